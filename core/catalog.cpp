@@ -1,0 +1,270 @@
+// Catalog of named formats and the parser of format names.
+#include "core/catalog.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace floatscope::core {
+
+namespace {
+
+FormatSpec binary(std::string name, int E, int M, NanEncoding nan, std::string description) {
+    FormatSpec f;
+    f.name = std::move(name);
+    f.kind = FormatKind::Binary;
+    f.exponent_bits = E;
+    f.mantissa_bits = M;
+    f.nan_encoding = nan;
+    f.has_infinity = nan == NanEncoding::Ieee;
+    f.has_negative_zero = nan != NanEncoding::NegativeZero;
+    f.bias = nan == NanEncoding::NegativeZero ? (1 << (E - 1)) : (1 << (E - 1)) - 1;
+    f.description = std::move(description);
+    return f;
+}
+
+FormatSpec saturating(FormatSpec f) {
+    f.overflow = OverflowPolicy::Saturate;
+    return f;
+}
+
+FormatSpec with_bias(FormatSpec f, int bias) {
+    f.bias = bias;
+    return f;
+}
+
+FormatSpec integer(std::string name, int bits, bool is_signed) {
+    FormatSpec f;
+    f.name = std::move(name);
+    f.kind = FormatKind::Integer;
+    f.integer_bits = bits;
+    f.has_sign = is_signed;
+    f.has_infinity = false;
+    f.nan_encoding = NanEncoding::None;
+    f.has_negative_zero = false;
+    f.description = fmt::format("{}-bit {} integer", bits, is_signed ? "two's complement" : "unsigned");
+    return f;
+}
+
+FormatSpec e8m0() {
+    FormatSpec f;
+    f.name = "e8m0";
+    f.kind = FormatKind::ExponentScale;
+    f.has_sign = false;
+    f.exponent_bits = 8;
+    f.mantissa_bits = 0;
+    f.bias = 127;
+    f.has_infinity = false;
+    f.nan_encoding = NanEncoding::AllOnes;
+    f.has_negative_zero = false;
+    f.description = "OCP MX v1.0 shared scale: 2^-127 .. 2^127, 0xFF = NaN, no zero";
+    return f;
+}
+
+FormatSpec nf4() {
+    FormatSpec f;
+    f.name = "nf4";
+    f.kind = FormatKind::Lookup;
+    f.has_sign = false;
+    f.has_infinity = false;
+    f.nan_encoding = NanEncoding::None;
+    f.has_negative_zero = false;
+    // The 16 NormalFloat4 codes of QLoRA (Dettmers et al. 2023, appendix E) as bitsandbytes
+    // stores them: float32 constants, so each value is the float nearest the printed decimal.
+    const double printed[16] = {-1.0,
+                                -0.6961928009986877,
+                                -0.5250730514526367,
+                                -0.39491748809814453,
+                                -0.28444138169288635,
+                                -0.18477343022823334,
+                                -0.09105003625154495,
+                                0.0,
+                                0.07958029955625534,
+                                0.16093020141124725,
+                                0.24611230194568634,
+                                0.33791524171829224,
+                                0.44070982933044434,
+                                0.5626170039176941,
+                                0.7229568362236023,
+                                1.0};
+    for (double v : printed) f.code_values.push_back(static_cast<float>(v));
+    f.description = "QLoRA NormalFloat4: 16 quantiles of N(0,1) scaled to [-1, 1] (bitsandbytes codes)";
+    return f;
+}
+
+std::vector<FormatSpec> build_catalog() {
+    std::vector<FormatSpec> formats = {
+        binary("fp64", 11, 52, NanEncoding::Ieee, "IEEE 754 binary64"),
+        binary("fp32", 8, 23, NanEncoding::Ieee, "IEEE 754 binary32"),
+        binary("tf32", 8, 10, NanEncoding::Ieee, "NVIDIA TensorFloat-32: fp32 range, fp16 precision"),
+        binary("bf16", 8, 7, NanEncoding::Ieee, "bfloat16: fp32 range, 8 significant bits"),
+        binary("fp16", 5, 10, NanEncoding::Ieee, "IEEE 754 binary16"),
+        binary("fp8_e4m3", 4, 3, NanEncoding::AllOnes, "OCP FP8 E4M3 (e4m3fn): no inf, NaN = S.1111.111"),
+        binary("fp8_e5m2", 5, 2, NanEncoding::Ieee, "OCP FP8 E5M2: IEEE-like"),
+        binary("e4m3fnuz", 4, 3, NanEncoding::NegativeZero, "FP8 E4M3 FNUZ (AMD/Graphcore): bias 8, NaN = 0x80"),
+        binary("e5m2fnuz", 5, 2, NanEncoding::NegativeZero, "FP8 E5M2 FNUZ (AMD/Graphcore): bias 16, NaN = 0x80"),
+        binary("e3m4", 3, 4, NanEncoding::Ieee, "FP8 E3M4 (ml_dtypes float8_e3m4): IEEE-like, bias 3"),
+        binary("e4m3", 4, 3, NanEncoding::Ieee, "FP8 E4M3 IEEE-like (ml_dtypes float8_e4m3): inf, max 240"),
+        with_bias(binary("e4m3b11fnuz", 4, 3, NanEncoding::NegativeZero,
+                         "FP8 E4M3 FNUZ with bias 11 (ml_dtypes float8_e4m3b11fnuz)"),
+                  11),
+        saturating(binary("fp6_e2m3", 2, 3, NanEncoding::None, "OCP MX FP6 E2M3: no inf, no NaN, max 7.5")),
+        saturating(binary("fp6_e3m2", 3, 2, NanEncoding::None, "OCP MX FP6 E3M2: no inf, no NaN, max 28")),
+        saturating(binary("fp4_e2m1", 2, 1, NanEncoding::None, "OCP MX FP4 E2M1: no inf, no NaN, max 6")),
+        e8m0(),
+        nf4(),
+        integer("int8", 8, true),
+        integer("int6", 6, true),
+        integer("int5", 5, true),
+        integer("int4", 4, true),
+        integer("int3", 3, true),
+        integer("uint8", 8, false),
+        integer("uint4", 4, false),
+    };
+    // fp6/fp4 use bias 1 (E2) and 3 (E3), as OCP MX v1.0 section 5.3 defines them.
+    for (FormatSpec& f : formats) validate(f);
+    return formats;
+}
+
+/// Other spellings of catalog formats; ml_dtypes names mean what they mean in ml_dtypes.
+const std::map<std::string, std::string, std::less<>>& aliases() {
+    static const std::map<std::string, std::string, std::less<>> table = {
+        {"binary64", "fp64"}, {"float64", "fp64"}, {"double", "fp64"},
+        {"binary32", "fp32"}, {"float32", "fp32"}, {"float", "fp32"}, {"single", "fp32"},
+        {"bfloat16", "bf16"}, {"binary16", "fp16"}, {"float16", "fp16"}, {"half", "fp16"},
+        {"e4m3fn", "fp8_e4m3"}, {"float8_e4m3fn", "fp8_e4m3"}, {"fp8_e4m3fn", "fp8_e4m3"},
+        {"e5m2", "fp8_e5m2"}, {"float8_e5m2", "fp8_e5m2"},
+        {"float8_e4m3fnuz", "e4m3fnuz"}, {"fp8_e4m3fnuz", "e4m3fnuz"},
+        {"float8_e5m2fnuz", "e5m2fnuz"}, {"fp8_e5m2fnuz", "e5m2fnuz"},
+        {"float8_e3m4", "e3m4"}, {"float8_e4m3", "e4m3"}, {"float8_e4m3b11fnuz", "e4m3b11fnuz"},
+        {"float6_e2m3fn", "fp6_e2m3"}, {"float6_e3m2fn", "fp6_e3m2"}, {"float4_e2m1fn", "fp4_e2m1"},
+        {"e2m3fn", "fp6_e2m3"}, {"e3m2fn", "fp6_e3m2"}, {"e2m1fn", "fp4_e2m1"},
+        {"float8_e8m0fnu", "e8m0"}, {"e8m0fnu", "e8m0"},
+        {"mxint8_element", "int8"},
+    };
+    return table;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+[[noreturn]] void unknown_format(std::string_view name) {
+    std::vector<std::pair<std::size_t, std::string>> ranked;
+    for (const std::string& known : known_format_names()) ranked.emplace_back(edit_distance(name, known), known);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string suggestions;
+    for (std::size_t i = 0; i < ranked.size() && i < 3; ++i) {
+        if (i > 0) suggestions += ", ";
+        suggestions += ranked[i].second;
+    }
+    throw Error(fmt::format("unknown format '{}'; did you mean {}? (eXmY, eXmYfn, eXmYfnuz, intN and uintN "
+                            "also work; floatscope-cli formats lists all)",
+                            name, suggestions));
+}
+
+int parse_int(std::string_view text, std::string_view whole) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) unknown_format(whole);
+    return value;
+}
+
+/// The base name without modifiers.
+FormatSpec parse_base(std::string_view base, std::string_view whole) {
+    for (const FormatSpec& f : catalog_formats())
+        if (f.name == base) return f;
+    if (auto it = aliases().find(base); it != aliases().end()) {
+        for (const FormatSpec& f : catalog_formats())
+            if (f.name == it->second) return f;
+    }
+    static const std::regex binary_name(R"(e(\d{1,2})m(\d{1,2})(fn|fnuz)?)");
+    static const std::regex integer_name(R"((u?)int(\d{1,2}))");
+    std::cmatch match;
+    const std::string text(base);
+    if (std::regex_match(text.c_str(), match, binary_name)) {
+        const int E = parse_int(match[1].str(), whole), M = parse_int(match[2].str(), whole);
+        const std::string suffix = match[3].str();
+        const NanEncoding nan = suffix == "fn" ? NanEncoding::AllOnes
+                                : suffix == "fnuz" ? NanEncoding::NegativeZero
+                                                   : NanEncoding::Ieee;
+        if (E < 1 || E > 11 || M > 52)
+            throw Error(fmt::format("format '{}': exponent bits must be 1..11 and mantissa bits 0..52", whole));
+        FormatSpec f = binary(text, E, M, nan, "custom binary format");
+        validate(f);
+        return f;
+    }
+    if (std::regex_match(text.c_str(), match, integer_name)) {
+        const int bits = parse_int(match[2].str(), whole);
+        if (bits < 2 || bits > 32) throw Error(fmt::format("format '{}': integers have 2..32 bits", whole));
+        return integer(text, bits, match[1].str().empty());
+    }
+    unknown_format(whole);
+}
+
+}  // namespace
+
+const std::vector<FormatSpec>& catalog_formats() {
+    static const std::vector<FormatSpec> formats = build_catalog();
+    return formats;
+}
+
+std::vector<std::string> known_format_names() {
+    std::vector<std::string> names;
+    for (const FormatSpec& f : catalog_formats()) names.push_back(f.name);
+    for (const auto& [alias, target] : aliases()) names.push_back(alias);
+    return names;
+}
+
+FormatSpec parse_format(std::string_view name) {
+    std::string lowered;
+    for (char c : name) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::size_t colon = lowered.find(':');
+    FormatSpec f = parse_base(std::string_view(lowered).substr(0, colon), name);
+    if (colon == std::string::npos) return f;
+    std::string_view rest = std::string_view(lowered).substr(colon + 1);
+    while (true) {
+        const std::size_t next = rest.find(':');
+        const std::string_view modifier = rest.substr(0, next);
+        if (modifier == "sat") {
+            f.overflow = OverflowPolicy::Saturate;
+        } else if (modifier == "ieee") {
+            f.overflow = OverflowPolicy::Ieee;
+        } else if (modifier == "ftz") {
+            f.subnormals = SubnormalPolicy::Flush;
+        } else if (modifier.substr(0, 5) == "bias=" && f.kind == FormatKind::Binary) {
+            f.bias = parse_int(modifier.substr(5), name);
+        } else {
+            throw Error(fmt::format("unknown modifier '{}' in format '{}'; valid: sat, ieee, ftz, bias=N (binary "
+                                    "formats)",
+                                    modifier, name));
+        }
+        if (next == std::string_view::npos) break;
+        rest = rest.substr(next + 1);
+    }
+    if ((f.overflow == OverflowPolicy::Saturate || f.subnormals == SubnormalPolicy::Flush) &&
+        f.kind != FormatKind::Binary && f.kind != FormatKind::ExponentScale)
+        throw Error(fmt::format("format '{}': sat and ftz apply to floating-point formats only", name));
+    f.name = lowered;
+    validate(f);
+    return f;
+}
+
+}  // namespace floatscope::core

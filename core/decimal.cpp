@@ -1,0 +1,74 @@
+// Exact and shortest decimal text through MPFR.
+#include "core/decimal.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "core/exact_value.hpp"
+#include "core/mpfr_number.hpp"
+#include "core/rounding.hpp"
+
+namespace floatscope::core {
+
+namespace {
+
+/// Lays out significant digits `digits` (no sign, no trailing zeros) with decimal exponent
+/// `exponent10` (value = 0.digits * 10^exponent10) the way printf's %g would, with all digits.
+std::string layout(const std::string& digits, long exponent10) {
+    const long point = exponent10;  // digits before the decimal point
+    const long scientific_exponent = point - 1;
+    if (scientific_exponent < -4 || scientific_exponent > 20) {
+        std::string mantissa = digits.substr(0, 1);
+        if (digits.size() > 1) mantissa += "." + digits.substr(1);
+        return fmt::format("{}e{}{:02d}", mantissa, scientific_exponent < 0 ? '-' : '+', std::labs(scientific_exponent));
+    }
+    if (point <= 0) return "0." + std::string(static_cast<std::size_t>(-point), '0') + digits;
+    if (static_cast<std::size_t>(point) >= digits.size())
+        return digits + std::string(static_cast<std::size_t>(point) - digits.size(), '0');
+    return digits.substr(0, static_cast<std::size_t>(point)) + "." + digits.substr(static_cast<std::size_t>(point));
+}
+
+std::string special(double x) {
+    if (std::isnan(x)) return std::signbit(x) ? "-nan" : "nan";
+    if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+    return std::signbit(x) ? "-0" : "0";
+}
+
+/// Significant digits of |x| rounded to `count` digits (count 0: all exact digits).
+std::string digits_of(double x, std::size_t count, long& exponent10) {
+    MpfrNumber value(64);
+    mpfr_set_d(value.get(), std::fabs(x), MPFR_RNDN);
+    mpfr_exp_t exponent = 0;
+    // A double has at most 767 significant decimal digits; 1100 is always exact.
+    char* text = mpfr_get_str(nullptr, &exponent, 10, count == 0 ? 1100 : count, value.get(), MPFR_RNDN);
+    std::string digits(text);
+    mpfr_free_str(text);
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    exponent10 = exponent;
+    return digits;
+}
+
+}  // namespace
+
+std::string exact_decimal(double x) {
+    if (x == 0 || !std::isfinite(x)) return special(x);
+    long exponent10 = 0;
+    const std::string digits = digits_of(x, 0, exponent10);
+    return (x < 0 ? "-" : "") + layout(digits, exponent10);
+}
+
+std::string shortest_decimal(const FormatSpec& spec, double value) {
+    if (value == 0 || !std::isfinite(value)) return special(value);
+    const Rounder nearest(spec, {});
+    for (std::size_t count = 1; count <= 40; ++count) {
+        long exponent10 = 0;
+        const std::string digits = digits_of(value, count, exponent10);
+        const std::string candidate = (value < 0 ? "-" : "") + layout(digits, exponent10);
+        if (nearest(parse_exact_value(candidate)).value == value) return candidate;
+    }
+    return exact_decimal(value);
+}
+
+}  // namespace floatscope::core

@@ -1,0 +1,206 @@
+// Construction of ExactValue from doubles, MPFR numbers and text.
+#include "core/exact_value.hpp"
+
+#include <bit>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/mpfr_number.hpp"
+
+namespace floatscope::core {
+
+ExactValue ExactValue::zero(bool negative) {
+    ExactValue v;
+    v.kind = Kind::Zero;
+    v.negative = negative;
+    return v;
+}
+
+ExactValue ExactValue::infinity(bool negative) {
+    ExactValue v;
+    v.kind = Kind::Infinite;
+    v.negative = negative;
+    return v;
+}
+
+ExactValue ExactValue::quiet_nan(bool negative) {
+    ExactValue v;
+    v.kind = Kind::NaN;
+    v.negative = negative;
+    return v;
+}
+
+ExactValue ExactValue::from_scaled_integer(bool negative, std::uint64_t magnitude, std::int64_t scale) {
+    if (magnitude == 0) return zero(negative);
+    ExactValue v;
+    v.kind = Kind::Finite;
+    v.negative = negative;
+    const int leading = std::countl_zero(magnitude);
+    v.significand = magnitude << leading;
+    v.exponent = scale + 63 - leading;
+    return v;
+}
+
+ExactValue ExactValue::from_double(double x) {
+    const auto bits = std::bit_cast<std::uint64_t>(x);
+    const bool negative = (bits >> 63) != 0;
+    const auto field = static_cast<std::int64_t>((bits >> 52) & 0x7FF);
+    const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
+    if (field == 0x7FF) {
+        if (fraction == 0) return infinity(negative);
+        ExactValue v = quiet_nan(negative);
+        v.signaling = (fraction >> 51) == 0;
+        v.nan_payload = (fraction & ((std::uint64_t{1} << 51) - 1)) << 13;
+        return v;
+    }
+    if (field == 0) return from_scaled_integer(negative, fraction, -1074);
+    return from_scaled_integer(negative, fraction | (std::uint64_t{1} << 52), field - 1075);
+}
+
+ExactValue ExactValue::from_mpfr(mpfr_srcptr x) {
+    if (mpfr_nan_p(x)) return quiet_nan(mpfr_signbit(x) != 0);
+    if (mpfr_inf_p(x)) return infinity(mpfr_signbit(x) != 0);
+    if (mpfr_zero_p(x)) return zero(mpfr_signbit(x) != 0);
+    MpfrNumber truncated(64);
+    const int ternary = mpfr_set(truncated.get(), x, MPFR_RNDZ);
+    mpfr_abs(truncated.get(), truncated.get(), MPFR_RNDN);
+    // |x| = m * 2^(e - 64) with m in [2^63, 2^64): read m as an exact 64-bit integer.
+    const mpfr_exp_t e = mpfr_get_exp(truncated.get());
+    mpfr_set_exp(truncated.get(), 64);
+    ExactValue v;
+    v.kind = Kind::Finite;
+    v.negative = mpfr_signbit(x) != 0;
+    v.significand = mpfr_get_uj(truncated.get(), MPFR_RNDZ);
+    v.exponent = static_cast<std::int64_t>(e) - 1;
+    v.sticky = ternary != 0;
+    return v;
+}
+
+double ExactValue::to_double() const {
+    switch (kind) {
+        case Kind::Zero: return negative ? -0.0 : 0.0;
+        case Kind::Infinite:
+            return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+        case Kind::NaN: return negative ? -std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::quiet_NaN();
+        case Kind::Finite: break;
+    }
+    MpfrNumber exact(66);
+    to_mpfr(exact.get());
+    return mpfr_get_d(exact.get(), MPFR_RNDN);
+}
+
+void ExactValue::to_mpfr(mpfr_ptr out) const {
+    switch (kind) {
+        case Kind::Zero:
+            mpfr_set_zero(out, negative ? -1 : 1);
+            return;
+        case Kind::Infinite:
+            mpfr_set_inf(out, negative ? -1 : 1);
+            return;
+        case Kind::NaN:
+            mpfr_set_nan(out);
+            return;
+        case Kind::Finite: break;
+    }
+    // Append the sticky bit below the 64 kept bits so that any rounding of `out` sees it.
+    MpfrNumber exact(66);
+    mpfr_set_uj_2exp(exact.get(), significand, 0, MPFR_RNDN);
+    mpfr_mul_2ui(exact.get(), exact.get(), 1, MPFR_RNDN);
+    if (sticky) mpfr_add_ui(exact.get(), exact.get(), 1, MPFR_RNDN);
+    const std::int64_t scale = exponent - 64;
+    mpfr_mul_2si(exact.get(), exact.get(), static_cast<long>(scale), MPFR_RNDN);
+    if (negative) mpfr_neg(exact.get(), exact.get(), MPFR_RNDN);
+    mpfr_set(out, exact.get(), MPFR_RNDN);
+}
+
+int compare(const ExactValue& a, const ExactValue& b) {
+    using Kind = ExactValue::Kind;
+    if (a.kind == Kind::NaN || b.kind == Kind::NaN) return 2;
+    // Map to (sign, magnitude order): zero < finite < infinite in magnitude.
+    auto sign_of = [](const ExactValue& v) { return v.kind == Kind::Zero ? 0 : (v.negative ? -1 : 1); };
+    const int sa = sign_of(a), sb = sign_of(b);
+    if (sa != sb) return sa < sb ? -1 : 1;
+    if (sa == 0) return 0;
+    auto magnitude_compare = [](const ExactValue& x, const ExactValue& y) {
+        if (x.kind != y.kind) return x.kind == Kind::Infinite ? 1 : -1;
+        if (x.kind == Kind::Infinite) return 0;
+        if (x.exponent != y.exponent) return x.exponent < y.exponent ? -1 : 1;
+        if (x.significand != y.significand) return x.significand < y.significand ? -1 : 1;
+        if (x.sticky != y.sticky) return x.sticky ? 1 : -1;
+        return 0;
+    };
+    const int m = magnitude_compare(a, b);
+    return sa > 0 ? m : -m;
+}
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+    return text;
+}
+
+[[noreturn]] void malformed(std::string_view text) {
+    throw Error(fmt::format("malformed number '{}'; expected a decimal (0.1, -2.5e-3), a hex float "
+                            "(0x1.8p-3), inf or nan",
+                            text));
+}
+
+}  // namespace
+
+ExactValue parse_exact_value(std::string_view raw) {
+    const std::string_view text = trim(raw);
+    if (text.empty()) malformed(raw);
+    std::string body(text);
+    for (char c : body)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '+' && c != '-') malformed(raw);
+    const bool negative = body.front() == '-';
+    std::string unsigned_body = (body.front() == '-' || body.front() == '+') ? body.substr(1) : body;
+    std::string lowered;
+    for (char c : unsigned_body) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lowered == "inf" || lowered == "infinity") return ExactValue::infinity(negative);
+    if (lowered == "nan" || lowered == "qnan") return ExactValue::quiet_nan(negative);
+    if (lowered == "snan") {
+        ExactValue v = ExactValue::quiet_nan(negative);
+        v.signaling = true;
+        v.nan_payload = std::uint64_t{1} << 63;
+        return v;
+    }
+    // Only plain decimal and hex spellings reach MPFR: its parser would also take "@inf@",
+    // "nan(...)" and other bases, which we do not offer.
+    const bool is_hex = lowered.size() > 2 && lowered[0] == '0' && lowered[1] == 'x';
+    const std::string digits = is_hex ? lowered.substr(2) : lowered;
+    const char* allowed = is_hex ? "0123456789abcdef.p+-" : "0123456789.e+-";
+    if (digits.empty() || digits.find_first_not_of(allowed) != std::string::npos || digits.front() == '+' ||
+        digits.front() == '-')
+        malformed(raw);
+    MpfrNumber parsed(64);
+    char* end = nullptr;
+    mpfr_clear_flags();
+    const int ternary = mpfr_strtofr(parsed.get(), digits.c_str(), &end, is_hex ? 16 : 10, MPFR_RNDZ);
+    if (end == nullptr || *end != '\0' || end == digits.c_str()) malformed(raw);
+    ExactValue v;
+    if (mpfr_overflow_p()) {
+        // Beyond MPFR's exponent range: a finite number far above any format's maximum.
+        v = ExactValue::from_scaled_integer(negative, 1, std::int64_t{1} << 50);
+        v.sticky = true;
+        return v;
+    }
+    if (mpfr_underflow_p()) {
+        v = ExactValue::from_scaled_integer(negative, 1, -(std::int64_t{1} << 50));
+        v.sticky = true;
+        return v;
+    }
+    if (mpfr_zero_p(parsed.get())) return ExactValue::zero(negative);
+    v = ExactValue::from_mpfr(parsed.get());
+    v.sticky = v.sticky || ternary != 0;
+    v.negative = negative;
+    return v;
+}
+
+}  // namespace floatscope::core

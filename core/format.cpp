@@ -1,0 +1,165 @@
+// Validation and derived geometry of FormatSpec.
+#include "core/format.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace floatscope::core {
+
+int FormatSpec::total_bits() const {
+    switch (kind) {
+        case FormatKind::Binary:
+        case FormatKind::ExponentScale:
+            return (has_sign ? 1 : 0) + exponent_bits + mantissa_bits;
+        case FormatKind::Integer:
+            return integer_bits;
+        case FormatKind::Lookup: {
+            int bits = 0;
+            while ((std::size_t{1} << bits) < code_values.size()) ++bits;
+            return bits;
+        }
+    }
+    return 0;
+}
+
+bool FormatSpec::has_nan() const {
+    switch (kind) {
+        case FormatKind::Binary:
+        case FormatKind::ExponentScale:
+            return nan_encoding != NanEncoding::None;
+        case FormatKind::Integer:
+        case FormatKind::Lookup:
+            return false;
+    }
+    return false;
+}
+
+BinaryGeometry binary_geometry(const FormatSpec& spec) {
+    BinaryGeometry g;
+    const int M = spec.mantissa_bits;
+    const int all_ones_field = (1 << spec.exponent_bits) - 1;
+    g.precision = M + 1;
+    const std::uint64_t full_significand = (std::uint64_t{2} << M) - 1;
+    if (spec.kind == FormatKind::ExponentScale) {
+        // Every field but the all-ones NaN is a power of two; field 0 is 2^-bias.
+        g.emin = -spec.bias;
+        g.max_exponent_field = spec.nan_encoding == NanEncoding::None ? all_ones_field : all_ones_field - 1;
+        g.emax = g.max_exponent_field - spec.bias;
+        g.max_significand = 1;
+        g.max_finite = std::ldexp(1.0, g.emax);
+        g.min_normal = std::ldexp(1.0, g.emin);
+        g.min_subnormal = g.min_normal;
+        return g;
+    }
+    g.emin = 1 - spec.bias;
+    switch (spec.nan_encoding) {
+        case NanEncoding::Ieee:
+            g.max_exponent_field = all_ones_field - 1;
+            g.max_significand = full_significand;
+            break;
+        case NanEncoding::AllOnes:
+            // All-ones is NaN; with no mantissa bits that costs the whole top binade.
+            g.max_exponent_field = M == 0 ? all_ones_field - 1 : all_ones_field;
+            g.max_significand = M == 0 ? 1 : full_significand - 1;
+            break;
+        case NanEncoding::NegativeZero:
+        case NanEncoding::None:
+            g.max_exponent_field = all_ones_field;
+            g.max_significand = full_significand;
+            break;
+    }
+    g.emax = g.max_exponent_field - spec.bias;
+    g.max_finite = std::ldexp(static_cast<double>(g.max_significand), g.emax - M);
+    g.min_normal = std::ldexp(1.0, g.emin);
+    const bool has_subnormals = spec.subnormals == SubnormalPolicy::Gradual && M > 0;
+    g.min_subnormal = has_subnormals ? std::ldexp(1.0, g.emin - M) : g.min_normal;
+    return g;
+}
+
+IntegerRange integer_range(const FormatSpec& spec) {
+    const int n = spec.integer_bits;
+    if (spec.has_sign) return {-(std::int64_t{1} << (n - 1)), (std::int64_t{1} << (n - 1)) - 1};
+    return {0, (std::int64_t{1} << n) - 1};
+}
+
+namespace {
+
+void fail(const FormatSpec& spec, const std::string& why) {
+    throw Error(fmt::format("invalid format '{}': {}", spec.name, why));
+}
+
+void validate_binary(const FormatSpec& spec) {
+    if (spec.exponent_bits < 1 || spec.exponent_bits > 11)
+        fail(spec, fmt::format("exponent bits {} outside 1..11", spec.exponent_bits));
+    if (spec.mantissa_bits < 0 || spec.mantissa_bits > 52)
+        fail(spec, fmt::format("mantissa bits {} outside 0..52", spec.mantissa_bits));
+    if (spec.has_infinity != (spec.nan_encoding == NanEncoding::Ieee))
+        fail(spec, "infinities exist exactly when the NaN encoding is IEEE (exponent all ones)");
+    if (spec.nan_encoding == NanEncoding::Ieee && spec.mantissa_bits == 0)
+        fail(spec, "the IEEE encoding needs at least one mantissa bit to tell NaN from infinity");
+    if (spec.nan_encoding == NanEncoding::NegativeZero && (!spec.has_sign || spec.has_negative_zero))
+        fail(spec, "the fnuz NaN encoding needs a sign bit and takes the place of negative zero");
+    if (!spec.has_negative_zero && spec.has_sign && spec.nan_encoding != NanEncoding::NegativeZero)
+        fail(spec, "a signed format can drop negative zero only with the fnuz NaN encoding");
+    if (!spec.has_sign && spec.has_negative_zero)
+        fail(spec, "an unsigned format has no negative zero");
+    if (spec.nan_encoding == NanEncoding::AllOnes && spec.exponent_bits == 1 && spec.mantissa_bits == 0)
+        fail(spec, "the fn encoding of e1m0 leaves no finite nonzero value");
+    const BinaryGeometry g = binary_geometry(spec);
+    if (g.emax > 1023 || g.emin - spec.mantissa_bits < -1074)
+        fail(spec, fmt::format("bias {} puts values outside the range of binary64 (2^-1074 .. 2^1023)",
+                               spec.bias));
+}
+
+}  // namespace
+
+void validate(const FormatSpec& spec) {
+    switch (spec.kind) {
+        case FormatKind::Binary:
+            validate_binary(spec);
+            return;
+        case FormatKind::ExponentScale: {
+            if (spec.exponent_bits < 1 || spec.exponent_bits > 10 || spec.mantissa_bits != 0 || spec.has_sign)
+                fail(spec, "an exponent scale has 1..10 exponent bits, no mantissa and no sign");
+            const BinaryGeometry g = binary_geometry(spec);
+            if (g.emax > 1023 || g.emin < -1022) fail(spec, "scale range outside binary64");
+            return;
+        }
+        case FormatKind::Integer:
+            if (spec.integer_bits < 2 || spec.integer_bits > 32)
+                fail(spec, fmt::format("integer width {} outside 2..32", spec.integer_bits));
+            return;
+        case FormatKind::Lookup: {
+            const std::size_t n = spec.code_values.size();
+            if (n < 2 || n > 256 || (n & (n - 1)) != 0) fail(spec, "a lookup table has 2..256 codes, a power of two");
+            for (std::size_t i = 1; i < n; ++i)
+                if (!(spec.code_values[i - 1] < spec.code_values[i])) fail(spec, "code values must ascend strictly");
+            return;
+        }
+    }
+}
+
+const char* to_string(FormatKind kind) {
+    switch (kind) {
+        case FormatKind::Binary: return "binary";
+        case FormatKind::Integer: return "integer";
+        case FormatKind::Lookup: return "lookup";
+        case FormatKind::ExponentScale: return "exponent-scale";
+    }
+    return "?";
+}
+
+const char* to_string(NanEncoding encoding) {
+    switch (encoding) {
+        case NanEncoding::Ieee: return "ieee";
+        case NanEncoding::AllOnes: return "fn";
+        case NanEncoding::NegativeZero: return "fnuz";
+        case NanEncoding::None: return "none";
+    }
+    return "?";
+}
+
+}  // namespace floatscope::core

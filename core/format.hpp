@@ -1,0 +1,87 @@
+// FormatSpec: the single runtime description of a number format, validated in one place.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace floatscope::core {
+
+enum class FormatKind {
+    Binary,         ///< sign / exponent / mantissa floating point (fp64 ... fp4, eXmY)
+    Integer,        ///< two's complement or unsigned integers of 2..32 bits
+    Lookup,         ///< a table of code values (NF4)
+    ExponentScale,  ///< exponent-only scale with no zero and no sign (OCP E8M0)
+};
+
+/// Where a binary format keeps its NaN (and whether it keeps infinities).
+enum class NanEncoding {
+    Ieee,        ///< exponent all ones: mantissa 0 = infinity, else NaN
+    AllOnes,     ///< "fn": only the all-ones pattern (per sign) is NaN, no infinity (OCP E4M3)
+    NegativeZero,///< "fnuz": the pattern of -0 is the one NaN, no infinity, no -0
+    None,        ///< every pattern is a finite number (FP6, FP4)
+};
+
+enum class OverflowPolicy {
+    Ieee,      ///< the generalised IEEE rule: inf, else NaN, else +-max (see DESIGN.md)
+    Saturate,  ///< every overflow delivers +-max
+};
+
+enum class SubnormalPolicy {
+    Gradual,  ///< IEEE gradual underflow
+    Flush,    ///< results below the smallest normal become zero; such inputs decode as zero
+};
+
+struct FormatSpec {
+    std::string name;
+    FormatKind kind = FormatKind::Binary;
+
+    bool has_sign = true;  ///< Integer: signed (two's complement) or unsigned
+    int exponent_bits = 0;
+    int mantissa_bits = 0;
+    int bias = 0;
+    bool has_infinity = true;
+    NanEncoding nan_encoding = NanEncoding::Ieee;
+    bool has_negative_zero = true;
+    SubnormalPolicy subnormals = SubnormalPolicy::Gradual;
+    OverflowPolicy overflow = OverflowPolicy::Ieee;
+
+    int integer_bits = 0;              ///< Integer kind: width
+    std::vector<double> code_values;   ///< Lookup kind: value of code i, ascending
+    std::string description;
+
+    int total_bits() const;
+    bool has_nan() const;
+    friend bool operator==(const FormatSpec&, const FormatSpec&) = default;
+};
+
+/// Throws floatscope::Error naming the offending field when the spec is not a format
+/// FloatScope can emulate exactly (binary: E 1..11, M 0..52, values inside double's range).
+void validate(const FormatSpec& spec);
+
+/// Exponents and limits of a binary or exponent-scale format, derived once from the spec.
+/// Values are x = m * 2^(e - M) with m < 2^(M+1); `emin` is the exponent of the smallest normal.
+struct BinaryGeometry {
+    int precision = 0;              ///< M + 1
+    int emin = 0;                   ///< exponent of the smallest normal number (1 - bias)
+    int emax = 0;                   ///< exponent of the largest finite number
+    std::uint64_t max_significand = 0;  ///< integer significand (with hidden bit) of max finite
+    int max_exponent_field = 0;     ///< biased exponent field of max finite
+    double max_finite = 0;
+    double min_normal = 0;
+    double min_subnormal = 0;       ///< smallest positive value (min_normal when flushed)
+};
+
+BinaryGeometry binary_geometry(const FormatSpec& spec);
+
+/// Smallest and largest value of an integer format.
+struct IntegerRange {
+    std::int64_t min = 0;
+    std::int64_t max = 0;
+};
+IntegerRange integer_range(const FormatSpec& spec);
+
+const char* to_string(FormatKind kind);
+const char* to_string(NanEncoding encoding);
+
+}  // namespace floatscope::core

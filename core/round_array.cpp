@@ -1,0 +1,260 @@
+// Branch-free array rounding: integer arithmetic on the bit patterns of normal numbers, and the
+// classic "add and subtract 2^(F) quanta" trick for the format's subnormal range.
+#include "core/round_array.hpp"
+
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/rounding.hpp"
+
+namespace floatscope::core {
+
+namespace {
+
+template <typename T>
+struct Native;
+template <>
+struct Native<float> {
+    using Bits = std::uint32_t;
+    static constexpr int fraction_bits = 23;
+    static constexpr int emin = -126;
+};
+template <>
+struct Native<double> {
+    using Bits = std::uint64_t;
+    static constexpr int fraction_bits = 52;
+    static constexpr int emin = -1022;
+};
+
+/// Counter-based random bits (the finalizers of MurmurHash3, public domain, by Austin Appleby):
+/// independent of the order in which elements are processed, so loops vectorize.
+inline std::uint32_t hash_bits(std::uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x85EBCA6Bu;
+    x ^= x >> 13;
+    x *= 0xC2B2AE35u;
+    x ^= x >> 16;
+    return x;
+}
+inline std::uint64_t hash_bits(std::uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+/// c ? a : b as bit arithmetic: GCC's if-conversion gives up on loops with many-way selects.
+template <typename Bits>
+inline Bits pick(bool c, Bits a, Bits b) {
+    return b ^ ((a ^ b) & (Bits{0} - static_cast<Bits>(c)));
+}
+template <typename T>
+inline T pick_value(bool c, T a, T b) {
+    using Bits = typename Native<T>::Bits;
+    return std::bit_cast<T>(pick<Bits>(c, std::bit_cast<Bits>(a), std::bit_cast<Bits>(b)));
+}
+
+/// Everything the kernel needs about the target format, in the native type's terms.
+template <typename T>
+struct Plan {
+    using Bits = typename Native<T>::Bits;
+    int shift = 0;              ///< native fraction bits dropped by the format
+    Bits min_normal_bits = 0;   ///< |x| bits below this are in the format's subnormal range
+    Bits max_bits = 0;          ///< largest finite magnitude
+    Bits overflow_bits[2] = {}; ///< result magnitude+sign on overflow, for + and -
+    Bits infinity_input_bits[2] = {};
+    bool nan_input_gives_nan = true;   ///< formats without NaN give +0 (see Rounder)
+    bool subnormal_range = false;  ///< the format's subnormals are above the native ones
+    T magic = 0;                ///< 2^F quanta: adding it rounds to the subnormal grid
+    T quantum = 0;              ///< spacing of the format's subnormals
+    T fraction_scale_high = 0;  ///< (2^31 / quantum) split in two factors that do not overflow
+    T fraction_scale_low = 0;
+    bool keep_negative_zero = true;
+};
+
+template <typename T>
+typename Native<T>::Bits bits_of(T x) {
+    return std::bit_cast<typename Native<T>::Bits>(x);
+}
+
+template <typename T>
+Plan<T> make_plan(const FormatSpec& spec, RoundingMode mode) {
+    using Bits = typename Native<T>::Bits;
+    const BinaryGeometry g = binary_geometry(spec);
+    Plan<T> p;
+    p.shift = Native<T>::fraction_bits - spec.mantissa_bits;
+    p.min_normal_bits = bits_of<T>(static_cast<T>(g.min_normal));
+    p.max_bits = bits_of<T>(static_cast<T>(g.max_finite));
+    const Bits sign_bit = Bits{1} << (sizeof(T) * 8 - 1);
+    const Bits quiet_nan = bits_of<T>(std::numeric_limits<T>::quiet_NaN());
+    const Bits infinity = bits_of<T>(std::numeric_limits<T>::infinity());
+    for (int negative = 0; negative < 2; ++negative) {
+        const Bits sign = negative ? sign_bit : 0;
+        bool to_infinity = true;
+        if (mode == RoundingMode::TowardZero || mode == RoundingMode::ToOdd) to_infinity = false;
+        if (mode == RoundingMode::Upward) to_infinity = !negative;
+        if (mode == RoundingMode::Downward) to_infinity = negative;
+        const bool saturate = spec.overflow == OverflowPolicy::Saturate;
+        Bits over = sign | p.max_bits;
+        if (to_infinity && !saturate && spec.has_infinity) over = sign | infinity;
+        else if (to_infinity && !saturate && spec.has_nan()) over = sign | quiet_nan;
+        p.overflow_bits[negative] = over;
+        Bits inf_result = sign | infinity;
+        if (!spec.has_infinity)
+            inf_result = (saturate || !spec.has_nan()) ? (sign | p.max_bits) : (sign | quiet_nan);
+        p.infinity_input_bits[negative] = inf_result;
+    }
+    p.subnormal_range = g.emin > Native<T>::emin;
+    const int quantum_exponent = g.emin - spec.mantissa_bits;
+    p.quantum = std::ldexp(T{1}, quantum_exponent);
+    p.magic = std::ldexp(T{1}, quantum_exponent + Native<T>::fraction_bits);
+    const int scale = 31 - quantum_exponent;
+    p.fraction_scale_high = std::ldexp(T{1}, scale / 2);
+    p.fraction_scale_low = std::ldexp(T{1}, scale - scale / 2);
+    p.keep_negative_zero = spec.has_negative_zero;
+    p.nan_input_gives_nan = spec.has_nan();
+    return p;
+}
+
+/// Rounds one magnitude in the format's subnormal range (|x| < 2^emin) to its grid.
+template <RoundingMode mode, typename T>
+inline T round_subnormal(const Plan<T>& p, T magnitude, bool negative, typename Native<T>::Bits random) {
+    using Bits = typename Native<T>::Bits;
+    // magic has ulp = quantum, so the sum rounds |x| to the grid (nearest-even); the count's
+    // parity is the sum's last bit since magic is an even number of quanta.
+    const T sum = magnitude + p.magic;
+    const T nearest = sum - p.magic;
+    if constexpr (mode == RoundingMode::NearestEven) {
+        return nearest;
+    } else {
+        const T error = magnitude - nearest;  // exact, |error| <= quantum/2
+        const bool rounded_up = error < 0;
+        const bool nearest_odd = (bits_of<T>(sum) & 1) != 0;
+        const T below = pick_value<T>(rounded_up, nearest - p.quantum, nearest);
+        const bool below_odd = rounded_up != nearest_odd;
+        const bool inexact = error != 0;
+        bool up = false;
+        if constexpr (mode == RoundingMode::NearestAway) {
+            up = rounded_up || error == p.quantum / 2;
+        } else if constexpr (mode == RoundingMode::Upward) {
+            up = inexact && !negative;
+        } else if constexpr (mode == RoundingMode::Downward) {
+            up = inexact && negative;
+        } else if constexpr (mode == RoundingMode::ToOdd) {
+            up = inexact && !below_odd;
+        } else if constexpr (mode == RoundingMode::Stochastic) {
+            // The fraction of a quantum above `below`, as a 31-bit integer.
+            const T fraction = ((magnitude - below) * p.fraction_scale_high) * p.fraction_scale_low;
+            const auto threshold = static_cast<std::int32_t>(fraction);
+            up = static_cast<std::int32_t>(random >> (sizeof(Bits) * 8 - 31)) < threshold;
+        }
+        return pick_value<T>(up, below + p.quantum, below);
+    }
+}
+
+/// Rounds the magnitude bits of a number in the format's normal range by integer arithmetic.
+template <RoundingMode mode, typename Bits>
+inline Bits round_normal_bits(Bits a, int shift, bool negative, Bits random) {
+    const Bits mask = (Bits{1} << shift) - 1;
+    const Bits half = Bits{1} << (shift - 1);
+    if constexpr (mode == RoundingMode::NearestEven) return (a + (half - 1) + ((a >> shift) & 1)) & ~mask;
+    if constexpr (mode == RoundingMode::NearestAway) return (a + half) & ~mask;
+    if constexpr (mode == RoundingMode::TowardZero) return a & ~mask;
+    if constexpr (mode == RoundingMode::Upward) return (a + pick<Bits>(negative, 0, mask)) & ~mask;
+    if constexpr (mode == RoundingMode::Downward) return (a + pick<Bits>(negative, mask, 0)) & ~mask;
+    if constexpr (mode == RoundingMode::ToOdd) return (a & ~mask) | pick<Bits>((a & mask) != 0, mask + 1, 0);
+    if constexpr (mode == RoundingMode::Stochastic) return (a + (random & mask)) & ~mask;
+    return a;
+}
+
+template <RoundingMode mode, typename T>
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void round_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out, std::size_t n,
+                  std::uint64_t seed) {
+    const Plan<T> p = plan;  // a local copy: stores to out cannot alias it
+    using Bits = typename Native<T>::Bits;
+    constexpr Bits sign_bit = Bits{1} << (sizeof(T) * 8 - 1);
+    constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
+    const Bits nan_result = p.nan_input_gives_nan ? std::bit_cast<Bits>(std::numeric_limits<T>::quiet_NaN()) : 0;
+    const Bits nan_sign_mask = p.nan_input_gives_nan ? sign_bit : 0;
+    const Bits zero_sign_mask = p.keep_negative_zero ? sign_bit : 0;
+    // Every path is computed and the right one selected, so that the loop has no branches and
+    // the compiler vectorizes it (this file is built with -fno-trapping-math for that).
+    for (std::size_t i = 0; i < n; ++i) {
+        const Bits u = bits_of<T>(in[i]);
+        const Bits sign = u & sign_bit;
+        const bool negative = sign != 0;
+        const Bits a = u ^ sign;
+        Bits random = 0;
+        if constexpr (mode == RoundingMode::Stochastic) random = hash_bits(static_cast<Bits>(seed + i));
+        const Bits normal = round_normal_bits<mode>(a, p.shift, negative, random);
+        const Bits subnormal = bits_of<T>(round_subnormal<mode>(p, std::bit_cast<T>(a), negative, random));
+        const Bits magnitude = pick<Bits>(p.subnormal_range & (a < p.min_normal_bits), subnormal, normal);
+        Bits result = pick<Bits>(magnitude == 0, sign & zero_sign_mask, sign) | magnitude;
+        result = pick<Bits>(magnitude > p.max_bits, pick<Bits>(negative, p.overflow_bits[1], p.overflow_bits[0]), result);
+        result = pick<Bits>(a == infinity, pick<Bits>(negative, p.infinity_input_bits[1], p.infinity_input_bits[0]), result);
+        result = pick<Bits>(a > infinity, (sign & nan_sign_mask) | nan_result, result);
+        out[i] = std::bit_cast<T>(result);
+    }
+}
+
+template <typename T>
+bool fast_path_applies(const FormatSpec& spec, RoundingMode mode) {
+    if (spec.kind != FormatKind::Binary || !spec.has_sign || spec.subnormals != SubnormalPolicy::Gradual)
+        return false;
+    if (mode == RoundingMode::StochasticEqual) return false;
+    if (spec.mantissa_bits >= Native<T>::fraction_bits) return false;
+    const BinaryGeometry g = binary_geometry(spec);
+    const int native_emax = Native<T>::fraction_bits == 23 ? 127 : 1023;
+    return g.emax <= native_emax && g.emin - spec.mantissa_bits >= Native<T>::emin - Native<T>::fraction_bits &&
+           g.emin >= Native<T>::emin;
+}
+
+template <typename T>
+void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const T> in, std::span<T> out,
+                      StochasticSource* random) {
+    if (in.size() != out.size()) throw Error("round_array: input and output sizes differ");
+    if (is_stochastic(mode) && random == nullptr) throw Error("stochastic rounding needs a random source");
+    if (!fast_path_applies<T>(spec, mode)) {
+        const Rounder rounder(spec, {mode, Tininess::AfterRounding, random});
+        for (std::size_t i = 0; i < in.size(); ++i) out[i] = static_cast<T>(rounder(static_cast<double>(in[i])).value);
+        return;
+    }
+    const Plan<T> plan = make_plan<T>(spec, mode);
+    const std::uint64_t seed = mode == RoundingMode::Stochastic ? random->next() : 0;
+    const T* source = in.data();
+    T* target = out.data();
+    const std::size_t n = in.size();
+    switch (mode) {
+        case RoundingMode::NearestEven: return round_kernel<RoundingMode::NearestEven>(plan, source, target, n, seed);
+        case RoundingMode::NearestAway: return round_kernel<RoundingMode::NearestAway>(plan, source, target, n, seed);
+        case RoundingMode::TowardZero: return round_kernel<RoundingMode::TowardZero>(plan, source, target, n, seed);
+        case RoundingMode::Upward: return round_kernel<RoundingMode::Upward>(plan, source, target, n, seed);
+        case RoundingMode::Downward: return round_kernel<RoundingMode::Downward>(plan, source, target, n, seed);
+        case RoundingMode::ToOdd: return round_kernel<RoundingMode::ToOdd>(plan, source, target, n, seed);
+        case RoundingMode::Stochastic: return round_kernel<RoundingMode::Stochastic>(plan, source, target, n, seed);
+        case RoundingMode::StochasticEqual: break;
+    }
+}
+
+}  // namespace
+
+void round_array(const FormatSpec& spec, RoundingMode mode, std::span<const float> in, std::span<float> out,
+                 StochasticSource* random) {
+    round_array_impl<float>(spec, mode, in, out, random);
+}
+
+void round_array(const FormatSpec& spec, RoundingMode mode, std::span<const double> in, std::span<double> out,
+                 StochasticSource* random) {
+    round_array_impl<double>(spec, mode, in, out, random);
+}
+
+bool round_array_is_fast(const FormatSpec& spec, RoundingMode mode, bool double_input) {
+    return double_input ? fast_path_applies<double>(spec, mode) : fast_path_applies<float>(spec, mode);
+}
+
+}  // namespace floatscope::core

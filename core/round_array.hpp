@@ -1,0 +1,30 @@
+// Rounding whole arrays of floats or doubles to a format: the vectorized path workloads use.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "core/format.hpp"
+#include "core/rounding_mode.hpp"
+#include "core/stochastic_source.hpp"
+
+namespace floatscope::core {
+
+/// Rounds each in[i] to `spec` and writes the rounded value to out[i] (in and out may alias).
+/// Results are bit-for-bit those of Rounder (same overflow rule, same tininess-after-rounding
+/// flushing) except that no flags are reported, and stochastic modes draw from a counter-based
+/// hash of one 64-bit seed taken from `random` (same seed, same results; the comparison uses
+/// 31 or more random bits, so probabilities are exact to 2^-31).
+///
+/// Fast, branch-free paths: binary formats whose values are all floats (for float input) or
+/// doubles (for double input), with gradual underflow, in modes rne rna rtz rup rdn rto sr.
+/// Everything else goes element by element through Rounder.
+void round_array(const FormatSpec& spec, RoundingMode mode, std::span<const float> in, std::span<float> out,
+                 StochasticSource* random = nullptr);
+void round_array(const FormatSpec& spec, RoundingMode mode, std::span<const double> in, std::span<double> out,
+                 StochasticSource* random = nullptr);
+
+/// Whether round_array takes the fast path for this format, mode and element type.
+bool round_array_is_fast(const FormatSpec& spec, RoundingMode mode, bool double_input);
+
+}  // namespace floatscope::core

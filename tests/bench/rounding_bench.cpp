@@ -1,0 +1,156 @@
+// Speed of array rounding to fp16, bf16 and fp8_e4m3, beside hardware conversions and memcpy.
+#include <benchmark/benchmark.h>
+#include <immintrin.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "core/catalog.hpp"
+#include "core/round_array.hpp"
+
+namespace {
+
+using floatscope::core::parse_format;
+using floatscope::core::RoundingMode;
+using floatscope::core::StochasticSource;
+
+constexpr std::size_t element_count = 10'000'000;
+
+/// Normally distributed values (sigma 1): mostly normal numbers of every 8-bit format, with the
+/// tails reaching their subnormal and overflow ranges as real tensors do.
+template <typename T>
+const std::vector<T>& inputs() {
+    static const std::vector<T> values = [] {
+        std::mt19937_64 generator(2026);
+        std::normal_distribution<double> normal(0.0, 1.0);
+        std::vector<T> v(element_count);
+        for (T& x : v) x = static_cast<T>(normal(generator));
+        return v;
+    }();
+    return values;
+}
+
+void set_per_element(benchmark::State& state) {
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * element_count));
+    state.counters["ns_per_element"] = benchmark::Counter(
+        static_cast<double>(element_count), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+template <typename T>
+void round_to(benchmark::State& state, const char* format, RoundingMode mode) {
+    const auto spec = parse_format(format);
+    const std::vector<T>& in = inputs<T>();
+    std::vector<T> out(in.size());
+    StochasticSource random(7);
+    for (auto _ : state) {
+        floatscope::core::round_array(spec, mode, std::span<const T>(in), std::span<T>(out), &random);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    set_per_element(state);
+    state.SetLabel(floatscope::core::round_array_is_fast(spec, mode, sizeof(T) == 8) ? "fast path" : "Rounder");
+}
+
+template <typename T>
+void copy_baseline(benchmark::State& state) {
+    const std::vector<T>& in = inputs<T>();
+    std::vector<T> out(in.size());
+    for (auto _ : state) {
+        std::memcpy(out.data(), in.data(), in.size() * sizeof(T));
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    set_per_element(state);
+}
+
+__attribute__((target("avx2,f16c"))) void convert_f16c(const float* in, std::uint16_t* out, std::size_t n) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i half = _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), half);
+    }
+    for (; i < n; ++i) out[i] = _cvtss_sh(in[i], _MM_FROUND_TO_NEAREST_INT);
+}
+
+void hardware_fp16(benchmark::State& state) {
+    if (!__builtin_cpu_supports("f16c")) {
+        state.SkipWithError("CPU has no F16C");
+        return;
+    }
+    const std::vector<float>& in = inputs<float>();
+    std::vector<std::uint16_t> out(in.size());
+    for (auto _ : state) {
+        convert_f16c(in.data(), out.data(), in.size());
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    set_per_element(state);
+}
+
+__attribute__((target("avx512f,avx512bf16"))) void convert_avx512_bf16(const float* in, std::uint16_t* out,
+                                                                         std::size_t n) {
+    std::size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256bh packed = _mm512_cvtneps_pbh(_mm512_loadu_ps(in + i));
+        std::memcpy(out + i, &packed, sizeof(packed));
+    }
+    for (; i < n; ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, in + i, 4);
+        out[i] = static_cast<std::uint16_t>((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
+    }
+}
+
+void hardware_bf16(benchmark::State& state) {
+    if (!__builtin_cpu_supports("avx512bf16")) {
+        state.SkipWithError("CPU has no AVX512-BF16");
+        return;
+    }
+    const std::vector<float>& in = inputs<float>();
+    std::vector<std::uint16_t> out(in.size());
+    for (auto _ : state) {
+        convert_avx512_bf16(in.data(), out.data(), in.size());
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    set_per_element(state);
+}
+
+void double_to_float_baseline(benchmark::State& state) {
+    const std::vector<double>& in = inputs<double>();
+    std::vector<float> out(in.size());
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < in.size(); ++i) out[i] = static_cast<float>(in[i]);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    set_per_element(state);
+}
+
+void register_all() {
+    benchmark::RegisterBenchmark("baseline/memcpy/float", copy_baseline<float>);
+    benchmark::RegisterBenchmark("baseline/memcpy/double", copy_baseline<double>);
+    benchmark::RegisterBenchmark("baseline/f16c_vcvtps2ph/float", hardware_fp16);
+    benchmark::RegisterBenchmark("baseline/avx512bf16_vcvtneps2bf16/float", hardware_bf16);
+    benchmark::RegisterBenchmark("baseline/cvtpd2ps/double", double_to_float_baseline);
+    for (const char* format : {"fp16", "bf16", "fp8_e4m3"}) {
+        for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::TowardZero, RoundingMode::Stochastic}) {
+            const std::string suffix = std::string(format) + "/" + floatscope::core::to_string(mode);
+            benchmark::RegisterBenchmark(("round/float/" + suffix).c_str(),
+                                         [=](benchmark::State& s) { round_to<float>(s, format, mode); });
+            benchmark::RegisterBenchmark(("round/double/" + suffix).c_str(),
+                                         [=](benchmark::State& s) { round_to<double>(s, format, mode); });
+        }
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    register_all();
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
