@@ -59,6 +59,9 @@ public:
     core::Rounded sqrt(double a) const { return apply_values(Operation::Sqrt, a); }
     core::Rounded fma(double a, double b, double c) const { return apply_values(Operation::Fma, a, b, c); }
 
+    /// Rounds any double to the format (a conversion).
+    core::Rounded round(double x) const { return rounder_(x); }
+
     ExactPath path() const { return path_; }
     const core::FormatSpec& spec() const { return rounder_.spec(); }
 

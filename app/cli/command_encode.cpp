@@ -1,0 +1,77 @@
+// `encode --format F VALUE...`: each value rounded once to F, as bits and flags (text or CSV).
+#include <memory>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/rounding_choice.hpp"
+#include "app/cli/table.hpp"
+#include "core/catalog.hpp"
+#include "core/codec.hpp"
+#include "core/decimal.hpp"
+#include "core/exact_value.hpp"
+
+namespace floatscope::cli {
+
+namespace {
+
+struct EncodeOptions {
+    std::string format;
+    RoundingChoice rounding;
+    bool csv = false;
+    std::vector<std::string> values;
+};
+
+struct Encoded {
+    std::string input;
+    core::Rounded rounded;
+};
+
+std::vector<Encoded> encode_values(const core::FormatSpec& spec, const core::RoundingOptions& rounding,
+                                   const std::vector<std::string>& values) {
+    const core::Rounder round(spec, rounding);
+    std::vector<Encoded> encoded;
+    for (const std::string& text : values) encoded.push_back({text, round(core::parse_exact_value(text))});
+    return encoded;
+}
+
+void print_text(std::ostream& out, const core::FormatSpec& spec, const std::vector<Encoded>& encoded) {
+    for (const Encoded& e : encoded)
+        out << core::format_bits_hex(spec, e.rounded.bits) << ' ' << core::flags_hex(e.rounded.flags) << '\n';
+}
+
+void print_csv(std::ostream& out, const core::FormatSpec& spec, const std::vector<Encoded>& encoded) {
+    write_csv_row(out, {"format", "input", "bits", "value", "flags"});
+    for (const Encoded& e : encoded)
+        write_csv_row(out, {spec.name, e.input, core::format_bits_hex(spec, e.rounded.bits),
+                            core::exact_decimal(e.rounded.value), core::flags_hex(e.rounded.flags)});
+}
+
+int run_encode(std::ostream& out, const EncodeOptions& options) {
+    const core::FormatSpec spec = core::parse_format(options.format);
+    const RoundingSetup rounding(options.rounding);
+    const std::vector<Encoded> encoded = encode_values(spec, rounding.options(), options.values);
+    if (options.csv)
+        print_csv(out, spec, encoded);
+    else
+        print_text(out, spec, encoded);
+    return 0;
+}
+
+}  // namespace
+
+Command add_encode_command(CLI::App& parent) {
+    auto options = std::make_shared<EncodeOptions>();
+    CLI::App* command = parent.add_subcommand(
+        "encode", "round values once to a format: prints `BITS FLAGS` (flags: 1 inexact, 2 underflow, 4 overflow, "
+                  "8 divide-by-zero, 10 invalid)");
+    command->add_option("--format,-f", options->format, "target format (floatscope-cli formats lists them)")
+        ->required();
+    add_rounding_options(*command, options->rounding, true);
+    command->add_flag("--csv", options->csv, "CSV: format,input,bits,value,flags (value: exact decimal)");
+    command
+        ->add_option("VALUE", options->values,
+                     "decimal (0.1, -2.5e-3), hex float (0x1.8p-3), inf or nan (-inf and -nan only after --)")
+        ->required();
+    return {command, [options](std::ostream& out) { return run_encode(out, *options); }};
+}
+
+}  // namespace floatscope::cli

@@ -1,0 +1,82 @@
+// floatscope-cli: entry point. Parses the command line, runs one subcommand, maps errors to exit 2.
+#include <algorithm>
+#include <cctype>
+#include <exception>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli/commands.hpp"
+#include "core/error.hpp"
+
+namespace {
+
+constexpr int usage_error_exit = 2;
+
+int report_error(const std::string& message) {
+    std::cerr << "floatscope-cli: error: " << message << '\n';
+    return usage_error_exit;
+}
+
+std::string unknown_subcommand(const CLI::App& app, const std::string& name) {
+    std::string valid;
+    for (const CLI::App* command : app.get_subcommands({})) valid += (valid.empty() ? "" : ", ") + command->get_name();
+    return "unknown subcommand '" + name + "'; valid: " + valid + " (floatscope-cli --help shows the usage)";
+}
+
+/// CLI11 reads "-inf" as options -i -n -f (negative numbers are fine); "--" must come first.
+bool has_negative_special_value(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        std::string word = argv[i];
+        std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (word == "-inf" || word == "-infinity" || word == "-nan" || word == "-qnan" || word == "-snan") return true;
+    }
+    return false;
+}
+
+int run(int argc, char** argv) {
+    using namespace floatscope::cli;
+    CLI::App app("FloatScope: bit-exact number-format emulation against an MPFR ground truth", "floatscope-cli");
+    app.set_version_flag("--version", "floatscope-cli 0.1.0");
+    app.require_subcommand(1);
+    const std::vector<Command> commands = {add_formats_command(app), add_show_command(app),
+                                           add_encode_command(app),  add_decode_command(app),
+                                           add_convert_command(app), add_eval_command(app),
+                                           add_testfloat_command(app)};
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // --help and --version arrive as "errors" with exit code 0; CLI11 prints them.
+        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+        if (app.get_subcommands().empty() && !app.remaining().empty() && app.remaining().front()[0] != '-')
+            return report_error(unknown_subcommand(app, app.remaining().front()));
+        if (has_negative_special_value(argc, argv))
+            return report_error(std::string(e.what()) +
+                                " (write -inf and -nan after `--`, before the other values: encode -f fp16 -- -inf 1)");
+        return report_error(std::string(e.what()) + " (floatscope-cli --help shows the usage)");
+    }
+    for (const Command& command : commands) {
+        if (!command.app->parsed()) continue;
+        // Output is collected first so that a failing command leaves nothing half-written on stdout.
+        std::ostringstream out;
+        const int code = command.run(out);
+        std::cout << out.str() << std::flush;
+        return code;
+    }
+    return report_error("no subcommand given (floatscope-cli --help lists them)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const floatscope::Error& e) {
+        return report_error(e.what());
+    } catch (const std::exception& e) {
+        return report_error(std::string("unexpected failure: ") + e.what());
+    }
+}

@@ -1,0 +1,318 @@
+// Tests of floatscope-cli as a process: outputs against published values and TestFloat, exit codes.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A directory of its own under the system temp directory, removed with everything in it.
+class TempDir {
+public:
+    TempDir() {
+        std::random_device seed;
+        path_ = fs::temp_directory_path() / ("floatscope_cli_test_" + std::to_string(seed()));
+        fs::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    fs::path write(const std::string& name, const std::string& text) const {
+        const fs::path file = path_ / name;
+        std::ofstream(file, std::ios::binary) << text;
+        return file;
+    }
+    fs::path path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+std::string read_file(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/// Single quotes for the shell, with embedded quotes closed, escaped and reopened.
+std::string shell_quote(const std::string& word) {
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+struct CliResult {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+/// Runs floatscope-cli with these arguments and this stdin, capturing stdout and stderr.
+CliResult run_cli(const std::vector<std::string>& arguments, const std::string& input = "") {
+    TempDir dir;
+    const fs::path in = dir.write("stdin", input), out = dir.path() / "stdout", err = dir.path() / "stderr";
+    // Appended piece by piece: `" " + string` trips GCC 12's false -Wrestrict.
+    std::string command = shell_quote(FLOATSCOPE_CLI);
+    for (const std::string& a : arguments) command.append(1, ' ').append(shell_quote(a));
+    command.append(" <").append(shell_quote(in.string()));
+    command.append(" >").append(shell_quote(out.string()));
+    command.append(" 2>").append(shell_quote(err.string()));
+    const int status = std::system(command.c_str());
+    CliResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = read_file(out);
+    result.err = read_file(err);
+    return result;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::string part;
+    std::istringstream in(text);
+    while (std::getline(in, part, separator)) parts.push_back(part);
+    return parts;
+}
+
+/// The CSV field of `column` in the row whose first field is `key` (no quoted fields needed here).
+std::string csv_field(const std::string& csv, const std::string& key, const std::string& column) {
+    const std::vector<std::string> lines = split(csv, '\n');
+    const std::vector<std::string> header = split(lines.at(0), ',');
+    const auto at = std::find(header.begin(), header.end(), column);
+    if (at == header.end()) return "<no column " + column + ">";
+    for (const std::string& line : lines) {
+        const std::vector<std::string> fields = split(line, ',');
+        if (!fields.empty() && fields[0] == key) return fields.at(static_cast<std::size_t>(at - header.begin()));
+    }
+    return "<no row " + key + ">";
+}
+
+const std::string vectors = std::string(FLOATSCOPE_TEST_DATA) + "/testfloat";
+
+}  // namespace
+
+TEST_CASE("encode rounds once, with IEEE flags", "[cli]") {
+    // fp16: max 65504; 100000 overflows to inf (overflow|inexact); 1e-8 is below half the
+    // smallest subnormal 2^-24 = 5.96e-8 (zero, underflow|inexact); 5e-8 rounds up to it.
+    const CliResult r = run_cli({"encode", "--format", "fp16", "65504", "100000", "1e-8", "5e-8"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == "7BFF 00\n7C00 05\n0000 03\n0001 03\n");
+    CHECK(r.err.empty());
+
+    CHECK(run_cli({"encode", "--format", "fp16", "--round", "rtz", "100000"}).out == "7BFF 05\n");
+    CHECK(run_cli({"encode", "--format", "fp16", "--round", "rup", "1e-8"}).out == "0001 03\n");
+    CHECK(run_cli({"encode", "--format", "fp16", "--", "-inf", "-0", "0x1.8p-3"}).out == "FC00 00\n8000 00\n3200 00\n");
+    CHECK(run_cli({"encode", "--format", "fp32", "0.1"}).out == "3DCCCCCD 01\n");
+    // OCP E4M3 has no infinity: 1000 overflows to NaN (7F), or to max 448 (7E) when saturating.
+    CHECK(run_cli({"encode", "--format", "fp8_e4m3", "1000"}).out == "7F 05\n");
+    CHECK(run_cli({"encode", "--format", "fp8_e4m3:sat", "1000"}).out == "7E 05\n");
+}
+
+TEST_CASE("encode detects tininess after or before rounding", "[cli]") {
+    // 2^-14 (1 - 2^-12) rounds up to the smallest normal 2^-14: tiny only before rounding.
+    const std::string x = "0x1.ffep-15";
+    CHECK(run_cli({"encode", "--format", "fp16", x}).out == "0400 01\n");
+    CHECK(run_cli({"encode", "--format", "fp16", "--tininess", "before", x}).out == "0400 03\n");
+}
+
+TEST_CASE("encode with stochastic rounding repeats under a seed", "[cli]") {
+    const std::vector<std::string> arguments = {"encode", "--format", "fp16", "--round", "sr", "--seed", "7",
+                                                "0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1"};
+    const CliResult first = run_cli(arguments), second = run_cli(arguments);
+    CHECK(first.exit_code == 0);
+    CHECK(first.out == second.out);
+    // 0.1 lies between the fp16 values 2E66 and 2E67.
+    for (const std::string& line : split(first.out, '\n')) CHECK((line == "2E66 01" || line == "2E67 01"));
+}
+
+TEST_CASE("encode --csv gives the exact value", "[cli]") {
+    const CliResult r = run_cli({"encode", "--format", "bf16", "--csv", "100000000", "0.1"});
+    CHECK(r.exit_code == 0);
+    // 10^8 = 0x5F5E100 keeps 8 significant bits in bf16: 0xBF * 2^19 = 100139008.
+    CHECK(r.out == "format,input,bits,value,flags\n"
+                   "bf16,100000000,4CBF,100139008,01\n"
+                   "bf16,0.1,3DCD,0.10009765625,01\n");
+}
+
+TEST_CASE("decode prints the exact value and the class", "[cli]") {
+    CHECK(run_cli({"decode", "--format", "fp16", "0001"}).out == "0001 5.9604644775390625e-08 subnormal\n");
+    CHECK(run_cli({"decode", "--format", "fp16", "0x3c00", "7C00", "FC00"}).out ==
+          "3C00 1 normal\n7C00 inf inf\nFC00 -inf inf\n");
+    CHECK(run_cli({"decode", "--format", "fp8_e4m3", "7E"}).out == "7E 448 normal\n");
+    CHECK(run_cli({"decode", "--format", "fp32", "3DCCCCCD"}).out == "3DCCCCCD 0.100000001490116119384765625 normal\n");
+    const CliResult csv = run_cli({"decode", "--format", "fp8_e5m2", "--csv", "7B"});
+    CHECK(csv.out == "format,input,bits,value,class\nfp8_e5m2,7B,7B,57344,normal\n");
+}
+
+TEST_CASE("formats lists every format with its properties", "[cli]") {
+    const CliResult csv = run_cli({"formats", "--csv"});
+    REQUIRE(csv.exit_code == 0);
+    CHECK(split(csv.out, '\n').at(0).rfind("format,", 0) == 0);
+    CHECK(csv_field(csv.out, "fp16", "max_finite") == "65504");
+    CHECK(csv_field(csv.out, "fp16", "min_subnormal") == "5.9604644775390625e-08");
+    CHECK(csv_field(csv.out, "fp16", "finite_values") == "63487");
+    CHECK(csv_field(csv.out, "fp8_e4m3", "max_finite") == "448");
+    CHECK(csv_field(csv.out, "fp8_e5m2", "max_finite") == "57344");
+    CHECK(csv_field(csv.out, "fp4_e2m1", "max_finite") == "6");
+    CHECK(csv_field(csv.out, "fp32", "epsilon") == "1.1920928955078125e-07");
+    CHECK(csv_field(csv.out, "bf16", "max_finite") == "3.3895313892515354759047080037148786688e+38");
+    CHECK(csv_field(csv.out, "int8", "max_finite") == "127");
+    // log10(DBL_MAX / 2^-1074) = 308.25 + 323.31, though the ratio itself overflows a double.
+    CHECK(std::stod(csv_field(csv.out, "fp64", "dynamic_range_decades")) == Approx(631.5609).margin(1e-3));
+
+    const CliResult text = run_cli({"formats"});
+    REQUIRE(text.exit_code == 0);
+    CHECK(split(text.out, '\n').size() == split(csv.out, '\n').size());
+    for (const char* name : {"fp64", "tf32", "fp8_e4m3", "e8m0", "nf4", "uint4"})
+        CHECK_THAT(text.out, Catch::Contains(std::string("\n") + name + " "));
+}
+
+TEST_CASE("convert agrees with TestFloat's f32_to_f16 and f16_to_f32 vectors", "[cli]") {
+    // Lines of f32_to_f16.rne.tv.gz, f32_to_f16.rtz.tv.gz and f16_to_f32.rne.tv.gz.
+    const std::string f32_operands = "3E000000\n3C072C85\n8683F7FF\n4F951295\n33800000\n";
+    const CliResult rne = run_cli({"convert", "--from", "fp32", "--to", "fp16"}, f32_operands);
+    CHECK(rne.exit_code == 0);
+    CHECK(rne.out == "3000 00\n2039 01\n8000 03\n7C00 05\n0001 00\n");
+    const CliResult rtz = run_cli({"convert", "--from", "fp32", "--to", "fp16", "--round", "rtz"}, "4F951295\n");
+    CHECK(rtz.out == "7BFF 05\n");
+    // A signaling NaN raises invalid and comes out quiet with its payload (x86 and SoftFloat agree).
+    const CliResult widen = run_cli({"convert", "--from", "fp16", "--to", "fp32"}, "7C01\n7C00\n  3C00  \n");
+    CHECK(widen.out == "7FC02000 10\n7F800000 00\n3F800000 00\n");
+}
+
+TEST_CASE("eval applies each operation of its batch, with IEEE flags", "[cli][eval]") {
+    // Lines of f16_add.rne, f16_div.rne and f16_mulAdd.rne from TestFloat, then IEEE special cases.
+    const std::string batch =
+        "add 3C00 3C00\n"   // 1 + 1 = 2
+        "sqrt 4400\n"       // sqrt(4) = 2
+        "div 3C00 0000\n"   // 1/0 = inf, divide by zero
+        "div 0000 0000\n"   // 0/0: invalid
+        "fma 7BFF 4000 FBFF\n"  // 65504 * 2 - 65504 = 65504 exactly (a separate multiply would overflow)
+        "mul 7BFF 7BFF\n";  // overflow to inf
+    const CliResult fp16 = run_cli({"eval", "--format", "fp16"}, batch);
+    CHECK(fp16.exit_code == 0);
+    const std::vector<std::string> lines = split(fp16.out, '\n');
+    REQUIRE(lines.size() >= 6);
+    CHECK(lines[0] == "4000 00");
+    CHECK(lines[1] == "4000 00");
+    CHECK(lines[2] == "7C00 08");
+    CHECK(split(lines[3], ' ').back() == "10");
+    CHECK(lines[4] == "7BFF 00");
+    CHECK(lines[5] == "7C00 05");
+    // OCP E4M3: 448 x 4 overflows to NaN; saturating, to 448.
+    CHECK(run_cli({"eval", "--format", "fp8_e4m3"}, "mul 7E 48\n").out == "7F 05\n");
+    CHECK(run_cli({"eval", "--format", "fp8_e4m3:sat"}, "mul 7E 48\n").out == "7E 05\n");
+    // 1/3 in bf16 toward zero and to nearest: 0x3EAA and 0x3EAB.
+    CHECK(run_cli({"eval", "--format", "bf16", "--round", "rtz"}, "div 3F80 4040\n").out == "3EAA 01\n");
+    CHECK(run_cli({"eval", "--format", "bf16"}, "div 3F80 4040\n").out == "3EAB 01\n");
+}
+
+TEST_CASE("show gives bits, exact value, error and neighbours", "[cli]") {
+    const CliResult r = run_cli({"show", "0.1", "--format", "fp16"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("0|01011|1001100110"));  // plain: stdout is not a terminal
+    CHECK(r.out.find('\033') == std::string::npos);
+    CHECK_THAT(r.out, Catch::Contains("2E66"));
+    CHECK_THAT(r.out, Catch::Contains("0.0999755859375"));
+    CHECK_THAT(r.out, Catch::Contains("2.441e-05"));  // |0.0999755859375 - 0.1|
+    CHECK_THAT(r.out, Catch::Contains("inexact"));
+    CHECK_THAT(r.out, Catch::Contains("0.09991455078125"));  // next down
+    CHECK_THAT(r.out, Catch::Contains("0.10003662109375"));  // next up
+
+    // The error of fp64's 0.1 is 5.551115123125783e-18: it needs more of 0.1 than 64 bits.
+    CHECK_THAT(run_cli({"show", "0.1", "-f", "fp64"}).out, Catch::Contains("5.551e-18"));
+
+    const CliResult all = run_cli({"show", "1.5"});
+    REQUIRE(all.exit_code == 0);
+    for (const char* name : {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8_e4m3", "fp8_e5m2", "fp4_e2m1", "nf4", "int8"})
+        CHECK_THAT(all.out, Catch::Contains(std::string("\n") + name + "\n"));
+}
+
+TEST_CASE("testfloat runs a vector file", "[cli]") {
+    const CliResult pass = run_cli({"testfloat", vectors + "/f32_to_f16.rne.tv.gz"});
+    CHECK(pass.exit_code == 0);
+    CHECK(pass.out == "600 passed, 0 failed\n");
+
+    TempDir dir;
+    const fs::path file = dir.write("vectors.txt", "3E000000 3000 00\n3C072C85 2038 01\n");
+    const CliResult fail = run_cli({"testfloat", file.string(), "--op", "f32_to_f16", "--round", "rne"});
+    CHECK(fail.exit_code == 1);
+    CHECK(fail.out == "1 passed, 1 failed\n");
+    CHECK_THAT(fail.err, Catch::Contains("vectors.txt:2:"));
+}
+
+TEST_CASE("help exits 0", "[cli]") {
+    const std::vector<std::vector<std::string>> requests = {{"--help"}, {"encode", "--help"}, {"testfloat", "-h"}};
+    for (const auto& arguments : requests) {
+        const CliResult r = run_cli(arguments);
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Catch::Contains("Usage"));
+    }
+}
+
+TEST_CASE("bad input exits 2 with an error on stderr and nothing on stdout", "[cli]") {
+    TempDir dir;
+    const std::string bad_vectors = dir.write("f32_to_f16.rne.tv", "3E000000 3000 00\n3E000000 3000\n").string();
+    struct Case {
+        std::vector<std::string> arguments;
+        std::string input;
+        std::string message;  ///< a part of the message
+    };
+    const std::vector<Case> cases = {
+        {{"encode", "--format", "fp18", "1"}, "", "fp16"},
+        {{"encode", "--format", "fp16", "abc"}, "", "'abc'"},
+        {{"encode", "--format", "fp16", "1.2.3"}, "", "'1.2.3'"},
+        {{"encode", "--format", "fp16", "1", "abc"}, "", "'abc'"},
+        {{"encode", "--format", "fp16", "--round", "rnx", "1"}, "", "'rnx'"},
+        {{"encode", "--format", "fp16", "--tininess", "during", "1"}, "", "'during'"},
+        {{"encode", "--format", "fp16", "--seed", "abc", "1"}, "", "seed"},
+        {{"encode", "--format", "fp16"}, "", "VALUE"},
+        {{"encode", "1"}, "", "--format"},
+        {{"decode", "--format", "fp16", "xyz"}, "", "'xyz'"},
+        {{"decode", "--format", "fp16", ""}, "", "bit pattern"},
+        {{"decode", "--format", "fp8_e4m3", "1FF"}, "", "wider"},
+        {{"decode", "--format", "fp64", "0x12345678901234567"}, "", "wider"},
+        {{"show", "1", "--format", "e4m3:xyz"}, "", "xyz"},
+        {{"show", "nonsense"}, "", "'nonsense'"},
+        {{"frobnicate"}, "", "unknown subcommand 'frobnicate'"},
+        {{}, "", "subcommand"},
+        {{"formats", "--bogus"}, "", "--bogus"},
+        {{"convert", "--from", "fp32", "--to", "fp18"}, "3C00\n", "fp18"},
+        {{"convert", "--from", "fp32", "--to", "fp16"}, "3F800000\n\n40000000\n", "line 2: empty line"},
+        {{"convert", "--from", "fp32", "--to", "fp16"}, "3F800000\nzz\n", "line 2"},
+        {{"convert", "--from", "fp32", "--to", "fp16"}, "123456789\n", "wider"},
+        {{"testfloat", vectors + "/missing.rne.tv.gz"}, "", "missing.rne.tv.gz"},
+        {{"testfloat", vectors + "/README.md"}, "", "README.md"},
+        {{"testfloat", bad_vectors}, "", "f32_to_f16.rne.tv:2:"},
+        {{"testfloat", vectors + "/f32_to_f16.rne.tv.gz", "--round", "sr"}, "", "'sr'"},
+        {{"testfloat", vectors + "/f32_to_f16.rne.tv.gz", "--op", "f16_rem"}, "", "not supported yet"},
+        {{"eval", "--format", "fp16"}, "pow 3C00 3C00\n", "unknown operation 'pow'"},
+        {{"eval", "--format", "fp16"}, "add 3C00\n", "add takes 2 operands"},
+        {{"eval", "--format", "fp16"}, "sqrt 3C00 3C00\n", "line 1"},
+        {{"eval", "--format", "fp8_e4m3"}, "add 3C00 01\n", "wider"},
+        {{"eval", "--format", "fp16"}, "add 3C00 3C00\n\nadd 1 2\n", "line 2"},
+        {{"eval", "--format", "fp16"}, "add xyz 3C00\n", "malformed bit pattern"},
+        {{"eval", "--format", "fp99"}, "add 3C00 3C00\n", "unknown format 'fp99'"},
+    };
+    for (const Case& c : cases) {
+        std::string shown;
+        for (const std::string& a : c.arguments) shown += " [" + a + "]";
+        INFO("floatscope-cli" << shown);
+        const CliResult r = run_cli(c.arguments, c.input);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err.rfind("floatscope-cli: error: ", 0) == 0);
+        CHECK_THAT(r.err, Catch::Contains(c.message));
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+}
