@@ -144,7 +144,6 @@ const std::map<std::string, std::string, std::less<>>& aliases() {
         {"float8_e5m2fnuz", "e5m2fnuz"}, {"fp8_e5m2fnuz", "e5m2fnuz"},
         {"float8_e3m4", "e3m4"}, {"float8_e4m3", "e4m3"}, {"float8_e4m3b11fnuz", "e4m3b11fnuz"},
         {"float6_e2m3fn", "fp6_e2m3"}, {"float6_e3m2fn", "fp6_e3m2"}, {"float4_e2m1fn", "fp4_e2m1"},
-        {"e2m3fn", "fp6_e2m3"}, {"e3m2fn", "fp6_e3m2"}, {"e2m1fn", "fp4_e2m1"},
         {"float8_e8m0fnu", "e8m0"}, {"e8m0fnu", "e8m0"},
         {"mxint8_element", "int8"},
     };

@@ -92,6 +92,9 @@ Decoded decode_binary(const FormatSpec& spec, std::uint64_t bits) {
         const bool flushed = spec.subnormals == SubnormalPolicy::Flush;
         if (mantissa == 0 || flushed) {
             d.value_class = ValueClass::Zero;
+            // Fix (core test): a format without -0 (fnuz:ftz) reads its flushed negative
+            // subnormal patterns as +0, not as a -0 it does not have.
+            if (!spec.has_negative_zero) d.negative = false;
         } else {
             d.value_class = ValueClass::Subnormal;
             magnitude = std::ldexp(static_cast<double>(mantissa), emin - M);
@@ -101,7 +104,7 @@ Decoded decode_binary(const FormatSpec& spec, std::uint64_t bits) {
         magnitude = std::ldexp(static_cast<double>(mantissa | (std::uint64_t{1} << M)),
                                static_cast<int>(field) - spec.bias - M);
     }
-    d.value = negative ? -magnitude : magnitude;
+    d.value = d.negative ? -magnitude : magnitude;
     return d;
 }
 
