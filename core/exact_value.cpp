@@ -151,56 +151,94 @@ std::string_view trim(std::string_view text) {
                             text));
 }
 
+/// A number's text, checked and split: its sign, what it spells, and the digits MPFR reads.
+struct NumberText {
+    enum class Spelling { Number, Infinity, QuietNaN, SignalingNaN } spelling = Spelling::Number;
+    bool negative = false;
+    bool is_hex = false;
+    std::string digits;  ///< without sign and 0x prefix
+};
+
+NumberText split_number_text(std::string_view raw) {
+    const std::string_view text = trim(raw);
+    if (text.empty()) malformed(raw);
+    for (char c : text)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '+' && c != '-') malformed(raw);
+    NumberText n;
+    n.negative = text.front() == '-';
+    const std::string_view unsigned_text = (text.front() == '-' || text.front() == '+') ? text.substr(1) : text;
+    std::string lowered;
+    for (char c : unsigned_text) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lowered == "inf" || lowered == "infinity") n.spelling = NumberText::Spelling::Infinity;
+    if (lowered == "nan" || lowered == "qnan") n.spelling = NumberText::Spelling::QuietNaN;
+    if (lowered == "snan") n.spelling = NumberText::Spelling::SignalingNaN;
+    if (n.spelling != NumberText::Spelling::Number) return n;
+    // Only plain decimal and hex spellings reach MPFR: its parser would also take "@inf@",
+    // "nan(...)" and other bases, which we do not offer.
+    n.is_hex = lowered.size() > 2 && lowered[0] == '0' && lowered[1] == 'x';
+    n.digits = n.is_hex ? lowered.substr(2) : lowered;
+    const char* allowed = n.is_hex ? "0123456789abcdef.p+-" : "0123456789.e+-";
+    if (n.digits.empty() || n.digits.find_first_not_of(allowed) != std::string::npos || n.digits.front() == '+' ||
+        n.digits.front() == '-')
+        malformed(raw);
+    return n;
+}
+
+/// Reads the digits into `out` at its precision; returns MPFR's ternary value.
+int read_digits(const NumberText& n, std::string_view raw, mpfr_ptr out, mpfr_rnd_t rounding) {
+    char* end = nullptr;
+    const int ternary = mpfr_strtofr(out, n.digits.c_str(), &end, n.is_hex ? 16 : 10, rounding);
+    if (end == nullptr || *end != '\0' || end == n.digits.c_str()) malformed(raw);
+    return ternary;
+}
+
 }  // namespace
 
 ExactValue parse_exact_value(std::string_view raw) {
-    const std::string_view text = trim(raw);
-    if (text.empty()) malformed(raw);
-    std::string body(text);
-    for (char c : body)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '+' && c != '-') malformed(raw);
-    const bool negative = body.front() == '-';
-    std::string unsigned_body = (body.front() == '-' || body.front() == '+') ? body.substr(1) : body;
-    std::string lowered;
-    for (char c : unsigned_body) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lowered == "inf" || lowered == "infinity") return ExactValue::infinity(negative);
-    if (lowered == "nan" || lowered == "qnan") return ExactValue::quiet_nan(negative);
-    if (lowered == "snan") {
-        ExactValue v = ExactValue::quiet_nan(negative);
-        v.signaling = true;
-        v.nan_payload = std::uint64_t{1} << 63;
-        return v;
+    const NumberText n = split_number_text(raw);
+    switch (n.spelling) {
+        case NumberText::Spelling::Infinity: return ExactValue::infinity(n.negative);
+        case NumberText::Spelling::QuietNaN: return ExactValue::quiet_nan(n.negative);
+        case NumberText::Spelling::SignalingNaN: {
+            ExactValue v = ExactValue::quiet_nan(n.negative);
+            v.signaling = true;
+            v.nan_payload = std::uint64_t{1} << 63;
+            return v;
+        }
+        case NumberText::Spelling::Number: break;
     }
-    // Only plain decimal and hex spellings reach MPFR: its parser would also take "@inf@",
-    // "nan(...)" and other bases, which we do not offer.
-    const bool is_hex = lowered.size() > 2 && lowered[0] == '0' && lowered[1] == 'x';
-    const std::string digits = is_hex ? lowered.substr(2) : lowered;
-    const char* allowed = is_hex ? "0123456789abcdef.p+-" : "0123456789.e+-";
-    if (digits.empty() || digits.find_first_not_of(allowed) != std::string::npos || digits.front() == '+' ||
-        digits.front() == '-')
-        malformed(raw);
     MpfrNumber parsed(64);
-    char* end = nullptr;
     mpfr_clear_flags();
-    const int ternary = mpfr_strtofr(parsed.get(), digits.c_str(), &end, is_hex ? 16 : 10, MPFR_RNDZ);
-    if (end == nullptr || *end != '\0' || end == digits.c_str()) malformed(raw);
+    const int ternary = read_digits(n, raw, parsed.get(), MPFR_RNDZ);
     ExactValue v;
     if (mpfr_overflow_p()) {
         // Beyond MPFR's exponent range: a finite number far above any format's maximum.
-        v = ExactValue::from_scaled_integer(negative, 1, std::int64_t{1} << 50);
+        v = ExactValue::from_scaled_integer(n.negative, 1, std::int64_t{1} << 50);
         v.sticky = true;
         return v;
     }
     if (mpfr_underflow_p()) {
-        v = ExactValue::from_scaled_integer(negative, 1, -(std::int64_t{1} << 50));
+        v = ExactValue::from_scaled_integer(n.negative, 1, -(std::int64_t{1} << 50));
         v.sticky = true;
         return v;
     }
-    if (mpfr_zero_p(parsed.get())) return ExactValue::zero(negative);
+    if (mpfr_zero_p(parsed.get())) return ExactValue::zero(n.negative);
     v = ExactValue::from_mpfr(parsed.get());
     v.sticky = v.sticky || ternary != 0;
-    v.negative = negative;
+    v.negative = n.negative;
     return v;
+}
+
+void parse_value_to_mpfr(std::string_view text, mpfr_ptr out) {
+    const NumberText n = split_number_text(text);
+    switch (n.spelling) {
+        case NumberText::Spelling::Infinity: mpfr_set_inf(out, n.negative ? -1 : 1); return;
+        case NumberText::Spelling::QuietNaN:
+        case NumberText::Spelling::SignalingNaN: mpfr_set_nan(out); return;
+        case NumberText::Spelling::Number: break;
+    }
+    read_digits(n, text, out, MPFR_RNDN);
+    if (n.negative) mpfr_neg(out, out, MPFR_RNDN);
 }
 
 }  // namespace floatscope::core

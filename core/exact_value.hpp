@@ -48,4 +48,9 @@ int compare(const ExactValue& a, const ExactValue& b);
 /// Throws floatscope::Error naming the text otherwise.
 ExactValue parse_exact_value(std::string_view text);
 
+/// The same text read into `out` at out's precision, rounded to nearest: for measuring the error
+/// of a rounding (|stored - x|), which 64 bits and a sticky bit cannot give. NaN spellings give
+/// NaN. Throws floatscope::Error as parse_exact_value does.
+void parse_value_to_mpfr(std::string_view text, mpfr_ptr out);
+
 }  // namespace floatscope::core

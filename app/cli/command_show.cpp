@@ -42,9 +42,8 @@ struct FormatView {
 
 /// The input as an MPFR number precise enough that |stored - x| comes out right to the digits
 /// printed. ExactValue keeps 64 bits and a sticky bit (enough to round, not to measure a tiny
-/// error): when it is not exact, the text (already checked by parse_exact_value, so a plain
-/// decimal or hex float) is read again at a precision covering every dyadic value of a supported
-/// format. TODO(core): move this next to parse_exact_value as an "exact to N bits" parser.
+/// error): when it is not exact, the text is read again at a precision covering every dyadic
+/// value of a supported format.
 void reference_value(const std::string& text, const core::ExactValue& x, core::MpfrNumber& out) {
     if (!x.sticky) {
         x.to_mpfr(out.get());
@@ -54,10 +53,7 @@ void reference_value(const std::string& text, const core::ExactValue& x, core::M
     // format has a quantum below 2^-1074: 1074 + 3.33 bits per digit + 20 keep four digits of
     // |x - s| right (integers up to 10^308 fit too). Hex floats are exact at 4 bits per digit.
     mpfr_set_prec(out.get(), static_cast<mpfr_prec_t>(4 * text.size() + 1200));
-    std::string trimmed = text;
-    trimmed.erase(0, trimmed.find_first_not_of(" \t"));
-    trimmed.erase(trimmed.find_last_not_of(" \t") + 1);
-    mpfr_strtofr(out.get(), trimmed.c_str(), nullptr, 0, MPFR_RNDN);
+    core::parse_value_to_mpfr(text, out.get());
 }
 
 std::string significant(mpfr_srcptr x) {

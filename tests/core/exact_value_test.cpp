@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/exact_value.hpp"
 #include "mpfr_reference.hpp"
+#include "mpfr_reference.hpp"
 
 using namespace floatscope;
 using namespace floatscope::core;
@@ -288,4 +289,20 @@ TEST_CASE("parse_exact_value rejects malformed text and names it", "[exact_value
             CHECK(std::string(e.what()).find(std::string("'") + bad + "'") != std::string::npos);
         }
     }
+}
+
+TEST_CASE("parse_value_to_mpfr reads the text at the target's precision", "[exact_value]") {
+    using floatscope::core::parse_value_to_mpfr;
+    floatscope::test::RefNumber value(400), expected(400);
+    parse_value_to_mpfr(" -0.1000000000000000055511151231257827021181583404541015626 ", value.get());
+    mpfr_set_str(expected.get(), "-0.1000000000000000055511151231257827021181583404541015626", 10, MPFR_RNDN);
+    CHECK(mpfr_equal_p(value.get(), expected.get()));
+    parse_value_to_mpfr("0x1.8p-3", value.get());
+    CHECK(mpfr_cmp_d(value.get(), 0.1875) == 0);
+    parse_value_to_mpfr("-inf", value.get());
+    CHECK((mpfr_inf_p(value.get()) && mpfr_signbit(value.get())));
+    parse_value_to_mpfr("nan", value.get());
+    CHECK(mpfr_nan_p(value.get()));
+    CHECK_THROWS_AS(parse_value_to_mpfr("0.1.2", value.get()), floatscope::Error);
+    CHECK_THROWS_AS(parse_value_to_mpfr("@inf@", value.get()), floatscope::Error);
 }
