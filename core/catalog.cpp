@@ -5,7 +5,6 @@
 #include <cctype>
 #include <charconv>
 #include <map>
-#include <regex>
 
 #include <fmt/format.h>
 
@@ -194,26 +193,33 @@ FormatSpec parse_base(std::string_view base, std::string_view whole) {
         for (const FormatSpec& f : catalog_formats())
             if (f.name == it->second) return f;
     }
-    static const std::regex binary_name(R"(e(\d{1,2})m(\d{1,2})(fn|fnuz)?)");
-    static const std::regex integer_name(R"((u?)int(\d{1,2}))");
-    std::cmatch match;
     const std::string text(base);
-    if (std::regex_match(text.c_str(), match, binary_name)) {
-        const int E = parse_int(match[1].str(), whole), M = parse_int(match[2].str(), whole);
-        const std::string suffix = match[3].str();
-        const NanEncoding nan = suffix == "fn" ? NanEncoding::AllOnes
-                                : suffix == "fnuz" ? NanEncoding::NegativeZero
-                                                   : NanEncoding::Ieee;
-        if (E < 1 || E > 11 || M > 52)
-            throw Error(fmt::format("format '{}': exponent bits must be 1..11 and mantissa bits 0..52", whole));
-        FormatSpec f = binary(text, E, M, nan, "custom binary format");
-        validate(f);
-        return f;
+    // eXmY[fn|fnuz]: the digits after 'e' and after 'm', then the NaN-encoding suffix.
+    const std::size_t m = text.find('m');
+    if (text.size() > 3 && text[0] == 'e' && m != std::string::npos && m > 1) {
+        std::size_t suffix = m + 1;
+        while (suffix < text.size() && std::isdigit(static_cast<unsigned char>(text[suffix]))) ++suffix;
+        const std::string_view ending = std::string_view(text).substr(suffix);
+        if (suffix > m + 1 && suffix - m - 1 <= 2 && m - 1 <= 2 && (ending.empty() || ending == "fn" || ending == "fnuz")) {
+            const int E = parse_int(std::string_view(text).substr(1, m - 1), whole);
+            const int M = parse_int(std::string_view(text).substr(m + 1, suffix - m - 1), whole);
+            const NanEncoding nan = ending == "fn"     ? NanEncoding::AllOnes
+                                    : ending == "fnuz" ? NanEncoding::NegativeZero
+                                                       : NanEncoding::Ieee;
+            if (E < 1 || E > 11 || M > 52)
+                throw Error(fmt::format("format '{}': exponent bits must be 1..11 and mantissa bits 0..52", whole));
+            FormatSpec f = binary(text, E, M, nan, "custom binary format");
+            validate(f);
+            return f;
+        }
     }
-    if (std::regex_match(text.c_str(), match, integer_name)) {
-        const int bits = parse_int(match[2].str(), whole);
+    // intN and uintN
+    const bool is_unsigned = text.rfind("uint", 0) == 0;
+    const std::size_t digits = is_unsigned ? 4 : 3;
+    if ((is_unsigned || text.rfind("int", 0) == 0) && text.size() > digits && text.size() <= digits + 2) {
+        const int bits = parse_int(std::string_view(text).substr(digits), whole);
         if (bits < 2 || bits > 32) throw Error(fmt::format("format '{}': integers have 2..32 bits", whole));
-        return integer(text, bits, match[1].str().empty());
+        return integer(text, bits, !is_unsigned);
     }
     unknown_format(whole);
 }
