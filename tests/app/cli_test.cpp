@@ -1,6 +1,8 @@
 // Tests of floatscope-cli as a process: outputs against published values and TestFloat, exit codes.
 #include <catch2/catch.hpp>
 
+#include "../temp_dir.hpp"
+
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -15,28 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A directory of its own under the system temp directory, removed with everything in it.
-class TempDir {
-public:
-    TempDir() {
-        std::random_device seed;
-        path_ = fs::temp_directory_path() / ("floatscope_cli_test_" + std::to_string(seed()));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    fs::path write(const std::string& name, const std::string& text) const {
-        const fs::path file = path_ / name;
-        std::ofstream(file, std::ios::binary) << text;
-        return file;
-    }
-    fs::path path() const { return path_; }
-
-private:
-    fs::path path_;
-};
+using floatscope::test::TempDir;
 
 std::string read_file(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);

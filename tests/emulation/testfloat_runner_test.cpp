@@ -1,6 +1,8 @@
 // Tests of the TestFloat runner: the bundled vectors pass in full, corrupted cases fail, bad files throw.
 #include <catch2/catch.hpp>
 
+#include "../temp_dir.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -19,27 +21,7 @@ namespace {
 
 const fs::path vectors = fs::path(FLOATSCOPE_TEST_DATA) / "testfloat";
 
-/// A directory of its own under the system temp directory, removed with everything in it.
-class TempDir {
-public:
-    TempDir() {
-        std::random_device seed;
-        path_ = fs::temp_directory_path() / ("floatscope_runner_test_" + std::to_string(seed()));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    fs::path write(const std::string& name, const std::string& text) const {
-        const fs::path file = path_ / name;
-        std::ofstream(file, std::ios::binary) << text;
-        return file;
-    }
-
-private:
-    fs::path path_;
-};
+using floatscope::test::TempDir;
 
 /// Every mode of one function; line counts are those of TestFloat level 1 (README.md).
 void check_every_mode(const std::string& function, std::size_t lines) {
