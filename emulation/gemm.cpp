@@ -1,0 +1,186 @@
+// GEMM: quantize the operands, pick the fastest kernel that computes the model exactly, scale the result.
+#include "emulation/gemm.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "emulation/float_environment.hpp"
+#include "emulation/gemm_fp32.hpp"
+#include "emulation/gemm_fp32_rows.hpp"
+#include "emulation/gemm_narrow.hpp"
+#include "emulation/native_formats.hpp"
+#include "emulation/quantization.hpp"
+#include "emulation/scalar_accumulator.hpp"
+#include "emulation/tensor_core.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+using detail::float_range;
+using detail::is_binary32_rne;
+using detail::products_exact_in_float;
+using detail::takes_float_round_to_odd;
+
+bool order_without_compensation(const AccumulationModel& m) {
+    return !m.compensated && (m.order == AccumulationOrder::Sequential || m.order == AccumulationOrder::Blocked);
+}
+
+/// Which native binary32 kernel computes the model exactly, if one does.
+enum class NativeKernel { None, Tiles, Rows };
+
+NativeKernel native_fp32(const AccumulationModel& m) {
+    // fma and mul-then-add in binary32 with rne are exactly the Fused and Separate(fp32, rne) steps.
+    const bool fp32 = is_binary32_rne(m.accumulator) && float_range(m.x.rounding.format).floats &&
+                      float_range(m.y.rounding.format).floats &&
+                      (m.multiply_add == MultiplyAdd::Fused || is_binary32_rne(m.product));
+    if (!fp32) return NativeKernel::None;
+    const bool combine = m.order != AccumulationOrder::Blocked || is_binary32_rne(m.combine);
+    if (order_without_compensation(m) && combine) return NativeKernel::Tiles;
+    if (m.compensated && combine) return NativeKernel::Rows;
+    // A pair of exact products is rounded once: the float product must be exact.
+    const bool exact_leaves =
+        m.multiply_add == MultiplyAdd::Separate || products_exact_in_float(m.x.rounding.format, m.y.rounding.format);
+    if (m.order == AccumulationOrder::Pairwise && exact_leaves) return NativeKernel::Rows;
+    return NativeKernel::None;
+}
+
+bool narrow_accumulator(const AccumulationModel& m) {
+    // Rounding downward gives an exact zero sum of opposite terms the sign -0, which a sum computed
+    // to nearest first cannot know; those models take the scalar path.
+    auto narrow = [](const FormatRounding& r) {
+        return takes_float_round_to_odd(r.format) && r.mode != core::RoundingMode::Downward;
+    };
+    return order_without_compensation(m) && products_exact_in_float(m.x.rounding.format, m.y.rounding.format) &&
+           narrow(m.accumulator) && (m.multiply_add == MultiplyAdd::Fused || float_range(m.product.format).floats) &&
+           (m.order == AccumulationOrder::Sequential || is_binary32_rne(m.combine) || narrow(m.combine));
+}
+
+/// Buffers reused by the gemm calls of one thread: a workload that multiplies matrices of the same
+/// sizes over and over allocates (and page-faults) nothing after its first product.
+struct Workspace {
+    std::vector<double> a, b;
+    std::vector<float> fa, fb, fc;
+};
+thread_local Workspace workspace;
+
+template <typename T>
+std::span<T> sized(std::vector<T>& buffer, std::size_t size) {
+    if (buffer.size() < size) buffer.resize(size);
+    return std::span<T>(buffer.data(), size);
+}
+
+/// The quantized values as floats (exact: the fast paths take float formats only), through a
+/// small double buffer rather than a whole quantized copy.
+void quantize_to_floats(const OperandQuantization& q, std::span<const double> in, std::span<float> out) {
+    constexpr std::size_t chunk = 4096;
+    double buffer[chunk];
+    for (std::size_t i = 0; i < in.size(); i += chunk) {
+        const std::size_t count = std::min(chunk, in.size() - i);
+        quantize(q, in.subspan(i, count), std::span<double>(buffer, count));
+        std::copy(buffer, buffer + count, out.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+}
+
+}  // namespace
+
+const char* to_string(GemmPath path) {
+    switch (path) {
+        case GemmPath::NativeFp32: return "native-fp32";
+        case GemmPath::NarrowAccumulator: return "narrow-accumulator";
+        case GemmPath::BlockFma: return "block-fma";
+        case GemmPath::Scalar: return "scalar";
+    }
+    return "?";
+}
+
+GemmPath gemm_path(const AccumulationModel& model) {
+    if (model.order == AccumulationOrder::BlockFma) return GemmPath::BlockFma;
+    if (native_fp32(model) != NativeKernel::None) return GemmPath::NativeFp32;
+    if (narrow_accumulator(model)) return GemmPath::NarrowAccumulator;
+    return GemmPath::Scalar;
+}
+
+void gemm(const AccumulationModel& model, std::span<const double> a, std::span<const double> b, std::span<double> c,
+          std::size_t m, std::size_t k, std::size_t n) {
+    validate(model);
+    // Quantization and the native kernels compute with float and double operations that assume
+    // round to nearest and subnormals, whatever the caller set.
+    [[maybe_unused]] const detail::DefaultFloatEnvironment environment;
+    if (a.size() != m * k || b.size() != k * n || c.size() != m * n)
+        throw Error(fmt::format("gemm: A has {} entries, B {}, C {}; an {}x{} times {}x{} product needs {}, {} and {}",
+                                a.size(), b.size(), c.size(), m, k, k, n, m * k, k * n, m * n));
+    const GemmPath path = gemm_path(model);
+    if (path == GemmPath::NativeFp32 || path == GemmPath::NarrowAccumulator) {
+        const std::span<float> fa = sized(workspace.fa, a.size()), fb = sized(workspace.fb, b.size());
+        const std::span<float> fc = sized(workspace.fc, c.size());
+        quantize_to_floats(model.x, a, fa);
+        quantize_to_floats(model.y, b, fb);
+        const std::size_t block =
+            model.order == AccumulationOrder::Blocked ? static_cast<std::size_t>(model.block_size) : 0;
+        const bool fused = model.multiply_add == MultiplyAdd::Fused;
+        if (path == GemmPath::NativeFp32 && native_fp32(model) == NativeKernel::Tiles) {
+            // The inputs were rounded once (round_array); what is left is native binary32 work in an
+            // order that is the model's: each entry summed over k in increasing order (or in blocks
+            // of k), c = fma(a, b, c) for exact products, c = c + a*b for products rounded to fp32.
+            // For bf16 inputs the products have at most 16 significant bits, so the float product is
+            // exact unless it leaves fp32's range, and the fma takes it exactly in every case.
+            // Eigen's own GEMM would not do: its order of additions depends on the instruction set
+            // and on cache sizes detected at run time.
+            detail::gemm_fp32({fa.data(), fb.data(), fc.data(), m, k, n, fused, block});
+        } else if (path == GemmPath::NativeFp32) {
+            using Order = detail::Fp32RowsGemm::Order;
+            const Order order = model.compensated ? Order::Compensated : Order::Pairwise;
+            detail::gemm_fp32_rows({fa.data(), fb.data(), fc.data(), m, k, n, order, fused, block});
+        } else {
+            detail::NarrowGemm problem;
+            problem.a = fa.data();
+            problem.b = fb.data();
+            problem.c = fc.data();
+            problem.m = m;
+            problem.k = k;
+            problem.n = n;
+            problem.accumulator = model.accumulator;
+            problem.separate_products = model.multiply_add == MultiplyAdd::Separate;
+            problem.product = model.product;
+            problem.block = block;
+            problem.combine = model.combine;
+            detail::narrow_gemm(problem);
+        }
+        std::copy(fc.begin(), fc.end(), c.begin());
+    } else {
+        const std::span<double> qa = sized(workspace.a, a.size()), qb = sized(workspace.b, b.size());
+        quantize(model.x, a, qa);
+        quantize(model.y, b, qb);
+        if (path == GemmPath::BlockFma) {
+            block_fma_gemm(BlockFma(model.accumulator, model.alignment_extra_bits),
+                           static_cast<std::size_t>(model.block_size), qa.data(), qb.data(), c.data(), m, k, n);
+        } else {
+            const ScalarAccumulator accumulator(model);
+            for (std::size_t i = 0; i < m; ++i)
+                for (std::size_t j = 0; j < n; ++j)
+                    c[i * n + j] =
+                        accumulator.accumulate(qa.data() + i * k, 1, qb.data() + j, static_cast<std::ptrdiff_t>(n), k);
+        }
+    }
+    scale_to_output(model.output, model.x.scale * model.y.scale, c);
+}
+
+Eigen::MatrixXd gemm(const AccumulationModel& model, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+    if (a.cols() != b.rows())
+        throw Error(fmt::format("gemm: A is {}x{} and B {}x{}; A's columns must match B's rows", a.rows(), a.cols(),
+                                b.rows(), b.cols()));
+    using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const RowMajor ra = a, rb = b;
+    RowMajor rc(a.rows(), b.cols());
+    const auto m = static_cast<std::size_t>(a.rows()), k = static_cast<std::size_t>(a.cols()),
+               n = static_cast<std::size_t>(b.cols());
+    gemm(model, std::span<const double>(ra.data(), m * k), std::span<const double>(rb.data(), k * n),
+         std::span<double>(rc.data(), m * n), m, k, n);
+    return rc;
+}
+
+}  // namespace floatscope::emu

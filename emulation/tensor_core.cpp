@@ -1,0 +1,171 @@
+// Block FMA: one column-vectorized kernel, for a single block and for whole rows of a GEMM.
+#include "emulation/tensor_core.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "core/round_array.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+// Every term is a double: products of inputs of at most 26 bits within 2^+-255 (validate() in
+// accumulation_model.cpp), so |t| lies in [2^-1022, 2^511] and all the scalings below are exact.
+//
+// The kernel is written with GCC vector types (8 doubles) so that the state of a group of columns
+// stays in registers while a block's products go by; target_clones builds it for AVX-512 (one
+// register a vector), AVX2 and plain SSE2; everything it calls is inlined into each build.
+using Doubles = double __attribute__((vector_size(64)));
+using Words = std::uint64_t __attribute__((vector_size(64)));
+using Integers = std::int64_t __attribute__((vector_size(64)));
+constexpr std::size_t lanes = 8;
+constexpr std::size_t vectors = 2;
+constexpr std::size_t group = lanes * vectors;  ///< columns one block_group call handles
+
+// The helpers below are always inlined, so the calling convention of 64-byte vectors (which GCC
+// warns about, to the end of the file, when the default build lacks AVX-512) never applies.
+#pragma GCC diagnostic ignored "-Wpsabi"
+[[gnu::always_inline]] inline Doubles load(const double* p) {
+    Doubles v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+[[gnu::always_inline]] inline void store(double* p, Doubles v) { std::memcpy(p, &v, sizeof v); }
+
+/// Scaled terms within +-2^62 as integers, the rest (only inf and NaN can be) as 0 when `guarded`.
+[[gnu::always_inline]] inline Integers to_units(Doubles scaled, bool guarded) {
+    // Compared as magnitude bits: inf and NaN patterns lie above every finite one.
+    constexpr std::uint64_t limit = 0x43D0'0000'0000'0000ULL;  // 2^62
+    const Words magnitude = (Words)scaled & ~(std::uint64_t{1} << 63);
+    if (guarded) scaled = magnitude < limit ? scaled : Doubles{};
+    return __builtin_convertvector(scaled, Integers);
+}
+
+/// units += the truncated products x_t * b_t / quantum of a block (the second pass).
+template <bool guarded>
+[[gnu::always_inline]] inline void add_units(const double* __restrict a, const double* __restrict b, std::size_t ldb,
+                                             std::size_t kb, const Doubles* inverse, Integers* units) {
+    for (std::size_t t = 0; t < kb; ++t) {
+        const double x = a[t];
+        for (std::size_t v = 0; v < vectors; ++v)
+            units[v] += to_units((x * load(b + t * ldb + v * lanes)) * inverse[v], guarded);
+    }
+}
+
+/// One block for `group` columns starting at acc: acc[j] becomes the block sum before normalisation.
+/// `a` holds the block's `kb` values of one row of A; b the block's rows of B (stride ldb).
+///
+/// Two passes over the products (recomputing them is cheaper than keeping them): the first finds
+/// the largest magnitude and the plain double sum, which is non-finite exactly when a term is (so it
+/// is then the block's IEEE result); the second sums the truncated terms as integer multiples of
+/// the quantum (the conversion to integers truncates), exact below 2^53 (validate bounds kept bits
+/// + carry bits by 53).
+[[gnu::always_inline]] inline void block_group(const double* __restrict a, const double* __restrict b, std::size_t ldb,
+                                               std::size_t kb, int kept_bits, double* __restrict acc) {
+    const Words magnitude_mask = Words{} + ~(std::uint64_t{1} << 63);
+    Doubles largest[vectors], plain[vectors], inverse[vectors], quantum[vectors];
+    Integers units[vectors];
+    for (std::size_t v = 0; v < vectors; ++v) {
+        plain[v] = load(acc + v * lanes);
+        largest[v] = (Doubles)((Words)plain[v] & magnitude_mask);
+    }
+    for (std::size_t t = 0; t < kb; ++t) {
+        const double x = a[t];
+        for (std::size_t v = 0; v < vectors; ++v) {
+            const Doubles p = x * load(b + t * ldb + v * lanes);
+            const Doubles magnitude = (Doubles)((Words)p & magnitude_mask);
+            largest[v] = magnitude > largest[v] ? magnitude : largest[v];
+            plain[v] += p;
+        }
+    }
+    for (std::size_t v = 0; v < vectors; ++v) {
+        // The quantum 2^(E - kept + 1) from the largest term's exponent field E (biased); an all-zero
+        // group has none, and any quantum gives its exact sum, 0.
+        Integers field = (Integers)((Words)largest[v] >> 52) - (kept_bits - 1);
+        field = field < 1 ? Integers{} + 1 : field;
+        field = field > 2045 ? Integers{} + 2045 : field;
+        quantum[v] = (Doubles)((Words)field << 52);
+        inverse[v] = (Doubles)((Words)(2046 - field) << 52);
+        // An infinite accumulator (an earlier block overflowed) makes a special lane too.
+        units[v] = to_units(load(acc + v * lanes) * inverse[v], true);
+    }
+    // Lanes whose block has an inf or NaN term deliver their plain sum; their scaled terms are not
+    // used, but must not reach the conversion to integers (undefined beyond its range), so such
+    // rare blocks take a pass that replaces every term outside +-2^62 by 0.
+    constexpr std::uint64_t exponent_mask = 0x7FF0'0000'0000'0000ULL;
+    Words special{};
+    for (std::size_t v = 0; v < vectors; ++v) special |= ((Words)plain[v] & exponent_mask) == exponent_mask;
+    std::uint64_t lane[lanes];
+    std::memcpy(lane, &special, sizeof lane);
+    std::uint64_t any_special = 0;
+    for (std::uint64_t word : lane) any_special |= word;
+    if (any_special)
+        add_units<true>(a, b, ldb, kb, inverse, units);
+    else
+        add_units<false>(a, b, ldb, kb, inverse, units);
+    for (std::size_t v = 0; v < vectors; ++v) {
+        const Doubles sum = __builtin_convertvector(units[v], Doubles) * quantum[v];
+        store(acc + v * lanes, ((Words)plain[v] & exponent_mask) != exponent_mask ? sum : plain[v]);
+    }
+}
+
+/// block_group over `width` columns (a multiple of `group`; the caller pads B and acc).
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void block_sums(
+    const double* __restrict a, const double* __restrict b, std::size_t ldb, std::size_t kb, std::size_t width,
+    int kept_bits, double* __restrict acc) {
+    for (std::size_t j = 0; j < width; j += group) block_group(a, b + j, ldb, kb, kept_bits, acc + j);
+}
+
+}  // namespace
+
+BlockFma::BlockFma(const FormatRounding& accumulator, int extra_bits)
+    : normalisation_(accumulator.format, {accumulator.mode}),
+      kept_bits_(accumulator.format.mantissa_bits + 1 + extra_bits) {}
+
+double BlockFma::operator()(double c, std::span<const double> products) const {
+    // The GEMM kernel on a single column: B is a row of ones that every product reads again
+    // (stride 0), so the terms are exactly c and the products.
+    static constexpr double ones[group] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    double acc[group] = {c};
+    block_sums(products.data(), ones, 0, products.size(), group, kept_bits_, acc);
+    return normalisation_(acc[0]).value;
+}
+
+void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a, const double* b, double* c,
+                    std::size_t m, std::size_t k, std::size_t n) {
+    // Cache blocking: a panel of B (k x 128 columns, padded with zero columns to whole groups) is
+    // reused by a group of 16 rows of A, whose sums stay in L1; one block's rows of the panel
+    // (at most 32 x 128 doubles) are reused by all 16 rows.
+    constexpr std::size_t panel_columns = 128, panel_rows = 16;
+    std::vector<double> panel(k * panel_columns), sums(panel_rows * panel_columns);
+    const core::FormatSpec& format = fma.normalisation().spec();
+    const core::RoundingMode mode = fma.normalisation().options().mode;
+    for (std::size_t j0 = 0; j0 < n; j0 += panel_columns) {
+        const std::size_t width = std::min(panel_columns, n - j0);
+        const std::size_t padded = (width + group - 1) / group * group;
+        for (std::size_t t = 0; t < k; ++t) {
+            double* row = panel.data() + t * padded;
+            std::copy(b + t * n + j0, b + t * n + j0 + width, row);
+            std::fill(row + width, row + padded, 0.0);
+        }
+        for (std::size_t i0 = 0; i0 < m; i0 += panel_rows) {
+            const std::size_t rows = std::min(panel_rows, m - i0);
+            const std::span<double> tile(sums.data(), rows * padded);
+            std::fill(tile.begin(), tile.end(), 0.0);
+            for (std::size_t k0 = 0; k0 < k; k0 += block_size) {
+                const std::size_t kb = std::min(block_size, k - k0);
+                for (std::size_t r = 0; r < rows; ++r)
+                    block_sums(a + (i0 + r) * k + k0, panel.data() + k0 * padded, padded, kb, padded, fma.kept_bits(),
+                               tile.data() + r * padded);
+                core::round_array(format, mode, std::span<const double>(tile), tile);
+            }
+            for (std::size_t r = 0; r < rows; ++r)
+                std::copy(tile.data() + r * padded, tile.data() + r * padded + width, c + (i0 + r) * n + j0);
+        }
+    }
+}
+
+}  // namespace floatscope::emu

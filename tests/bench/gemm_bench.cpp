@@ -1,0 +1,116 @@
+// Speed of emulated GEMM under accumulation models (512 x 512 x 512), beside native Eigen float GEMM.
+#include <benchmark/benchmark.h>
+
+#include <Eigen/Core>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "emulation/accumulation_presets.hpp"
+#include "emulation/gemm.hpp"
+#include "emulation/gemm_fp32.hpp"
+
+#if defined(FLOATSCOPE_BENCH_EIGEN_V4)
+extern "C" void floatscope_bench_eigen_sgemm_v4(const float* a, const float* b, float* c, int n);
+#endif
+
+namespace {
+
+constexpr int size = 512;
+
+void set_flops(benchmark::State& state) {
+    // 2 n^3 floating-point operations per product, reported in GFLOP/s.
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(2.0 * size * size * size * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// Normally distributed entries (sigma 1), the same for every benchmark.
+const std::vector<double>& matrix(unsigned seed) {
+    static std::vector<double> a, b;
+    std::vector<double>& m = seed == 1 ? a : b;
+    if (m.empty()) {
+        std::mt19937_64 generator(seed);
+        std::normal_distribution<double> normal(0.0, 1.0);
+        m.resize(static_cast<std::size_t>(size) * size);
+        for (double& x : m) x = normal(generator);
+    }
+    return m;
+}
+
+std::vector<float> as_floats(const std::vector<double>& m) { return {m.begin(), m.end()}; }
+
+void eigen_float(benchmark::State& state) {
+    const std::vector<float> a = as_floats(matrix(1)), b = as_floats(matrix(2));
+    const Eigen::Map<const Eigen::MatrixXf> ma(a.data(), size, size), mb(b.data(), size, size);
+    Eigen::MatrixXf c(size, size);
+    for (auto _ : state) {
+        c.noalias() = ma * mb;
+        benchmark::DoNotOptimize(c.data());
+        benchmark::ClobberMemory();
+    }
+    set_flops(state);
+    state.SetLabel(Eigen::SimdInstructionSetsInUse());
+}
+
+#if defined(FLOATSCOPE_BENCH_EIGEN_V4)
+void eigen_float_v4(benchmark::State& state) {
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
+        !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512vl")) {
+        state.SkipWithError("CPU is not x86-64-v4");
+        return;
+    }
+    const std::vector<float> a = as_floats(matrix(1)), b = as_floats(matrix(2));
+    std::vector<float> c(a.size());
+    for (auto _ : state) {
+        floatscope_bench_eigen_sgemm_v4(a.data(), b.data(), c.data(), size);
+        benchmark::DoNotOptimize(c.data());
+        benchmark::ClobberMemory();
+    }
+    set_flops(state);
+    state.SetLabel("Eigen built with -march=x86-64-v4");
+}
+#endif
+
+void emulated(benchmark::State& state, const std::string& preset) {
+    const auto& model = floatscope::emu::find_accumulation_preset(preset).model;
+    const std::vector<double>& a = matrix(1);
+    const std::vector<double>& b = matrix(2);
+    std::vector<double> c(a.size());
+    for (auto _ : state) {
+        floatscope::emu::gemm(model, a, b, c, size, size, size);
+        benchmark::DoNotOptimize(c.data());
+        benchmark::ClobberMemory();
+    }
+    set_flops(state);
+    const floatscope::emu::GemmPath path = floatscope::emu::gemm_path(model);
+    std::string label = floatscope::emu::to_string(path);
+    if (path == floatscope::emu::GemmPath::NativeFp32)
+        label += std::string(" (") + floatscope::emu::detail::gemm_fp32_kernel_name() + ")";
+    state.SetLabel(label);
+}
+
+void register_all() {
+    benchmark::RegisterBenchmark("baseline/eigen_float/project_flags", eigen_float)->Unit(benchmark::kMillisecond);
+#if defined(FLOATSCOPE_BENCH_EIGEN_V4)
+    benchmark::RegisterBenchmark("baseline/eigen_float/x86-64-v4", eigen_float_v4)->Unit(benchmark::kMillisecond);
+#endif
+    // Inputs are doubles: each figure includes the quantization of A and B and the output rounding.
+    for (const char* preset : {"fp32", "bf16_fp32", "fp16", "fp8_e4m3", "nvidia_v100_fp16", "nvidia_a100_bf16",
+                               "nvidia_h100_fp8_e4m3", "intel_amx_bf16"}) {
+        const std::string name = preset;
+        benchmark::RegisterBenchmark(("gemm/" + name).c_str(), [name](benchmark::State& s) {
+            emulated(s, name);
+        })->Unit(benchmark::kMillisecond);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    register_all();
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
