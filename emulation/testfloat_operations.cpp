@@ -2,7 +2,8 @@
 #include "emulation/testfloat_operations.hpp"
 
 #include <array>
-#include <regex>
+#include <algorithm>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -80,10 +81,16 @@ std::map<std::string, TestFloatOperation, std::less<>> build_operations() {
 /// Whether `name` is a function TestFloat generates vectors for, so that the error can say
 /// "not supported yet" rather than "unknown".
 bool is_testfloat_function(std::string_view name) {
-    static const std::regex pattern(
-        R"((f16|bf16|f32|f64|extF80|f128|ui32|ui64|i32|i64)_)"
-        R"((add|sub|mul|div|rem|sqrt|mulAdd|roundToInt|eq|le|lt|eq_signaling|le_quiet|lt_quiet|to_[a-zA-Z0-9_]+))");
-    return std::regex_match(std::string(name), pattern);
+    const std::size_t underscore = name.find('_');
+    if (underscore == std::string_view::npos) return false;
+    const std::string_view type = name.substr(0, underscore), function = name.substr(underscore + 1);
+    constexpr std::string_view types[] = {"f16", "bf16", "f32", "f64", "extF80", "f128", "ui32", "ui64", "i32", "i64"};
+    constexpr std::string_view functions[] = {"add", "sub", "mul", "div", "rem", "sqrt", "mulAdd", "roundToInt",
+                                              "eq", "le", "lt", "eq_signaling", "le_quiet", "lt_quiet"};
+    const bool known_type = std::find(std::begin(types), std::end(types), type) != std::end(types);
+    const bool known_function = std::find(std::begin(functions), std::end(functions), function) != std::end(functions) ||
+                                (function.size() > 3 && function.substr(0, 3) == "to_");
+    return known_type && known_function;
 }
 
 }  // namespace

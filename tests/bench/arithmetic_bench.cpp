@@ -1,0 +1,116 @@
+// Speed of bit-exact emulated scalar arithmetic (with flags), beside native float and _Float16.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "core/catalog.hpp"
+#include "emulation/arithmetic.hpp"
+
+namespace {
+
+using floatscope::core::parse_format;
+using floatscope::emu::Arithmetic;
+using floatscope::emu::Operation;
+
+constexpr std::size_t array_length = 4096;
+
+/// Operands near 1, values of the format, so that chains neither overflow nor underflow.
+std::vector<double> operands(const Arithmetic& arithmetic, std::uint64_t seed) {
+    std::mt19937_64 generator(seed);
+    std::uniform_real_distribution<double> near_one(0.75, 1.25);
+    std::vector<double> v(array_length);
+    for (double& x : v) x = arithmetic.round(near_one(generator)).value;
+    return v;
+}
+
+/// A dependent chain: each result feeds the next operation (latency).
+void emulated_chain(benchmark::State& state, const char* format, Operation op) {
+    const Arithmetic arithmetic(parse_format(format), {});
+    const std::vector<double> b = operands(arithmetic, 1);
+    double x = arithmetic.round(1.0).value;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        // x op b stays near 1: multiply by values near 1, add values near 0 (b - 1 is exact here).
+        const double operand = op == Operation::Mul ? b[i] : (b[i] - 1.0);
+        const floatscope::core::Rounded r = op == Operation::Fma ? arithmetic.apply_values(op, x, b[i], operand)
+                                                                 : arithmetic.apply_values(op, x, operand);
+        x = r.value;
+        if (x > 4 || x < 0.25) x = 1;
+        i = (i + 1) % array_length;
+        benchmark::DoNotOptimize(r.flags);
+    }
+    benchmark::DoNotOptimize(x);
+    state.SetItemsProcessed(state.iterations());
+}
+
+/// Independent operations over arrays (throughput).
+void emulated_array(benchmark::State& state, const char* format, Operation op) {
+    const Arithmetic arithmetic(parse_format(format), {});
+    const std::vector<double> a = operands(arithmetic, 2), b = operands(arithmetic, 3), c = operands(arithmetic, 4);
+    std::vector<double> out(array_length);
+    std::uint8_t flags = 0;
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < array_length; ++i) {
+            const floatscope::core::Rounded r = arithmetic.apply_values(op, a[i], b[i], c[i]);
+            out[i] = r.value;
+            flags |= r.flags.bits;
+        }
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    benchmark::DoNotOptimize(flags);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * array_length));
+}
+
+template <typename T>
+void native_chain(benchmark::State& state, Operation op) {
+    T x = T(1);
+    const T b = T(1.0009765625), c = T(0.0009765625);
+    for (auto _ : state) {
+        x = op == Operation::Mul ? T(x * b) : op == Operation::Fma ? T(x * b - c) : T(x + c);
+        if (x > T(4)) x = T(1);
+        benchmark::DoNotOptimize(x);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+
+template <typename T>
+void native_array(benchmark::State& state, Operation op) {
+    std::vector<T> a(array_length, T(1.25)), b(array_length, T(0.75)), c(array_length, T(0.5)), out(array_length);
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < array_length; ++i)
+            out[i] = op == Operation::Mul ? T(a[i] * b[i]) : op == Operation::Fma ? T(a[i] * b[i] + c[i]) : T(a[i] + b[i]);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * array_length));
+}
+
+void register_all() {
+    for (Operation op : {Operation::Add, Operation::Mul, Operation::Fma}) {
+        const std::string name = floatscope::emu::to_string(op);
+        benchmark::RegisterBenchmark(("native/float/chain/" + name).c_str(), [op](auto& s) { native_chain<float>(s, op); });
+        benchmark::RegisterBenchmark(("native/_Float16/chain/" + name).c_str(),
+                                     [op](auto& s) { native_chain<_Float16>(s, op); });
+        benchmark::RegisterBenchmark(("native/float/array/" + name).c_str(), [op](auto& s) { native_array<float>(s, op); });
+        benchmark::RegisterBenchmark(("native/_Float16/array/" + name).c_str(),
+                                     [op](auto& s) { native_array<_Float16>(s, op); });
+        for (const char* format : {"fp16", "bf16", "fp8_e4m3", "e6m9"}) {
+            benchmark::RegisterBenchmark(("emulated/" + std::string(format) + "/chain/" + name).c_str(),
+                                         [=](auto& s) { emulated_chain(s, format, op); });
+            benchmark::RegisterBenchmark(("emulated/" + std::string(format) + "/array/" + name).c_str(),
+                                         [=](auto& s) { emulated_array(s, format, op); });
+        }
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    register_all();
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
