@@ -123,6 +123,7 @@ Arithmetic::Arithmetic(const core::FormatSpec& spec, core::RoundingOptions optio
     if (path_ != ExactPath::DoubleWithErrorTerm || core::is_stochastic(options.mode)) return;
     const core::BinaryGeometry g = core::binary_geometry(spec);
     fast_.mode = options.mode;
+    fast_.tininess = options.tininess;
     fast_.mantissa_bits = spec.mantissa_bits;
     fast_.sign_shift = spec.exponent_bits + spec.mantissa_bits;
     fast_.enabled = true;

@@ -92,6 +92,7 @@ private:
         int mantissa_bits = 0;
         int sign_shift = 0;
         core::RoundingMode mode = core::RoundingMode::NearestEven;
+        core::Tininess tininess = core::Tininess::AfterRounding;
     } fast_;
 };
 
@@ -131,6 +132,9 @@ inline bool Arithmetic::round_normal_fast(NearbyDouble near, core::Rounded& out)
     const std::uint64_t a = u ^ sign;
     // Tiny, huge, zero, infinite and NaN results (and every special operand) go the general way.
     if (a < fast_.min_normal_bits || a > fast_.max_bits) return false;
+    // Just below 2^emin, the exact value is tiny before rounding even when the double is 2^emin.
+    if (a == fast_.min_normal_bits && near.direction != 0 && fast_.tininess == core::Tininess::BeforeRounding)
+        return false;
     const bool negative = sign != 0;
     // One bit below the double's last: 2|s| +- 1 says on which side the exact value lies.
     std::uint64_t twice = a << 1;
