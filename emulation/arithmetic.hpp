@@ -131,7 +131,7 @@ inline bool Arithmetic::round_normal_fast(NearbyDouble near, core::Rounded& out)
     const std::uint64_t sign = u & (std::uint64_t{1} << 63);
     const std::uint64_t a = u ^ sign;
     // Tiny, huge, zero, infinite and NaN results (and every special operand) go the general way.
-    if (a < fast_.min_normal_bits || a > fast_.max_bits) return false;
+    if (!fast_.enabled || a < fast_.min_normal_bits || a > fast_.max_bits) return false;
     // Just below 2^emin, the exact value is tiny before rounding even when the double is 2^emin.
     if (a == fast_.min_normal_bits && near.direction != 0 && fast_.tininess == core::Tininess::BeforeRounding)
         return false;
