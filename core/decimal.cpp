@@ -73,7 +73,9 @@ std::string shortest_decimal(const FormatSpec& spec, double value) {
             const std::string digits = digits_of(value, count, exponent10, rounding);
             std::string candidate = value < 0 ? "-" : "";
             candidate += layout(digits, exponent10);
-            if (nearest(parse_exact_value(candidate)).value == value) return candidate;
+            // A decimal beyond max that saturates back to it is not a spelling of max.
+            const Rounded read_back = nearest(parse_exact_value(candidate));
+            if (read_back.value == value && !read_back.flags.has(ExceptionFlags::overflow)) return candidate;
         }
     }
     return exact_decimal(value);

@@ -72,10 +72,13 @@ std::string gmp_exact_decimal(double x) {
 }
 
 /// The format value a decimal string rounds to (nearest-even), by the MPFR reference.
+/// The value a decimal reads back as; NaN when reading it overflows, since a decimal beyond max
+/// that saturates back to max is not a spelling of max.
 double reference_read(const FormatSpec& spec, const std::string& text) {
     RefNumber v(4096);
     mpfr_strtofr(v.get(), text.c_str(), nullptr, 10, MPFR_RNDN);
-    return ref_round(spec, v.get(), RoundingMode::NearestEven).value;
+    const floatscope::test::RefResult r = ref_round(spec, v.get(), RoundingMode::NearestEven);
+    return (r.flags & floatscope::test::ref_flags::overflow) != 0 ? std::nan("") : r.value;
 }
 
 /// Significant digits of a decimal string (leading and trailing zeros and the exponent excluded).
@@ -206,4 +209,15 @@ TEST_CASE("shortest_decimal reads back to the value and no shorter decimal does"
     CHECK(shortest_decimal(parse_format("fp8_e4m3"), 448) == "450");  // 450 is within half a gap (32) of 448
     CHECK(shortest_decimal(parse_format("fp16"), -0.0) == "-0");
     CHECK(shortest_decimal(parse_format("fp16"), std::numeric_limits<double>::infinity()) == "inf");
+}
+
+TEST_CASE("the shortest decimal of max does not lean on saturation", "[decimal]") {
+    using floatscope::core::parse_format;
+    using floatscope::core::shortest_decimal;
+    // 500 would saturate back to 448 in e4m3:sat, but it is no spelling of 448; 450 rounds to it.
+    CHECK(shortest_decimal(parse_format("fp8_e4m3:sat"), 448.0) == "450");
+    CHECK(shortest_decimal(parse_format("fp8_e4m3"), 448.0) == "450");
+    // fp6_e2m3 saturates by definition (no inf, no NaN): 8 is beyond max 7.5.
+    CHECK(shortest_decimal(parse_format("fp6_e2m3"), 7.5) == "7.5");
+    CHECK(shortest_decimal(parse_format("fp16"), 65504.0) == "65500");
 }
