@@ -15,6 +15,7 @@
 #include "core/codec.hpp"
 #include "core/error.hpp"
 #include "core/rounding.hpp"
+#include "enumerable_formats.hpp"
 #include "mpfr_reference.hpp"
 
 using namespace floatscope;
@@ -22,15 +23,6 @@ using namespace floatscope::core;
 using namespace floatscope::test;
 
 namespace {
-
-/// The catalog's formats of at most 16 bits and the tests' custom ones.
-std::vector<FormatSpec> enumerable_formats() {
-    std::vector<FormatSpec> formats;
-    for (const FormatSpec& f : catalog_formats())
-        if (f.total_bits() <= 16) formats.push_back(f);
-    for (const std::string& name : custom_format_names) formats.push_back(parse_format(name));
-    return formats;
-}
 
 bool same_double(double a, double b) {
     if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);

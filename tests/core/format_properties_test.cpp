@@ -13,6 +13,7 @@
 #include "core/catalog.hpp"
 #include "core/codec.hpp"
 #include "core/format_properties.hpp"
+#include "enumerable_formats.hpp"
 #include "mpfr_reference.hpp"
 
 using namespace floatscope;
@@ -20,14 +21,6 @@ using namespace floatscope::core;
 using namespace floatscope::test;
 
 namespace {
-
-std::vector<FormatSpec> enumerable_formats() {
-    std::vector<FormatSpec> formats;
-    for (const FormatSpec& f : catalog_formats())
-        if (f.total_bits() <= 16) formats.push_back(f);
-    for (const std::string& name : custom_format_names) formats.push_back(parse_format(name));
-    return formats;
-}
 
 /// What enumerating every pattern says about a format.
 struct Census {
