@@ -1,0 +1,38 @@
+// Engine: runs a workload under each policy and once in MPFR, and measures every region of every
+// policy against the ground truth into a Report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "emulation/parameters.hpp"
+#include "emulation/precision_policy.hpp"
+#include "emulation/report.hpp"
+#include "emulation/run_control.hpp"
+#include "emulation/trace.hpp"
+#include "emulation/workload.hpp"
+
+namespace floatscope::emu {
+
+struct RunRequest {
+    const Workload* workload = nullptr;
+    Parameters parameters;
+    std::vector<PrecisionPolicy> policies;
+    bool ground_truth = true;   ///< ignored for workloads without one
+    int mpfr_precision = 256;   ///< bits of the ground truth
+    int threads = 1;            ///< policies run concurrently on this many threads
+    std::string run_id = "1";
+};
+
+/// Runs the request; the ground truth is computed once and shared by all policies. Rows per
+/// policy and region: errors (abs, rel, ULP, bits correct), classification counts, value range,
+/// the region's counters and metrics; rows of region_kind "run": seconds per policy and for the
+/// ground truth. Throws floatscope::Error for bad requests, Cancelled when cancelled.
+Report run(const RunRequest& request, RunControl& control);
+
+/// The rows of one emulated region measured against its truth (nullptr: no ground truth).
+/// Exposed for tests and for workloads composed by other front ends (FPCore).
+std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,
+                                   const TraceRegion& region, const TruthRegion* truth);
+
+}  // namespace floatscope::emu

@@ -1,0 +1,103 @@
+#include "emulation/ground_truth.hpp"
+
+#include <cmath>
+#include <memory>
+
+#include "core/error.hpp"
+
+namespace floatscope::emu {
+namespace {
+
+/// An MPFR number of `precision` bits whose lifetime ends with the scope.
+struct ScratchNumber {
+    explicit ScratchNumber(mpfr_prec_t precision) { mpfr_init2(value, precision); }
+    ScratchNumber(const ScratchNumber&) = delete;
+    ScratchNumber& operator=(const ScratchNumber&) = delete;
+    ScratchNumber(ScratchNumber&& other) noexcept {
+        value[0] = other.value[0];
+        other.value[0]._mpfr_d = nullptr;
+    }
+    ~ScratchNumber() {
+        if (value[0]._mpfr_d != nullptr) mpfr_clear(value);
+    }
+    mpfr_t value;
+};
+
+/// Sums exact products: each product gets the bits it needs (the sum of its factors' precisions),
+/// and mpfr_sum rounds the whole sum once.
+template <typename Y>
+TruthNumber dot(std::span<const TruthNumber> x, std::span<const Y> y, int precision) {
+    if (x.size() != y.size()) throw Error("exact_dot: the vectors differ in length");
+    std::vector<ScratchNumber> products;
+    products.reserve(x.size());
+    std::vector<mpfr_ptr> pointers;
+    pointers.reserve(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        mpfr_srcptr xi = x[i].backend().data();
+        if constexpr (std::is_same_v<Y, double>) {
+            products.emplace_back(mpfr_get_prec(xi) + 53);
+            mpfr_mul_d(products.back().value, xi, y[i], MPFR_RNDN);  // exact: enough bits for both factors
+        } else {
+            mpfr_srcptr yi = y[i].backend().data();
+            products.emplace_back(mpfr_get_prec(xi) + mpfr_get_prec(yi));
+            mpfr_mul(products.back().value, xi, yi, MPFR_RNDN);
+        }
+        pointers.push_back(products.back().value);
+    }
+    TruthNumber result;
+    mpfr_set_prec(result.backend().data(), precision);
+    mpfr_sum(result.backend().data(), pointers.data(), pointers.size(), MPFR_RNDN);
+    return result;
+}
+
+}  // namespace
+
+TruthPrecisionScope::TruthPrecisionScope(int bits) : previous_digits10_(TruthNumber::default_precision()) {
+    // Boost converts digits10 back to bits rounding up, so this gives at least `bits`.
+    TruthNumber::default_precision(static_cast<unsigned>(std::ceil(bits * std::log10(2.0))) + 1);
+}
+
+TruthPrecisionScope::~TruthPrecisionScope() { TruthNumber::default_precision(previous_digits10_); }
+
+TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const TruthNumber> y, int precision) {
+    return dot(x, y, precision);
+}
+
+TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const double> y, int precision) {
+    return dot(x, y, precision);
+}
+
+std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<const TruthNumber> b, std::size_t m,
+                                    std::size_t k, std::size_t n, int precision) {
+    if (a.size() != m * k || b.size() != k * n) throw Error("exact_gemm: the matrices do not have the sizes given");
+    std::vector<TruthNumber> column(k);
+    std::vector<TruthNumber> c(m * n);
+    for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t l = 0; l < k; ++l) column[l] = b[l * n + j];
+        for (std::size_t i = 0; i < m; ++i)
+            c[i * n + j] = exact_dot(a.subspan(i * k, k), std::span<const TruthNumber>(column), precision);
+    }
+    return c;
+}
+
+TruthNumber exact_sum(std::span<const TruthNumber> x, int precision) {
+    // mpfr_sum takes non-const pointers but does not modify its inputs.
+    std::vector<mpfr_ptr> pointers;
+    pointers.reserve(x.size());
+    for (const TruthNumber& v : x) pointers.push_back(const_cast<mpfr_ptr>(v.backend().data()));
+    TruthNumber result;
+    mpfr_set_prec(result.backend().data(), precision);
+    mpfr_sum(result.backend().data(), pointers.data(), pointers.size(), MPFR_RNDN);
+    return result;
+}
+
+std::vector<TruthNumber> to_truth(std::span<const double> values, int precision) {
+    std::vector<TruthNumber> out(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        mpfr_set_prec(out[i].backend().data(), precision);
+        mpfr_set_d(out[i].backend().data(), values[i], MPFR_RNDN);  // exact for precision >= 53
+    }
+    return out;
+}
+
+}  // namespace floatscope::emu

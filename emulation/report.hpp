@@ -1,0 +1,63 @@
+// Report: one tidy table, a row per (run, workload, policy, region, metric, value), plus the
+// metadata of each run; written and read back as CSV (RFC 4180) and JSON.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace floatscope::emu {
+
+struct ReportRow {
+    std::string run;          ///< run id within the report ("1"; a sweep numbers its grid points)
+    std::string workload;
+    std::string policy;       ///< policy name; "ground-truth" for the MPFR run's own metrics
+    std::string region_kind;  ///< "layer", "step", ...; "run" for whole-run figures (timings)
+    int region_index = 0;
+    std::string region;       ///< the region's label
+    std::string metric;       ///< "rel_error_max", "overflow_count", "loss", "log2_hist_-3", ...
+    double value = 0;
+    friend bool operator==(const ReportRow&, const ReportRow&) = default;
+};
+
+/// What one run was: enough to repeat it.
+struct RunInfo {
+    std::string run;
+    std::string workload;
+    std::vector<std::pair<std::string, std::string>> parameters;  ///< name, value (seed included)
+    std::vector<std::pair<std::string, std::string>> policies;    ///< name, text form (parse_policy)
+    int mpfr_precision = 0;   ///< 0: no ground truth
+    friend bool operator==(const RunInfo&, const RunInfo&) = default;
+};
+
+struct Report {
+    std::string floatscope_version;
+    std::string created;  ///< ISO 8601 UTC, "2026-11-29T18:07:34Z"
+    std::vector<RunInfo> runs;
+    std::vector<ReportRow> rows;
+    friend bool operator==(const Report&, const Report&) = default;
+};
+
+/// RFC 4180 CSV: header `run,workload,policy,region_kind,region_index,region,metric,value`, then
+/// the metadata as rows of region_kind "meta" (metric = the key, value = its text), then the rows.
+/// Numbers are written with 17 significant digits (they read back to the same double); inf and
+/// nan as "inf", "-inf", "nan".
+void write_csv(const Report& report, std::ostream& out);
+/// Reads what write_csv writes; throws floatscope::Error with the line number for anything else.
+Report read_csv(std::istream& in);
+
+/// JSON: {"floatscope_version", "created", "runs": [...], "rows": [{...}]}; non-finite values as
+/// the strings "inf", "-inf", "nan".
+void write_json(const Report& report, std::ostream& out);
+Report read_json(std::istream& in);
+
+/// The reports of a sweep's shards as one: runs and rows concatenated in shard order. Throws
+/// floatscope::Error when two shards hold the same run id with different metadata.
+Report merge_reports(const std::vector<Report>& shards);
+
+/// The current UTC time as ISO 8601, for Report::created.
+std::string iso_utc_now();
+
+}  // namespace floatscope::emu

@@ -1,0 +1,29 @@
+#include "emulation/workload.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "emulation/workloads/builtin_workloads.hpp"
+
+namespace floatscope::emu {
+
+void Workload::run_ground_truth(const Parameters&, int, TruthTrace&, RunControl&) const {
+    throw Error("workload '" + name() + "' has no MPFR ground truth; run it without one");
+}
+
+std::vector<const Workload*> builtin_workloads() {
+    return {
+        // BUILTIN-WORKLOADS (one line each, in `list` order)
+    };
+}
+
+const Workload& find_workload(std::string_view name) {
+    const std::vector<const Workload*> all = builtin_workloads();
+    const auto found = std::find_if(all.begin(), all.end(), [&](const Workload* w) { return w->name() == name; });
+    if (found != all.end()) return **found;
+    std::string valid;
+    for (const Workload* w : all) valid += (valid.empty() ? "" : ", ") + w->name();
+    throw Error("unknown workload '" + std::string(name) + "'; valid: " + valid);
+}
+
+}  // namespace floatscope::emu
