@@ -16,26 +16,39 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render a view to FILE.png and exit."),
                                         QStringLiteral("FILE"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show (formats)."),
-                                  QStringLiteral("NAME"), QStringLiteral("formats"));
-    parser.addOption(screenshot);
-    parser.addOption(view);
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("View to show: bits, formats, numberline, learn, designer."),
+                                  QStringLiteral("NAME"), QStringLiteral("bits"));
+    const QCommandLineOption value(QStringLiteral("value"), QStringLiteral("Value to enter (0.1, 0x1.8p-3, fp16:3C00)."),
+                                   QStringLiteral("V"));
+    const QCommandLineOption formats(QStringLiteral("formats"), QStringLiteral("Formats to choose, comma-separated."),
+                                     QStringLiteral("a,b"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size (default 1280x800)."),
+                                  QStringLiteral("WxH"), QStringLiteral("1280x800"));
+    parser.addOptions({screenshot, view, value, formats, size});
     parser.process(app);
 
-    floatscope::gui::MainWindow window;
-    if (parser.isSet(screenshot)) {
-        const QString error = floatscope::gui::render_view_to_png(window, parser.value(view), parser.value(screenshot));
-        if (!error.isEmpty()) {
-            std::fprintf(stderr, "floatscope: error: %s\n", qPrintable(error));
-            return 2;
-        }
-        return 0;
-    }
-    if (!window.show_view(parser.value(view))) {
-        std::fprintf(stderr, "floatscope: error: unknown view '%s'; valid views: %s\n", qPrintable(parser.value(view)),
-                     qPrintable(window.view_names().join(", ")));
+    auto fail = [](const QString& message) {
+        std::fprintf(stderr, "floatscope: error: %s\n", qPrintable(message));
         return 2;
+    };
+    if (parser.isSet(screenshot)) {
+        floatscope::gui::ScreenshotRequest request;
+        request.file = parser.value(screenshot);
+        request.view = parser.value(view);
+        request.value = parser.value(value);
+        if (parser.isSet(formats)) request.formats = parser.value(formats).split(',', Qt::SkipEmptyParts);
+        request.size = floatscope::gui::parse_window_size(parser.value(size));
+        if (!request.size.isValid())
+            return fail(QStringLiteral("bad --size '%1'; expected WxH, 200..8000 pixels a side, e.g. 1280x800")
+                            .arg(parser.value(size)));
+        const QString error = floatscope::gui::render_screenshot(request);
+        return error.isEmpty() ? 0 : fail(error);
     }
+    floatscope::gui::MainWindow window;
+    if (parser.isSet(view) && !window.show_view(parser.value(view)))
+        return fail(QStringLiteral("unknown view '%1'; valid views: %2")
+                        .arg(parser.value(view), window.view_names().join(", ")));
     window.show();
     return QApplication::exec();
 }

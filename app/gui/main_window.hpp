@@ -1,29 +1,73 @@
-// MainWindow: the application shell; each view is a tab that can be shown by name.
+// MainWindow: the application shell - format sidebar, rounding selector, views as tabs, CSV export.
 #pragma once
 
 #include <QMainWindow>
 #include <QStringList>
+#include <functional>
+#include <string>
+#include <vector>
 
+class QComboBox;
 class QTabWidget;
 
 namespace floatscope::gui {
 
+class BitsView;
+class CustomFormatDesigner;
+class FormatSidebar;
+class FormatsView;
+class LabState;
+class LearnView;
+class NumberLineView;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    /// With `persistent`, the window state, the chosen and custom formats, the rounding mode and
+    /// the value are read from QSettings now and written back on close; without it (screenshots,
+    /// tests) the window starts from the defaults and writes nothing.
+    explicit MainWindow(bool persistent = true, QWidget* parent = nullptr);
 
-    /// Names accepted by show_view ("formats", ...).
+    /// Adds a view as a tab; `name` is what show_view and --view take, `csv` what File > Export
+    /// writes while it is shown. The simulator views (GUI part 2) come in through here.
+    void add_view(QWidget* view, const QString& title, const QString& name, std::function<std::string()> csv);
+    /// Names accepted by show_view: bits, formats, numberline, learn, designer, then added views.
     QStringList view_names() const;
     /// Brings the named view to the front; false if there is no such view.
     bool show_view(const QString& name);
+    QString current_view_name() const;
+
+    /// Writes the CSV of the current view to `path` (atomically); throws floatscope::Error.
+    void export_current_view(const QString& path) const;
+
+    LabState& state() const { return *state_; }
+    BitsView* bits_view() const { return bits_; }
+    FormatsView* formats_view() const { return formats_; }
+    NumberLineView* number_line_view() const { return number_line_; }
+    LearnView* learn_view() const { return learn_; }
+    CustomFormatDesigner* designer() const { return designer_; }
+    FormatSidebar* sidebar() const { return sidebar_; }
+    QComboBox* rounding_selector() const { return rounding_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void build_menus();
+    void export_with_dialog();
+
+    bool persistent_ = true;
+    LabState* state_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    QComboBox* rounding_ = nullptr;
+    FormatSidebar* sidebar_ = nullptr;
+    BitsView* bits_ = nullptr;
+    FormatsView* formats_ = nullptr;
+    NumberLineView* number_line_ = nullptr;
+    LearnView* learn_ = nullptr;
+    CustomFormatDesigner* designer_ = nullptr;
     QStringList view_names_;
+    std::vector<std::function<std::string()>> exports_;
 };
 
 }  // namespace floatscope::gui

@@ -3,18 +3,49 @@
 
 #include <QApplication>
 #include <QPixmap>
+#include <algorithm>
 
+#include "app/gui/lab_state.hpp"
 #include "app/gui/main_window.hpp"
+#include "app/gui/number_line_view.hpp"
+#include "core/catalog.hpp"
+#include "core/error.hpp"
 
 namespace floatscope::gui {
 
-QString render_view_to_png(MainWindow& window, const QString& view, const QString& file) {
-    if (!window.show_view(view))
-        return QStringLiteral("unknown view '%1'; valid views: %2").arg(view, window.view_names().join(", "));
+QSize parse_window_size(const QString& text) {
+    const QStringList parts = text.toLower().split('x');
+    if (parts.size() != 2) return {};
+    bool width_ok = false, height_ok = false;
+    const int width = parts[0].toInt(&width_ok), height = parts[1].toInt(&height_ok);
+    if (!width_ok || !height_ok || width < 200 || height < 200 || width > 8000 || height > 8000) return {};
+    return {width, height};
+}
+
+QString render_screenshot(const ScreenshotRequest& request) {
+    MainWindow window(false);
+    if (!window.show_view(request.view))
+        return QStringLiteral("unknown view '%1'; valid views: %2").arg(request.view, window.view_names().join(", "));
+    try {
+        if (!request.formats.isEmpty()) {
+            // Names beyond the catalog (e4m3:sat, e5m3) become custom formats, as the sidebar makes them.
+            for (const QString& name : request.formats) {
+                const auto& known = window.state().formats();
+                if (std::none_of(known.begin(), known.end(), [&](const auto& f) { return f.name == name.toStdString(); }))
+                    window.state().add_custom_format(core::parse_format(name.toStdString()));
+            }
+            window.state().set_chosen(request.formats);
+            window.number_line_view()->show_formats(request.formats);
+        }
+        if (!request.value.isEmpty()) window.state().set_value_text(request.value.toStdString());
+    } catch (const Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    window.resize(request.size);
     window.show();
     QApplication::processEvents();
     const QPixmap pixmap = window.grab();
-    if (pixmap.isNull() || !pixmap.save(file, "PNG")) return QStringLiteral("cannot write '%1'").arg(file);
+    if (pixmap.isNull() || !pixmap.save(request.file, "PNG")) return QStringLiteral("cannot write '%1'").arg(request.file);
     return {};
 }
 

@@ -1,14 +1,27 @@
-// Rendering a view of the main window to a PNG, without user interaction.
+// Rendering a view of the main window to a PNG, without user interaction (--screenshot).
 #pragma once
 
+#include <QSize>
 #include <QString>
+#include <QStringList>
 
 namespace floatscope::gui {
 
-class MainWindow;
+struct ScreenshotRequest {
+    QString file;            ///< PNG to write
+    QString view;            ///< a MainWindow view name
+    QString value;           ///< value to enter first; empty keeps the default
+    /// Formats to choose, catalog names or any name core::parse_format accepts (added as custom
+    /// formats); the number line shows the first two it can. Empty keeps the defaults.
+    QStringList formats;
+    QSize size{1280, 800};   ///< window size in pixels
+};
 
-/// Shows `view` in `window`, renders the window into `file` (PNG). Returns an error message,
-/// empty on success.
-QString render_view_to_png(MainWindow& window, const QString& view, const QString& file);
+/// "WxH" (1280x800) as a size of 200..8000 pixels a side; an invalid QSize otherwise.
+QSize parse_window_size(const QString& text);
+
+/// Builds a window from the defaults (no settings read or written), applies the request, renders
+/// the view and writes the PNG. Returns an error message naming the bad input, empty on success.
+QString render_screenshot(const ScreenshotRequest& request);
 
 }  // namespace floatscope::gui

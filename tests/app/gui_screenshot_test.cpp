@@ -18,24 +18,50 @@ int run_gui(const std::string& arguments) {
 
 }  // namespace
 
-TEST_CASE("the formats view renders to a PNG listing the catalog", "[gui]") {
-    const std::filesystem::path file = std::filesystem::temp_directory_path() / "floatscope_formats_view.png";
-    std::filesystem::remove(file);
-    REQUIRE(run_gui("--screenshot '" + file.string() + "' --view formats") == 0);
-    const QImage image(QString::fromStdString(file.string()));
-    REQUIRE(!image.isNull());
-    CHECK(image.width() >= 800);
-    CHECK(image.height() >= 400);
-    // Not a blank canvas: the table draws text and grid lines in more than one colour.
+/// Not a blank canvas: more than one colour across the image.
+bool varied(const QImage& image) {
     const QRgb corner = image.pixel(image.width() / 2, image.height() / 8);
-    bool varied = false;
-    for (int y = 0; y < image.height() && !varied; y += 7)
-        for (int x = 0; x < image.width() && !varied; x += 7) varied = image.pixel(x, y) != corner;
-    CHECK(varied);
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            if (image.pixel(x, y) != corner) return true;
+    return false;
+}
+
+TEST_CASE("every view renders to a PNG of the requested size", "[gui]") {
+    for (const char* view : {"bits", "formats", "numberline", "learn", "designer"}) {
+        INFO(view);
+        const std::filesystem::path file =
+            std::filesystem::temp_directory_path() / ("floatscope_view_" + std::string(view) + ".png");
+        std::filesystem::remove(file);
+        REQUIRE(run_gui("--screenshot '" + file.string() + "' --view " + view +
+                        " --value 0.3952 --formats fp32,bf16,fp16,fp8_e4m3 --size 1280x800") == 0);
+        const QImage image(QString::fromStdString(file.string()));
+        REQUIRE(!image.isNull());
+        CHECK(image.width() == 1280);
+        CHECK(image.height() == 800);
+        CHECK(varied(image));
+        std::filesystem::remove(file);
+    }
+}
+
+TEST_CASE("a smaller size is honoured", "[gui]") {
+    const std::filesystem::path file = std::filesystem::temp_directory_path() / "floatscope_small_view.png";
+    std::filesystem::remove(file);
+    REQUIRE(run_gui("--screenshot '" + file.string() + "' --view formats --size 900x600") == 0);
+    const QImage image(QString::fromStdString(file.string()));
+    CHECK(image.width() == 900);
+    CHECK(image.height() == 600);
     std::filesystem::remove(file);
 }
 
 TEST_CASE("an unknown view is refused with exit code 2", "[gui]") {
     CHECK(run_gui("--screenshot /tmp/never_written.png --view nosuchview") == 2);
+    CHECK(!std::filesystem::exists("/tmp/never_written.png"));
+}
+
+TEST_CASE("bad --size, --value and --formats are refused with exit code 2", "[gui]") {
+    CHECK(run_gui("--screenshot /tmp/never_written.png --view bits --size 12by8") == 2);
+    CHECK(run_gui("--screenshot /tmp/never_written.png --view bits --value 1.2.3") == 2);
+    CHECK(run_gui("--screenshot /tmp/never_written.png --view bits --formats fp16,fp18") == 2);
     CHECK(!std::filesystem::exists("/tmp/never_written.png"));
 }

@@ -1,0 +1,60 @@
+// The number line's data: a small format's finite values, and where a value's two neighbours' rounding intervals lie.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/exact_value.hpp"
+#include "core/format.hpp"
+#include "core/rounding.hpp"
+
+namespace floatscope::gui {
+
+/// Every finite value of a format of at most 16 bits, ascending, +0 and -0 merged.
+struct NumberLine {
+    core::FormatSpec spec;
+    std::vector<double> values;
+    double min_normal = 0;    ///< start of the normal range (binary formats); 0 where there is none
+    double min_positive = 0;  ///< smallest positive value
+    double max_finite = 0;
+    bool has_subnormals = false;
+};
+
+/// Throws floatscope::Error for formats wider than 16 bits (their values are not enumerated).
+NumberLine number_line(const core::FormatSpec& spec);
+
+/// Whether number_line accepts the format.
+bool fits_number_line(const core::FormatSpec& spec);
+
+/// The reals that round to one format value under one mode: from `low` to `high`; an end is
+/// included when `*_closed`. Nearest modes end at the midpoints (ties go by the mode's tie rule, so
+/// the ends are shown as closed only where that rule picks this value).
+struct RoundingInterval {
+    double value = 0;
+    double low = 0;
+    double high = 0;
+    bool low_closed = false;
+    bool high_closed = false;
+};
+
+/// The entered value's place on the line: the values just below and above it (the same value when
+/// it is representable), their intervals, and what it rounds to under the mode.
+struct Neighbourhood {
+    double x = 0;  ///< the entered value, to double precision (for drawing)
+    RoundingInterval below;
+    RoundingInterval above;
+    double rounded = 0;
+    bool exact = false;
+};
+
+/// nullopt when x is NaN, infinite or outside [min value, max value] of the line.
+std::optional<Neighbourhood> neighbourhood(const NumberLine& line, const core::ExactValue& x,
+                                           const core::RoundingOptions& options);
+
+/// The interval of values[index] under `mode`: nearest modes end at the midpoints (the ends beyond
+/// the first and last value mirror the last gap), directed modes take one whole gap, round-to-odd
+/// and stochastic modes may reach either neighbour (open ends).
+RoundingInterval rounding_interval(const NumberLine& line, std::size_t index, core::RoundingMode mode);
+
+}  // namespace floatscope::gui

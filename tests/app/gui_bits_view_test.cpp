@@ -1,0 +1,181 @@
+// The Bits view driven in-process: typed values give the right patterns, clicks and drags edit bits.
+#include <catch2/catch.hpp>
+
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPushButton>
+#include <QTest>
+
+#include "app/gui/bit_cells_widget.hpp"
+#include "app/gui/bit_row_widget.hpp"
+#include "app/gui/bits_view.hpp"
+#include "app/gui/format_reading.hpp"
+#include "app/gui/lab_state.hpp"
+#include "core/catalog.hpp"
+#include "core/codec.hpp"
+#include "tests/app/gui_test_application.hpp"
+
+using floatscope::gui::BitRowWidget;
+using floatscope::gui::BitsView;
+using floatscope::gui::LabState;
+
+namespace {
+
+void type_value(BitsView& view, const QString& text) {
+    view.value_entry()->clear();
+    QTest::keyClicks(view.value_entry(), text);
+}
+
+BitRowWidget& row(const BitsView& view, const std::string& format) {
+    BitRowWidget* r = view.row(format);
+    REQUIRE(r != nullptr);
+    return *r;
+}
+
+std::uint64_t bits_of(const BitsView& view, const std::string& format) {
+    return row(view, format).reading().rounded.bits;
+}
+
+double value_of(const BitsView& view, const std::string& format) {
+    return row(view, format).reading().rounded.value;
+}
+
+void send_mouse(QWidget* widget, QEvent::Type type, QPoint at, Qt::MouseButtons buttons) {
+    QMouseEvent event(type, at, widget->mapToGlobal(at), type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton,
+                      buttons, Qt::NoModifier);
+    QApplication::sendEvent(widget, &event);
+}
+
+}  // namespace
+
+TEST_CASE("typing 0.3952 gives the bit patterns worked out by hand", "[gui]") {
+    floatscope::test::gui_application();
+    LabState state;
+    state.set_chosen(QStringList{"bf16", "fp16", "fp8_e4m3", "fp8_e5m2"});
+    BitsView view(state);
+    type_value(view, "0.3952");
+    CHECK(view.entry_error().isEmpty());
+    // 0.3952 = 1.5808 x 2^-2, so every format stores the exponent -2 (field -2 + bias) and rounds
+    // 0.5808 x 2^M to the nearest integer fraction f (no ties: 0.5808 x 2^M is never k + 1/2 here).
+    // bf16  (bias 127, M 7):  0.5808 x 128  = 74.34 -> 74  = 1001010b:    0|01111101|1001010    = 0x3ECA
+    // fp16  (bias 15, M 10):  0.5808 x 1024 = 594.7 -> 595 = 1001010011b: 0|01101|1001010011    = 0x3653
+    // e4m3  (bias 7, M 3):    0.5808 x 8    = 4.646 -> 5   = 101b:        0|0101|101            = 0x2D
+    // e5m2  (bias 15, M 2):   0.5808 x 4    = 2.323 -> 2   = 10b:         0|01101|10            = 0x36
+    CHECK(bits_of(view, "bf16") == 0x3ECA);
+    CHECK(bits_of(view, "fp16") == 0x3653);
+    CHECK(bits_of(view, "fp8_e4m3") == 0x2D);
+    CHECK(bits_of(view, "fp8_e5m2") == 0x36);
+    // Their values: (1 + f / 2^M) / 4.
+    CHECK(row(view, "fp16").reading().exact == "0.395263671875");  // (1 + 595/1024) / 4
+    CHECK(row(view, "fp8_e4m3").reading().exact == "0.40625");      // (1 + 5/8) / 4
+    CHECK(row(view, "fp8_e5m2").reading().exact == "0.375");        // (1 + 2/4) / 4
+    CHECK(row(view, "fp16").reading().shortest == "0.3953");
+    // |0.395263671875 - 0.3952| = 0.000063671875 = 0.2608 of fp16's spacing 2^-12 there.
+    CHECK(row(view, "fp16").reading().absolute_error == "6.36719e-05");
+    CHECK(row(view, "fp16").reading().ulp_error == "0.2608");
+    CHECK(row(view, "fp16").reading().formula == "(-1)^0 x 2^(13 - 15) x 1.1001010011b = 0.395263671875");
+}
+
+TEST_CASE("overflow, NaN, saturation and underflow show as the issue describes", "[gui]") {
+    floatscope::test::gui_application();
+    LabState state;
+    state.set_chosen(QStringList{"bf16", "fp16", "fp8_e4m3"});
+    state.add_custom_format(floatscope::core::parse_format("fp8_e4m3:sat"));
+    BitsView view(state);
+
+    type_value(view, "100000000");
+    // fp16's largest finite value is 65504 (IEEE 754 binary16), so 1e8 overflows to infinity.
+    CHECK(row(view, "fp16").reading().decoded.value_class == floatscope::core::ValueClass::Infinite);
+    CHECK(row(view, "fp16").reading().rounded.flags.has(floatscope::core::ExceptionFlags::overflow));
+    // OCP E4M3 has no infinity: overflow is NaN, or its max 448 = 1.75 x 2^8 when saturating.
+    CHECK(row(view, "fp8_e4m3").reading().decoded.value_class == floatscope::core::ValueClass::NaN);
+    CHECK(value_of(view, "fp8_e4m3:sat") == 448);
+    // 1e8 = 1.49 x 2^26; bf16 keeps 8 bits, spacing 2^19 = 524288: 1e8 / 524288 = 190.73 -> 191 x 524288.
+    CHECK(value_of(view, "bf16") == 100139008);
+
+    // fp16's smallest subnormal is 2^-24 = 5.96e-8: 1e-8 is below half of it and rounds to zero,
+    // 5e-8 is above half of it and rounds up to it.
+    type_value(view, "1e-8");
+    CHECK(row(view, "fp16").reading().decoded.value_class == floatscope::core::ValueClass::Zero);
+    CHECK(row(view, "fp16").reading().rounded.flags.has(floatscope::core::ExceptionFlags::underflow));
+    type_value(view, "5e-8");
+    CHECK(row(view, "fp16").reading().exact == "5.9604644775390625e-08");
+    CHECK(bits_of(view, "fp16") == 0x0001);
+}
+
+TEST_CASE("clicking the top mantissa bit of one row re-enters the value in every row", "[gui]") {
+    floatscope::test::gui_application();
+    LabState state;
+    state.set_chosen(QStringList{"fp32", "bf16", "fp16"});
+    BitsView view(state);
+    type_value(view, "0.3952");
+    REQUIRE(bits_of(view, "fp16") == 0x3653);
+
+    // fp16 0x3653's top fraction bit (bit 9) is set and weighs 2^-1 x 2^-2 = 0.125 at exponent -2:
+    // clearing it gives 0x3453 = 0.395263671875 - 0.125 = 0.270263671875.
+    floatscope::gui::BitCellsWidget* cells = row(view, "fp16").cells();
+    QTest::mouseClick(cells, Qt::LeftButton, Qt::NoModifier, cells->cell_centre(9));
+    CHECK(bits_of(view, "fp16") == 0x3453);
+    CHECK(value_of(view, "fp16") == 0.270263671875);
+    CHECK(view.value_entry()->text() == "fp16:3453");
+    // fp32 holds the new value exactly; bf16 rounds 1.0810546875 x 2^-2 to 8 bits:
+    // 1.0810546875 x 128 = 138.375 -> 138, (138 / 128) / 4 = 0.26953125.
+    CHECK(value_of(view, "fp32") == 0.270263671875);
+    CHECK(value_of(view, "bf16") == 0.26953125);
+
+    // next up from 0x3453 is 0x3454.
+    row(view, "fp16").next_up_button()->click();
+    CHECK(bits_of(view, "fp16") == 0x3454);
+}
+
+TEST_CASE("dragging across bit cells paints the value of the first one", "[gui]") {
+    floatscope::test::gui_application();
+    LabState state;
+    state.set_chosen(QStringList{"fp16"});
+    BitsView view(state);
+    type_value(view, "1");
+    REQUIRE(bits_of(view, "fp16") == 0x3C00);
+    floatscope::gui::BitCellsWidget* cells = row(view, "fp16").cells();
+    // Press on fraction bit 9 (clear: the drag paints ones), move over bits 8 and 7, release:
+    // 1.111b = 1.875, pattern 0x3C00 + 0x200 + 0x100 + 0x080 = 0x3F80.
+    send_mouse(cells, QEvent::MouseButtonPress, cells->cell_centre(9), Qt::LeftButton);
+    send_mouse(cells, QEvent::MouseMove, cells->cell_centre(8), Qt::LeftButton);
+    send_mouse(cells, QEvent::MouseMove, cells->cell_centre(7), Qt::LeftButton);
+    send_mouse(cells, QEvent::MouseButtonRelease, cells->cell_centre(7), Qt::NoButton);
+    CHECK(bits_of(view, "fp16") == 0x3F80);
+    CHECK(value_of(view, "fp16") == 1.875);
+    // After the release, moving does nothing.
+    send_mouse(cells, QEvent::MouseMove, cells->cell_centre(6), Qt::NoButton);
+    CHECK(bits_of(view, "fp16") == 0x3F80);
+}
+
+TEST_CASE("bit patterns can be typed for a named format, and bad text is explained", "[gui]") {
+    floatscope::test::gui_application();
+    LabState state;
+    state.set_chosen(QStringList{"fp16", "fp32"});
+    BitsView view(state);
+    type_value(view, "fp16:7E01");  // a NaN with payload: the fp16 row keeps the pattern
+    CHECK(bits_of(view, "fp16") == 0x7E01);
+    CHECK(row(view, "fp32").reading().decoded.value_class == floatscope::core::ValueClass::NaN);
+    type_value(view, "0x3C00");  // 0x... without an exponent: a pattern of the first chosen format (fp32)
+    CHECK(bits_of(view, "fp32") == 0x3C00);
+    type_value(view, "0x1.8p-3");  // a hex float: 0.1875
+    CHECK(value_of(view, "fp16") == 0.1875);
+    type_value(view, "1.2.3");
+    CHECK(view.entry_error().contains("1.2.3"));
+    // The entry reads as one types: the rows keep "1.2", the last prefix that was a number, in fp16
+    // 1.2 x 1024 = 1228.8 -> 1229 / 1024 = 1.2001953125.
+    CHECK(value_of(view, "fp16") == 1.2001953125);
+}
+
+TEST_CASE("the tooltip of a bit names its role and weight", "[gui]") {
+    const auto spec = floatscope::core::parse_format("fp16");
+    // 0x3653: exponent field 13 (unbiased -2); fraction bit 9 is the top one, weight 2^-1 x 2^-2 = 2^-3.
+    CHECK(floatscope::gui::describe_bit(spec, 0x3653, 9) ==
+          "mantissa bit 1 of 10 (set): weight 2^-1 of the significand, 2^-3 at this exponent");
+    CHECK(floatscope::gui::describe_bit(spec, 0x3653, 15) == "sign bit (clear): the value is negative when set");
+    CHECK(floatscope::gui::describe_bit(spec, 0x3653, 10).find("2^0 = 1 to the biased exponent field (bias 15)") !=
+          std::string::npos);
+    CHECK(floatscope::gui::describe_bit(floatscope::core::parse_format("int8"), 0, 7) ==
+          "integer bit 7 (clear): weight -2^7 (two's complement sign)");
+}
