@@ -255,7 +255,11 @@ FormatSpec parse_format(std::string_view name) {
         } else if (modifier == "ftz") {
             f.subnormals = SubnormalPolicy::Flush;
         } else if (modifier.substr(0, 5) == "bias=" && f.kind == FormatKind::Binary) {
-            f.bias = parse_int(modifier.substr(5), name);
+            const std::string_view bias = modifier.substr(5);
+            const auto [end, error] = std::from_chars(bias.data(), bias.data() + bias.size(), f.bias);
+            if (bias.empty() || error != std::errc() || end != bias.data() + bias.size())
+                throw Error(fmt::format("format '{}': bias '{}' is not an integer; write bias=N, e.g. e4m3:bias=8", name,
+                                        bias));
         } else {
             throw Error(fmt::format("unknown modifier '{}' in format '{}'; valid: sat, ieee, ftz, bias=N (binary "
                                     "formats)",

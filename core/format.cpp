@@ -100,6 +100,10 @@ void validate_binary(const FormatSpec& spec) {
         fail(spec, "infinities exist exactly when the NaN encoding is IEEE (exponent all ones)");
     if (spec.nan_encoding == NanEncoding::Ieee && spec.mantissa_bits == 0)
         fail(spec, "the IEEE encoding needs at least one mantissa bit to tell NaN from infinity");
+    // With E = 1 the IEEE encoding has field 0 (subnormals) and field 1 (inf, NaN): no normal number,
+    // which the geometry (max = full significand with hidden bit) and rounding presume.
+    if (spec.nan_encoding == NanEncoding::Ieee && spec.exponent_bits == 1)
+        fail(spec, "the IEEE encoding needs at least two exponent bits: with one, no normal number is left");
     if (spec.nan_encoding == NanEncoding::NegativeZero && (!spec.has_sign || spec.has_negative_zero))
         fail(spec, "the fnuz NaN encoding needs a sign bit and takes the place of negative zero");
     if (!spec.has_negative_zero && spec.has_sign && spec.nan_encoding != NanEncoding::NegativeZero)
@@ -137,6 +141,8 @@ void validate(const FormatSpec& spec) {
             if (n < 2 || n > 256 || (n & (n - 1)) != 0) fail(spec, "a lookup table has 2..256 codes, a power of two");
             for (std::size_t i = 1; i < n; ++i)
                 if (!(spec.code_values[i - 1] < spec.code_values[i])) fail(spec, "code values must ascend strictly");
+            if (!std::isfinite(spec.code_values.front()) || !std::isfinite(spec.code_values.back()))
+                fail(spec, "code values must be finite");
             return;
         }
     }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/kernel_clones.hpp"
 #include "core/rounding.hpp"
 
 namespace floatscope::core {
@@ -173,7 +174,7 @@ inline Bits round_normal_bits(Bits a, int shift, bool negative, Bits random) {
 }
 
 template <RoundingMode mode, typename T>
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void round_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out, std::size_t n,
+FLOATSCOPE_KERNEL_CLONES void round_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out, std::size_t n,
                   std::uint64_t seed) {
     const Plan<T> p = plan;  // a local copy: stores to out cannot alias it
     using Bits = typename Native<T>::Bits;

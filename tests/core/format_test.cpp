@@ -71,6 +71,7 @@ TEST_CASE("validate accepts every catalog format and rejects impossible specs", 
     check_rejected(binary_spec(11, 52, 0), "bias");     // values up to 2^2046
     check_rejected(binary_spec(11, 52, 1100), "bias");  // subnormals below 2^-1074
     check_rejected(binary_spec(1, 0, 0, NanEncoding::AllOnes), "e1m0");
+    check_rejected(binary_spec(1, 2, 0), "two exponent bits");  // fuzzing: max was taken as 1.75, not 1.5
 
     FormatSpec inf_without_ieee = binary_spec(4, 3, 7, NanEncoding::AllOnes);
     inf_without_ieee.has_infinity = true;
@@ -111,6 +112,8 @@ TEST_CASE("validate accepts every catalog format and rejects impossible specs", 
     check_rejected(table, "ascend");
     table.code_values = {0.0, 1.0, 1.0, 3.0};
     check_rejected(table, "ascend");
+    table.code_values = {-1.0, std::numeric_limits<double>::infinity()};  // fuzzing: max finite was inf
+    check_rejected(table, "finite");
     table.code_values = {-1.0, 1.0};
     CHECK_NOTHROW(validate(table));
 

@@ -1,0 +1,10 @@
+// FLOATSCOPE_KERNEL_CLONES: builds a hot loop once per x86-64 level (AVX-512, AVX2, baseline) and
+// lets the loader pick one. GCC clones templates too; clang 14 (the fuzzing build) cannot, so with
+// clang the loops are built for the baseline only.
+#pragma once
+
+#if defined(__clang__) || !defined(__x86_64__)
+#define FLOATSCOPE_KERNEL_CLONES
+#else
+#define FLOATSCOPE_KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
