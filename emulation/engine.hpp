@@ -30,6 +30,17 @@ struct RunRequest {
 /// ground truth. Throws floatscope::Error for bad requests, Cancelled when cancelled.
 Report run(const RunRequest& request, RunControl& control);
 
+/// Several runs (a sweep's grid points) as one report: each ground truth and each (run, policy) is a
+/// job for `threads` threads (RunRequest::threads is not used here); a run's ground truth is released
+/// once its policies are measured. Runs and rows in request order, each run's ground-truth rows
+/// before its policies' rows, whatever order the jobs finish in. The progress callback of `control`
+/// is called from the worker threads and must be thread-safe.
+Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl& control);
+
+/// Whether `metric` is one the engine derives (errors, counts, value range, histogram, operation
+/// counters, timings) rather than one a workload reported itself (loss, accuracy).
+bool is_measured_metric(const std::string& metric);
+
 /// The rows of one emulated region measured against its truth (nullptr: no ground truth).
 /// Exposed for tests and for workloads composed by other front ends (FPCore).
 std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,

@@ -6,17 +6,16 @@
 #include <cmath>
 #include <vector>
 
+#include "core/kernel_clones.hpp"
 #include "emulation/float_environment.hpp"
 
 namespace floatscope::emu::detail {
 
-#define FLOATSCOPE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-
-FLOATSCOPE_CLONES void multiply_row(float* __restrict out, float x, const float* __restrict row, std::size_t width) {
+FLOATSCOPE_KERNEL_CLONES void multiply_row(float* __restrict out, float x, const float* __restrict row, std::size_t width) {
     for (std::size_t j = 0; j < width; ++j) out[j] = x * row[j];
 }
 
-FLOATSCOPE_CLONES void add_row(float* __restrict total, const float* __restrict part, std::size_t width) {
+FLOATSCOPE_KERNEL_CLONES void add_row(float* __restrict total, const float* __restrict part, std::size_t width) {
     for (std::size_t j = 0; j < width; ++j) total[j] += part[j];
 }
 
@@ -25,13 +24,13 @@ namespace {
 constexpr std::size_t columns = 256;  // per pass: the row's state stays in L1
 
 /// right := left + right, left being the sum of the earlier terms.
-FLOATSCOPE_CLONES void merge_into(float* __restrict right, const float* __restrict left, std::size_t width) {
+FLOATSCOPE_KERNEL_CLONES void merge_into(float* __restrict right, const float* __restrict left, std::size_t width) {
     for (std::size_t j = 0; j < width; ++j) right[j] = left[j] + right[j];
 }
 
 /// One Kahan step for a row of columns.
 template <bool fused>
-FLOATSCOPE_CLONES void kahan_step(float* __restrict sum, float* __restrict compensation, float x,
+FLOATSCOPE_KERNEL_CLONES void kahan_step(float* __restrict sum, float* __restrict compensation, float x,
                                   const float* __restrict row, std::size_t width) {
     for (std::size_t j = 0; j < width; ++j) {
         const float corrected = fused ? std::fma(x, row[j], -compensation[j]) : x * row[j] - compensation[j];
@@ -41,7 +40,6 @@ FLOATSCOPE_CLONES void kahan_step(float* __restrict sum, float* __restrict compe
     }
 }
 
-#undef FLOATSCOPE_CLONES
 
 /// Pairwise sums of one row of C over `width` columns: a binary counter of partial sums, level l
 /// holding the sum of 2^l consecutive terms; equal neighbours merge as soon as both exist.

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "core/kernel_clones.hpp"
 #include "core/round_array.hpp"
 #include "emulation/float_environment.hpp"
 #include "emulation/gemm_fp32_rows.hpp"
@@ -51,13 +52,13 @@ inline float folded_sum(float s, float t) {
 }
 
 template <bool may_overflow>
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void fold_products(
+FLOATSCOPE_KERNEL_CLONES void fold_products(
     float* __restrict sums, float x, const float* __restrict row, std::size_t width) {
     for (std::size_t j = 0; j < width; ++j) sums[j] = folded_sum<may_overflow>(sums[j], x * row[j]);
 }
 
 template <bool may_overflow>
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void fold_terms(
+FLOATSCOPE_KERNEL_CLONES void fold_terms(
     float* __restrict sums, const float* __restrict terms, std::size_t width) {
     for (std::size_t j = 0; j < width; ++j) sums[j] = folded_sum<may_overflow>(sums[j], terms[j]);
 }

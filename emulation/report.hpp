@@ -19,7 +19,8 @@ struct ReportRow {
     std::string region;       ///< the region's label
     std::string metric;       ///< "rel_error_max", "overflow_count", "loss", "log2_hist_-3", ...
     double value = 0;
-    friend bool operator==(const ReportRow&, const ReportRow&) = default;
+    /// Field by field, with NaN values equal to each other (a NaN loss reads back as the same row).
+    friend bool operator==(const ReportRow&, const ReportRow&);
 };
 
 /// What one run was: enough to repeat it.
@@ -53,8 +54,11 @@ Report read_csv(std::istream& in);
 void write_json(const Report& report, std::ostream& out);
 Report read_json(std::istream& in);
 
-/// The reports of a sweep's shards as one: runs and rows concatenated in shard order. Throws
-/// floatscope::Error when two shards hold the same run id with different metadata.
+/// The reports of a sweep's shards as one: runs and rows concatenated, then stably ordered by run id
+/// (numerically where the ids are numbers), so that merging the shards of a sweep gives the rows of
+/// the unsharded sweep; a run held by several shards keeps one RunInfo. `created` is the latest of
+/// the shards'. Throws floatscope::Error when two shards hold the same run id with different
+/// metadata, or when there is nothing to merge.
 Report merge_reports(const std::vector<Report>& shards);
 
 /// The current UTC time as ISO 8601, for Report::created.

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/kernel_clones.hpp"
 #include "core/round_array.hpp"
 
 namespace floatscope::emu {
@@ -113,7 +114,7 @@ template <bool guarded>
 }
 
 /// block_group over `width` columns (a multiple of `group`; the caller pads B and acc).
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void block_sums(
+FLOATSCOPE_KERNEL_CLONES void block_sums(
     const double* __restrict a, const double* __restrict b, std::size_t ldb, std::size_t kb, std::size_t width,
     int kept_bits, double* __restrict acc) {
     for (std::size_t j = 0; j < width; j += group) block_group(a, b + j, ldb, kb, kept_bits, acc + j);

@@ -1,0 +1,399 @@
+// Interpreter: evaluates a compiled FPCore Program over a number domain - the emulated formats
+// (EmulatedDomain) or the MPFR ground truth (TruthDomain) - with FPCore 2.0's semantics.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "emulation/fpcore/program.hpp"
+#include "emulation/fpcore/value.hpp"
+
+namespace floatscope::emu::fpcore {
+
+/// Domain requirements (see EmulatedDomain and TruthDomain): a Number type; literal, constant,
+/// apply, cast, input, index_value; compare (-1, 0, 1, or 2 for unordered), test (isfinite ...),
+/// to_index (a non-negative integer value, else throws); finite_states (numbers take finitely many
+/// values and rounding is deterministic, so a while loop that repeats a state never ends) and
+/// same (bitwise equality) where it is true.
+template <class Domain>
+class Interpreter {
+public:
+    using Number = typename Domain::Number;
+    using V = Value<Number>;
+
+    /// Iteration values kept for the traced loop (the rest are not recorded).
+    static constexpr std::size_t max_traced_iterations = 1000;
+
+    Interpreter(const Program& program, Domain& domain, EvaluationLimits limits)
+        : program_(program), domain_(domain), limits_(limits) {}
+
+    /// Evaluates the benchmark on `inputs` (one per argument; rounded to the arguments' contexts).
+    /// Throws BudgetExceeded past the limits, floatscope::Error for ill-typed programs.
+    V run(const std::vector<Number>& inputs) {
+        start();
+        return call(0, inputs);
+    }
+
+    /// Evaluates :pre on the inputs (true when the program has none).
+    bool precondition(const std::vector<Number>& inputs) {
+        if (!program_.has_pre) return true;
+        start();
+        std::vector<V> frame(static_cast<std::size_t>(program_.functions[0].slot_count));
+        bind_inputs(program_.functions[0], inputs, frame);
+        return boolean(eval(program_.pre, frame), program_.pre);
+    }
+
+    /// Evaluates an expression without free variables (bounds of :pre).
+    V constant_expression(const Expr& e) {
+        start();
+        std::vector<V> frame(static_cast<std::size_t>(program_.functions[0].slot_count));
+        return eval(e, frame);
+    }
+
+    /// Traces of the last run: each traced let binding's value (nullopt where not reached), and
+    /// the traced loop's first variable after each iteration.
+    const std::vector<std::optional<Number>>& binding_values() const { return bindings_; }
+    const std::vector<Number>& iteration_values() const { return iterations_; }
+
+private:
+    void start() {
+        iteration_count_ = 0;
+        deadline_ = thread_cpu_seconds() + limits_.max_seconds;
+        bindings_.assign(program_.binding_names.size(), std::nullopt);
+        iterations_.clear();
+    }
+
+    void bind_inputs(const Function& f, const std::vector<Number>& inputs, std::vector<V>& frame) {
+        for (std::size_t i = 0; i < f.argument_slots.size(); ++i)
+            frame[static_cast<std::size_t>(f.argument_slots[i])] = V::of(domain_.input(f.argument_contexts[i], inputs[i]));
+    }
+
+    V call(int index, const std::vector<Number>& inputs) {
+        const Function& f = program_.functions[static_cast<std::size_t>(index)];
+        std::vector<V> frame(static_cast<std::size_t>(f.slot_count));
+        bind_inputs(f, inputs, frame);
+        return eval(f.body, frame);
+    }
+
+    void count_iteration(const Expr& e) {
+        ++iteration_count_;
+        if (iteration_count_ > limits_.max_iterations)
+            throw BudgetExceeded(e.location.describe() + ": the loop ran past the iteration budget of " +
+                                 std::to_string(limits_.max_iterations) + " iterations (--max-iterations raises it)");
+        if ((iteration_count_ & 1023) == 0 && thread_cpu_seconds() > deadline_)
+            throw BudgetExceeded(e.location.describe() + ": the evaluation ran past its time budget of " +
+                                 std::to_string(limits_.max_seconds) + " s of CPU time");
+    }
+
+    static bool boolean(const V& v, const Expr& e) {
+        if (v.kind != V::Kind::Boolean) fail_at(e.location, "expected a boolean (a test such as (< a b))");
+        return v.boolean;
+    }
+    static const Number& number(const V& v, const Expr& e) {
+        if (v.kind != V::Kind::Number) fail_at(e.location, "expected a number");
+        return v.number;
+    }
+    long long index(const V& v, const Expr& e) { return domain_.to_index(number(v, e), e); }
+
+    void record_iteration(const Expr& loop, const std::vector<V>& frame, std::size_t first_slot) {
+        if (!loop.traced_loop || iterations_.size() >= max_traced_iterations) return;
+        const V& v = frame[first_slot];
+        if (v.kind == V::Kind::Number) iterations_.push_back(v.number);
+    }
+
+    V eval(const Expr& e, std::vector<V>& frame) {
+        using K = Expr::Kind;
+        switch (e.kind) {
+            case K::Number: return V::of(domain_.literal(e));
+            case K::Constant:
+                if (e.constant == Constant::True || e.constant == Constant::False)
+                    return V::of_boolean(e.constant == Constant::True);
+                return V::of(domain_.constant(e));
+            case K::Variable: return frame[static_cast<std::size_t>(e.slot)];
+            case K::Operation: return operation(e, frame);
+            case K::Call: {
+                std::vector<Number> arguments;
+                for (const Expr& a : e.children) arguments.push_back(number(eval(a, frame), a));
+                return call(e.function, arguments);
+            }
+            case K::If: return boolean(eval(e.children[0], frame), e.children[0]) ? eval(e.children[1], frame) : eval(e.children[2], frame);
+            case K::Let:
+            case K::LetStar: {
+                const std::size_t n = e.slots.size();
+                if (e.kind == K::Let) {
+                    std::vector<V> values;
+                    values.reserve(n);
+                    for (std::size_t i = 0; i < n; ++i) values.push_back(eval(e.children[i], frame));
+                    for (std::size_t i = 0; i < n; ++i) frame[static_cast<std::size_t>(e.slots[i])] = std::move(values[i]);
+                } else {
+                    for (std::size_t i = 0; i < n; ++i) frame[static_cast<std::size_t>(e.slots[i])] = eval(e.children[i], frame);
+                }
+                for (std::size_t i = 0; i < n; ++i) {
+                    const V& v = frame[static_cast<std::size_t>(e.slots[i])];
+                    if (e.binding_regions[i] >= 0 && v.kind == V::Kind::Number)
+                        bindings_[static_cast<std::size_t>(e.binding_regions[i])] = v.number;
+                }
+                return eval(e.children[n], frame);
+            }
+            case K::While:
+            case K::WhileStar: return loop_while(e, frame);
+            case K::For:
+            case K::ForStar:
+            case K::TensorStar: return loop_for(e, frame);
+            case K::Tensor: return tensor(e, frame);
+            case K::Cast: return V::of(domain_.cast(e, number(eval(e.children[0], frame), e.children[0])));
+            case K::Array: {
+                auto elements = std::make_shared<std::vector<V>>();
+                for (const Expr& c : e.children) elements->push_back(eval(c, frame));
+                V v;
+                v.kind = V::Kind::Tensor;
+                v.elements = std::move(elements);
+                return v;
+            }
+        }
+        return {};
+    }
+
+    /// Updates loop variables: all at once (while, for) or one after another (while*, for*).
+    void update(const Expr& e, std::vector<V>& frame, std::size_t first_child, std::size_t first_slot, std::size_t count,
+                bool sequential) {
+        if (sequential) {
+            for (std::size_t i = 0; i < count; ++i)
+                frame[static_cast<std::size_t>(e.slots[first_slot + i])] = eval(e.children[first_child + 2 * i + 1], frame);
+            return;
+        }
+        std::vector<V> values;
+        values.reserve(count);
+        for (std::size_t i = 0; i < count; ++i) values.push_back(eval(e.children[first_child + 2 * i + 1], frame));
+        for (std::size_t i = 0; i < count; ++i) frame[static_cast<std::size_t>(e.slots[first_slot + i])] = std::move(values[i]);
+    }
+
+    void initialise(const Expr& e, std::vector<V>& frame, std::size_t first_child, std::size_t first_slot, std::size_t count,
+                    bool sequential) {
+        if (sequential) {
+            for (std::size_t i = 0; i < count; ++i)
+                frame[static_cast<std::size_t>(e.slots[first_slot + i])] = eval(e.children[first_child + 2 * i], frame);
+            return;
+        }
+        std::vector<V> values;
+        values.reserve(count);
+        for (std::size_t i = 0; i < count; ++i) values.push_back(eval(e.children[first_child + 2 * i], frame));
+        for (std::size_t i = 0; i < count; ++i) frame[static_cast<std::size_t>(e.slots[first_slot + i])] = std::move(values[i]);
+    }
+
+    /// Whether the loop variables hold the same values as `snapshot` (numbers bit for bit).
+    bool same_state(const Expr& e, const std::vector<V>& frame, const std::vector<V>& snapshot) const {
+        for (std::size_t i = 0; i < snapshot.size(); ++i) {
+            const V& a = frame[static_cast<std::size_t>(e.slots[i])];
+            const V& b = snapshot[i];
+            if (a.kind != b.kind || a.kind == V::Kind::Tensor) return false;
+            if (a.kind == V::Kind::Boolean ? a.boolean != b.boolean : !domain_.same(a.number, b.number)) return false;
+        }
+        return true;
+    }
+
+    V loop_while(const Expr& e, std::vector<V>& frame) {
+        const bool sequential = e.kind == Expr::Kind::WhileStar;
+        const std::size_t count = e.slots.size();
+        initialise(e, frame, 1, 0, count, sequential);
+        // A loop of a pure program over finitely many states that returns to a state never ends:
+        // Brent's cycle detection (BIT 20, 1980) compares the state with one saved at powers of two.
+        std::vector<V> snapshot;
+        long long power = 1, since_snapshot = 0, iterations = 0;
+        while (boolean(eval(e.children[0], frame), e.children[0])) {
+            count_iteration(e);
+            if constexpr (Domain::finite_states) {
+                if (since_snapshot == 0) {
+                    snapshot.clear();
+                    for (std::size_t i = 0; i < count; ++i) snapshot.push_back(frame[static_cast<std::size_t>(e.slots[i])]);
+                }
+            }
+            update(e, frame, 1, 0, count, sequential);
+            ++iterations;
+            if (count > 0) record_iteration(e, frame, static_cast<std::size_t>(e.slots[0]));
+            if constexpr (Domain::finite_states) {
+                if (same_state(e, frame, snapshot))
+                    throw BudgetExceeded(e.location.describe() + ": the loop returned to an earlier state after " +
+                                         std::to_string(iterations) + " iterations: it never ends");
+                if (++since_snapshot == power) {
+                    power *= 2;
+                    since_snapshot = 0;
+                }
+            }
+        }
+        return eval(e.children.back(), frame);
+    }
+
+    /// The sizes of a for/tensor's index dimensions.
+    std::vector<long long> sizes(const Expr& e, std::vector<V>& frame) {
+        std::vector<long long> result;
+        for (int i = 0; i < e.index_count; ++i) {
+            const Expr& size = e.children[static_cast<std::size_t>(i)];
+            result.push_back(index(eval(size, frame), size));
+        }
+        return result;
+    }
+
+    /// Visits every index tuple in row-major order (the last index innermost), setting the
+    /// index variables, and calls `visit` for each.
+    template <class Visit>
+    void for_each_index(const Expr& e, std::vector<V>& frame, const std::vector<long long>& dims, Visit visit) {
+        std::vector<long long> position(dims.size(), 0);
+        for (long long d : dims)
+            if (d <= 0) return;
+        for (;;) {
+            count_iteration(e);
+            for (std::size_t k = 0; k < dims.size(); ++k)
+                frame[static_cast<std::size_t>(e.slots[k])] = V::of(domain_.index_value(e, position[k]));
+            visit();
+            std::size_t k = dims.size();
+            while (k > 0 && ++position[k - 1] == dims[k - 1]) position[--k] = 0;
+            if (k == 0) return;
+        }
+    }
+
+    V loop_for(const Expr& e, std::vector<V>& frame) {
+        const bool sequential = e.kind != Expr::Kind::For;
+        const std::vector<long long> dims = sizes(e, frame);
+        const std::size_t indices = dims.size();
+        const std::size_t count = e.slots.size() - indices;
+        initialise(e, frame, indices, indices, count, sequential);
+        if (e.kind == Expr::Kind::TensorStar) {
+            // FPBench's reference: per index tuple, update the accumulators, then the element is the body.
+            auto elements = std::make_shared<std::vector<V>>();
+            for_each_index(e, frame, dims, [&] {
+                update(e, frame, indices, indices, count, sequential);
+                elements->push_back(eval(e.children.back(), frame));
+            });
+            return nest(std::move(*elements), dims);
+        }
+        for_each_index(e, frame, dims, [&] {
+            update(e, frame, indices, indices, count, sequential);
+            if (count > 0) record_iteration(e, frame, static_cast<std::size_t>(e.slots[indices]));
+        });
+        return eval(e.children.back(), frame);
+    }
+
+    V tensor(const Expr& e, std::vector<V>& frame) {
+        const std::vector<long long> dims = sizes(e, frame);
+        std::vector<V> flat;
+        for_each_index(e, frame, dims, [&] { flat.push_back(eval(e.children.back(), frame)); });
+        return nest(std::move(flat), dims);
+    }
+
+    /// Row-major elements into nested tensors of the given dimensions.
+    static V nest(std::vector<V> flat, const std::vector<long long>& dims) {
+        for (std::size_t d = dims.size(); d-- > 1;) {
+            std::vector<V> grouped;
+            const auto width = static_cast<std::size_t>(dims[d]);
+            for (std::size_t i = 0; i < flat.size(); i += width) {
+                V row;
+                row.kind = V::Kind::Tensor;
+                row.elements = std::make_shared<std::vector<V>>(flat.begin() + static_cast<std::ptrdiff_t>(i),
+                                                                flat.begin() + static_cast<std::ptrdiff_t>(i + width));
+                grouped.push_back(std::move(row));
+            }
+            flat = std::move(grouped);
+        }
+        V v;
+        v.kind = V::Kind::Tensor;
+        v.elements = std::make_shared<std::vector<V>>(std::move(flat));
+        return v;
+    }
+
+    /// FPCore comparisons of several arguments: every ordered pair (==, <, ...) or all pairs (!=).
+    V compare(const Expr& e, const std::vector<V>& args) {
+        std::vector<const Number*> n;
+        for (std::size_t i = 0; i < args.size(); ++i) n.push_back(&number(args[i], e.children[i]));
+        auto holds = [&](int c) {
+            switch (e.op) {
+                case Op::Less: return c == -1;
+                case Op::Greater: return c == 1;
+                case Op::LessEqual: return c == -1 || c == 0;
+                case Op::GreaterEqual: return c == 1 || c == 0;
+                case Op::Equal: return c == 0;
+                default: return c != 0;  // NotEqual: unordered (NaN) counts as distinct
+            }
+        };
+        if (e.op == Op::NotEqual) {
+            for (std::size_t i = 0; i < n.size(); ++i)
+                for (std::size_t j = i + 1; j < n.size(); ++j)
+                    if (!holds(domain_.compare(*n[i], *n[j]))) return V::of_boolean(false);
+            return V::of_boolean(true);
+        }
+        for (std::size_t i = 0; i + 1 < n.size(); ++i)
+            if (!holds(domain_.compare(*n[i], *n[i + 1]))) return V::of_boolean(false);
+        return V::of_boolean(true);
+    }
+
+    V operation(const Expr& e, std::vector<V>& frame) {
+        switch (e.op) {
+            case Op::And:
+                for (const Expr& c : e.children)
+                    if (!boolean(eval(c, frame), c)) return V::of_boolean(false);
+                return V::of_boolean(true);
+            case Op::Or:
+                for (const Expr& c : e.children)
+                    if (boolean(eval(c, frame), c)) return V::of_boolean(true);
+                return V::of_boolean(false);
+            case Op::Not: return V::of_boolean(!boolean(eval(e.children[0], frame), e.children[0]));
+            case Op::Dim: {
+                V t = eval(e.children[0], frame);
+                long long d = 0;
+                while (t.kind == V::Kind::Tensor) {
+                    ++d;
+                    if (t.elements->empty()) break;
+                    V first = t.elements->front();
+                    t = std::move(first);
+                }
+                return V::of(domain_.index_value(e, d));
+            }
+            case Op::Size: {
+                V t = eval(e.children[0], frame);
+                const long long axis = index(eval(e.children[1], frame), e.children[1]);
+                for (long long k = 0; k < axis && t.kind == V::Kind::Tensor && !t.elements->empty(); ++k) {
+                    V first = t.elements->front();
+                    t = std::move(first);
+                }
+                if (t.kind != V::Kind::Tensor) fail_at(e.location, "size: the tensor has fewer dimensions than asked for");
+                return V::of(domain_.index_value(e, static_cast<long long>(t.elements->size())));
+            }
+            case Op::Ref: {
+                V t = eval(e.children[0], frame);
+                for (std::size_t k = 1; k < e.children.size(); ++k) {
+                    const long long i = index(eval(e.children[k], frame), e.children[k]);
+                    if (t.kind != V::Kind::Tensor) fail_at(e.location, "ref: more indices than the tensor has dimensions");
+                    if (i >= static_cast<long long>(t.elements->size()))
+                        fail_at(e.children[k].location, "ref: index " + std::to_string(i) + " is past the end (size " +
+                                                           std::to_string(t.elements->size()) + ")");
+                    V element = (*t.elements)[static_cast<std::size_t>(i)];
+                    t = std::move(element);
+                }
+                return t;
+            }
+            default: break;
+        }
+        std::vector<V> args;
+        args.reserve(e.children.size());
+        for (const Expr& c : e.children) args.push_back(eval(c, frame));
+        const ResultKind kind = operation_info(e.op).result;
+        if (kind == ResultKind::Boolean) {
+            if (e.op == Op::IsFinite || e.op == Op::IsInf || e.op == Op::IsNan || e.op == Op::IsNormal || e.op == Op::Signbit)
+                return V::of_boolean(domain_.test(e, e.op, number(args[0], e.children[0])));
+            return compare(e, args);
+        }
+        const Number* operands[3] = {nullptr, nullptr, nullptr};
+        for (std::size_t i = 0; i < args.size(); ++i) operands[i] = &number(args[i], e.children[i]);
+        return V::of(domain_.apply(e, operands, static_cast<int>(args.size())));
+    }
+
+    const Program& program_;
+    Domain& domain_;
+    EvaluationLimits limits_;
+    long long iteration_count_ = 0;
+    double deadline_ = 0;  ///< thread CPU seconds
+    std::vector<std::optional<Number>> bindings_;
+    std::vector<Number> iterations_;
+};
+
+}  // namespace floatscope::emu::fpcore

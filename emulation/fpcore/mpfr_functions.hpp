@@ -1,0 +1,19 @@
+// The FPCore real functions in MPFR: one call computes any of them, rounded as asked, with the
+// ternary value MPFR reports (C11 <math.h> special cases, as MPFR follows them).
+#pragma once
+
+#include <cstdint>
+#include <mpfr.h>
+
+#include "emulation/fpcore/operations.hpp"
+
+namespace floatscope::emu::fpcore {
+
+/// result = op(a, b, c) rounded with `rnd`; returns MPFR's ternary value. `nearby_mode` is the
+/// rounding of nearbyint (the context's). Only real-valued operations (ResultKind::Real, not Ref).
+int mpfr_apply(Op op, mpfr_ptr result, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, mpfr_rnd_t rnd, mpfr_rnd_t nearby_mode);
+
+/// result = the constant rounded with `rnd`; returns the ternary value. Not True/False.
+int mpfr_constant(Constant constant, mpfr_ptr result, mpfr_rnd_t rnd);
+
+}  // namespace floatscope::emu::fpcore

@@ -1,0 +1,74 @@
+// Program: an FPCore compiled for evaluation - variables resolved to slots, `!` contexts resolved
+// (under a user's policy) to one rounding context per node, calls linked to the called FPCores.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "emulation/fpcore/context.hpp"
+#include "emulation/fpcore/exact_number.hpp"
+#include "emulation/fpcore/fpcore.hpp"
+#include "emulation/fpcore/operations.hpp"
+
+namespace floatscope::emu::fpcore {
+
+struct Expr {
+    enum class Kind {
+        Number, Constant, Variable, Operation, Call, If, Let, LetStar, While, WhileStar, For, ForStar, Tensor,
+        TensorStar, Cast, Array,
+    };
+    Kind kind = Kind::Number;
+    SourceLocation location;
+    int context = 0;  ///< index into Program::contexts: where this node's result is rounded
+
+    Rational number;                     ///< Number
+    Constant constant = Constant::E;     ///< Constant
+    Op op = Op::Add;                     ///< Operation
+    int slot = -1;                       ///< Variable
+    int function = -1;                   ///< Call: index into Program::functions
+
+    /// Let/LetStar: children = inits..., body; slots = the bound variables.
+    /// While/WhileStar: children = cond, (init, update)..., body; slots = the loop variables.
+    /// For/ForStar/TensorStar: children = sizes..., (init, update)..., body; slots = indices then
+    /// accumulators; index_count = number of indices. Tensor: children = sizes..., body.
+    /// If: cond, then, else. Operation/Call/Array: the arguments. Cast: the value.
+    std::vector<Expr> children;
+    std::vector<int> slots;
+    int index_count = 0;
+    /// Trace regions: Let/LetStar bindings outside loops in the benchmark itself get one region
+    /// each (-1: not traced); the first loop of the benchmark traces its first variable per iteration.
+    std::vector<int> binding_regions;
+    bool traced_loop = false;
+};
+
+struct Function {
+    std::string name;
+    int slot_count = 0;
+    std::vector<std::string> argument_names;
+    std::vector<int> argument_slots;
+    std::vector<int> argument_contexts;  ///< inputs are rounded to these (program inputs are rounded)
+    Expr body;
+};
+
+struct Program {
+    std::string name;
+    std::vector<RoundingContext> contexts;
+    std::vector<Function> functions;  ///< [0] is the benchmark; the rest are the FPCores it calls
+    bool has_pre = false;
+    Expr pre;                         ///< in the scope of functions[0]'s arguments
+    /// :example values of arguments ([name expr] pairs naming an argument), as expressions free of
+    /// variables: (argument index, expression).
+    std::vector<std::pair<int, Expr>> example;
+    std::vector<std::string> binding_names;  ///< trace region labels, by region index
+    std::string loop_variable;        ///< the traced loop's first variable, or empty
+};
+
+/// Compiles `core` under `policy`; `library` holds the FPCores that calls may name (by identifier).
+/// Throws floatscope::Error "LOCATION: ..." for unknown operations, arity errors, unbound
+/// variables, malformed forms, unknown precisions and recursive calls.
+Program compile_program(const FPCore& core, const std::vector<FPCore>& library, const ContextPolicy& policy = {});
+
+/// compile_program under the program's own precisions, for its errors only.
+void check_fpcore(const FPCore& core, const std::vector<FPCore>& library);
+
+}  // namespace floatscope::emu::fpcore

@@ -1,0 +1,360 @@
+// Running FPCore benchmarks: sampling, emulated and ground-truth evaluation, error statistics.
+#include "emulation/fpcore/runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+#include <random>
+#include <thread>
+
+#include "core/error.hpp"
+#include "emulation/fpcore/emulated_domain.hpp"
+#include "emulation/fpcore/error_measure.hpp"
+#include "emulation/fpcore/interpreter.hpp"
+#include "emulation/fpcore/program.hpp"
+#include "emulation/fpcore/sampler.hpp"
+#include "emulation/fpcore/truth_domain.hpp"
+
+#ifndef FLOATSCOPE_VERSION
+#error "FLOATSCOPE_VERSION is defined by emulation/CMakeLists.txt from the project version"
+#endif
+
+namespace floatscope::emu::fpcore {
+
+namespace {
+
+/// Mean (NaNs skipped) and maximum of a stream of errors.
+struct Stats {
+    double sum = 0, max = 0;
+    long count = 0;
+    void add(double v) {
+        if (std::isnan(v)) return;
+        sum += v;
+        max = std::max(max, v);
+        ++count;
+    }
+    double mean() const { return count == 0 ? std::nan("") : sum / static_cast<double>(count); }
+};
+
+/// The numbers of a result in order (tensors flattened; booleans as 1 and 0).
+template <class N, class FromBool>
+void flatten(const Value<N>& v, std::vector<N>& out, FromBool from_bool) {
+    switch (v.kind) {
+        case Value<N>::Kind::Number: out.push_back(v.number); break;
+        case Value<N>::Kind::Boolean: out.push_back(from_bool(v.boolean)); break;
+        case Value<N>::Kind::Tensor:
+            for (const Value<N>& e : *v.elements) flatten(e, out, from_bool);
+            break;
+    }
+}
+
+Real real_of(double x) {
+    Real r;
+    mpfr_set_d(r.get(), x, MPFR_RNDN);  // exact: the truth precision is at least 64 bits
+    return r;
+}
+
+/// The given points, each argument's value rounded to the argument's context.
+std::vector<std::vector<double>> given_points(const Program& program, EmulatedDomain& domain, const std::vector<InputPoint>& inputs) {
+    const Function& f = program.functions[0];
+    std::string names;
+    for (const std::string& n : f.argument_names) names.append(names.empty() ? "" : ", ").append(n);
+    std::vector<std::vector<double>> points;
+    for (std::size_t p = 0; p < inputs.size(); ++p) {
+        for (const auto& [name, text] : inputs[p])
+            if (std::find(f.argument_names.begin(), f.argument_names.end(), name) == f.argument_names.end())
+                throw Error("input point " + std::to_string(p + 1) + " names '" + name + "', not an argument (arguments: " + names + ")");
+        std::vector<double> point;
+        for (std::size_t i = 0; i < f.argument_names.size(); ++i) {
+            const auto given = std::find_if(inputs[p].begin(), inputs[p].end(), [&](const auto& kv) { return kv.first == f.argument_names[i]; });
+            if (given == inputs[p].end())
+                throw Error("input point " + std::to_string(p + 1) + " has no value for argument '" + f.argument_names[i] +
+                            "' (arguments: " + names + ")");
+            point.push_back(domain.round_exact(f.argument_contexts[i], parse_number_literal(given->second).exact()));
+        }
+        points.push_back(std::move(point));
+    }
+    return points;
+}
+
+class BenchmarkRun {
+public:
+    BenchmarkRun(const Benchmark& benchmark, const core::FormatSpec& format, std::seed_seq& seed, const RunOptions& options)
+        : options_(options),
+          program_(compile_program(*benchmark.core, *benchmark.file_cores, ContextPolicy{format, options.override_mode})),
+          emulated_(program_),
+          truth_(program_, options.mpfr_precision),
+          limits_{options.limits.max_iterations, std::min(options.limits.max_seconds, options.seconds_per_benchmark)},
+          emulated_run_(program_, emulated_, limits_),
+          truth_run_(program_, truth_, limits_),
+          nearest_(emulated_.format(program_.functions[0].body.context), {}),
+          random_(seed),
+          bindings_(program_.binding_names.size()) {}
+
+    void run(Outcome& out) {
+        const double deadline = thread_cpu_seconds() + options_.seconds_per_benchmark;
+        if (!options_.inputs.empty()) {
+            for (const std::vector<double>& point : given_points(program_, emulated_, options_.inputs)) evaluate(point, false, out);
+        } else {
+            const std::vector<ArgumentRange> ranges = argument_ranges(program_, emulated_, options_.mpfr_precision);
+            // Every argument fixed (by :example, or none at all): one point, used as given inputs are.
+            if (std::all_of(ranges.begin(), ranges.end(), [](const ArgumentRange& r) { return r.low == r.high; })) {
+                evaluate(draw_point(ranges, Spread::Ordinal, random_), false, out);
+                finish(out);
+                return;
+            }
+            out.spread = choose_spread(ranges);
+            const long max_draws = 10L * options_.samples + 100;
+            long draws = 0;
+            while (out.samples < options_.samples && draws < max_draws && thread_cpu_seconds() < deadline) {
+                ++draws;
+                evaluate(draw_point(ranges, out.spread, random_), true, out);
+            }
+            if (out.samples < std::max(1, options_.samples / 2)) {
+                std::string described;
+                for (const ArgumentRange& r : ranges) described.append(described.empty() ? "" : ", ").append(r.describe());
+                throw Error("too few valid inputs: " + std::to_string(out.samples) + " of " + std::to_string(options_.samples) +
+                            " after " + std::to_string(draws) + " draws (" + std::to_string(pre_rejected_) + " failed :pre, " +
+                            std::to_string(nan_rejected_) + " had a NaN real result" +
+                            (thread_cpu_seconds() >= deadline ? ", time budget reached" : "") + "); sampled " +
+                            (described.empty() ? "no arguments" : described));
+            }
+        }
+        finish(out);
+    }
+
+    std::vector<ReportRow> trace_rows(const Outcome& out) const {
+        std::vector<ReportRow> rows;
+        auto add = [&](const std::string& kind, int index, const std::string& label, const Stats& s) {
+            for (const auto& [metric, value] : {std::pair<const char*, double>{"bits_error_avg", s.mean()},
+                                                {"bits_error_max", s.max},
+                                                {"samples", static_cast<double>(s.count)}})
+                rows.push_back({"1", out.workload, out.format, kind, index, label, metric, value});
+        };
+        for (std::size_t k = 0; k < bindings_.size(); ++k)
+            if (bindings_[k].count > 0) add("binding", static_cast<int>(k), program_.binding_names[k], bindings_[k]);
+        for (std::size_t i = 0; i < iterations_.size(); ++i)
+            add("iteration", static_cast<int>(i), program_.loop_variable + " after iteration " + std::to_string(i + 1), iterations_[i]);
+        return rows;
+    }
+
+private:
+    void finish(Outcome& out) const {
+        out.bits_error_avg = bits_.mean();
+        out.bits_error_max = bits_.max;
+        out.rel_error_avg = relative_.mean();
+        out.rel_error_max = relative_.max;
+        out.rejected = pre_rejected_ + nan_rejected_;
+    }
+
+    /// Herbie's uniform draw over format values, unless :pre accepts under 1 in 20 of a pilot of
+    /// such draws (floats crowd near zero, so a constraint such as (x - 3)^2 + y >= 4 over [0, 6]
+    /// almost never holds): then uniform in value, which the report says.
+    Spread choose_spread(const std::vector<ArgumentRange>& ranges) {
+        if (!program_.has_pre) return Spread::Ordinal;
+        constexpr int pilot = 200;
+        std::mt19937_64 pilot_random(random_());
+        int accepted = 0;
+        std::vector<Real> inputs(ranges.size());
+        for (int i = 0; i < pilot; ++i) {
+            const std::vector<double> point = draw_point(ranges, Spread::Ordinal, pilot_random);
+            for (std::size_t k = 0; k < point.size(); ++k) mpfr_set_d(inputs[k].get(), point[k], MPFR_RNDN);
+            accepted += truth_run_.precondition(inputs) ? 1 : 0;
+        }
+        return accepted * 20 >= pilot ? Spread::Ordinal : Spread::Value;
+    }
+
+    /// The flattened ground truth of a point: at the run's precision, and again with twice the
+    /// bits while a cancellation makes it doubtful and the result (rounded to the format) changes.
+    std::vector<Real> ground_truth(const std::vector<Real>& inputs) {
+        std::vector<Real> previous;
+        for (int bits = options_.mpfr_precision;; bits *= 2) {
+            truth_.set_precision(bits);
+            truth_.reset_cancelled();
+            std::vector<Real> current;
+            try {
+                flatten(truth_run_.run(inputs), current, [](bool b) { return real_of(b ? 1 : 0); });
+            } catch (const BudgetExceeded& e) {
+                throw Error(std::string("ground truth: ") + e.what());
+            }
+            const auto cancelled = truth_.cancelled();
+            const bool settled = cancelled == TruthDomain::Cancellation::Partial && !previous.empty() && same_in_format(previous, current);
+            if (cancelled == TruthDomain::Cancellation::None || settled || bits * 2 > Real::max_precision) {
+                truth_.set_precision(options_.mpfr_precision);
+                return current;
+            }
+            previous = std::move(current);
+        }
+    }
+
+    bool same_in_format(const std::vector<Real>& a, const std::vector<Real>& b) const {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const core::Rounded x = nearest_(core::ExactValue::from_mpfr(a[i].get()));
+            const core::Rounded y = nearest_(core::ExactValue::from_mpfr(b[i].get()));
+            if (x.bits != y.bits) return false;
+        }
+        return true;
+    }
+
+    void evaluate(const std::vector<double>& point, bool sampling, Outcome& out) {
+        std::vector<Real> truth_inputs;
+        for (double x : point) truth_inputs.push_back(real_of(x));
+        if (sampling && !truth_run_.precondition(truth_inputs)) {
+            ++pre_rejected_;
+            return;
+        }
+        std::vector<Real> truth = ground_truth(truth_inputs);
+        if (sampling && std::any_of(truth.begin(), truth.end(), [](const Real& r) { return mpfr_nan_p(r.get()) != 0; })) {
+            ++nan_rejected_;
+            return;
+        }
+        emulated_.flags = {};
+        std::vector<double> computed;
+        bool exceeded = false;
+        try {
+            flatten(emulated_run_.run(point), computed, [](bool b) { return b ? 1.0 : 0.0; });
+        } catch (const BudgetExceeded&) {
+            exceeded = true;
+        }
+        if (exceeded || computed.size() != truth.size()) computed.assign(truth.size(), std::nan(""));
+        ++out.samples;
+        out.budget_exceeded += exceeded ? 1 : 0;
+        out.overflow += emulated_.flags.has(core::ExceptionFlags::overflow) ? 1 : 0;
+        out.underflow += emulated_.flags.has(core::ExceptionFlags::underflow) ? 1 : 0;
+        out.nan += std::any_of(computed.begin(), computed.end(), [](double x) { return std::isnan(x); }) ? 1 : 0;
+        out.inf += std::any_of(computed.begin(), computed.end(), [](double x) { return std::isinf(x); }) ? 1 : 0;
+        for (std::size_t i = 0; i < truth.size(); ++i) {
+            bits_.add(bits_of_error(nearest_, computed[i], truth[i].get()));
+            relative_.add(relative_error(computed[i], truth[i].get()));
+        }
+        if (exceeded) return;
+        const auto& emulated_bindings = emulated_run_.binding_values();
+        const auto& truth_bindings = truth_run_.binding_values();
+        for (std::size_t k = 0; k < bindings_.size(); ++k)
+            if (emulated_bindings[k] && truth_bindings[k])
+                bindings_[k].add(bits_of_error(nearest_, *emulated_bindings[k], truth_bindings[k]->get()));
+        const auto& emulated_iterations = emulated_run_.iteration_values();
+        const auto& truth_iterations = truth_run_.iteration_values();
+        const std::size_t n = std::min(emulated_iterations.size(), truth_iterations.size());
+        if (iterations_.size() < n) iterations_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) iterations_[i].add(bits_of_error(nearest_, emulated_iterations[i], truth_iterations[i].get()));
+    }
+
+    const RunOptions& options_;
+    Program program_;
+    EmulatedDomain emulated_;
+    TruthDomain truth_;
+    EvaluationLimits limits_;
+    Interpreter<EmulatedDomain> emulated_run_;
+    Interpreter<TruthDomain> truth_run_;
+    core::Rounder nearest_;
+    std::mt19937_64 random_;
+    Stats bits_, relative_;
+    std::vector<Stats> bindings_;
+    std::vector<Stats> iterations_;
+    int pre_rejected_ = 0, nan_rejected_ = 0;
+};
+
+Outcome run_one(const Benchmark& benchmark, std::size_t benchmark_index, std::size_t format_index, const RunOptions& options) {
+    const core::FormatSpec& format = options.formats[format_index];
+    Outcome out;
+    out.workload = benchmark.workload;
+    out.format = format.name;
+    std::vector<ReportRow> traces;
+    try {
+        // The seed decides the points of each (benchmark, format) whatever thread runs it.
+        std::seed_seq seed{static_cast<std::uint32_t>(options.seed), static_cast<std::uint32_t>(options.seed >> 32),
+                           static_cast<std::uint32_t>(benchmark_index), static_cast<std::uint32_t>(format_index)};
+        BenchmarkRun run(benchmark, format, seed, options);
+        run.run(out);
+        traces = run.trace_rows(out);
+    } catch (const Error& e) {
+        out.error = e.what();
+    }
+    if (!out.error.empty()) {
+        out.rows.push_back({"1", out.workload, out.format, "run", 0, out.error, "error", 1});
+        return out;
+    }
+    const std::pair<const char*, double> metrics[] = {
+        {"samples", out.samples},
+        {"rejected_count", out.rejected},
+        {"bits_error_avg", out.bits_error_avg},
+        {"bits_error_max", out.bits_error_max},
+        {"rel_error_avg", out.rel_error_avg},
+        {"rel_error_max", out.rel_error_max},
+        {"overflow_count", out.overflow},
+        {"underflow_count", out.underflow},
+        {"nan_count", out.nan},
+        {"inf_count", out.inf},
+        {"budget_exceeded_count", out.budget_exceeded},
+    };
+    for (const auto& [metric, value] : metrics) out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", metric, value});
+    out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", "uniform_in_value", out.spread == Spread::Value ? 1.0 : 0.0});
+    out.rows.insert(out.rows.end(), traces.begin(), traces.end());
+    return out;
+}
+
+}  // namespace
+
+std::vector<Benchmark> list_benchmarks(const std::vector<std::vector<FPCore>>& files) {
+    std::vector<Benchmark> benchmarks;
+    std::map<std::string, int> seen;
+    for (const std::vector<FPCore>& cores : files)
+        for (const FPCore& core : cores) {
+            const std::string name = core.display_name();
+            const int count = ++seen[name];
+            benchmarks.push_back({&core, &cores, count == 1 ? name : name + " #" + std::to_string(count)});
+        }
+    return benchmarks;
+}
+
+std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, const RunOptions& options) {
+    if (options.formats.empty()) throw Error("no formats to run the FPCore benchmarks under");
+    for (const core::FormatSpec& f : options.formats)
+        if (f.kind != core::FormatKind::Binary)
+            throw Error("format '" + f.name + "' is not a binary floating-point format; FPCore contexts need one (fp64, fp32, bf16, fp16, eXmY)");
+    if (options.samples < 1) throw Error("--samples must be at least 1");
+    if (options.mpfr_precision < 64 || options.mpfr_precision > Real::max_precision)
+        throw Error("--mpfr-precision " + std::to_string(options.mpfr_precision) + ": the ground truth takes 64 to " +
+                    std::to_string(Real::max_precision) + " bits");
+    const std::size_t task_count = benchmarks.size() * options.formats.size();
+    std::vector<Outcome> outcomes(task_count);
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t task = next++; task < task_count; task = next++)
+            outcomes[task] = run_one(benchmarks[task / options.formats.size()], task / options.formats.size(),
+                                     task % options.formats.size(), options);
+    };
+    const int threads = std::max(1, std::min<int>(options.threads, static_cast<int>(task_count)));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    return outcomes;
+}
+
+Report make_report(const std::vector<Outcome>& outcomes, const RunOptions& options, const std::vector<std::string>& files) {
+    Report report;
+    report.floatscope_version = FLOATSCOPE_VERSION;
+    report.created = iso_utc_now();
+    RunInfo info;
+    info.run = "1";
+    info.workload = "fpcore";
+    std::string file_list;
+    for (const std::string& f : files) file_list.append(file_list.empty() ? "" : " ").append(f);
+    info.parameters = {{"files", file_list},
+                       {"samples", std::to_string(options.samples)},
+                       {"seed", std::to_string(options.seed)},
+                       {"override", to_string(options.override_mode)},
+                       {"max-iterations", std::to_string(options.limits.max_iterations)},
+                       {"inputs", std::to_string(options.inputs.size())}};
+    for (const core::FormatSpec& f : options.formats) info.policies.emplace_back(f.name, f.name);
+    info.mpfr_precision = options.mpfr_precision;
+    report.runs.push_back(std::move(info));
+    for (const Outcome& o : outcomes) report.rows.insert(report.rows.end(), o.rows.begin(), o.rows.end());
+    return report;
+}
+
+}  // namespace floatscope::emu::fpcore

@@ -1,0 +1,84 @@
+// Runner: evaluates FPCore benchmarks under formats against the MPFR ground truth on sampled or
+// given inputs, and measures the errors into Report rows.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/format.hpp"
+#include "emulation/fpcore/context.hpp"
+#include "emulation/fpcore/fpcore.hpp"
+#include "emulation/fpcore/sampler.hpp"
+#include "emulation/fpcore/value.hpp"
+#include "emulation/report.hpp"
+
+namespace floatscope::emu::fpcore {
+
+/// One input point given by the user: argument name -> number text (decimal, rational, hex).
+using InputPoint = std::vector<std::pair<std::string, std::string>>;
+
+struct RunOptions {
+    std::vector<core::FormatSpec> formats;  ///< binary formats; each is one policy
+    int samples = 256;
+    std::uint64_t seed = 1;
+    int mpfr_precision = 256;               ///< bits of the ground truth
+    OverrideMode override_mode = OverrideMode::All;
+    EvaluationLimits limits;                ///< per evaluation
+    double seconds_per_benchmark = 60;      ///< CPU seconds per benchmark and format, all samples together
+    /// Given points instead of sampling (each is rounded to its argument's format, as FPCore
+    /// rounds program inputs; the ground truth runs on the same rounded values).
+    std::vector<InputPoint> inputs;
+    int threads = 1;
+};
+
+/// A benchmark to run: an FPCore and the FPCores of its file (the ones it may call).
+struct Benchmark {
+    const FPCore* core = nullptr;
+    const std::vector<FPCore>* file_cores = nullptr;
+    std::string workload;  ///< the name in reports: :name, made unique among the benchmarks run
+};
+
+/// The summary of one benchmark under one format (the table `fpcore` prints).
+struct Outcome {
+    std::string workload;
+    std::string format;
+    std::string error;        ///< why it could not be evaluated; empty when it was
+    int samples = 0;          ///< evaluated points
+    int rejected = 0;         ///< drawn points failing :pre, or whose real result is NaN
+    int budget_exceeded = 0;  ///< points where the emulated run exceeded the iteration budget
+    double bits_error_avg = 0, bits_error_max = 0;
+    double rel_error_avg = 0, rel_error_max = 0;
+    int overflow = 0, underflow = 0, nan = 0, inf = 0;
+    Spread spread = Spread::Ordinal;  ///< how the points were drawn
+    std::vector<ReportRow> rows;
+};
+
+/// Names the benchmarks of the files: their :name, with " #2", " #3" added to repeated names.
+std::vector<Benchmark> list_benchmarks(const std::vector<std::vector<FPCore>>& files);
+
+/// Runs every benchmark under every format (on options.threads threads). Never throws for a
+/// benchmark that cannot run: its Outcome says why. Throws floatscope::Error for bad options.
+///
+/// Per point: inputs are drawn per format (sampler.hpp) and rejected when :pre is false or the
+/// ground truth is NaN (as Herbie discards them); the ground truth running past its budget makes
+/// the benchmark unevaluable; the emulated run doing so (or repeating a loop state) counts in
+/// budget_exceeded with a NaN result. Fewer than half the requested samples after 10x the draws
+/// (or past the time budget) is an error naming the ranges. When every argument is fixed (by
+/// :example, see argument_ranges, or because there are none) the benchmark runs once on that point.
+///
+/// Rows (run "1", workload, policy = format name): region "output"/"result" with metrics samples,
+/// rejected_count, bits_error_avg, bits_error_max, rel_error_avg, rel_error_max, overflow_count,
+/// underflow_count, nan_count, inf_count, budget_exceeded_count (counts are of points),
+/// uniform_in_value (1 when the points were drawn uniformly in value, see choose_spread); region
+/// kind "binding" per let variable outside loops and kind "iteration" per iteration of the first
+/// loop (its first variable), each with bits_error_avg, bits_error_max, samples. A benchmark that
+/// cannot be evaluated has one row: region_kind "run", region = the reason, metric "error", value 1.
+std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, const RunOptions& options);
+
+/// The rows of the outcomes as a Report with one RunInfo (workload "fpcore", the options as
+/// parameters, the formats as policies).
+Report make_report(const std::vector<Outcome>& outcomes, const RunOptions& options, const std::vector<std::string>& files);
+
+}  // namespace floatscope::emu::fpcore

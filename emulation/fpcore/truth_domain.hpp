@@ -1,0 +1,98 @@
+// TruthDomain: the ground truth of an FPCore program - every operation in MPFR at a high
+// precision, rounding contexts treated as real (the FPCore standard's real semantics).
+#pragma once
+
+#include <cstdint>
+#include <mpfr.h>
+
+#include <vector>
+
+#include "emulation/fpcore/program.hpp"
+
+namespace floatscope::emu::fpcore {
+
+/// A copyable MPFR number at the calling thread's truth precision (set by TruthDomain), with its
+/// significand stored inline (MPFR's custom interface): copies never allocate, which is most of
+/// an interpreter's work. Holds at most max_precision bits.
+class Real {
+public:
+    static constexpr mpfr_prec_t max_precision = 2048;
+
+    Real() {
+        init(precision());
+        mpfr_set_zero(value_, 1);
+    }
+    Real(const Real& other) {
+        init(mpfr_get_prec(other.value_));
+        mpfr_set(value_, other.value_, MPFR_RNDN);
+    }
+    Real& operator=(const Real& other) {
+        if (this != &other) {
+            if (mpfr_get_prec(value_) != mpfr_get_prec(other.value_)) init(mpfr_get_prec(other.value_));
+            mpfr_set(value_, other.value_, MPFR_RNDN);
+        }
+        return *this;
+    }
+    ~Real() = default;  // the significand is a member: nothing to free
+
+    mpfr_ptr get() { return value_; }
+    mpfr_srcptr get() const { return value_; }
+
+    /// Precision of new Reals on this thread, in bits.
+    static mpfr_prec_t& precision() {
+        thread_local mpfr_prec_t bits = 256;
+        return bits;
+    }
+
+private:
+    void init(mpfr_prec_t bits) {
+        mpfr_custom_init(limbs_, bits);
+        mpfr_custom_init_set(value_, MPFR_ZERO_KIND, 0, bits, limbs_);
+    }
+
+    mpfr_t value_;
+    mp_limb_t limbs_[max_precision / GMP_NUMB_BITS];
+};
+
+/// Literals and constants are rounded to nearest at the truth precision; floating-point and real
+/// contexts (`!`, cast, the arguments') round nothing; comparisons are exact. Integer contexts
+/// still round to integers: they are a program's counters and sizes, not an approximation.
+class TruthDomain {
+public:
+    using Number = Real;
+
+    /// Sets this thread's Real precision to `precision` bits (64 to Real::max_precision).
+    TruthDomain(const Program& program, int precision);
+
+    /// Changes the precision of the Reals made from now on (this thread).
+    void set_precision(int precision) const;
+    /// How much an addition or subtraction since the last reset cancelled: to zero, or all but 80
+    /// of the precision's bits. The result may then be wrong at this precision (sqrt(x + 1) -
+    /// sqrt(x) is 0 at 256 bits for x = 10^300) and the runner repeats the evaluation with twice
+    /// the bits: after a cancellation to zero always, after a partial one until the result settles.
+    enum class Cancellation { None, Partial, ToZero };
+    Cancellation cancelled() const { return cancelled_; }
+    void reset_cancelled() const { cancelled_ = Cancellation::None; }
+
+    Real literal(const Expr& e) const;
+    Real constant(const Expr& e) const;
+    Real apply(const Expr& e, const Real* const* args, int count) const;
+    Real cast(const Expr& e, const Real& x) const { return in_context(e.context, Real(x)); }
+    Real input(int context, const Real& x) const { return in_context(context, Real(x)); }
+    Real index_value(const Expr&, long long i) const;
+    static int compare(const Real& a, const Real& b);
+    static constexpr bool finite_states = false;  ///< real loops are only bounded by the budget
+    static bool same(const Real&, const Real&) { return false; }
+    bool test(const Expr& e, Op op, const Real& x) const;
+    static long long to_index(const Real& x, const Expr& e);
+
+private:
+    /// x, rounded to an integer in integer contexts.
+    Real in_context(int context, Real x) const;
+
+    std::vector<bool> integer_;
+    std::vector<mpfr_rnd_t> mode_;
+    mutable Cancellation cancelled_ = Cancellation::None;
+};
+
+}  // namespace floatscope::emu::fpcore

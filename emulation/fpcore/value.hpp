@@ -1,0 +1,59 @@
+// Value: what an FPCore expression evaluates to - a number of the evaluation's domain, a boolean,
+// or a tensor of values - and the limits that keep an evaluation finite.
+#pragma once
+
+#include <time.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace floatscope::emu::fpcore {
+
+template <class N>
+struct Value {
+    enum class Kind : unsigned char { Number, Boolean, Tensor };
+    Kind kind = Kind::Number;
+    bool boolean = false;
+    N number{};
+    std::shared_ptr<const std::vector<Value>> elements;  ///< Tensor: the first dimension's entries
+
+    static Value of(N n) {
+        Value v;
+        v.number = std::move(n);
+        return v;
+    }
+    static Value of_boolean(bool b) {
+        Value v;
+        v.kind = Kind::Boolean;
+        v.boolean = b;
+        return v;
+    }
+};
+
+/// Bounds on one evaluation: loops stop with BudgetExceeded past them.
+struct EvaluationLimits {
+    /// Loop iterations and tensor elements, all loops together. The default lets every terminating
+    /// loop of the FPBench corpus finish (its longest, Newton's method, stops at 10^5) and keeps a
+    /// loop that never ends from costing more than a second of MPFR time.
+    long long max_iterations = 100'000;
+    double max_seconds = 60;  ///< CPU time of the evaluating thread (not wall time: a busy machine
+                              ///< must not change which benchmarks evaluate)
+};
+
+/// CPU seconds used by the calling thread so far.
+inline double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+/// An evaluation ran past its EvaluationLimits.
+class BudgetExceeded : public Error {
+public:
+    using Error::Error;
+};
+
+}  // namespace floatscope::emu::fpcore

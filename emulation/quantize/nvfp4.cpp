@@ -1,0 +1,81 @@
+// NVFP4 quantization in Transformer Engine's order, in float, a chunk of blocks at a time.
+#include "emulation/quantize/nvfp4.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/round_array.hpp"
+#include "emulation/quantize/element_codec.hpp"
+
+namespace floatscope::emu {
+
+float nvfp4_tensor_encode_scale(float tensor_amax) {
+    const float scale = std::fmin(448.0f * 6.0f / tensor_amax, std::numeric_limits<float>::max());
+    return tensor_amax == 0.0f || scale == 0.0f ? 1.0f : scale;
+}
+
+BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> x, core::StochasticSource* random) {
+    if (format.family != BlockFamily::Nvfp4) throw Error("quantize_nvfp4: '" + format.name + "' is not NVFP4");
+    const core::RoundingMode mode = format.element_rounding;
+    if (core::is_stochastic(mode) && random == nullptr)
+        throw Error("quantize_nvfp4: stochastic element rounding needs a random source");
+    const ElementCodec element_codec(format.element);
+    const ElementCodec scale_codec(format.scale);
+    const std::size_t n = x.size();
+    const std::size_t block = static_cast<std::size_t>(format.block_size);
+    const std::size_t blocks = (n + block - 1) / block;
+
+    float tensor_amax = 0;
+    for (const float v : x) tensor_amax = std::max(tensor_amax, std::fabs(v));  // a NaN never wins
+    const float encode = nvfp4_tensor_encode_scale(tensor_amax);
+    // TE: s_dec = 1.0 / s_enc, a double quotient stored in a float.
+    const float decode = static_cast<float>(1.0 / static_cast<double>(encode));
+
+    BlockQuantized q;
+    q.format = format;
+    q.tensor_scale = encode;
+    q.codes.resize(n);
+    q.scale_codes.resize(blocks);
+    q.block_scales.resize(blocks);
+
+    constexpr std::size_t chunk = 4096;
+    std::vector<float> scaled(chunk);
+    std::vector<float> scales(chunk / 16);
+    std::vector<unsigned char> nan_block(chunk / 16);
+    for (std::size_t start = 0; start < n; start += chunk) {
+        const std::size_t length = std::min(chunk, n - start);
+        const std::size_t count = (length + block - 1) / block;
+        for (std::size_t b = 0; b < count; ++b) {
+            float amax = 0;
+            bool nan = false;
+            for (std::size_t i = b * block; i < std::min(length, (b + 1) * block); ++i) {
+                const float a = std::fabs(x[start + i]);
+                amax = std::max(amax, a);
+                nan |= std::isnan(a);
+            }
+            nan_block[b] = nan;
+            scales[b] = amax / 6.0f * encode;
+        }
+        // The block scales to E4M3, round to nearest even, saturating (CUDA's satfinite cast).
+        const std::span<float> s(scales.data(), count);
+        core::round_array(format.scale, core::RoundingMode::NearestEven, std::span<const float>(s), s);
+        for (std::size_t b = 0; b < count; ++b) {
+            const std::size_t index = start / block + b;
+            const float factor = nan_block[b] || s[b] == 0 ? 0.0f : encode / s[b];
+            q.scale_codes[index] = nan_block[b] ? scale_codec.encode(std::numeric_limits<double>::quiet_NaN())
+                                                : scale_codec.encode(s[b]);
+            q.block_scales[index] = nan_block[b] ? std::numeric_limits<float>::quiet_NaN() : s[b] * decode;
+            for (std::size_t i = b * block; i < std::min(length, (b + 1) * block); ++i)
+                scaled[i] = x[start + i] * factor;
+        }
+        const std::span<float> values(scaled.data(), length);
+        core::round_array(format.element, mode, std::span<const float>(values), values, random);
+        element_codec.encode_finite(values, q.codes.data() + start);
+    }
+    return q;
+}
+
+}  // namespace floatscope::emu

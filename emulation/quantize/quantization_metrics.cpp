@@ -1,0 +1,98 @@
+// Quantization error metrics in double, and the matmul error through the MPFR ground truth.
+#include "emulation/quantize/quantization_metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "emulation/ground_truth.hpp"
+#include "emulation/quantize/block_format.hpp"
+
+namespace floatscope::emu {
+
+QuantizationError measure_quantization_error(std::span<const float> original, std::span<const float> quantized,
+                                             std::size_t clipped) {
+    if (original.size() != quantized.size()) throw Error("quantization error: the two tensors differ in size");
+    QuantizationError r;
+    double signal = 0;
+    double noise = 0;
+    std::size_t flushed = 0;
+    for (std::size_t i = 0; i < original.size(); ++i) {
+        const double x = original[i];
+        const double q = quantized[i];
+        if (std::isnan(x) || std::isnan(q)) continue;
+        ++r.count;
+        const double e = q - x;
+        signal += x * x;
+        noise += e * e;
+        r.max_abs_error = std::max(r.max_abs_error, std::fabs(e));
+        flushed += (x != 0 && q == 0) ? 1 : 0;
+    }
+    if (r.count == 0) return r;
+    const double n = static_cast<double>(r.count);
+    r.mse = noise / n;
+    r.sqnr_db = noise == 0 ? std::numeric_limits<double>::infinity() : 10 * std::log10(signal / noise);
+    r.relative_frobenius = signal == 0 ? (noise == 0 ? 0 : std::numeric_limits<double>::infinity())
+                                       : std::sqrt(noise / signal);
+    r.fraction_clipped = static_cast<double>(clipped) / n;
+    r.fraction_flushed = static_cast<double>(flushed) / n;
+    return r;
+}
+
+std::size_t count_clipped(const BlockQuantized& q, std::span<const float> original) {
+    if (original.size() != q.size()) throw Error("count_clipped: the tensors differ in size");
+    const double max_element = element_max_magnitude(q.format);
+    const std::size_t block = static_cast<std::size_t>(q.format.block_size);
+    std::size_t clipped = 0;
+    for (std::size_t i = 0; i < original.size(); ++i) {
+        // The largest magnitude the block holds, exactly: a double product of two floats' values.
+        const double limit = max_element * q.block_scales[i / block];
+        clipped += std::fabs(static_cast<double>(original[i])) > limit ? 1 : 0;
+    }
+    return clipped;
+}
+
+std::size_t count_clipped(const IntegerQuantized& q, std::span<const float> original) {
+    if (original.size() != q.codes.size()) throw Error("count_clipped: the tensors differ in size");
+    const CodeRange codes = code_range(q.config);
+    std::size_t clipped = 0;
+    for (std::size_t i = 0; i < original.size(); ++i) {
+        const std::size_t g = q.group_of(i);
+        const double scale = q.scales[g];
+        const double x = original[i];
+        // Beyond half a step past the end codes: where rounding alone would leave the code range.
+        clipped += (x > (codes.max - q.zero_points[g] + 0.5) * scale || x < (codes.min - q.zero_points[g] - 0.5) * scale)
+                       ? 1
+                       : 0;
+    }
+    return clipped;
+}
+
+MatmulError matmul_quantization_error(std::span<const float> a, std::span<const float> w, std::span<const float> wq,
+                                      std::size_t m, std::size_t k, std::size_t n) {
+    if (a.size() != m * k || w.size() != k * n || wq.size() != k * n)
+        throw Error("matmul quantization error: the matrices do not have the shapes m x k and k x n");
+    // 53 + 53 + log2(k) bits hold every product and sum of floats exactly enough; 256 bits leave margin.
+    constexpr int precision = 256;
+    const TruthPrecisionScope scope(precision);
+    const auto widen = [](std::span<const float> v) { return std::vector<double>(v.begin(), v.end()); };
+    const std::vector<TruthNumber> ta = to_truth(widen(a), precision);
+    const std::vector<TruthNumber> exact = exact_gemm(ta, to_truth(widen(w), precision), m, k, n, precision);
+    const std::vector<TruthNumber> approx = exact_gemm(ta, to_truth(widen(wq), precision), m, k, n, precision);
+    MatmulError r;
+    double reference = 0;
+    double difference = 0;
+    for (std::size_t i = 0; i < exact.size(); ++i) {
+        const double y = static_cast<double>(exact[i]);
+        const double e = static_cast<double>(TruthNumber(approx[i] - exact[i]));
+        reference += y * y;
+        difference += e * e;
+        r.max_abs_error = std::max(r.max_abs_error, std::fabs(e));
+    }
+    r.relative_frobenius = reference == 0 ? 0 : std::sqrt(difference / reference);
+    return r;
+}
+
+}  // namespace floatscope::emu

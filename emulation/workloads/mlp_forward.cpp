@@ -1,0 +1,166 @@
+// mlp-forward: a deep MLP's forward pass under a policy, layer by layer, against its MPFR twin.
+#include "emulation/workloads/mlp_forward.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "emulation/ground_truth.hpp"
+#include "emulation/workloads/builtin_workloads.hpp"
+#include "emulation/workloads/dense_layer.hpp"
+#include "emulation/workloads/layer_norm.hpp"
+#include "emulation/workloads/seeded_random.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+/// Values a run may hold at once (weights of every layer, in double): 2^28, 2 GiB.
+constexpr double max_values = 268435456.0;
+
+std::string layer_label(int layer, const MlpForwardNetwork& net) {
+    return fmt::format("layer {} ({}{})", layer, to_string(net.activation), net.layer_norm ? ", layernorm" : "");
+}
+
+class MlpForwardWorkload final : public Workload {
+public:
+    std::string name() const override { return "mlp-forward"; }
+    std::string summary() const override {
+        return "forward pass of a deep MLP: error growth, overflow and underflow from layer to layer";
+    }
+    std::string help() const override {
+        return "A batch of inputs through `depth` dense layers of `width` units, each x w + b, optional "
+               "LayerNorm, then the activation. Inputs and parameters are drawn from the seed in double; a "
+               "policy rounds them to its storage format, multiplies in its compute format with its "
+               "accumulator (or its matmul preset), adds the bias, normalizes and activates in the compute "
+               "format (reductions in the accumulate format) and writes each layer's output in the output "
+               "format. One region per layer holds its output activations. The ground truth runs the same "
+               "network on the unrounded values in MPFR: exact sums of exact products rounded once, GELU "
+               "through erf, tanh, LayerNorm all in MPFR. A large init-scale grows the activations "
+               "geometrically (fp16 overflows at 65520 in a late layer while fp32 does not); a small one "
+               "shrinks them into underflow.";
+    }
+    const std::vector<ParameterSpec>& parameters() const override {
+        static const std::vector<ParameterSpec> schema = {
+            {"depth", ParameterType::Integer, "16", 1, 1000, {}, "number of dense layers"},
+            {"width", ParameterType::Integer, "256", 1, 8192, {}, "units per layer (and input features)"},
+            {"batch", ParameterType::Integer, "32", 1, 8192, {}, "rows of the input batch"},
+            {"activation", ParameterType::Choice, "relu", 0, 0, {"relu", "gelu", "tanh"}, "activation of every layer"},
+            {"init", ParameterType::Choice, "he", 0, 0, {"he", "xavier"},
+             "weight distribution: normal with std sqrt(2/fan_in) (He) or sqrt(2/(fan_in+fan_out)) (Xavier)"},
+            {"init-scale", ParameterType::Real, "1", 0, 1e6, {}, "multiplier of the weights' standard deviation"},
+            {"bias-std", ParameterType::Real, "0.1", 0, 1e6, {}, "standard deviation of the normal biases"},
+            {"layernorm", ParameterType::Boolean, "false", 0, 0, {}, "LayerNorm between the affine map and the activation"},
+            {"input", ParameterType::Choice, "normal", 0, 0, distribution_names(),
+             "input distribution: uniform in [0, 1), symmetric (uniform in [-1, 1)) or standard normal"},
+            {"input-scale", ParameterType::Real, "1", 0, 1e30, {}, "multiplier of the inputs"},
+            {"seed", ParameterType::Integer, "1", 0, 9007199254740992.0, {}, "seed of inputs and parameters"},
+        };
+        return schema;
+    }
+
+    void check(const Parameters& p) const override {
+        const double width = p.real("width");
+        const double values = p.real("depth") * width * width + p.real("batch") * width;
+        if (values > max_values)
+            throw Error(fmt::format("mlp-forward: depth x width^2 + batch x width = {:.0f} values; the limit is {:.0f} "
+                                    "(reduce depth, width or batch)",
+                                    values, max_values));
+    }
+
+    void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,
+             RunControl& control) const override {
+        check(parameters);
+        const MlpForwardNetwork net = mlp_forward_network(parameters);
+        const int depth = static_cast<int>(net.weights.size());
+        const auto seed = static_cast<std::uint64_t>(parameters.integer("seed"));
+        Matrix x = net.input;
+        ElementwiseArithmetic(policy.at(Role::Storage, 0, depth)).round(x.values, x.values);
+        for (int layer = 0; layer < depth; ++layer) {
+            LayerPrecision precision(policy, layer, depth, seed);
+            Matrix w = net.weights[static_cast<std::size_t>(layer)];
+            std::vector<double> b = net.biases[static_cast<std::size_t>(layer)];
+            precision.storage.round(w.values, w.values);
+            precision.storage.round(b, b);
+            Matrix h = dense_affine(precision, precision.matmul, x, w, b);
+            if (net.layer_norm) layer_norm(precision, h);
+            activate(net.activation, precision.compute, h.values, h.values);
+            precision.output.round(h.values, h.values);
+            TraceRegion& region = trace.add_region("layer", layer, layer_label(layer, net), precision.output.format());
+            region.values = h.values;
+            x = std::move(h);
+            control.checkpoint(static_cast<double>(layer + 1) / depth, fmt::format("layer {} of {}", layer + 1, depth));
+        }
+    }
+
+    void run_ground_truth(const Parameters& parameters, int precision, TruthTrace& truth,
+                          RunControl& control) const override {
+        check(parameters);
+        const MlpForwardNetwork net = mlp_forward_network(parameters);
+        const int depth = static_cast<int>(net.weights.size());
+        const std::size_t batch = net.input.rows, width = net.input.cols;
+        std::vector<TruthNumber> x = to_truth(net.input.values, precision);
+        for (int layer = 0; layer < depth; ++layer) {
+            const auto l = static_cast<std::size_t>(layer);
+            // The weights are doubles: 53-bit numbers hold them exactly and keep the products short.
+            const std::vector<TruthNumber> w = to_truth(net.weights[l].values, 53);
+            std::vector<TruthNumber> h = exact_gemm(x, w, batch, width, width, precision);
+            for (std::size_t i = 0; i < batch; ++i) {
+                for (std::size_t j = 0; j < width; ++j) {
+                    mpfr_ptr v = h[i * width + j].backend().data();
+                    mpfr_add_d(v, v, net.biases[l][j], MPFR_RNDN);
+                }
+                if (net.layer_norm) layer_norm_truth(std::span<TruthNumber>(h.data() + i * width, width));
+            }
+            for (TruthNumber& v : h) activate_truth(net.activation, v);
+            TruthRegion& region = truth.add_region("layer", layer, layer_label(layer, net));
+            region.values = h;
+            x = std::move(h);
+            control.checkpoint(static_cast<double>(layer + 1) / depth,
+                               fmt::format("ground truth: layer {} of {}", layer + 1, depth));
+        }
+    }
+};
+
+}  // namespace
+
+MlpForwardNetwork mlp_forward_network(const Parameters& p) {
+    MlpForwardNetwork net;
+    const auto depth = static_cast<std::size_t>(p.integer("depth"));
+    const auto width = static_cast<std::size_t>(p.integer("width"));
+    const auto batch = static_cast<std::size_t>(p.integer("batch"));
+    const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
+    net.activation = parse_activation(p.text("activation"));
+    net.layer_norm = p.boolean("layernorm");
+
+    SeededRandom inputs(seed, 1);
+    const Distribution distribution = parse_distribution(p.text("input"));
+    const double input_scale = p.real("input-scale");
+    net.input = Matrix(batch, width);
+    for (double& v : net.input.values) v = input_scale * inputs.next(distribution);
+
+    // He et al., "Delving Deep into Rectifiers", ICCV 2015: std sqrt(2 / fan_in); Glorot, Bengio,
+    // AISTATS 2010: std sqrt(2 / (fan_in + fan_out)).
+    const double fan = static_cast<double>(width);
+    const double base_std = p.text("init") == "he" ? std::sqrt(2 / fan) : std::sqrt(2 / (fan + fan));
+    const double weight_std = p.real("init-scale") * base_std;
+    const double bias_std = p.real("bias-std");
+    SeededRandom parameters(seed, 2);
+    for (std::size_t l = 0; l < depth; ++l) {
+        Matrix w(width, width);
+        for (double& v : w.values) v = weight_std * parameters.normal();
+        std::vector<double> b(width);
+        for (double& v : b) v = bias_std * parameters.normal();
+        net.weights.push_back(std::move(w));
+        net.biases.push_back(std::move(b));
+    }
+    return net;
+}
+
+const Workload& mlp_forward_workload() {
+    static const MlpForwardWorkload workload;
+    return workload;
+}
+
+}  // namespace floatscope::emu

@@ -1,0 +1,246 @@
+// train-mlp: mixed-precision training of an MLP classifier on Fashion-MNIST under a policy.
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "core/catalog.hpp"
+#include "core/error.hpp"
+#include "emulation/workloads/builtin_workloads.hpp"
+#include "emulation/workloads/image_dataset.hpp"
+#include "emulation/workloads/loss_scaler.hpp"
+#include "emulation/workloads/mlp_classifier.hpp"
+#include "emulation/workloads/seeded_random.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+/// Sizes the synthetic dataset takes when train-size or test-size is 0.
+constexpr std::size_t synthetic_train_size = 2000;
+constexpr std::size_t synthetic_test_size = 500;
+constexpr std::size_t max_hidden_layers = 16;
+constexpr std::size_t max_width = 4096;
+/// Parameters a model may have: 2^25, about 800 MB with their momentum and gradients in double.
+constexpr double max_parameters = 33554432.0;
+
+/// "100", "256,128"; "none" for no hidden layer.
+std::vector<std::size_t> parse_hidden(const std::string& text) {
+    std::vector<std::size_t> widths;
+    if (text == "none") return widths;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        const std::string_view item = std::string_view(text).substr(start, comma - start);
+        std::size_t width = 0;
+        const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), width);
+        if (item.empty() || error != std::errc() || end != item.data() + item.size() || width < 1 || width > max_width)
+            throw Error(fmt::format("train-mlp: hidden='{}': expected widths from 1 to {} separated by commas "
+                                    "(100 or 256,128), or none",
+                                    text, max_width));
+        widths.push_back(width);
+        start = comma + 1;
+    }
+    if (widths.size() > max_hidden_layers)
+        throw Error(fmt::format("train-mlp: hidden='{}' has {} layers; at most {}", text, widths.size(), max_hidden_layers));
+    return widths;
+}
+
+FormatRounding parse_autocast(const std::string& text) {
+    try {
+        return {core::parse_format(text), core::RoundingMode::NearestEven};
+    } catch (const Error& e) {
+        throw Error(fmt::format("train-mlp: autocast-format: {}", e.what()));
+    }
+}
+
+struct Datasets {
+    ImageDataset train, test;
+};
+
+Datasets load(const Parameters& p) {
+    const auto train_size = static_cast<std::size_t>(p.integer("train-size"));
+    const auto test_size = static_cast<std::size_t>(p.integer("test-size"));
+    if (p.text("dataset") == "synthetic") {
+        const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
+        return {synthetic_images(train_size > 0 ? train_size : synthetic_train_size, seed, true),
+                synthetic_images(test_size > 0 ? test_size : synthetic_test_size, seed, false)};
+    }
+    return {load_fashion_mnist(p.text("data-dir"), true, train_size),
+            load_fashion_mnist(p.text("data-dir"), false, test_size)};
+}
+
+/// The dataset's images `rows` as pixel / 255, and their labels.
+Matrix batch_inputs(const ImageDataset& data, std::span<const std::size_t> rows, std::vector<std::uint8_t>& labels) {
+    Matrix x(rows.size(), data.features);
+    labels.resize(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::uint8_t* pixels = data.pixels.data() + rows[i] * data.features;
+        for (std::size_t j = 0; j < data.features; ++j) x(i, j) = pixels[j] / 255.0;
+        labels[i] = data.labels[rows[i]];
+    }
+    return x;
+}
+
+double test_accuracy(MlpClassifier& model, const ImageDataset& test, RunControl& control) {
+    constexpr std::size_t chunk = 1000;
+    std::vector<std::size_t> rows(test.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
+    std::vector<std::uint8_t> labels;
+    std::size_t correct = 0;
+    for (std::size_t first = 0; first < rows.size(); first += chunk) {
+        control.check_cancelled();
+        const std::span<const std::size_t> part(rows.data() + first, std::min(chunk, rows.size() - first));
+        const Matrix x = batch_inputs(test, part, labels);
+        correct += model.count_correct(x, labels);
+    }
+    return test.size() == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(test.size());
+}
+
+class TrainMlpWorkload final : public Workload {
+public:
+    std::string name() const override { return "train-mlp"; }
+    std::string summary() const override {
+        return "mixed-precision training of an MLP classifier on Fashion-MNIST: loss, accuracy, gradient underflow";
+    }
+    std::string help() const override {
+        return "Trains 784 - hidden - 10 with softmax cross-entropy and SGD with momentum (torch.optim.SGD), as "
+               "PyTorch's automatic mixed precision does: master weights, momentum and the update in the storage "
+               "format; matrix products of the forward and backward passes in the compute format with the "
+               "accumulate format (or the policy's matmul preset), results in the output format; bias, "
+               "activation and its derivative in the compute format; softmax, cross-entropy and the loss's mean "
+               "in autocast-format (fp32 as autocast keeps them). Dynamic loss scaling follows GradScaler (initial "
+               "scale, x2 after growth-interval good steps, x0.5 and a skipped step on inf or NaN). With fp8, the "
+               "products take E4M3 activations and weights and E5M2 gradients (saturating casts), each tensor divided by a delayed "
+               "per-tensor scale from the amax of its last fp8-history steps (Transformer Engine's recipe). "
+               "Regions: one `epoch` region per epoch (train_loss, train_accuracy, test_accuracy, skipped_steps, "
+               "loss_scale, and grad_underflow_fraction_layer_<l>: among the weight-gradient entries of layer l "
+               "that are nonzero when the same product of the same inputs is computed in fp32, the fraction the "
+               "policy delivers as zero), and a `step` region every log-every steps (loss, loss_scale). Data: "
+               "Fashion-MNIST from Debian's dataset-fashion-mnist (apt install dataset-fashion-mnist), pixels / "
+               "255; dataset=synthetic draws a small stand-in (2000/500 images unless sizes are given). There is "
+               "no MPFR ground truth for a training run.";
+    }
+    const std::vector<ParameterSpec>& parameters() const override {
+        static const std::vector<ParameterSpec> schema = {
+            {"dataset", ParameterType::Choice, "fashion-mnist", 0, 0, {"fashion-mnist", "synthetic"},
+             "Fashion-MNIST from data-dir, or a small synthetic dataset of the same shape"},
+            {"data-dir", ParameterType::Text, fashion_mnist_directory, 0, 0, {}, "folder of the Fashion-MNIST .gz files"},
+            {"hidden", ParameterType::Text, "100", 0, 0, {}, "widths of the hidden layers: 100, 256,128, or none"},
+            {"activation", ParameterType::Choice, "relu", 0, 0, {"relu", "gelu", "tanh"}, "activation of the hidden layers"},
+            {"epochs", ParameterType::Integer, "10", 1, 1000, {}, "passes over the training set"},
+            {"batch-size", ParameterType::Integer, "64", 1, 60000, {}, "images per step"},
+            {"learning-rate", ParameterType::Real, "0.01", 0, 10, {}, "SGD learning rate"},
+            {"momentum", ParameterType::Real, "0.9", 0, 0.9999, {}, "SGD momentum"},
+            {"train-size", ParameterType::Integer, "0", 0, 60000, {}, "training images used (0: all)"},
+            {"test-size", ParameterType::Integer, "0", 0, 10000, {}, "test images used (0: all)"},
+            {"loss-scaling", ParameterType::Boolean, "true", 0, 0, {}, "dynamic loss scaling (GradScaler)"},
+            {"initial-scale", ParameterType::Real, "65536", 0x1p-24, 0x1p100, {}, "initial loss scale (2^16)"},
+            {"growth-interval", ParameterType::Integer, "2000", 1, 1e9, {}, "good steps before the scale doubles"},
+            {"fp8", ParameterType::Boolean, "false", 0, 0, {}, "FP8 products: E4M3 forward, E5M2 gradients, delayed scaling"},
+            {"fp8-history", ParameterType::Integer, "16", 1, 1024, {}, "steps of the amax history of FP8 scaling"},
+            {"fp8-margin", ParameterType::Integer, "0", 0, 16, {}, "FP8 scales are divided by 2^margin"},
+            {"autocast-format", ParameterType::Text, "fp32", 0, 0, {}, "format of softmax, cross-entropy and the loss mean"},
+            {"log-every", ParameterType::Integer, "100", 1, 1e9, {}, "a step region every this many steps"},
+            {"seed", ParameterType::Integer, "1", 0, 9007199254740992.0, {}, "seed of the initial weights, the order of "
+             "the data and the synthetic dataset"},
+        };
+        return schema;
+    }
+
+    bool has_ground_truth() const override { return false; }
+
+    void check(const Parameters& p) const override {
+        // Weights, momentum and gradients of every layer, in double, for 784 inputs and 10 classes.
+        std::vector<std::size_t> widths = parse_hidden(p.text("hidden"));
+        widths.insert(widths.begin(), 784);
+        widths.push_back(10);
+        double weights = 0;
+        for (std::size_t l = 0; l + 1 < widths.size(); ++l)
+            weights += static_cast<double>(widths[l]) * static_cast<double>(widths[l + 1] + 1);
+        if (weights > max_parameters)
+            throw Error(fmt::format("train-mlp: hidden='{}' makes {:.0f} parameters; the limit is {:.0f}",
+                                    p.text("hidden"), weights, max_parameters));
+        parse_autocast(p.text("autocast-format"));
+    }
+
+    void run(const Parameters& p, const PrecisionPolicy& policy, Trace& trace, RunControl& control) const override {
+        check(p);
+        std::vector<std::size_t> widths = parse_hidden(p.text("hidden"));
+        TrainingOptions options;
+        options.activation = parse_activation(p.text("activation"));
+        options.autocast = parse_autocast(p.text("autocast-format"));
+        options.learning_rate = p.real("learning-rate");
+        options.momentum = p.real("momentum");
+        options.fp8 = p.boolean("fp8");
+        options.fp8_history = static_cast<int>(p.integer("fp8-history"));
+        options.fp8_margin = static_cast<int>(p.integer("fp8-margin"));
+        const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
+        const Datasets data = load(p);
+        widths.insert(widths.begin(), data.train.features);
+        widths.push_back(data.train.classes);
+        MlpClassifier model(widths, policy, options, seed);
+
+        const bool scaling = p.boolean("loss-scaling");
+        LossScaler scaler(scaling ? p.real("initial-scale") : 1.0, p.integer("growth-interval"));
+        const auto epochs = static_cast<int>(p.integer("epochs"));
+        const auto batch = static_cast<std::size_t>(p.integer("batch-size"));
+        const auto log_every = p.integer("log-every");
+        const std::size_t steps = (data.train.size() + batch - 1) / batch;
+        const FormatRounding& compute = policy.at(Role::Compute, 0, static_cast<int>(widths.size() - 1));
+        std::vector<std::size_t> order(data.train.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        SeededRandom shuffle(seed, 4);
+        std::vector<std::uint8_t> labels;
+        long long step_count = 0;
+        int step_regions = 0;
+        for (int epoch = 0; epoch < epochs; ++epoch) {
+            // Fisher-Yates (Knuth, TAOCP 3.4.2, algorithm P).
+            for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[shuffle.below(i)]);
+            model.reset_underflow();
+            const std::int64_t skipped_before = scaler.skipped_steps();
+            double loss_sum = 0;
+            std::size_t correct = 0, counted_steps = 0;
+            for (std::size_t s = 0; s < steps; ++s) {
+                const std::span<const std::size_t> rows(order.data() + s * batch, std::min(batch, order.size() - s * batch));
+                const Matrix x = batch_inputs(data.train, rows, labels);
+                const MlpClassifier::StepResult r = model.train_step(x, labels, scaler.scale(), scaling);
+                if (scaling) scaler.update(!r.finite);
+                loss_sum += r.loss;
+                correct += r.correct;
+                ++counted_steps;
+                if (++step_count % log_every == 0) {
+                    TraceRegion& region = trace.add_region("step", step_regions++, fmt::format("step {}", step_count),
+                                                           compute.format);
+                    region.metrics = {{"step", static_cast<double>(step_count)},
+                                      {"loss", r.loss},
+                                      {"loss_scale", scaler.scale()},
+                                      {"skipped_steps", static_cast<double>(scaler.skipped_steps())}};
+                }
+                control.checkpoint((epoch + static_cast<double>(s + 1) / steps) / epochs,
+                                   fmt::format("epoch {}/{} step {}/{}", epoch + 1, epochs, s + 1, steps));
+            }
+            TraceRegion& region =
+                trace.add_region("epoch", epoch, fmt::format("epoch {}", epoch + 1), compute.format);
+            region.metrics = {
+                {"train_loss", counted_steps == 0 ? 0.0 : loss_sum / static_cast<double>(counted_steps)},
+                {"train_accuracy", data.train.size() == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(data.train.size())},
+                {"test_accuracy", test_accuracy(model, data.test, control)},
+                {"skipped_steps", static_cast<double>(scaler.skipped_steps() - skipped_before)},
+                {"loss_scale", scaler.scale()},
+            };
+            for (std::size_t l = 0; l < model.layer_count(); ++l)
+                region.metrics.push_back(
+                    {fmt::format("grad_underflow_fraction_layer_{}", l), model.underflow()[l].fraction()});
+        }
+    }
+};
+
+}  // namespace
+
+const Workload& train_mlp_workload() {
+    static const TrainMlpWorkload workload;
+    return workload;
+}
+
+}  // namespace floatscope::emu

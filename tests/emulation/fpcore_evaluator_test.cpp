@@ -1,0 +1,177 @@
+// Tests of FPCore evaluation: binding and loop semantics, rounding contexts, casts, literals,
+// functions, tensors and budgets, against values worked out by hand or computed here in MPFR.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "core/catalog.hpp"
+#include "core/mpfr_number.hpp"
+#include "emulation/fpcore/emulated_domain.hpp"
+#include "emulation/fpcore/interpreter.hpp"
+#include "emulation/fpcore/truth_domain.hpp"
+
+using namespace floatscope::emu::fpcore;
+using floatscope::core::MpfrNumber;
+
+namespace {
+
+const std::vector<FPCore>& suite() {
+    static const std::vector<FPCore> cores = read_fpcore_file(FLOATSCOPE_TEST_DATA "/fpcore/semantics.fpcore");
+    return cores;
+}
+
+const FPCore& benchmark(const std::string& name) {
+    for (const FPCore& c : suite())
+        if (c.display_name() == name) return c;
+    FAIL("no FPCore named " << name);
+    return suite().front();
+}
+
+Value<double> emulate(const FPCore& core, const std::vector<double>& inputs, const ContextPolicy& policy = {},
+                      EvaluationLimits limits = {}) {
+    const Program program = compile_program(core, suite(), policy);
+    EmulatedDomain domain(program);
+    Interpreter<EmulatedDomain> interpreter(program, domain, limits);
+    return interpreter.run(inputs);
+}
+
+double emulate_number(const std::string& name, const std::vector<double>& inputs = {}, const ContextPolicy& policy = {}) {
+    const Value<double> v = emulate(benchmark(name), inputs, policy);
+    REQUIRE(v.kind == Value<double>::Kind::Number);
+    return v.number;
+}
+
+Value<Real> truth(const FPCore& core, const std::vector<double>& inputs) {
+    const Program program = compile_program(core, suite(), {});
+    TruthDomain domain(program, 256);
+    Interpreter<TruthDomain> interpreter(program, domain, {});
+    std::vector<Real> real_inputs(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) mpfr_set_d(real_inputs[i].get(), inputs[i], MPFR_RNDN);
+    return interpreter.run(real_inputs);
+}
+
+/// x rounded to nearest to `bits` significand bits (normal range only), by MPFR.
+double mpfr_round_to(mpfr_srcptr x, int bits) {
+    MpfrNumber r(bits);
+    mpfr_set(r.get(), x, MPFR_RNDN);
+    return mpfr_get_d(r.get(), MPFR_RNDN);
+}
+
+Value<double> emulate_text(const std::string& text, const std::vector<double>& inputs = {}, const ContextPolicy& policy = {},
+                           EvaluationLimits limits = {}) {
+    const std::vector<FPCore> cores = parse_fpcores(text);
+    const Program program = compile_program(cores.at(0), cores, policy);
+    EmulatedDomain domain(program);
+    Interpreter<EmulatedDomain> interpreter(program, domain, limits);
+    return interpreter.run(inputs);
+}
+
+}  // namespace
+
+TEST_CASE("let binds in parallel, let* in sequence") {
+    // (let ([a b] [b a]) (- a b)) with a = 1, b = 5 is 5 - 1; let* makes both 5.
+    CHECK(emulate_number("let binds in parallel", {1, 5}) == 4);
+    CHECK(emulate_number("let* binds in sequence", {1, 5}) == 0);
+    CHECK(emulate_number("calls", {3}) == -2);  // (1 - 3) + 0
+}
+
+TEST_CASE("while updates in parallel, while* in sequence; for sums its index") {
+    CHECK(emulate_number("while updates in parallel") == 2);
+    CHECK(emulate_number("while* updates in sequence") == 3);
+    CHECK(emulate_number("for sums its index") == 6);  // 0 + 1 + 2 + 3
+}
+
+TEST_CASE("cast rounds a binary64 result again: double rounding, unlike one rounding") {
+    // y = 2^-24 + 2^-60: 1 + y rounds to 1 + 2^-24 in binary64 (a binary32 midpoint, which ties
+    // to 1), but rounds once to binary32 as 1 + 2^-23 (it is above the midpoint).
+    const double y = std::ldexp(1.0, -24) + std::ldexp(1.0, -60);
+    MpfrNumber exact(200), step(53);
+    mpfr_set_d(exact.get(), y, MPFR_RNDN);
+    mpfr_add_ui(exact.get(), exact.get(), 1, MPFR_RNDN);
+    mpfr_set(step.get(), exact.get(), MPFR_RNDN);
+    const double twice = mpfr_round_to(step.get(), 24), once = mpfr_round_to(exact.get(), 24);
+    REQUIRE(twice == 1.0);
+    REQUIRE(once == 1.0 + std::ldexp(1.0, -23));
+    CHECK(emulate_number("cast rounds twice", {1.0, y}) == twice);
+    CHECK(emulate_number("one rounding", {1.0, y}) == once);
+    // The ground truth is real: the cast rounds nothing.
+    const Value<Real> t = truth(benchmark("cast rounds twice"), {1.0, y});
+    CHECK(mpfr_equal_p(t.number.get(), exact.get()) != 0);
+}
+
+TEST_CASE("a literal is rounded in its own context: 0.1 in binary32 against binary64") {
+    MpfrNumber tenth(256), f32(24), f64(53), difference(256);
+    mpfr_set_ui(tenth.get(), 1, MPFR_RNDN);
+    mpfr_div_ui(tenth.get(), tenth.get(), 10, MPFR_RNDN);
+    mpfr_set(f32.get(), tenth.get(), MPFR_RNDN);
+    mpfr_set(f64.get(), tenth.get(), MPFR_RNDN);
+    mpfr_sub(difference.get(), f32.get(), f64.get(), MPFR_RNDN);  // exact at 256 bits
+    CHECK(emulate_number("literal in binary32 against binary64") == mpfr_round_to(difference.get(), 24));
+    // Real semantics: both literals are 1/10, so the truth is exactly 0.
+    const Value<Real> t = truth(benchmark("literal in binary32 against binary64"), {});
+    CHECK(mpfr_zero_p(t.number.get()) != 0);
+    // Under a bf16 policy (override all) both literals are bf16(0.1): the difference is 0.
+    const ContextPolicy bf16{floatscope::core::parse_format("bf16"), OverrideMode::All};
+    CHECK(emulate_number("literal in binary32 against binary64", {}, bf16) == 0);
+    // Overriding only `!` blocks: binary32 0.1 minus bf16 0.1, rounded to binary32.
+    MpfrNumber b16(8), mixed(256);
+    mpfr_set(b16.get(), tenth.get(), MPFR_RNDN);
+    mpfr_sub(mixed.get(), f32.get(), b16.get(), MPFR_RNDN);
+    CHECK(emulate_number("literal in binary32 against binary64", {}, {floatscope::core::parse_format("bf16"), OverrideMode::Bang}) ==
+          mpfr_round_to(mixed.get(), 24));
+}
+
+TEST_CASE("! changes the context of its body only") {
+    // binary64 program: (- (! :precision binary32 (+ 1 x)) 1) with x = 1e-9: 1 + 1e-9 is 1 in
+    // binary32 (1e-9 < 2^-24), so 0; without the annotation the sum keeps x.
+    const std::string text = "(FPCore (x) (- (! :precision binary32 (+ 1 x)) 1))";
+    CHECK(emulate_text(text, {1e-9}).number == 0);
+    CHECK(emulate_text("(FPCore (x) (- (+ 1 x) 1))", {1e-9}).number == (1 + 1e-9) - 1);
+    // :round alone keeps the precision: 2/3 = 0.101010...b rounds up to nearest in binary32 (the
+    // discarded bits are 1010... > half), so toward zero is one binary32 ulp below.
+    const double nearest = emulate_text("(FPCore () :precision binary32 (/ 2 3))").number;
+    const double toward_zero = emulate_text("(FPCore () :precision binary32 (! :round toZero (/ 2 3)))").number;
+    CHECK(nearest == static_cast<double>(2.0f / 3.0f));
+    CHECK(toward_zero == std::nextafter(static_cast<float>(nearest), 0.0f));
+}
+
+TEST_CASE("functions are correctly rounded from MPFR") {
+    for (const double x : {0.5, 1.0, 2.75, 10.0, -3.25}) {
+        MpfrNumber in(53), out(11);
+        mpfr_set_d(in.get(), x, MPFR_RNDN);
+        mpfr_exp(out.get(), in.get(), MPFR_RNDN);  // binary16: 11 significand bits, results in normal range here
+        CHECK(emulate_text("(FPCore (x) :precision binary16 (exp x))", {x}).number == mpfr_get_d(out.get(), MPFR_RNDN));
+        mpfr_sin(out.get(), in.get(), MPFR_RNDN);
+        CHECK(emulate_text("(FPCore (x) :precision binary16 (sin x))", {x}).number == mpfr_get_d(out.get(), MPFR_RNDN));
+    }
+    MpfrNumber pi(24);
+    mpfr_const_pi(pi.get(), MPFR_RNDN);
+    CHECK(emulate_text("(FPCore () :precision binary32 PI)").number == mpfr_get_d(pi.get(), MPFR_RNDN));
+    CHECK(std::isnan(emulate_text("(FPCore (x) (sqrt x))", {-1.0}).number));
+    CHECK(std::isinf(emulate_text("(FPCore (x) (log x))", {0.0}).number));
+}
+
+TEST_CASE("booleans, integers and tensors") {
+    CHECK(emulate(benchmark("comparisons are variadic"), {}).boolean);
+    CHECK(emulate_number("integer context") == 4);
+    CHECK(emulate_number("tensors") == 4 + 3 + 2 + 3);
+    const Value<double> pair = emulate_text("(FPCore (x) (array x (* 2 x)))", {1.5});
+    REQUIRE(pair.kind == Value<double>::Kind::Tensor);
+    CHECK(pair.elements->at(1).number == 3);
+    const Value<double> grid = emulate_text("(FPCore () (tensor* ([i 2] [j 2]) ([s 0 (+ s 1)]) s))");
+    CHECK(grid.elements->at(1).elements->at(1).number == 4);  // the 4th element, after 4 updates
+}
+
+TEST_CASE("loops stop at the iteration budget with a clear message") {
+    EvaluationLimits limits;
+    limits.max_iterations = 100;
+    CHECK_THROWS_WITH(emulate(benchmark("never ends"), {0.5}, {}, limits),
+                      Catch::Contains("past the iteration budget of 100 iterations"));
+}
+
+TEST_CASE("contexts FloatScope cannot emulate are refused unless overridden") {
+    const std::string text = "(FPCore (x) :precision binary80 (+ x 1))";
+    CHECK_THROWS_WITH(emulate_text(text, {1}), Catch::Contains("binary80 cannot be emulated"));
+    CHECK(emulate_text(text, {1}, {floatscope::core::parse_format("fp16"), OverrideMode::All}).number == 2);
+}

@@ -1,0 +1,156 @@
+// Tests of FPCore sampling, error measures and the benchmark runner's outcomes and rows.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "core/catalog.hpp"
+#include "core/mpfr_number.hpp"
+#include "emulation/fpcore/error_measure.hpp"
+#include "emulation/fpcore/runner.hpp"
+#include "emulation/fpcore/sampler.hpp"
+
+using namespace floatscope::emu::fpcore;
+using floatscope::core::MpfrNumber;
+using floatscope::core::parse_format;
+
+namespace {
+
+double bits(const char* format, double computed, double truth) {
+    const floatscope::core::Rounder nearest(parse_format(format), {});
+    MpfrNumber t(256);
+    mpfr_set_d(t.get(), truth, MPFR_RNDN);
+    return bits_of_error(nearest, computed, t.get());
+}
+
+const Outcome& find(const std::vector<Outcome>& outcomes, const std::string& workload) {
+    for (const Outcome& o : outcomes)
+        if (o.workload == workload) return o;
+    FAIL("no outcome for " << workload);
+    return outcomes.front();
+}
+
+std::vector<Outcome> run_text(const std::string& text, RunOptions options) {
+    const std::vector<std::vector<FPCore>> files = {parse_fpcores(text)};
+    return run_benchmarks(list_benchmarks(files), options);
+}
+
+}  // namespace
+
+TEST_CASE("bits of error count the format values between result and truth (Herbie's measure)") {
+    CHECK(bits("fp32", 1.0, 1.0) == 0);
+    CHECK(bits("fp32", 1.0, 1.0 + std::ldexp(1.0, -23)) == 1);               // neighbours: log2(1 + 1)
+    CHECK(bits("fp32", 1.0, 1.0 + 3 * std::ldexp(1.0, -23)) == 2);           // three apart: log2(4)
+    const double tiny = std::ldexp(1.0, -149);                               // binary32's smallest subnormal
+    CHECK(bits("fp32", -tiny, tiny) == Approx(std::log2(3.0)));              // -tiny, 0, tiny
+    CHECK(bits("fp32", std::nan(""), 1.0) == 32);
+    CHECK(bits("fp32", std::nan(""), std::nan("")) == 0);
+    // The truth is rounded to the format first: 1 + 2^-30 is 1 in binary32.
+    CHECK(bits("fp32", 1.0, 1.0 + std::ldexp(1.0, -30)) == 0);
+    const double bf16_max = (2 - std::ldexp(1.0, -7)) * std::ldexp(1.0, 127);
+    CHECK(bits("bf16", bf16_max, std::numeric_limits<double>::infinity()) == 1);  // infinity follows max
+}
+
+TEST_CASE("ordinals number a format's values consecutively") {
+    const auto fp16 = parse_format("fp16");
+    const floatscope::core::Rounder nearest(fp16, {});
+    CHECK(format_ordinal(nearest, 0.0) == 0);
+    CHECK(format_ordinal(nearest, -0.0) == 0);
+    CHECK(format_ordinal(nearest, std::ldexp(1.0, -24)) == 1);  // smallest binary16 subnormal
+    CHECK(format_ordinal(nearest, -1.0) == -format_ordinal(nearest, 1.0));
+    CHECK(format_ordinal(nearest, 1.0) == 0x3C00);
+    for (const std::int64_t ordinal : {-0x7BFF, -1, 0, 1, 0x3C00, 0x7BFF}) CHECK(format_ordinal(nearest, value_of_ordinal(fp16, ordinal)) == ordinal);
+}
+
+TEST_CASE("ranges come from :pre, and draws stay inside them") {
+    const auto cores = parse_fpcores("(FPCore (x y z) :pre (and (<= 1 x 2) (< 0 y (* 2 PI)) (>= 5 z)) (+ x (+ y z)))");
+    const Program program = compile_program(cores[0], cores, {parse_format("fp32"), OverrideMode::All});
+    const EmulatedDomain domain(program);
+    const auto ranges = argument_ranges(program, domain, 256);
+    REQUIRE(ranges.size() == 3);
+    const floatscope::core::Rounder nearest(parse_format("fp32"), {});
+    CHECK(ranges[0].low == format_ordinal(nearest, 1.0));
+    CHECK(ranges[0].high == format_ordinal(nearest, 2.0));
+    CHECK(ranges[1].low == 0);
+    // 2 PI rounded down to binary32: 6.2831850 (float(2 pi) = 6.28318548 is above 2 pi).
+    CHECK(value_of_ordinal(ranges[1].format, ranges[1].high) == static_cast<double>(std::nextafter(6.2831855f, 0.0f)));
+    CHECK(value_of_ordinal(ranges[2].format, ranges[2].low) == -static_cast<double>(std::numeric_limits<float>::max()));
+    CHECK(value_of_ordinal(ranges[2].format, ranges[2].high) == 5.0);
+    std::mt19937_64 a(7), b(7);
+    for (int i = 0; i < 1000; ++i) {
+        const std::vector<double> p = draw_point(ranges, Spread::Ordinal, a);
+        CHECK((p[0] >= 1 && p[0] <= 2 && p[1] >= 0 && p[1] < 6.2832 && p[2] <= 5));
+        CHECK(p == draw_point(ranges, Spread::Ordinal, b));
+    }
+}
+
+TEST_CASE("the runner measures each benchmark and says why others cannot run") {
+    RunOptions options;
+    options.formats = {parse_format("fp32"), parse_format("bf16")};
+    options.samples = 64;
+    options.limits.max_iterations = 10000;
+    options.threads = 2;
+    const std::vector<std::vector<FPCore>> files = {read_fpcore_file(FLOATSCOPE_TEST_DATA "/fpcore/accuracy.fpcore"),
+                                                    read_fpcore_file(FLOATSCOPE_TEST_DATA "/fpcore/semantics.fpcore")};
+    const std::vector<Outcome> outcomes = run_benchmarks(list_benchmarks(files), options);
+    REQUIRE(outcomes.size() == 2 * (files[0].size() + files[1].size()));
+
+    const Outcome& identity = find(outcomes, "exact identity");
+    CHECK(identity.error.empty());
+    CHECK(identity.samples == 64);
+    CHECK(identity.bits_error_max == 0);
+    const Outcome& cancel = find(outcomes, "difference of square roots");
+    CHECK(cancel.error.empty());
+    CHECK(cancel.bits_error_avg > 1);  // cancellation: several binary32 bits lost on average
+    const Outcome& harmonic = find(outcomes, "harmonic sum");
+    CHECK(harmonic.error.empty());
+    CHECK(std::any_of(harmonic.rows.begin(), harmonic.rows.end(), [](const auto& r) { return r.region_kind == "iteration"; }));
+    const Outcome& quadratic = find(outcomes, "quadratic root");
+    CHECK(std::any_of(quadratic.rows.begin(), quadratic.rows.end(), [](const auto& r) { return r.region_kind == "binding" && r.region == "d"; }));
+    const Outcome& never = find(outcomes, "never ends");
+    CHECK_THAT(never.error, Catch::Contains("ground truth") && Catch::Contains("iteration budget of 10000"));
+    REQUIRE(never.rows.size() == 1);
+    CHECK(never.rows[0].metric == "error");
+    CHECK(never.rows[0].region == never.error);
+}
+
+TEST_CASE("too few valid inputs and empty ranges are reported, given inputs are used as they are") {
+    RunOptions options;
+    options.formats = {parse_format("fp64")};
+    options.samples = 32;
+    CHECK_THAT(run_text("(FPCore (x) :pre (and (<= 0 x 1) (> x 2)) x)", options).at(0).error, Catch::Contains(":pre leaves no value"));
+    CHECK_THAT(run_text("(FPCore (x) :pre (== (* x x) 3) x)", options).at(0).error,
+               Catch::Contains("too few valid inputs: 0 of 32") && Catch::Contains("x in ["));
+    options.inputs = {{{"x", "0.1"}}, {{"x", "3/4"}}};
+    const Outcome given = run_text("(FPCore (x) (* x 1))", options).at(0);
+    CHECK(given.samples == 2);
+    CHECK(given.bits_error_max == 0);
+    options.inputs = {{{"y", "1"}}};
+    CHECK_THAT(run_text("(FPCore (x) x)", options).at(0).error, Catch::Contains("names 'y', not an argument (arguments: x)"));
+}
+
+TEST_CASE(":example fixes the arguments :pre leaves unbounded; rare :pre falls back to uniform in value") {
+    RunOptions options;
+    options.formats = {parse_format("fp32")};
+    options.samples = 32;
+    // k is a parameter (PID's gains are given so): x * 3 is all the benchmark computes.
+    const auto cores = parse_fpcores("(FPCore (x k) :pre (<= 0 x 1) :example ([k 3] [x 0.5]) (* x k))");
+    const Program program = compile_program(cores[0], cores, {parse_format("fp32"), OverrideMode::All});
+    const EmulatedDomain domain(program);
+    const auto ranges = argument_ranges(program, domain, 256);
+    CHECK_FALSE(ranges[0].from_example);  // bounded by :pre: sampled
+    CHECK(ranges[1].from_example);
+    CHECK(value_of_ordinal(ranges[1].format, ranges[1].low) == 3);
+    CHECK(ranges[1].low == ranges[1].high);
+    // Every argument given by :example: one point.
+    const Outcome single = run_text("(FPCore (a b) :example ([a 1] [b (/ 1.0 3.0)]) (+ a b))", options).at(0);
+    CHECK(single.error.empty());
+    CHECK(single.samples == 1);
+    // x + y >= 6 over [0, 6]^2: float-uniform draws crowd near 0 (most floats of [0, 6] are below
+    // 1) and almost never satisfy it; uniform in value, half the draws do.
+    const Outcome rare = run_text("(FPCore (x y) :pre (and (<= 0 x 6) (<= 0 y 6) (>= (+ x y) 6)) (+ x y))",
+                                  options).at(0);
+    CHECK(rare.error.empty());
+    CHECK(rare.spread == Spread::Value);
+    CHECK(rare.samples == 32);
+}
