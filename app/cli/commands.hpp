@@ -23,5 +23,10 @@ Command add_decode_command(CLI::App& parent);
 Command add_convert_command(CLI::App& parent);
 Command add_eval_command(CLI::App& parent);
 Command add_testfloat_command(CLI::App& parent);
+Command add_list_command(CLI::App& parent);
+Command add_run_command(CLI::App& parent);
+Command add_sweep_command(CLI::App& parent);
+Command add_merge_command(CLI::App& parent);
+Command add_fpcore_command(CLI::App& parent);
 
 }  // namespace floatscope::cli

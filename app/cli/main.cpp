@@ -45,7 +45,9 @@ int run(int argc, char** argv) {
     const std::vector<Command> commands = {add_formats_command(app), add_show_command(app),
                                            add_encode_command(app),  add_decode_command(app),
                                            add_convert_command(app), add_eval_command(app),
-                                           add_testfloat_command(app)};
+                                           add_testfloat_command(app), add_fpcore_command(app),
+                                           add_list_command(app),      add_run_command(app),
+                                           add_sweep_command(app),     add_merge_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

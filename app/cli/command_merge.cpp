@@ -1,0 +1,60 @@
+// `merge SHARD...`: the reports of a sharded sweep (CSV or JSON) as one report.
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/simulation_options.hpp"
+#include "core/error.hpp"
+#include "emulation/report.hpp"
+
+namespace floatscope::cli {
+
+namespace {
+
+struct MergeOptions {
+    std::vector<std::string> shards;
+    std::string csv;
+    std::string json;
+};
+
+/// A report file as floatscope-cli writes it: JSON when it starts with '{', CSV otherwise.
+emu::Report read_report(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw Error("cannot read report '" + path + "'");
+    std::stringstream text;
+    text << file.rdbuf();
+    const std::string content = text.str();
+    const auto first = content.find_first_not_of(" \t\r\n");
+    try {
+        if (first != std::string::npos && content[first] == '{') return emu::read_json(text);
+        return emu::read_csv(text);
+    } catch (const Error& e) {
+        throw Error(path + ": " + e.what());
+    }
+}
+
+int merge(std::ostream& out, const MergeOptions& options) {
+    check_outputs(options.csv, options.json);
+    std::vector<emu::Report> shards;
+    for (const std::string& path : options.shards) shards.push_back(read_report(path));
+    const emu::Report merged = emu::merge_reports(shards);
+    const bool to_file = !options.csv.empty() || !options.json.empty();
+    write_report_files(merged, to_file ? options.csv : "-", options.json, out);
+    return 0;
+}
+
+}  // namespace
+
+Command add_merge_command(CLI::App& parent) {
+    auto options = std::make_shared<MergeOptions>();
+    CLI::App* command = parent.add_subcommand(
+        "merge", "merge the reports of a sharded sweep (CSV or JSON, as run and sweep write them) into one; CSV on "
+                 "stdout unless --csv/--json say otherwise");
+    command->add_option("SHARD", options->shards, "report files, CSV or JSON")->required();
+    command->add_option("--csv", options->csv, "write the merged report as CSV to this file ('-': stdout)");
+    command->add_option("--json", options->json, "write the merged report as JSON to this file ('-': stdout)");
+    return {command, [options](std::ostream& out) { return merge(out, *options); }};
+}
+
+}  // namespace floatscope::cli

@@ -1,0 +1,121 @@
+// `sweep WORKLOAD`: a workload over a grid of parameter values x policies, on every core, as one report;
+// `--shard i/N` keeps one deterministic slice of the grid so that a cluster can share it out.
+#include <charconv>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/report_summary.hpp"
+#include "app/cli/simulation_options.hpp"
+#include "core/error.hpp"
+#include "emulation/engine.hpp"
+#include "emulation/workload.hpp"
+
+namespace floatscope::cli {
+
+namespace {
+
+struct SweepOptions {
+    SimulationOptions simulation;
+    std::vector<std::string> grid;  ///< name=v1,v2,...
+    std::string shard;              ///< i/N, empty for the whole grid
+};
+
+struct GridAxis {
+    std::string name;
+    std::vector<std::string> values;
+};
+
+std::vector<GridAxis> parse_grid(const std::vector<std::string>& grid, const std::vector<std::string>& assignments) {
+    std::vector<GridAxis> axes;
+    for (const std::string& text : grid) {
+        const auto equals = text.find('=');
+        if (equals == std::string::npos || equals == 0 || equals + 1 == text.size())
+            throw Error("--grid '" + text + "': write name=value1,value2,...");
+        GridAxis axis{text.substr(0, equals), {}};
+        std::string_view rest = std::string_view(text).substr(equals + 1);
+        while (true) {
+            const auto comma = rest.find(',');
+            axis.values.emplace_back(rest.substr(0, comma));
+            if (comma == std::string_view::npos) break;
+            rest = rest.substr(comma + 1);
+        }
+        for (const GridAxis& other : axes)
+            if (other.name == axis.name)
+                throw Error("--grid gives '" + axis.name + "' twice; list its values in one --grid");
+        for (const std::string& assignment : assignments)
+            if (assignment.substr(0, assignment.find('=')) == axis.name)
+                throw Error("'" + axis.name + "' is both in --set and in --grid; keep one");
+        axes.push_back(std::move(axis));
+    }
+    return axes;
+}
+
+/// "i/N" with 0 <= i < N; {0, 1} for the whole grid.
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
+    if (text.empty()) return {0, 1};
+    std::size_t index = 0, count = 0;
+    const auto slash = text.find('/');
+    const char* end = text.data() + text.size();
+    const auto first = std::from_chars(text.data(), text.data() + std::min(slash, text.size()), index);
+    const bool valid = slash != std::string::npos && first.ec == std::errc() && first.ptr == text.data() + slash &&
+                       std::from_chars(text.data() + slash + 1, end, count).ptr == end && count >= 1 && index < count;
+    if (!valid) throw Error("--shard '" + text + "': write i/N with 0 <= i < N, e.g. --shard 0/4 ... --shard 3/4");
+    return {index, count};
+}
+
+int run_sweep(std::ostream& out, const SweepOptions& options) {
+    const SimulationOptions& simulation = options.simulation;
+    const emu::Workload& workload = emu::find_workload(simulation.workload);
+    const std::vector<GridAxis> axes = parse_grid(options.grid, simulation.assignments);
+    const auto [shard, shards] = parse_shard(options.shard);
+    const std::vector<emu::PrecisionPolicy> policies = chosen_policies(simulation);
+    check_outputs(simulation.csv, simulation.json);
+
+    // Every grid point is checked, also those of other shards, so that all shards fail alike.
+    std::size_t points = 1;
+    for (const GridAxis& axis : axes) points *= axis.values.size();
+    std::vector<emu::RunRequest> requests;
+    for (std::size_t point = 0; point < points; ++point) {
+        std::vector<std::string> assignments = simulation.assignments;
+        std::size_t rest = point;  // the first axis varies slowest
+        for (auto axis = axes.rbegin(); axis != axes.rend(); ++axis) {
+            assignments.push_back(axis->name + "=" + axis->values[rest % axis->values.size()]);
+            rest /= axis->values.size();
+        }
+        emu::RunRequest request;
+        request.workload = &workload;
+        request.parameters = emu::Parameters::parse(workload.parameters(), assignments);
+        workload.check(request.parameters);
+        if (point % shards != shard) continue;
+        request.policies = policies;
+        request.ground_truth = !simulation.no_ground_truth;
+        request.mpfr_precision = simulation.mpfr_precision;
+        request.run_id = std::to_string(point + 1);
+        requests.push_back(std::move(request));
+    }
+
+    emu::RunControl control(progress_printer(simulation.progress));
+    // A shard beyond the grid's end has no runs: its report is valid and empty.
+    const emu::Report report = emu::run_all(requests, thread_count(simulation), control);
+    if (!write_report_files(report, simulation.csv, simulation.json, out)) print_report_summary(report, out);
+    return 0;
+}
+
+}  // namespace
+
+Command add_sweep_command(CLI::App& parent) {
+    auto options = std::make_shared<SweepOptions>();
+    CLI::App* command = parent.add_subcommand(
+        "sweep", "run a workload over a grid of parameter values (--grid) under each policy, on every core, as one "
+                 "report; --shard i/N runs one slice of the grid (floatscope-cli merge joins the slices)");
+    add_simulation_options(*command, options->simulation);
+    command->add_option("--grid", options->grid,
+                        "a parameter and its values name=v1,v2,..., repeatable: the grid is "
+                        "their Cartesian product, run ids 1..G in order (first --grid slowest)");
+    command->add_option("--shard", options->shard, "i/N: only the grid points whose index (from 0) is i modulo N");
+    return {command, [options](std::ostream& out) { return run_sweep(out, *options); }};
+}
+
+}  // namespace floatscope::cli

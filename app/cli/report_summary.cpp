@@ -1,0 +1,85 @@
+// The summary table of a report: one line per run, policy and region.
+#include "app/cli/report_summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "app/cli/table.hpp"
+#include "emulation/engine.hpp"
+
+namespace floatscope::cli {
+
+namespace {
+
+/// The rows of one run, policy and region.
+struct Line {
+    const emu::ReportRow* first = nullptr;
+    std::map<std::string, double> metrics;
+};
+
+std::string cell(const Line& line, const std::string& metric, const char* style) {
+    const auto found = line.metrics.find(metric);
+    if (found == line.metrics.end()) return "-";
+    if (std::isnan(found->second)) return "nan";
+    if (std::isinf(found->second)) return found->second > 0 ? "inf" : "-inf";
+    return fmt::format(fmt::runtime(style), found->second);
+}
+
+}  // namespace
+
+void print_report_summary(const emu::Report& report, std::ostream& out) {
+    using Key = std::tuple<std::string, std::string, std::string, int>;
+    std::vector<Line> lines;
+    std::map<Key, std::size_t> line_of;
+    std::vector<std::string> own_metrics;
+    std::map<std::string, std::vector<std::string>> timings;  // run id -> "policy 0.12 s"
+    for (const emu::ReportRow& row : report.rows) {
+        if (row.region_kind == "run") {
+            timings[row.run].push_back(fmt::format("{} {:.3g} s", row.policy, row.value));
+            continue;
+        }
+        const Key key{row.run, row.policy, row.region_kind, row.region_index};
+        const auto [at, inserted] = line_of.emplace(key, lines.size());
+        if (inserted) lines.push_back({&row, {}});
+        lines[at->second].metrics[row.metric] = row.value;
+        if (!emu::is_measured_metric(row.metric) &&
+            std::find(own_metrics.begin(), own_metrics.end(), row.metric) == own_metrics.end())
+            own_metrics.push_back(row.metric);
+    }
+
+    const bool several_runs = report.runs.size() > 1;
+    Row header;
+    if (several_runs) header.emplace_back("run");
+    for (const char* name : {"policy", "region", "rel_error_max", "bits_correct_min", "overflow", "underflow", "nan"})
+        header.emplace_back(name);
+    header.insert(header.end(), own_metrics.begin(), own_metrics.end());
+    TextTable table(header);
+    for (const Line& line : lines) {
+        const emu::ReportRow& r = *line.first;
+        Row row;
+        if (several_runs) row.push_back(r.run);
+        row.push_back(r.policy);
+        row.push_back(r.region.empty() ? fmt::format("{} {}", r.region_kind, r.region_index) : r.region);
+        row.push_back(cell(line, "rel_error_max", "{:.3g}"));
+        row.push_back(cell(line, "bits_correct_min", "{:.1f}"));
+        row.push_back(cell(line, "overflow_count", "{:.0f}"));
+        row.push_back(cell(line, "underflow_to_zero_count", "{:.0f}"));
+        row.push_back(cell(line, "nan_count", "{:.0f}"));
+        for (const std::string& metric : own_metrics) row.push_back(cell(line, metric, "{:.6g}"));
+        table.add_row(std::move(row));
+    }
+    table.print(out);
+    for (const emu::RunInfo& run : report.runs) {
+        const auto found = timings.find(run.run);
+        if (found == timings.end()) continue;
+        out << (several_runs ? "run " + run.run + " time: " : "time: ");
+        for (std::size_t i = 0; i < found->second.size(); ++i) out << (i > 0 ? ", " : "") << found->second[i];
+        out << '\n';
+    }
+}
+
+}  // namespace floatscope::cli

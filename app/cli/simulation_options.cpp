@@ -1,0 +1,101 @@
+// The options `run` and `sweep` share, and what they turn into: policies, report files, progress lines.
+#include "app/cli/simulation_options.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "core/catalog.hpp"
+#include "core/error.hpp"
+
+namespace floatscope::cli {
+
+void add_simulation_options(CLI::App& command, SimulationOptions& options) {
+    command.add_option("WORKLOAD", options.workload, "a built-in workload (floatscope-cli list shows them)")
+        ->required();
+    command
+        .add_option("--formats", options.formats,
+                    "formats a,b,...: one policy each, every role in that format (F@R picks the rounding)")
+        ->delimiter(',');
+    command.add_option("--policy", options.policies,
+                       "a precision policy, repeatable: 'fp16; accumulate=fp32', 'fp8_e4m3; layers 0,-1 = bf16', "
+                       "'bf16; matmul = bf16_fp32' (default with neither: fp32, bf16, fp16, fp8_e4m3)");
+    command.add_option("--set", options.assignments, "a workload parameter name=value, repeatable");
+    command.add_option("--mpfr-precision", options.mpfr_precision, "bits of the MPFR ground truth (default 256)");
+    command.add_flag("--no-ground-truth", options.no_ground_truth, "skip the MPFR run: no error rows, value rows only");
+    command.add_option("--threads", options.threads, "threads for the runs (default: every core)");
+    command.add_option("--csv", options.csv, "write the report as CSV to this file ('-': stdout)");
+    command.add_option("--json", options.json, "write the report as JSON to this file ('-': stdout)");
+    command.add_flag("--progress", options.progress, "progress lines on stderr even when it is not a terminal");
+}
+
+std::vector<emu::PrecisionPolicy> chosen_policies(const SimulationOptions& options) {
+    std::vector<emu::PrecisionPolicy> policies;
+    for (const std::string& entry : options.formats) {
+        const auto at = entry.rfind('@');
+        const core::RoundingMode mode =
+            at == std::string::npos ? core::RoundingMode::NearestEven : core::parse_rounding_mode(entry.substr(at + 1));
+        policies.push_back(emu::uniform_policy(core::parse_format(entry.substr(0, at)), mode));
+    }
+    for (const std::string& text : options.policies) policies.push_back(emu::parse_policy(text));
+    if (policies.empty())
+        for (const char* name : {"fp32", "bf16", "fp16", "fp8_e4m3"})
+            policies.push_back(emu::uniform_policy(core::parse_format(name)));
+    return policies;
+}
+
+int thread_count(const SimulationOptions& options) {
+    if (options.threads != 0) return options.threads;  // the engine rejects negative counts with a message
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+void check_outputs(const std::string& csv, const std::string& json) {
+    if (csv == "-" && json == "-")
+        throw Error("--csv - and --json - both ask for stdout; write one of them to a file");
+}
+
+bool write_report_files(const emu::Report& report, const std::string& csv, const std::string& json, std::ostream& out) {
+    bool to_stdout = false;
+    auto write = [&](const std::string& target, void (*writer)(const emu::Report&, std::ostream&)) {
+        if (target.empty()) return;
+        std::ostringstream text;
+        writer(report, text);
+        if (target == "-") {
+            out << text.str();
+            to_stdout = true;
+        } else {
+            core::write_file_atomically(target, text.str());
+        }
+    };
+    write(csv, emu::write_csv);
+    write(json, emu::write_json);
+    return to_stdout;
+}
+
+emu::RunControl::ProgressCallback progress_printer(bool forced) {
+    if (!forced && isatty(STDERR_FILENO) == 0) return {};
+    struct State {
+        std::mutex mutex;
+        std::chrono::steady_clock::time_point last{};
+    };
+    auto state = std::make_shared<State>();
+    return [state](double fraction, const std::string& message) {
+        // A line every quarter second at most: enough to see it move, not enough to flood a log.
+        constexpr auto interval = std::chrono::milliseconds(250);
+        const std::lock_guard<std::mutex> lock(state->mutex);
+        const auto now = std::chrono::steady_clock::now();
+        if (now - state->last < interval) return;
+        state->last = now;
+        std::cerr << fmt::format("[{:3.0f}%] {}\n", 100 * fraction, message) << std::flush;
+    };
+}
+
+}  // namespace floatscope::cli

@@ -1,0 +1,50 @@
+// The options `run` and `sweep` share: policies, parameters, ground truth, threads, report files, progress.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "emulation/precision_policy.hpp"
+#include "emulation/report.hpp"
+#include "emulation/run_control.hpp"
+
+namespace floatscope::cli {
+
+/// The options as typed; they are checked when used, so that the library's errors (with the valid
+/// choices) reach the user.
+struct SimulationOptions {
+    std::string workload;
+    std::vector<std::string> formats;      ///< --formats a,b: one uniform policy each
+    std::vector<std::string> policies;     ///< --policy TEXT, repeatable: parse_policy
+    std::vector<std::string> assignments;  ///< --set name=value, repeatable
+    int mpfr_precision = 256;
+    bool no_ground_truth = false;
+    int threads = 0;  ///< 0: every core
+    std::string csv;  ///< file, "-" for stdout, empty for none
+    std::string json;
+    bool progress = false;
+};
+
+void add_simulation_options(CLI::App& command, SimulationOptions& options);
+
+/// The --formats and --policy policies in that order; fp32, bf16, fp16, fp8_e4m3 when none is given.
+std::vector<emu::PrecisionPolicy> chosen_policies(const SimulationOptions& options);
+
+/// --threads, or every core the machine reports.
+int thread_count(const SimulationOptions& options);
+
+/// Throws floatscope::Error when --csv and --json both ask for stdout.
+void check_outputs(const std::string& csv, const std::string& json);
+
+/// Writes the report to the --csv and --json files (each all at once, or not at all) or to `out`
+/// for "-"; returns whether a report went to `out` (then no summary table follows it).
+bool write_report_files(const emu::Report& report, const std::string& csv, const std::string& json, std::ostream& out);
+
+/// A progress callback printing "[ 42%] bf16: layer 3 of 16" lines on stderr, at most a few a
+/// second, when stderr is a terminal or `forced`; thread-safe. Empty when nothing is to be shown.
+emu::RunControl::ProgressCallback progress_printer(bool forced);
+
+}  // namespace floatscope::cli

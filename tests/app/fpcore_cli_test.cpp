@@ -1,0 +1,96 @@
+// Tests of `floatscope-cli fpcore` as a process: the table, the tidy CSV report, given inputs,
+// and the exit codes of syntax errors and of --check-coverage.
+#include <catch2/catch.hpp>
+
+#include "../temp_dir.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using floatscope::test::TempDir;
+
+std::string read_text(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string quote(const std::string& word) {
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+struct Result {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+Result run_cli(const std::vector<std::string>& arguments) {
+    TempDir dir;
+    const fs::path out = dir.path() / "stdout", err = dir.path() / "stderr";
+    std::string command = quote(FLOATSCOPE_CLI);
+    for (const std::string& a : arguments) command.append(1, ' ').append(quote(a));
+    command.append(" >").append(quote(out.string())).append(" 2>").append(quote(err.string()));
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
+}
+
+const std::string accuracy = FLOATSCOPE_TEST_DATA "/fpcore/accuracy.fpcore";
+
+}  // namespace
+
+TEST_CASE("fpcore prints a table and writes the same tidy CSV as run") {
+    TempDir dir;
+    const fs::path csv = dir.path() / "report.csv";
+    const Result r = run_cli({"fpcore", accuracy, "--formats", "fp32,bf16", "--samples", "32", "--csv", csv.string()});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("benchmark") && Catch::Contains("bits_avg") && Catch::Contains("exact identity"));
+    CHECK_THAT(r.out, Catch::Contains("5 of 5 FPCores evaluated under every format (100.0%)"));
+    const std::string text = read_text(csv);
+    CHECK(text.rfind("run,workload,policy,region_kind,region_index,region,metric,value\n", 0) == 0);
+    CHECK_THAT(text, Catch::Contains("1,difference of square roots,bf16,output,0,result,bits_error_avg,"));
+    CHECK_THAT(text, Catch::Contains("1,harmonic sum,fp32,iteration,0,"));
+}
+
+TEST_CASE("fpcore evaluates given inputs") {
+    const Result r = run_cli({"fpcore", accuracy, "--formats", "fp64", "--input", "x=4", "--input", "x=0x1p-3"});
+    // The benchmarks of x run on the two points; the others say why they cannot.
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("names 'x', not an argument (arguments: a, b, c)"));
+    CHECK_THAT(r.out, Catch::Contains("3 of 5 FPCores evaluated under every format"));
+}
+
+TEST_CASE("fpcore exits 2 on a syntax error, naming line and column") {
+    TempDir dir;
+    const fs::path bad = dir.write("bad.fpcore", "(FPCore (x)\n  (+ x (frob x)))\n");
+    const Result r = run_cli({"fpcore", bad.string()});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("bad.fpcore:2:8: unknown operation 'frob'"));
+    CHECK(r.out.empty());
+}
+
+TEST_CASE("fpcore --check-coverage fails below the fraction") {
+    TempDir dir;
+    const fs::path file = dir.write("loop.fpcore", "(FPCore (x) :pre (<= 0 x 1) (while TRUE ([x x (+ x 1)]) x))\n(FPCore (x) (* x 2))\n");
+    const Result low = run_cli({"fpcore", file.string(), "--formats", "fp16", "--samples", "4", "--max-iterations", "50",
+                                "--check-coverage", "0.9"});
+    CHECK(low.exit_code == 1);
+    CHECK_THAT(low.out, Catch::Contains("1 of 2 FPCores evaluated under every format (50.0%)"));
+    CHECK_THAT(low.err, Catch::Contains("coverage 0.500 is below --check-coverage 0.900"));
+    const Result ok = run_cli({"fpcore", file.string(), "--formats", "fp16", "--samples", "4", "--max-iterations", "50",
+                               "--check-coverage", "0.5"});
+    CHECK(ok.exit_code == 0);
+}

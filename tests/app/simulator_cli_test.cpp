@@ -1,0 +1,192 @@
+// Tests of floatscope-cli list, run, sweep and merge as a process: reports, shards, exit codes.
+#include <catch2/catch.hpp>
+
+#include "../temp_dir.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "emulation/report.hpp"
+
+namespace fs = std::filesystem;
+using floatscope::emu::Report;
+using floatscope::emu::ReportRow;
+using floatscope::test::TempDir;
+
+namespace {
+
+std::string read_file(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string shell_quote(const std::string& word) {
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+struct CliResult {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+CliResult run_cli(const std::vector<std::string>& arguments) {
+    TempDir dir;
+    const fs::path out = dir.path() / "stdout", err = dir.path() / "stderr";
+    std::string command = shell_quote(FLOATSCOPE_CLI);
+    for (const std::string& a : arguments) command.append(1, ' ').append(shell_quote(a));
+    command.append(" </dev/null >").append(shell_quote(out.string()));
+    command.append(" 2>").append(shell_quote(err.string()));
+    const int status = std::system(command.c_str());
+    CliResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = read_file(out);
+    result.err = read_file(err);
+    return result;
+}
+
+Report csv_report(const std::string& text) {
+    std::istringstream in(text);
+    return floatscope::emu::read_csv(in);
+}
+
+/// The value of one metric of one policy's region (NaN-free lookups fail the test when absent).
+double metric(const Report& report, const std::string& policy, int region, const std::string& name,
+              const std::string& run = "1") {
+    for (const ReportRow& r : report.rows)
+        if (r.run == run && r.policy == policy && r.region_index == region && r.region_kind != "run" &&
+            r.metric == name)
+            return r.value;
+    FAIL("no row " << policy << " " << region << " " << name);
+    return 0;
+}
+
+/// The rows with timings zeroed, and the creation time cleared: what two identical runs share.
+Report untimed(Report r) {
+    r.created.clear();
+    for (ReportRow& row : r.rows)
+        if (row.region_kind == "run") row.value = 0;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("list shows the workloads, their parameters and the accumulation presets") {
+    const CliResult r = run_cli({"list"});
+    REQUIRE(r.exit_code == 0);
+    for (const char* text :
+         {"overflow-demo", "sum", "harmonic|uniform|normal", "steps", "nvidia_v100_fp16", "bf16_fp32"})
+        CHECK(r.out.find(text) != std::string::npos);
+    const CliResult one = run_cli({"list", "sum"});
+    CHECK(one.exit_code == 0);
+    CHECK(one.out.rfind("sum: ", 0) == 0);
+    CHECK(run_cli({"list", "nope"}).exit_code == 2);
+}
+
+TEST_CASE("run overflow-demo: 10^4 x 10^4 overflows fp16 (max 65504), not fp32") {
+    TempDir dir;
+    const fs::path csv = dir.path() / "report.csv";
+    const CliResult r = run_cli({"run", "overflow-demo", "--formats", "fp16,fp32", "--csv", csv.string()});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("rel_error_max") != std::string::npos);  // the summary table
+    const Report report = csv_report(read_file(csv));
+    REQUIRE(report.runs.size() == 1);
+    CHECK(report.runs[0].workload == "overflow-demo");
+    CHECK(report.runs[0].mpfr_precision == 256);
+    REQUIRE(report.runs[0].policies.size() == 2);
+    CHECK(report.runs[0].policies[0].first == "fp16");
+    // Region 2 is p = a * b: 10^8 is beyond fp16's 65504 and exact in fp32 (10^8 = 390625 * 2^8).
+    CHECK(metric(report, "fp16", 2, "overflow_count") == 1);
+    CHECK(metric(report, "fp16", 2, "inf_count") == 1);
+    CHECK(metric(report, "fp16", 3, "nan_count") == 1);  // p - p = inf - inf
+    CHECK(metric(report, "fp32", 2, "overflow_count") == 0);
+    CHECK(metric(report, "fp32", 2, "rel_error_max") == 0);
+    CHECK(metric(report, "fp32", 2, "bits_correct_min") == 64);
+}
+
+TEST_CASE("run: reports to stdout, JSON and CSV agree") {
+    const CliResult csv = run_cli({"run", "overflow-demo", "--formats", "bf16", "--csv", "-", "--threads", "1"});
+    const CliResult json = run_cli({"run", "overflow-demo", "--formats", "bf16", "--json", "-"});
+    REQUIRE(csv.exit_code == 0);
+    REQUIRE(json.exit_code == 0);
+    std::istringstream json_text(json.out);
+    CHECK(untimed(csv_report(csv.out)) == untimed(floatscope::emu::read_json(json_text)));
+}
+
+TEST_CASE("run: bad input exits 2 naming the valid choices, and writes no file") {
+    TempDir dir;
+    const std::string csv = (dir.path() / "report.csv").string();
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"run", "nope"}, "unknown workload 'nope'; valid: overflow-demo, sum"},
+        {{"run", "sum", "--set", "terms=5"}, "unknown parameter 'terms'; valid: series"},
+        {{"run", "sum", "--set", "n=0"}, "expected an integer in [1, 16777216]"},
+        {{"run", "sum", "--set", "series=geometric"}, "expected one of harmonic, uniform, normal"},
+        {{"run", "sum", "--policy", "fp16; compte=fp32"}, "unknown key 'compte'"},
+        {{"run", "sum", "--formats", "fp18"}, "unknown format 'fp18'; did you mean"},
+        {{"run", "sum", "--mpfr-precision", "8"}, "MPFR precision 8 bits: valid 53..65536"},
+        {{"sweep", "sum", "--grid", "n=10,0"}, "expected an integer in [1, 16777216]"},
+        {{"sweep", "sum", "--grid", "n"}, "--grid 'n': write name=value1,value2"},
+        {{"sweep", "sum", "--grid", "n=1", "--set", "n=2"}, "'n' is both in --set and in --grid"},
+        {{"sweep", "sum", "--shard", "3/3"}, "--shard '3/3': write i/N with 0 <= i < N"},
+        {{"sweep", "sum", "--shard", "x"}, "--shard 'x'"},
+    };
+    for (const auto& [arguments, message] : cases) {
+        std::vector<std::string> with_file = arguments;
+        with_file.insert(with_file.end(), {"--csv", csv});
+        const CliResult r = run_cli(with_file);
+        INFO(r.err);
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find(message) != std::string::npos);
+        CHECK(r.out.empty());
+        CHECK_FALSE(fs::exists(csv));
+    }
+    const CliResult merge = run_cli({"merge", (dir.path() / "missing.csv").string()});
+    CHECK(merge.exit_code == 2);
+    CHECK(merge.err.find("cannot read report") != std::string::npos);
+}
+
+TEST_CASE("sweep: grid order, run ids, and shards that merge back to the whole sweep") {
+    TempDir dir;
+    const std::vector<std::string> sweep = {"sweep", "sum", "--formats", "fp16,bf16", "--grid", "n=10,100",
+                                            "--grid", "method=naive,kahan", "--threads", "2"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> a = sweep;
+        a.insert(a.end(), extra.begin(), extra.end());
+        return a;
+    };
+    const fs::path all = dir.path() / "all.csv";
+    REQUIRE(run_cli(with({"--csv", all.string()})).exit_code == 0);
+    const Report whole = csv_report(read_file(all));
+    REQUIRE(whole.runs.size() == 4);
+    // The first --grid varies slowest: run 2 is n=10 with kahan.
+    for (const auto& [name, value] : whole.runs[1].parameters) {
+        if (name == "n") CHECK(value == "10");
+        if (name == "method") CHECK(value == "kahan");
+    }
+    CHECK(whole.runs[3].run == "4");
+
+    std::vector<std::string> shard_files;
+    for (int i = 0; i < 3; ++i) {
+        // Shards in both formats: merge reads each by its content.
+        const fs::path file = dir.path() / ("shard" + std::to_string(i) + (i == 1 ? ".json" : ".csv"));
+        const CliResult r =
+            run_cli(with({"--shard", std::to_string(i) + "/3", i == 1 ? "--json" : "--csv", file.string()}));
+        REQUIRE(r.exit_code == 0);
+        shard_files.push_back(file.string());
+    }
+    std::vector<std::string> merge = {"merge"};
+    merge.insert(merge.end(), shard_files.rbegin(), shard_files.rend());
+    const CliResult merged = run_cli(merge);
+    REQUIRE(merged.exit_code == 0);
+    CHECK(untimed(csv_report(merged.out)) == untimed(whole));
+}
