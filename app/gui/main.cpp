@@ -1,12 +1,21 @@
-// floatscope: the desktop application; --screenshot renders a view to PNG and exits.
+// floatscope: the desktop application; --screenshot renders a view to PNG and --plot a report's
+// plots to PNG and SVG, both headless, and exit.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "app/gui/main_window.hpp"
+#include "app/gui/plot_command.hpp"
 #include "app/gui/screenshot.hpp"
+#include "app/gui/stories.hpp"
 
 int main(int argc, char** argv) {
+    // --plot needs no display: without one chosen, draw offscreen (a server, a CI job).
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--plot") == 0 && std::getenv("QT_QPA_PLATFORM") == nullptr)
+            setenv("QT_QPA_PLATFORM", "offscreen", 1);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("FloatScope"));
     QApplication::setApplicationName(QStringLiteral("FloatScope"));
@@ -17,7 +26,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render a view to FILE.png and exit."),
                                         QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("View to show: bits, formats, numberline, learn, designer."),
+                                  QStringLiteral("View to show: bits, formats, numberline, learn, designer, stories, "
+                                                 "runner, results, compare."),
                                   QStringLiteral("NAME"), QStringLiteral("bits"));
     const QCommandLineOption value(QStringLiteral("value"), QStringLiteral("Value to enter (0.1, 0x1.8p-3, fp16:3C00)."),
                                    QStringLiteral("V"));
@@ -25,18 +35,32 @@ int main(int argc, char** argv) {
                                      QStringLiteral("a,b"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size (default 1280x800)."),
                                   QStringLiteral("WxH"), QStringLiteral("1280x800"));
-    parser.addOptions({screenshot, view, value, formats, size});
+    QStringList story_names;
+    for (const floatscope::gui::Story& s : floatscope::gui::stories()) story_names << QString::fromStdString(s.name);
+    const QCommandLineOption story(QStringLiteral("story"),
+                                   QStringLiteral("With --screenshot: run this story first (%1).").arg(story_names.join(", ")),
+                                   QStringLiteral("NAME"));
+    const QCommandLineOption plot(QStringLiteral("plot"),
+                                  QStringLiteral("Render the plots of a report (JSON or CSV) to PNG and SVG in --out, and exit."),
+                                  QStringLiteral("REPORT"));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Folder for --plot's files."), QStringLiteral("DIR"));
+    parser.addOptions({screenshot, view, value, formats, size, story, plot, out});
     parser.process(app);
 
     auto fail = [](const QString& message) {
         std::fprintf(stderr, "floatscope: error: %s\n", qPrintable(message));
         return 2;
     };
+    if (parser.isSet(plot)) {
+        if (!parser.isSet(out)) return fail(QStringLiteral("--plot needs --out DIR, the folder for the files"));
+        return floatscope::gui::plot_report(parser.value(plot), parser.value(out));
+    }
     if (parser.isSet(screenshot)) {
         floatscope::gui::ScreenshotRequest request;
         request.file = parser.value(screenshot);
         request.view = parser.value(view);
         request.value = parser.value(value);
+        request.story = parser.value(story);
         if (parser.isSet(formats)) request.formats = parser.value(formats).split(',', Qt::SkipEmptyParts);
         request.size = floatscope::gui::parse_window_size(parser.value(size));
         if (!request.size.isValid())

@@ -21,13 +21,14 @@
 #include "app/gui/lab_state.hpp"
 #include "app/gui/learn_view.hpp"
 #include "app/gui/number_line_view.hpp"
+#include "app/gui/simulator_workspace.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 namespace floatscope::gui {
 
 MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), persistent_(persistent) {
-    setWindowTitle(QStringLiteral("FloatScope - format lab"));
+    setWindowTitle(QStringLiteral("FloatScope"));
     state_ = new LabState(this);
     if (persistent_) {
         QSettings settings;
@@ -73,6 +74,7 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
     add_view(learn_, QStringLiteral("&Learn"), QStringLiteral("learn"), [this] { return learn_->csv(); });
     add_view(designer_, QStringLiteral("Custom format &designer"), QStringLiteral("designer"),
              [this] { return designer_->csv(); });
+    workspace_ = new SimulatorWorkspace(*this);
     build_menus();
 
     // Tab order: the format list, the add-format entry, then the views; each view orders its own widgets.
@@ -95,6 +97,7 @@ void MainWindow::build_menus() {
     QAction* export_action = file->addAction(QStringLiteral("&Export current view as CSV..."), this,
                                              &MainWindow::export_with_dialog);
     export_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    workspace_->add_file_actions(*file);
     file->addSeparator();
     QAction* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

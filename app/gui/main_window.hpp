@@ -1,4 +1,5 @@
-// MainWindow: the application shell - format sidebar, rounding selector, views as tabs, CSV export.
+// MainWindow: the application shell - format sidebar, rounding selector, views as tabs (the format
+// lab's and the simulator's), CSV export.
 #pragma once
 
 #include <QMainWindow>
@@ -19,6 +20,7 @@ class FormatsView;
 class LabState;
 class LearnView;
 class NumberLineView;
+class SimulatorWorkspace;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -31,7 +33,8 @@ public:
     /// Adds a view as a tab; `name` is what show_view and --view take, `csv` what File > Export
     /// writes while it is shown. The simulator views (GUI part 2) come in through here.
     void add_view(QWidget* view, const QString& title, const QString& name, std::function<std::string()> csv);
-    /// Names accepted by show_view: bits, formats, numberline, learn, designer, then added views.
+    /// Names accepted by show_view: bits, formats, numberline, learn, designer, then the
+    /// simulator's stories, runner, results, compare, then added views.
     QStringList view_names() const;
     /// Brings the named view to the front; false if there is no such view.
     bool show_view(const QString& name);
@@ -48,6 +51,7 @@ public:
     CustomFormatDesigner* designer() const { return designer_; }
     FormatSidebar* sidebar() const { return sidebar_; }
     QComboBox* rounding_selector() const { return rounding_; }
+    SimulatorWorkspace* workspace() const { return workspace_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -66,6 +70,7 @@ private:
     NumberLineView* number_line_ = nullptr;
     LearnView* learn_ = nullptr;
     CustomFormatDesigner* designer_ = nullptr;
+    SimulatorWorkspace* workspace_ = nullptr;
     QStringList view_names_;
     std::vector<std::function<std::string()>> exports_;
 };

@@ -8,6 +8,7 @@
 #include "app/gui/lab_state.hpp"
 #include "app/gui/main_window.hpp"
 #include "app/gui/number_line_view.hpp"
+#include "app/gui/simulator_workspace.hpp"
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 
@@ -42,6 +43,11 @@ QString render_screenshot(const ScreenshotRequest& request) {
         return QString::fromStdString(e.what());
     }
     window.resize(request.size);
+    if (!request.story.isEmpty()) {
+        const QString error = window.workspace()->run_story_and_wait(request.story);
+        if (!error.isEmpty()) return QStringLiteral("story '%1': %2").arg(request.story, error);
+        window.show_view(request.view);  // the story lands on its plot; the request names the view
+    }
     window.show();
     QApplication::processEvents();
     const QPixmap pixmap = window.grab();

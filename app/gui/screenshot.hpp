@@ -15,6 +15,8 @@ struct ScreenshotRequest {
     /// formats); the number line shows the first two it can. Empty keeps the defaults.
     QStringList formats;
     QSize size{1280, 800};   ///< window size in pixels
+    /// A story (stories.hpp) to run to the end first, so that the simulator views have a run to show.
+    QString story;
 };
 
 /// "WxH" (1280x800) as a size of 200..8000 pixels a side; an invalid QSize otherwise.

@@ -1,0 +1,123 @@
+// The Compare table: one row per policy, numeric sorting, selection as a plot filter.
+#include "app/gui/compare_view.hpp"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "app/gui/csv_text.hpp"
+#include "app/gui/policy_summary.hpp"
+
+namespace floatscope::gui {
+
+namespace {
+
+constexpr int sort_role = Qt::UserRole;
+constexpr int run_role = Qt::UserRole + 1;
+constexpr int policy_role = Qt::UserRole + 2;
+
+QStandardItem* number_item(std::optional<double> value, char format, int digits) {
+    auto* item = new QStandardItem;
+    item->setEditable(false);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (!value) return item;  // no figure: sorts before every number
+    item->setText(std::isfinite(*value) ? QString::number(*value, format, digits)
+                                        : QString::fromLatin1(std::isnan(*value) ? "nan" : (*value > 0 ? "inf" : "-inf")));
+    item->setData(*value, sort_role);
+    item->setToolTip(QString::number(*value, 'g', 17));
+    return item;
+}
+
+}  // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    model_ = new QStandardItemModel(this);
+    sorted_ = new QSortFilterProxyModel(this);
+    sorted_->setSourceModel(model_);
+    sorted_->setSortRole(sort_role);
+    table_ = new QTableView(this);
+    table_->setObjectName(QStringLiteral("compare"));
+    table_->setModel(sorted_);
+    table_->setSortingEnabled(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->verticalHeader()->hide();
+    note_ = new QLabel(QStringLiteral("Select rows to show only those policies in the plots (Results); "
+                                      "click a header to sort. Errors are those of the last region (the result)."),
+                       this);
+    note_->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(note_);
+    layout->addWidget(table_, 1);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { emit policies_selected(selected_policies()); });
+}
+
+void CompareView::show_report(const emu::Report& report) {
+    const std::vector<PolicySummary> summaries = summarize_policies(report);
+    const bool training = std::any_of(summaries.begin(), summaries.end(),
+                                      [](const PolicySummary& s) { return s.test_accuracy || s.train_loss; });
+    QStringList headers = {QStringLiteral("Policy"), QStringLiteral("Run"), QStringLiteral("Final rel. error"),
+                           QStringLiteral("Bits correct"), QStringLiteral("Overflow"), QStringLiteral("Underflow to 0"),
+                           QStringLiteral("NaN")};
+    if (training) headers << QStringLiteral("Test accuracy") << QStringLiteral("Train loss");
+    // A new report is not a new selection: the plots already show every policy of it.
+    const QSignalBlocker blocker(table_->selectionModel());
+    table_->setSortingEnabled(false);
+    model_->clear();
+    model_->setHorizontalHeaderLabels(headers);
+    for (const PolicySummary& s : summaries) {
+        auto* policy = new QStandardItem(QString::fromStdString(s.policy));
+        policy->setEditable(false);
+        policy->setData(QString::fromStdString(s.policy), sort_role);
+        policy->setData(QString::fromStdString(s.run), run_role);
+        policy->setData(QString::fromStdString(s.policy), policy_role);
+        policy->setToolTip(QString::fromStdString(s.name));
+        auto* run = new QStandardItem(QString::fromStdString(s.run));
+        run->setEditable(false);
+        run->setData(QString::fromStdString(s.run).toInt(), sort_role);
+        QList<QStandardItem*> row = {policy, run, number_item(s.final_rel_error, 'e', 3), number_item(s.final_bits_correct, 'f', 1),
+                                     number_item(s.overflow, 'g', 12), number_item(s.underflow_to_zero, 'g', 12),
+                                     number_item(s.nan, 'g', 12)};
+        if (training) row << number_item(s.test_accuracy, 'f', 4) << number_item(s.train_loss, 'g', 5);
+        model_->appendRow(row);
+    }
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(-1, Qt::AscendingOrder);  // report order until the user sorts
+    table_->resizeColumnsToContents();
+}
+
+std::vector<std::pair<std::string, std::string>> CompareView::selected_policies() const {
+    std::vector<std::pair<std::string, std::string>> keep;
+    for (const QModelIndex& index : table_->selectionModel()->selectedRows(0))
+        keep.emplace_back(index.data(run_role).toString().toStdString(), index.data(policy_role).toString().toStdString());
+    return keep;
+}
+
+std::string CompareView::csv() const {
+    std::vector<std::string> fields;
+    for (int column = 0; column < sorted_->columnCount(); ++column)
+        fields.push_back(sorted_->headerData(column, Qt::Horizontal).toString().toStdString());
+    std::string text = csv_record(fields);
+    for (int row = 0; row < sorted_->rowCount(); ++row) {
+        fields.clear();
+        for (int column = 0; column < sorted_->columnCount(); ++column) {
+            // Full precision in the file, whatever the table rounds to.
+            const QVariant value = sorted_->index(row, column).data(column < 2 ? Qt::DisplayRole : sort_role);
+            fields.push_back(value.isValid() ? (column < 2 ? value.toString() : QString::number(value.toDouble(), 'g', 17)).toStdString()
+                                             : std::string());
+        }
+        text += csv_record(fields);
+    }
+    return text;
+}
+
+}  // namespace floatscope::gui

@@ -1,0 +1,49 @@
+// RunWorker: runs the engine on a thread of its own and reports back to the GUI thread.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "emulation/engine.hpp"
+
+namespace floatscope::gui {
+
+/// One run at a time. Progress, completion and failure arrive as signals in the GUI thread
+/// (queued), so the event loop never waits on the engine. Progress is throttled to one signal per
+/// `progress_interval` (and the last one), so that a fast workload cannot flood the event loop.
+class RunWorker : public QObject {
+    Q_OBJECT
+public:
+    static constexpr std::chrono::milliseconds progress_interval{50};
+
+    explicit RunWorker(QObject* parent = nullptr);
+    /// Cancels a run in progress and waits for its thread to end.
+    ~RunWorker() override;
+
+    /// Starts the requests (build_requests has checked them) on the worker thread; false when a run
+    /// is already in progress.
+    bool start(std::vector<emu::RunRequest> requests, int threads);
+    /// Asks the run to stop at its next checkpoint; `failed(..., true)` follows.
+    void cancel();
+    bool running() const { return running_; }
+
+signals:
+    void progress(double fraction, const QString& message);
+    void finished(const floatscope::emu::Report& report);
+    /// `cancelled`: the user asked for it; otherwise `message` is the engine's error.
+    void failed(const QString& message, bool cancelled);
+
+private:
+    void join();
+
+    std::thread thread_;
+    std::shared_ptr<emu::RunControl> control_;
+    bool running_ = false;
+};
+
+}  // namespace floatscope::gui

@@ -1,0 +1,19 @@
+// Error growth across regions: relative error or bits correct, one series per policy.
+#include "plots/metric_plot.hpp"
+#include "plots/report_metrics.hpp"
+#include "plots/report_plots.hpp"
+
+namespace floatscope::plots {
+
+std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasure measure) {
+    if (measure == ErrorMeasure::RelativeErrorMax) {
+        const MetricPlotSpec spec{"error_growth_rel_error_max", "Max relative error per %1",
+                                  {"max relative error vs ground truth", AxisScale::Log, 10, {}, {}}};
+        return metric_plots(report, {metric::rel_error_max}, spec);
+    }
+    const MetricPlotSpec spec{"error_growth_bits_correct_min", "Bits correct (worst value) per %1",
+                              {"bits correct (min)", AxisScale::Linear, 10, {}, {}}};
+    return metric_plots(report, {metric::bits_correct_min}, spec);
+}
+
+}  // namespace floatscope::plots

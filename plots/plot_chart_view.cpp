@@ -1,0 +1,325 @@
+// PlotChartView: a PlotModel drawn with Qt Charts.
+#include "plots/plot_chart_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+#include <QAreaSeries>
+#include <QCategoryAxis>
+#include <QCursor>
+#include <QKeyEvent>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QWheelEvent>
+
+#include "plots/axis_fit.hpp"
+#include "plots/csv_text.hpp"
+
+namespace floatscope::plots {
+namespace {
+
+// More category labels than this overlap at the usual plot width; the axis then shows numbers
+// and the tooltips the labels.
+constexpr std::size_t max_tick_labels = 12;
+
+QString text(const std::string& s) { return QString::fromStdString(s); }
+
+/// 1, 2 or 5 times a power of ten, at least `step`: tick intervals people read easily.
+double nice_step(double step) {
+    const double power = std::pow(10.0, std::floor(std::log10(step)));
+    for (const double factor : {1.0, 2.0, 5.0})
+        if (factor * power >= step) return factor * power;
+    return 10 * power;
+}
+
+QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positions, bool with_tick_labels) {
+    if (axis.scale == AxisScale::Log) {
+        auto* log_axis = new QLogValueAxis;
+        log_axis->setBase(axis.log_base);
+        log_axis->setLabelFormat("%g");
+        log_axis->setRange(range.min, range.max);
+        // Minor ticks at 2..9 times each power (Qt: -1) help over a few decades and clutter more.
+        const double powers = std::log(range.max / range.min) / std::log(axis.log_base);
+        log_axis->setMinorTickCount(powers <= 6 ? -1 : 0);
+        log_axis->setTitleText(text(axis.label));
+        return log_axis;
+    }
+    if (with_tick_labels && !axis.ticks.empty() && axis.ticks.size() <= max_tick_labels) {
+        auto* category_axis = new QCategoryAxis;
+        category_axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        for (const AxisTick& tick : axis.ticks)
+            if (tick.value >= range.min && tick.value <= range.max) category_axis->append(text(tick.label), tick.value);
+        category_axis->setRange(range.min, range.max);
+        category_axis->setTitleText(text(axis.label));
+        return category_axis;
+    }
+    auto* value_axis = new QValueAxis;
+    value_axis->setRange(range.min, range.max);
+    value_axis->setLabelFormat("%g");
+    if (!axis.range && !integer_positions) value_axis->applyNiceNumbers();  // ticks at 0.2, 0.4, not 0.301875
+    if (integer_positions) {
+        // Region indices and log2 bins are whole numbers: ticks at whole, evenly spaced numbers.
+        value_axis->setTickType(QValueAxis::TicksDynamic);
+        value_axis->setTickAnchor(0);
+        value_axis->setTickInterval(nice_step(std::max(1.0, (range.max - range.min) / 10)));
+    }
+    value_axis->setTitleText(text(axis.label));
+    return value_axis;
+}
+
+QColor role_colour(ColourRole role) {
+    switch (role) {
+    case ColourRole::Good: return QColor(46, 160, 67, 45);
+    case ColourRole::Caution: return QColor(230, 160, 20, 70);
+    case ColourRole::Bad: return QColor(215, 48, 39, 50);
+    }
+    return QColor(128, 128, 128, 50);
+}
+
+double axis_min(QAbstractAxis* axis) {
+    if (auto* log_axis = qobject_cast<QLogValueAxis*>(axis)) return log_axis->min();
+    return static_cast<QValueAxis*>(axis)->min();
+}
+double axis_max(QAbstractAxis* axis) {
+    if (auto* log_axis = qobject_cast<QLogValueAxis*>(axis)) return log_axis->max();
+    return static_cast<QValueAxis*>(axis)->max();
+}
+
+/// Series colours: Tableau 10 (Maureen Stone's palette for Tableau), ten hues that stay distinct
+/// on white; Qt's own theme repeats after five.
+QColor series_colour(std::size_t index) {
+    static const QColor palette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
+                                     QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
+                                     QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
+                                     QColor(0xba, 0xb0, 0xac)};
+    return palette[index % std::size(palette)];
+}
+
+Qt::PenStyle pen_style(LinePattern pattern) {
+    switch (pattern) {
+    case LinePattern::Solid: return Qt::SolidLine;
+    case LinePattern::Dashed: return Qt::DashLine;
+    case LinePattern::Dotted: return Qt::DotLine;
+    case LinePattern::DashDotted: return Qt::DashDotLine;
+    }
+    return Qt::SolidLine;
+}
+
+bool all_integers(const PlotModel& plot) {
+    for (const Series& series : plot.series)
+        for (const PlotPoint& point : series.points)
+            if (point.x != std::floor(point.x)) return false;
+    return true;
+}
+
+}  // namespace
+
+PlotChartView::PlotChartView(PlotModel model, QWidget* parent) : QChartView(parent), model_(std::move(model)) {
+    auto* chart = new QChart;
+    setChart(chart);
+    chart->setTitle(text(model_.title));
+    QFont title_font = chart->titleFont();
+    title_font.setPointSizeF(title_font.pointSizeF() * 1.3);
+    title_font.setBold(true);
+    chart->setTitleFont(title_font);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+
+    const bool bars = std::any_of(model_.series.begin(), model_.series.end(),
+                                  [](const Series& s) { return s.style == SeriesStyle::Bars; });
+    x_axis_ = make_axis(model_.x_axis, visible_x_range(model_), all_integers(model_), !bars);
+    y_axis_ = make_axis(model_.y_axis, visible_y_range(model_), false, false);
+    chart->addAxis(x_axis_, Qt::AlignBottom);
+    chart->addAxis(y_axis_, Qt::AlignLeft);
+    // Bands first, so that the data is drawn over them.
+    for (const Band& band : model_.bands) add_band(band);
+    int next_group = 0;  // past the colour groups' colours, ungrouped series take the next ones
+    for (const Series& series : model_.series) next_group = std::max(next_group, series.colour_group + 1);
+    for (const Series& series : model_.series)
+        add_series(series, series_colour(static_cast<std::size_t>(series.colour_group >= 0 ? series.colour_group : next_group++)));
+    // A long legend reads better as a column beside the plot than elided in a row below it.
+    constexpr qsizetype max_legend_row = 6;
+    if (chart->legend()->markers().size() > max_legend_row) chart->legend()->setAlignment(Qt::AlignRight);
+    connect_legend();
+
+    setRenderHint(QPainter::Antialiasing);
+    setRubberBand(QChartView::RectangleRubberBand);
+    setFocusPolicy(Qt::StrongFocus);
+}
+
+void PlotChartView::add_band(const Band& band) {
+    const double x0 = axis_min(x_axis_), x1 = axis_max(x_axis_), y0 = axis_min(y_axis_), y1 = axis_max(y_axis_);
+    // An infinite edge reaches the edge of the visible range.
+    const double from = std::isinf(band.from) ? (band.axis == BandAxis::X ? x0 : y0) : band.from;
+    const double to = std::isinf(band.to) ? (band.axis == BandAxis::X ? x1 : y1) : band.to;
+    auto* top = new QLineSeries;
+    auto* bottom = new QLineSeries;
+    if (band.axis == BandAxis::X) {
+        top->append(QList<QPointF>{{from, y1}, {to, y1}});
+        bottom->append(QList<QPointF>{{from, y0}, {to, y0}});
+    } else {
+        top->append(QList<QPointF>{{x0, to}, {x1, to}});
+        bottom->append(QList<QPointF>{{x0, from}, {x1, from}});
+    }
+    auto* area = new QAreaSeries(top, bottom);
+    area->setName(text(band.label));
+    area->setBrush(role_colour(band.role));
+    area->setPen(Qt::NoPen);
+    chart()->addSeries(area);
+    area->attachAxis(x_axis_);
+    area->attachAxis(y_axis_);
+    // The band's own tint is too faint for a legend swatch.
+    QColor swatch = role_colour(band.role);
+    swatch.setAlpha(170);
+    for (QLegendMarker* marker : chart()->legend()->markers(area)) marker->setBrush(swatch);
+    connect(area, &QAreaSeries::hovered, this, [band](QPointF, bool hovered) {
+        if (!hovered) return;
+        QToolTip::showText(QCursor::pos(), QStringLiteral("%1\nfrom %2 to %3")
+                                               .arg(text(band.label), text(csv_number(band.from)), text(csv_number(band.to))));
+    });
+}
+
+void PlotChartView::add_series(const Series& series, QColor colour) {
+    QAbstractSeries* drawn = nullptr;
+    if (series.style == SeriesStyle::Bars) {
+        // Bars as one filled step outline over a numeric axis, so that bands and bins share it.
+        const double base = model_.y_axis.scale == AxisScale::Log ? axis_min(y_axis_) : 0;
+        auto* outline = new QLineSeries;
+        for (const PlotPoint& p : series.points) {
+            if (!drawable_on(model_.x_axis, p.x) || !drawable_on(model_.y_axis, p.y)) continue;
+            outline->append(
+                QList<QPointF>{{p.x, base}, {p.x, p.y}, {p.x + series.bar_width, p.y}, {p.x + series.bar_width, base}});
+        }
+        auto* area = new QAreaSeries(outline);
+        area->setColor(colour);
+        area->setBorderColor(colour.darker(150));
+        connect(area, &QAreaSeries::hovered, this,
+                [this, &series](QPointF point, bool hovered) { show_tooltip(series, point, hovered); });
+        drawn = area;
+    } else {
+        auto* line = new QLineSeries;
+        for (const PlotPoint& p : series.points)
+            if (drawable_on(model_.x_axis, p.x) && drawable_on(model_.y_axis, p.y)) line->append(p.x, p.y);
+        line->setPointsVisible(series.style == SeriesStyle::LineWithPoints);
+        QPen pen(colour, 2);
+        pen.setStyle(pen_style(series.pattern));
+        line->setPen(pen);
+        connect(line, &QLineSeries::hovered, this,
+                [this, &series](QPointF point, bool hovered) { show_tooltip(series, point, hovered); });
+        drawn = line;
+    }
+    drawn->setName(text(series.name));
+    chart()->addSeries(drawn);
+    drawn->attachAxis(x_axis_);
+    drawn->attachAxis(y_axis_);
+}
+
+void PlotChartView::connect_legend() {
+    for (QLegendMarker* marker : chart()->legend()->markers()) {
+        connect(marker, &QLegendMarker::clicked, this, [marker] {
+            QAbstractSeries* series = marker->series();
+            series->setVisible(!series->isVisible());
+            // Qt hides the marker with its series; keep it, faded, so that it can be clicked back.
+            marker->setVisible(true);
+            const qreal alpha = series->isVisible() ? 1.0 : 0.4;
+            QColor label = marker->labelBrush().color();
+            label.setAlphaF(alpha);
+            marker->setLabelBrush(label);
+            QBrush brush = marker->brush();
+            QColor fill = brush.color();
+            fill.setAlphaF(alpha);
+            brush.setColor(fill);
+            marker->setBrush(brush);
+        });
+    }
+}
+
+void PlotChartView::show_tooltip(const Series& series, QPointF point, bool hovered) {
+    if (!hovered) {
+        QToolTip::hideText();
+        return;
+    }
+    // The model's point under the cursor: the bin holding x for bars, the nearest x for lines.
+    const PlotPoint* best = nullptr;
+    for (const PlotPoint& p : series.points) {
+        if (!drawable_on(model_.y_axis, p.y)) continue;
+        if (series.style == SeriesStyle::Bars) {
+            if (point.x() >= p.x && point.x() < p.x + series.bar_width) best = &p;
+        } else if (best == nullptr || std::abs(p.x - point.x()) < std::abs(best->x - point.x())) {
+            best = &p;
+        }
+    }
+    if (best == nullptr) return;
+    QString x_text = text(csv_number(best->x));
+    for (const AxisTick& tick : model_.x_axis.ticks)
+        if (tick.value == best->x) x_text += QStringLiteral(" (%1)").arg(text(tick.label));
+    QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2 = %3\n%4 = %5")
+                                           .arg(text(series.name), text(model_.x_axis.label), x_text,
+                                                text(model_.y_axis.label), text(csv_number(best->y))));
+}
+
+void PlotChartView::reset_zoom() { chart()->zoomReset(); }
+
+void PlotChartView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::MiddleButton) {
+        panning_ = true;
+        pan_from_ = event->pos();
+        setCursor(Qt::ClosedHandCursor);
+        event->accept();
+        return;
+    }
+    QChartView::mousePressEvent(event);
+}
+
+void PlotChartView::mouseMoveEvent(QMouseEvent* event) {
+    if (panning_) {
+        const QPoint delta = event->pos() - pan_from_;
+        chart()->scroll(-delta.x(), delta.y());  // scene y grows downwards, chart values upwards
+        pan_from_ = event->pos();
+        event->accept();
+        return;
+    }
+    QChartView::mouseMoveEvent(event);
+}
+
+void PlotChartView::mouseReleaseEvent(QMouseEvent* event) {
+    if (panning_ && event->button() == Qt::MiddleButton) {
+        panning_ = false;
+        unsetCursor();
+        event->accept();
+        return;
+    }
+    QChartView::mouseReleaseEvent(event);
+}
+
+void PlotChartView::mouseDoubleClickEvent(QMouseEvent* event) {
+    reset_zoom();
+    event->accept();
+}
+
+void PlotChartView::wheelEvent(QWheelEvent* event) {
+    constexpr qreal step = 1.25;
+    chart()->zoom(event->angleDelta().y() > 0 ? step : 1 / step);
+    event->accept();
+}
+
+void PlotChartView::keyPressEvent(QKeyEvent* event) {
+    constexpr int pan_pixels = 20;
+    switch (event->key()) {
+    case Qt::Key_Left: chart()->scroll(-pan_pixels, 0); break;
+    case Qt::Key_Right: chart()->scroll(pan_pixels, 0); break;
+    case Qt::Key_Up: chart()->scroll(0, pan_pixels); break;
+    case Qt::Key_Down: chart()->scroll(0, -pan_pixels); break;
+    case Qt::Key_Plus: chart()->zoomIn(); break;
+    case Qt::Key_Minus: chart()->zoomOut(); break;
+    case Qt::Key_Home: reset_zoom(); break;
+    default: QChartView::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+}  // namespace floatscope::plots

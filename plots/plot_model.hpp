@@ -1,0 +1,111 @@
+// PlotModel: what an x/y plot shows (axes, series, shaded bands) as plain data, so that it can be
+// exported to CSV and drawn by any toolkit (Qt Charts today, see plot_chart_view.hpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace floatscope::plots {
+
+enum class AxisScale { Linear, Log };
+
+/// A labelled position on an axis: region labels ("layer 3 (relu)") at their region index.
+struct AxisTick {
+    double value = 0;
+    std::string label;
+    friend bool operator==(const AxisTick&, const AxisTick&) = default;
+};
+
+struct AxisRange {
+    double min = 0;
+    double max = 0;
+    friend bool operator==(const AxisRange&, const AxisRange&) = default;
+};
+
+struct Axis {
+    std::string label;
+    AxisScale scale = AxisScale::Linear;
+    /// Log axes only: the base of the labelled ticks (10 for errors, 2 for loss scales).
+    double log_base = 10;
+    /// Unset: the view fits the axis to the data.
+    std::optional<AxisRange> range;
+    /// Optional labels of positions; a view shows them when there are few enough to read.
+    std::vector<AxisTick> ticks;
+    friend bool operator==(const Axis&, const Axis&) = default;
+};
+
+/// How a series wants to be drawn; a hint, the view may simplify.
+enum class SeriesStyle {
+    Line,            ///< points joined in order
+    LineWithPoints,  ///< joined, each point marked (few points: regions, epochs)
+    Bars,            ///< histogram: point (x, y) is the bin [x, x + bar_width) of height y
+};
+
+struct PlotPoint {
+    double x = 0;
+    double y = 0;
+    friend bool operator==(const PlotPoint&, const PlotPoint&) = default;
+};
+
+/// Line patterns, so that several metrics of one policy share its colour and differ in pattern.
+enum class LinePattern { Solid, Dashed, Dotted, DashDotted };
+
+struct Series {
+    std::string name;
+    std::vector<PlotPoint> points;  ///< exact values; non-finite y and, on log axes, y <= 0 are not drawn
+    SeriesStyle style = SeriesStyle::LineWithPoints;
+    double bar_width = 1;           ///< Bars only
+    /// Series with the same colour group share a colour (one policy's metrics); -1: a colour of its own.
+    int colour_group = -1;
+    LinePattern pattern = LinePattern::Solid;
+    friend bool operator==(const Series&, const Series&) = default;
+};
+
+/// What a shaded band means, for the view's choice of colour.
+enum class ColourRole {
+    Good,     ///< the safe range: normal numbers of the format
+    Caution,  ///< reduced precision: subnormals
+    Bad,      ///< lost: underflow to zero, overflow
+};
+
+enum class BandAxis { X, Y };
+
+/// A shaded range across the whole plot: from <= x < to (BandAxis::X) or from <= y < to (Y).
+/// `from` may be -inf and `to` +inf: the band then reaches the edge of the visible range.
+struct Band {
+    BandAxis axis = BandAxis::X;
+    double from = 0;
+    double to = 0;
+    std::string label;
+    ColourRole role = ColourRole::Good;
+    friend bool operator==(const Band&, const Band&) = default;
+};
+
+struct PlotModel {
+    std::string id;     ///< file-name stem, lower_snake, unique among a report's plots
+    std::string title;
+    Axis x_axis;
+    Axis y_axis;
+    std::vector<Series> series;
+    std::vector<Band> bands;
+    friend bool operator==(const PlotModel&, const PlotModel&) = default;
+};
+
+/// The points as CSV: header `series,x,y,x_label`, one row per point in series order; x_label is
+/// the x axis tick label at x, empty where there is none.
+std::string points_csv(const PlotModel& plot);
+
+/// The bands as CSV: header `band,axis,from,to,role` (axis x or y; role good, caution, bad);
+/// just the header when the plot has no bands.
+std::string bands_csv(const PlotModel& plot);
+
+/// "good", "caution", "bad".
+const char* colour_role_name(ColourRole role);
+
+/// A file-name stem made of `text`: lower-case letters and digits, anything else as one '_'
+/// ("Layer 3 (ReLU)" -> "layer_3_relu"); "plot" when nothing is left.
+std::string make_plot_id(std::string_view text);
+
+}  // namespace floatscope::plots

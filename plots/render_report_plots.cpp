@@ -1,0 +1,88 @@
+// Headless rendering of every plot a Report has data for, to PNG, SVG and CSV files.
+#include "plots/render_report_plots.hpp"
+
+#include <set>
+#include <string>
+#include <system_error>
+
+#include <QApplication>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "plots/heatmap_widget.hpp"
+#include "plots/plot_chart_view.hpp"
+#include "plots/plot_export.hpp"
+#include "plots/report_plots.hpp"
+
+namespace floatscope::plots {
+namespace {
+
+constexpr int plot_width = 1000;
+constexpr int plot_height = 640;
+
+/// Hands out file stems: the id, or the id with a number when it was taken already.
+class UniqueStems {
+public:
+    std::string operator()(const std::string& id) {
+        std::string stem = id;
+        for (int n = 2; !taken_.insert(stem).second; ++n) stem = id + "_" + std::to_string(n);
+        return stem;
+    }
+
+private:
+    std::set<std::string> taken_;
+};
+
+/// Writes the widget's PNG and SVG beside the CSV files already named in `written`.
+void write_pictures(QWidget& widget, const std::filesystem::path& stem, const std::string& title,
+                    std::vector<std::filesystem::path>& written) {
+    // Let the widget lay itself out at its size (Qt Charts posts its layout requests) before drawing.
+    QApplication::processEvents();
+    const std::filesystem::path png = std::filesystem::path(stem).concat(".png");
+    const std::filesystem::path svg = std::filesystem::path(stem).concat(".svg");
+    save_png(widget, png);
+    save_svg(widget, svg, QString::fromStdString(title));
+    written.push_back(png);
+    written.push_back(svg);
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> render_report_plots(const emu::Report& report, const std::filesystem::path& out_dir) {
+    if (qobject_cast<QApplication*>(QCoreApplication::instance()) == nullptr)
+        throw Error("drawing plots needs a QApplication; create one first (headless: QT_QPA_PLATFORM=offscreen)");
+    const ReportPlots all = all_report_plots(report);
+    std::vector<std::filesystem::path> written;
+    if (all.plots.empty() && all.heatmaps.empty()) return written;
+    std::error_code error;
+    std::filesystem::create_directories(out_dir, error);
+    if (error) throw Error("cannot create the plot folder " + out_dir.string() + ": " + error.message());
+
+    UniqueStems stems;
+    for (const PlotModel& plot : all.plots) {
+        const std::filesystem::path stem = out_dir / stems(plot.id);
+        const std::filesystem::path csv = std::filesystem::path(stem).concat(".csv");
+        core::write_file_atomically(csv, points_csv(plot));
+        written.push_back(csv);
+        if (!plot.bands.empty()) {
+            const std::filesystem::path bands = std::filesystem::path(stem).concat("_bands.csv");
+            core::write_file_atomically(bands, bands_csv(plot));
+            written.push_back(bands);
+        }
+        PlotChartView view(plot);
+        view.resize(plot_width, plot_height);
+        write_pictures(view, stem, plot.title, written);
+    }
+    for (const HeatmapModel& heatmap : all.heatmaps) {
+        const std::filesystem::path stem = out_dir / stems(heatmap.id);
+        const std::filesystem::path csv = std::filesystem::path(stem).concat(".csv");
+        core::write_file_atomically(csv, heatmap_csv(heatmap));
+        written.push_back(csv);
+        HeatmapWidget widget(heatmap);
+        widget.resize(plot_width, widget.sizeHint().height());
+        write_pictures(widget, stem, heatmap.title, written);
+    }
+    return written;
+}
+
+}  // namespace floatscope::plots

@@ -1,0 +1,53 @@
+// The plots of a Report: builders that turn its rows into plot and heatmap models. Each returns
+// an empty list when the report has no data for its kind of plot. Which metric feeds which plot is
+// set out in report_metrics.hpp; the builders know nothing of workloads, only metric names.
+#pragma once
+
+#include <vector>
+
+#include "emulation/report.hpp"
+#include "plots/heatmap_model.hpp"
+#include "plots/plot_model.hpp"
+
+namespace floatscope::plots {
+
+enum class ErrorMeasure {
+    RelativeErrorMax,  ///< rel_error_max, log axis
+    BitsCorrectMin,    ///< bits_correct_min (-log2 of the relative error), linear axis
+};
+
+/// Error growth across regions: one plot per region kind (layer, step, ...), one series per policy.
+std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasure measure);
+
+enum class ExceptionClass { Overflow, UnderflowToZero, Subnormal, NaN, Inf };
+enum class CellValue { Count, Fraction };
+
+/// Regions x policies heatmap of one exception class: one heatmap per region kind. Counts use a
+/// log colour scale, fractions a linear one.
+std::vector<HeatmapModel> exception_heatmaps(const emu::Report& report, ExceptionClass exception, CellValue cell);
+
+/// Histogram of floor(log2|x|) of a region's values, one plot per (run, policy, region) that has
+/// log2_hist_<k> rows, with the format's range shaded when the region has its format_min_subnormal,
+/// format_min_normal and format_max rows: underflow to zero, subnormal zone (only where the format
+/// has subnormals), normal range, overflow.
+std::vector<PlotModel> value_range_histograms(const emu::Report& report);
+
+/// Training: loss (train_loss, test_loss, or a logged step's loss), accuracy (train, test), the
+/// loss-scale history (log2 axis) and the fraction of each layer's gradients that underflowed
+/// (grad_underflow_fraction_layer_<l>, a series per policy and layer), each along whichever region
+/// kinds hold them (epoch, step).
+std::vector<PlotModel> training_plots(const emu::Report& report);
+
+/// Iterative refinement: forward error, backward error and residual norm per iteration, log axis.
+std::vector<PlotModel> refinement_plots(const emu::Report& report);
+
+/// Every plot the report has data for: error growth (relative error, then bits correct),
+/// value-range histograms, training, refinement; heatmaps of the overflow, underflow-to-zero and
+/// NaN fractions.
+struct ReportPlots {
+    std::vector<PlotModel> plots;
+    std::vector<HeatmapModel> heatmaps;
+};
+ReportPlots all_report_plots(const emu::Report& report);
+
+}  // namespace floatscope::plots

@@ -1,0 +1,40 @@
+// Reading a Report for plotting: the values of one metric along the regions of one kind, one
+// track per policy, in the order the report lists them.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulation/report.hpp"
+
+namespace floatscope::plots {
+
+struct RegionValue {
+    int index = 0;       ///< region_index
+    std::string region;  ///< the region's label
+    double value = 0;
+};
+
+/// One policy's values of one metric, sorted by region index.
+struct MetricTrack {
+    std::string run;
+    std::string policy;
+    /// For legends: the policy, or "policy (run r)" when the report holds several runs (a sweep).
+    std::string name;
+    std::vector<RegionValue> values;
+};
+
+/// The region kinds that have rows of `metric`, in order of first appearance; whole-run figures
+/// (region_kind "run") are not regions along a computation and are left out.
+std::vector<std::string> region_kinds_with(const emu::Report& report, std::string_view metric);
+
+/// One track per (run, policy) that has `metric` in regions of `region_kind`, in order of first
+/// appearance; empty when there is none. A region listed twice keeps its first value.
+std::vector<MetricTrack> metric_tracks(const emu::Report& report, std::string_view region_kind,
+                                       std::string_view metric);
+
+/// The legend name of a policy of a run, as MetricTrack::name.
+std::string track_name(const emu::Report& report, const std::string& run, const std::string& policy);
+
+}  // namespace floatscope::plots

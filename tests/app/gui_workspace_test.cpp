@@ -1,0 +1,329 @@
+// The simulator workspace driven in-process (offscreen): runs, progress, cancel, errors, plots,
+// the Compare table, the exported report against the engine's own, sessions.
+#include <catch2/catch.hpp>
+
+#include <QAbstractItemModel>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTimer>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/gui/compare_view.hpp"
+#include "app/gui/main_window.hpp"
+#include "app/gui/policy_editor.hpp"
+#include "app/gui/policy_presets.hpp"
+#include "app/gui/results_view.hpp"
+#include "app/gui/run_worker.hpp"
+#include "app/gui/runner_view.hpp"
+#include "app/gui/simulator_workspace.hpp"
+#include "emulation/engine.hpp"
+#include "tests/app/gui_test_application.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace floatscope;
+
+namespace {
+
+constexpr int run_timeout_ms = 120000;  // generous: a loaded CI machine; the runs take well under a second
+
+/// A 4-layer MLP, small enough for a test, under fp32 and fp16.
+gui::RunSetup small_mlp(std::vector<gui::PolicyEntry> policies = {{"fp32", {}}, {"fp16", {}}}) {
+    return {"mlp-forward", {{"depth", "4"}, {"width", "16"}, {"batch", "4"}}, std::move(policies)};
+}
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/// The fields of one CSV record (RFC 4180 quoting; records hold no line breaks here).
+std::vector<std::string> csv_fields(const std::string& line) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') fields.back() += line[++i];
+        else if (c == '"') quoted = !quoted;
+        else if (c == ',' && !quoted) fields.emplace_back();
+        else if (c != '\r') fields.back() += c;
+    }
+    return fields;
+}
+
+/// The report's CSV lines without what differs between two runs of the same request: the creation
+/// time (meta row `created`) and the timings (region_kind "run").
+std::vector<std::string> comparable_lines(const std::string& csv) {
+    std::vector<std::string> lines;
+    std::istringstream in(csv);
+    for (std::string line; std::getline(in, line);) {
+        const std::vector<std::string> f = csv_fields(line);
+        REQUIRE(f.size() == 8);
+        if (f[3] == "run" || (f[3] == "meta" && f[6] == "created")) continue;
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+bool wait_for_run(QSignalSpy& finished, QSignalSpy& failed) {
+    QElapsedTimer clock;
+    clock.start();
+    while (finished.count() + failed.count() == 0 && clock.elapsed() < run_timeout_ms) finished.wait(200);
+    return finished.count() + failed.count() > 0;
+}
+
+struct Workspace {
+    gui::MainWindow window{false};
+    gui::SimulatorWorkspace& ws = *window.workspace();
+    QSignalSpy finished{&ws, &gui::SimulatorWorkspace::run_finished};
+    QSignalSpy failed{&ws, &gui::SimulatorWorkspace::run_failed};
+
+    /// Runs `setup` from the runner to the end; true when it finished.
+    bool run(const gui::RunSetup& setup) {
+        ws.runner_view()->set_setup(setup);
+        finished.clear();
+        failed.clear();
+        if (!ws.start_run()) return false;
+        return wait_for_run(finished, failed) && finished.count() == 1;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a run from the runner reports progress, lands in Results and Compare, and exports the CLI's CSV", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    QSignalSpy progress(w.ws.worker(), &gui::RunWorker::progress);
+    w.ws.runner_view()->set_setup(small_mlp());
+    REQUIRE(w.ws.start_run());
+    CHECK(w.ws.running());
+    CHECK_FALSE(w.ws.runner_view()->run_button()->isEnabled());
+    CHECK(w.ws.runner_view()->cancel_button()->isEnabled());
+    REQUIRE(wait_for_run(w.finished, w.failed));
+    REQUIRE(w.failed.count() == 0);
+    CHECK(progress.count() >= 1);
+    CHECK_FALSE(w.ws.running());
+    CHECK(w.ws.runner_view()->run_button()->isEnabled());
+    CHECK(w.window.current_view_name() == "results");
+    REQUIRE(w.ws.session().runs.size() == 1);
+
+    // Error growth along the 4 layers, one series per policy, in the order of the policy list.
+    gui::ResultsView& results = *w.ws.results_view();
+    REQUIRE(results.select_plot("error_growth_rel_error_max_layer"));
+    const plots::PlotModel* plot = results.current_plot();
+    REQUIRE(plot != nullptr);
+    REQUIRE(plot->series.size() == 2);
+    CHECK(plot->series[0].name == "fp32");
+    CHECK(plot->series[1].name == "fp16");
+    CHECK(plot->series[1].points.size() == 4);
+    REQUIRE(results.select_plot("overflow_fraction"));
+    CHECK(results.current_heatmap() != nullptr);
+
+    // Compare: a row per policy; fp16 (11 bits) is less accurate than fp32 (24 bits) in the last layer.
+    const QAbstractItemModel& table = *w.ws.compare_view()->table()->model();
+    REQUIRE(table.rowCount() == 2);
+    CHECK(table.index(0, 0).data().toString() == "fp32");
+    const double fp32_bits = table.index(0, 3).data(Qt::UserRole).toDouble();
+    const double fp16_bits = table.index(1, 3).data(Qt::UserRole).toDouble();
+    CHECK(fp32_bits > fp16_bits);
+    CHECK(fp16_bits < 11);
+
+    // The export is what the engine writes for the same request (floatscope-cli run --csv), apart
+    // from the creation time and the timings.
+    test::TempDir dir;
+    const std::filesystem::path exported = dir.path() / "run.csv";
+    w.ws.export_run_csv(QString::fromStdString(exported.string()));
+    emu::RunRequest request;
+    request.workload = &emu::find_workload("mlp-forward");
+    request.parameters = emu::Parameters::parse(request.workload->parameters(), {"depth=4", "width=16", "batch=4"});
+    request.policies = {emu::parse_policy("fp32"), emu::parse_policy("fp16")};
+    emu::RunControl control;
+    std::ostringstream expected;
+    emu::write_csv(emu::run(request, control), expected);
+    const std::vector<std::string> got = comparable_lines(read_file(exported));
+    CHECK(got.size() > 50);
+    CHECK(got == comparable_lines(expected.str()));
+
+    // The JSON export reads back as the run's report.
+    const std::filesystem::path json = dir.path() / "run.json";
+    w.ws.export_run_json(QString::fromStdString(json.string()));
+    std::ifstream json_in(json);
+    CHECK(emu::read_json(json_in) == w.ws.session().runs[0].report);
+}
+
+TEST_CASE("selecting policies in Compare reduces the plots to them", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    REQUIRE(w.run(small_mlp({{"fp32", {}}, {"bf16", {}}, {"fp16", {}}})));
+    gui::ResultsView& results = *w.ws.results_view();
+    REQUIRE(results.select_plot("error_growth_rel_error_max_layer"));
+    CHECK(results.current_plot()->series.size() == 3);
+    QTableView& table = *w.ws.compare_view()->table();
+    table.selectionModel()->select(table.model()->index(2, 0),
+                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    REQUIRE(results.current_plot() != nullptr);
+    REQUIRE(results.current_plot()->series.size() == 1);
+    CHECK(results.current_plot()->series[0].name == "fp16");
+    table.clearSelection();
+    CHECK(results.current_plot()->series.size() == 3);
+}
+
+TEST_CASE("cancel stops a run and the session keeps nothing of it", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    // Enough epochs to run for minutes, so that the cancel certainly comes first.
+    w.ws.runner_view()->set_setup({"train-mlp",
+                                   {{"dataset", "synthetic"}, {"train-size", "1024"}, {"test-size", "64"}, {"hidden", "32"},
+                                    {"epochs", "1000"}},
+                                   {{"fp32", {}}}});
+    QSignalSpy progress(w.ws.worker(), &gui::RunWorker::progress);
+    REQUIRE(w.ws.start_run());
+    REQUIRE(progress.wait(run_timeout_ms));
+    w.ws.runner_view()->cancel_button()->click();
+    REQUIRE(wait_for_run(w.finished, w.failed));
+    REQUIRE(w.failed.count() == 1);
+    CHECK(w.failed[0][1].toBool());  // cancelled
+    CHECK(w.ws.runner_view()->message().contains("cancelled"));
+    CHECK(w.ws.session().runs.empty());
+    CHECK(w.ws.runner_view()->run_button()->isEnabled());
+}
+
+TEST_CASE("bad input is said in the runner: a parameter, a policy, a workload that fails while running", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    gui::RunnerView& runner = *w.ws.runner_view();
+
+    // A policy's parameter override out of range: refused before anything runs, naming it.
+    runner.set_setup(small_mlp({{"fp32", {{"depth", "0"}}}}));
+    CHECK_FALSE(w.ws.start_run());
+    CHECK(runner.message().contains("depth"));
+    CHECK_FALSE(w.ws.running());
+
+    // A policy that does not parse: the editor says so as it is typed, the run is refused.
+    runner.set_setup(small_mlp({{"fp32", {}}}));
+    gui::PolicyEditor& editor = *runner.policy_editor();
+    editor.list()->setCurrentRow(0);
+    editor.text_edit()->setText("fp17; accumulate=fp32");
+    emit editor.text_edit()->textEdited(editor.text_edit()->text());
+    CHECK(editor.validation_message().contains("fp17"));
+    CHECK_FALSE(w.ws.start_run());
+    CHECK(runner.message().contains("fp17"));
+
+    // The workload fails on the worker thread (its data folder does not exist): the message arrives.
+    test::TempDir dir;
+    const std::string missing = (dir.path() / "no-such-folder").string();
+    runner.set_setup({"train-mlp", {{"dataset", "fashion-mnist"}, {"data-dir", missing}}, {{"fp32", {}}}});
+    REQUIRE(w.ws.start_run());
+    REQUIRE(wait_for_run(w.finished, w.failed));
+    REQUIRE(w.failed.count() == 1);
+    CHECK_FALSE(w.failed[0][1].toBool());
+    CHECK(runner.message().contains(QString::fromStdString(missing)));
+    CHECK(w.window.current_view_name() == "runner");
+    CHECK(w.ws.session().runs.empty());
+}
+
+TEST_CASE("role combos rewrite the policy text, presets add their policies", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    gui::PolicyEditor& editor = *w.ws.runner_view()->policy_editor();
+    editor.set_entries({{"fp16", {}}});
+    QComboBox& accumulate = *editor.role_combo(static_cast<int>(emu::Role::Accumulate));
+    accumulate.setCurrentText("fp32");
+    emit accumulate.activated(accumulate.currentIndex());
+    const emu::PrecisionPolicy policy = emu::parse_policy(editor.entries()[0].text);
+    CHECK(policy.at(emu::Role::Accumulate).format.name == "fp32");
+    CHECK(policy.at(emu::Role::Compute).format.name == "fp16");
+
+    editor.add_preset(gui::find_policy_preset("fp16 without loss scaling"));
+    REQUIRE(editor.entries().size() == 2);
+    CHECK(editor.entries()[1].parameters == std::vector<std::pair<std::string, std::string>>{{"loss-scaling", "false"}});
+    CHECK(editor.overrides_edit()->text() == "loss-scaling=false");
+}
+
+TEST_CASE("a session saves and reopens with its setup and results, a bad file is said, not thrown", "[gui]") {
+    test::gui_application();
+    test::TempDir dir;
+    const QString path = QString::fromStdString((dir.path() / "session.json").string());
+    gui::Session saved;
+    {
+        Workspace w;
+        REQUIRE(w.run(small_mlp()));
+        w.ws.runner_view()->set_setup(small_mlp({{"bf16; accumulate=fp32", {}}, {"name=amp; fp16; accumulate=fp32", {{"depth", "3"}}}}));
+        w.ws.save_session_to(path);
+        saved = w.ws.session();
+    }
+    Workspace w;
+    REQUIRE(w.ws.open_session_from(path));
+    CHECK(w.ws.session() == saved);
+    CHECK(w.ws.runner_view()->policy_editor()->entries().size() == 2);
+    CHECK(w.ws.compare_view()->table()->model()->rowCount() == 2);
+    CHECK(w.ws.results_view()->select_plot("error_growth_rel_error_max_layer"));
+
+    const QString bad = QString::fromStdString(dir.write("bad.json", "{\"format\": \"something else\"}").string());
+    CHECK_FALSE(w.ws.open_session_from(bad));
+    CHECK(w.ws.results_view()->message().contains("not a session"));
+    CHECK(w.ws.session() == saved);
+    CHECK_FALSE(w.ws.open_session_from(QString::fromStdString((dir.path() / "missing.json").string())));
+    CHECK(w.ws.results_view()->message().contains("missing.json"));
+}
+
+TEST_CASE("a story runs its preset and lands on the plot that tells it", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    REQUIRE(w.ws.run_story_and_wait("fp16-overflow").isEmpty());
+    CHECK(w.window.current_view_name() == "results");
+    CHECK(w.ws.results_view()->current_plot_id().rfind("nan_fraction", 0) == 0);
+    const plots::HeatmapModel* nan = w.ws.results_view()->current_heatmap();
+    REQUIRE(nan != nullptr);
+    // overflow-demo under fp16: 10^4 x 10^4 = inf, then inf - inf = NaN (IEEE 754-2019 7.2): some
+    // fp16 cell is all NaN; fp32 (max ~3.4e38) holds 10^8 and has no NaN at all.
+    const auto column = [&](const std::string& name) {
+        return static_cast<std::size_t>(std::find(nan->columns.begin(), nan->columns.end(), name) - nan->columns.begin());
+    };
+    REQUIRE(column("fp16") < nan->columns.size());
+    REQUIRE(column("fp32") < nan->columns.size());
+    double fp16_max = 0, fp32_max = 0;
+    for (std::size_t row = 0; row < nan->rows.size(); ++row) {
+        fp16_max = std::max(fp16_max, nan->at(row, column("fp16")));
+        fp32_max = std::max(fp32_max, nan->at(row, column("fp32")));
+    }
+    CHECK(fp16_max == 1);
+    CHECK(fp32_max == 0);
+
+    CHECK_FALSE(w.ws.run_story("no-such-story"));
+    CHECK(w.ws.runner_view()->message().contains("fp16-overflow"));
+}
+
+// Not a ctest (timings depend on the machine): the default comparison's time to the screen, and
+// the longest the event loop waits meanwhile. Run by hand in a Release build:
+//   gui_workspace_test "[.timing]" -s
+TEST_CASE("timing: default comparison on screen, event loop stalls", "[.timing]") {
+    test::gui_application();
+    Workspace w;
+    w.window.show();
+    w.ws.runner_view()->set_setup({"mlp-forward", {}, gui::default_comparison()});
+    QElapsedTimer gap;
+    qint64 longest_gap = 0;
+    QTimer tick;
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        longest_gap = std::max(longest_gap, gap.restart());
+    });
+    tick.start(5);
+    gap.start();
+    REQUIRE(w.ws.start_run());
+    REQUIRE(wait_for_run(w.finished, w.failed));
+    REQUIRE(w.finished.count() == 1);
+    WARN("default comparison (mlp-forward, 6 policies): " << w.ws.last_run_seconds() << " s to the screen; longest "
+         "event-loop gap " << longest_gap << " ms");
+    CHECK(w.ws.last_run_seconds() < 3);
+    CHECK(longest_gap < 100);
+}

@@ -1,0 +1,217 @@
+// Plot builders on hand-made Reports: which plots, series, points, bands and heatmap cells.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "plots/report_plots.hpp"
+#include "sample_reports.hpp"
+
+using namespace floatscope::plots;
+using floatscope::test::row;
+
+namespace {
+
+const Series& series_named(const PlotModel& plot, const std::string& name) {
+    for (const Series& s : plot.series)
+        if (s.name == name) return s;
+    FAIL("no series " << name);
+    throw;
+}
+
+}  // namespace
+
+TEST_CASE("error growth: one series per policy along the layers, log axis") {
+    const auto report = floatscope::test::sample_layers_report();
+    const std::vector<PlotModel> plots = error_growth_plots(report, ErrorMeasure::RelativeErrorMax);
+    REQUIRE(plots.size() == 1);  // the "run" rows (timings) are not a region kind to plot
+    const PlotModel& plot = plots[0];
+    CHECK(plot.id == "error_growth_rel_error_max_layer");
+    CHECK(plot.title == "Max relative error per layer");
+    CHECK(plot.x_axis.label == "layer");
+    CHECK(plot.y_axis.scale == AxisScale::Log);
+    REQUIRE(plot.series.size() == 4);
+    CHECK(plot.series[0].name == "fp32");
+    CHECK(plot.series[3].name == "fp8_e4m3");
+    const Series& fp16 = series_named(plot, "fp16");
+    REQUIRE(fp16.points.size() == 6);
+    CHECK(fp16.points[0] == PlotPoint{0, 5e-4});
+    CHECK(fp16.points[5] == PlotPoint{5, 5e-4 * 32});  // doubling per layer, written so in the sample
+    REQUIRE(plot.x_axis.ticks.size() == 6);
+    CHECK(plot.x_axis.ticks[3] == AxisTick{3, "layer 3 (relu)"});
+}
+
+TEST_CASE("error growth as bits correct is linear") {
+    const auto report = floatscope::test::sample_layers_report();
+    const std::vector<PlotModel> plots = error_growth_plots(report, ErrorMeasure::BitsCorrectMin);
+    REQUIRE(plots.size() == 1);
+    CHECK(plots[0].y_axis.scale == AxisScale::Linear);
+    CHECK(series_named(plots[0], "bf16").points[1].y == Approx(-std::log2(8e-3)));
+}
+
+TEST_CASE("series follow region order, keep a region's first value, and name the run in a sweep") {
+    floatscope::emu::Report report;
+    report.rows = {row("fp16", "step", 2, "step 2", "rel_error_max", 0.3), row("fp16", "step", 0, "step 0", "rel_error_max", 0.1),
+                   row("fp16", "step", 0, "step 0", "rel_error_max", 0.9), row("fp16", "step", 1, "s1", "rel_error_max", 0.2, "2")};
+    const std::vector<PlotModel> plots = error_growth_plots(report, ErrorMeasure::RelativeErrorMax);
+    REQUIRE(plots.size() == 1);
+    REQUIRE(plots[0].series.size() == 2);
+    CHECK(plots[0].series[0].name == "fp16 (run 1)");
+    CHECK(plots[0].series[0].points == std::vector<PlotPoint>{{0, 0.1}, {2, 0.3}});
+    CHECK(plots[0].series[1].name == "fp16 (run 2)");
+}
+
+TEST_CASE("a report without the data gives no plots") {
+    floatscope::emu::Report report;
+    report.rows = {row("fp16", "run", 0, "run", "seconds", 1.5)};
+    CHECK(error_growth_plots(report, ErrorMeasure::RelativeErrorMax).empty());
+    CHECK(exception_heatmaps(report, ExceptionClass::Overflow, CellValue::Count).empty());
+    CHECK(value_range_histograms(report).empty());
+    CHECK(training_plots(report).empty());
+    CHECK(refinement_plots(report).empty());
+    const ReportPlots all = all_report_plots(report);
+    CHECK(all.plots.empty());
+    CHECK(all.heatmaps.empty());
+}
+
+TEST_CASE("overflow heatmap: layers x policies") {
+    const auto report = floatscope::test::sample_layers_report();
+    SECTION("counts, on a log colour scale") {
+        const std::vector<HeatmapModel> maps = exception_heatmaps(report, ExceptionClass::Overflow, CellValue::Count);
+        REQUIRE(maps.size() == 1);
+        const HeatmapModel& map = maps[0];
+        CHECK(map.id == "overflow_count_layer");
+        CHECK(map.value_label == "overflow count");
+        CHECK(map.colour_scale == AxisScale::Log);
+        CHECK(map.rows.size() == 6);
+        CHECK(map.rows[4] == "layer 4 (relu)");
+        CHECK(map.columns == std::vector<std::string>{"fp32", "bf16", "fp16", "fp8_e4m3"});
+        CHECK(map.at(4, 2) == 16);
+        CHECK(map.at(5, 2) == 256);
+        CHECK(map.at(5, 0) == 0);
+    }
+    SECTION("fractions, linear; a cell the report lacks is NaN") {
+        auto partial = report;
+        std::erase_if(partial.rows, [](const floatscope::emu::ReportRow& r) {
+            return r.policy == "bf16" && r.region_index == 1 && r.metric == "overflow_fraction";
+        });
+        const HeatmapModel map = exception_heatmaps(partial, ExceptionClass::Overflow, CellValue::Fraction).at(0);
+        CHECK(map.colour_scale == AxisScale::Linear);
+        CHECK(map.at(5, 2) == 0.25);  // 256 of 1024
+        CHECK(std::isnan(map.at(1, 1)));
+    }
+    SECTION("NaN and underflow") {
+        CHECK(exception_heatmaps(report, ExceptionClass::NaN, CellValue::Fraction).at(0).at(5, 3) == 0.5);
+        CHECK(exception_heatmaps(report, ExceptionClass::UnderflowToZero, CellValue::Fraction).at(0).at(0, 3) == 0.25);
+        CHECK(exception_heatmaps(report, ExceptionClass::Inf, CellValue::Count).empty());
+    }
+}
+
+TEST_CASE("value-range histogram: log2 bins with the format's range shaded") {
+    const auto report = floatscope::test::sample_layers_report();
+    const std::vector<PlotModel> plots = value_range_histograms(report);
+    REQUIRE(plots.size() == 2);
+    SECTION("fp16: all four zones") {
+        const PlotModel& plot = plots[0];
+        CHECK(plot.id == "value_range_fp16_layer_2");
+        CHECK(plot.title == "Values of layer 2 (relu) under fp16");
+        REQUIRE(plot.series.size() == 1);
+        CHECK(plot.series[0].style == SeriesStyle::Bars);
+        CHECK(plot.series[0].points ==
+              std::vector<PlotPoint>{{-27, 3}, {-20, 40}, {-10, 300}, {0, 500}, {10, 150}, {16, 31}});
+        REQUIRE(plot.bands.size() == 4);
+        const double inf = std::numeric_limits<double>::infinity();
+        CHECK(plot.bands[0].from == -inf);
+        CHECK(plot.bands[0].to == -24);  // log2 of fp16's min subnormal 2^-24
+        CHECK(plot.bands[0].role == ColourRole::Bad);
+        CHECK(plot.bands[1].from == -24);
+        CHECK(plot.bands[1].to == -14);  // min normal 2^-14
+        CHECK(plot.bands[1].role == ColourRole::Caution);
+        CHECK(plot.bands[2].from == -14);
+        CHECK(plot.bands[2].to == Approx(15.999296));  // log2(65504) = 16 + log2(1 - 2^-11) ~ 16 - 2^-11 / ln 2
+        CHECK(plot.bands[2].role == ColourRole::Good);
+        CHECK(plot.bands[3].from == plot.bands[2].to);
+        CHECK(plot.bands[3].to == inf);
+        // Bins -27 .. 16 (+1 for the last bin's width), two bins of margin each side.
+        REQUIRE(plot.x_axis.range);
+        CHECK(*plot.x_axis.range == AxisRange{-29, 19});
+    }
+    SECTION("a format that flushes subnormals has no subnormal zone") {
+        const PlotModel& plot = plots[1];
+        CHECK(plot.series[0].name == "fp8_e4m3");
+        REQUIRE(plot.bands.size() == 3);
+        CHECK(plot.bands[1].label == "normal range");
+        CHECK(plot.bands[1].from == -6);
+        CHECK(*plot.x_axis.range == AxisRange{-8, 11});  // -6 (min value) .. ceil(log2 448) = 9, +-2
+    }
+    SECTION("without the format's rows: bins, no bands") {
+        auto bare = report;
+        std::erase_if(bare.rows, [](const floatscope::emu::ReportRow& r) { return r.metric.starts_with("format_"); });
+        const PlotModel plot = value_range_histograms(bare).at(0);
+        CHECK(plot.bands.empty());
+        CHECK(*plot.x_axis.range == AxisRange{-29, 19});  // bins -27 .. 16 + 1, +-2
+    }
+}
+
+TEST_CASE("training: loss, accuracy, loss scale, gradient underflow per layer") {
+    const std::vector<PlotModel> plots = training_plots(floatscope::test::sample_training_report());
+    // loss per epoch and per step, accuracy, loss scale per epoch and per step, gradient underflow
+    REQUIRE(plots.size() == 6);
+    const PlotModel& loss = plots[0];
+    CHECK(loss.id == "loss_epoch");
+    CHECK(loss.title == "Loss per epoch");
+    REQUIRE(loss.series.size() == 4);  // 2 policies x (train, test)
+    CHECK(loss.series[0].name == "fp32: train loss");
+    CHECK(loss.series[3].name == "fp16 + loss scaling: test loss");
+    CHECK(loss.series[1].points[2] == PlotPoint{2, 0.7});
+    // A policy keeps its colour across metrics; the metric sets the line pattern.
+    CHECK(loss.series[0].colour_group == loss.series[2].colour_group);
+    CHECK(loss.series[0].colour_group != loss.series[1].colour_group);
+    CHECK(loss.series[0].pattern == LinePattern::Solid);
+    CHECK(loss.series[2].pattern == LinePattern::Dashed);
+    CHECK(loss.x_axis.ticks[0] == AxisTick{0, "epoch 1"});
+
+    const PlotModel& step_loss = plots[1];
+    CHECK(step_loss.id == "loss_step");
+    REQUIRE(step_loss.series.size() == 1);
+    CHECK(step_loss.series[0].name == "fp16 + loss scaling");  // one metric: the policy alone names it
+    CHECK(step_loss.series[0].points[3] == PlotPoint{3, 0.5});
+    CHECK(step_loss.x_axis.ticks[3] == AxisTick{3, "step 400"});
+
+    const PlotModel& accuracy = plots[2];
+    CHECK(accuracy.y_axis.range == AxisRange{0, 1});
+    CHECK(series_named(accuracy, "fp32: test accuracy").points[2].y == 0.86);
+
+    const PlotModel& scale = plots[3];
+    CHECK(scale.id == "loss_scale_epoch");
+    CHECK(scale.y_axis.scale == AxisScale::Log);
+    CHECK(scale.y_axis.log_base == 2);
+    REQUIRE(scale.series.size() == 1);
+    CHECK(scale.series[0].points == std::vector<PlotPoint>{{0, 65536}, {1, 32768}, {2, 65536}});
+    CHECK(plots[4].id == "loss_scale_step");
+
+    const PlotModel& underflow = plots[5];
+    CHECK(underflow.id == "grad_underflow_epoch");
+    REQUIRE(underflow.series.size() == 6);  // 2 policies x 3 layers
+    CHECK(underflow.series[0].name == "fp32: layer 0");
+    const Series& layer2 = series_named(underflow, "fp16 + loss scaling: layer 2");
+    CHECK(layer2.points[0].y == Approx(0.3));
+    CHECK(layer2.points[2].y == Approx(0.1));
+}
+
+TEST_CASE("iterative refinement: errors and residual per iteration") {
+    const std::vector<PlotModel> plots = refinement_plots(floatscope::test::sample_refinement_report());
+    REQUIRE(plots.size() == 1);
+    CHECK(plots[0].title == "Error and residual per iteration");
+    CHECK(plots[0].y_axis.scale == AxisScale::Log);
+    REQUIRE(plots[0].series.size() == 3);  // the "converged" flag is not plotted
+    CHECK(plots[0].series[0].name == "fp16 factors: forward error");
+    CHECK(plots[0].series[1].points[1] == PlotPoint{1, 1e-8});
+    CHECK(plots[0].series[2].name == "fp16 factors: residual norm");
+}
+
+TEST_CASE("all_report_plots gathers every kind") {
+    const ReportPlots all = all_report_plots(floatscope::test::sample_layers_report());
+    CHECK(all.plots.size() == 4);     // error growth x 2 measures, 2 histograms
+    CHECK(all.heatmaps.size() == 3);  // overflow, underflow to zero, NaN fractions
+}
