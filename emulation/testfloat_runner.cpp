@@ -2,10 +2,12 @@
 // checking each case against the operation table.
 #include "emulation/testfloat_runner.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <sstream>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <zlib.h>
@@ -28,6 +30,13 @@ public:
         if (file_ == nullptr)
             throw Error(fmt::format("cannot open TestFloat file '{}': {}", path,
                                     errno != 0 ? std::strerror(errno) : "out of memory"));
+        // zlib reads a file without a gzip header as plain text; under a .gz name that is damage.
+        if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0 && gzdirect(file_) == 1) {
+            gzclose(file_);
+            throw Error(fmt::format("TestFloat file '{}' is not a gzip file (no gzip header) though its name ends in "
+                                    ".gz; give a gzip-compressed vector file, or a plain one without .gz",
+                                    path));
+        }
     }
     LineReader(const LineReader&) = delete;
     LineReader& operator=(const LineReader&) = delete;
@@ -44,6 +53,9 @@ public:
                 break;
             }
             line += buffer;
+            if (const auto bad = std::find_if(line.begin(), line.end(), not_text); bad != line.end())
+                throw Error(fmt::format("{}:{}: byte 0x{:02X} is not text; not a TestFloat vector file", path_,
+                                        number_ + 1, static_cast<unsigned char>(*bad)));
             if (!line.empty() && line.back() == '\n') break;
             // Vector lines are short; a very long one means this is not a vector file.
             if (line.size() > max_line_length)
@@ -63,7 +75,17 @@ private:
         const char* message = gzerror(file_, &code);
         if (code == Z_ERRNO)
             throw Error(fmt::format("cannot read TestFloat file '{}': {}", path_, std::strerror(errno)));
-        if (code != Z_OK) throw Error(fmt::format("cannot read TestFloat file '{}': {}", path_, message));
+        // zlib's message starts with the path; the file is named once, at the front.
+        std::string_view reason = message;
+        if (reason.substr(0, path_.size() + 2) == path_ + ": ") reason.remove_prefix(path_.size() + 2);
+        if (code != Z_OK)
+            throw Error(fmt::format("cannot read TestFloat file '{}': corrupt or truncated gzip data ({})", path_, reason));
+    }
+
+    /// Vector lines are hex digits, spaces and end-of-line characters: a control byte means binary data.
+    static bool not_text(char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return (byte < 0x20 && c != '\n' && c != '\r' && c != '\t') || byte == 0x7F;
     }
 
     static constexpr std::size_t max_line_length = 4096;

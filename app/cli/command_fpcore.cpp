@@ -1,6 +1,6 @@
 // `fpcore FILE...`: FPCore benchmarks under formats against the MPFR ground truth; a table of
 // errors per benchmark and format, the tidy report as CSV or JSON.
-#include <fstream>
+#include <climits>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -9,11 +9,14 @@
 #include <fmt/format.h>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/number_option.hpp"
 #include "app/cli/table.hpp"
 #include "core/atomic_file.hpp"
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "emulation/fpcore/runner.hpp"
+#include "emulation/fpcore/truth_domain.hpp"
 
 namespace floatscope::cli {
 
@@ -61,8 +64,7 @@ emu::fpcore::InputPoint parse_input(const std::string& text) {
 
 /// A CSV of points: a header of argument names, then one row of values per point.
 std::vector<emu::fpcore::InputPoint> read_inputs_csv(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error("cannot read --inputs-csv file '" + path + "'");
+    std::istringstream in(core::read_input_file(path, "--inputs-csv file"));
     std::string line;
     std::vector<std::string> header;
     std::vector<emu::fpcore::InputPoint> points;
@@ -97,8 +99,6 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
     run.seed = options.seed;
     run.mpfr_precision = options.mpfr_precision;
     run.override_mode = emu::fpcore::parse_override_mode(options.override_mode);
-    if (options.max_iterations < 1) throw Error("--max-iterations must be at least 1");
-    if (!(options.time_limit > 0)) throw Error("--time-limit must be a positive number of seconds");
     run.limits.max_iterations = options.max_iterations;
     run.limits.max_seconds = options.time_limit;
     run.seconds_per_benchmark = options.time_limit;
@@ -159,21 +159,35 @@ Command add_fpcore_command(CLI::App& parent) {
         "fpcore", "run FPCore 2.0 benchmarks under formats against the MPFR ground truth (bits of error as Herbie measures them)");
     command->add_option("FILE", options->files, "FPCore files (.fpcore)")->required();
     command->add_option("--formats", options->formats, "comma-separated binary formats, one policy each")->capture_default_str();
-    command->add_option("--samples", options->samples, "sampled input points per benchmark and format")->capture_default_str();
-    command->add_option("--seed", options->seed, "seed of the input sampling")->capture_default_str();
-    command->add_option("--mpfr-precision", options->mpfr_precision, "bits of the MPFR ground truth")->capture_default_str();
+    // Samples are streamed into statistics, so their count costs time (bounded by --time-limit), not memory.
+    command->add_option("--samples", options->samples, "sampled input points per benchmark and format")
+        ->capture_default_str()
+        ->check(whole_number_in(1, INT_MAX));
+    command->add_option("--seed", options->seed, "seed of the input sampling")
+        ->capture_default_str()
+        ->check(whole_number_in(0, UINT64_MAX));
+    command->add_option("--mpfr-precision", options->mpfr_precision, "bits of the MPFR ground truth")
+        ->capture_default_str()
+        ->check(whole_number_in(64, emu::fpcore::Real::max_precision));
     command->add_option("--input", options->inputs, "an input point instead of sampling, e.g. x=1.5,y=2 (repeatable)");
     command->add_option("--inputs-csv", options->inputs_csv, "CSV of input points: header of argument names, one row per point");
     command->add_option("--override", options->override_mode,
                         "which precisions of the program the format replaces: all, top (the program's :precision), bang (! blocks)")
         ->capture_default_str();
-    command->add_option("--max-iterations", options->max_iterations, "loop iterations allowed per evaluation")->capture_default_str();
-    command->add_option("--time-limit", options->time_limit, "CPU seconds allowed per benchmark and format")->capture_default_str();
-    command->add_option("--threads", options->threads, "benchmarks evaluated in parallel (default: all cores)");
+    command->add_option("--max-iterations", options->max_iterations, "loop iterations allowed per evaluation")
+        ->capture_default_str()
+        ->check(whole_number_in(1, LLONG_MAX));
+    command->add_option("--time-limit", options->time_limit, "CPU seconds allowed per benchmark and format")
+        ->capture_default_str()
+        ->check(number_in(0.001, 1e9));
+    command->add_option("--threads", options->threads, "benchmarks evaluated in parallel (default: all cores)")
+        ->check(whole_number_in(1, max_threads));
+    add_memory_limit_option(*command);
     command->add_option("--csv", options->csv, "write the tidy report as CSV (the same columns as run)");
     command->add_option("--json", options->json, "write the report as JSON");
     command->add_option("--check-coverage", options->check_coverage,
-                        "exit 1 when fewer than this fraction of the FPCores evaluate under every format (e.g. 0.95)");
+                        "exit 1 when fewer than this fraction of the FPCores evaluate under every format (e.g. 0.95)")
+        ->check(number_in(0, 1));
     return {command, [options](std::ostream& out) { return run_fpcore(out, *options); }};
 }
 

@@ -1,11 +1,11 @@
 // `merge SHARD...`: the reports of a sharded sweep (CSV or JSON) as one report.
-#include <fstream>
 #include <memory>
 #include <sstream>
 
 #include "app/cli/commands.hpp"
 #include "app/cli/simulation_options.hpp"
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "emulation/report.hpp"
 
 namespace floatscope::cli {
@@ -20,11 +20,8 @@ struct MergeOptions {
 
 /// A report file as floatscope-cli writes it: JSON when it starts with '{', CSV otherwise.
 emu::Report read_report(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw Error("cannot read report '" + path + "'");
-    std::stringstream text;
-    text << file.rdbuf();
-    const std::string content = text.str();
+    const std::string content = core::read_input_file(path, "report");
+    std::istringstream text(content);
     const auto first = content.find_first_not_of(" \t\r\n");
     try {
         if (first != std::string::npos && content[first] == '{') return emu::read_json(text);

@@ -11,6 +11,7 @@
 
 #include "app/cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 
 namespace {
 
@@ -21,10 +22,22 @@ int report_error(const std::string& message) {
     return usage_error_exit;
 }
 
-std::string unknown_subcommand(const CLI::App& app, const std::string& name) {
-    std::string valid;
-    for (const CLI::App* command : app.get_subcommands({})) valid += (valid.empty() ? "" : ", ") + command->get_name();
-    return "unknown subcommand '" + name + "'; valid: " + valid + " (floatscope-cli --help shows the usage)";
+std::string subcommand_names(const CLI::App& app) {
+    std::string names;
+    for (const CLI::App* command : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + command->get_name();
+    return names;
+}
+
+/// What went wrong before any subcommand was recognised: "floatscope-cli bogus", "floatscope-cli
+/// --bogus" or nothing at all.
+std::string missing_subcommand(const CLI::App& app) {
+    const std::string help = " (floatscope-cli --help shows the usage)";
+    const std::vector<std::string> remaining = app.remaining();
+    if (remaining.empty()) return "no subcommand given; valid: " + subcommand_names(app) + help;
+    const std::string& first = remaining.front();
+    if (first.empty() || first[0] != '-') return "unknown subcommand '" + first + "'; valid: " + subcommand_names(app) + help;
+    return "unknown option '" + first + "'; before the subcommand only --help and --version are valid, options go after "
+           "it (floatscope-cli SUBCOMMAND --help lists them); subcommands: " + subcommand_names(app);
 }
 
 /// CLI11 reads "-inf" as options -i -n -f (negative numbers are fine); "--" must come first.
@@ -53,13 +66,15 @@ int run(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // --help and --version arrive as "errors" with exit code 0; CLI11 prints them.
         if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
-        if (app.get_subcommands().empty() && !app.remaining().empty() && app.remaining().front()[0] != '-')
-            return report_error(unknown_subcommand(app, app.remaining().front()));
+        if (app.get_subcommands().empty()) return report_error(missing_subcommand(app));
         if (has_negative_special_value(argc, argv))
             return report_error(std::string(e.what()) +
                                 " (write -inf and -nan after `--`, before the other values: encode -f fp16 -- -inf 1)");
-        return report_error(std::string(e.what()) + " (floatscope-cli --help shows the usage)");
+        // The subcommand's own help lists the options that were expected.
+        return report_error(std::string(e.what()) + " (floatscope-cli " + app.get_subcommands().front()->get_name() +
+                            " --help lists its options)");
     }
+    floatscope::core::memory_limit();  // a bad FLOATSCOPE_MEMORY_LIMIT is refused before any work
     for (const Command& command : commands) {
         if (!command.app->parsed()) continue;
         // Output is collected first so that a failing command leaves nothing half-written on stdout.

@@ -1,12 +1,12 @@
 // Shared rounding options of the subcommands.
 #include "app/cli/rounding_choice.hpp"
 
-#include <charconv>
 #include <cstdint>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "app/cli/number_option.hpp"
 #include "core/error.hpp"
 #include "core/rounding_mode.hpp"
 
@@ -18,17 +18,8 @@ void add_rounding_options(CLI::App& command, RoundingChoice& choice, bool with_t
     if (with_tininess)
         command.add_option("--tininess", choice.tininess, "underflow detection: after or before rounding")
             ->capture_default_str();
-    // Checked as text first: CLI11's own conversion error ("Could not convert") names no valid range.
-    const CLI::Validator seed_check(
-        [](std::string& text) -> std::string {
-            std::uint64_t value = 0;
-            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-            if (text.empty() || error != std::errc() || end != text.data() + text.size())
-                return fmt::format("'{}' is not a seed; expected a whole number in 0..18446744073709551615", text);
-            return {};
-        },
-        "UINT");
-    command.add_option("--seed", choice.seed, "seed of the random source of sr and sr-equal")->check(seed_check);
+    command.add_option("--seed", choice.seed, "seed of the random source of sr and sr-equal")
+        ->check(whole_number_in(0, UINT64_MAX));
 }
 
 core::Tininess parse_tininess(const std::string& name) {

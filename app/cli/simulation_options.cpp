@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "app/cli/number_option.hpp"
 #include "core/atomic_file.hpp"
 #include "core/catalog.hpp"
 #include "core/error.hpp"
@@ -29,9 +30,12 @@ void add_simulation_options(CLI::App& command, SimulationOptions& options) {
                        "a precision policy, repeatable: 'fp16; accumulate=fp32', 'fp8_e4m3; layers 0,-1 = bf16', "
                        "'bf16; matmul = bf16_fp32' (default with neither: fp32, bf16, fp16, fp8_e4m3)");
     command.add_option("--set", options.assignments, "a workload parameter name=value, repeatable");
-    command.add_option("--mpfr-precision", options.mpfr_precision, "bits of the MPFR ground truth (default 256)");
+    command.add_option("--mpfr-precision", options.mpfr_precision, "bits of the MPFR ground truth (default 256)")
+        ->check(whole_number_in(53, 65536));  // the engine's range (emulation/engine.cpp), checked here as text
     command.add_flag("--no-ground-truth", options.no_ground_truth, "skip the MPFR run: no error rows, value rows only");
-    command.add_option("--threads", options.threads, "threads for the runs (default: every core)");
+    command.add_option("--threads", options.threads, "threads for the runs (default: every core)")
+        ->check(whole_number_in(1, max_threads));
+    add_memory_limit_option(command);
     command.add_option("--csv", options.csv, "write the report as CSV to this file ('-': stdout)");
     command.add_option("--json", options.json, "write the report as JSON to this file ('-': stdout)");
     command.add_flag("--progress", options.progress, "progress lines on stderr even when it is not a terminal");
@@ -53,7 +57,7 @@ std::vector<emu::PrecisionPolicy> chosen_policies(const SimulationOptions& optio
 }
 
 int thread_count(const SimulationOptions& options) {
-    if (options.threads != 0) return options.threads;  // the engine rejects negative counts with a message
+    if (options.threads != 0) return options.threads;
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 

@@ -2,9 +2,10 @@
 #include "app/gui/plot_command.hpp"
 
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "emulation/report.hpp"
 #include "plots/render_report_plots.hpp"
 
@@ -13,8 +14,7 @@ namespace floatscope::gui {
 int plot_report(const QString& report_path, const QString& out_dir) {
     try {
         const std::string path = report_path.toStdString();
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw Error("cannot read report '" + path + "'");
+        std::istringstream in(core::read_input_file(path, "report"));
         emu::Report report;
         try {
             report = report_path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? emu::read_csv(in) : emu::read_json(in);

@@ -1,13 +1,13 @@
 // Sessions as JSON with nlohmann-json; the reports inside use the engine's own JSON form.
 #include "app/gui/simulation_session.hpp"
 
-#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 
 namespace floatscope::gui {
 
@@ -61,7 +61,8 @@ Session parse_session(std::string_view text) {
     } catch (const json::exception& e) {
         throw Error(std::string("not a session: not JSON (") + e.what() + ")");
     }
-    if (!j.is_object() || j.value("format", std::string()) != format_tag)
+    // Compared as JSON: value("format", "") would throw a json exception for a non-string tag.
+    if (!j.is_object() || !j.contains("format") || j.at("format") != format_tag)
         throw Error(std::string("not a session: no \"format\": \"") + format_tag + "\"");
     try {
         if (j.at("version").get<int>() != format_version)
@@ -84,12 +85,9 @@ void save_session(const Session& session, const std::filesystem::path& path) {
 }
 
 Session load_session(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read session '" + path.string() + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string text = core::read_input_file(path, "session");
     try {
-        return parse_session(text.str());
+        return parse_session(text);
     } catch (const Error& e) {
         throw Error("'" + path.string() + "': " + e.what());
     }

@@ -1,10 +1,8 @@
 // Parsing FPCore forms out of data, and printing them back (FPCore 2.0 grammar: "FPCore").
 #include "emulation/fpcore/fpcore.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "emulation/fpcore/program.hpp"
 
 namespace floatscope::emu::fpcore {
@@ -106,11 +104,7 @@ std::vector<FPCore> parse_fpcores(std::string_view text, const std::string& sour
 }
 
 std::vector<FPCore> read_fpcore_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read FPCore file '" + path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_fpcores(text.str(), path);
+    return parse_fpcores(core::read_input_file(path, "FPCore file"), path);
 }
 
 std::string print_fpcore(const FPCore& core) {

@@ -2,9 +2,12 @@
 // (EmulatedDomain) or the MPFR ground truth (TruthDomain) - with FPCore 2.0's semantics.
 #pragma once
 
+#include <algorithm>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "core/memory_budget.hpp"
 #include "emulation/fpcore/program.hpp"
 #include "emulation/fpcore/value.hpp"
 
@@ -259,6 +262,7 @@ private:
         const std::size_t count = e.slots.size() - indices;
         initialise(e, frame, indices, indices, count, sequential);
         if (e.kind == Expr::Kind::TensorStar) {
+            require_tensor_memory(dims);
             // FPBench's reference: per index tuple, update the accumulators, then the element is the body.
             auto elements = std::make_shared<std::vector<V>>();
             for_each_index(e, frame, dims, [&] {
@@ -276,9 +280,21 @@ private:
 
     V tensor(const Expr& e, std::vector<V>& frame) {
         const std::vector<long long> dims = sizes(e, frame);
+        require_tensor_memory(dims);
         std::vector<V> flat;
         for_each_index(e, frame, dims, [&] { flat.push_back(eval(e.children.back(), frame)); });
         return nest(std::move(flat), dims);
+    }
+
+    /// A tensor's elements are all held at once: their memory is checked before the first is made.
+    static void require_tensor_memory(const std::vector<long long>& dims) {
+        double elements = 1;
+        std::string shape;
+        for (long long d : dims) {
+            elements *= static_cast<double>(std::max(0LL, d));
+            shape += (shape.empty() ? "" : " x ") + std::to_string(d);
+        }
+        core::require_memory("FPCore tensor of " + shape + " elements", elements * static_cast<double>(sizeof(V)));
     }
 
     /// Row-major elements into nested tensors of the given dimensions.

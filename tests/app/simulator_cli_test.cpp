@@ -133,7 +133,7 @@ TEST_CASE("run: bad input exits 2 naming the valid choices, and writes no file")
         {{"run", "sum", "--set", "series=geometric"}, "expected one of harmonic, uniform, normal"},
         {{"run", "sum", "--policy", "fp16; compte=fp32"}, "unknown key 'compte'"},
         {{"run", "sum", "--formats", "fp18"}, "unknown format 'fp18'; did you mean"},
-        {{"run", "sum", "--mpfr-precision", "8"}, "MPFR precision 8 bits: valid 53..65536"},
+        {{"run", "sum", "--mpfr-precision", "8"}, "--mpfr-precision: '8' is not a whole number in 53..65536"},
         {{"sweep", "sum", "--grid", "n=10,0"}, "expected an integer in [1, 16777216]"},
         {{"sweep", "sum", "--grid", "n"}, "--grid 'n': write name=value1,value2"},
         {{"sweep", "sum", "--grid", "n=1", "--set", "n=2"}, "'n' is both in --set and in --grid"},

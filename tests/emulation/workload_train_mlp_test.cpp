@@ -1,11 +1,13 @@
 // Tests of the train-mlp workload and its parts: GradScaler's rules, FP8 delayed scaling, training
 // on the synthetic dataset, and the gradient underflow of fp16 without loss scaling.
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "core/memory_budget.hpp"
 #include "emulation/precision_policy.hpp"
 #include "emulation/workload.hpp"
 #include "emulation/workloads/fp8_scaling.hpp"
@@ -139,7 +141,12 @@ TEST_CASE("train-mlp: bad parameters and a missing dataset give clear errors", "
     const auto parse = [](const std::vector<std::string>& a) { return Parameters::parse(workload().parameters(), a); };
     CHECK_THROWS_WITH(workload().check(parse({"hidden=100,x"})), Contains("hidden='100,x'"));
     CHECK_THROWS_WITH(workload().check(parse({"autocast-format=fp18"})), Contains("autocast-format"));
-    CHECK_THROWS_WITH(workload().check(parse({"hidden=4096,4096,4096"})), Contains("limit"));
+    // 784*4097 + 2*4096*4097 + 4096*11 = 36819728 parameters, three doubles each: 842.7 MiB.
+    const std::uint64_t limit = core::memory_limit();
+    core::set_memory_limit(std::uint64_t{512} << 20);
+    CHECK_THROWS_WITH(workload().check(parse({"hidden=4096,4096,4096"})),
+                      Contains("hidden='4096,4096,4096'") && Contains("needs 842.7 MiB") && Contains("the limit is 512 MiB"));
+    core::set_memory_limit(limit);
     Trace trace;
     RunControl control;
     CHECK_THROWS_WITH(workload().run(parse({"data-dir=/nonexistent/fashion"}), parse_policy("fp32"), trace, control),

@@ -1,0 +1,14 @@
+// Reading a whole input file, with the reason when it cannot be read.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace floatscope::core {
+
+/// The bytes of `path`. Throws floatscope::Error "cannot read `what` 'path': no such file" (or
+/// "it is a directory", or the system's reason, e.g. "Permission denied") when it cannot.
+std::string read_input_file(const std::filesystem::path& path, std::string_view what);
+
+}  // namespace floatscope::core
