@@ -131,6 +131,19 @@ std::vector<FormatSpec> build_catalog() {
     return formats;
 }
 
+/// Named formats wider than binary64 (IEEE 754-2019 Table 3.5: binary128 has w = 15, t = 112;
+/// binary256 has w = 19, t = 236). Kept out of catalog_formats(), whose entries every narrow
+/// part (format table, GUI lab, policies) takes; only the MPFR path (core/wide_format.hpp) uses them.
+const std::vector<FormatSpec>& wide_named_formats() {
+    static const std::vector<FormatSpec> formats = [] {
+        std::vector<FormatSpec> f = {binary("binary128", 15, 112, NanEncoding::Ieee, "IEEE 754 binary128 (quadruple)"),
+                                     binary("binary256", 19, 236, NanEncoding::Ieee, "IEEE 754 binary256 (octuple)")};
+        for (const FormatSpec& spec : f) validate(spec);
+        return f;
+    }();
+    return formats;
+}
+
 /// Other spellings of catalog formats; ml_dtypes names mean what they mean in ml_dtypes.
 const std::map<std::string, std::string, std::less<>>& aliases() {
     static const std::map<std::string, std::string, std::less<>> table = {
@@ -145,6 +158,8 @@ const std::map<std::string, std::string, std::less<>>& aliases() {
         {"float6_e2m3fn", "fp6_e2m3"}, {"float6_e3m2fn", "fp6_e3m2"}, {"float4_e2m1fn", "fp4_e2m1"},
         {"float8_e8m0fnu", "e8m0"}, {"e8m0fnu", "e8m0"},
         {"mxint8_element", "int8"},
+        {"fp128", "binary128"}, {"float128", "binary128"}, {"quad", "binary128"},
+        {"fp256", "binary256"}, {"float256", "binary256"},
     };
     return table;
 }
@@ -187,12 +202,13 @@ int parse_int(std::string_view text, std::string_view whole) {
 
 /// The base name without modifiers.
 FormatSpec parse_base(std::string_view base, std::string_view whole) {
-    for (const FormatSpec& f : catalog_formats())
-        if (f.name == base) return f;
-    if (auto it = aliases().find(base); it != aliases().end()) {
-        for (const FormatSpec& f : catalog_formats())
-            if (f.name == it->second) return f;
-    }
+    const std::string_view name = [&] {
+        const auto it = aliases().find(base);
+        return it != aliases().end() ? std::string_view(it->second) : base;
+    }();
+    for (const auto* formats : {&catalog_formats(), &wide_named_formats()})
+        for (const FormatSpec& f : *formats)
+            if (f.name == name) return f;
     const std::string text(base);
     // eXmY[fn|fnuz]: the digits after 'e' and after 'm', then the NaN-encoding suffix.
     const std::size_t m = text.find('m');
@@ -200,14 +216,17 @@ FormatSpec parse_base(std::string_view base, std::string_view whole) {
         std::size_t suffix = m + 1;
         while (suffix < text.size() && std::isdigit(static_cast<unsigned char>(text[suffix]))) ++suffix;
         const std::string_view ending = std::string_view(text).substr(suffix);
-        if (suffix > m + 1 && suffix - m - 1 <= 2 && m - 1 <= 2 && (ending.empty() || ending == "fn" || ending == "fnuz")) {
+        if (suffix > m + 1 && suffix - m - 1 <= 4 && m - 1 <= 2 && (ending.empty() || ending == "fn" || ending == "fnuz")) {
             const int E = parse_int(std::string_view(text).substr(1, m - 1), whole);
             const int M = parse_int(std::string_view(text).substr(m + 1, suffix - m - 1), whole);
             const NanEncoding nan = ending == "fn"     ? NanEncoding::AllOnes
                                     : ending == "fnuz" ? NanEncoding::NegativeZero
                                                        : NanEncoding::Ieee;
-            if (E < 1 || E > 11 || M > 52)
-                throw Error(fmt::format("format '{}': exponent bits must be 1..11 and mantissa bits 0..52", whole));
+            // Beyond 11 / 52 bits the format is wide (MPFR path; validate says what it accepts).
+            if (E < 1 || E > 30 || M > 1024)
+                throw Error(fmt::format("format '{}': exponent bits must be 1..30 and mantissa bits 0..1024 (formats "
+                                        "wider than binary64 work in show, encode, decode, convert and eval)",
+                                        whole));
             FormatSpec f = binary(text, E, M, nan, "custom binary format");
             validate(f);
             return f;
@@ -234,6 +253,7 @@ const std::vector<FormatSpec>& catalog_formats() {
 std::vector<std::string> known_format_names() {
     std::vector<std::string> names;
     for (const FormatSpec& f : catalog_formats()) names.push_back(f.name);
+    for (const FormatSpec& f : wide_named_formats()) names.push_back(f.name);
     for (const auto& [alias, target] : aliases()) names.push_back(alias);
     return names;
 }

@@ -16,8 +16,10 @@ const std::vector<FormatSpec>& catalog_formats();
 std::vector<std::string> known_format_names();
 
 /// Resolves a format name:
-/// - catalog names and aliases (fp16, half, bf16, float8_e4m3fn, ...);
-/// - eXmY (IEEE-like: inf, NaN, subnormals, bias 2^(X-1)-1), eXmYfn (finite, NaN at all-ones),
+/// - catalog names and aliases (fp16, half, bf16, float8_e4m3fn, ...), and binary128 (fp128) and
+///   binary256 (fp256), which are wider than binary64 and so not in catalog_formats();
+/// - eXmY (IEEE-like: inf, NaN, subnormals, bias 2^(X-1)-1; up to e30m1024, wide beyond e11m52,
+///   see core/format_width.hpp), eXmYfn (finite, NaN at all-ones),
 ///   eXmYfnuz (finite, no -0, NaN at the -0 pattern, bias 2^(X-1));
 /// - intN and uintN for N in 2..32;
 /// - any of those followed by modifiers ":sat" (saturating overflow), ":ieee" (IEEE overflow),

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/format_width.hpp"
 
 namespace floatscope::core {
 
@@ -45,6 +46,7 @@ std::uint64_t width_mask(const FormatSpec& spec) {
 }
 
 void check_width(const FormatSpec& spec, std::uint64_t bits) {
+    require_within_binary64(spec);
     if ((bits & ~width_mask(spec)) != 0)
         throw Error(fmt::format("bit pattern 0x{:X} is wider than {} ({} bits)", bits, spec.name, spec.total_bits()));
 }
@@ -144,6 +146,7 @@ Decoded decode_bits(const FormatSpec& spec, std::uint64_t bits) {
 }
 
 std::uint64_t parse_bits(const FormatSpec& spec, std::string_view text) {
+    require_within_binary64(spec);
     std::string_view digits = text;
     if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) digits.remove_prefix(2);
     const int max_digits = (spec.total_bits() + 3) / 4;
@@ -165,10 +168,12 @@ std::uint64_t parse_bits(const FormatSpec& spec, std::string_view text) {
 }
 
 std::string format_bits_hex(const FormatSpec& spec, std::uint64_t bits) {
+    require_within_binary64(spec);
     return fmt::format("{:0{}X}", bits, (spec.total_bits() + 3) / 4);
 }
 
 std::string format_bits_fields(const FormatSpec& spec, std::uint64_t bits) {
+    require_within_binary64(spec);
     const int n = spec.total_bits();
     std::string out;
     for (int i = n - 1; i >= 0; --i) {

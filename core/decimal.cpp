@@ -38,12 +38,11 @@ std::string special(double x) {
 }
 
 /// Significant digits of |x| rounded to `count` digits (count 0: all exact digits).
-std::string digits_of(double x, std::size_t count, long& exponent10, mpfr_rnd_t rounding = MPFR_RNDN) {
-    MpfrNumber value(64);
-    mpfr_set_d(value.get(), std::fabs(x), MPFR_RNDN);
+std::string digits_of(mpfr_srcptr x, std::size_t count, long& exponent10, mpfr_rnd_t rounding = MPFR_RNDN) {
+    MpfrNumber magnitude(mpfr_get_prec(x));
+    mpfr_abs(magnitude.get(), x, MPFR_RNDN);
     mpfr_exp_t exponent = 0;
-    // A double has at most 767 significant decimal digits; 1100 is always exact.
-    char* text = mpfr_get_str(nullptr, &exponent, 10, count == 0 ? 1100 : count, value.get(), rounding);
+    char* text = mpfr_get_str(nullptr, &exponent, 10, count, magnitude.get(), rounding);
     std::string digits(text);
     mpfr_free_str(text);
     while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
@@ -51,34 +50,65 @@ std::string digits_of(double x, std::size_t count, long& exponent10, mpfr_rnd_t 
     return digits;
 }
 
-}  // namespace
-
-std::string exact_decimal(double x) {
-    if (x == 0 || !std::isfinite(x)) return special(x);
-    long exponent10 = 0;
-    const std::string digits = digits_of(x, 0, exponent10);
-    return std::string(x < 0 ? "-" : "").append(layout(digits, exponent10));
+/// How many significant decimal digits the exact value of x = m 2^k (m odd, b bits) has at
+/// most: b log10(2) + 1 for k >= 0; for k < 0, x = m 5^-k / 10^-k, so b + |k| log2(5) bits.
+std::size_t exact_digit_count(mpfr_srcptr x) {
+    const double bits = static_cast<double>(mpfr_get_prec(x));
+    const double exponent = static_cast<double>(mpfr_get_exp(x)) - bits;
+    const double significant_bits = exponent >= 0 ? bits + exponent : bits - exponent * std::log2(5.0);
+    return static_cast<std::size_t>(significant_bits * std::log10(2.0)) + 2;
 }
 
-std::string shortest_decimal(const FormatSpec& spec, double value) {
-    if (value == 0 || !std::isfinite(value)) return special(value);
-    const Rounder nearest(spec, {});
-    for (std::size_t count = 1; count <= 40; ++count) {
+}  // namespace
+
+std::string exact_decimal(mpfr_srcptr x, std::size_t max_exact_digits) {
+    if (!mpfr_regular_p(x)) {
+        if (mpfr_nan_p(x)) return mpfr_signbit(x) ? "-nan" : "nan";
+        if (mpfr_inf_p(x)) return mpfr_signbit(x) ? "-inf" : "inf";
+        return mpfr_signbit(x) ? "-0" : "0";
+    }
+    const std::size_t needed = exact_digit_count(x);
+    const bool exact = needed <= max_exact_digits;
+    long exponent10 = 0;
+    const std::string digits = digits_of(x, exact ? needed : max_exact_digits, exponent10);
+    return std::string(exact ? "" : "~").append(mpfr_signbit(x) ? "-" : "").append(layout(digits, exponent10));
+}
+
+std::string exact_decimal(double x) {
+    MpfrNumber value(53);
+    mpfr_set_d(value.get(), x, MPFR_RNDN);
+    return exact_decimal(value.get());
+}
+
+std::string shortest_decimal(mpfr_srcptr x, std::size_t max_digits,
+                             const std::function<bool(const std::string& candidate)>& reads_back) {
+    if (!mpfr_regular_p(x)) return exact_decimal(x);
+    for (std::size_t count = 1; count <= max_digits; ++count) {
         // Fix (core test): the nearest decimal of `count` digits may miss while the one on the
         // other side reads back, because the rounding interval is lopsided at a power of two
         // (fp8_e4m3 0.125: 0.12 misses, 0.13 reads back) or the nearest was a decimal tie.
         // Try the nearest first, then the decimals of `count` digits below and above.
         for (mpfr_rnd_t rounding : {MPFR_RNDN, MPFR_RNDZ, MPFR_RNDA}) {
             long exponent10 = 0;
-            const std::string digits = digits_of(value, count, exponent10, rounding);
-            std::string candidate = value < 0 ? "-" : "";
+            const std::string digits = digits_of(x, count, exponent10, rounding);
+            std::string candidate = mpfr_signbit(x) ? "-" : "";
             candidate += layout(digits, exponent10);
-            // A decimal beyond max that saturates back to it is not a spelling of max.
-            const Rounded read_back = nearest(parse_exact_value(candidate));
-            if (read_back.value == value && !read_back.flags.has(ExceptionFlags::overflow)) return candidate;
+            if (reads_back(candidate)) return candidate;
         }
     }
-    return exact_decimal(value);
+    return exact_decimal(x);
+}
+
+std::string shortest_decimal(const FormatSpec& spec, double value) {
+    if (value == 0 || !std::isfinite(value)) return special(value);
+    const Rounder nearest(spec, {});
+    MpfrNumber x(53);
+    mpfr_set_d(x.get(), value, MPFR_RNDN);
+    return shortest_decimal(x.get(), 40, [&](const std::string& candidate) {
+        // A decimal beyond max that saturates back to it is not a spelling of max.
+        const Rounded read_back = nearest(parse_exact_value(candidate));
+        return read_back.value == value && !read_back.flags.has(ExceptionFlags::overflow);
+    });
 }
 
 }  // namespace floatscope::core

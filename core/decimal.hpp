@@ -1,7 +1,11 @@
 // Decimal text of format values: every digit of the exact value, or the shortest that round-trips.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
+
+#include <mpfr.h>
 
 #include "core/format.hpp"
 
@@ -14,5 +18,15 @@ std::string exact_decimal(double x);
 
 /// The shortest decimal that rounds (nearest-even) back to the same value of `spec`.
 std::string shortest_decimal(const FormatSpec& spec, double value);
+
+/// exact_decimal of an MPFR number of any precision (values of formats wider than binary64).
+/// Beyond `max_exact_digits` significant digits (subnormals of very wide formats have millions)
+/// it gives the nearest decimal of that many digits, marked with a leading '~'.
+std::string exact_decimal(mpfr_srcptr x, std::size_t max_exact_digits = 100000);
+
+/// The shortest decimal among the nearest ones of 1..max_digits digits (and their neighbours
+/// below and above) for which `reads_back` holds; x's exact_decimal when none does.
+std::string shortest_decimal(mpfr_srcptr x, std::size_t max_digits,
+                             const std::function<bool(const std::string& candidate)>& reads_back);
 
 }  // namespace floatscope::core

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/format_width.hpp"
 
 namespace floatscope::core {
 
@@ -38,6 +39,7 @@ bool FormatSpec::has_nan() const {
 }
 
 BinaryGeometry binary_geometry(const FormatSpec& spec) {
+    require_within_binary64(spec);  // the limits below are doubles and 64-bit significands
     BinaryGeometry g;
     const int M = spec.mantissa_bits;
     const int all_ones_field = (1 << spec.exponent_bits) - 1;
@@ -91,11 +93,26 @@ void fail(const FormatSpec& spec, const std::string& why) {
     throw Error(fmt::format("invalid format '{}': {}", spec.name, why));
 }
 
+/// Formats wider than binary64 (core/wide_format.hpp): the IEEE encoding only, and a range inside
+/// MPFR's default exponent range (|exponent| < 2^30 - 2^11), so that every value and every operand
+/// of the wide arithmetic is an MPFR number without touching the global exponent range.
+void validate_wide_binary(const FormatSpec& spec) {
+    if (spec.exponent_bits > 30 || spec.mantissa_bits > 1024)
+        fail(spec, fmt::format("exponent bits {} and mantissa bits {}: wide formats have at most 30 and 1024",
+                               spec.exponent_bits, spec.mantissa_bits));
+    if (spec.nan_encoding != NanEncoding::Ieee || !spec.has_infinity || !spec.has_sign || !spec.has_negative_zero)
+        fail(spec, "formats wider than binary64 take the IEEE encoding only (sign, inf, NaN at exponent all ones; "
+                   "eXmY, with :sat, :ftz, :bias=N), not fn or fnuz");
+    const std::int64_t emax = ((std::int64_t{1} << spec.exponent_bits) - 2) - spec.bias;
+    const std::int64_t lowest = 1 - std::int64_t{spec.bias} - spec.mantissa_bits;
+    constexpr std::int64_t limit = (std::int64_t{1} << 30) - 2048;
+    if (emax >= limit || lowest <= -limit)
+        fail(spec, fmt::format("bias {} puts values outside 2^-{} .. 2^{}", spec.bias, limit, limit));
+}
+
 void validate_binary(const FormatSpec& spec) {
-    if (spec.exponent_bits < 1 || spec.exponent_bits > 11)
-        fail(spec, fmt::format("exponent bits {} outside 1..11", spec.exponent_bits));
-    if (spec.mantissa_bits < 0 || spec.mantissa_bits > 52)
-        fail(spec, fmt::format("mantissa bits {} outside 0..52", spec.mantissa_bits));
+    if (spec.exponent_bits < 1) fail(spec, fmt::format("exponent bits {} below 1", spec.exponent_bits));
+    if (spec.mantissa_bits < 0) fail(spec, fmt::format("mantissa bits {} below 0", spec.mantissa_bits));
     if (spec.has_infinity != (spec.nan_encoding == NanEncoding::Ieee))
         fail(spec, "infinities exist exactly when the NaN encoding is IEEE (exponent all ones)");
     if (spec.nan_encoding == NanEncoding::Ieee && spec.mantissa_bits == 0)
@@ -112,6 +129,7 @@ void validate_binary(const FormatSpec& spec) {
         fail(spec, "an unsigned format has no negative zero");
     if (spec.nan_encoding == NanEncoding::AllOnes && spec.exponent_bits == 1 && spec.mantissa_bits == 0)
         fail(spec, "the fn encoding of e1m0 leaves no finite nonzero value");
+    if (is_wider_than_binary64(spec)) return validate_wide_binary(spec);
     const BinaryGeometry g = binary_geometry(spec);
     if (g.emax > 1023 || g.emin - spec.mantissa_bits < -1074)
         fail(spec, fmt::format("bias {} puts values outside the range of binary64 (2^-1074 .. 2^1023)",

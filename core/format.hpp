@@ -56,7 +56,9 @@ struct FormatSpec {
 };
 
 /// Throws floatscope::Error naming the offending field when the spec is not a format
-/// FloatScope can emulate exactly (binary: E 1..11, M 0..52, values inside double's range).
+/// FloatScope can emulate exactly. Binary formats within binary64 (E 1..11, M 0..52, values inside
+/// double's range) take every encoding; wider ones (up to E 30, M 1024: core/wide_format.hpp) the
+/// IEEE encoding only, and only the MPFR path handles them (see require_within_binary64).
 void validate(const FormatSpec& spec);
 
 /// Exponents and limits of a binary or exponent-scale format, derived once from the spec.

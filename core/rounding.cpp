@@ -9,19 +9,15 @@
 
 #include "core/error.hpp"
 #include "core/mpfr_number.hpp"
+#include "core/rounding_decision.hpp"
 
 namespace floatscope::core {
 
 namespace {
 
-/// |x| split at a quantum 2^q: whole quanta kept, and the discarded fraction.
-struct Truncation {
+/// |x| split at a quantum 2^q: whole quanta kept, and what is discarded.
+struct Truncation : DiscardedBits {
     std::uint64_t kept = 0;
-    std::uint64_t fraction = 0;  ///< first 64 bits of the discarded fraction of a quantum
-    bool below_round = false;    ///< any nonzero bit below the round bit (fraction's top bit)
-
-    bool round_bit() const { return (fraction >> 63) != 0; }
-    bool inexact() const { return fraction != 0 || below_round; }
 };
 
 Truncation truncate_to_quantum(const ExactValue& x, std::int64_t quantum_exponent) {
@@ -41,35 +37,8 @@ Truncation truncate_to_quantum(const ExactValue& x, std::int64_t quantum_exponen
     } else {
         lost = true;
     }
-    t.below_round = (t.fraction << 1) != 0 || lost || x.sticky;
+    t.below = lost || x.sticky;
     return t;
-}
-
-/// Whether rounding moves from the truncated magnitude to the next quantum away from zero.
-bool rounds_away(RoundingMode mode, bool negative, bool kept_odd, const Truncation& t, std::uint64_t random) {
-    if (!t.inexact()) return false;
-    switch (mode) {
-        case RoundingMode::NearestEven: return t.round_bit() && (t.below_round || kept_odd);
-        case RoundingMode::NearestAway: return t.round_bit();
-        case RoundingMode::TowardZero: return false;
-        case RoundingMode::Upward: return !negative;
-        case RoundingMode::Downward: return negative;
-        case RoundingMode::ToOdd: return !kept_odd;
-        case RoundingMode::Stochastic: return random < t.fraction;
-        case RoundingMode::StochasticEqual: return (random >> 63) != 0;
-    }
-    return false;
-}
-
-/// Whether an overflow in this mode heads for infinity (true) or stops at the largest finite value.
-bool overflow_heads_to_infinity(RoundingMode mode, bool negative) {
-    switch (mode) {
-        case RoundingMode::TowardZero:
-        case RoundingMode::ToOdd: return false;
-        case RoundingMode::Upward: return !negative;
-        case RoundingMode::Downward: return negative;
-        default: return true;
-    }
 }
 
 double signed_value(bool negative, double magnitude) { return negative ? -magnitude : magnitude; }

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/mpfr_number.hpp"
+#include "emulation/special_operands.hpp"
 
 namespace floatscope::emu {
 
@@ -100,9 +101,7 @@ ExactValue exact_by_mpfr(Operation op, double a, double b, double c) {
     return v;
 }
 
-bool is_nan(const Decoded& d) { return d.value_class == ValueClass::NaN; }
-bool is_inf(const Decoded& d) { return d.value_class == ValueClass::Infinite; }
-bool is_zero(const Decoded& d) { return d.value_class == ValueClass::Zero; }
+OperandClass operand_class(const Decoded& d) { return {d.value_class, d.negative, d.signaling}; }
 
 /// Decoded view of a double that is a value of the format.
 Decoded decoded_value(double x) {
@@ -148,115 +147,45 @@ Rounded Arithmetic::apply_values_slow(Operation op, double a, double b, double c
 
 Rounded Arithmetic::compute(Operation op, const Decoded& a, const Decoded& b, const Decoded& c) const {
     const core::FormatSpec& f = rounder_.spec();
-    ExceptionFlags flags;
-    auto with_flags = [&](Rounded r) {
-        r.flags |= flags;
-        return r;
-    };
-    auto nan_result = [&](const Decoded* source) {
-        // A NaN operand propagates (quieted); an invalid operation gives the default NaN, which
-        // is negative on x86 and in SoftFloat's 8086 specialisation.
-        ExactValue nan = source ? source->exact() : ExactValue::quiet_nan(true);
-        nan.signaling = false;
-        return with_flags(rounder_(nan));
-    };
-    auto infinite_result = [&](bool negative) {
-        if (f.has_infinity) return with_flags(rounder_(ExactValue::infinity(negative)));
-        // No infinity: what a nearest rounding of an overflow gives (NaN or +-max), without its flags.
-        Rounded r = core::Rounder(f, {})(ExactValue::from_scaled_integer(negative, 1, 1 << 20));
-        r.flags = flags;
-        return r;
-    };
-    auto zero_sum = [&](bool negative_a, bool negative_b) {
-        // An exact zero sum is -0 only from two -0 or when rounding downward (IEEE 754 6.3).
-        const bool negative = (negative_a && negative_b) ||
-                              (negative_a != negative_b && rounder_.options().mode == core::RoundingMode::Downward);
-        return with_flags(rounder_(ExactValue::zero(negative)));
-    };
-
-    const int n = operand_count(op);
+    const core::RoundingMode mode = rounder_.options().mode;
     const Decoded* operands[3] = {&a, &b, &c};
-    const Decoded* first_nan = nullptr;
-    for (int i = 0; i < n; ++i) {
-        if (!is_nan(*operands[i])) continue;
-        if (operands[i]->signaling) flags.raise(ExceptionFlags::invalid);
-        if (first_nan == nullptr) first_nan = operands[i];
-    }
-    const bool fma_zero_times_inf = op == Operation::Fma && ((is_zero(a) && is_inf(b)) || (is_inf(a) && is_zero(b)));
-    if (fma_zero_times_inf) {
-        flags.raise(ExceptionFlags::invalid);
-        return nan_result(nullptr);
-    }
-    if (first_nan != nullptr) return nan_result(first_nan);
-    auto invalid = [&] {
-        flags.raise(ExceptionFlags::invalid);
-        return nan_result(nullptr);
+    const SpecialCase special = special_case(op, {operand_class(a), operand_class(b), operand_class(c)}, mode);
+    auto with_flags = [&](Rounded r) {
+        r.flags |= special.flags;
+        return r;
     };
-
-    double x = a.value, y = b.value, z = c.value;
-    switch (op) {
-        case Operation::Add:
-        case Operation::Sub: {
-            const bool negative_b = b.negative != (op == Operation::Sub);
-            if (is_inf(a) && is_inf(b) && a.negative != negative_b) return invalid();
-            if (is_inf(a)) return infinite_result(a.negative);
-            if (is_inf(b)) return infinite_result(negative_b);
-            if (is_zero(a) && is_zero(b)) return zero_sum(a.negative, negative_b);
-            break;
+    auto zero = [&](bool negative) { return with_flags(rounder_(ExactValue::zero(negative))); };
+    switch (special.outcome) {
+        case SpecialCase::Outcome::Nan: {
+            // A NaN operand propagates, quieted.
+            ExactValue nan = special.nan_source >= 0 ? operands[special.nan_source]->exact() : ExactValue::quiet_nan(true);
+            nan.signaling = false;
+            return with_flags(rounder_(nan));
         }
-        case Operation::Mul: {
-            const bool negative = a.negative != b.negative;
-            if ((is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b))) return invalid();
-            if (is_inf(a) || is_inf(b)) return infinite_result(negative);
-            if (is_zero(a) || is_zero(b)) return with_flags(rounder_(ExactValue::zero(negative)));
-            break;
+        case SpecialCase::Outcome::Infinity: {
+            if (f.has_infinity) return with_flags(rounder_(ExactValue::infinity(special.negative)));
+            // No infinity: what a nearest rounding of an overflow gives (NaN or +-max), without its flags.
+            Rounded r = core::Rounder(f, {})(ExactValue::from_scaled_integer(special.negative, 1, 1 << 20));
+            r.flags = special.flags;
+            return r;
         }
-        case Operation::Div: {
-            const bool negative = a.negative != b.negative;
-            if ((is_inf(a) && is_inf(b)) || (is_zero(a) && is_zero(b))) return invalid();
-            if (is_inf(a)) return infinite_result(negative);
-            if (is_inf(b) || is_zero(a)) return with_flags(rounder_(ExactValue::zero(negative)));
-            if (is_zero(b)) {
-                flags.raise(ExceptionFlags::divide_by_zero);
-                return infinite_result(negative);
-            }
-            break;
-        }
-        case Operation::Sqrt: {
-            if (is_zero(a)) return with_flags(rounder_(ExactValue::zero(a.negative)));
-            if (a.negative) return invalid();
-            if (is_inf(a)) return infinite_result(false);
-            break;
-        }
-        case Operation::Fma: {
-            const bool negative_product = a.negative != b.negative;
-            const bool infinite_product = is_inf(a) || is_inf(b);
-            if (infinite_product && is_inf(c) && negative_product != c.negative) return invalid();
-            if (infinite_product) return infinite_result(negative_product);
-            if (is_inf(c)) return infinite_result(c.negative);
-            const bool zero_product = is_zero(a) || is_zero(b);
-            if (zero_product && is_zero(c)) return zero_sum(negative_product, c.negative);
-            if (zero_product) return with_flags(rounder_(c.exact()));
-            if (is_zero(c)) {
-                // A zero addend leaves the product; keep its sign if the product is not exact zero.
-                op = Operation::Mul;
-            }
-            break;
-        }
+        case SpecialCase::Outcome::Zero: return zero(special.negative);
+        case SpecialCase::Outcome::Addend: return with_flags(rounder_(c.exact()));
+        case SpecialCase::Outcome::Compute: break;
     }
+    op = special.op;
+    const double x = a.value, y = b.value, z = c.value;
     if (path_ == ExactPath::DoubleWithErrorTerm) {
         const NearbyDouble near = nearby_double(op, x, y, z);
         Rounded fast;
-        if (round_normal_fast(near, fast)) return with_flags(fast);
-        if (near.value == 0) return zero_sum(false, true);  // only a sum of opposite values cancels exactly
-        return with_flags(rounder_(nudged(near.value, near.direction)));
+        if (round_normal_fast(near, fast)) return fast;
+        // Only a sum of opposite values cancels exactly.
+        if (near.value == 0) return zero(zero_sum_sign(false, true, mode));
+        return rounder_(nudged(near.value, near.direction));
     }
     const ExactValue exact = exact_by_mpfr(op, x, y, z);
-    if (exact.kind == ExactValue::Kind::Zero) {
-        // Only a sum of opposite values cancels exactly.
-        return zero_sum(false, true);
-    }
-    return with_flags(rounder_(exact));
+    if (exact.kind == ExactValue::Kind::Zero) return zero(zero_sum_sign(false, true, mode));
+    return rounder_(exact);
 }
 
 }  // namespace floatscope::emu

@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "app/cli/bit_level_format.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/line_input.hpp"
 #include "app/cli/rounding_choice.hpp"
 #include "core/catalog.hpp"
-#include "core/codec.hpp"
 #include "core/error.hpp"
 
 namespace floatscope::cli {
@@ -22,14 +22,15 @@ struct ConvertOptions {
 };
 
 int run_convert(std::istream& in, std::ostream& out, const ConvertOptions& options) {
-    const core::FormatSpec from = core::parse_format(options.from);
-    const core::FormatSpec to = core::parse_format(options.to);
+    const core::FormatSpec from_spec = core::parse_format(options.from);
+    const core::FormatSpec to_spec = core::parse_format(options.to);
     const RoundingSetup rounding(options.rounding);
-    const core::Rounder round(to, rounding.options());
-    for_each_input_line(in, fmt::format("a hex bit pattern of {}", from.name), [&](const std::string& text) {
-        // Decoded::exact keeps a signaling NaN signaling, so that rounding raises invalid.
-        const core::Rounded r = round(core::decode_bits(from, core::parse_bits(from, text)).exact());
-        out << core::format_bits_hex(to, r.bits) << ' ' << core::flags_hex(r.flags) << '\n';
+    // The exact value crosses from one format to the other, narrow or wide, unrounded.
+    const BitLevelFormat from(from_spec, {});
+    const BitLevelFormat to(to_spec, rounding.options());
+    for_each_input_line(in, fmt::format("a hex bit pattern of {}", from.spec().name), [&](const std::string& text) {
+        const Produced r = to.round(from.value_of(text));
+        out << r.hex << ' ' << core::flags_hex(r.flags) << '\n';
     });
     return 0;
 }

@@ -1,11 +1,10 @@
 // `decode --format F BITS...`: bit patterns of F as exact values and their class (text or CSV).
 #include <memory>
 
+#include "app/cli/bit_level_format.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/table.hpp"
 #include "core/catalog.hpp"
-#include "core/codec.hpp"
-#include "core/decimal.hpp"
 
 namespace floatscope::cli {
 
@@ -19,39 +18,38 @@ struct DecodeOptions {
 
 struct DecodedPattern {
     std::string input;
-    std::uint64_t bits = 0;
-    core::Decoded decoded;
+    std::string hex;
+    std::string value;
+    std::string value_class;
 };
 
-std::vector<DecodedPattern> decode_patterns(const core::FormatSpec& spec, const std::vector<std::string>& patterns) {
+std::vector<DecodedPattern> decode_patterns(const BitLevelFormat& format, const std::vector<std::string>& patterns) {
     std::vector<DecodedPattern> decoded;
     for (const std::string& text : patterns) {
-        const std::uint64_t bits = core::parse_bits(spec, text);
-        decoded.push_back({text, bits, core::decode_bits(spec, bits)});
+        const std::string hex = format.canonical_hex(text);
+        decoded.push_back({text, hex, format.exact_decimal(hex), format.value_class(hex)});
     }
     return decoded;
 }
 
-void print_text(std::ostream& out, const core::FormatSpec& spec, const std::vector<DecodedPattern>& decoded) {
-    for (const DecodedPattern& d : decoded)
-        out << core::format_bits_hex(spec, d.bits) << ' ' << core::exact_decimal(d.decoded.value) << ' '
-            << core::to_string(d.decoded.value_class) << '\n';
+void print_text(std::ostream& out, const std::vector<DecodedPattern>& decoded) {
+    for (const DecodedPattern& d : decoded) out << d.hex << ' ' << d.value << ' ' << d.value_class << '\n';
 }
 
 void print_csv(std::ostream& out, const core::FormatSpec& spec, const std::vector<DecodedPattern>& decoded) {
     write_csv_row(out, {"format", "input", "bits", "value", "class"});
-    for (const DecodedPattern& d : decoded)
-        write_csv_row(out, {spec.name, d.input, core::format_bits_hex(spec, d.bits),
-                            core::exact_decimal(d.decoded.value), core::to_string(d.decoded.value_class)});
+    for (const DecodedPattern& d : decoded) write_csv_row(out, {spec.name, d.input, d.hex, d.value, d.value_class});
 }
 
 int run_decode(std::ostream& out, const DecodeOptions& options) {
     const core::FormatSpec spec = core::parse_format(options.format);
-    const std::vector<DecodedPattern> decoded = decode_patterns(spec, options.patterns);
+    // Decoding rounds nothing: the default options only set the format's machinery up.
+    const BitLevelFormat format(spec, {});
+    const std::vector<DecodedPattern> decoded = decode_patterns(format, options.patterns);
     if (options.csv)
         print_csv(out, spec, decoded);
     else
-        print_text(out, spec, decoded);
+        print_text(out, decoded);
     return 0;
 }
 

@@ -1,13 +1,11 @@
 // `encode --format F VALUE...`: each value rounded once to F, as bits and flags (text or CSV).
 #include <memory>
 
+#include "app/cli/bit_level_format.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/rounding_choice.hpp"
 #include "app/cli/table.hpp"
 #include "core/catalog.hpp"
-#include "core/codec.hpp"
-#include "core/decimal.hpp"
-#include "core/exact_value.hpp"
 
 namespace floatscope::cli {
 
@@ -22,37 +20,35 @@ struct EncodeOptions {
 
 struct Encoded {
     std::string input;
-    core::Rounded rounded;
+    Produced rounded;
 };
 
-std::vector<Encoded> encode_values(const core::FormatSpec& spec, const core::RoundingOptions& rounding,
-                                   const std::vector<std::string>& values) {
-    const core::Rounder round(spec, rounding);
+std::vector<Encoded> encode_values(const BitLevelFormat& format, const std::vector<std::string>& values) {
     std::vector<Encoded> encoded;
-    for (const std::string& text : values) encoded.push_back({text, round(core::parse_exact_value(text))});
+    for (const std::string& text : values) encoded.push_back({text, format.round_text(text)});
     return encoded;
 }
 
-void print_text(std::ostream& out, const core::FormatSpec& spec, const std::vector<Encoded>& encoded) {
-    for (const Encoded& e : encoded)
-        out << core::format_bits_hex(spec, e.rounded.bits) << ' ' << core::flags_hex(e.rounded.flags) << '\n';
+void print_text(std::ostream& out, const std::vector<Encoded>& encoded) {
+    for (const Encoded& e : encoded) out << e.rounded.hex << ' ' << core::flags_hex(e.rounded.flags) << '\n';
 }
 
-void print_csv(std::ostream& out, const core::FormatSpec& spec, const std::vector<Encoded>& encoded) {
+void print_csv(std::ostream& out, const BitLevelFormat& format, const std::vector<Encoded>& encoded) {
     write_csv_row(out, {"format", "input", "bits", "value", "flags"});
     for (const Encoded& e : encoded)
-        write_csv_row(out, {spec.name, e.input, core::format_bits_hex(spec, e.rounded.bits),
-                            core::exact_decimal(e.rounded.value), core::flags_hex(e.rounded.flags)});
+        write_csv_row(out, {format.spec().name, e.input, e.rounded.hex, format.exact_decimal(e.rounded.hex),
+                            core::flags_hex(e.rounded.flags)});
 }
 
 int run_encode(std::ostream& out, const EncodeOptions& options) {
     const core::FormatSpec spec = core::parse_format(options.format);
     const RoundingSetup rounding(options.rounding);
-    const std::vector<Encoded> encoded = encode_values(spec, rounding.options(), options.values);
+    const BitLevelFormat format(spec, rounding.options());
+    const std::vector<Encoded> encoded = encode_values(format, options.values);
     if (options.csv)
-        print_csv(out, spec, encoded);
+        print_csv(out, format, encoded);
     else
-        print_text(out, spec, encoded);
+        print_text(out, encoded);
     return 0;
 }
 

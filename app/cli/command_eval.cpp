@@ -6,13 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "app/cli/bit_level_format.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/line_input.hpp"
 #include "app/cli/rounding_choice.hpp"
 #include "core/catalog.hpp"
-#include "core/codec.hpp"
 #include "core/error.hpp"
-#include "emulation/arithmetic.hpp"
 
 namespace floatscope::cli {
 
@@ -24,26 +23,25 @@ struct EvalOptions {
 };
 
 int run_eval(std::istream& in, std::ostream& out, const EvalOptions& options) {
-    const core::FormatSpec format = core::parse_format(options.format);
+    const core::FormatSpec spec = core::parse_format(options.format);
     const RoundingSetup rounding(options.rounding);
-    const emu::Arithmetic arithmetic(format, rounding.options());
+    const BitLevelFormat format(spec, rounding.options());
     const std::string expected = fmt::format("`OP A [B [C]]` with OP in add sub mul div sqrt fma and hex bit "
                                              "patterns of {}",
-                                             format.name);
+                                             format.spec().name);
     for_each_input_line(in, expected, [&](const std::string& text) {
         std::istringstream words(text);
         std::string op_name;
         words >> op_name;
         const emu::Operation op = emu::parse_operation(op_name);
-        std::vector<std::uint64_t> operands;
-        for (std::string word; words >> word;) operands.push_back(core::parse_bits(format, word));
+        std::vector<std::string> operands;
+        for (std::string word; words >> word;) operands.push_back(format.canonical_hex(word));
         const auto needed = static_cast<std::size_t>(emu::operand_count(op));
         if (operands.size() != needed)
             throw Error(fmt::format("{} takes {} operand{}, got {}", op_name, needed, needed == 1 ? "" : "s",
                                     operands.size()));
-        operands.resize(3, 0);
-        const core::Rounded r = arithmetic.apply(op, operands[0], operands[1], operands[2]);
-        out << core::format_bits_hex(format, r.bits) << ' ' << core::flags_hex(r.flags) << '\n';
+        const Produced r = format.evaluate(op, operands);
+        out << r.hex << ' ' << core::flags_hex(r.flags) << '\n';
     });
     return 0;
 }

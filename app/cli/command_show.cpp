@@ -8,11 +8,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "app/cli/bit_level_format.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/rounding_choice.hpp"
 #include "core/catalog.hpp"
 #include "core/codec.hpp"
-#include "core/decimal.hpp"
 #include "core/exact_value.hpp"
 #include "core/mpfr_number.hpp"
 
@@ -32,8 +32,11 @@ struct ShowOptions {
 /// Everything shown for one format, as text; computed apart from the layout that prints it.
 struct FormatView {
     core::FormatSpec spec;
-    core::Rounded rounded;
-    core::Decoded decoded;
+    Produced rounded;
+    std::string fields;
+    std::string value_class;
+    std::string value;
+    std::string shortest;
     std::string absolute_error;
     std::string relative_error;
     std::string next_down;
@@ -41,19 +44,26 @@ struct FormatView {
 };
 
 /// The input as an MPFR number precise enough that |stored - x| comes out right to the digits
-/// printed. ExactValue keeps 64 bits and a sticky bit (enough to round, not to measure a tiny
-/// error): when it is not exact, the text is read again at a precision covering every dyadic
-/// value of a supported format.
-void reference_value(const std::string& text, const core::ExactValue& x, core::MpfrNumber& out) {
+/// printed, or false when that takes more than 2^24 bits (tiny inputs in formats with 20 and more
+/// exponent bits). ExactValue keeps 64 bits and a sticky bit (enough to round, not to measure a
+/// tiny error): when it is not exact, the text is read again at a precision covering the
+/// format's grid around x, whose quantum is 2^quantum_exponent.
+bool reference_value(const std::string& text, const core::ExactValue& x, std::int64_t quantum_exponent,
+                     core::MpfrNumber& out) {
     if (!x.sticky) {
         x.to_mpfr(out.get());
-        return;
+        return true;
     }
-    // For a decimal x = N 10^k and a format value s != x, |x - s| >= 2^-1074 |x| / N, as no
-    // format has a quantum below 2^-1074: 1074 + 3.33 bits per digit + 20 keep four digits of
-    // |x - s| right (integers up to 10^308 fit too). Hex floats are exact at 4 bits per digit.
-    mpfr_set_prec(out.get(), static_cast<mpfr_prec_t>(4 * text.size() + 1200));
+    // For a decimal x = N 10^k and a format value s != x on that grid, |x - s| >= 2^quantum / 10^-k
+    // = 2^quantum |x| / N: 3.33 bits per digit and -quantum_exponent bits below 2^0 (at least
+    // 1074, binary64's, which bounds every narrow format), x's own bits above 2^0, and 126 more keep
+    // four digits of |x - s| right. Hex floats are exact at 4 bits per digit.
+    const std::int64_t span = std::max<std::int64_t>({1074, -quantum_exponent, x.exponent});
+    const std::int64_t precision = 4 * static_cast<std::int64_t>(text.size()) + 126 + span;
+    if (precision > (std::int64_t{1} << 24)) return false;
+    mpfr_set_prec(out.get(), static_cast<mpfr_prec_t>(precision));
     core::parse_value_to_mpfr(text, out.get());
+    return true;
 }
 
 std::string significant(mpfr_srcptr x) {
@@ -64,21 +74,22 @@ std::string significant(mpfr_srcptr x) {
 }
 
 /// |stored - x| and |stored - x| / |x| to four significant digits, "n/a" where undefined.
-std::pair<std::string, std::string> rounding_error(const std::string& text, const core::ExactValue& x, double stored) {
+std::pair<std::string, std::string> rounding_error(const std::string& text, const core::ExactValue& x,
+                                                   const core::WideValue& stored, const BitLevelFormat& format) {
     using Kind = core::ExactValue::Kind;
     using Texts = std::pair<std::string, std::string>;
-    if (x.kind == Kind::NaN || std::isnan(stored)) return {"n/a", "n/a"};
+    if (x.kind == Kind::NaN || stored.kind == Kind::NaN) return {"n/a", "n/a"};
     if (x.kind == Kind::Infinite) {
-        const bool same = std::isinf(stored) && (stored < 0) == x.negative;
+        const bool same = stored.kind == Kind::Infinite && stored.negative == x.negative;
         return same ? Texts{"0", "0"} : Texts{"inf", "inf"};
     }
-    if (std::isinf(stored)) return {"inf", "inf"};
+    if (stored.kind == Kind::Infinite) return {"inf", "inf"};
     core::MpfrNumber exact(128);
-    reference_value(text, x, exact);
+    if (!reference_value(text, x, format.quantum_exponent_at(x.exponent), exact)) return {"n/a", "n/a"};
     if (x.kind == Kind::Finite && (mpfr_inf_p(exact.get()) || mpfr_zero_p(exact.get())))
         return {"n/a", "n/a"};  // beyond MPFR's exponent range
     core::MpfrNumber difference(mpfr_get_prec(exact.get()) + 64);
-    mpfr_set_d(difference.get(), stored, MPFR_RNDN);
+    stored.to_mpfr(difference.get());
     mpfr_sub(difference.get(), difference.get(), exact.get(), MPFR_RNDN);
     mpfr_abs(difference.get(), difference.get(), MPFR_RNDN);
     const std::string absolute = significant(difference.get());
@@ -88,25 +99,31 @@ std::pair<std::string, std::string> rounding_error(const std::string& text, cons
     return {absolute, significant(difference.get())};
 }
 
-std::string neighbour(const core::FormatSpec& spec, std::uint64_t bits, std::uint64_t next) {
-    if (core::decode_bits(spec, bits).value_class == core::ValueClass::NaN) return "n/a";
-    if (next == bits) return "none";
-    return core::exact_decimal(core::decode_bits(spec, next).value);
+std::string neighbour(const BitLevelFormat& format, const std::string& hex, const std::string& next) {
+    if (format.value_class(hex) == core::to_string(core::ValueClass::NaN)) return "n/a";
+    if (next == hex) return "none";
+    return format.exact_decimal(next);
 }
 
 FormatView view_in(const core::FormatSpec& spec, const std::string& text, const core::ExactValue& x,
                    const core::RoundingOptions& rounding) {
-    FormatView v{spec, core::Rounder(spec, rounding)(x), {}, {}, {}, {}, {}};
-    v.decoded = core::decode_bits(spec, v.rounded.bits);
-    std::tie(v.absolute_error, v.relative_error) = rounding_error(text, x, v.rounded.value);
-    v.next_down = neighbour(spec, v.rounded.bits, core::next_down(spec, v.rounded.bits));
-    v.next_up = neighbour(spec, v.rounded.bits, core::next_up(spec, v.rounded.bits));
+    const BitLevelFormat format(spec, rounding);
+    FormatView v;
+    v.spec = spec;
+    v.rounded = format.round_text(text);
+    const std::string& hex = v.rounded.hex;
+    v.fields = format.fields(hex);
+    v.value_class = format.value_class(hex);
+    v.value = format.exact_decimal(hex);
+    v.shortest = format.shortest_decimal(hex);
+    std::tie(v.absolute_error, v.relative_error) = rounding_error(text, x, format.value_of(hex), format);
+    v.next_down = neighbour(format, hex, format.next_down(hex));
+    v.next_up = neighbour(format, hex, format.next_up(hex));
     return v;
 }
 
 /// Sign, exponent and mantissa fields in red, green and blue (terminals only).
-std::string coloured_fields(const core::FormatSpec& spec, std::uint64_t bits, bool colour) {
-    const std::string plain = core::format_bits_fields(spec, bits);
+std::string coloured_fields(const core::FormatSpec& spec, const std::string& plain, bool colour) {
     if (!colour || spec.kind != core::FormatKind::Binary) return plain;
     std::vector<const char*> colours;
     if (spec.has_sign) colours.push_back("\033[31m");
@@ -128,11 +145,11 @@ bool stdout_wants_colour() { return isatty(STDOUT_FILENO) != 0 && std::getenv("N
 void print_view(std::ostream& out, const FormatView& v, bool colour) {
     auto line = [&](const char* label, const std::string& text) { out << fmt::format("  {:<10} {}\n", label, text); };
     out << v.spec.name << '\n';
-    line("bits", coloured_fields(v.spec, v.rounded.bits, colour));
-    line("hex", core::format_bits_hex(v.spec, v.rounded.bits));
-    line("class", core::to_string(v.decoded.value_class));
-    line("value", core::exact_decimal(v.rounded.value));
-    line("shortest", core::shortest_decimal(v.spec, v.rounded.value));
+    line("bits", coloured_fields(v.spec, v.fields, colour));
+    line("hex", v.rounded.hex);
+    line("class", v.value_class);
+    line("value", v.value);
+    line("shortest", v.shortest);
     line("abs error", v.absolute_error);
     line("rel error", v.relative_error);
     line("flags", core::flags_hex(v.rounded.flags) + " " + core::flags_names(v.rounded.flags));

@@ -8,6 +8,7 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/format_width.hpp"
 
 namespace floatscope::gui {
 
@@ -129,6 +130,7 @@ core::FormatSpec parse_format_descriptor(std::string_view descriptor, const std:
     spec.name = name;
     spec.description = "custom: " + std::string(descriptor);
     core::validate(spec);
+    core::require_within_binary64(spec);  // the lab's views decode and round through the narrow codec
     return spec;
 }
 

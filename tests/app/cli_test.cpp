@@ -198,6 +198,52 @@ TEST_CASE("eval applies each operation of its batch, with IEEE flags", "[cli][ev
     CHECK(run_cli({"eval", "--format", "bf16"}, "div 3F80 4040\n").out == "3EAB 01\n");
 }
 
+TEST_CASE("formats wider than binary64 go through MPFR with the same commands and layout", "[cli][wide]") {
+    const std::string one = "3FFF0000000000000000000000000000", two = "40000000000000000000000000000000";
+    // 1 + 1, 1/3 (0x3FFD5555...), sqrt(2) (1.6A09E667F3BCC908B2FB1366EA95|7D3E...), 1/0, 0 x inf.
+    const CliResult quad = run_cli({"eval", "--format", "binary128"},
+                                   "add " + one + " " + one + "\ndiv " + one + " 40008000000000000000000000000000\nsqrt " +
+                                       two + "\ndiv " + one + " 0\nmul 0 7FFF0000000000000000000000000000\n");
+    REQUIRE(quad.exit_code == 0);
+    CHECK(quad.out == two + " 00\n3FFD5555555555555555555555555555 01\n3FFF6A09E667F3BCC908B2FB1366EA95 01\n"
+                           "7FFF0000000000000000000000000000 08\nFFFF8000000000000000000000000000 10\n");
+    CHECK(run_cli({"eval", "-f", "fp128", "--round", "rtz"}, "mul 7FFE0000000000000000000000000000 " + two + "\n").out ==
+          "7FFEFFFFFFFFFFFFFFFFFFFFFFFFFFFF 05\n");
+
+    // encode: 0.1 to nearest is 0x3FFB999...9A; the CSV value is exact.
+    const CliResult encoded = run_cli({"encode", "-f", "binary128", "--csv", "0.1", "1"});
+    REQUIRE(encoded.exit_code == 0);
+    CHECK_THAT(encoded.out, Catch::Contains("binary128,0.1,3FFB999999999999999999999999999A,0.1000000000000000000000000000000000048148248609680896326399448564623182963452541205"));
+    CHECK_THAT(encoded.out, Catch::Contains("binary128,1," + one + ",1,00"));
+    const CliResult decoded = run_cli({"decode", "-f", "binary128", "1"});
+    CHECK_THAT(decoded.out, Catch::StartsWith("00000000000000000000000000000001 6.475175119438025110924438958227646552"));
+    CHECK_THAT(decoded.out, Catch::EndsWith("e-4966 subnormal\n"));
+
+    // convert both ways: the exact value crosses, rounded once.
+    CHECK(run_cli({"convert", "--from", "fp64", "--to", "binary128"}, "3FB999999999999A\n").out ==
+          "3FFB999999999999A000000000000000 00\n");
+    CHECK(run_cli({"convert", "--from", "binary128", "--to", "fp16"}, "3FFB999999999999999999999999999A\n").out ==
+          "2E66 01\n");
+    CHECK(run_cli({"convert", "--from", "binary128", "--to", "binary256"}, one + "\n").out ==
+          "3FFFF" + std::string(59, '0') + " 00\n");
+
+    // show: bits, shortest decimal, error against 0.1 ((0x1999...9A 2^-116 - 0.1) / 0.1 = 4.815e-35).
+    const CliResult shown = run_cli({"show", "0.1", "-f", "binary128"});
+    REQUIRE(shown.exit_code == 0);
+    CHECK_THAT(shown.out, Catch::Contains("0|011111111111011|1001100110011001"));
+    CHECK_THAT(shown.out, Catch::Contains("shortest   0.1\n"));
+    CHECK_THAT(shown.out, Catch::Contains("4.815e-35"));
+
+    // What does not take wide formats says so, and where they work.
+    const CliResult run = run_cli({"run", "sum", "--formats", "binary128"});
+    CHECK(run.exit_code == 2);
+    CHECK_THAT(run.err, Catch::Contains("'binary128' is wider than binary64: show, encode, decode, convert and eval"));
+    const CliResult wrong_width = run_cli({"decode", "-f", "binary128", "1" + std::string(32, '0')});
+    CHECK(wrong_width.exit_code == 2);
+    CHECK_THAT(wrong_width.err, Catch::Contains("wider than binary128 (128 bits, at most 32 hex digits)"));
+    CHECK(wrong_width.out.empty());
+}
+
 TEST_CASE("show gives bits, exact value, error and neighbours", "[cli]") {
     const CliResult r = run_cli({"show", "0.1", "--format", "fp16"});
     REQUIRE(r.exit_code == 0);

@@ -8,12 +8,14 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QLineEdit>
+#include <QLabel>
 #include <QListWidget>
 #include <QSettings>
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
 #include <QFile>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -201,6 +203,13 @@ TEST_CASE("the sidebar adds a format typed by name and chooses it", "[gui]") {
     QTest::keyClick(sidebar.name_entry(), Qt::Key_Return);
     CHECK(state.is_chosen("fp16"));
     CHECK(!state.is_custom("half"));
+    // A format wider than binary64 is refused with the narrow guard's message, not added.
+    QTest::keyClicks(sidebar.name_entry(), "binary128");
+    QTest::keyClick(sidebar.name_entry(), Qt::Key_Return);
+    CHECK(!state.is_custom("binary128"));
+    const QList<QLabel*> labels = sidebar.findChildren<QLabel*>();
+    CHECK(std::any_of(labels.begin(), labels.end(),
+                      [](const QLabel* label) { return label->text().contains(QStringLiteral("wider than binary64")); }));
 }
 
 TEST_CASE("every Learn page fills its placeholders from the catalog", "[gui]") {

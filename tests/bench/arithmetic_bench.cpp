@@ -1,11 +1,15 @@
-// Speed of bit-exact emulated scalar arithmetic (with flags), beside native float and _Float16.
+// Speed of bit-exact emulated scalar arithmetic (with flags), beside native float and _Float16;
+// binary128 through MPFR (emu::WideArithmetic) beside native double and GCC's software __float128.
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <random>
 #include <vector>
 
 #include "core/catalog.hpp"
+#include "core/wide_format.hpp"
 #include "emulation/arithmetic.hpp"
+#include "emulation/wide_arithmetic.hpp"
 
 namespace {
 
@@ -87,6 +91,34 @@ void native_array(benchmark::State& state, Operation op) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * array_length));
 }
 
+/// Independent binary128 operations over arrays of patterns of values near 1 (throughput).
+void wide_array(benchmark::State& state, const char* format, Operation op) {
+    const floatscope::core::FormatSpec spec = parse_format(format);
+    const floatscope::emu::WideArithmetic arithmetic(spec, {});
+    std::mt19937_64 generator(5);
+    std::uniform_real_distribution<double> near_one(0.75, 1.25);
+    auto patterns = [&] {
+        // Decimals of 17 digits: binary128 values with full significands.
+        std::vector<floatscope::core::WideBits> v(array_length);
+        for (auto& bits : v)
+            bits = arithmetic.rounder()(floatscope::core::parse_wide_value(fmt::format("{:.17g}", near_one(generator)),
+                                                                           spec.mantissa_bits + 66))
+                       .bits;
+        return v;
+    };
+    const auto a = patterns(), b = patterns(), c = patterns();
+    std::uint8_t flags = 0;
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < array_length; ++i) {
+            const floatscope::core::WideRounded r = arithmetic.apply(op, a[i], b[i], c[i]);
+            flags |= r.flags.bits;
+            benchmark::DoNotOptimize(r.bits);
+        }
+    }
+    benchmark::DoNotOptimize(flags);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * array_length));
+}
+
 void register_all() {
     for (Operation op : {Operation::Add, Operation::Mul, Operation::Fma}) {
         const std::string name = floatscope::emu::to_string(op);
@@ -96,6 +128,11 @@ void register_all() {
         benchmark::RegisterBenchmark(("native/float/array/" + name).c_str(), [op](auto& s) { native_array<float>(s, op); });
         benchmark::RegisterBenchmark(("native/_Float16/array/" + name).c_str(),
                                      [op](auto& s) { native_array<_Float16>(s, op); });
+        benchmark::RegisterBenchmark(("native/double/array/" + name).c_str(), [op](auto& s) { native_array<double>(s, op); });
+        benchmark::RegisterBenchmark(("native/__float128/array/" + name).c_str(),
+                                     [op](auto& s) { native_array<__float128>(s, op); });
+        benchmark::RegisterBenchmark(("emulated/binary128/array/" + name).c_str(),
+                                     [op](auto& s) { wide_array(s, "binary128", op); });
         for (const char* format : {"fp16", "bf16", "fp8_e4m3", "e6m9"}) {
             benchmark::RegisterBenchmark(("emulated/" + std::string(format) + "/chain/" + name).c_str(),
                                          [=](auto& s) { emulated_chain(s, format, op); });

@@ -63,9 +63,14 @@ TEST_CASE("validate accepts every catalog format and rejects impossible specs", 
     CHECK_NOTHROW(validate(binary_spec(5, 10, 15)));
     CHECK_NOTHROW(validate(binary_spec(11, 52, 1023)));
 
-    check_rejected(binary_spec(12, 3, 2047), "12");
+    // Wider than binary64 (E > 11 or M > 52): the IEEE encoding, up to 30 / 1024 bits, inside 2^(+-2^30).
+    CHECK_NOTHROW(validate(binary_spec(15, 112, 16383)));
+    CHECK_NOTHROW(validate(binary_spec(8, 53, 127)));
+    check_rejected(binary_spec(31, 3, (1 << 30) - 1), "31");
+    check_rejected(binary_spec(8, 1025, 127), "1025");
+    check_rejected(binary_spec(15, 112, 16384, NanEncoding::NegativeZero), "IEEE encoding only");
+    check_rejected(binary_spec(30, 3, 0), "bias");
     check_rejected(binary_spec(0, 3, 0), "0");
-    check_rejected(binary_spec(8, 53, 127), "53");
     check_rejected(binary_spec(5, -1, 15), "-1");
     check_rejected(binary_spec(5, 0, 15), "mantissa");  // IEEE encoding cannot tell inf from NaN with M = 0
     check_rejected(binary_spec(11, 52, 0), "bias");     // values up to 2^2046
