@@ -70,17 +70,22 @@ std::size_t count_clipped(const IntegerQuantized& q, std::span<const float> orig
     return clipped;
 }
 
-MatmulError matmul_quantization_error(std::span<const float> a, std::span<const float> w, std::span<const float> wq,
-                                      std::size_t m, std::size_t k, std::size_t n) {
-    if (a.size() != m * k || w.size() != k * n || wq.size() != k * n)
+std::vector<TruthNumber> exact_float_product(std::span<const float> a, std::span<const float> b, std::size_t m,
+                                             std::size_t k, std::size_t n) {
+    if (a.size() != m * k || b.size() != k * n)
         throw Error("matmul quantization error: the matrices do not have the shapes m x k and k x n");
-    // 53 + 53 + log2(k) bits hold every product and sum of floats exactly enough; 256 bits leave margin.
-    constexpr int precision = 256;
-    const TruthPrecisionScope scope(precision);
+    // A float is exact in 24 bits and a product of two in 48 (exact_gemm sizes the products so),
+    // which keeps the MPFR products small; each sum is exact and rounded once to 256 bits.
+    constexpr int float_precision = 24;
+    const TruthPrecisionScope scope(matmul_precision);
     const auto widen = [](std::span<const float> v) { return std::vector<double>(v.begin(), v.end()); };
-    const std::vector<TruthNumber> ta = to_truth(widen(a), precision);
-    const std::vector<TruthNumber> exact = exact_gemm(ta, to_truth(widen(w), precision), m, k, n, precision);
-    const std::vector<TruthNumber> approx = exact_gemm(ta, to_truth(widen(wq), precision), m, k, n, precision);
+    return exact_gemm(to_truth(widen(a), float_precision), to_truth(widen(b), float_precision), m, k, n,
+                      matmul_precision);
+}
+
+MatmulError compare_products(std::span<const TruthNumber> approx, std::span<const TruthNumber> exact) {
+    if (approx.size() != exact.size()) throw Error("matmul quantization error: the products differ in size");
+    const TruthPrecisionScope scope(matmul_precision);
     MatmulError r;
     double reference = 0;
     double difference = 0;
@@ -93,6 +98,12 @@ MatmulError matmul_quantization_error(std::span<const float> a, std::span<const 
     }
     r.relative_frobenius = reference == 0 ? 0 : std::sqrt(difference / reference);
     return r;
+}
+
+MatmulError matmul_quantization_error(std::span<const float> a, std::span<const float> w, std::span<const float> wq,
+                                      std::size_t m, std::size_t k, std::size_t n) {
+    if (w.size() != wq.size()) throw Error("matmul quantization error: W and its quantization differ in size");
+    return compare_products(exact_float_product(a, wq, m, k, n), exact_float_product(a, w, m, k, n));
 }
 
 }  // namespace floatscope::emu

@@ -4,9 +4,11 @@
 
 #include <cstddef>
 #include <span>
+#include <vector>
 
 #include "emulation/quantize/block_quantized.hpp"
 #include "emulation/quantize/integer_quantizer.hpp"
+#include "emulation/trace.hpp"
 
 namespace floatscope::emu {
 
@@ -42,5 +44,14 @@ struct MatmulError {
 };
 MatmulError matmul_quantization_error(std::span<const float> a, std::span<const float> w, std::span<const float> wq,
                                       std::size_t m, std::size_t k, std::size_t n);
+
+/// A B (A m x k, B k x n, row-major floats) in MPFR: every product of floats exact, each sum
+/// exact and rounded once to matmul_precision bits, so that products compared with each other
+/// differ by their inputs alone.
+constexpr int matmul_precision = 256;
+std::vector<TruthNumber> exact_float_product(std::span<const float> a, std::span<const float> b, std::size_t m,
+                                             std::size_t k, std::size_t n);
+/// ||approx - exact||_F / ||exact||_F and the largest |approx - exact|, differences taken exactly.
+MatmulError compare_products(std::span<const TruthNumber> approx, std::span<const TruthNumber> exact);
 
 }  // namespace floatscope::emu

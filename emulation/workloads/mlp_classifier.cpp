@@ -59,9 +59,22 @@ std::size_t predicted_class(std::span<const double> logits) {
 
 }  // namespace
 
+Matrix fake_quantize_matrix(const QuantizationScheme& scheme, const Matrix& m, core::StochasticSource* random) {
+    const std::vector<float> x(m.values.begin(), m.values.end());
+    std::vector<float> q(x.size());
+    fake_quantize(scheme, x, m.rows, m.cols, q, random);
+    Matrix result(m.rows, m.cols);
+    result.values.assign(q.begin(), q.end());
+    return result;
+}
+
+Matrix fake_quantize_weights(const QuantizationScheme& scheme, const Matrix& w, core::StochasticSource* random) {
+    return transpose(fake_quantize_matrix(scheme, transpose(w), random));
+}
+
 MlpClassifier::MlpClassifier(std::vector<std::size_t> widths, const PrecisionPolicy& policy, TrainingOptions options,
                              std::uint64_t seed)
-    : options_(options) {
+    : options_(std::move(options)), quantization_random_(seed ^ 0x51A7'0F0A'7C0D'E500ULL) {
     if (widths.size() < 2) throw Error("MlpClassifier: a network needs at least an input and an output width");
     const int count = static_cast<int>(widths.size() - 1);
     SeededRandom random(seed, 3);
@@ -74,9 +87,9 @@ MlpClassifier::MlpClassifier(std::vector<std::size_t> widths, const PrecisionPol
                     std::vector<double>(out),
                     Matrix(in, out),
                     std::vector<double>(out, 0.0),
-                    DelayedScaling(e4m3_max, options.fp8_history, options.fp8_margin),
-                    DelayedScaling(e4m3_max, options.fp8_history, options.fp8_margin),
-                    DelayedScaling(e5m2_max, options.fp8_history, options.fp8_margin)};
+                    DelayedScaling(e4m3_max, options_.fp8_history, options_.fp8_margin),
+                    DelayedScaling(e4m3_max, options_.fp8_history, options_.fp8_margin),
+                    DelayedScaling(e5m2_max, options_.fp8_history, options_.fp8_margin)};
         // torch.nn.Linear.reset_parameters: kaiming_uniform_(a = sqrt 5) gives U(+-1/sqrt(fan_in)), as the bias.
         const double bound = 1 / std::sqrt(static_cast<double>(in));
         for (double& w : layer.weights.values) w = bound * random.symmetric();
@@ -86,6 +99,17 @@ MlpClassifier::MlpClassifier(std::vector<std::size_t> widths, const PrecisionPol
         layers_.push_back(std::move(layer));
     }
     underflow_.resize(layers_.size());
+}
+
+void MlpClassifier::set_weights(std::size_t layer, Matrix weights) {
+    if (layer >= layers_.size())
+        throw Error("MlpClassifier: layer " + std::to_string(layer) + " of " + std::to_string(layers_.size()));
+    Matrix& w = layers_[layer].weights;
+    if (weights.rows != w.rows || weights.cols != w.cols)
+        throw Error("MlpClassifier: layer " + std::to_string(layer) + " holds " + std::to_string(w.rows) + " x " +
+                    std::to_string(w.cols) + " weights, not " + std::to_string(weights.rows) + " x " +
+                    std::to_string(weights.cols));
+    w = std::move(weights);
 }
 
 void MlpClassifier::reset_underflow() { std::fill(underflow_.begin(), underflow_.end(), UnderflowCount{}); }
@@ -102,10 +126,16 @@ MlpClassifier::ForwardPass MlpClassifier::forward(const Matrix& x, bool training
     layers_.front().precision.storage.round(a.values, a.values);
     for (std::size_t l = 0; l < layers_.size(); ++l) {
         Layer& layer = layers_[l];
-        Matrix h = dense_affine(layer.precision, forward_model(layer), a, layer.weights, layer.bias);
+        if (options_.activation_quantization)
+            a = fake_quantize_matrix(*options_.activation_quantization, a, &quantization_random_);
+        Matrix quantized;
+        if (options_.weight_quantization)
+            quantized = fake_quantize_weights(*options_.weight_quantization, layer.weights, &quantization_random_);
+        const Matrix& w = options_.weight_quantization ? quantized : layer.weights;
+        Matrix h = dense_affine(layer.precision, forward_model(layer), a, w, layer.bias);
         if (training && options_.fp8) {
             layer.input_scaling.record(a.values);
-            layer.weight_scaling.record(layer.weights.values);
+            layer.weight_scaling.record(w.values);
         }
         Matrix next(h.rows, h.cols);
         if (l + 1 < layers_.size()) activate(options_.activation, layer.precision.compute, h.values, next.values);
@@ -114,6 +144,7 @@ MlpClassifier::ForwardPass MlpClassifier::forward(const Matrix& x, bool training
         if (training) {
             pass.inputs.push_back(std::move(a));
             pass.affine.push_back(std::move(h));
+            if (options_.weight_quantization) pass.quantized_weights.push_back(std::move(quantized));
         }
         a = std::move(next);
     }
@@ -188,7 +219,10 @@ MlpClassifier::StepResult MlpClassifier::train_step(const Matrix& x, std::span<c
             count.underflowed += weight_gradients[l].values[k] == 0;
         }
         bias_gradients[l] = column_sums(p, dh);
-        if (l > 0) gradient = matmul(input_model, dh, transpose(layer.weights), p.operand_random);
+        // Straight-through estimator: the input gradient through the weights the forward pass used;
+        // the weight gradient above, taken with respect to them, updates the master weights.
+        const Matrix& w = options_.weight_quantization ? pass.quantized_weights[l] : layer.weights;
+        if (l > 0) gradient = matmul(input_model, dh, transpose(w), p.operand_random);
         if (options_.fp8) layer.gradient_scaling.record(dh.values);
     }
 

@@ -3,10 +3,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "emulation/precision_policy.hpp"
+#include "emulation/quantize/quantization_scheme.hpp"
 #include "emulation/workloads/activation.hpp"
 #include "emulation/workloads/dense_layer.hpp"
 #include "emulation/workloads/fp8_scaling.hpp"
@@ -26,7 +28,24 @@ struct TrainingOptions {
     bool fp8 = false;
     int fp8_history = 16;
     int fp8_margin = 0;
+    /// Fake quantization of every layer's weights in each forward pass (fake_quantize_weights, once
+    /// per pass, i.e. per batch). Training with it is quantization-aware training with the plain
+    /// straight-through estimator (Bengio, Leonard, Courville, arXiv:1308.3432; Jacob et al.,
+    /// arXiv:1712.05877): the backward pass propagates through the quantized weights, and the
+    /// gradient with respect to them updates the master weights unchanged (nothing is masked for
+    /// clipped weights: the absmax schemes clip none).
+    std::optional<QuantizationScheme> weight_quantization;
+    /// Fake quantization of every layer's input (batch rows x features) in the forward pass.
+    std::optional<QuantizationScheme> activation_quantization;
 };
+
+/// m (rows x cols) quantized and dequantized with `scheme` as it stands (fake_quantize), each
+/// value rounded to float first (exact for storage in fp32, fp16 or bf16).
+Matrix fake_quantize_matrix(const QuantizationScheme& scheme, const Matrix& m, core::StochasticSource* random);
+/// The fake quantization of a layer's weights w (in x out, as the layer multiplies x w), quantized
+/// in PyTorch's out x in layout of a Linear weight: INT rows and blocks run along the
+/// inputs of one output, as bitsandbytes and the MX and NVFP4 recipes block them.
+Matrix fake_quantize_weights(const QuantizationScheme& scheme, const Matrix& w, core::StochasticSource* random);
 
 /// Weight-gradient entries of one layer that underflow: zero as the policy computes them while the
 /// same matrix product of the same inputs in fp32 (operands rounded to fp32, fp32 accumulation and
@@ -62,7 +81,18 @@ public:
     /// Rows of x whose largest logit is their label (forward pass only).
     std::size_t count_correct(const Matrix& x, std::span<const std::uint8_t> labels);
 
+    /// Replaces a layer's master weights (in x out; post-training quantization puts in their fake
+    /// quantization). Throws floatscope::Error for a layer or shape that does not exist.
+    void set_weights(std::size_t layer, Matrix weights);
+    /// Fake quantization of each layer's input from now on (none: std::nullopt).
+    void set_activation_quantization(std::optional<QuantizationScheme> scheme) {
+        options_.activation_quantization = std::move(scheme);
+    }
+
     std::size_t layer_count() const { return layers_.size(); }
+    /// The master weights (in x out) and bias of a layer.
+    const Matrix& weights(std::size_t layer) const { return layers_.at(layer).weights; }
+    std::span<const double> bias(std::size_t layer) const { return layers_.at(layer).bias; }
     /// Per layer, since the last reset.
     const std::vector<UnderflowCount>& underflow() const { return underflow_; }
     void reset_underflow();
@@ -79,6 +109,7 @@ private:
     struct ForwardPass {
         std::vector<Matrix> inputs;  ///< what each layer read
         std::vector<Matrix> affine;  ///< h = x w + b of each layer
+        std::vector<Matrix> quantized_weights;  ///< the w each layer used, with weight quantization
         Matrix logits;
     };
     ForwardPass forward(const Matrix& x, bool training);
@@ -88,6 +119,7 @@ private:
     std::vector<Layer> layers_;
     TrainingOptions options_;
     std::vector<UnderflowCount> underflow_;
+    core::StochasticSource quantization_random_;  ///< stochastic rounding of fake quantization
 };
 
 }  // namespace floatscope::emu

@@ -1,28 +1,23 @@
 // train-mlp: mixed-precision training of an MLP classifier on Fashion-MNIST under a policy.
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "emulation/workloads/builtin_workloads.hpp"
-#include "emulation/workloads/image_dataset.hpp"
 #include "emulation/workloads/loss_scaler.hpp"
-#include "emulation/workloads/mlp_classifier.hpp"
-#include "emulation/workloads/seeded_random.hpp"
+#include "emulation/workloads/mlp_training.hpp"
 
 namespace floatscope::emu {
 
 namespace {
 
-/// Sizes the synthetic dataset takes when train-size or test-size is 0.
-constexpr std::size_t synthetic_train_size = 2000;
-constexpr std::size_t synthetic_test_size = 500;
 constexpr std::size_t max_hidden_layers = 16;
 constexpr std::size_t max_width = 4096;
-/// Parameters a model may have: 2^25, about 800 MB with their momentum and gradients in double.
-constexpr double max_parameters = 33554432.0;
 
 /// "100", "256,128"; "none" for no hidden layer.
 std::vector<std::size_t> parse_hidden(const std::string& text) {
@@ -54,48 +49,21 @@ FormatRounding parse_autocast(const std::string& text) {
     }
 }
 
-struct Datasets {
-    ImageDataset train, test;
+/// "none" or a scheme of the quantize workload.
+std::optional<QuantizationScheme> parse_qat(const std::string& text) {
+    if (text == "none") return std::nullopt;
+    try {
+        return parse_quantization_scheme(text);
+    } catch (const Error& e) {
+        throw Error(fmt::format("train-mlp: qat: {} (or none)", e.what()));
+    }
+}
+
+/// A model with its loss scaler.
+struct Trainee {
+    MlpClassifier model;
+    LossScaler scaler;
 };
-
-Datasets load(const Parameters& p) {
-    const auto train_size = static_cast<std::size_t>(p.integer("train-size"));
-    const auto test_size = static_cast<std::size_t>(p.integer("test-size"));
-    if (p.text("dataset") == "synthetic") {
-        const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
-        return {synthetic_images(train_size > 0 ? train_size : synthetic_train_size, seed, true),
-                synthetic_images(test_size > 0 ? test_size : synthetic_test_size, seed, false)};
-    }
-    return {load_fashion_mnist(p.text("data-dir"), true, train_size),
-            load_fashion_mnist(p.text("data-dir"), false, test_size)};
-}
-
-/// The dataset's images `rows` as pixel / 255, and their labels.
-Matrix batch_inputs(const ImageDataset& data, std::span<const std::size_t> rows, std::vector<std::uint8_t>& labels) {
-    Matrix x(rows.size(), data.features);
-    labels.resize(rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const std::uint8_t* pixels = data.pixels.data() + rows[i] * data.features;
-        for (std::size_t j = 0; j < data.features; ++j) x(i, j) = pixels[j] / 255.0;
-        labels[i] = data.labels[rows[i]];
-    }
-    return x;
-}
-
-double test_accuracy(MlpClassifier& model, const ImageDataset& test, RunControl& control) {
-    constexpr std::size_t chunk = 1000;
-    std::vector<std::size_t> rows(test.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
-    std::vector<std::uint8_t> labels;
-    std::size_t correct = 0;
-    for (std::size_t first = 0; first < rows.size(); first += chunk) {
-        control.check_cancelled();
-        const std::span<const std::size_t> part(rows.data() + first, std::min(chunk, rows.size() - first));
-        const Matrix x = batch_inputs(test, part, labels);
-        correct += model.count_correct(x, labels);
-    }
-    return test.size() == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(test.size());
-}
 
 class TrainMlpWorkload final : public Workload {
 public:
@@ -118,22 +86,27 @@ public:
                "that are nonzero when the same product of the same inputs is computed in fp32, the fraction the "
                "policy delivers as zero), and a `step` region every log-every steps (loss, loss_scale). Data: "
                "Fashion-MNIST from Debian's dataset-fashion-mnist (apt install dataset-fashion-mnist), pixels / "
-               "255; dataset=synthetic draws a small stand-in (2000/500 images unless sizes are given). There is "
-               "no MPFR ground truth for a training run.";
+               "255; dataset=synthetic draws a small stand-in (2000/500 images unless sizes are given). With qat "
+               "set to a scheme of the quantize workload (int4: symmetric, one FP32 scale per output; nf4, "
+               "nf4:dq, bnb_fp4: bitsandbytes blocks of 64 along the inputs; mxfp4, nvfp4, ...), quantization-"
+               "aware training: each forward pass multiplies by the weights quantized and dequantized with "
+               "it (once per batch), the backward pass by the same, and the gradient goes to the master "
+               "weights unchanged (straight-through estimator, no clipping mask); test_accuracy is then "
+               "that of the quantized weights, and a second model, trained alike without QAT from the "
+               "same initial weights and data order, reports baseline_test_accuracy (unquantized) and "
+               "ptq_test_accuracy (its weights quantized after the epoch: post-training quantization). "
+               "There is no MPFR ground truth for a training run.";
     }
     const std::vector<ParameterSpec>& parameters() const override {
-        static const std::vector<ParameterSpec> schema = {
-            {"dataset", ParameterType::Choice, "fashion-mnist", 0, 0, {"fashion-mnist", "synthetic"},
-             "Fashion-MNIST from data-dir, or a small synthetic dataset of the same shape"},
-            {"data-dir", ParameterType::Text, fashion_mnist_directory, 0, 0, {}, "folder of the Fashion-MNIST .gz files"},
+        static const std::vector<ParameterSpec> schema = [] {
+            std::vector<ParameterSpec> s = image_dataset_parameters("0", "0");
+            s.insert(s.end(), {
             {"hidden", ParameterType::Text, "100", 0, 0, {}, "widths of the hidden layers: 100, 256,128, or none"},
             {"activation", ParameterType::Choice, "relu", 0, 0, {"relu", "gelu", "tanh"}, "activation of the hidden layers"},
             {"epochs", ParameterType::Integer, "10", 1, 1000, {}, "passes over the training set"},
             {"batch-size", ParameterType::Integer, "64", 1, 60000, {}, "images per step"},
             {"learning-rate", ParameterType::Real, "0.01", 0, 10, {}, "SGD learning rate"},
             {"momentum", ParameterType::Real, "0.9", 0, 0.9999, {}, "SGD momentum"},
-            {"train-size", ParameterType::Integer, "0", 0, 60000, {}, "training images used (0: all)"},
-            {"test-size", ParameterType::Integer, "0", 0, 10000, {}, "test images used (0: all)"},
             {"loss-scaling", ParameterType::Boolean, "true", 0, 0, {}, "dynamic loss scaling (GradScaler)"},
             {"initial-scale", ParameterType::Real, "65536", 0x1p-24, 0x1p100, {}, "initial loss scale (2^16)"},
             {"growth-interval", ParameterType::Integer, "2000", 1, 1e9, {}, "good steps before the scale doubles"},
@@ -142,9 +115,13 @@ public:
             {"fp8-margin", ParameterType::Integer, "0", 0, 16, {}, "FP8 scales are divided by 2^margin"},
             {"autocast-format", ParameterType::Text, "fp32", 0, 0, {}, "format of softmax, cross-entropy and the loss mean"},
             {"log-every", ParameterType::Integer, "100", 1, 1e9, {}, "a step region every this many steps"},
+            {"qat", ParameterType::Text, "none", 0, 0, {}, "quantization-aware training of the weights in a scheme "
+             "(int4, nf4, bnb_fp4, mxfp4, ...) beside post-training quantization, or none"},
             {"seed", ParameterType::Integer, "1", 0, 9007199254740992.0, {}, "seed of the initial weights, the order of "
              "the data and the synthetic dataset"},
-        };
+            });
+            return s;
+        }();
         return schema;
     }
 
@@ -158,9 +135,10 @@ public:
         double weights = 0;
         for (std::size_t l = 0; l + 1 < widths.size(); ++l)
             weights += static_cast<double>(widths[l]) * static_cast<double>(widths[l + 1] + 1);
-        if (weights > max_parameters)
-            throw Error(fmt::format("train-mlp: hidden='{}' makes {:.0f} parameters; the limit is {:.0f}",
-                                    p.text("hidden"), weights, max_parameters));
+        // With QAT a second model, the baseline of post-training quantization, trains beside it.
+        const double models = parse_qat(p.text("qat")) ? 2 : 1;
+        core::require_memory(fmt::format("train-mlp with hidden='{}' ({:.0f} parameters)", p.text("hidden"), weights),
+                             models * 3 * sizeof(double) * weights);
         parse_autocast(p.text("autocast-format"));
     }
 
@@ -176,13 +154,24 @@ public:
         options.fp8_history = static_cast<int>(p.integer("fp8-history"));
         options.fp8_margin = static_cast<int>(p.integer("fp8-margin"));
         const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
-        const Datasets data = load(p);
+        const ImageDatasets data = load_image_datasets(p, seed);
         widths.insert(widths.begin(), data.train.features);
         widths.push_back(data.train.classes);
-        MlpClassifier model(widths, policy, options, seed);
-
         const bool scaling = p.boolean("loss-scaling");
-        LossScaler scaler(scaling ? p.real("initial-scale") : 1.0, p.integer("growth-interval"));
+        const LossScaler initial_scaler(scaling ? p.real("initial-scale") : 1.0, p.integer("growth-interval"));
+        const std::optional<QuantizationScheme> qat = parse_qat(p.text("qat"));
+        // With QAT, the baseline: the same initial weights and data order, trained without it.
+        std::optional<Trainee> baseline;
+        if (qat) baseline.emplace(Trainee{MlpClassifier(widths, policy, options, seed), initial_scaler});
+        options.weight_quantization = qat;
+        Trainee trainee{MlpClassifier(widths, policy, options, seed), initial_scaler};
+        MlpClassifier& model = trainee.model;
+        const LossScaler& scaler = trainee.scaler;
+        const auto train_step = [&](Trainee& t, const Matrix& x, std::span<const std::uint8_t> labels) {
+            const MlpClassifier::StepResult r = t.model.train_step(x, labels, t.scaler.scale(), scaling);
+            if (scaling) t.scaler.update(!r.finite);
+            return r;
+        };
         const auto epochs = static_cast<int>(p.integer("epochs"));
         const auto batch = static_cast<std::size_t>(p.integer("batch-size"));
         const auto log_every = p.integer("log-every");
@@ -190,13 +179,13 @@ public:
         const FormatRounding& compute = policy.at(Role::Compute, 0, static_cast<int>(widths.size() - 1));
         std::vector<std::size_t> order(data.train.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        SeededRandom shuffle(seed, 4);
+        SeededRandom data_order(seed, 4);
+        core::StochasticSource ptq_random(rounding_seed(seed));
         std::vector<std::uint8_t> labels;
         long long step_count = 0;
         int step_regions = 0;
         for (int epoch = 0; epoch < epochs; ++epoch) {
-            // Fisher-Yates (Knuth, TAOCP 3.4.2, algorithm P).
-            for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[shuffle.below(i)]);
+            shuffle(order, data_order);
             model.reset_underflow();
             const std::int64_t skipped_before = scaler.skipped_steps();
             double loss_sum = 0;
@@ -204,8 +193,8 @@ public:
             for (std::size_t s = 0; s < steps; ++s) {
                 const std::span<const std::size_t> rows(order.data() + s * batch, std::min(batch, order.size() - s * batch));
                 const Matrix x = batch_inputs(data.train, rows, labels);
-                const MlpClassifier::StepResult r = model.train_step(x, labels, scaler.scale(), scaling);
-                if (scaling) scaler.update(!r.finite);
+                const MlpClassifier::StepResult r = train_step(trainee, x, labels);
+                if (baseline) train_step(*baseline, x, labels);
                 loss_sum += r.loss;
                 correct += r.correct;
                 ++counted_steps;
@@ -232,6 +221,15 @@ public:
             for (std::size_t l = 0; l < model.layer_count(); ++l)
                 region.metrics.push_back(
                     {fmt::format("grad_underflow_fraction_layer_{}", l), model.underflow()[l].fraction()});
+            if (baseline) {
+                MlpClassifier& b = baseline->model;
+                std::vector<Matrix> quantized;
+                for (std::size_t l = 0; l < b.layer_count(); ++l)
+                    quantized.push_back(fake_quantize_weights(*qat, b.weights(l), &ptq_random));
+                region.metrics.push_back({"baseline_test_accuracy", test_accuracy(b, data.test, control)});
+                region.metrics.push_back(
+                    {"ptq_test_accuracy", test_accuracy_with_weights(b, std::move(quantized), data.test, control)});
+            }
         }
     }
 };

@@ -26,13 +26,15 @@ TEST_CASE("quantize: every default scheme side by side on a normal tensor", "[qu
     Trace trace;
     RunControl control;
     w.run(p, uniform_policy(floatscope::core::parse_format("fp32")), trace, control);
-    REQUIRE(trace.regions().size() == 12);
+    // A 'scheme' and a 'matmul' region per scheme.
+    REQUIRE(trace.regions().size() == 24);
     std::map<std::string, std::map<std::string, double>> by_scheme;
     for (const TraceRegion& r : trace.regions()) {
-        CHECK(r.kind == "scheme");
+        if (r.kind != "scheme") continue;
         CHECK(r.values.size() == 256 * 256);
         by_scheme[r.label] = metrics_of(r);
     }
+    REQUIRE(by_scheme.size() == 12);
     // Storage of 65536 values: MXFP4 4 bits + one byte per 32; NVFP4 4 + 8/16 + 32 bits for the
     // tensor; NF4 4 + 32/64; NF4 with double quantization 4 + 8/64 + (4 group scales + mean) * 32
     // / 65536; INT8 8 + one FP32 scale per row of 256.
@@ -51,7 +53,7 @@ TEST_CASE("quantize: every default scheme side by side on a normal tensor", "[qu
 
     TruthTrace truth;
     w.run_ground_truth(p, 64, truth, control);
-    REQUIRE(truth.regions().size() == 12);
+    REQUIRE(truth.regions().size() == 24);
     const TruthRegion* first = truth.find("scheme", 0);
     REQUIRE(first != nullptr);
     CHECK(first->values.size() == 256 * 256);
@@ -63,7 +65,8 @@ TEST_CASE("quantize: heavy tails and outlier channels, and bad parameters", "[qu
     const auto policy = uniform_policy(floatscope::core::parse_format("fp32"));
     for (const char* distribution : {"laplace", "student-t", "outlier-channels"}) {
         const Parameters p = Parameters::parse(
-            w.parameters(), {std::string("distribution=") + distribution, "rows=64", "cols=128", "schemes=int8,mxfp4:ceil"});
+            w.parameters(), {std::string("distribution=") + distribution, "rows=64", "cols=128", "schemes=int8,mxfp4:ceil",
+                             "matmul-rows=0"});
         Trace trace;
         w.run(p, policy, trace, control);
         REQUIRE(trace.regions().size() == 2);
