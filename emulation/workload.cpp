@@ -21,6 +21,7 @@ std::vector<const Workload*> builtin_workloads() {
         &train_mlp_workload(),
         &iterative_refinement_workload(),
         &quantize_workload(),
+        &fpcore_workload(),
     };
 }
 

@@ -4,10 +4,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleValidator>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QStyle>
 #include <limits>
 
 namespace floatscope::gui {
@@ -24,6 +26,22 @@ QString tooltip(const emu::ParameterSpec& spec) {
         text += QStringLiteral("\n%1 from %2 to %3").arg(QString::fromLatin1(emu::to_string(spec.type)))
                     .arg(spec.min, 0, 'g', 17).arg(spec.max, 0, 'g', 17);
     return text + QStringLiteral("\ndefault: %1").arg(QString::fromStdString(spec.default_value));
+}
+
+bool names_a_file(const emu::ParameterSpec& spec) {
+    return spec.name == "file" || spec.name.ends_with("-file");
+}
+
+/// A trailing "open" button in the line edit that fills it from a file dialog.
+void add_browse_action(QLineEdit* line) {
+    QAction* browse = line->addAction(line->style()->standardIcon(QStyle::SP_DialogOpenButton), QLineEdit::TrailingPosition);
+    browse->setObjectName(QStringLiteral("browse"));
+    browse->setToolTip(QStringLiteral("Choose a file"));
+    QObject::connect(browse, &QAction::triggered, line, [line] {
+        const QString path = QFileDialog::getOpenFileName(line, QStringLiteral("Choose a file"), line->text(),
+                                                          QStringLiteral("FPCore programs (*.fpcore);;All files (*)"));
+        if (!path.isEmpty()) line->setText(path);
+    });
 }
 
 }  // namespace
@@ -71,6 +89,7 @@ QWidget* ParameterForm::make_editor(const emu::ParameterSpec& spec) {
     case emu::ParameterType::Text: {
         auto* line = new QLineEdit(this);
         connect(line, &QLineEdit::textChanged, this, &ParameterForm::changed);
+        if (names_a_file(spec)) add_browse_action(line);
         editor = line;
         break;
     }

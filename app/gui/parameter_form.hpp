@@ -14,7 +14,8 @@ namespace floatscope::gui {
 
 /// One editor per parameter: a spin box for integers whose range fits one (a checked line edit
 /// otherwise), a line edit accepting numbers in range for reals, a check box for booleans, a
-/// combo box for choices, a line edit for text. Each tooltip is the parameter's help and range.
+/// combo box for choices, a line edit for text (with a file dialog button when the parameter is
+/// called "file" or "...-file", as the fpcore workload's is). Each tooltip is the parameter's help and range.
 /// Values are checked again by emu::Parameters when the run starts, which names what is wrong.
 class ParameterForm : public QWidget {
     Q_OBJECT

@@ -48,6 +48,10 @@ const char* to_string(OverrideMode mode);
 struct ContextPolicy {
     std::optional<core::FormatSpec> format;  ///< nullopt: the program's own precisions
     OverrideMode mode = OverrideMode::All;
+    /// The rounding of every context in `format` (a policy's `fp16@rtz`), overriding the program's
+    /// :round there; nullopt: the program's :round. Stochastic modes need a random source the
+    /// evaluator does not have: the runner refuses them.
+    std::optional<core::RoundingMode> rounding;
 };
 
 /// One resolved context: what an operation rounds to.

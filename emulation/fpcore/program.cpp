@@ -83,16 +83,22 @@ private:
         return static_cast<int>(program_.contexts.size() - 1);
     }
 
+    /// `precision`, or the policy's format where the policy replaces it.
     Precision overridden(Precision precision, ContextSource source) const {
         if (!policy_.format || precision.kind == PrecisionKind::Integer) return precision;
         const bool replace = policy_.mode == OverrideMode::All || (policy_.mode == OverrideMode::Top && source == ContextSource::Top) ||
                              (policy_.mode == OverrideMode::Bang && source == ContextSource::Bang);
         if (!replace) return precision;
-        Precision p;
-        p.kind = PrecisionKind::Float;
-        p.name = policy_.format->name;
-        p.format = *policy_.format;
-        return p;
+        return Precision{PrecisionKind::Float, policy_.format->name, *policy_.format, true};
+    }
+
+    /// A context in the policy's format rounds as the policy says, when it names a rounding
+    /// (`fp16@rtz`), whatever :round the program wrote around it.
+    RoundingContext with_policy_rounding(RoundingContext context) const {
+        if (policy_.format && policy_.rounding && context.precision.kind == PrecisionKind::Float &&
+            context.precision.name == policy_.format->name && context.precision.format == *policy_.format)
+            context.mode = *policy_.rounding;
+        return context;
     }
 
     int top_context(const FPCore& core) {
@@ -101,7 +107,7 @@ private:
         const Datum* precision = core.property("precision");
         context.precision = overridden(parse_precision(precision != nullptr ? *precision : binary64), ContextSource::Top);
         if (const Datum* round = core.property("round")) context.mode = parse_round(*round);
-        return add_context(context);
+        return add_context(with_policy_rounding(context));
     }
 
     /// The context of a `!` annotation with `properties` inside context `parent`.
@@ -111,7 +117,7 @@ private:
             if (p.name == "precision") context.precision = overridden(parse_precision(p.value), ContextSource::Bang);
             if (p.name == "round") context.mode = parse_round(p.value);
         }
-        return add_context(context);
+        return add_context(with_policy_rounding(context));
     }
 
     static void expect_size(const Datum& d, std::size_t size, const std::string& form) {

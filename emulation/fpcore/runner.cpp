@@ -82,7 +82,7 @@ class BenchmarkRun {
 public:
     BenchmarkRun(const Benchmark& benchmark, const core::FormatSpec& format, std::seed_seq& seed, const RunOptions& options)
         : options_(options),
-          program_(compile_program(*benchmark.core, *benchmark.file_cores, ContextPolicy{format, options.override_mode})),
+          program_(compile_program(*benchmark.core, *benchmark.file_cores, ContextPolicy{format, options.override_mode, options.rounding})),
           emulated_(program_),
           truth_(program_, options.mpfr_precision),
           limits_{options.limits.max_iterations, std::min(options.limits.max_seconds, options.seconds_per_benchmark)},
@@ -220,6 +220,7 @@ private:
         }
         if (exceeded || computed.size() != truth.size()) computed.assign(truth.size(), std::nan(""));
         ++out.samples;
+        if (options_.on_point) options_.on_point(out.samples, options_.samples);
         out.budget_exceeded += exceeded ? 1 : 0;
         out.overflow += emulated_.flags.has(core::ExceptionFlags::overflow) ? 1 : 0;
         out.underflow += emulated_.flags.has(core::ExceptionFlags::underflow) ? 1 : 0;
@@ -257,16 +258,23 @@ private:
     int pre_rejected_ = 0, nan_rejected_ = 0;
 };
 
-Outcome run_one(const Benchmark& benchmark, std::size_t benchmark_index, std::size_t format_index, const RunOptions& options) {
-    const core::FormatSpec& format = options.formats[format_index];
+/// FNV-1a (Fowler, Noll, Vo): a hash of a name that is the same on every platform, unlike std::hash.
+std::uint32_t name_hash(const std::string& name) {
+    std::uint32_t h = 2166136261u;
+    for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+    return h;
+}
+
+Outcome run_one(const Benchmark& benchmark, const core::FormatSpec& format, const RunOptions& options) {
     Outcome out;
     out.workload = benchmark.workload;
     out.format = format.name;
     std::vector<ReportRow> traces;
     try {
-        // The seed decides the points of each (benchmark, format) whatever thread runs it.
+        // The seed and the names decide the points of each (benchmark, format), whatever thread runs
+        // it and whichever others run beside it (`run fpcore` runs one format per policy).
         std::seed_seq seed{static_cast<std::uint32_t>(options.seed), static_cast<std::uint32_t>(options.seed >> 32),
-                           static_cast<std::uint32_t>(benchmark_index), static_cast<std::uint32_t>(format_index)};
+                           name_hash(benchmark.workload), name_hash(format.name)};
         BenchmarkRun run(benchmark, format, seed, options);
         run.run(out);
         traces = run.trace_rows(out);
@@ -315,6 +323,10 @@ std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, co
     for (const core::FormatSpec& f : options.formats)
         if (f.kind != core::FormatKind::Binary)
             throw Error("format '" + f.name + "' is not a binary floating-point format; FPCore contexts need one (fp64, fp32, bf16, fp16, eXmY)");
+    if (options.rounding && core::is_stochastic(*options.rounding))
+        throw Error(std::string("rounding '") + core::to_string(*options.rounding) +
+                    "': FPCore runs take rne, rna, rtz, rup, rdn or rto (stochastic rounding needs a random source per operation, "
+                    "which FPCore contexts do not name)");
     if (options.samples < 1) throw Error("--samples must be at least 1");
     if (options.mpfr_precision < 64 || options.mpfr_precision > Real::max_precision)
         throw Error("--mpfr-precision " + std::to_string(options.mpfr_precision) + ": the ground truth takes 64 to " +
@@ -324,8 +336,7 @@ std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, co
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
         for (std::size_t task = next++; task < task_count; task = next++)
-            outcomes[task] = run_one(benchmarks[task / options.formats.size()], task / options.formats.size(),
-                                     task % options.formats.size(), options);
+            outcomes[task] = run_one(benchmarks[task / options.formats.size()], options.formats[task % options.formats.size()], options);
     };
     const int threads = std::max(1, std::min<int>(options.threads, static_cast<int>(task_count)));
     std::vector<std::thread> pool;

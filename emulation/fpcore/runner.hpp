@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,12 +27,17 @@ struct RunOptions {
     std::uint64_t seed = 1;
     int mpfr_precision = 256;               ///< bits of the ground truth
     OverrideMode override_mode = OverrideMode::All;
+    /// The rounding of the contexts in the formats (see ContextPolicy); nullopt: the program's :round.
+    std::optional<core::RoundingMode> rounding;
     EvaluationLimits limits;                ///< per evaluation
     double seconds_per_benchmark = 60;      ///< CPU seconds per benchmark and format, all samples together
     /// Given points instead of sampling (each is rounded to its argument's format, as FPCore
     /// rounds program inputs; the ground truth runs on the same rounded values).
     std::vector<InputPoint> inputs;
     int threads = 1;
+    /// Called after each evaluated point with the points done and wanted (for progress bars). It may
+    /// throw floatscope::Error to stop: the benchmark then fails with that message.
+    std::function<void(int done, int wanted)> on_point;
 };
 
 /// A benchmark to run: an FPCore and the FPCores of its file (the ones it may call).
@@ -61,7 +68,8 @@ std::vector<Benchmark> list_benchmarks(const std::vector<std::vector<FPCore>>& f
 /// Runs every benchmark under every format (on options.threads threads). Never throws for a
 /// benchmark that cannot run: its Outcome says why. Throws floatscope::Error for bad options.
 ///
-/// Per point: inputs are drawn per format (sampler.hpp) and rejected when :pre is false or the
+/// Per point: inputs are drawn per format (sampler.hpp; the points of a benchmark and format depend
+/// on the seed and their names only, not on which other benchmarks and formats run) and rejected when :pre is false or the
 /// ground truth is NaN (as Herbie discards them); the ground truth running past its budget makes
 /// the benchmark unevaluable; the emulated run doing so (or repeating a loop state) counts in
 /// budget_exceeded with a NaN result. Fewer than half the requested samples after 10x the draws

@@ -7,6 +7,7 @@ namespace floatscope::emu {
 
 // BUILTIN-WORKLOAD-DECLARATIONS (one accessor each: const Workload& overflow_demo_workload();)
 const Workload& quantize_workload();
+const Workload& fpcore_workload();
 const Workload& overflow_demo_workload();
 const Workload& sum_workload();
 const Workload& gemm_workload();
