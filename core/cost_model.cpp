@@ -91,6 +91,23 @@ CostModel load_cost_model() { return load_cost_model(resource_dir() + "/hardware
 
 double memory_bytes(double parameters, double bits_per_value) { return parameters * bits_per_value / 8; }
 
+std::string datasheet_format(const FormatSpec& format) {
+    const int bits = format.total_bits();
+    if (format.kind == FormatKind::Integer && format.has_sign && (bits == 8 || bits == 4)) return "int" + std::to_string(bits);
+    if (format.kind == FormatKind::Lookup && bits == 4) return "fp4";
+    if (format.kind != FormatKind::Binary) return format.name;
+    const std::pair<int, int> layout{format.exponent_bits, format.mantissa_bits};
+    if (layout == std::pair{11, 52}) return "fp64";
+    if (layout == std::pair{8, 23}) return "fp32";
+    if (layout == std::pair{8, 10}) return "tf32";
+    if (layout == std::pair{8, 7}) return "bf16";
+    if (layout == std::pair{5, 10}) return "fp16";
+    if (bits == 8 || bits == 6 || bits == 4) return "fp" + std::to_string(bits);
+    return format.name;
+}
+
+double bytes_per_value(const FormatSpec& format) { return format.total_bits() / 8.0; }
+
 CostEstimate estimate_cost(const CostModel& model, std::string_view hardware, const WorkloadCounts& work) {
     const HardwareSpec& h = model.find(hardware);
     CostEstimate c;

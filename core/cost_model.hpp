@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/format.hpp"
+
 namespace floatscope::core {
 
 /// One accelerator's datasheet figures.
@@ -58,6 +60,14 @@ CostModel load_cost_model();
 /// 1e9 parameters take 4e9 bytes in fp32, 2e9 in fp16/bf16, 1e9 in int8, 0.5e9 in int4,
 /// 0.53125e9 in MXFP4 (4.25 bits).
 double memory_bytes(double parameters, double bits_per_value);
+
+/// The datasheet's name of the class of a format, as dense_tflops keys it: fp64, fp32, tf32, bf16,
+/// fp16; fp8, fp6 and fp4 for every binary (or table) format of that width; int8 and int4 for
+/// integers of that width. Any other format keeps its own name (and has no datasheet figure).
+std::string datasheet_format(const FormatSpec& format);
+
+/// Bytes per value of a format (fp4: 0.5), scales not included.
+double bytes_per_value(const FormatSpec& format);
 
 /// The work of a workload: operations per compute format (a fused multiply-add counts as 2, the
 /// datasheets' convention), bytes moved to and from device memory, bytes that must stay resident.

@@ -179,6 +179,10 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
         rows.insert(rows.end(), measured.begin(), measured.end());
     }
     add_row(rows, run_row(s, policy.name), "seconds", seconds.count());
+    if (const std::optional<core::WorkloadCounts> work = r.workload->work(r.parameters, policy)) {
+        const std::vector<ReportRow> counted = work_rows(run_row(s, policy.name), *work);
+        rows.insert(rows.end(), counted.begin(), counted.end());
+    }
 }
 
 void check_request(const RunRequest& r) {
@@ -203,6 +207,36 @@ RunInfo run_info(const RunRequest& r, bool with_truth) {
 
 }  // namespace
 
+namespace {
+constexpr std::string_view work_operations_prefix = "work_operations_";
+}  // namespace
+
+std::vector<ReportRow> work_rows(const ReportRow& base, const core::WorkloadCounts& work) {
+    std::vector<ReportRow> rows;
+    for (const auto& [format, operations] : work.operations)
+        add_row(rows, base, std::string(work_operations_prefix) + format, operations);
+    add_row(rows, base, "work_dram_bytes", work.dram_bytes);
+    add_row(rows, base, "work_resident_bytes", work.resident_bytes);
+    return rows;
+}
+
+std::optional<core::WorkloadCounts> read_work(const Report& report, const std::string& run, const std::string& policy) {
+    std::optional<core::WorkloadCounts> work;
+    for (const ReportRow& row : report.rows) {
+        if (row.run != run || row.policy != policy || row.region_kind != "run") continue;
+        const std::string_view metric = row.metric;
+        if (!metric.starts_with("work_")) continue;
+        if (!work) work.emplace();
+        if (metric.starts_with(work_operations_prefix))
+            work->operations[std::string(metric.substr(work_operations_prefix.size()))] = row.value;
+        else if (metric == "work_dram_bytes")
+            work->dram_bytes = row.value;
+        else if (metric == "work_resident_bytes")
+            work->resident_bytes = row.value;
+    }
+    return work;
+}
+
 bool is_measured_metric(const std::string& metric) {
     static const std::set<std::string> names = {
         "value_count", "compared_count", "abs_error_max", "abs_error_mean", "abs_error_median", "rel_error_max",
@@ -212,7 +246,7 @@ bool is_measured_metric(const std::string& metric) {
         "inf_count", "inf_fraction", "op_count", "op_inexact", "op_inexact_fraction", "op_overflow", "op_underflow",
         "op_divide_by_zero", "op_invalid", "op_nan", "op_inf", "op_zero", "min_abs", "max_abs", "format_max",
         "format_min_normal", "format_min_subnormal", "seconds", "ground_truth_seconds"};
-    return names.count(metric) > 0 || metric.rfind("log2_hist_", 0) == 0;
+    return names.count(metric) > 0 || metric.rfind("log2_hist_", 0) == 0 || metric.rfind("work_", 0) == 0;
 }
 
 std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,

@@ -2,6 +2,7 @@
 // policy against the ground truth into a Report.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,7 @@ struct RunRequest {
 /// Runs the request; the ground truth is computed once and shared by all policies. Rows per
 /// policy and region: errors (abs, rel, ULP, bits correct), classification counts, value range,
 /// the region's counters and metrics; rows of region_kind "run": seconds per policy and for the
-/// ground truth. Throws floatscope::Error for bad requests, Cancelled when cancelled.
+/// ground truth; the workload's work counts where it gives them (work_rows). Throws floatscope::Error for bad requests, Cancelled when cancelled.
 Report run(const RunRequest& request, RunControl& control);
 
 /// Several runs (a sweep's grid points) as one report: each ground truth and each (run, policy) is a
@@ -36,6 +37,12 @@ Report run(const RunRequest& request, RunControl& control);
 /// before its policies' rows, whatever order the jobs finish in. The progress callback of `control`
 /// is called from the worker threads and must be thread-safe.
 Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl& control);
+
+/// Rows of a policy's whole run (region_kind "run") that hold its Workload::work counts:
+/// work_operations_<datasheet format>, work_dram_bytes, work_resident_bytes.
+std::vector<ReportRow> work_rows(const ReportRow& base, const core::WorkloadCounts& work);
+/// The counts back from a report's rows of one (run, policy); nullopt when it has none.
+std::optional<core::WorkloadCounts> read_work(const Report& report, const std::string& run, const std::string& policy);
 
 /// Whether `metric` is one the engine derives (errors, counts, value range, histogram, operation
 /// counters, timings) rather than one a workload reported itself (loss, accuracy).

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/cost_model.hpp"
 #include "emulation/parameters.hpp"
 #include "emulation/precision_policy.hpp"
 #include "emulation/run_control.hpp"
@@ -32,6 +34,14 @@ public:
     /// between units of work.
     virtual void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,
                      RunControl& control) const = 0;
+
+    /// What the computation asks of an accelerator under `policy` (operations per datasheet format,
+    /// bytes moved and resident), for the cost model's roofline estimates (core/cost_model.hpp);
+    /// nullopt where the workload does not model it.
+    virtual std::optional<core::WorkloadCounts> work(const Parameters& parameters, const PrecisionPolicy& policy) const {
+        (void)parameters, (void)policy;
+        return std::nullopt;
+    }
 
     /// Whether run_ground_truth exists (a training run has no MPFR twin; it reports its own metrics).
     virtual bool has_ground_truth() const { return true; }

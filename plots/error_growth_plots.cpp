@@ -1,4 +1,4 @@
-// Error growth across regions: relative error or bits correct, one series per policy.
+// Error growth across regions: relative error, bits correct or bits of error, one series per policy.
 #include "plots/metric_plot.hpp"
 #include "plots/report_metrics.hpp"
 #include "plots/report_plots.hpp"
@@ -10,6 +10,11 @@ std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasur
         const MetricPlotSpec spec{"error_growth_rel_error_max", "Max relative error per %1",
                                   {"max relative error vs ground truth", AxisScale::Log, 10, {}, {}}};
         return metric_plots(report, {metric::rel_error_max}, spec);
+    }
+    if (measure == ErrorMeasure::BitsOfError) {
+        const MetricPlotSpec spec{"error_growth_bits_error", "Bits of error (log2 ULPs, worst and mean point) per %1",
+                                  {"bits of error", AxisScale::Linear, 10, {}, {}}};
+        return metric_plots(report, {metric::bits_error_max, metric::bits_error_avg}, spec);
     }
     const MetricPlotSpec spec{"error_growth_bits_correct_min", "Bits correct (worst value) per %1",
                               {"bits correct (min)", AxisScale::Linear, 10, {}, {}}};

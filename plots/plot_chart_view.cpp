@@ -141,9 +141,16 @@ PlotChartView::PlotChartView(PlotModel model, QWidget* parent) : QChartView(pare
     for (const Series& series : model_.series) next_group = std::max(next_group, series.colour_group + 1);
     for (const Series& series : model_.series)
         add_series(series, series_colour(static_cast<std::size_t>(series.colour_group >= 0 ? series.colour_group : next_group++)));
-    // A long legend reads better as a column beside the plot than elided in a row below it.
+    // A long legend (many entries, or long names such as "fp16 AMP + loss scaling: layer 1") reads
+    // better as a column beside the plot than elided in a row below it; a name elided even there
+    // shows in full as the marker's tooltip.
     constexpr qsizetype max_legend_row = 6;
-    if (chart->legend()->markers().size() > max_legend_row) chart->legend()->setAlignment(Qt::AlignRight);
+    constexpr qsizetype max_legend_row_characters = 90;
+    qsizetype characters = 0;
+    for (const QLegendMarker* marker : chart->legend()->markers()) characters += marker->label().size() + 4;
+    if (chart->legend()->markers().size() > max_legend_row || characters > max_legend_row_characters)
+        chart->legend()->setAlignment(Qt::AlignRight);
+    chart->legend()->setShowToolTips(true);
     connect_legend();
 
     setRenderHint(QPainter::Antialiasing);

@@ -11,6 +11,9 @@ namespace floatscope::plots::metric {
 // Error against the ground truth, per policy and region.
 inline constexpr std::string_view rel_error_max = "rel_error_max";
 inline constexpr std::string_view bits_correct_min = "bits_correct_min";
+// FPCore runs: Herbie's bits of error over the sampled points (emulation/fpcore/runner.hpp).
+inline constexpr std::string_view bits_error_max = "bits_error_max";
+inline constexpr std::string_view bits_error_avg = "bits_error_avg";
 
 // Classification of a region's values: counts, and fractions of the region's values.
 inline constexpr std::string_view overflow_count = "overflow_count";
@@ -44,6 +47,9 @@ inline constexpr std::string_view grad_underflow_prefix = "grad_underflow_fracti
 inline constexpr std::string_view forward_error = "forward_error";
 inline constexpr std::string_view backward_error = "backward_error";
 inline constexpr std::string_view residual_norm = "residual_norm";
+// The quantize workload per scheme (emulation/quantize/quantization_metrics.hpp).
+inline constexpr std::string_view sqnr_db = "sqnr_db";
+inline constexpr std::string_view relative_frobenius = "relative_frobenius";
 
 /// Region kinds that are not positions along a computation: whole-run figures (timings).
 inline constexpr std::string_view whole_run_kind = "run";

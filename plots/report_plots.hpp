@@ -14,6 +14,9 @@ namespace floatscope::plots {
 enum class ErrorMeasure {
     RelativeErrorMax,  ///< rel_error_max, log axis
     BitsCorrectMin,    ///< bits_correct_min (-log2 of the relative error), linear axis
+    /// bits_error_max and bits_error_avg over the sampled points (FPCore runs: log2 of the distance in
+    /// ULPs, as Herbie counts), linear axis
+    BitsOfError,
 };
 
 /// Error growth across regions: one plot per region kind (layer, step, ...), one series per policy.
@@ -41,8 +44,12 @@ std::vector<PlotModel> training_plots(const emu::Report& report);
 /// Iterative refinement: forward error, backward error and residual norm per iteration, log axis.
 std::vector<PlotModel> refinement_plots(const emu::Report& report);
 
-/// Every plot the report has data for: error growth (relative error, then bits correct),
-/// value-range histograms, training, refinement; heatmaps of the overflow, underflow-to-zero and
+/// Quantization: SQNR in dB (sqnr_db) and relative Frobenius error per region (a scheme of the quantize
+/// workload), one series per policy.
+std::vector<PlotModel> quantization_plots(const emu::Report& report);
+
+/// Every plot the report has data for: error growth (relative error, bits correct, bits of error),
+/// value-range histograms, training, refinement, quantization; heatmaps of the overflow, underflow-to-zero and
 /// NaN fractions.
 struct ReportPlots {
     std::vector<PlotModel> plots;

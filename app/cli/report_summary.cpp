@@ -39,7 +39,8 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
     std::map<std::string, std::vector<std::string>> timings;  // run id -> "policy 0.12 s"
     for (const emu::ReportRow& row : report.rows) {
         if (row.region_kind == "run") {
-            timings[row.run].push_back(fmt::format("{} {:.3g} s", row.policy, row.value));
+            // Whole-run rows: the timings; the work counts (for cost estimates) stay in the report.
+            if (row.metric.ends_with("seconds")) timings[row.run].push_back(fmt::format("{} {:.3g} s", row.policy, row.value));
             continue;
         }
         const Key key{row.run, row.policy, row.region_kind, row.region_index};

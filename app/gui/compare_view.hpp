@@ -6,8 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include <optional>
+
+#include "core/cost_model.hpp"
 #include "emulation/report.hpp"
 
+class QComboBox;
 class QLabel;
 class QSortFilterProxyModel;
 class QStandardItemModel;
@@ -16,17 +20,22 @@ class QTableView;
 namespace floatscope::gui {
 
 /// One row per (run, policy) of the report (policy_summary.hpp): final relative error, bits
-/// correct, overflow / underflow-to-zero / NaN counts, and, for training runs, the final test
-/// accuracy and train loss. Click a header to sort. Selecting rows emits policies_selected.
+/// correct, overflow / underflow-to-zero / NaN counts, for training runs the final test accuracy
+/// and train loss, and where the workload counts its work, the memory it keeps resident and the
+/// cost model's roofline time and energy on the accelerator chosen above the table
+/// (resources/hardware.json). Click a header to sort. Selecting rows emits policies_selected.
 class CompareView : public QWidget {
     Q_OBJECT
 public:
     /// Columns: policy, run, final rel. error, bits correct, overflow, underflow to 0, NaN,
-    /// test accuracy, train loss (the last two only when the report has them).
+    /// test accuracy, train loss (only when the report has them), memory, time, energy (only when
+    /// it has work counts).
     explicit CompareView(QWidget* parent = nullptr);
 
     void show_report(const emu::Report& report);
     QTableView* table() const { return table_; }
+    /// The accelerator of the cost columns (its name in the cost model: "H100 SXM").
+    QComboBox* hardware_choice() const { return hardware_; }
     /// The (run, policy) pairs of the selected rows.
     std::vector<std::pair<std::string, std::string>> selected_policies() const;
     /// The table as shown (sorted) as CSV.
@@ -40,6 +49,10 @@ private:
     QSortFilterProxyModel* sorted_ = nullptr;
     QTableView* table_ = nullptr;
     QLabel* note_ = nullptr;
+    QComboBox* hardware_ = nullptr;
+    std::optional<core::CostModel> cost_model_;
+    QString cost_model_error_;
+    emu::Report report_;
 };
 
 }  // namespace floatscope::gui

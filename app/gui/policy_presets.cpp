@@ -30,6 +30,13 @@ const std::vector<PolicyPreset>& policy_presets() {
          "Engine's HYBRID format), beside bf16 AMP",
          {{"name=bf16 AMP; bf16; storage=fp32; accumulate=fp32", {{"fp8", "false"}}},
           {"name=FP8 E4M3 fwd / E5M2 bwd; bf16; storage=fp32; accumulate=fp32", {{"fp8", "true"}}}}},
+        {"INT4 vs NF4 vs FP4",
+         "the quantize workload's 4-bit schemes on the same tensor, one per policy: INT4 (symmetric, groups of 64), "
+         "NF4 (QLoRA, blocks of 64), bitsandbytes FP4 and OCP MXFP4 (E2M1, blocks of 32)",
+         {{"name=INT4; fp32", {{"schemes", "int4"}}},
+          {"name=NF4; fp32", {{"schemes", "nf4"}}},
+          {"name=FP4 (bitsandbytes); fp32", {{"schemes", "bnb_fp4"}}},
+          {"name=FP4 (MXFP4); fp32", {{"schemes", "mxfp4"}}}}},
     };
     return presets;
 }

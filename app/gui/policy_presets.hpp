@@ -16,8 +16,8 @@ struct PolicyPreset {
     std::vector<PolicyEntry> policies;
 };
 
-/// fp32 baseline, bf16 AMP, fp16 without loss scaling, fp16 + loss scaling, FP8 E4M3 fwd / E5M2 bwd.
-/// (INT4 vs NF4 vs FP4 needs a quantization workload, which the built-ins do not have yet.)
+/// fp32 baseline, bf16 AMP, fp16 without loss scaling, fp16 + loss scaling, FP8 E4M3 fwd / E5M2 bwd
+/// (training recipes), INT4 vs NF4 vs FP4 (the quantize workload's schemes).
 const std::vector<PolicyPreset>& policy_presets();
 
 /// The preset called `name`; throws floatscope::Error listing the presets otherwise.

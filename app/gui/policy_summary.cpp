@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "emulation/engine.hpp"
 #include "plots/report_metrics.hpp"
 #include "plots/report_selection.hpp"
 
@@ -32,7 +33,7 @@ std::vector<PolicySummary> summarize_policies(const emu::Report& report) {
         if (row.policy == ground_truth_policy) continue;
         auto s = find(row);
         if (s == summaries.end()) {
-            summaries.push_back({row.run, row.policy, plots::track_name(report, row.run, row.policy), {}, {}, 0, 0, 0, {}, {}});
+            summaries.push_back({row.run, row.policy, plots::track_name(report, row.run, row.policy), {}, {}, 0, 0, 0, {}, {}, {}});
             s = summaries.end() - 1;
         }
         if (row.region_kind == plots::metric::whole_run_kind) continue;
@@ -45,6 +46,7 @@ std::vector<PolicySummary> summarize_policies(const emu::Report& report) {
         s.final_bits_correct = final_value(report, s, plots::metric::bits_correct_min);
         s.test_accuracy = final_value(report, s, plots::metric::test_accuracy);
         s.train_loss = final_value(report, s, plots::metric::train_loss);
+        s.work = emu::read_work(report, s.run, s.policy);
     }
     return summaries;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cost_model.hpp"
 #include "emulation/report.hpp"
 
 namespace floatscope::gui {
@@ -24,6 +25,8 @@ struct PolicySummary {
     /// Training: the last epoch's test accuracy and train loss, where the workload reports them.
     std::optional<double> test_accuracy;
     std::optional<double> train_loss;
+    /// What the run asks of an accelerator (Workload::work), for the cost model's estimates.
+    std::optional<core::WorkloadCounts> work;
 };
 
 /// One summary per (run, policy) of the report, ground truth left out, in report order.

@@ -47,6 +47,13 @@ const std::vector<Story>& stories() {
          {"sum", {{"series", "harmonic"}, {"method", "naive"}, {"n", "4096"}},
           {{"fp16", {}}, {"bf16", {}}, {"fp32", {}}}},
          "error_growth_rel_error_max"},
+        {"int4-nf4-fp4", "INT4 vs NF4 vs FP4 on the same weights",
+         "One normally distributed weight tensor in each 4-bit scheme: NF4's code values are quantiles of the normal "
+         "distribution, so it keeps the most signal; INT4 spends codes evenly, FP4 on a wide range. MXFP4 shares one "
+         "power-of-two scale per 32 values (4.25 bits per value), NVFP4 an E4M3 scale per 16 (4.5 bits).",
+         {"quantize", {{"distribution", "normal"}, {"schemes", "int4,nf4,bnb_fp4,mxfp4,nvfp4"}},
+          {{"fp32", {}}}},
+         "quantization_sqnr_db"},
         {"iterative-refinement", "Mixed-precision iterative refinement",
          "LU factors in a low format, residuals in a high one (Carson and Higham 2018): with kappa = 100 fp16 and "
          "bf16 factors still converge to the working precision fp32; each iteration gains about -log10(kappa u_f) "

@@ -1,9 +1,11 @@
 // gemm: C = A B under the policy's matrix-product model, and how its error grows with k.
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
 #include "emulation/gemm.hpp"
@@ -113,6 +115,28 @@ public:
             throw Error(fmt::format("gemm: m n (sum of k) = {} products; the ground truth allows at most {} (make m, n "
                                     "or the k list smaller)",
                                     products, max_truth_products));
+        // A (m x k_max), B (k_max x n) and C in double, and their copies as MPFR numbers for the ground truth.
+        const auto m = static_cast<double>(parameters.integer("m")), n = static_cast<double>(parameters.integer("n"));
+        const auto k_max = static_cast<double>(*std::max_element(ks.begin(), ks.end()));
+        core::require_memory(fmt::format("gemm with m={}, n={}, k up to {}", m, n, k_max),
+                             (8 + core::mpfr_number_bytes(53)) * (m * k_max + k_max * n + m * n));
+    }
+
+    /// Each product of the k list: 2 m n k operations in the operands' format, A and B read once in
+    /// the storage format and C written in the output format.
+    std::optional<core::WorkloadCounts> work(const Parameters& parameters, const PrecisionPolicy& policy) const override {
+        const auto m = static_cast<double>(parameters.integer("m")), n = static_cast<double>(parameters.integer("n"));
+        const AccumulationModel model = policy.matmul_model();
+        const double storage_bytes = core::bytes_per_value(policy.at(Role::Storage).format);
+        core::WorkloadCounts work;
+        for (const std::size_t k_size : parse_k_list(parameters.text("k"))) {
+            const auto k = static_cast<double>(k_size);
+            work.operations[core::datasheet_format(model.x.rounding.format)] += 2 * m * n * k;
+            const double bytes = (m * k + k * n) * storage_bytes + m * n * core::bytes_per_value(model.output.format);
+            work.dram_bytes += bytes;
+            work.resident_bytes = std::max(work.resident_bytes, bytes);
+        }
+        return work;
     }
 
     void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,

@@ -1,11 +1,12 @@
 // mlp-forward: a deep MLP's forward pass under a policy, layer by layer, against its MPFR twin.
 #include "emulation/workloads/mlp_forward.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "emulation/ground_truth.hpp"
 #include "emulation/workloads/builtin_workloads.hpp"
 #include "emulation/workloads/dense_layer.hpp"
@@ -16,8 +17,6 @@ namespace floatscope::emu {
 
 namespace {
 
-/// Values a run may hold at once (weights of every layer, in double): 2^28, 2 GiB.
-constexpr double max_values = 268435456.0;
 
 std::string layer_label(int layer, const MlpForwardNetwork& net) {
     return fmt::format("layer {} ({}{})", layer, to_string(net.activation), net.layer_norm ? ", layernorm" : "");
@@ -61,12 +60,35 @@ public:
     }
 
     void check(const Parameters& p) const override {
+        // Every layer's weights and the batch in double, and one layer's weights as MPFR numbers
+        // while the ground truth multiplies by them.
         const double width = p.real("width");
         const double values = p.real("depth") * width * width + p.real("batch") * width;
-        if (values > max_values)
-            throw Error(fmt::format("mlp-forward: depth x width^2 + batch x width = {:.0f} values; the limit is {:.0f} "
-                                    "(reduce depth, width or batch)",
-                                    values, max_values));
+        core::require_memory(fmt::format("mlp-forward with depth={}, width={}, batch={} (reduce one of them)",
+                                         p.integer("depth"), p.integer("width"), p.integer("batch")),
+                             8 * values + core::mpfr_number_bytes(53) * width * width);
+    }
+
+    /// Per layer: 2 batch width^2 operations in the layer's matrix-product operand format; its
+    /// weights and biases read and its input read and output written, each in its layer's storage
+    /// format; resident: every layer's parameters and two activations.
+    std::optional<core::WorkloadCounts> work(const Parameters& p, const PrecisionPolicy& policy) const override {
+        const auto depth = static_cast<int>(p.integer("depth"));
+        const double width = p.real("width"), batch = p.real("batch");
+        core::WorkloadCounts work;
+        double largest_activations = 0;
+        for (int layer = 0; layer < depth; ++layer) {
+            const AccumulationModel model = policy.matmul_model(layer, depth);
+            work.operations[core::datasheet_format(model.x.rounding.format)] += 2 * batch * width * width;
+            const double storage = core::bytes_per_value(policy.at(Role::Storage, layer, depth).format);
+            const double parameters = (width * width + width) * storage;
+            const double activations = 2 * batch * width * storage;
+            work.dram_bytes += parameters + activations;
+            work.resident_bytes += parameters;
+            largest_activations = std::max(largest_activations, activations);
+        }
+        work.resident_bytes += largest_activations;
+        return work;
     }
 
     void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,
@@ -97,6 +119,11 @@ public:
     void run_ground_truth(const Parameters& parameters, int precision, TruthTrace& truth,
                           RunControl& control) const override {
         check(parameters);
+        // The activations x and h of the batch, as MPFR numbers of `precision` bits.
+        const double activations = 2 * parameters.real("batch") * parameters.real("width");
+        core::require_memory(fmt::format("the mlp-forward ground truth at {} bits with width={}, batch={}", precision,
+                                         parameters.integer("width"), parameters.integer("batch")),
+                             activations * core::mpfr_number_bytes(precision));
         const MlpForwardNetwork net = mlp_forward_network(parameters);
         const int depth = static_cast<int>(net.weights.size());
         const std::size_t batch = net.input.rows, width = net.input.cols;

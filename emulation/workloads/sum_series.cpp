@@ -126,6 +126,17 @@ public:
         return schema;
     }
 
+    /// n terms read once in the storage format; n additions in the accumulator's format (Kahan's
+    /// compensated step takes four: the sum, two to recover its error, one to add the correction).
+    std::optional<core::WorkloadCounts> work(const Parameters& parameters, const PrecisionPolicy& policy) const override {
+        const double n = parameters.real("n");
+        core::WorkloadCounts work;
+        work.operations[core::datasheet_format(policy.at(Role::Accumulate).format)] =
+            (parameters.text("method") == "kahan" ? 4 : 1) * n;
+        work.dram_bytes = work.resident_bytes = n * core::bytes_per_value(policy.at(Role::Storage).format);
+        return work;
+    }
+
     void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,
              RunControl& control) const override {
         const auto n = static_cast<std::size_t>(parameters.integer("n"));

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <QAbstractItemModel>
+#include <QAction>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QItemSelectionModel>
@@ -14,10 +15,12 @@
 #include <QTimer>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "app/gui/compare_view.hpp"
 #include "app/gui/main_window.hpp"
+#include "app/gui/parameter_form.hpp"
 #include "app/gui/policy_editor.hpp"
 #include "app/gui/policy_presets.hpp"
 #include "app/gui/results_view.hpp"
@@ -136,6 +139,19 @@ TEST_CASE("a run from the runner reports progress, lands in Results and Compare,
     const double fp16_bits = table.index(1, 3).data(Qt::UserRole).toDouble();
     CHECK(fp32_bits > fp16_bits);
     CHECK(fp16_bits < 11);
+
+    // Cost columns, on the H100 SXM by default: 4 layers of 16 x 16 weights (and 16 biases) and a
+    // batch of 4 in fp32 move (272 + 2 * 64) * 4 bytes per layer; at 3.35 TB/s (the datasheet's
+    // HBM3) that takes longer than 2 * 4 * 16 * 16 * 4 operations at 67 TFLOPS.
+    CHECK(w.ws.compare_view()->hardware_choice()->currentText() == "H100 SXM");
+    REQUIRE(table.columnCount() == 10);
+    CHECK(table.headerData(8, Qt::Horizontal).toString() == "Est. time (ms)");
+    const double bytes = 4 * (272 + 2 * 64) * 4.0;
+    CHECK(table.index(0, 7).data(Qt::UserRole).toDouble() == Approx((4 * 272 * 4.0 + 2 * 64 * 4.0) / 1e6));
+    CHECK(table.index(0, 8).data(Qt::UserRole).toDouble() == Approx(bytes / 3.35e12 * 1e3));
+    w.ws.compare_view()->hardware_choice()->setCurrentText("A100");  // 2039 GB/s (A100 80 GB SXM datasheet)
+    CHECK(w.ws.compare_view()->table()->model()->index(0, 8).data(Qt::UserRole).toDouble() ==
+          Approx(bytes / 2039e9 * 1e3));
 
     // The export is what the engine writes for the same request (floatscope-cli run --csv), apart
     // from the creation time and the timings.
@@ -301,6 +317,48 @@ TEST_CASE("a story runs its preset and lands on the plot that tells it", "[gui]"
 
     CHECK_FALSE(w.ws.run_story("no-such-story"));
     CHECK(w.ws.runner_view()->message().contains("fp16-overflow"));
+}
+
+TEST_CASE("an FPCore file runs from the runner: a file field with a dialog, bits of error per iteration", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    const std::string file = FLOATSCOPE_TEST_DATA "/fpcore/accuracy.fpcore";
+    w.ws.runner_view()->set_setup({"fpcore", {{"file", file}, {"benchmark", "harmonic sum"}, {"samples", "16"}},
+                                   {{"fp32", {}}, {"bf16", {}}}});
+    const auto* file_editor = qobject_cast<QLineEdit*>(w.ws.runner_view()->parameter_form()->editor("file"));
+    REQUIRE(file_editor != nullptr);
+    CHECK(file_editor->text().toStdString() == file);
+    CHECK(file_editor->findChild<QAction*>(QStringLiteral("browse")) != nullptr);
+    w.finished.clear();
+    REQUIRE(w.ws.start_run());
+    REQUIRE(wait_for_run(w.finished, w.failed));
+    REQUIRE(w.failed.count() == 0);
+    // The harmonic sum's loop: the error of s grows with the iterations, more in bf16 than in fp32.
+    REQUIRE(w.ws.results_view()->select_plot("error_growth_bits_error_iteration"));
+    const plots::PlotModel* plot = w.ws.results_view()->current_plot();
+    REQUIRE(plot != nullptr);
+    CHECK(plot->series.size() == 4);  // worst and mean point, per policy
+    CHECK(plot->series.at(0).points.size() > 10);
+}
+
+TEST_CASE("the 4-bit story lands on SQNR per scheme, where NF4 beats INT4 and FP4 on normal weights", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    REQUIRE(w.ws.run_story_and_wait("int4-nf4-fp4").isEmpty());
+    CHECK(w.ws.results_view()->current_plot_id().rfind("quantization_sqnr_db", 0) == 0);
+    const plots::PlotModel* sqnr = w.ws.results_view()->current_plot();
+    REQUIRE(sqnr != nullptr);
+    REQUIRE(sqnr->series.size() == 1);
+    std::map<std::string, double> by_scheme;
+    for (const plots::PlotPoint& p : sqnr->series[0].points)
+        for (const plots::AxisTick& tick : sqnr->x_axis.ticks)
+            if (tick.value == p.x) by_scheme[tick.label] = p.y;
+    REQUIRE(by_scheme.size() == 5);
+    // NF4's codes are the quantiles of N(0, 1) (Dettmers et al., QLoRA, 2023, section 3): on normal
+    // data it keeps more signal than the evenly spaced INT4 and the floating-point FP4 codes.
+    CHECK(by_scheme["nf4"] > by_scheme["int4"]);
+    CHECK(by_scheme["nf4"] > by_scheme["bnb_fp4"]);
+    CHECK(by_scheme["nf4"] > by_scheme["mxfp4"]);
 }
 
 // Not a ctest (timings depend on the machine): the default comparison's time to the screen, and

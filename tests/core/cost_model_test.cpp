@@ -2,6 +2,7 @@
 // figures, and a roofline estimate computed by hand.
 #include <catch2/catch.hpp>
 
+#include "core/catalog.hpp"
 #include "core/cost_model.hpp"
 #include "core/error.hpp"
 
@@ -73,4 +74,22 @@ TEST_CASE("Roofline estimate of a 4096^3 fp16 GEMM on an A100, by hand", "[cost]
 TEST_CASE("A missing cost model file is a clear error", "[cost]") {
     CHECK_THROWS_WITH(load_cost_model("/nonexistent/hardware.json"),
                       Catch::Contains("/nonexistent/hardware.json") && Catch::Contains("FLOATSCOPE_RESOURCE_DIR"));
+}
+
+TEST_CASE("Formats map to the datasheets' format classes", "[cost]") {
+    CHECK(datasheet_format(parse_format("fp64")) == "fp64");
+    CHECK(datasheet_format(parse_format("fp32")) == "fp32");
+    CHECK(datasheet_format(parse_format("tf32")) == "tf32");
+    CHECK(datasheet_format(parse_format("bf16")) == "bf16");
+    CHECK(datasheet_format(parse_format("fp16")) == "fp16");
+    // Every 8-bit float is the datasheets' FP8 (E4M3 and E5M2 share the tensor cores' peak).
+    for (const char* fp8 : {"fp8_e4m3", "fp8_e5m2", "e4m3fnuz", "e5m2fnuz", "e3m4"}) CHECK(datasheet_format(parse_format(fp8)) == "fp8");
+    CHECK(datasheet_format(parse_format("fp6_e2m3")) == "fp6");
+    CHECK(datasheet_format(parse_format("fp4_e2m1")) == "fp4");
+    CHECK(datasheet_format(parse_format("nf4")) == "fp4");
+    CHECK(datasheet_format(parse_format("int8")) == "int8");
+    CHECK(datasheet_format(parse_format("int4")) == "int4");
+    CHECK(datasheet_format(parse_format("e6m9")) == "e6m9");  // no datasheet lists it
+    CHECK(bytes_per_value(parse_format("fp4_e2m1")) == 0.5);
+    CHECK(bytes_per_value(parse_format("bf16")) == 2);
 }

@@ -249,6 +249,27 @@ TEST_CASE("run: one shared ground truth, errors against it, metadata and timings
     CHECK(report.rows.back().policy == "bf16");
 }
 
+TEST_CASE("run: a workload's work counts become whole-run rows and read back") {
+    const floatscope::emu::Workload& gemm = floatscope::emu::find_workload("gemm");
+    RunRequest r;
+    r.workload = &gemm;
+    r.parameters = Parameters::parse(gemm.parameters(), {"m=8", "n=4", "k=16,32"});
+    r.policies = {floatscope::emu::parse_policy("bf16; accumulate=fp32; output=fp32")};
+    r.ground_truth = false;
+    RunControl control;
+    const Report report = run(r, control);
+    const auto counted = metrics_of(report.rows, r.policies[0].name, "run", 0);
+    // 2 m n k per product, in bf16 (the operands' format); A and B in bf16 (2 bytes), C in fp32.
+    CHECK(counted.at("work_operations_bf16") == 2 * 8 * 4 * (16 + 32));
+    CHECK(counted.at("work_dram_bytes") == (8 * 16 + 16 * 4) * 2 + 8 * 4 * 4 + (8 * 32 + 32 * 4) * 2 + 8 * 4 * 4);
+    CHECK(counted.at("work_resident_bytes") == (8 * 32 + 32 * 4) * 2 + 8 * 4 * 4);
+    const auto work = floatscope::emu::read_work(report, "1", r.policies[0].name);
+    REQUIRE(work.has_value());
+    CHECK(work->operations.at("bf16") == 2 * 8 * 4 * (16 + 32));
+    CHECK(work->dram_bytes == counted.at("work_dram_bytes"));
+    CHECK_FALSE(floatscope::emu::read_work(report, "1", "no-such-policy").has_value());
+}
+
 TEST_CASE("run: the rows do not depend on the number of threads") {
     StepsWorkload w;
     RunRequest one = request(w, {"n=5"}, {"fp64", "fp32", "bf16", "fp16", "fp8_e4m3", "fp32; output=bf16"});

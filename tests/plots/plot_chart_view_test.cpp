@@ -51,6 +51,19 @@ TEST_CASE("error growth: a log y axis, the layer labels on x, a line per policy"
     CHECK(x->categoriesLabels().at(3) == "layer 3 (relu)");
 }
 
+TEST_CASE("a legend of long names goes beside the plot, short ones below it; names show in tooltips") {
+    application();
+    PlotModel model;
+    model.series = {{"fp32", {{0, 1}}, SeriesStyle::Line, 0}, {"bf16", {{0, 2}}, SeriesStyle::Line, 1}};
+    PlotChartView short_names(model);
+    CHECK(short_names.chart()->legend()->alignment() == Qt::AlignBottom);
+    CHECK(short_names.chart()->legend()->showToolTips());
+    model.series = {{"fp16 AMP + loss scaling: grad underflow fraction layer 0", {{0, 1}}, SeriesStyle::Line, 0},
+                    {"fp16 AMP, no loss scaling: grad underflow fraction layer 0", {{0, 2}}, SeriesStyle::Line, 1}};
+    PlotChartView long_names(model);
+    CHECK(long_names.chart()->legend()->alignment() == Qt::AlignRight);
+}
+
 TEST_CASE("points a log axis cannot show are left out of the drawing") {
     application();
     PlotModel model;

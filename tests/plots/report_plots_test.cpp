@@ -49,6 +49,39 @@ TEST_CASE("error growth as bits correct is linear") {
     CHECK(series_named(plots[0], "bf16").points[1].y == Approx(-std::log2(8e-3)));
 }
 
+TEST_CASE("bits of error of an FPCore loop: worst and mean point per iteration, one colour per policy") {
+    floatscope::emu::Report report;
+    report.rows = {row("bf16", "iteration", 0, "s after iteration 1", "bits_error_max", 1),
+                   row("bf16", "iteration", 0, "s after iteration 1", "bits_error_avg", 0.5),
+                   row("bf16", "iteration", 1, "s after iteration 2", "bits_error_max", 3),
+                   row("bf16", "iteration", 1, "s after iteration 2", "bits_error_avg", 1.25),
+                   row("fp16", "iteration", 1, "s after iteration 2", "bits_error_max", 2)};
+    const std::vector<PlotModel> plots = error_growth_plots(report, ErrorMeasure::BitsOfError);
+    REQUIRE(plots.size() == 1);
+    CHECK(plots[0].id == "error_growth_bits_error_iteration");
+    CHECK(plots[0].y_axis.scale == AxisScale::Linear);
+    const Series& worst = series_named(plots[0], "bf16: bits error max");
+    CHECK(worst.points == std::vector<PlotPoint>{{0, 1}, {1, 3}});
+    CHECK(worst.pattern == LinePattern::Solid);
+    const Series& mean = series_named(plots[0], "bf16: bits error avg");
+    CHECK(mean.pattern == LinePattern::Dashed);
+    CHECK(mean.colour_group == worst.colour_group);
+    CHECK(series_named(plots[0], "fp16: bits error max").colour_group != worst.colour_group);
+}
+
+TEST_CASE("quantization: SQNR and relative error along the schemes") {
+    floatscope::emu::Report report;
+    report.rows = {row("fp32", "scheme", 0, "int4", "sqnr_db", 19.5), row("fp32", "scheme", 1, "nf4", "sqnr_db", 20.7),
+                   row("fp32", "scheme", 0, "int4", "relative_frobenius", 0.106),
+                   row("fp32", "scheme", 1, "nf4", "relative_frobenius", 0.092)};
+    const std::vector<PlotModel> plots = quantization_plots(report);
+    REQUIRE(plots.size() == 2);
+    CHECK(plots[0].id == "quantization_sqnr_db_scheme");
+    CHECK(plots[0].series.at(0).points == std::vector<PlotPoint>{{0, 19.5}, {1, 20.7}});
+    CHECK(plots[0].x_axis.ticks.at(1) == AxisTick{1, "nf4"});
+    CHECK(plots[1].y_axis.scale == AxisScale::Log);
+}
+
 TEST_CASE("series follow region order, keep a region's first value, and name the run in a sweep") {
     floatscope::emu::Report report;
     report.rows = {row("fp16", "step", 2, "step 2", "rel_error_max", 0.3), row("fp16", "step", 0, "step 0", "rel_error_max", 0.1),
@@ -69,6 +102,7 @@ TEST_CASE("a report without the data gives no plots") {
     CHECK(value_range_histograms(report).empty());
     CHECK(training_plots(report).empty());
     CHECK(refinement_plots(report).empty());
+    CHECK(quantization_plots(report).empty());
     const ReportPlots all = all_report_plots(report);
     CHECK(all.plots.empty());
     CHECK(all.heatmaps.empty());
