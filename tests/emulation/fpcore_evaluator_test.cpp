@@ -112,13 +112,13 @@ TEST_CASE("a literal is rounded in its own context: 0.1 in binary32 against bina
     const Value<Real> t = truth(benchmark("literal in binary32 against binary64"), {});
     CHECK(mpfr_zero_p(t.number.get()) != 0);
     // Under a bf16 policy (override all) both literals are bf16(0.1): the difference is 0.
-    const ContextPolicy bf16{floatscope::core::parse_format("bf16"), OverrideMode::All};
+    const ContextPolicy bf16{floatscope::core::parse_format("bf16"), OverrideMode::All, {}};
     CHECK(emulate_number("literal in binary32 against binary64", {}, bf16) == 0);
     // Overriding only `!` blocks: binary32 0.1 minus bf16 0.1, rounded to binary32.
     MpfrNumber b16(8), mixed(256);
     mpfr_set(b16.get(), tenth.get(), MPFR_RNDN);
     mpfr_sub(mixed.get(), f32.get(), b16.get(), MPFR_RNDN);
-    CHECK(emulate_number("literal in binary32 against binary64", {}, {floatscope::core::parse_format("bf16"), OverrideMode::Bang}) ==
+    CHECK(emulate_number("literal in binary32 against binary64", {}, {floatscope::core::parse_format("bf16"), OverrideMode::Bang, {}}) ==
           mpfr_round_to(mixed.get(), 24));
 }
 
@@ -173,5 +173,5 @@ TEST_CASE("loops stop at the iteration budget with a clear message") {
 TEST_CASE("contexts FloatScope cannot emulate are refused unless overridden") {
     const std::string text = "(FPCore (x) :precision binary80 (+ x 1))";
     CHECK_THROWS_WITH(emulate_text(text, {1}), Catch::Contains("binary80 cannot be emulated"));
-    CHECK(emulate_text(text, {1}, {floatscope::core::parse_format("fp16"), OverrideMode::All}).number == 2);
+    CHECK(emulate_text(text, {1}, {floatscope::core::parse_format("fp16"), OverrideMode::All, {}}).number == 2);
 }

@@ -64,7 +64,7 @@ TEST_CASE("ordinals number a format's values consecutively") {
 
 TEST_CASE("ranges come from :pre, and draws stay inside them") {
     const auto cores = parse_fpcores("(FPCore (x y z) :pre (and (<= 1 x 2) (< 0 y (* 2 PI)) (>= 5 z)) (+ x (+ y z)))");
-    const Program program = compile_program(cores[0], cores, {parse_format("fp32"), OverrideMode::All});
+    const Program program = compile_program(cores[0], cores, {parse_format("fp32"), OverrideMode::All, {}});
     const EmulatedDomain domain(program);
     const auto ranges = argument_ranges(program, domain, 256);
     REQUIRE(ranges.size() == 3);
@@ -135,7 +135,7 @@ TEST_CASE(":example fixes the arguments :pre leaves unbounded; rare :pre falls b
     options.samples = 32;
     // k is a parameter (PID's gains are given so): x * 3 is all the benchmark computes.
     const auto cores = parse_fpcores("(FPCore (x k) :pre (<= 0 x 1) :example ([k 3] [x 0.5]) (* x k))");
-    const Program program = compile_program(cores[0], cores, {parse_format("fp32"), OverrideMode::All});
+    const Program program = compile_program(cores[0], cores, {parse_format("fp32"), OverrideMode::All, {}});
     const EmulatedDomain domain(program);
     const auto ranges = argument_ranges(program, domain, 256);
     CHECK_FALSE(ranges[0].from_example);  // bounded by :pre: sampled
