@@ -113,7 +113,6 @@ public:
     void check(const Parameters& p) const override {
         Selected selected;
         select(p, selected);
-        fpcore::parse_override_mode(p.text("override"));
     }
 
     // A policy's ground truth depends on its format (the points are the format's values), so each
