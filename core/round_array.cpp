@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/kernel_clones.hpp"
+#include "core/round_bits.hpp"
 #include "core/rounding.hpp"
 
 namespace floatscope::core {
@@ -49,11 +50,6 @@ inline std::uint64_t hash_bits(std::uint64_t x) {
     return x;
 }
 
-/// c ? a : b as bit arithmetic: GCC's if-conversion gives up on loops with many-way selects.
-template <typename Bits>
-inline Bits pick(bool c, Bits a, Bits b) {
-    return b ^ ((a ^ b) & (Bits{0} - static_cast<Bits>(c)));
-}
 template <typename T>
 inline T pick_value(bool c, T a, T b) {
     using Bits = typename Native<T>::Bits;
@@ -156,21 +152,6 @@ inline T round_subnormal(const Plan<T>& p, T magnitude, bool negative, typename 
         }
         return pick_value<T>(up, below + p.quantum, below);
     }
-}
-
-/// Rounds the magnitude bits of a number in the format's normal range by integer arithmetic.
-template <RoundingMode mode, typename Bits>
-inline Bits round_normal_bits(Bits a, int shift, bool negative, Bits random) {
-    const Bits mask = (Bits{1} << shift) - 1;
-    const Bits half = Bits{1} << (shift - 1);
-    if constexpr (mode == RoundingMode::NearestEven) return (a + (half - 1) + ((a >> shift) & 1)) & ~mask;
-    if constexpr (mode == RoundingMode::NearestAway) return (a + half) & ~mask;
-    if constexpr (mode == RoundingMode::TowardZero) return a & ~mask;
-    if constexpr (mode == RoundingMode::Upward) return (a + pick<Bits>(negative, 0, mask)) & ~mask;
-    if constexpr (mode == RoundingMode::Downward) return (a + pick<Bits>(negative, mask, 0)) & ~mask;
-    if constexpr (mode == RoundingMode::ToOdd) return (a & ~mask) | pick<Bits>((a & mask) != 0, mask + 1, 0);
-    if constexpr (mode == RoundingMode::Stochastic) return (a + (random & mask)) & ~mask;
-    return a;
 }
 
 template <RoundingMode mode, typename T>

@@ -119,17 +119,12 @@ Decoded decoded_value(double x) {
 
 Arithmetic::Arithmetic(const core::FormatSpec& spec, core::RoundingOptions options)
     : rounder_(spec, options), path_(choose_path(spec)) {
-    if (path_ != ExactPath::DoubleWithErrorTerm || core::is_stochastic(options.mode)) return;
-    const core::BinaryGeometry g = core::binary_geometry(spec);
-    fast_.mode = options.mode;
-    fast_.tininess = options.tininess;
-    fast_.mantissa_bits = spec.mantissa_bits;
-    fast_.sign_shift = spec.exponent_bits + spec.mantissa_bits;
-    fast_.enabled = true;
-    fast_.shift = 52 - spec.mantissa_bits + 1;
-    fast_.min_normal_bits = std::bit_cast<std::uint64_t>(g.min_normal);
-    fast_.max_bits = std::bit_cast<std::uint64_t>(g.max_finite);
-    fast_.field_offset = spec.bias - 1023;
+    if (path_ != ExactPath::DoubleWithErrorTerm) return;
+    normal_ = NormalRounding(spec, options.tininess);
+    fast_enabled_ = !core::is_stochastic(options.mode);
+    mantissa_bits_ = spec.mantissa_bits;
+    sign_shift_ = spec.exponent_bits + spec.mantissa_bits;
+    field_offset_ = spec.bias - 1023;
 }
 
 Rounded Arithmetic::apply(Operation op, std::uint64_t a, std::uint64_t b, std::uint64_t c) const {

@@ -4,11 +4,13 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "core/codec.hpp"
 #include "core/format.hpp"
 #include "core/rounding.hpp"
+#include "emulation/double_path.hpp"
 
 namespace floatscope::emu {
 
@@ -46,9 +48,9 @@ public:
     /// On bit patterns of the format (as eval and TestFloat use them).
     core::Rounded apply(Operation op, std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0) const;
     /// On values of the format (each operand must be a value of the format).
-    core::Rounded apply_values(Operation op, double a, double b = 0, double c = 0) const {
+    [[gnu::always_inline]] core::Rounded apply_values(Operation op, double a, double b = 0, double c = 0) const {
         core::Rounded result;
-        if (fast_.enabled && round_normal_fast(nearby_double(op, a, b, c), result)) return result;
+        if (fast_enabled_ && round_normal_fast(nearby_double(op, a, b, c), result)) return result;
         return apply_values_slow(op, a, b, c);
     }
 
@@ -67,102 +69,68 @@ public:
 
     /// A double within half an ulp of an operation's exact result, and the sign of the rest
     /// (see ExactPath::DoubleWithErrorTerm; valid for formats on that path).
-    struct NearbyDouble {
-        double value = 0;
-        double direction = 0;
-    };
-    static NearbyDouble nearby_double(Operation op, double a, double b, double c);
+    NearbyDouble nearby_double(Operation op, double a, double b, double c) const;
+
+    /// Applies `op` element by element: out[i] = op(a[i], b[i], c[i]) as apply_values gives it (b
+    /// and c are read only when the operation has that many operands and must then be as long as a
+    /// and out; out must not overlap them). Returns the flags of all the operations together, as IEEE status flags gather
+    /// them. Formats on the DoubleWithErrorTerm path take a vectorized kernel for results in the
+    /// normal range (emulation/arithmetic_arrays.cpp); the rest go one by one.
+    core::ExceptionFlags apply_arrays(Operation op, std::span<const double> a, std::span<const double> b,
+                                      std::span<const double> c, std::span<double> out) const;
 
 private:
     core::Rounded apply_values_slow(Operation op, double a, double b, double c) const;
     core::Rounded compute(Operation op, const core::Decoded& a, const core::Decoded& b, const core::Decoded& c) const;
-    /// Rounds s + delta (delta: a sign only, see ExactPath) when s lies in the format's normal
-    /// range; false when the general Rounder must decide (tiny, overflow, non-binary formats).
+    /// Rounds near when it lies in the format's normal range (see round_normal); false when the
+    /// general Rounder must decide (tiny, overflow, special, non-binary formats).
     bool round_normal_fast(NearbyDouble near, core::Rounded& out) const;
 
     core::Rounder rounder_;
     ExactPath path_;
-    /// Precomputed for round_normal_fast, in terms of double bit patterns.
-    struct FastRounding {
-        bool enabled = false;
-        int shift = 0;                    ///< double fraction bits below the format's last bit, plus one
-        std::uint64_t min_normal_bits = 0;
-        std::uint64_t max_bits = 0;
-        std::int64_t field_offset = 0;    ///< format exponent field = double field + offset
-        int mantissa_bits = 0;
-        int sign_shift = 0;
-        core::RoundingMode mode = core::RoundingMode::NearestEven;
-        core::Tininess tininess = core::Tininess::AfterRounding;
-    } fast_;
+    bool fast_enabled_ = false;
+    NormalRounding normal_;
+    /// Format bit pattern of a rounded double: field = double field + offset.
+    std::int64_t field_offset_ = 0;
+    int mantissa_bits_ = 0;
+    int sign_shift_ = 0;
 };
 
 // The fast path is inline: a dependent chain of emulated operations should cost a few
 // nanoseconds, which a call through the general machinery cannot.
 
-inline Arithmetic::NearbyDouble Arithmetic::nearby_double(Operation op, double a, double b, double c) {
+[[gnu::always_inline]] inline NearbyDouble Arithmetic::nearby_double(Operation op, double a, double b, double c) const {
     switch (op) {
-        case Operation::Sub: b = -b; [[fallthrough]];
-        case Operation::Add: {
-            const double s = a + b;
-            const double b_virtual = s - a;
-            return {s, (a - (s - b_virtual)) + (b - b_virtual)};  // TwoSum (Knuth, TAOCP 4.2.2)
-        }
-        case Operation::Mul: return {a * b, 0};  // at most 2 x 26 significant bits: exact
-        case Operation::Div: {
-            const double q = a / b;
-            return {q, std::fma(-q, b, a) / b};  // the exact quotient is q + remainder / b
-        }
-        case Operation::Sqrt: {
-            const double r = std::sqrt(a);
-            return {r, std::fma(-r, r, a)};
-        }
-        case Operation::Fma: {
-            const double product = a * b;  // exact
-            const double s = product + c;
-            const double c_virtual = s - product;
-            return {s, (product - (s - c_virtual)) + (c - c_virtual)};
-        }
+        case Operation::Add: return nearby_sum(a, b, normal_.exact_sums);
+        case Operation::Sub: return nearby_sum(a, -b, normal_.exact_sums);
+        case Operation::Mul: return nearby_product(a, b);
+        case Operation::Div: return nearby_quotient(a, b);
+        case Operation::Sqrt: return nearby_root(a);
+        case Operation::Fma: return nearby_fma(a, b, c, normal_.exact_fmas);
     }
     return {};
 }
 
-inline bool Arithmetic::round_normal_fast(NearbyDouble near, core::Rounded& out) const {
-    const std::uint64_t u = std::bit_cast<std::uint64_t>(near.value);
-    const std::uint64_t sign = u & (std::uint64_t{1} << 63);
-    const std::uint64_t a = u ^ sign;
-    // Tiny, huge, zero, infinite and NaN results (and every special operand) go the general way.
-    if (!fast_.enabled || a < fast_.min_normal_bits || a > fast_.max_bits) return false;
-    // Just below 2^emin, the exact value is tiny before rounding even when the double is 2^emin.
-    if (a == fast_.min_normal_bits && near.direction != 0 && fast_.tininess == core::Tininess::BeforeRounding)
-        return false;
-    const bool negative = sign != 0;
-    // One bit below the double's last: 2|s| +- 1 says on which side the exact value lies.
-    std::uint64_t twice = a << 1;
-    if (near.direction != 0) twice += ((near.direction < 0) == negative) ? 1 : ~std::uint64_t{0};
-    const int shift = fast_.shift;
-    const std::uint64_t mask = (std::uint64_t{1} << shift) - 1;
-    const std::uint64_t half = std::uint64_t{1} << (shift - 1);
-    const std::uint64_t rest = twice & mask;
-    std::uint64_t kept = twice >> shift;
-    bool up = false;
-    switch (fast_.mode) {
-        case core::RoundingMode::NearestEven: up = rest > half || (rest == half && (kept & 1) != 0); break;
-        case core::RoundingMode::NearestAway: up = rest >= half; break;
-        case core::RoundingMode::TowardZero: break;
-        case core::RoundingMode::Upward: up = rest != 0 && !negative; break;
-        case core::RoundingMode::Downward: up = rest != 0 && negative; break;
-        case core::RoundingMode::ToOdd: up = rest != 0 && (kept & 1) == 0; break;
+[[gnu::always_inline]] inline bool Arithmetic::round_normal_fast(NearbyDouble near, core::Rounded& out) const {
+    using core::RoundingMode;
+    std::uint64_t failed = 0, inexact = 0, bits = 0;
+    switch (rounder_.options().mode) {
+        case RoundingMode::NearestEven: bits = round_normal<RoundingMode::NearestEven>(normal_, near, failed, inexact); break;
+        case RoundingMode::NearestAway: bits = round_normal<RoundingMode::NearestAway>(normal_, near, failed, inexact); break;
+        case RoundingMode::TowardZero: bits = round_normal<RoundingMode::TowardZero>(normal_, near, failed, inexact); break;
+        case RoundingMode::Upward: bits = round_normal<RoundingMode::Upward>(normal_, near, failed, inexact); break;
+        case RoundingMode::Downward: bits = round_normal<RoundingMode::Downward>(normal_, near, failed, inexact); break;
+        case RoundingMode::ToOdd: bits = round_normal<RoundingMode::ToOdd>(normal_, near, failed, inexact); break;
         default: return false;
     }
-    kept += up ? 1 : 0;
-    const std::uint64_t magnitude = (kept << shift) >> 1;
-    if (magnitude > fast_.max_bits || magnitude < fast_.min_normal_bits) return false;
-    const int M = fast_.mantissa_bits;
-    const auto field = static_cast<std::uint64_t>(static_cast<std::int64_t>(magnitude >> 52) + fast_.field_offset);
+    if (failed != 0) return false;
+    const std::uint64_t magnitude = bits & ~(std::uint64_t{1} << 63);
+    const int M = mantissa_bits_;
+    const auto field = static_cast<std::uint64_t>(static_cast<std::int64_t>(magnitude >> 52) + field_offset_);
     const std::uint64_t mantissa = (magnitude >> (52 - M)) & ((std::uint64_t{1} << M) - 1);
-    out.value = std::bit_cast<double>(sign | magnitude);
-    out.bits = (negative ? std::uint64_t{1} << fast_.sign_shift : 0) | (field << M) | mantissa;
-    out.flags.bits = rest != 0 ? core::ExceptionFlags::inexact : 0;
+    out.value = std::bit_cast<double>(bits);
+    out.bits = ((bits >> 63) << sign_shift_) | (field << M) | mantissa;
+    out.flags.bits = inexact != 0 ? core::ExceptionFlags::inexact : 0;
     return true;
 }
 

@@ -43,7 +43,7 @@ struct ExactSum {
     T error;
 };
 template <typename T>
-inline ExactSum<T> two_sum(T a, T b) {
+[[gnu::always_inline]] inline ExactSum<T> two_sum(T a, T b) {
     const T s = a + b;
     const T b_virtual = s - a;
     const T a_virtual = s - b_virtual;

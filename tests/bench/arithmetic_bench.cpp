@@ -28,17 +28,20 @@ std::vector<double> operands(const Arithmetic& arithmetic, std::uint64_t seed) {
     return v;
 }
 
-/// A dependent chain: each result feeds the next operation (latency).
-void emulated_chain(benchmark::State& state, const char* format, Operation op) {
+/// A dependent chain: each result feeds the next operation (latency). The operation is known at
+/// compile time, as in code that calls add, mul or fma.
+template <Operation op>
+void emulated_chain(benchmark::State& state, const char* format) {
     const Arithmetic arithmetic(parse_format(format), {});
     const std::vector<double> b = operands(arithmetic, 1);
     double x = arithmetic.round(1.0).value;
     std::size_t i = 0;
     for (auto _ : state) {
         // x op b stays near 1: multiply by values near 1, add values near 0 (b - 1 is exact here).
-        const double operand = op == Operation::Mul ? b[i] : (b[i] - 1.0);
-        const floatscope::core::Rounded r = op == Operation::Fma ? arithmetic.apply_values(op, x, b[i], operand)
-                                                                 : arithmetic.apply_values(op, x, operand);
+        floatscope::core::Rounded r;
+        if constexpr (op == Operation::Mul) r = arithmetic.mul(x, b[i]);
+        if constexpr (op == Operation::Add) r = arithmetic.add(x, b[i] - 1.0);
+        if constexpr (op == Operation::Fma) r = arithmetic.fma(x, b[i], b[i] - 1.0);
         x = r.value;
         if (x > 4 || x < 0.25) x = 1;
         i = (i + 1) % array_length;
@@ -48,8 +51,23 @@ void emulated_chain(benchmark::State& state, const char* format, Operation op) {
     state.SetItemsProcessed(state.iterations());
 }
 
-/// Independent operations over arrays (throughput).
+/// Independent operations over arrays (throughput): one call per array (Arithmetic::apply_arrays).
 void emulated_array(benchmark::State& state, const char* format, Operation op) {
+    const Arithmetic arithmetic(parse_format(format), {});
+    const std::vector<double> a = operands(arithmetic, 2), b = operands(arithmetic, 3), c = operands(arithmetic, 4);
+    std::vector<double> out(array_length);
+    std::uint8_t flags = 0;
+    for (auto _ : state) {
+        flags |= arithmetic.apply_arrays(op, a, b, c, out).bits;
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    benchmark::DoNotOptimize(flags);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * array_length));
+}
+
+/// Independent operations over arrays, one scalar call each (what a plain loop over apply_values gets).
+void emulated_loop(benchmark::State& state, const char* format, Operation op) {
     const Arithmetic arithmetic(parse_format(format), {});
     const std::vector<double> a = operands(arithmetic, 2), b = operands(arithmetic, 3), c = operands(arithmetic, 4);
     std::vector<double> out(array_length);
@@ -134,10 +152,15 @@ void register_all() {
         benchmark::RegisterBenchmark(("emulated/binary128/array/" + name).c_str(),
                                      [op](auto& s) { wide_array(s, "binary128", op); });
         for (const char* format : {"fp16", "bf16", "fp8_e4m3", "e6m9"}) {
-            benchmark::RegisterBenchmark(("emulated/" + std::string(format) + "/chain/" + name).c_str(),
-                                         [=](auto& s) { emulated_chain(s, format, op); });
+            benchmark::RegisterBenchmark(("emulated/" + std::string(format) + "/chain/" + name).c_str(), [=](auto& s) {
+                if (op == Operation::Add) emulated_chain<Operation::Add>(s, format);
+                if (op == Operation::Mul) emulated_chain<Operation::Mul>(s, format);
+                if (op == Operation::Fma) emulated_chain<Operation::Fma>(s, format);
+            });
             benchmark::RegisterBenchmark(("emulated/" + std::string(format) + "/array/" + name).c_str(),
                                          [=](auto& s) { emulated_array(s, format, op); });
+            benchmark::RegisterBenchmark(("emulated/" + std::string(format) + "/loop/" + name).c_str(),
+                                         [=](auto& s) { emulated_loop(s, format, op); });
         }
     }
 }

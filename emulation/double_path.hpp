@@ -1,0 +1,95 @@
+// ExactPath::DoubleWithErrorTerm's common case, shared by scalar and array arithmetic: a double
+// within half an ulp of an operation's exact result and the sign of the rest, rounded on its bit
+// pattern when the result lies in the format's normal range.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "core/format.hpp"
+#include "core/round_bits.hpp"
+#include "core/rounding_mode.hpp"
+#include "emulation/round_to_odd.hpp"
+
+namespace floatscope::emu {
+
+/// value: the double nearest the exact result; direction: the sign of exact - value (0: exact).
+struct NearbyDouble {
+    double value = 0;
+    double direction = 0;
+};
+
+/// a + b with TwoSum's exact error: no comparison, so no branch to mispredict, and loops over it
+/// vectorize. `exact`: the format's sums are always doubles, so no error term is needed.
+[[gnu::always_inline]] inline NearbyDouble nearby_sum(double a, double b, bool exact) {
+    if (exact) return {a + b, 0};
+    const ExactSum<double> sum = two_sum(a, b);
+    return {sum.sum, sum.error};
+}
+
+/// a * b: at most 2 x 26 significant bits, so exact.
+[[gnu::always_inline]] inline NearbyDouble nearby_product(double a, double b) { return {a * b, 0}; }
+
+/// a / b: the exact quotient is q + remainder / b, and the remainder fma(-q, b, a) is exact;
+/// remainder * b has the sign of remainder / b without a second division.
+[[gnu::always_inline]] inline NearbyDouble nearby_quotient(double a, double b) {
+    const double q = a / b;
+    return {q, std::fma(-q, b, a) * b};
+}
+
+/// sqrt(a): the exact root exceeds r when the exact remainder a - r^2 is positive.
+[[gnu::always_inline]] inline NearbyDouble nearby_root(double a) {
+    const double r = std::sqrt(a);
+    return {r, std::fma(-r, r, a)};
+}
+
+/// a * b + c: the product is exact, the sum as nearby_sum.
+[[gnu::always_inline]] inline NearbyDouble nearby_fma(double a, double b, double c, bool exact) { return nearby_sum(a * b, c, exact); }
+
+/// What rounding a normal result needs to know about the format, in terms of double bit patterns.
+struct NormalRounding {
+    int shift = 0;  ///< double fraction bits below the format's last bit, plus one (see round_normal)
+    std::uint64_t min_normal_bits = 0;
+    std::uint64_t max_bits = 0;
+    bool tininess_before = false;
+    /// Sums (and fma results) of two format values are always doubles: no error term needed. True
+    /// when the format's exponent span plus its significand fits 53 bits (fp16 sums, fp8 fmas).
+    bool exact_sums = false;
+    bool exact_fmas = false;
+
+    NormalRounding() = default;
+    NormalRounding(const core::FormatSpec& spec, core::Tininess tininess);
+};
+
+/// The rounded double's bits, for results in the format's normal range. Sets `failed` (to 1) when
+/// the general rounder must decide instead: a result tiny, huge, zero, infinite or NaN, or at 2^emin
+/// with tininess detected before rounding; sets `inexact` when rounding changed the value. Both only
+/// accumulate (OR), so that a loop over many results needs no branch and vectorizes.
+template <core::RoundingMode mode>
+[[gnu::always_inline]] inline std::uint64_t round_normal(const NormalRounding& r, NearbyDouble near,
+                                                         std::uint64_t& failed, std::uint64_t& inexact) {
+    const std::uint64_t u = std::bit_cast<std::uint64_t>(near.value);
+    const std::uint64_t sign = u & (std::uint64_t{1} << 63);
+    const std::uint64_t a = u ^ sign;
+    const bool negative = sign != 0;
+    // Everything below is integer arithmetic without && or comparisons of bools, which keep GCC's
+    // vectorizer away. One bit below the double's last: 2|s| + 1 or - 1 says on which side the exact
+    // value lies (toward zero when the rest's sign differs from the value's).
+    using U = std::uint64_t;
+    const U direction = std::bit_cast<U>(near.direction);
+    const U has_rest = static_cast<U>((direction << 1) != 0);
+    const U toward_zero = (direction ^ u) >> 63;
+    const U twice = (a << 1) + ((1 - 2 * toward_zero) & (0 - has_rest));
+    const U rounded = core::round_normal_bits<mode, U>(twice, r.shift, negative, 0) >> 1;
+    // Just below 2^emin, the exact value is tiny before rounding even when the double is 2^emin.
+    const U tiny_before = static_cast<U>(r.tininess_before) & static_cast<U>(a == r.min_normal_bits) & has_rest;
+    // rounded < min also catches a NaN payload carried out of the word.
+    const U normal = static_cast<U>(a >= r.min_normal_bits) & static_cast<U>(rounded >= r.min_normal_bits) &
+                     static_cast<U>(rounded <= r.max_bits);
+    failed |= (normal ^ 1) | tiny_before;
+    inexact |= static_cast<U>((twice & ((U{1} << r.shift) - 1)) != 0);
+    return sign | rounded;
+}
+
+}  // namespace floatscope::emu
