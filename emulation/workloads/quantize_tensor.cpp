@@ -8,6 +8,7 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "emulation/ground_truth.hpp"
 #include "emulation/quantize/quantization_metrics.hpp"
 #include "emulation/quantize/quantization_scheme.hpp"
@@ -285,11 +286,17 @@ public:
                           RunControl& control) const override {
         const Subject subject = make_subject(parameters, control);
         const std::vector<float> x = concatenated(subject.weights);
-        const std::vector<TruthNumber> exact = to_truth(std::vector<double>(x.begin(), x.end()), precision);
+        const std::vector<QuantizationScheme> schemes = schemes_of(parameters);
+        // One copy of the tensor (and of the matmul product) per scheme, as MPFR numbers.
         const bool matmul = subject.inputs.rows > 0;
+        const double products = matmul ? static_cast<double>(subject.inputs.rows * subject.weights.front().rows) : 0;
+        core::require_memory(fmt::format("the quantize ground truth at {} bits of {} values and {} schemes", precision,
+                                         x.size(), schemes.size()),
+                             (static_cast<double>(x.size()) + products) * static_cast<double>(schemes.size() + 1) *
+                                 core::mpfr_number_bytes(precision));
+        const std::vector<TruthNumber> exact = to_truth(std::vector<double>(x.begin(), x.end()), precision);
         const std::vector<TruthNumber> product = matmul ? exact_product(subject.inputs, subject.weights.front())
                                                         : std::vector<TruthNumber>{};
-        const std::vector<QuantizationScheme> schemes = schemes_of(parameters);
         for (std::size_t s = 0; s < schemes.size(); ++s) {
             truth.add_region("scheme", static_cast<int>(s), schemes[s].name).values = exact;
             if (matmul) truth.add_region("matmul", static_cast<int>(s), matmul_label(schemes[s])).values = product;
