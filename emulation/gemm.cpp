@@ -2,6 +2,8 @@
 #include "emulation/gemm.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -32,11 +34,47 @@ bool order_without_compensation(const AccumulationModel& m) {
 /// Which native binary32 kernel computes the model exactly, if one does.
 enum class NativeKernel { None, Tiles, Rows };
 
+/// binary32 with rne whose subnormal results are flushed to zero (Intel AMX's TDPBF16PS accumulator).
+bool is_flushing_binary32_rne(const FormatRounding& r) {
+    core::FormatSpec gradual = r.format;
+    gradual.subnormals = core::SubnormalPolicy::Gradual;
+    return r.format.subnormals == core::SubnormalPolicy::Flush && is_binary32_rne({gradual, r.mode});
+}
+
+/// A sequential fused fp32 sum that flushes subnormal results: the native fma loop computes it
+/// whenever no partial sum is a nonzero subnormal, which sums_stay_normal checks on the data.
+bool flushing_fp32(const AccumulationModel& m) {
+    return is_flushing_binary32_rne(m.accumulator) && !m.compensated && m.order == AccumulationOrder::Sequential &&
+           m.multiply_add == MultiplyAdd::Fused && float_range(m.x.rounding.format).floats &&
+           float_range(m.y.rounding.format).floats;
+}
+
+/// Exponent of the quantum of the smallest nonzero finite value of `values` (precision bits
+/// `precision`), or INT_MAX when there is none.
+int smallest_quantum(std::span<const float> values, int precision) {
+    float smallest = std::numeric_limits<float>::infinity();  // the smallest nonzero magnitude
+    for (float v : values) smallest = std::min(smallest, v != 0 ? std::fabs(v) : smallest);  // NaN: ignored
+    if (std::isinf(smallest)) return std::numeric_limits<int>::max();
+    return std::ilogb(smallest) - (precision - 1);
+}
+
+/// Whether every partial sum of every entry of A B is 0 or at least 2^-126 in magnitude: every
+/// product is a multiple of Q = 2^(qa + qb) (qa, qb the smallest quanta of A's and B's values),
+/// and so is every sum of them rounded to float (the float grid there is a multiple of Q, or the
+/// sum is exact); a nonzero multiple of Q >= 2^-126 is no subnormal.
+bool sums_stay_normal(const AccumulationModel& m, std::span<const float> a, std::span<const float> b) {
+    const int qa = smallest_quantum(a, float_range(m.x.rounding.format).precision);
+    const int qb = smallest_quantum(b, float_range(m.y.rounding.format).precision);
+    if (qa == std::numeric_limits<int>::max() || qb == std::numeric_limits<int>::max()) return true;
+    return qa + qb >= std::numeric_limits<float>::min_exponent - 1;
+}
+
 NativeKernel native_fp32(const AccumulationModel& m) {
     // fma and mul-then-add in binary32 with rne are exactly the Fused and Separate(fp32, rne) steps.
     const bool fp32 = is_binary32_rne(m.accumulator) && float_range(m.x.rounding.format).floats &&
                       float_range(m.y.rounding.format).floats &&
                       (m.multiply_add == MultiplyAdd::Fused || is_binary32_rne(m.product));
+    if (flushing_fp32(m)) return NativeKernel::Tiles;
     if (!fp32) return NativeKernel::None;
     const bool combine = m.order != AccumulationOrder::Blocked || is_binary32_rne(m.combine);
     if (order_without_compensation(m) && combine) return NativeKernel::Tiles;
@@ -85,6 +123,15 @@ void quantize_to_floats(const OperandQuantization& q, std::span<const double> in
     }
 }
 
+/// The scalar path on quantized operands.
+void scalar_gemm(const AccumulationModel& model, const double* a, const double* b, std::span<double> c, std::size_t m,
+                 std::size_t k, std::size_t n) {
+    const ScalarAccumulator accumulator(model);
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            c[i * n + j] = accumulator.accumulate(a + i * k, 1, b + j, static_cast<std::ptrdiff_t>(n), k);
+}
+
 }  // namespace
 
 const char* to_string(GemmPath path) {
@@ -119,6 +166,15 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
         const std::span<float> fc = sized(workspace.fc, c.size());
         quantize_to_floats(model.x, a, fa);
         quantize_to_floats(model.y, b, fb);
+        if (flushing_fp32(model) && !sums_stay_normal(model, fa, fb)) {
+            // Some sum may be subnormal and flushed, which the native loop would keep: the scalar path.
+            const std::span<double> qa = sized(workspace.a, a.size()), qb = sized(workspace.b, b.size());
+            std::copy(fa.begin(), fa.end(), qa.begin());
+            std::copy(fb.begin(), fb.end(), qb.begin());
+            scalar_gemm(model, qa.data(), qb.data(), c, m, k, n);
+            scale_to_output(model.output, model.x.scale * model.y.scale, c);
+            return;
+        }
         const std::size_t block =
             model.order == AccumulationOrder::Blocked ? static_cast<std::size_t>(model.block_size) : 0;
         const bool fused = model.multiply_add == MultiplyAdd::Fused;
@@ -159,11 +215,7 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
             block_fma_gemm(BlockFma(model.accumulator, model.alignment_extra_bits),
                            static_cast<std::size_t>(model.block_size), qa.data(), qb.data(), c.data(), m, k, n);
         } else {
-            const ScalarAccumulator accumulator(model);
-            for (std::size_t i = 0; i < m; ++i)
-                for (std::size_t j = 0; j < n; ++j)
-                    c[i * n + j] =
-                        accumulator.accumulate(qa.data() + i * k, 1, qb.data() + j, static_cast<std::ptrdiff_t>(n), k);
+            scalar_gemm(model, qa.data(), qb.data(), c, m, k, n);
         }
     }
     scale_to_output(model.output, model.x.scale * model.y.scale, c);

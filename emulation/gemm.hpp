@@ -14,15 +14,19 @@ namespace floatscope::emu {
 enum class GemmPath {
     /// Native binary32 kernels: fp32 accumulator with rne, inputs whose values are floats, fused or
     /// with products rounded to fp32; register tiles (AVX-512 / AVX2 / portable) for sequential and
-    /// blocked orders, row kernels for pairwise (exact float products) and Kahan.
+    /// blocked orders, row kernels for pairwise (exact float products) and Kahan. Also sequential
+    /// fused sums into an fp32 accumulator that flushes subnormals (Intel AMX), when the operands'
+    /// smallest quanta show that no partial sum can be subnormal; the scalar path otherwise.
     NativeFp32,
-    /// Vectorized float TwoSum + round-to-odd, then core's array rounding after every step:
-    /// accumulators of at most 22 bits (fp16, bf16, 14-bit FP8 partial sums), products exact in float.
+    /// Each step's float sum rounded to the accumulator in one vectorized pass, through TwoSum and
+    /// round-to-odd when the float sum was inexact on a rounding boundary, and core's array rounding
+    /// for results outside the normal range: accumulators of at most 22 bits (fp16, bf16, 14-bit FP8
+    /// partial sums), products exact in float.
     NarrowAccumulator,
     /// The tensor-core block FMA, vectorized over columns in double (tensor_core.hpp).
     BlockFma,
     /// ScalarAccumulator per entry: everything else (narrow accumulators with Kahan or pairwise
-    /// order, rounding downward, integer and flushing accumulators).
+    /// order, rounding downward, integer and other flushing accumulators).
     Scalar,
 };
 

@@ -1,12 +1,12 @@
-// Narrow-accumulator GEMM: exact float TwoSum folded by round-to-odd, then core's array rounding per step.
+// Narrow-accumulator GEMM: each float sum rounded to the accumulator in one pass, exactly (TwoSum and round-to-odd when needed).
 #include "emulation/gemm_narrow.hpp"
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/kernel_clones.hpp"
@@ -14,126 +14,174 @@
 #include "emulation/float_environment.hpp"
 #include "emulation/gemm_fp32_rows.hpp"
 #include "emulation/native_formats.hpp"
+#include "emulation/normal_range_rounding.hpp"
 #include "emulation/round_to_odd.hpp"
 
 namespace floatscope::emu::detail {
 
 namespace {
 
-// Each step of the sum s + t over a tile of C: TwoSum gives the float sum and its exact error,
-// round-to-odd folds the error into the last bit, and one round_array call over the whole tile
-// rounds every entry to the accumulator format exactly (the format has at most 22 bits, the float
-// 24: Boldo and Melquiond's condition). The sequential dependency runs along k; the tile's entries
-// are independent, which is what the loops vectorize over.
+// Each step of the sum s + t over a row of C: TwoSum gives the float sum and its exact error,
+// round-to-odd folds the error into the last bit, and one rounding to the accumulator format is
+// then exact (the format has at most 22 bits, the float 24: Boldo and Melquiond's condition). The
+// sequential dependency runs along k; the entries of a row are independent, which is what the loop
+// vectorizes over. Most steps need less: the plain float sum rounds the same way unless it was
+// inexact and fell on a rounding boundary, which a row step checks and then redoes with TwoSum. The
+// rounding is integer arithmetic on the bit pattern (normal_range_rounding.hpp); a row step with a
+// result outside the format's normal range is redone by core::round_array.
 
 constexpr std::size_t tile_rows = 8;
-constexpr std::size_t tile_columns = 512;  // a tile of 4096 floats stays in L1
+constexpr std::size_t tile_columns = 512;  // the tiles a step reads and writes (4096 floats each) stay in L1
 
-/// round_to_odd(s + t) for floats s and t. With `may_overflow`, a finite sum beyond float's range
-/// (which TwoSum cannot represent) becomes +-FLT_MAX: odd, so it still rounds like a value above
-/// every format with a narrower significand, to that format's overflow result. Formats whose sums
-/// stay far below 2^128 (fp16, bf16 of fp8 products) skip the check.
-template <bool may_overflow>
+/// round_to_odd(s + t) for floats s and t. A finite sum beyond float's range (which TwoSum cannot
+/// represent) becomes +-FLT_MAX: odd, so it still rounds like a value above every format with a
+/// narrower significand, to that format's overflow result.
 inline float folded_sum(float s, float t) {
     const ExactSum<float> exact = two_sum(s, t);
     const float odd = round_to_odd(exact.sum, exact.error);
-    if constexpr (!may_overflow) {
-        return odd;
-    } else {
-        constexpr std::uint32_t exponent_mask = 0x7F80'0000u;
-        const std::uint32_t us = std::bit_cast<std::uint32_t>(s), ut = std::bit_cast<std::uint32_t>(t);
-        const std::uint32_t sum_bits = std::bit_cast<std::uint32_t>(exact.sum);
-        const bool overflow = (us & exponent_mask) != exponent_mask && (ut & exponent_mask) != exponent_mask &&
-                              (sum_bits & exponent_mask) == exponent_mask;
-        const std::uint32_t largest =
-            (sum_bits & 0x8000'0000u) | std::bit_cast<std::uint32_t>(std::numeric_limits<float>::max());
-        return overflow ? std::bit_cast<float>(largest) : odd;
-    }
+    constexpr std::uint32_t exponent_mask = 0x7F80'0000u;
+    const std::uint32_t us = std::bit_cast<std::uint32_t>(s), ut = std::bit_cast<std::uint32_t>(t);
+    const std::uint32_t sum_bits = std::bit_cast<std::uint32_t>(exact.sum);
+    const bool overflow = (us & exponent_mask) != exponent_mask && (ut & exponent_mask) != exponent_mask &&
+                          (sum_bits & exponent_mask) == exponent_mask;
+    const std::uint32_t largest =
+        (sum_bits & 0x8000'0000u) | std::bit_cast<std::uint32_t>(std::numeric_limits<float>::max());
+    return overflow ? std::bit_cast<float>(largest) : odd;
 }
 
-template <bool may_overflow>
-FLOATSCOPE_KERNEL_CLONES void fold_products(
-    float* __restrict sums, float x, const float* __restrict row, std::size_t width) {
-    for (std::size_t j = 0; j < width; ++j) sums[j] = folded_sum<may_overflow>(sums[j], x * row[j]);
+/// Bits that are 0 in the float sum y exactly where rounding y rather than the exact sum x may
+/// err: rounding to 24 bits moves x onto y without crossing any p-bit rounding boundary, so the
+/// two differ only when y is itself a boundary: a midpoint (nearest modes) or a p-bit value.
+template <core::RoundingMode mode>
+constexpr std::uint32_t boundary_bits(std::uint32_t mask) {
+    if constexpr (mode == core::RoundingMode::NearestEven || mode == core::RoundingMode::NearestAway)
+        return (mask + 1) / 2;
+    return 0;
 }
 
-template <bool may_overflow>
-FLOATSCOPE_KERNEL_CLONES void fold_terms(
-    float* __restrict sums, const float* __restrict terms, std::size_t width) {
-    for (std::size_t j = 0; j < width; ++j) sums[j] = folded_sum<may_overflow>(sums[j], terms[j]);
-}
-
-void round_tile(const FormatRounding& r, std::span<float> values) {
-    core::round_array(r.format, r.mode, std::span<const float>(values), values);
-}
-
-float largest_magnitude(const float* values, std::size_t count) {
-    float largest = 0;
-    for (std::size_t i = 0; i < count; ++i) largest = std::max(largest, std::fabs(values[i]));  // NaN: ignored
-    return largest;
-}
-
-/// Whether s + t can leave float's range: |s| up to the largest value of `sums`, |t| up to `terms`
-/// (NaN inputs propagate through TwoSum unharmed; infinite ones make the bound infinite).
-bool may_overflow(const FormatRounding& sums, double terms) {
-    return core::binary_geometry(sums.format).max_finite + terms >= 0x1p127;
-}
-
-template <bool overflow_sums, bool overflow_totals>
-void narrow_gemm_with(const NarrowGemm& p) {
-    const bool native_combine = is_binary32_rne(p.combine);
-    const std::size_t columns = std::min(tile_columns, std::max<std::size_t>(p.n, 1));
-    std::vector<float> partial(tile_rows * columns), total(tile_rows * columns), products(tile_rows * columns);
-    for (std::size_t i0 = 0; i0 < p.m; i0 += tile_rows) {
-        const std::size_t rows = std::min(tile_rows, p.m - i0);
-        for (std::size_t j0 = 0; j0 < p.n; j0 += columns) {
-            const std::size_t width = std::min(columns, p.n - j0);
-            const std::span<float> sums(partial.data(), rows * width);
-            const std::span<float> totals(total.data(), rows * width);
-            std::fill(sums.begin(), sums.end(), 0.0f);
-            std::fill(totals.begin(), totals.end(), 0.0f);
-            for (std::size_t k = 0; k < p.k; ++k) {
-                const float* row = p.b + k * p.n + j0;
-                if (p.separate_products) {
-                    for (std::size_t r = 0; r < rows; ++r)
-                        multiply_row(products.data() + r * width, p.a[(i0 + r) * p.k + k], row, width);
-                    round_tile(p.product, std::span<float>(products.data(), rows * width));
-                    for (std::size_t r = 0; r < rows; ++r)
-                        fold_terms<overflow_sums>(sums.data() + r * width, products.data() + r * width, width);
-                } else {
-                    for (std::size_t r = 0; r < rows; ++r)
-                        fold_products<overflow_sums>(sums.data() + r * width, p.a[(i0 + r) * p.k + k], row, width);
-                }
-                round_tile(p.accumulator, sums);
-                const bool block_ends = p.block != 0 && ((k + 1) % p.block == 0 || k + 1 == p.k);
-                if (!block_ends) continue;
-                if (native_combine) {
-                    add_row(totals.data(), sums.data(), sums.size());
-                } else {
-                    fold_terms<overflow_totals>(totals.data(), sums.data(), sums.size());
-                    round_tile(p.combine, totals);
-                }
-                std::fill(sums.begin(), sums.end(), 0.0f);
-            }
-            const float* result = p.block != 0 ? totals.data() : sums.data();
-            for (std::size_t r = 0; r < rows; ++r)
-                std::copy(result + r * width, result + (r + 1) * width, p.c + (i0 + r) * p.n + j0);
+/// out[j] = round(sums[j] + x * terms[j]) (x * terms[j] exact); returns nonzero when some entry
+/// lies outside the normal range, and out is then to be recomputed. With `folded`, from the float
+/// sum rounded to odd (exact); otherwise from the plain float sum, and also nonzero when some float
+/// sum was inexact and on a rounding boundary.
+template <core::RoundingMode mode, bool folded>
+FLOATSCOPE_KERNEL_CLONES std::uint32_t add_rounded(const NormalRange<float>& range, const float* __restrict sums,
+                                                   float* __restrict out, float x, const float* __restrict terms,
+                                                   std::size_t width) {
+    const NormalRange<float> g = range;  // a local copy: stores to out cannot alias it
+    const std::uint32_t mask = (std::uint32_t{1} << g.shift) - 1, boundary = boundary_bits<mode>(mask);
+    // in_normal_range for the whole row, from the extremes of the magnitudes.
+    std::uint32_t largest = 0, smallest = ~std::uint32_t{0}, nearest_boundary = ~std::uint32_t{0};
+    for (std::size_t j = 0; j < width; ++j) {
+        const float s = sums[j], t = x * terms[j];
+        std::uint32_t u = 0;
+        if constexpr (folded) {
+            // Without the overflow guard of folded_sum: an overflowing sum is infinite and flagged.
+            const ExactSum<float> exact = two_sum(s, t);
+            u = std::bit_cast<std::uint32_t>(round_to_odd(exact.sum, exact.error));
+        } else {
+            const float y = s + t;
+            u = std::bit_cast<std::uint32_t>(y);
+            // y is exact if y - s = t and y - t = s: the one of them that subtracts the larger
+            // operand is exact (Fast2Sum's lemma), so it finds any error (barring overflow, which
+            // makes y infinite and the entry flagged below). Ambiguous: inexact with the bits
+            // below the format's last one at `boundary`; the minimum of their distance from it,
+            // plus 1 for exact sums, is 0 exactly when some entry is.
+            const bool exact = (y - s == t) & (y - t == s);
+            nearest_boundary = std::min(nearest_boundary, ((u & mask) ^ boundary) + exact);
         }
+        const std::uint32_t a = u & ~NormalRange<float>::sign_bit;
+        largest = std::max(largest, a);
+        smallest = std::min(smallest, a - g.low_bias);
+        out[j] = std::bit_cast<float>(round_bits_in_range<mode>(u, g.shift));
     }
+    return static_cast<std::uint32_t>(nearest_boundary == 0) | static_cast<std::uint32_t>(largest > g.max_input) |
+           static_cast<std::uint32_t>(smallest < g.low_limit);
 }
+
+using AddRounded = std::uint32_t (*)(const NormalRange<float>&, const float*, float*, float, const float*, std::size_t);
+
+/// Always flags the row: formats the one-pass rounding does not cover take the general code.
+std::uint32_t general_only(const NormalRange<float>&, const float*, float*, float, const float*, std::size_t) { return 1; }
+
+/// Sums rounded to one format and mode, a whole row at a time.
+class RoundedAdder {
+public:
+    explicit RoundedAdder(const FormatRounding& r) : rounding_(r), range_(r) {
+        if (!range_.applies) return;
+        with_mode(r.mode, [this](auto mode) {
+            plain_ = add_rounded<decltype(mode)::value, false>;
+            folded_ = add_rounded<decltype(mode)::value, true>;
+        });
+    }
+
+    /// out[j] = round(sums[j] + x * terms[j]) for j < width, x * terms[j] exact.
+    void add(const float* sums, float* out, float x, const float* terms, std::size_t width) const {
+        // The plain sum, the sum rounded to odd when a plain one was ambiguous, the general code
+        // for entries outside the normal range: each rarer and slower than the one before.
+        if (plain_(range_, sums, out, x, terms, width) == 0 || folded_(range_, sums, out, x, terms, width) == 0)
+            return;
+        for (std::size_t j = 0; j < width; ++j) out[j] = folded_sum(sums[j], x * terms[j]);
+        core::round_array(rounding_.format, rounding_.mode, std::span<const float>(out, width),
+                          std::span<float>(out, width));
+    }
+
+private:
+    FormatRounding rounding_;
+    NormalRange<float> range_;
+    AddRounded plain_ = general_only, folded_ = general_only;
+};
 
 }  // namespace
 
 void narrow_gemm(const NarrowGemm& p) {
     [[maybe_unused]] const DefaultFloatEnvironment environment;
-    const double terms = static_cast<double>(largest_magnitude(p.a, p.m * p.k)) * largest_magnitude(p.b, p.k * p.n);
-    const bool sums = may_overflow(p.accumulator, terms);
-    const bool totals = p.block != 0 && !is_binary32_rne(p.combine) &&
-                        may_overflow(p.combine, core::binary_geometry(p.accumulator.format).max_finite);
-    if (sums && totals) return narrow_gemm_with<true, true>(p);
-    if (sums) return narrow_gemm_with<true, false>(p);
-    if (totals) return narrow_gemm_with<false, true>(p);
-    narrow_gemm_with<false, false>(p);
+    const bool native_combine = is_binary32_rne(p.combine);
+    const RoundedAdder accumulator(p.accumulator), combine(p.combine);
+    const std::size_t columns = std::min(tile_columns, std::max<std::size_t>(p.n, 1));
+    // Four full tiles half a page apart modulo 4 KiB: a row read and the row written a multiple of 4 KiB
+    // away would look alike to the store buffer's 4 KiB address check.
+    const std::size_t stride = tile_rows * columns + 512;
+    std::vector<float> buffers(4 * stride);
+    float* sums = buffers.data();
+    float* next = sums + stride;
+    float* totals = next + stride;
+    float* products = totals + stride;
+    for (std::size_t i0 = 0; i0 < p.m; i0 += tile_rows) {
+        const std::size_t rows = std::min(tile_rows, p.m - i0);
+        for (std::size_t j0 = 0; j0 < p.n; j0 += columns) {
+            const std::size_t width = std::min(columns, p.n - j0), size = rows * width;
+            std::fill(sums, sums + size, 0.0f);
+            std::fill(totals, totals + size, 0.0f);
+            for (std::size_t k = 0; k < p.k; ++k) {
+                const float* row = p.b + k * p.n + j0;
+                for (std::size_t r = 0; r < rows; ++r) {
+                    const float x = p.a[(i0 + r) * p.k + k];
+                    float* product = products + r * width;
+                    if (p.separate_products) {
+                        multiply_row(product, x, row, width);
+                        core::round_array(p.product.format, p.product.mode, std::span<const float>(product, width),
+                                          std::span<float>(product, width));
+                        accumulator.add(sums + r * width, next + r * width, 1.0f, product, width);
+                    } else {
+                        accumulator.add(sums + r * width, next + r * width, x, row, width);
+                    }
+                }
+                std::swap(sums, next);
+                const bool block_ends = p.block != 0 && ((k + 1) % p.block == 0 || k + 1 == p.k);
+                if (!block_ends) continue;
+                if (native_combine) {
+                    add_row(totals, sums, size);
+                } else {
+                    combine.add(totals, next, 1.0f, sums, size);
+                    std::swap(totals, next);
+                }
+                std::fill(sums, sums + size, 0.0f);
+            }
+            const float* result = p.block != 0 ? totals : sums;
+            for (std::size_t r = 0; r < rows; ++r)
+                std::copy(result + r * width, result + (r + 1) * width, p.c + (i0 + r) * p.n + j0);
+        }
+    }
 }
 
 }  // namespace floatscope::emu::detail

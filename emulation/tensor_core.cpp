@@ -2,12 +2,17 @@
 #include "emulation/tensor_core.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "core/kernel_clones.hpp"
 #include "core/round_array.hpp"
+#include "emulation/float_environment.hpp"
+#include "emulation/normal_range_rounding.hpp"
 
 namespace floatscope::emu {
 
@@ -23,7 +28,8 @@ using Doubles = double __attribute__((vector_size(64)));
 using Words = std::uint64_t __attribute__((vector_size(64)));
 using Integers = std::int64_t __attribute__((vector_size(64)));
 constexpr std::size_t lanes = 8;
-constexpr std::size_t vectors = 2;
+constexpr std::size_t vectors = 4;  // 32 columns: the per-block work of a group (its quantum, its
+                                    // check for inf and NaN terms) spread over more columns
 constexpr std::size_t group = lanes * vectors;  ///< columns one block_group call handles
 
 // The helpers below are always inlined, so the calling convention of 64-byte vectors (which GCC
@@ -120,6 +126,45 @@ FLOATSCOPE_KERNEL_CLONES void block_sums(
     for (std::size_t j = 0; j < width; j += group) block_group(a, b + j, ldb, kb, kept_bits, acc + j);
 }
 
+/// out[i] = the block sum in[i] rounded to the accumulator, exact where in_normal_range holds (the
+/// common case, a few integer operations); says whether some value was outside it.
+template <core::RoundingMode mode>
+FLOATSCOPE_KERNEL_CLONES bool normalise_in_range(const detail::NormalRange<double>& range, const double* __restrict in,
+                                                 double* __restrict out, std::size_t count) {
+    const detail::NormalRange<double> g = range;  // a local copy: stores to out cannot alias it
+    // in_normal_range for the whole tile, from the extremes of the magnitudes.
+    std::uint64_t largest = 0, smallest = ~std::uint64_t{0};
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint64_t u = std::bit_cast<std::uint64_t>(in[i]);
+        const std::uint64_t magnitude = u & ~detail::NormalRange<double>::sign_bit;
+        largest = std::max(largest, magnitude);
+        smallest = std::min(smallest, magnitude - g.low_bias);
+        out[i] = std::bit_cast<double>(detail::round_bits_in_range<mode>(u, g.shift));
+    }
+    return largest > g.max_input || smallest < g.low_limit;
+}
+
+/// The block's normalisation over a tile: the in-range kernel, round_array when it flags a value.
+class Normalisation {
+public:
+    explicit Normalisation(const core::Rounder& rounder)
+        : format_(rounder.spec()), mode_(rounder.options().mode), range_({format_, mode_}) {
+        if (range_.applies)
+            detail::with_mode(mode_, [this](auto mode) { kernel_ = normalise_in_range<decltype(mode)::value>; });
+    }
+
+    void operator()(std::span<const double> in, std::span<double> out) const {
+        if (kernel_ != nullptr && !kernel_(range_, in.data(), out.data(), in.size())) return;
+        core::round_array(format_, mode_, in, out);
+    }
+
+private:
+    core::FormatSpec format_;
+    core::RoundingMode mode_;
+    detail::NormalRange<double> range_;
+    bool (*kernel_)(const detail::NormalRange<double>&, const double*, double*, std::size_t) = nullptr;
+};
+
 }  // namespace
 
 BlockFma::BlockFma(const FormatRounding& accumulator, int extra_bits)
@@ -129,9 +174,13 @@ BlockFma::BlockFma(const FormatRounding& accumulator, int extra_bits)
 double BlockFma::operator()(double c, std::span<const double> products) const {
     // The GEMM kernel on a single column: B is a row of ones that every product reads again
     // (stride 0), so the terms are exactly c and the products.
-    static constexpr double ones[group] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    static constexpr std::array<double, group> ones = [] {
+        std::array<double, group> row{};
+        row.fill(1);
+        return row;
+    }();
     double acc[group] = {c};
-    block_sums(products.data(), ones, 0, products.size(), group, kept_bits_, acc);
+    block_sums(products.data(), ones.data(), 0, products.size(), group, kept_bits_, acc);
     return normalisation_(acc[0]).value;
 }
 
@@ -141,9 +190,12 @@ void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a
     // reused by a group of 16 rows of A, whose sums stay in L1; one block's rows of the panel
     // (at most 32 x 128 doubles) are reused by all 16 rows.
     constexpr std::size_t panel_columns = 128, panel_rows = 16;
-    std::vector<double> panel(k * panel_columns), sums(panel_rows * panel_columns);
-    const core::FormatSpec& format = fma.normalisation().spec();
-    const core::RoundingMode mode = fma.normalisation().options().mode;
+    // Two tiles half a page apart modulo 4 KiB: loads from one and stores to the other then never
+    // look alike to the store buffer's 4 KiB address check within a few iterations.
+    constexpr std::size_t tile_stride = panel_rows * panel_columns + 256;
+    std::vector<double> panel(k * panel_columns), sums(2 * tile_stride);
+    const Normalisation normalise(fma.normalisation());
+    [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // the normalisation rounds natively
     for (std::size_t j0 = 0; j0 < n; j0 += panel_columns) {
         const std::size_t width = std::min(panel_columns, n - j0);
         const std::size_t padded = (width + group - 1) / group * group;
@@ -154,14 +206,16 @@ void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a
         }
         for (std::size_t i0 = 0; i0 < m; i0 += panel_rows) {
             const std::size_t rows = std::min(panel_rows, m - i0);
-            const std::span<double> tile(sums.data(), rows * padded);
+            // The block sums are formed in one tile and normalised into the other.
+            std::span<double> tile(sums.data(), rows * padded), normalised(sums.data() + tile_stride, tile.size());
             std::fill(tile.begin(), tile.end(), 0.0);
             for (std::size_t k0 = 0; k0 < k; k0 += block_size) {
                 const std::size_t kb = std::min(block_size, k - k0);
                 for (std::size_t r = 0; r < rows; ++r)
                     block_sums(a + (i0 + r) * k + k0, panel.data() + k0 * padded, padded, kb, padded, fma.kept_bits(),
                                tile.data() + r * padded);
-                core::round_array(format, mode, std::span<const double>(tile), tile);
+                normalise(tile, normalised);
+                std::swap(tile, normalised);
             }
             for (std::size_t r = 0; r < rows; ++r)
                 std::copy(tile.data() + r * padded, tile.data() + r * padded + width, c + (i0 + r) * n + j0);

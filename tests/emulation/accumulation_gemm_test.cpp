@@ -132,14 +132,93 @@ TEST_CASE("every binary32 kernel this CPU runs delivers the model's values") {
     CHECK_THROWS_AS(emu::detail::gemm_fp32({}, "sse9"), Error);
 }
 
+TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside the normal range exactly") {
+    // The narrow path rounds the plain float sum when it can and redoes a row when a float sum was
+    // inexact on a rounding boundary, or lands outside the format's normal range: each case below
+    // fills a whole row (every column of B the same), so that the row's tier is the case's own.
+    using core::RoundingMode;
+    struct Case {
+        const char* what;
+        std::vector<double> x, y;  // A's row, B's every column
+    };
+    auto check = [](const char* format, const emu::AccumulationModel& model, const Case& c) {
+        const std::size_t k = c.x.size(), n = 17;  // a vector of 16 columns and one more
+        std::vector<double> b(k * n), out(n);
+        for (std::size_t t = 0; t < k; ++t)
+            std::fill(b.begin() + static_cast<std::ptrdiff_t>(t * n), b.begin() + static_cast<std::ptrdiff_t>((t + 1) * n),
+                      c.y[t]);
+        emu::gemm(model, c.x, b, out, 1, k, n);
+        const double want = test::ref_dot(model, c.x, c.y);
+        for (std::size_t j = 0; j < n; ++j) {
+            INFO(format << " " << core::to_string(model.accumulator.mode) << ", " << c.what << ": column " << j << " "
+                        << test::hex_double(out[j]) << ", reference " << test::hex_double(want));
+            REQUIRE(test::same_result(out[j], want));
+        }
+    };
+    for (const char* format : {"fp16", "bf16", "e8m13", "e5m2fnuz"}) {
+        const core::FormatSpec accumulator = core::parse_format(format);
+        // u: the accumulator's ulp at 1; the third products are u/2 (1 - 2^-20), exact in fp16 terms.
+        const double u = std::ldexp(1.0, -accumulator.mantissa_bits);
+        const std::vector<Case> cases = {
+            {"inexact float sum on a midpoint, exact sum below it", {1, u, u / 2 * (1 - 0x1p-10)}, {1, 1, 1 + 0x1p-10}},
+            {"inexact float sum on a midpoint, exact sum above it", {1, u, -u / 2 * (1 - 0x1p-10)}, {1, 1, 1 + 0x1p-10}},
+            {"negative, inexact on a midpoint", {-1, -u, -u / 2 * (1 - 0x1p-10)}, {1, 1, 1 + 0x1p-10}},
+            {"exact sum on a midpoint", {1, u, u / 2}, {1, 1, 1}},
+            {"term absorbed by the float sum", {1, -0x1p-15}, {1, 0x1p-15}},
+            {"term absorbed, negative sum", {-1, 0x1p-15}, {1, 0x1p-15}},
+            {"exact cancellation", {1, -1}, {0.75, 0.75}},
+            {"subnormal sums", {0x1p-14, -0x1p-14, 0x1p-20}, {1, 1 - 0x1p-11, 0.75}},
+            {"overflow", {60000, 60000, -60000}, {1, 1, 1}},
+        };
+        // Inputs with 7 exponent bits (e7m5: products exact in float) reach float's largest and
+        // subnormal exponents, with sums the accumulator has to round.
+        const std::vector<Case> wide_cases = {
+            {"sums near float's largest exponent", {0x1.fp62, 0x1.fp40}, {0x1.fp63, 0x1.fp63}},
+            {"sums beyond float's range", std::vector<double>(5, 0x1p62), std::vector<double>(5, 0x1.fp63)},
+            {"sums in float's subnormal range", {0x1p-63, 0x1.8p-66}, {0x1p-64, 0x1p-67}},
+        };
+        for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
+                                  RoundingMode::Upward, RoundingMode::ToOdd}) {
+            emu::AccumulationModel model;
+            model.x.rounding = {core::parse_format("fp16"), RoundingMode::NearestEven};
+            model.y.rounding = model.x.rounding;
+            model.accumulator = {accumulator, mode};
+            model.output = {core::parse_format("fp32"), RoundingMode::NearestEven};  // the sum as it is
+            REQUIRE(emu::gemm_path(model) == emu::GemmPath::NarrowAccumulator);
+            const bool float_range = accumulator.exponent_bits == 8;
+            for (const Case& c : float_range ? wide_cases : std::vector<Case>{}) {
+                emu::AccumulationModel wide = model;
+                wide.x.rounding.format = core::parse_format("e7m5");
+                wide.y.rounding = wide.x.rounding;
+                REQUIRE(emu::gemm_path(wide) == emu::GemmPath::NarrowAccumulator);
+                check(format, wide, c);
+            }
+            for (const Case& c : cases) check(format, model, c);
+        }
+    }
+}
+
 TEST_CASE("presets take the fast paths they are meant to") {
     auto path = [](const char* name) { return emu::gemm_path(emu::find_accumulation_preset(name).model); };
-    for (const char* name : {"fp32", "bf16_fp32", "fp16_fp32", "tf32", "tf32_rtz", "google_tpu_mxu_bf16"})
+    for (const char* name : {"fp32", "bf16_fp32", "fp16_fp32", "tf32", "tf32_rtz", "google_tpu_mxu_bf16", "intel_amx_bf16"})
         CHECK(path(name) == emu::GemmPath::NativeFp32);
     for (const char* name : {"fp16", "fp8_e4m3", "fp8_e5m2"}) CHECK(path(name) == emu::GemmPath::NarrowAccumulator);
     for (const char* name : {"nvidia_v100_fp16", "nvidia_a100_bf16", "nvidia_h100_fp8_e4m3", "amd_mi300_fp8_e4m3fnuz"})
         CHECK(path(name) == emu::GemmPath::BlockFma);
-    for (const char* name : {"intel_amx_bf16", "intel_amx_int8"}) CHECK(path(name) == emu::GemmPath::Scalar);
+    CHECK(path("intel_amx_int8") == emu::GemmPath::Scalar);
+}
+
+TEST_CASE("a flushing fp32 accumulator flushes subnormal partial sums on the native path's data check") {
+    // intel_amx_bf16 takes the native fma loop only when no partial sum can be subnormal; here the
+    // products 2^-127 are, and flushing each partial sum leaves 0 where gradual underflow gives 2^-126.
+    const auto amx = emu::find_accumulation_preset("intel_amx_bf16").model;
+    const std::vector<double> a{0x1p-64, 0x1p-64, 0x1p-64, 0x1p-64}, b{0x1p-63, 0x1p-63};
+    std::vector<double> c(2);
+    emu::gemm(amx, a, b, c, 2, 2, 1);
+    const double want = test::ref_dot(amx, {0x1p-64, 0x1p-64}, {0x1p-63, 0x1p-63});
+    CHECK(want == 0);
+    CHECK(test::same_result(c[0], want));
+    CHECK(test::same_result(c[1], want));
 }
 
 TEST_CASE("the Eigen overload computes the same product") {

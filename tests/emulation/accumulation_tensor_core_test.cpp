@@ -125,7 +125,10 @@ TEST_CASE("block FMA of every size and alignment agrees with the MPFR reference"
     for (const char* input : {"fp16", "bf16", "fp8_e4m3"})
         for (int block_size : {1, 2, 3, 8, 16, 32})
             for (int extra : {-10, -3, 0, 1, 2, 6})
-                for (core::RoundingMode mode : {core::RoundingMode::TowardZero, core::RoundingMode::NearestEven}) {
+                // Every normalisation mode the GEMM's in-range rounding takes (normal_range_rounding.hpp).
+                for (core::RoundingMode mode : {core::RoundingMode::TowardZero, core::RoundingMode::NearestEven,
+                                                core::RoundingMode::NearestAway, core::RoundingMode::Upward,
+                                                core::RoundingMode::ToOdd}) {
                     const auto model =
                         emu::tensor_core_model(input, core::RoundingMode::NearestEven, block_size, extra, mode);
                     for (std::size_t n : {1u, 7u, 40u, 97u})
