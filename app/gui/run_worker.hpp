@@ -3,7 +3,7 @@
 
 #include <QObject>
 #include <QString>
-#include <atomic>
+#include <QTimer>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -13,9 +13,11 @@
 
 namespace floatscope::gui {
 
-/// One run at a time. Progress, completion and failure arrive as signals in the GUI thread
-/// (queued), so the event loop never waits on the engine. Progress is throttled to one signal per
-/// `progress_interval` (and the last one), so that a fast workload cannot flood the event loop.
+/// One run at a time. Progress, completion and failure arrive as signals in the GUI thread, so the
+/// event loop never waits on the engine. The engine's threads only write what happened into a
+/// mutex-guarded outbox; a timer in the GUI thread collects it every `progress_interval`, which also
+/// throttles progress to one signal per interval. (Queued calls across threads would do the same,
+/// but their hand-over happens inside Qt, where ThreadSanitizer cannot see it.)
 class RunWorker : public QObject {
     Q_OBJECT
 public:
@@ -39,10 +41,15 @@ signals:
     void failed(const QString& message, bool cancelled);
 
 private:
+    struct Outbox;
+    /// Emits what the outbox holds; after the outcome, ends the run.
+    void collect();
     void join();
 
     std::thread thread_;
     std::shared_ptr<emu::RunControl> control_;
+    std::shared_ptr<Outbox> outbox_;
+    QTimer timer_;
     bool running_ = false;
 };
 
