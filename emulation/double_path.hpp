@@ -80,7 +80,10 @@ template <core::RoundingMode mode>
     const U direction = std::bit_cast<U>(near.direction);
     const U has_rest = static_cast<U>((direction << 1) != 0);
     const U toward_zero = (direction ^ u) >> 63;
-    const U twice = (a << 1) + ((1 - 2 * toward_zero) & (0 - has_rest));
+    U twice = a << 1;
+    // Mostly exact (no rest): scalar code branches here, so that a dependent chain of operations
+    // need not wait for the error term; vectorized loops make it a masked add.
+    if (__builtin_expect(has_rest != 0, 0)) twice += 1 - 2 * toward_zero;
     const U rounded = core::round_normal_bits<mode, U>(twice, r.shift, negative, 0) >> 1;
     // Just below 2^emin, the exact value is tiny before rounding even when the double is 2^emin.
     const U tiny_before = static_cast<U>(r.tininess_before) & static_cast<U>(a == r.min_normal_bits) & has_rest;
