@@ -9,6 +9,7 @@
 #include <ctime>
 #include <istream>
 #include <iterator>
+#include <limits>
 #include <ostream>
 #include <string_view>
 
@@ -148,6 +149,18 @@ double json_number(const Json& j) {
     double value = 0;
     if (j.is_string() && parse_number(j.get<std::string>(), value)) return value;
     throw Error("report JSON: '" + j.dump() + "' is not a number (non-finite values are \"inf\", \"-inf\", \"nan\")");
+}
+
+/// An int field, checked first: get<int>() of a float, or of an integer beyond int's range, is
+/// undefined behaviour.
+int json_int(const Json& object, const char* name) {
+    const Json& j = object.at(name);
+    const bool fits = j.is_number_unsigned()  ? j.get<std::uint64_t>() <= std::numeric_limits<int>::max()
+                      : j.is_number_integer() ? j.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                                                    j.get<std::int64_t>() <= std::numeric_limits<int>::max()
+                                              : false;
+    if (!fits) throw Error(fmt::format("report JSON: {} is {}; expected an integer that fits an int", name, j.dump()));
+    return j.get<int>();
 }
 
 Json pairs_json(const std::vector<std::pair<std::string, std::string>>& pairs, const char* second) {
@@ -315,11 +328,11 @@ Report read_json(std::istream& in) {
         for (const Json& run : document.at("runs"))
             report.runs.push_back({run.at("run").get<std::string>(), run.at("workload").get<std::string>(),
                                    json_pairs(run.at("parameters"), "value"), json_pairs(run.at("policies"), "text"),
-                                   run.at("mpfr_precision").get<int>()});
+                                   json_int(run, "mpfr_precision")});
         for (const Json& row : document.at("rows"))
             report.rows.push_back({row.at("run").get<std::string>(), row.at("workload").get<std::string>(),
                                    row.at("policy").get<std::string>(), row.at("region_kind").get<std::string>(),
-                                   row.at("region_index").get<int>(), row.at("region").get<std::string>(),
+                                   json_int(row, "region_index"), row.at("region").get<std::string>(),
                                    row.at("metric").get<std::string>(), json_number(row.at("value"))});
         return report;
     } catch (const nlohmann::json::exception& e) {

@@ -65,7 +65,8 @@ Session parse_session(std::string_view text) {
     if (!j.is_object() || !j.contains("format") || j.at("format") != format_tag)
         throw Error(std::string("not a session: no \"format\": \"") + format_tag + "\"");
     try {
-        if (j.at("version").get<int>() != format_version)
+        // Compared as JSON too: get<int>() of a number beyond int's range is undefined behaviour.
+        if (j.at("version") != format_version)
             throw Error("session version " + j.at("version").dump() + " is not supported; this FloatScope reads version " +
                         std::to_string(format_version));
         Session session;

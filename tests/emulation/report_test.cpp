@@ -129,6 +129,14 @@ TEST_CASE("JSON reader errors say what was expected") {
                       Catch::Contains("report JSON:") && Catch::Contains("expected floatscope_version"));
     std::istringstream not_json("run,workload");
     CHECK_THROWS_AS(read_json(not_json), Error);
+    // Integer fields that are floats or beyond int: refused (converting them is undefined behaviour).
+    for (const char* precision : {"1e300", "2.5", "4294967296", "-4294967296", "18446744073709551615"}) {
+        std::istringstream in(std::string("{\"floatscope_version\":\"0.1.0\",\"created\":\"\",\"runs\":[{\"run\":\"1\","
+                                          "\"workload\":\"sum\",\"parameters\":[],\"policies\":[],\"mpfr_precision\":") +
+                              precision + "}],\"rows\":[]}");
+        CHECK_THROWS_WITH(read_json(in), Catch::Contains(std::string("mpfr_precision is ") ) &&
+                                             Catch::Contains("expected an integer that fits an int"));
+    }
 }
 
 TEST_CASE("merge: shards in run order, metadata checked") {
