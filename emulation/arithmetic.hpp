@@ -2,7 +2,6 @@
 #pragma once
 
 #include <bit>
-#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -73,9 +72,10 @@ public:
 
     /// Applies `op` element by element: out[i] = op(a[i], b[i], c[i]) as apply_values gives it (b
     /// and c are read only when the operation has that many operands and must then be as long as a
-    /// and out; out must not overlap them). Returns the flags of all the operations together, as IEEE status flags gather
-    /// them. Formats on the DoubleWithErrorTerm path take a vectorized kernel for results in the
-    /// normal range (emulation/arithmetic_arrays.cpp); the rest go one by one.
+    /// and out; out must not overlap them). Returns the flags of all the operations together, as
+    /// IEEE status flags gather them. Formats on the DoubleWithErrorTerm path take a vectorized
+    /// kernel for results in the normal range (emulation/arithmetic_arrays.cpp); the rest go one
+    /// by one.
     core::ExceptionFlags apply_arrays(Operation op, std::span<const double> a, std::span<const double> b,
                                       std::span<const double> c, std::span<double> out) const;
 

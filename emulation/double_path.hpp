@@ -45,7 +45,9 @@ struct NearbyDouble {
 }
 
 /// a * b + c: the product is exact, the sum as nearby_sum.
-[[gnu::always_inline]] inline NearbyDouble nearby_fma(double a, double b, double c, bool exact) { return nearby_sum(a * b, c, exact); }
+[[gnu::always_inline]] inline NearbyDouble nearby_fma(double a, double b, double c, bool exact) {
+    return nearby_sum(a * b, c, exact);
+}
 
 /// What rounding a normal result needs to know about the format, in terms of double bit patterns.
 struct NormalRounding {
@@ -73,7 +75,7 @@ template <core::RoundingMode mode>
     const std::uint64_t sign = u & (std::uint64_t{1} << 63);
     const std::uint64_t a = u ^ sign;
     const bool negative = sign != 0;
-    // Everything below is integer arithmetic without && or comparisons of bools, which keep GCC's
+    // Integer arithmetic below, without && or comparisons of bools, which keep GCC's
     // vectorizer away. One bit below the double's last: 2|s| + 1 or - 1 says on which side the exact
     // value lies (toward zero when the rest's sign differs from the value's).
     using U = std::uint64_t;
