@@ -18,7 +18,7 @@ constexpr std::size_t length = 8 * block + 37;  // and a short tail
 /// (signaling NaNs left out: a double cannot carry them).
 std::array<std::vector<std::uint64_t>, 3> operand_patterns(const FormatInfo& f, Operation op, std::uint64_t seed) {
     std::mt19937_64 random(seed);
-    const std::uint64_t width_mask = (std::uint64_t{1} << f.width) - 1;
+    const std::uint64_t width_mask = f.width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << f.width) - 1;
     auto middle_value = [&] {
         const int e = std::uniform_int_distribution<int>(f.emin / 2 + 1, f.emax / 2 - 1)(random);
         const double significand = 1.0 + std::ldexp(static_cast<double>(random() >> (64 - f.M)), -f.M);
