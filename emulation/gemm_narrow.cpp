@@ -69,8 +69,8 @@ FLOATSCOPE_KERNEL_CLONES std::uint32_t add_rounded(const NormalRange<float>& ran
                                                    std::size_t width) {
     const NormalRange<float> g = range;  // a local copy: stores to out cannot alias it
     const std::uint32_t mask = (std::uint32_t{1} << g.shift) - 1, boundary = boundary_bits<mode>(mask);
-    // in_normal_range for the whole row, from the extremes of the magnitudes.
-    std::uint32_t largest = 0, smallest = ~std::uint32_t{0}, nearest_boundary = ~std::uint32_t{0};
+    RangeExtremes<float> extremes;
+    std::uint32_t nearest_boundary = ~std::uint32_t{0};
     for (std::size_t j = 0; j < width; ++j) {
         const float s = sums[j], t = x * terms[j];
         std::uint32_t u = 0;
@@ -89,13 +89,10 @@ FLOATSCOPE_KERNEL_CLONES std::uint32_t add_rounded(const NormalRange<float>& ran
             const bool exact = (y - s == t) & (y - t == s);
             nearest_boundary = std::min(nearest_boundary, ((u & mask) ^ boundary) + exact);
         }
-        const std::uint32_t a = u & ~NormalRange<float>::sign_bit;
-        largest = std::max(largest, a);
-        smallest = std::min(smallest, a - g.low_bias);
+        extremes.add(g, u);
         out[j] = std::bit_cast<float>(round_bits_in_range<mode>(u, g.shift));
     }
-    return static_cast<std::uint32_t>(nearest_boundary == 0) | static_cast<std::uint32_t>(largest > g.max_input) |
-           static_cast<std::uint32_t>(smallest < g.low_limit);
+    return static_cast<std::uint32_t>(nearest_boundary == 0) | static_cast<std::uint32_t>(extremes.outside(g));
 }
 
 using AddRounded = std::uint32_t (*)(const NormalRange<float>&, const float*, float*, float, const float*, std::size_t);

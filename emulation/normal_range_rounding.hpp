@@ -87,7 +87,7 @@ struct NormalRange {
     }
 };
 
-/// The rounded bit pattern of the value with bits u, exact when in_normal_range says so.
+/// The rounded bit pattern of the value with bits u, exact when RangeExtremes finds it inside.
 template <core::RoundingMode mode, typename Bits>
 [[gnu::always_inline]] inline Bits round_bits_in_range(Bits u, int shift) {
     constexpr Bits sign_bit = Bits{1} << (sizeof(Bits) * 8 - 1);
@@ -108,11 +108,21 @@ template <core::RoundingMode mode, typename Bits>
     }
 }
 
-/// Whether the value with bits u is one that round_bits_in_range rounds exactly.
-template <typename T, typename Bits>
-[[gnu::always_inline]] inline bool in_normal_range(const NormalRange<T>& g, Bits u) {
-    const Bits a = u & ~NormalRange<T>::sign_bit;
-    return (a <= g.max_input) & (a - g.low_bias >= g.low_limit);
-}
+/// Whether values are ones that round_bits_in_range rounds exactly, for a whole row or tile at
+/// once: the extremes of their magnitudes, which a vectorized loop keeps as two reductions.
+template <typename T>
+struct RangeExtremes {
+    using Bits = typename NormalRange<T>::Bits;
+    Bits largest = 0;
+    Bits smallest = ~Bits{0};  ///< of magnitude - low_bias
+
+    [[gnu::always_inline]] void add(const NormalRange<T>& g, Bits u) {
+        const Bits a = u & ~NormalRange<T>::sign_bit;
+        largest = std::max(largest, a);
+        smallest = std::min(smallest, a - g.low_bias);
+    }
+    /// Whether some value added lies outside: the general code must round it.
+    bool outside(const NormalRange<T>& g) const { return largest > g.max_input || smallest < g.low_limit; }
+};
 
 }  // namespace floatscope::emu::detail

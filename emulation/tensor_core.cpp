@@ -126,22 +126,19 @@ FLOATSCOPE_KERNEL_CLONES void block_sums(
     for (std::size_t j = 0; j < width; j += group) block_group(a, b + j, ldb, kb, kept_bits, acc + j);
 }
 
-/// out[i] = the block sum in[i] rounded to the accumulator, exact where in_normal_range holds (the
-/// common case, a few integer operations); says whether some value was outside it.
+/// out[i] = the block sum in[i] rounded to the accumulator, exact when RangeExtremes finds every
+/// value inside (the common case, a few integer operations); says whether some value was outside.
 template <core::RoundingMode mode>
 FLOATSCOPE_KERNEL_CLONES bool normalise_in_range(const detail::NormalRange<double>& range, const double* __restrict in,
                                                  double* __restrict out, std::size_t count) {
     const detail::NormalRange<double> g = range;  // a local copy: stores to out cannot alias it
-    // in_normal_range for the whole tile, from the extremes of the magnitudes.
-    std::uint64_t largest = 0, smallest = ~std::uint64_t{0};
+    detail::RangeExtremes<double> extremes;
     for (std::size_t i = 0; i < count; ++i) {
         const std::uint64_t u = std::bit_cast<std::uint64_t>(in[i]);
-        const std::uint64_t magnitude = u & ~detail::NormalRange<double>::sign_bit;
-        largest = std::max(largest, magnitude);
-        smallest = std::min(smallest, magnitude - g.low_bias);
+        extremes.add(g, u);
         out[i] = std::bit_cast<double>(detail::round_bits_in_range<mode>(u, g.shift));
     }
-    return largest > g.max_input || smallest < g.low_limit;
+    return extremes.outside(g);
 }
 
 /// The block's normalisation over a tile: the in-range kernel, round_array when it flags a value.
