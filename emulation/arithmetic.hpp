@@ -113,22 +113,24 @@ private:
 
 [[gnu::always_inline]] inline bool Arithmetic::round_normal_fast(NearbyDouble near, core::Rounded& out) const {
     using core::RoundingMode;
-    std::uint64_t failed = 0, inexact = 0, bits = 0;
+    std::uint64_t failed = 0, inexact = 0;
+    double value = 0;
     switch (rounder_.options().mode) {
-        case RoundingMode::NearestEven: bits = round_normal<RoundingMode::NearestEven>(normal_, near, failed, inexact); break;
-        case RoundingMode::NearestAway: bits = round_normal<RoundingMode::NearestAway>(normal_, near, failed, inexact); break;
-        case RoundingMode::TowardZero: bits = round_normal<RoundingMode::TowardZero>(normal_, near, failed, inexact); break;
-        case RoundingMode::Upward: bits = round_normal<RoundingMode::Upward>(normal_, near, failed, inexact); break;
-        case RoundingMode::Downward: bits = round_normal<RoundingMode::Downward>(normal_, near, failed, inexact); break;
-        case RoundingMode::ToOdd: bits = round_normal<RoundingMode::ToOdd>(normal_, near, failed, inexact); break;
+        case RoundingMode::NearestEven: value = round_normal_scalar<RoundingMode::NearestEven>(normal_, near, failed, inexact); break;
+        case RoundingMode::NearestAway: value = round_normal_scalar<RoundingMode::NearestAway>(normal_, near, failed, inexact); break;
+        case RoundingMode::TowardZero: value = round_normal_scalar<RoundingMode::TowardZero>(normal_, near, failed, inexact); break;
+        case RoundingMode::Upward: value = round_normal_scalar<RoundingMode::Upward>(normal_, near, failed, inexact); break;
+        case RoundingMode::Downward: value = round_normal_scalar<RoundingMode::Downward>(normal_, near, failed, inexact); break;
+        case RoundingMode::ToOdd: value = round_normal_scalar<RoundingMode::ToOdd>(normal_, near, failed, inexact); break;
         default: return false;
     }
     if (failed != 0) return false;
+    const auto bits = std::bit_cast<std::uint64_t>(value);
     const std::uint64_t magnitude = bits & ~(std::uint64_t{1} << 63);
     const int M = mantissa_bits_;
     const auto field = static_cast<std::uint64_t>(static_cast<std::int64_t>(magnitude >> 52) + field_offset_);
     const std::uint64_t mantissa = (magnitude >> (52 - M)) & ((std::uint64_t{1} << M) - 1);
-    out.value = std::bit_cast<double>(bits);
+    out.value = value;
     out.bits = ((bits >> 63) << sign_shift_) | (field << M) | mantissa;
     out.flags.bits = inexact != 0 ? core::ExceptionFlags::inexact : 0;
     return true;

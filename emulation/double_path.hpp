@@ -64,6 +64,16 @@ struct NormalRounding {
     NormalRounding(const core::FormatSpec& spec, core::Tininess tininess);
 };
 
+/// Whether the double's magnitude a or its rounding `rounded` lies outside the format's normal
+/// range. rounded < min also catches a NaN payload carried out of the word.
+[[gnu::always_inline]] inline std::uint64_t outside_normal(const NormalRounding& r, std::uint64_t a,
+                                                           std::uint64_t rounded) {
+    using U = std::uint64_t;
+    const U normal = static_cast<U>(a >= r.min_normal_bits) & static_cast<U>(rounded >= r.min_normal_bits) &
+                     static_cast<U>(rounded <= r.max_bits);
+    return normal ^ 1;
+}
+
 /// The rounded double's bits, for results in the format's normal range. Sets `failed` (to 1) when
 /// the general rounder must decide instead: a result tiny, huge, zero, infinite or NaN, or at 2^emin
 /// with tininess detected before rounding; sets `inexact` when rounding changed the value. Both only
@@ -83,18 +93,34 @@ template <core::RoundingMode mode>
     const U has_rest = static_cast<U>((direction << 1) != 0);
     const U toward_zero = (direction ^ u) >> 63;
     U twice = a << 1;
-    // Mostly exact (no rest): scalar code branches here, so that a dependent chain of operations
-    // need not wait for the error term; vectorized loops make it a masked add.
-    if (__builtin_expect(has_rest != 0, 0)) twice += 1 - 2 * toward_zero;
+    if (has_rest != 0) twice += 1 - 2 * toward_zero;  // a masked add in vectorized loops
     const U rounded = core::round_normal_bits<mode, U>(twice, r.shift, negative, 0) >> 1;
     // Just below 2^emin, the exact value is tiny before rounding even when the double is 2^emin.
     const U tiny_before = static_cast<U>(r.tininess_before) & static_cast<U>(a == r.min_normal_bits) & has_rest;
-    // rounded < min also catches a NaN payload carried out of the word.
-    const U normal = static_cast<U>(a >= r.min_normal_bits) & static_cast<U>(rounded >= r.min_normal_bits) &
-                     static_cast<U>(rounded <= r.max_bits);
-    failed |= (normal ^ 1) | tiny_before;
+    failed |= outside_normal(r, a, rounded) | tiny_before;
     inexact |= static_cast<U>((twice & ((U{1} << r.shift) - 1)) != 0);
     return sign | rounded;
+}
+
+/// round_normal for a single result whose latency counts (each result of a dependent chain feeds
+/// the next operation). An exact double, the common case, is rounded on its whole bit pattern: no
+/// rounding of a finite magnitude carries into the sign bit (a NaN's may: outside_normal fails it),
+/// so the sign needs no splitting off and putting back, and the value waits only for the rounding
+/// itself. A double with a rest takes round_normal behind a branch expected not taken, which a
+/// chain does not wait for (a select would make it wait for TwoSum's error term).
+template <core::RoundingMode mode>
+[[gnu::always_inline]] inline double round_normal_scalar(const NormalRounding& r, NearbyDouble near,
+                                                          std::uint64_t& failed, std::uint64_t& inexact) {
+    using U = std::uint64_t;
+    if (__builtin_expect((std::bit_cast<U>(near.direction) << 1) != 0, 0))
+        return std::bit_cast<double>(round_normal<mode>(r, near, failed, inexact));
+    const U u = std::bit_cast<U>(near.value);
+    constexpr U sign = U{1} << 63;
+    const int shift = r.shift - 1;
+    const double value = std::bit_cast<double>(core::round_normal_bits<mode, U>(u, shift, (u & sign) != 0, 0));
+    failed |= outside_normal(r, u & ~sign, std::bit_cast<U>(value) & ~sign);
+    inexact |= static_cast<U>((u & ((U{1} << shift) - 1)) != 0);
+    return value;
 }
 
 }  // namespace floatscope::emu
