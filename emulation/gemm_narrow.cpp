@@ -2,15 +2,19 @@
 #include "emulation/gemm_narrow.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "core/kernel_clones.hpp"
 #include "core/round_array.hpp"
+#include "emulation/binary16_sums.hpp"
 #include "emulation/float_environment.hpp"
 #include "emulation/gemm_fp32_rows.hpp"
 #include "emulation/native_formats.hpp"
@@ -28,7 +32,10 @@ namespace {
 // vectorizes over. Most steps need less: the plain float sum rounds the same way unless it was
 // inexact and fell on a rounding boundary, which a row step checks and then redoes with TwoSum. The
 // rounding is integer arithmetic on the bit pattern (normal_range_rounding.hpp); a row step with a
-// result outside the format's normal range is redone by core::round_array.
+// result outside the format's normal range is redone by core::round_array. IEEE binary16 with
+// nearest even, on CPUs with AVX-512, takes the binary16 conversion instead (binary16_sums.hpp),
+// which rounds exactly but keeps a NaN's payload: a tile that ends with a NaN is redone by the
+// code above.
 
 constexpr std::size_t tile_rows = 8;
 constexpr std::size_t tile_columns = 512;  // the tiles a step reads and writes (4096 floats each) stay in L1
@@ -100,10 +107,25 @@ using AddRounded = std::uint32_t (*)(const NormalRange<float>&, const float*, fl
 /// Always flags the row: formats the one-pass rounding does not cover take the general code.
 std::uint32_t general_only(const NormalRange<float>&, const float*, float*, float, const float*, std::size_t) { return 1; }
 
-/// Sums rounded to one format and mode, a whole row at a time.
+using Binary16Sums = void (*)(const float*, float*, const float*, std::size_t, const float*, std::size_t,
+                              std::size_t);
+
+/// The kernel rounding with the CPU's binary16 conversion, for binary16 with nearest even on a CPU
+/// that has it, when `conversion` asks for it; otherwise null.
+Binary16Sums binary16_sums(const FormatRounding& r, bool conversion) {
+    if (!conversion || !is_binary16(r.format) || r.mode != core::RoundingMode::NearestEven) return nullptr;
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx512f")) return binary16_sums_avx512;
+#endif
+    return nullptr;
+}
+
+/// Sums rounded to one format and mode, whole rows at a time; with `conversion`, by the binary16
+/// conversion where it applies, whose NaNs are not core::round_array's (binary16_sums.hpp).
 class RoundedAdder {
 public:
-    explicit RoundedAdder(const FormatRounding& r) : rounding_(r), range_(r) {
+    explicit RoundedAdder(const FormatRounding& r, bool conversion)
+        : rounding_(r), range_(r), binary16_(binary16_sums(r, conversion)) {
         if (!range_.applies) return;
         with_mode(r.mode, [this](auto mode) {
             plain_ = add_rounded<decltype(mode)::value, false>;
@@ -111,8 +133,20 @@ public:
         });
     }
 
+    bool converts() const { return binary16_ != nullptr; }
+
+    /// For rows r < rows: out[r * width + j] = round(sums[r * width + j] + xs[r] * terms[r * terms_stride
+    /// + j]) for j < width, each product exact.
+    void add(const float* sums, float* out, const float* xs, std::size_t rows, const float* terms,
+             std::size_t terms_stride, std::size_t width) const {
+        if (binary16_ != nullptr) return binary16_(sums, out, xs, rows, terms, terms_stride, width);
+        for (std::size_t r = 0; r < rows; ++r)
+            add_row(sums + r * width, out + r * width, xs[r], terms + r * terms_stride, width);
+    }
+
+private:
     /// out[j] = round(sums[j] + x * terms[j]) for j < width, x * terms[j] exact.
-    void add(const float* sums, float* out, float x, const float* terms, std::size_t width) const {
+    void add_row(const float* sums, float* out, float x, const float* terms, std::size_t width) const {
         // The plain sum, the sum rounded to odd when a plain one was ambiguous, the general code
         // for entries outside the normal range: each rarer and slower than the one before.
         if (plain_(range_, sums, out, x, terms, width) == 0 || folded_(range_, sums, out, x, terms, width) == 0)
@@ -122,10 +156,10 @@ public:
                           std::span<float>(out, width));
     }
 
-private:
     FormatRounding rounding_;
     NormalRange<float> range_;
     AddRounded plain_ = general_only, folded_ = general_only;
+    Binary16Sums binary16_;
 };
 
 }  // namespace
@@ -133,48 +167,65 @@ private:
 void narrow_gemm(const NarrowGemm& p) {
     [[maybe_unused]] const DefaultFloatEnvironment environment;
     const bool native_combine = is_binary32_rne(p.combine);
-    const RoundedAdder accumulator(p.accumulator), combine(p.combine);
+    struct Adders {
+        RoundedAdder accumulator, combine;
+    };
+    const Adders converting{RoundedAdder(p.accumulator, true), RoundedAdder(p.combine, true)};
+    const Adders general{RoundedAdder(p.accumulator, false), RoundedAdder(p.combine, false)};
+    const bool converts = converting.accumulator.converts() || converting.combine.converts();
     const std::size_t columns = std::min(tile_columns, std::max<std::size_t>(p.n, 1));
     // Four full tiles half a page apart modulo 4 KiB: a row read and the row written a multiple of 4 KiB
     // away would look alike to the store buffer's 4 KiB address check.
     const std::size_t stride = tile_rows * columns + 512;
-    std::vector<float> buffers(4 * stride);
-    float* sums = buffers.data();
+    // Aligned to 64 bytes, so that no vector load or store of a row that starts on a multiple of
+    // 16 floats splits a cache line.
+    std::vector<float> buffers(4 * stride + 15);
+    void* start = buffers.data();
+    std::size_t space = buffers.size() * sizeof(float);
+    float* sums = static_cast<float*>(std::align(64, 4 * stride * sizeof(float), start, space));
     float* next = sums + stride;
     float* totals = next + stride;
     float* products = totals + stride;
+    std::array<float, tile_rows> xs, ones;  // the rows' factors: A's entries, or 1 for rounded products
+    ones.fill(1.0f);
+    // The sums of the tile of C at (i0, j0) over all of k; returns where they are.
+    auto tile = [&](const Adders& adders, std::size_t i0, std::size_t j0, std::size_t rows, std::size_t width) {
+        const std::size_t size = rows * width;
+        std::fill(sums, sums + size, 0.0f);
+        std::fill(totals, totals + size, 0.0f);
+        for (std::size_t k = 0; k < p.k; ++k) {
+            const float* row = p.b + k * p.n + j0;
+            for (std::size_t r = 0; r < rows; ++r) xs[r] = p.a[(i0 + r) * p.k + k];
+            if (p.separate_products) {
+                for (std::size_t r = 0; r < rows; ++r) multiply_row(products + r * width, xs[r], row, width);
+                core::round_array(p.product.format, p.product.mode, std::span<const float>(products, size),
+                                  std::span<float>(products, size));
+                adders.accumulator.add(sums, next, ones.data(), rows, products, width, width);
+            } else {
+                adders.accumulator.add(sums, next, xs.data(), rows, row, 0, width);
+            }
+            std::swap(sums, next);
+            const bool block_ends = p.block != 0 && ((k + 1) % p.block == 0 || k + 1 == p.k);
+            if (!block_ends) continue;
+            if (native_combine) {
+                add_row(totals, sums, size);
+            } else {
+                adders.combine.add(totals, next, ones.data(), 1, sums, 0, size);
+                std::swap(totals, next);
+            }
+            std::fill(sums, sums + size, 0.0f);
+        }
+        return p.block != 0 ? totals : sums;
+    };
     for (std::size_t i0 = 0; i0 < p.m; i0 += tile_rows) {
         const std::size_t rows = std::min(tile_rows, p.m - i0);
         for (std::size_t j0 = 0; j0 < p.n; j0 += columns) {
-            const std::size_t width = std::min(columns, p.n - j0), size = rows * width;
-            std::fill(sums, sums + size, 0.0f);
-            std::fill(totals, totals + size, 0.0f);
-            for (std::size_t k = 0; k < p.k; ++k) {
-                const float* row = p.b + k * p.n + j0;
-                for (std::size_t r = 0; r < rows; ++r) {
-                    const float x = p.a[(i0 + r) * p.k + k];
-                    float* product = products + r * width;
-                    if (p.separate_products) {
-                        multiply_row(product, x, row, width);
-                        core::round_array(p.product.format, p.product.mode, std::span<const float>(product, width),
-                                          std::span<float>(product, width));
-                        accumulator.add(sums + r * width, next + r * width, 1.0f, product, width);
-                    } else {
-                        accumulator.add(sums + r * width, next + r * width, x, row, width);
-                    }
-                }
-                std::swap(sums, next);
-                const bool block_ends = p.block != 0 && ((k + 1) % p.block == 0 || k + 1 == p.k);
-                if (!block_ends) continue;
-                if (native_combine) {
-                    add_row(totals, sums, size);
-                } else {
-                    combine.add(totals, next, 1.0f, sums, size);
-                    std::swap(totals, next);
-                }
-                std::fill(sums, sums + size, 0.0f);
-            }
-            const float* result = p.block != 0 ? totals : sums;
+            const std::size_t width = std::min(columns, p.n - j0);
+            const float* result = tile(converting, i0, j0, rows, width);
+            // A NaN sum stays NaN through every later step, the combining included: a tile that ends
+            // without one never had one, and one that has is summed again without the conversion.
+            if (converts && std::any_of(result, result + rows * width, [](float v) { return std::isnan(v); }))
+                result = tile(general, i0, j0, rows, width);
             for (std::size_t r = 0; r < rows; ++r)
                 std::copy(result + r * width, result + (r + 1) * width, p.c + (i0 + r) * p.n + j0);
         }

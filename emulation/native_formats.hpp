@@ -6,12 +6,20 @@
 
 namespace floatscope::emu::detail {
 
-/// IEEE binary32 itself: what native float arithmetic rounds to.
-inline bool is_binary32(const core::FormatSpec& f) {
-    return f.kind == core::FormatKind::Binary && f.has_sign && f.exponent_bits == 8 && f.mantissa_bits == 23 &&
-           f.bias == 127 && f.has_infinity && f.nan_encoding == core::NanEncoding::Ieee && f.has_negative_zero &&
+/// The IEEE 754 binary interchange format with these field widths: its bias, infinities, NaNs,
+/// -0, subnormals and overflow to infinity.
+inline bool is_ieee_binary(const core::FormatSpec& f, int exponent_bits, int mantissa_bits) {
+    return f.kind == core::FormatKind::Binary && f.has_sign && f.exponent_bits == exponent_bits &&
+           f.mantissa_bits == mantissa_bits && f.bias == (1 << (exponent_bits - 1)) - 1 && f.has_infinity &&
+           f.nan_encoding == core::NanEncoding::Ieee && f.has_negative_zero &&
            f.subnormals == core::SubnormalPolicy::Gradual && f.overflow == core::OverflowPolicy::Ieee;
 }
+
+/// IEEE binary32 itself: what native float arithmetic rounds to.
+inline bool is_binary32(const core::FormatSpec& f) { return is_ieee_binary(f, 8, 23); }
+
+/// IEEE binary16: what the CPU's half-precision conversions round to.
+inline bool is_binary16(const core::FormatSpec& f) { return is_ieee_binary(f, 5, 10); }
 
 inline bool is_binary32_rne(const FormatRounding& r) {
     return is_binary32(r.format) && r.mode == core::RoundingMode::NearestEven;

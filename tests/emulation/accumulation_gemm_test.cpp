@@ -2,9 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
+#include <string_view>
 
 #include "../core/mpfr_reference.hpp"
 #include "accumulation_inputs.hpp"
@@ -177,6 +179,21 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
             {"sums beyond float's range", std::vector<double>(5, 0x1p62), std::vector<double>(5, 0x1.fp63)},
             {"sums in float's subnormal range", {0x1p-63, 0x1.8p-66}, {0x1p-64, 0x1p-67}},
         };
+        // binary16 (with nearest even, the AVX-512 conversion's path): float sums inexact on a
+        // midpoint where the format is subnormal (257 quanta of 2^-24, odd, plus half a quantum
+        // less 2^-45) and above its largest finite (65504 + 16 - 2^-16 rounds to 65520 in float),
+        // and the values the conversion must not change or that leave the fast path.
+        const double inf = std::numeric_limits<double>::infinity();
+        const std::vector<Case> binary16_cases = {
+            {"inexact float sum on a subnormal midpoint", {1 + 0x1p-8, (1 + 0x1p-10) * 0x1p-12},
+             {0x1p-16, (1 - 0x1p-10) * 0x1p-13}},
+            {"inexact float sum on the midpoint above the largest finite", {65504, 16 * (1 + 0x1p-10)},
+             {1, 1 - 0x1p-10}},
+            {"zero products of either sign", {-1, 1, 2}, {0, -0.0, 0}},
+            {"an infinite term", {1, inf, 2}, {1, 1, 1}},
+            {"infinite terms cancelling", {inf, 1, -inf}, {1, 1, 1}},
+            {"a NaN term", {1, std::nan(""), 2}, {1, 1, 1}},
+        };
         for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
                                   RoundingMode::Upward, RoundingMode::ToOdd}) {
             emu::AccumulationModel model;
@@ -194,6 +211,8 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
                 check(format, wide, c);
             }
             for (const Case& c : cases) check(format, model, c);
+            for (const Case& c : format == std::string_view("fp16") ? binary16_cases : std::vector<Case>{})
+                check(format, model, c);
         }
     }
 }
@@ -249,27 +268,32 @@ TEST_CASE("gemm checks the dimensions") {
 
 #if defined(__x86_64__)
 TEST_CASE("native kernels ignore the caller's flush-to-zero and restore it") {
-    const auto model = emu::find_accumulation_preset("bf16_fp32").model;
-    const Shape s{3, 20, 5};
-    const Operands o = operands(model, s, 4, 77);  // products around fp32's smallest normal
-    const unsigned saved = _mm_getcsr();
-    _mm_setcsr(saved | 0x8040);  // FTZ and DAZ
-    std::vector<double> c(s.m * s.n);
-    emu::gemm(model, o.a, o.b, c, s.m, s.k, s.n);
-    const unsigned during = _mm_getcsr();
-    _mm_setcsr(saved);
-    CHECK(during == (saved | 0x8040));
-    bool some_subnormal = false;
-    for (std::size_t i = 0; i < s.m; ++i)
-        for (std::size_t j = 0; j < s.n; ++j) {
-            std::vector<double> row(o.a.begin() + static_cast<std::ptrdiff_t>(i * s.k),
-                                    o.a.begin() + static_cast<std::ptrdiff_t>((i + 1) * s.k));
-            std::vector<double> column(s.k);
-            for (std::size_t t = 0; t < s.k; ++t) column[t] = o.b[t * s.n + j];
-            const double r = c[i * s.n + j];
-            some_subnormal = some_subnormal || (r != 0 && std::fabs(r) < 0x1p-126);
-            CHECK(test::same_result(r, test::ref_dot(model, row, column)));
-        }
-    CHECK(some_subnormal);
+    // The fp32 kernels, and the fp16 one (the binary16 conversion honours DAZ): products around
+    // each accumulator's smallest normal (operand family 4), subnormal sums.
+    for (const auto& [preset, min_normal] : {std::pair{"bf16_fp32", 0x1p-126}, std::pair{"fp16", 0x1p-14}}) {
+        const auto model = emu::find_accumulation_preset(preset).model;
+        const Shape s{3, 20, 5};
+        const Operands o = operands(model, s, 4, 77);
+        const unsigned saved = _mm_getcsr();
+        _mm_setcsr(saved | 0x8040);  // FTZ and DAZ
+        std::vector<double> c(s.m * s.n);
+        emu::gemm(model, o.a, o.b, c, s.m, s.k, s.n);
+        const unsigned during = _mm_getcsr();
+        _mm_setcsr(saved);
+        CHECK(during == (saved | 0x8040));
+        bool some_subnormal = false;
+        for (std::size_t i = 0; i < s.m; ++i)
+            for (std::size_t j = 0; j < s.n; ++j) {
+                std::vector<double> row(o.a.begin() + static_cast<std::ptrdiff_t>(i * s.k),
+                                        o.a.begin() + static_cast<std::ptrdiff_t>((i + 1) * s.k));
+                std::vector<double> column(s.k);
+                for (std::size_t t = 0; t < s.k; ++t) column[t] = o.b[t * s.n + j];
+                const double r = c[i * s.n + j];
+                some_subnormal = some_subnormal || (r != 0 && std::fabs(r) < min_normal);
+                INFO(preset << ", C(" << i << ", " << j << ")");
+                CHECK(test::same_result(r, test::ref_dot(model, row, column)));
+            }
+        CHECK(some_subnormal);
+    }
 }
 #endif
