@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "core/kernel_clones.hpp"
 #include "core/round_array.hpp"
 #include "emulation/binary16_sums.hpp"
+#include "emulation/cache_line_buffer.hpp"
 #include "emulation/float_environment.hpp"
 #include "emulation/gemm_fp32_rows.hpp"
 #include "emulation/native_formats.hpp"
@@ -177,12 +177,8 @@ void narrow_gemm(const NarrowGemm& p) {
     // Four full tiles half a page apart modulo 4 KiB: a row read and the row written a multiple of 4 KiB
     // away would look alike to the store buffer's 4 KiB address check.
     const std::size_t stride = tile_rows * columns + 512;
-    // Aligned to 64 bytes, so that no vector load or store of a row that starts on a multiple of
-    // 16 floats splits a cache line.
-    std::vector<float> buffers(4 * stride + 15);
-    void* start = buffers.data();
-    std::size_t space = buffers.size() * sizeof(float);
-    float* sums = static_cast<float*>(std::align(64, 4 * stride * sizeof(float), start, space));
+    CacheLineBuffer<float> buffers(4 * stride);
+    float* sums = buffers.data();
     float* next = sums + stride;
     float* totals = next + stride;
     float* products = totals + stride;

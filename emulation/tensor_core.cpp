@@ -11,6 +11,7 @@
 
 #include "core/kernel_clones.hpp"
 #include "core/round_array.hpp"
+#include "emulation/cache_line_buffer.hpp"
 #include "emulation/float_environment.hpp"
 #include "emulation/normal_range_rounding.hpp"
 
@@ -190,7 +191,7 @@ void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a
     // Two tiles half a page apart modulo 4 KiB: loads from one and stores to the other then never
     // look alike to the store buffer's 4 KiB address check within a few iterations.
     constexpr std::size_t tile_stride = panel_rows * panel_columns + 256;
-    std::vector<double> panel(k * panel_columns), sums(2 * tile_stride);
+    detail::CacheLineBuffer<double> panel(k * panel_columns), sums(2 * tile_stride);
     const Normalisation normalise(fma.normalisation());
     [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // the normalisation rounds natively
     for (std::size_t j0 = 0; j0 < n; j0 += panel_columns) {
