@@ -49,10 +49,15 @@ private:
     int kept_bits_;
 };
 
+/// Whether the finite x and y values and their products are floats, the products in float's normal
+/// range (fp16 and fp8 inputs; not bf16 or tf32, whose products can underflow float).
+bool products_fit_float(const core::FormatSpec& x, const core::FormatSpec& y);
+
 /// C (m x n) = A (m x k) B (k x n), all row-major, under a BlockFma order with blocks of
 /// `block_size` products along k (the last block may be shorter); A and B hold values of the input
-/// formats, C receives values of the accumulator format. Vectorized across columns.
+/// formats, C receives values of the accumulator format. Vectorized across columns; with
+/// `float_products` (products_fit_float of the input formats) on floats where that is exact.
 void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a, const double* b, double* c,
-                    std::size_t m, std::size_t k, std::size_t n);
+                    std::size_t m, std::size_t k, std::size_t n, bool float_products = false);
 
 }  // namespace floatscope::emu

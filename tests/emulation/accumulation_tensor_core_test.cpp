@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "../core/mpfr_reference.hpp"
@@ -157,4 +158,37 @@ TEST_CASE("a block with an infinite or NaN term gives the IEEE sum of its terms"
     CHECK(!std::signbit(fma(0, std::vector<double>{-0.0, 0.0})));
     CHECK(!std::signbit(fma(-0.0, std::vector<double>{-0.0, -0.0})));
     CHECK(!std::signbit(fma(-1, std::vector<double>{1, -0.0})));
+}
+
+TEST_CASE("the GEMM kernel agrees with the MPFR reference on inf, NaN and zero blocks among ordinary columns") {
+    // fp16 and fp8 inputs take the float kernel, which hands a row with an inf or NaN term to the
+    // double kernel; bf16 takes the double kernel throughout.
+    const double inf = std::numeric_limits<double>::infinity();
+    for (const char* name : {"nvidia_v100_fp16", "nvidia_h100_fp8_e4m3", "nvidia_a100_bf16"}) {
+        const auto& model = emu::find_accumulation_preset(name).model;
+        constexpr std::size_t m = 3, k = 10, n = 40;  // 40 columns: a panel's groups and padding
+        std::vector<double> a(m * k), b(k * n);
+        for (std::size_t t = 0; t < k; ++t) {
+            a[t] = 1 + double(t % 4) / 4;          // ordinary row
+            a[k + t] = t % 3 == 0 ? -0.0 : 0.5;     // zeros: -0 and empty blocks
+            a[2 * k + t] = t == 5 ? inf : -1.0;     // an infinite term in every column with b != 0
+            for (std::size_t j = 0; j < n; ++j) b[t * n + j] = (j % 2 ? -1.0 : 1.0) * double((t + j) % 7) / 8;
+        }
+        b[3 * n + 1] = inf;                     // inf in one column
+        b[2 * n + 2] = inf, b[3 * n + 2] = -inf;  // inf - inf in one block
+        b[7 * n + 3] = std::nan("");
+        b[4 * n + 5] = -inf;
+        for (std::size_t t = 0; t < k; ++t) b[t * n + 6] = t < 4 ? -0.0 : 0.0;  // zero column
+        std::vector<double> c(m * n);
+        emu::gemm(model, a, b, c, m, k, n);
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                std::vector<double> x(a.begin() + i * k, a.begin() + (i + 1) * k), y(k);
+                for (std::size_t t = 0; t < k; ++t) y[t] = b[t * n + j];
+                const double want = test::ref_dot(model, x, y);
+                INFO(name << ", row " << i << ", column " << j << ": " << test::hex_double(c[i * n + j])
+                          << ", reference " << test::hex_double(want));
+                REQUIRE(test::same_result(c[i * n + j], want));
+            }
+    }
 }
