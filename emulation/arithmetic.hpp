@@ -27,6 +27,8 @@ enum class ExactPath {
     /// fma(-q, b, a) for div; fma(-r, r, a) for sqrt) tells on which side of the double the exact
     /// result lies, which decides every rounding to p <= 52 bits (the double is within half an
     /// ulp of the exact value, and the format's rounding points are at least two ulps apart).
+    /// Its double operations (and the nearest-even rounding, see split_high) need the default
+    /// floating-point environment that programs start in: round to nearest-even, subnormals kept.
     DoubleWithErrorTerm,
     /// Everything else: MPFR computes the result toward zero at 64 bits and reports whether it
     /// was exact; 64 bits and a sticky bit round correctly to any p <= 62.
@@ -115,8 +117,12 @@ private:
     using core::RoundingMode;
     std::uint64_t failed = 0, inexact = 0;
     double value = 0;
-    switch (rounder_.options().mode) {
-        case RoundingMode::NearestEven: value = round_normal_scalar<RoundingMode::NearestEven>(normal_, near, failed, inexact); break;
+    // Nearest-even, the default, first and laid out as the expected path: one comparison rather
+    // than a jump through a table, and no taken branch (a dependent fma chain: 4.9 -> 4.4 ns).
+    const RoundingMode mode = rounder_.options().mode;
+    if (__builtin_expect(mode == RoundingMode::NearestEven, 1))
+        value = round_normal_scalar<RoundingMode::NearestEven>(normal_, near, failed, inexact);
+    else switch (mode) {
         case RoundingMode::NearestAway: value = round_normal_scalar<RoundingMode::NearestAway>(normal_, near, failed, inexact); break;
         case RoundingMode::TowardZero: value = round_normal_scalar<RoundingMode::TowardZero>(normal_, near, failed, inexact); break;
         case RoundingMode::Upward: value = round_normal_scalar<RoundingMode::Upward>(normal_, near, failed, inexact); break;
