@@ -121,7 +121,8 @@ Arithmetic::Arithmetic(const core::FormatSpec& spec, core::RoundingOptions optio
     : rounder_(spec, options), path_(choose_path(spec)) {
     if (path_ != ExactPath::DoubleWithErrorTerm) return;
     normal_ = NormalRounding(spec, options.tininess);
-    fast_enabled_ = !core::is_stochastic(options.mode);
+    if (!core::is_stochastic(options.mode))
+        fast_ = options.mode == core::RoundingMode::NearestEven ? FastRounding::NearestEven : FastRounding::OnBits;
     mantissa_bits_ = spec.mantissa_bits;
     sign_shift_ = spec.exponent_bits + spec.mantissa_bits;
     field_offset_ = spec.bias - 1023;

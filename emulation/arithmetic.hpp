@@ -51,7 +51,7 @@ public:
     /// On values of the format (each operand must be a value of the format).
     [[gnu::always_inline]] core::Rounded apply_values(Operation op, double a, double b = 0, double c = 0) const {
         core::Rounded result;
-        if (fast_enabled_ && round_normal_fast(nearby_double(op, a, b, c), result)) return result;
+        if (round_normal_fast(nearby_double(op, a, b, c), result)) return result;
         return apply_values_slow(op, a, b, c);
     }
 
@@ -90,7 +90,11 @@ private:
 
     core::Rounder rounder_;
     ExactPath path_;
-    bool fast_enabled_ = false;
+    /// How round_normal_fast rounds: not at all (the MPFR path, stochastic modes), nearest-even in
+    /// floating point, or another mode on the double's bits. One byte, so that the common case costs
+    /// a dependent chain one comparison.
+    enum class FastRounding : std::uint8_t { None, NearestEven, OnBits };
+    FastRounding fast_ = FastRounding::None;
     NormalRounding normal_;
     /// Format bit pattern of a rounded double: field = double field + offset.
     std::int64_t field_offset_ = 0;
@@ -117,12 +121,12 @@ private:
     using core::RoundingMode;
     std::uint64_t failed = 0, inexact = 0;
     double value = 0;
-    // Nearest-even, the default, first and laid out as the expected path: one comparison rather
-    // than a jump through a table, and no taken branch (a dependent fma chain: 4.9 -> 4.4 ns).
-    const RoundingMode mode = rounder_.options().mode;
-    if (__builtin_expect(mode == RoundingMode::NearestEven, 1))
+    // Nearest-even, the default, first and laid out as the expected path: no jump through a table
+    // and no taken branch (a dependent fma chain: 4.9 -> 4.4 ns).
+    if (__builtin_expect(fast_ == FastRounding::NearestEven, 1))
         value = round_normal_scalar<RoundingMode::NearestEven>(normal_, near, failed, inexact);
-    else switch (mode) {
+    else if (fast_ == FastRounding::None) return false;
+    else switch (rounder_.options().mode) {
         case RoundingMode::NearestAway: value = round_normal_scalar<RoundingMode::NearestAway>(normal_, near, failed, inexact); break;
         case RoundingMode::TowardZero: value = round_normal_scalar<RoundingMode::TowardZero>(normal_, near, failed, inexact); break;
         case RoundingMode::Upward: value = round_normal_scalar<RoundingMode::Upward>(normal_, near, failed, inexact); break;

@@ -109,7 +109,7 @@ core::ExceptionFlags Arithmetic::apply_arrays(Operation op, std::span<const doub
         const Operands block{operands.a + start, operands.b + (count >= 2 ? start : 0),
                              operands.c + (count >= 3 ? start : 0), operands.b_sign};
         bool inexact = false;
-        if (fast_enabled_ && round_block_of(op, rounder_.options().mode, normal_, block, out.data() + start, n, inexact)) {
+        if (fast_ != FastRounding::None && round_block_of(op, rounder_.options().mode, normal_, block, out.data() + start, n, inexact)) {
             if (inexact) flags.raise(core::ExceptionFlags::inexact);
             continue;
         }

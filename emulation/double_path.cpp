@@ -16,6 +16,7 @@ NormalRounding::NormalRounding(const core::FormatSpec& spec, core::Tininess tini
     max_finite = g.max_finite;
     tininess_before = tininess == core::Tininess::BeforeRounding;
     split_factor = std::ldexp(1.0, 52 - spec.mantissa_bits) + 1;
+    below_last_bit = (std::uint64_t{1} << (52 - spec.mantissa_bits)) - 1;
     // A double holds every multiple of 2^low below 2^(low + 53). Values of the format are multiples
     // of 2^(emin - M) below 2^(emax + 1); products of two are multiples of 2^(2 (emin - M)).
     const int low = g.emin - spec.mantissa_bits;

@@ -63,6 +63,8 @@ struct NormalRounding {
     bool exact_fmas = false;
     /// 2^(52 - M) + 1 for a format with M fraction bits: Veltkamp's splitting factor (see split_high).
     double split_factor = 0;
+    /// The double fraction bits below the format's last: 2^(52 - M) - 1.
+    std::uint64_t below_last_bit = 0;
 
     NormalRounding() = default;
     NormalRounding(const core::FormatSpec& spec, core::Tininess tininess);
@@ -113,10 +115,14 @@ template <core::RoundingMode mode>
 /// Valid while x * factor does not overflow; round_normal_scalar checks the range afterwards.
 /// Three dependent floating-point operations instead of the integer rounding's four plus two moves
 /// between register files, which cost more than the rounding itself (~10 cycles for the round trip
-/// on a Zen 5 core). The statements stay separate: contracting x * factor - x into an fma would
-/// break the splitting (GCC does not contract in ISO C++, clang only within one expression).
+/// on a Zen 5 core). Contracting x * factor - x into an fma would break the splitting: GCC does not
+/// contract in ISO C++ (the project's mode), clang only within one expression, and on x86 the empty
+/// asm makes the product opaque whatever the flags (GNU C++ with -mfma does contract).
 [[gnu::always_inline]] inline double split_high(double x, double factor) {
-    const double scaled = x * factor;
+    double scaled = x * factor;
+#if defined(__SSE2__)
+    asm("" : "+x"(scaled));  // no instruction
+#endif
     const double low_removed = scaled - x;
     return scaled - low_removed;
 }
@@ -135,21 +141,21 @@ template <core::RoundingMode mode>
     if (__builtin_expect((std::bit_cast<U>(near.direction) << 1) != 0, 0))
         return std::bit_cast<double>(round_normal<mode>(r, near, failed, inexact));
     if constexpr (mode == core::RoundingMode::NearestEven) {
-        // All in floating point, so that the value never visits an integer register. Rounding is
-        // monotone and the bounds are values of the format, so |x| >= min normal implies the same
-        // of the rounded value, and only a rounded value above max overflows (NaNs fail both).
+        // The value never visits an integer register. Rounding is monotone and min normal is a
+        // value of the format, so a rounded magnitude above it had one above it before rounding
+        // (not tiny either way; a result of exactly min normal goes to the general rounder); only a
+        // rounded magnitude above max overflows; NaNs fail both comparisons.
         const double value = split_high(near.value, r.split_factor);
-        const bool normal = std::fabs(near.value) >= r.min_normal && std::fabs(value) <= r.max_finite;
-        failed |= static_cast<U>(!normal);
-        inexact |= static_cast<U>(value != near.value);
+        const double magnitude = std::fabs(value);
+        failed |= static_cast<U>(!(magnitude > r.min_normal && magnitude <= r.max_finite));
+        inexact |= static_cast<U>((std::bit_cast<U>(near.value) & r.below_last_bit) != 0);
         return value;
     }
     const U u = std::bit_cast<U>(near.value);
     constexpr U sign = U{1} << 63;
-    const int shift = r.shift - 1;
-    const double value = std::bit_cast<double>(core::round_normal_bits<mode, U>(u, shift, (u & sign) != 0, 0));
+    const double value = std::bit_cast<double>(core::round_normal_bits<mode, U>(u, r.shift - 1, (u & sign) != 0, 0));
     failed |= outside_normal(r, u & ~sign, std::bit_cast<U>(value) & ~sign);
-    inexact |= static_cast<U>((u & ((U{1} << shift) - 1)) != 0);
+    inexact |= static_cast<U>((u & r.below_last_bit) != 0);
     return value;
 }
 
