@@ -91,8 +91,8 @@ private:
     core::Rounder rounder_;
     ExactPath path_;
     /// How round_normal_fast rounds: not at all (the MPFR path, stochastic modes), nearest-even in
-    /// floating point, or another mode on the double's bits. One byte, so that the common case costs
-    /// a dependent chain one comparison.
+    /// floating point, or another mode on the double's bits. One byte, so that the common case is
+    /// chosen by one comparison.
     enum class FastRounding : std::uint8_t { None, NearestEven, OnBits };
     FastRounding fast_ = FastRounding::None;
     NormalRounding normal_;

@@ -108,10 +108,12 @@ template <core::RoundingMode mode>
     return sign | rounded;
 }
 
-/// x rounded to nearest-even at the format's precision, computed in floating point: Veltkamp's
-/// splitting with factor 2^s + 1 (Dekker, Numer. Math. 18, 1971) gives x rounded to nearest on
-/// 53 - s bits, ties to even when the arithmetic rounds to nearest-even (Boldo, IJCAR 2006, for
-/// binary formats; double_path_test checks it on ties for every precision of the double path).
+/// x rounded to nearest-even at the format's precision p = M + 1, computed in floating point by
+/// Veltkamp's splitting with factor 2^s + 1, s = 53 - p (Dekker, Numer. Math. 18, 1971): the high
+/// part is x rounded to nearest on p bits (Boldo, IJCAR 2006, proves it for binary formats). Ties
+/// go to even: a tie x has p + 1 significant bits, so for p <= 26 x * 2^s and x do not overlap and
+/// x * factor is 54 bits wide with x's last bit alone below a double's: a tie, broken to even on x's
+/// p-th bit, as rounding x to p bits breaks it. double_path_test checks it against MPFR, p <= 26.
 /// Valid while x * factor does not overflow; round_normal_scalar checks the range afterwards.
 /// Three dependent floating-point operations instead of the integer rounding's four plus two moves
 /// between register files, which cost more than the rounding itself (~10 cycles for the round trip
