@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "emulation/report.hpp"
+#include "emulation/simulation/report.hpp"
 #include "plots/plot_model.hpp"
 
 namespace floatscope::plots {

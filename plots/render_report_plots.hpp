@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "emulation/report.hpp"
+#include "emulation/simulation/report.hpp"
 
 namespace floatscope::plots {
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "emulation/report.hpp"
+#include "emulation/simulation/report.hpp"
 #include "plots/heatmap_model.hpp"
 #include "plots/plot_model.hpp"
 

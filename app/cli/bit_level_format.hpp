@@ -12,8 +12,8 @@
 #include "core/rounding.hpp"
 #include "core/wide_format.hpp"
 #include "core/wide_rounding.hpp"
-#include "emulation/arithmetic.hpp"
-#include "emulation/wide_arithmetic.hpp"
+#include "emulation/arithmetic/arithmetic.hpp"
+#include "emulation/arithmetic/wide_arithmetic.hpp"
 
 namespace floatscope::cli {
 

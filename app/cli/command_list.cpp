@@ -5,8 +5,9 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/table.hpp"
-#include "emulation/accumulation_presets.hpp"
-#include "emulation/workload.hpp"
+#include "emulation/accumulation/accumulation_presets.hpp"
+#include "emulation/simulation/workload.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace floatscope::cli {
 

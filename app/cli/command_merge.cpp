@@ -6,7 +6,7 @@
 #include "app/cli/simulation_options.hpp"
 #include "core/error.hpp"
 #include "core/input_file.hpp"
-#include "emulation/report.hpp"
+#include "emulation/simulation/report.hpp"
 
 namespace floatscope::cli {
 

@@ -4,8 +4,9 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/report_summary.hpp"
 #include "app/cli/simulation_options.hpp"
-#include "emulation/engine.hpp"
-#include "emulation/workload.hpp"
+#include "emulation/simulation/engine.hpp"
+#include "emulation/simulation/workload.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace floatscope::cli {
 

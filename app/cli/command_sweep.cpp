@@ -9,8 +9,9 @@
 #include "app/cli/report_summary.hpp"
 #include "app/cli/simulation_options.hpp"
 #include "core/error.hpp"
-#include "emulation/engine.hpp"
-#include "emulation/workload.hpp"
+#include "emulation/simulation/engine.hpp"
+#include "emulation/simulation/workload.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace floatscope::cli {
 

@@ -4,7 +4,7 @@
 
 #include "app/cli/commands.hpp"
 #include "core/rounding_mode.hpp"
-#include "emulation/testfloat_runner.hpp"
+#include "emulation/conformance/testfloat_runner.hpp"
 
 namespace floatscope::cli {
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "app/cli/table.hpp"
-#include "emulation/engine.hpp"
+#include "emulation/simulation/engine.hpp"
 
 namespace floatscope::cli {
 

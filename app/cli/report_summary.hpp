@@ -4,7 +4,7 @@
 
 #include <ostream>
 
-#include "emulation/report.hpp"
+#include "emulation/simulation/report.hpp"
 
 namespace floatscope::cli {
 

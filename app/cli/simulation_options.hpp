@@ -7,9 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "emulation/precision_policy.hpp"
-#include "emulation/report.hpp"
-#include "emulation/run_control.hpp"
+#include "emulation/simulation/precision_policy.hpp"
+#include "emulation/simulation/report.hpp"
+#include "emulation/simulation/run_control.hpp"
 
 namespace floatscope::cli {
 

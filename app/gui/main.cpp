@@ -7,9 +7,9 @@
 #include <cstring>
 
 #include "app/gui/main_window.hpp"
-#include "app/gui/plot_command.hpp"
+#include "app/gui/simulator/plot_command.hpp"
 #include "app/gui/screenshot.hpp"
-#include "app/gui/stories.hpp"
+#include "app/gui/simulator/stories.hpp"
 
 int main(int argc, char** argv) {
     // --plot needs no display: without one chosen, draw offscreen (a server, a CI job).

@@ -14,14 +14,14 @@
 #include <QTabWidget>
 #include <QToolBar>
 
-#include "app/gui/bits_view.hpp"
-#include "app/gui/custom_format_designer.hpp"
-#include "app/gui/format_sidebar.hpp"
-#include "app/gui/formats_view.hpp"
-#include "app/gui/lab_state.hpp"
-#include "app/gui/learn_view.hpp"
-#include "app/gui/number_line_view.hpp"
-#include "app/gui/simulator_workspace.hpp"
+#include "app/gui/lab/bits_view.hpp"
+#include "app/gui/lab/custom_format_designer.hpp"
+#include "app/gui/lab/format_sidebar.hpp"
+#include "app/gui/lab/formats_view.hpp"
+#include "app/gui/lab/lab_state.hpp"
+#include "app/gui/lab/learn_view.hpp"
+#include "app/gui/lab/number_line_view.hpp"
+#include "app/gui/simulator/simulator_workspace.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 

@@ -5,10 +5,10 @@
 #include <QPixmap>
 #include <algorithm>
 
-#include "app/gui/lab_state.hpp"
+#include "app/gui/lab/lab_state.hpp"
 #include "app/gui/main_window.hpp"
-#include "app/gui/number_line_view.hpp"
-#include "app/gui/simulator_workspace.hpp"
+#include "app/gui/lab/number_line_view.hpp"
+#include "app/gui/simulator/simulator_workspace.hpp"
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "core/exception_flags.hpp"
 #include "core/rounding.hpp"
-#include "emulation/arithmetic.hpp"
+#include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/fpcore/program.hpp"
 
 namespace floatscope::emu::fpcore {

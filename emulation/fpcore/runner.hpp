@@ -14,7 +14,7 @@
 #include "emulation/fpcore/fpcore.hpp"
 #include "emulation/fpcore/sampler.hpp"
 #include "emulation/fpcore/value.hpp"
-#include "emulation/report.hpp"
+#include "emulation/simulation/report.hpp"
 
 namespace floatscope::emu::fpcore {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "emulation/ground_truth.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/quantize/block_format.hpp"
 
 namespace floatscope::emu {

@@ -8,7 +8,7 @@
 
 #include "emulation/quantize/block_quantized.hpp"
 #include "emulation/quantize/integer_quantizer.hpp"
-#include "emulation/trace.hpp"
+#include "emulation/arithmetic/truth_number.hpp"
 
 namespace floatscope::emu {
 

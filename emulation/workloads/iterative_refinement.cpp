@@ -6,12 +6,12 @@
 
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
-#include "emulation/ground_truth.hpp"
-#include "emulation/scalar.hpp"
-#include "emulation/workloads/builtin_workloads.hpp"
-#include "emulation/workloads/conditioned_matrix.hpp"
-#include "emulation/workloads/mpfr_solve.hpp"
-#include "emulation/workloads/random_values.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/arithmetic/scalar.hpp"
+#include "emulation/workloads/registry.hpp"
+#include "emulation/workloads/linalg/conditioned_matrix.hpp"
+#include "emulation/workloads/linalg/mpfr_solve.hpp"
+#include "emulation/workloads/data/random_values.hpp"
 
 namespace floatscope::emu {
 
@@ -212,7 +212,7 @@ private:
     Emulated at(std::size_t i, std::size_t j) const { return Emulated::from_value(lu_[i * n_ + j]); }
 
     std::size_t n_;
-    FormatRounding working_, factor_, residual_;
+    core::FormatRounding working_, factor_, residual_;
     core::StochasticSource random_;
     std::vector<double> a_, b_;                    ///< A and b in u
     std::vector<double> a_residual_, b_residual_;  ///< the same in u_r

@@ -7,11 +7,11 @@
 #include <fmt/format.h>
 
 #include "core/memory_budget.hpp"
-#include "emulation/ground_truth.hpp"
-#include "emulation/workloads/builtin_workloads.hpp"
-#include "emulation/workloads/dense_layer.hpp"
-#include "emulation/workloads/layer_norm.hpp"
-#include "emulation/workloads/seeded_random.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/workloads/registry.hpp"
+#include "emulation/workloads/nn/dense_layer.hpp"
+#include "emulation/workloads/nn/layer_norm.hpp"
+#include "emulation/workloads/data/seeded_random.hpp"
 
 namespace floatscope::emu {
 

@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "emulation/parameters.hpp"
-#include "emulation/workloads/activation.hpp"
-#include "emulation/workloads/matrix.hpp"
+#include "emulation/simulation/parameters.hpp"
+#include "emulation/workloads/nn/activation.hpp"
+#include "emulation/workloads/nn/matrix.hpp"
 
 namespace floatscope::emu {
 

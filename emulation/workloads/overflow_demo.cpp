@@ -2,10 +2,10 @@
 #include <fmt/format.h>
 
 #include "core/stochastic_source.hpp"
-#include "emulation/ground_truth.hpp"
-#include "emulation/scalar.hpp"
-#include "emulation/workloads/builtin_workloads.hpp"
-#include "emulation/workloads/random_values.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/arithmetic/scalar.hpp"
+#include "emulation/workloads/registry.hpp"
+#include "emulation/workloads/data/random_values.hpp"
 
 namespace floatscope::emu {
 
@@ -36,7 +36,7 @@ public:
     template <typename Compute>
     Value step(Role role, const std::string& label, Compute&& compute) {
         const int index = next_index_++;
-        const FormatRounding& rounding = policy_.at(role, index, step_count_);
+        const core::FormatRounding& rounding = policy_.at(role, index, step_count_);
         TraceRegion& region = trace_.add_region("operation", index, label, rounding.format);
         Emulated result;
         {

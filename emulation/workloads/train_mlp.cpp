@@ -8,9 +8,9 @@
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "core/memory_budget.hpp"
-#include "emulation/workloads/builtin_workloads.hpp"
-#include "emulation/workloads/loss_scaler.hpp"
-#include "emulation/workloads/mlp_training.hpp"
+#include "emulation/workloads/registry.hpp"
+#include "emulation/workloads/nn/loss_scaler.hpp"
+#include "emulation/workloads/nn/mlp_training.hpp"
 
 namespace floatscope::emu {
 
@@ -41,7 +41,7 @@ std::vector<std::size_t> parse_hidden(const std::string& text) {
     return widths;
 }
 
-FormatRounding parse_autocast(const std::string& text) {
+core::FormatRounding parse_autocast(const std::string& text) {
     try {
         return {core::parse_format(text), core::RoundingMode::NearestEven};
     } catch (const Error& e) {
@@ -176,7 +176,7 @@ public:
         const auto batch = static_cast<std::size_t>(p.integer("batch-size"));
         const auto log_every = p.integer("log-every");
         const std::size_t steps = (data.train.size() + batch - 1) / batch;
-        const FormatRounding& compute = policy.at(Role::Compute, 0, static_cast<int>(widths.size() - 1));
+        const core::FormatRounding& compute = policy.at(Role::Compute, 0, static_cast<int>(widths.size() - 1));
         std::vector<std::size_t> order(data.train.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
         SeededRandom data_order(seed, 4);

@@ -3,7 +3,7 @@
 // stdout (no partial output), create no file, and finish (no hang).
 #include <catch2/catch.hpp>
 
-#include "../temp_dir.hpp"
+#include "tests/temp_dir.hpp"
 
 #include <sys/wait.h>
 

@@ -1,7 +1,7 @@
 // Tests of floatscope-cli as a process: outputs against published values and TestFloat, exit codes.
 #include <catch2/catch.hpp>
 
-#include "../temp_dir.hpp"
+#include "tests/temp_dir.hpp"
 
 #include <sys/wait.h>
 

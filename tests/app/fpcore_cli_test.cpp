@@ -2,7 +2,7 @@
 // and the exit codes of syntax errors and of --check-coverage.
 #include <catch2/catch.hpp>
 
-#include "../temp_dir.hpp"
+#include "tests/temp_dir.hpp"
 
 #include <sys/wait.h>
 

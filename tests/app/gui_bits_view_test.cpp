@@ -6,11 +6,11 @@
 #include <QPushButton>
 #include <QTest>
 
-#include "app/gui/bit_cells_widget.hpp"
-#include "app/gui/bit_row_widget.hpp"
-#include "app/gui/bits_view.hpp"
-#include "app/gui/format_reading.hpp"
-#include "app/gui/lab_state.hpp"
+#include "app/gui/lab/bit_cells_widget.hpp"
+#include "app/gui/lab/bit_row_widget.hpp"
+#include "app/gui/lab/bits_view.hpp"
+#include "app/gui/lab/format_reading.hpp"
+#include "app/gui/lab/lab_state.hpp"
 #include "core/catalog.hpp"
 #include "core/codec.hpp"
 #include "tests/app/gui_test_application.hpp"

@@ -8,7 +8,8 @@
 #include <string>
 
 #include "core/atomic_file.hpp"
-#include "emulation/engine.hpp"
+#include "emulation/simulation/engine.hpp"
+#include "emulation/workloads/registry.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace floatscope;

@@ -18,16 +18,17 @@
 #include <map>
 #include <sstream>
 
-#include "app/gui/compare_view.hpp"
+#include "app/gui/simulator/compare_view.hpp"
 #include "app/gui/main_window.hpp"
-#include "app/gui/parameter_form.hpp"
-#include "app/gui/policy_editor.hpp"
-#include "app/gui/policy_presets.hpp"
-#include "app/gui/results_view.hpp"
-#include "app/gui/run_worker.hpp"
-#include "app/gui/runner_view.hpp"
-#include "app/gui/simulator_workspace.hpp"
-#include "emulation/engine.hpp"
+#include "app/gui/simulator/parameter_form.hpp"
+#include "app/gui/simulator/policy_editor.hpp"
+#include "app/gui/simulator/policy_presets.hpp"
+#include "app/gui/simulator/results_view.hpp"
+#include "app/gui/simulator/run_worker.hpp"
+#include "app/gui/simulator/runner_view.hpp"
+#include "app/gui/simulator/simulator_workspace.hpp"
+#include "emulation/simulation/engine.hpp"
+#include "emulation/workloads/registry.hpp"
 #include "tests/app/gui_test_application.hpp"
 #include "tests/temp_dir.hpp"
 

@@ -1,7 +1,7 @@
 // Tests of floatscope-cli list, run, sweep and merge as a process: reports, shards, exit codes.
 #include <catch2/catch.hpp>
 
-#include "../temp_dir.hpp"
+#include "tests/temp_dir.hpp"
 
 #include <sys/wait.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "emulation/report.hpp"
+#include "emulation/simulation/report.hpp"
 
 namespace fs = std::filesystem;
 using floatscope::emu::Report;

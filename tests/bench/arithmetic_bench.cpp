@@ -9,8 +9,8 @@
 
 #include "core/catalog.hpp"
 #include "core/wide_format.hpp"
-#include "emulation/arithmetic.hpp"
-#include "emulation/wide_arithmetic.hpp"
+#include "emulation/arithmetic/arithmetic.hpp"
+#include "emulation/arithmetic/wide_arithmetic.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "emulation/accumulation_presets.hpp"
-#include "emulation/gemm.hpp"
-#include "emulation/gemm_fp32.hpp"
+#include "emulation/accumulation/accumulation_presets.hpp"
+#include "emulation/accumulation/gemm.hpp"
+#include "emulation/accumulation/kernels/gemm_fp32.hpp"
 
 #if defined(FLOATSCOPE_BENCH_EIGEN_V4)
 extern "C" void floatscope_bench_eigen_sgemm_v4(const float* a, const float* b, float* c, int n);

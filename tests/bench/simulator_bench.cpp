@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "emulation/engine.hpp"
-#include "emulation/workload.hpp"
-#include "emulation/workloads/image_dataset.hpp"
+#include "emulation/simulation/engine.hpp"
+#include "emulation/simulation/workload.hpp"
+#include "emulation/workloads/data/image_dataset.hpp"
 #include "emulation/workloads/mlp_forward.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace {
 

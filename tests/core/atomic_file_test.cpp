@@ -11,7 +11,7 @@
 
 #include <sys/resource.h>
 
-#include "../temp_dir.hpp"
+#include "tests/temp_dir.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/error.hpp"
-#include "emulation/workloads/idx_file.hpp"
+#include "emulation/workloads/data/idx_file.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

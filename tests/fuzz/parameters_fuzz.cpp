@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "emulation/parameters.hpp"
+#include "emulation/simulation/parameters.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "emulation/report.hpp"
+#include "emulation/simulation/report.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/gui/simulation_session.hpp"
+#include "app/gui/simulator/simulation_session.hpp"
 #include "core/error.hpp"
 #include "fuzz_support.hpp"
 

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "core/error.hpp"
-#include "emulation/testfloat_operations.hpp"
-#include "emulation/testfloat_runner.hpp"
+#include "emulation/conformance/testfloat_operations.hpp"
+#include "emulation/conformance/testfloat_runner.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -15,7 +15,7 @@
 #include "plots/render_report_plots.hpp"
 #include "plots/report_plots.hpp"
 #include "sample_reports.hpp"
-#include "../temp_dir.hpp"
+#include "tests/temp_dir.hpp"
 
 using namespace floatscope::plots;
 using floatscope::test::TempDir;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "emulation/report.hpp"
+#include "emulation/simulation/report.hpp"
 
 namespace floatscope::test {
 

@@ -1,0 +1,103 @@
+// Bit cells: fields in colour (sign, exponent, mantissa, integer, NF4 code), set bits drawn darker.
+#include "app/gui/lab/bit_cells_widget.hpp"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+namespace floatscope::gui {
+
+QColor bit_field_colour(BitField field, bool set) {
+    // Clear bits light, set bits dark, so that the pattern reads at a glance.
+    switch (field) {
+        case BitField::Sign: return set ? QColor(0xC6, 0x28, 0x28) : QColor(0xF8, 0xD0, 0xD0);
+        case BitField::Exponent: return set ? QColor(0x2E, 0x7D, 0x32) : QColor(0xD4, 0xEE, 0xD4);
+        case BitField::Mantissa: return set ? QColor(0x15, 0x65, 0xC0) : QColor(0xD2, 0xE4, 0xF8);
+        case BitField::Integer: return set ? QColor(0xE6, 0x5C, 0x00) : QColor(0xFC, 0xE4, 0xC4);
+        case BitField::Code: return set ? QColor(0x6A, 0x1B, 0x9A) : QColor(0xEB, 0xD8, 0xF2);
+    }
+    return set ? Qt::black : Qt::white;
+}
+
+BitCellsWidget::BitCellsWidget(core::FormatSpec spec, QWidget* parent)
+    : QWidget(parent), spec_(std::move(spec)), width_bits_(spec_.total_bits()) {
+    setMouseTracking(false);
+    setFocusPolicy(Qt::NoFocus);  // the value entry and the buttons carry the keyboard
+    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    setCursor(Qt::PointingHandCursor);
+}
+
+void BitCellsWidget::set_bits(std::uint64_t bits) {
+    if (bits == bits_) return;
+    bits_ = bits;
+    update();
+}
+
+QSize BitCellsWidget::sizeHint() const { return {width_bits_ * cell_width + 1, cell_height + 1}; }
+
+int BitCellsWidget::bit_at(QPoint point) const {
+    if (point.y() < 0 || point.y() > cell_height || point.x() < 0) return -1;
+    const int column = point.x() / cell_width;
+    return column < width_bits_ ? width_bits_ - 1 - column : -1;
+}
+
+QPoint BitCellsWidget::cell_centre(int index) const {
+    return {(width_bits_ - 1 - index) * cell_width + cell_width / 2, cell_height / 2};
+}
+
+void BitCellsWidget::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    QFont font = painter.font();
+    font.setPointSizeF(font.pointSizeF() * 0.85);
+    painter.setFont(font);
+    for (int column = 0; column < width_bits_; ++column) {
+        const int index = width_bits_ - 1 - column;
+        const bool set = ((bits_ >> index) & 1) != 0;
+        const QRect cell(column * cell_width, 0, cell_width, cell_height);
+        painter.fillRect(cell, bit_field_colour(bit_field(spec_, index), set));
+        painter.setPen(QColor(0x90, 0x90, 0x90));
+        painter.drawRect(cell);
+        painter.setPen(set ? Qt::white : QColor(0x40, 0x40, 0x40));
+        painter.drawText(cell, Qt::AlignCenter, set ? QStringLiteral("1") : QStringLiteral("0"));
+    }
+}
+
+void BitCellsWidget::paint_bit(int index) {
+    const std::uint64_t mask = std::uint64_t{1} << index;
+    const std::uint64_t painted = paint_value_ ? (bits_ | mask) : (bits_ & ~mask);
+    if (painted == bits_) return;
+    bits_ = painted;
+    update();
+    emit bits_edited(bits_);
+}
+
+void BitCellsWidget::mousePressEvent(QMouseEvent* event) {
+    const int index = bit_at(event->position().toPoint());
+    if (event->button() != Qt::LeftButton || index < 0) return;
+    paint_value_ = ((bits_ >> index) & 1) ? 0 : 1;  // the click toggles; the drag paints that value on
+    paint_bit(index);
+}
+
+void BitCellsWidget::mouseMoveEvent(QMouseEvent* event) {
+    if (paint_value_ < 0) return;
+    const int index = bit_at(event->position().toPoint());
+    if (index >= 0) paint_bit(index);
+}
+
+void BitCellsWidget::mouseReleaseEvent(QMouseEvent*) { paint_value_ = -1; }
+
+bool BitCellsWidget::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int index = bit_at(help->pos());
+        if (index < 0)
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), QString::fromStdString(describe_bit(spec_, bits_, index)), this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+}  // namespace floatscope::gui

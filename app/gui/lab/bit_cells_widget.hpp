@@ -1,0 +1,54 @@
+// BitCellsWidget: one format's bit pattern as coloured cells; click toggles a bit, dragging paints.
+#pragma once
+
+#include <QColor>
+#include <QWidget>
+#include <cstdint>
+
+#include "app/gui/lab/format_reading.hpp"
+#include "core/format.hpp"
+
+namespace floatscope::gui {
+
+/// The colour of a field's cells: light for a clear bit, dark for a set one.
+QColor bit_field_colour(BitField field, bool set);
+
+class BitCellsWidget : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int cell_width = 14;
+    static constexpr int cell_height = 22;
+
+    BitCellsWidget(core::FormatSpec spec, QWidget* parent = nullptr);
+
+    std::uint64_t bits() const { return bits_; }
+    /// Shows a pattern without emitting bits_edited.
+    void set_bits(std::uint64_t bits);
+    /// Bit index (0 = least significant) under a point in widget coordinates, -1 if none.
+    int bit_at(QPoint point) const;
+    /// Centre of a bit's cell, for tests that click it.
+    QPoint cell_centre(int index) const;
+
+    QSize sizeHint() const override;
+
+signals:
+    /// The user changed the pattern (a click, or each cell a drag paints over).
+    void bits_edited(std::uint64_t bits);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    void paint_bit(int index);
+
+    core::FormatSpec spec_;
+    int width_bits_ = 0;
+    std::uint64_t bits_ = 0;
+    int paint_value_ = -1;  ///< while dragging: the value the drag writes into cells, else -1
+};
+
+}  // namespace floatscope::gui

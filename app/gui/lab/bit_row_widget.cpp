@@ -1,0 +1,141 @@
+// A Bits-view row: laid out in five short lines so that fp64's 64 cells fit a 1280-pixel window.
+#include "app/gui/lab/bit_row_widget.hpp"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "app/gui/lab/bit_cells_widget.hpp"
+#include "core/decimal.hpp"
+
+namespace floatscope::gui {
+
+namespace {
+
+QLineEdit* read_only_line(QWidget* parent) {
+    auto* line = new QLineEdit(parent);
+    line->setReadOnly(true);
+    line->setFrame(false);
+    line->setStyleSheet(QStringLiteral("QLineEdit { background: transparent; }"));
+    line->setFocusPolicy(Qt::ClickFocus);  // selectable for copying, skipped by Tab
+    return line;
+}
+
+QLabel* caption(const QString& text, QWidget* parent) {
+    auto* label = new QLabel(text, parent);
+    label->setStyleSheet(QStringLiteral("color: #666;"));
+    return label;
+}
+
+QString html(const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); }
+
+}  // namespace
+
+BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFrame(parent) {
+    setFrameShape(QFrame::StyledPanel);
+    setObjectName(QString::fromStdString(spec.name));
+    reading_.spec = spec;
+
+    auto* name = new QLabel(QStringLiteral("<b>%1</b>").arg(html(spec.name)), this);
+    name->setToolTip(QString::fromStdString(spec.description));
+    name->setFixedWidth(96);
+    name->setWordWrap(true);
+    name->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    class_ = new QLabel(this);
+    auto* left = new QVBoxLayout;
+    left->addWidget(name);
+    left->addWidget(class_);
+    left->addStretch();
+
+    cells_ = new BitCellsWidget(spec, this);
+    hex_ = new QLabel(this);
+    hex_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    flags_ = new QLabel(this);
+    next_down_ = new QPushButton(QStringLiteral("< next down"), this);
+    next_up_ = new QPushButton(QStringLiteral("next up >"), this);
+    next_down_->setToolTip(QStringLiteral("The next smaller value of %1").arg(html(spec.name)));
+    next_up_->setToolTip(QStringLiteral("The next larger value of %1").arg(html(spec.name)));
+    auto* pattern_line = new QHBoxLayout;
+    pattern_line->addWidget(caption(QStringLiteral("hex"), this));
+    pattern_line->addWidget(hex_);
+    pattern_line->addSpacing(12);
+    pattern_line->addWidget(caption(QStringLiteral("flags"), this));
+    pattern_line->addWidget(flags_);
+    pattern_line->addStretch();
+    pattern_line->addWidget(next_down_);
+    pattern_line->addWidget(next_up_);
+
+    exact_ = read_only_line(this);
+    shortest_ = new QLabel(this);
+    shortest_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* value_line = new QHBoxLayout;
+    value_line->addWidget(caption(QStringLiteral("stored"), this));
+    value_line->addWidget(exact_, 3);
+    value_line->addWidget(caption(QStringLiteral("shortest"), this));
+    value_line->addWidget(shortest_, 1);
+
+    errors_ = new QLabel(this);
+    exponent_ = new QLabel(this);
+    auto* error_line = new QHBoxLayout;
+    error_line->addWidget(errors_);
+    error_line->addSpacing(16);
+    error_line->addWidget(exponent_);
+    error_line->addStretch();
+
+    formula_ = read_only_line(this);
+    auto* formula_line = new QHBoxLayout;
+    formula_line->addWidget(caption(QStringLiteral("formula"), this));
+    formula_line->addWidget(formula_, 1);
+
+    auto* right = new QVBoxLayout;
+    right->setSpacing(2);
+    right->addWidget(cells_);
+    right->addLayout(pattern_line);
+    right->addLayout(value_line);
+    right->addLayout(error_line);
+    right->addLayout(formula_line);
+
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 4, 6, 4);
+    layout->addLayout(left);
+    layout->addLayout(right, 1);
+
+    connect(cells_, &BitCellsWidget::bits_edited, this,
+            [this](std::uint64_t bits) { emit pattern_chosen(reading_.spec, bits); });
+    connect(next_up_, &QPushButton::clicked, this,
+            [this] { emit pattern_chosen(reading_.spec, core::next_up(reading_.spec, reading_.rounded.bits)); });
+    connect(next_down_, &QPushButton::clicked, this,
+            [this] { emit pattern_chosen(reading_.spec, core::next_down(reading_.spec, reading_.rounded.bits)); });
+}
+
+void BitRowWidget::show_reading(const FormatReading& reading) {
+    reading_ = reading;
+    cells_->set_bits(reading.rounded.bits);
+    hex_->setText(QStringLiteral("0x") + QString::fromStdString(core::format_bits_hex(reading.spec, reading.rounded.bits)));
+    class_->setText(QString::fromLatin1(core::to_string(reading.decoded.value_class)));
+    flags_->setText(QString::fromStdString(core::flags_names(reading.rounded.flags)));
+    flags_->setStyleSheet(reading.rounded.flags.bits & (core::ExceptionFlags::overflow | core::ExceptionFlags::invalid |
+                                                        core::ExceptionFlags::underflow)
+                              ? QStringLiteral("color: #b00020; font-weight: bold;")
+                              : QString());
+    exact_->setText(QString::fromStdString(reading.exact));
+    exact_->setCursorPosition(0);
+    exact_->setToolTip(QString::fromStdString(reading.exact));
+    shortest_->setText(QString::fromStdString(reading.shortest));
+    errors_->setText(QStringLiteral("<span style='color:#666'>abs err</span> %1 &nbsp; "
+                                    "<span style='color:#666'>rel err</span> %2 &nbsp; "
+                                    "<span style='color:#666'>ulp err</span> %3")
+                         .arg(html(reading.absolute_error), html(reading.relative_error), html(reading.ulp_error)));
+    exponent_->setText(QStringLiteral("<span style='color:#666'>exponent</span> ") + html(reading.exponent_field));
+    formula_->setText(QString::fromStdString(reading.formula));
+    formula_->setCursorPosition(0);
+    formula_->setToolTip(QString::fromStdString(reading.formula));
+    const bool is_nan = reading.decoded.value_class == core::ValueClass::NaN;
+    next_up_->setEnabled(!is_nan && core::next_up(reading.spec, reading.rounded.bits) != reading.rounded.bits);
+    next_down_->setEnabled(!is_nan && core::next_down(reading.spec, reading.rounded.bits) != reading.rounded.bits);
+}
+
+}  // namespace floatscope::gui

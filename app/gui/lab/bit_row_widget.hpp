@@ -1,0 +1,47 @@
+// BitRowWidget: one format's row in the Bits view - the cells, the stored value, its errors and fields.
+#pragma once
+
+#include <QFrame>
+#include <cstdint>
+
+#include "app/gui/lab/format_reading.hpp"
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace floatscope::gui {
+
+class BitCellsWidget;
+
+class BitRowWidget : public QFrame {
+    Q_OBJECT
+public:
+    BitRowWidget(const core::FormatSpec& spec, QWidget* parent = nullptr);
+
+    void show_reading(const FormatReading& reading);
+    const FormatReading& reading() const { return reading_; }
+    BitCellsWidget* cells() const { return cells_; }
+    QPushButton* next_up_button() const { return next_up_; }
+    QPushButton* next_down_button() const { return next_down_; }
+
+signals:
+    /// The user set this row's pattern (a bit, a drag, next up or next down).
+    void pattern_chosen(const core::FormatSpec& spec, std::uint64_t bits);
+
+private:
+    FormatReading reading_;
+    BitCellsWidget* cells_ = nullptr;
+    QLabel* hex_ = nullptr;
+    QLabel* class_ = nullptr;
+    QLabel* flags_ = nullptr;
+    QLineEdit* exact_ = nullptr;
+    QLabel* shortest_ = nullptr;
+    QLabel* errors_ = nullptr;
+    QLabel* exponent_ = nullptr;
+    QLineEdit* formula_ = nullptr;
+    QPushButton* next_down_ = nullptr;
+    QPushButton* next_up_ = nullptr;
+};
+
+}  // namespace floatscope::gui

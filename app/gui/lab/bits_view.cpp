@@ -1,0 +1,145 @@
+// The Bits view: typing re-reads the value live; a bit edit in any row becomes the entered value.
+#include "app/gui/lab/bits_view.hpp"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include "app/gui/lab/bit_cells_widget.hpp"
+#include "app/gui/lab/bit_row_widget.hpp"
+#include "app/gui/csv_text.hpp"
+#include "app/gui/lab/lab_state.hpp"
+#include "core/codec.hpp"
+#include "core/error.hpp"
+
+namespace floatscope::gui {
+
+namespace {
+
+/// What the cell colours mean; click and drag hints for those who do not hover.
+QLabel* field_legend(QWidget* parent) {
+    QString html;
+    const std::pair<BitField, const char*> fields[] = {{BitField::Sign, "sign"}, {BitField::Exponent, "exponent"},
+                                                       {BitField::Mantissa, "mantissa"}, {BitField::Integer, "integer"},
+                                                       {BitField::Code, "NF4 code"}};
+    for (const auto& [field, name] : fields)
+        html += QStringLiteral("<span style='background:%1; color:white'>&nbsp;1&nbsp;</span> %2 &nbsp;")
+                    .arg(bit_field_colour(field, true).name(), QString::fromLatin1(name));
+    auto* legend = new QLabel(html, parent);
+    legend->setToolTip(QStringLiteral("Click a bit to toggle it, drag across bits to paint; hover for its weight"));
+    return legend;
+}
+
+}  // namespace
+
+BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(state) {
+    entry_ = new QLineEdit(this);
+    entry_->setObjectName(QStringLiteral("value_entry"));
+    entry_->setPlaceholderText(QStringLiteral("0.1, 1e-8, 0x1.8p-3, inf, nan, 0x3FB999999999999A, fp16:3C00"));
+    entry_->setToolTip(QStringLiteral(
+        "A decimal or hex float is rounded once, exactly, into every chosen format.\n"
+        "FORMAT:HEX (fp16:3C00) is a bit pattern of that format; 0x... without a 'p' exponent is a\n"
+        "bit pattern of the first chosen format."));
+    entry_->setClearButtonEnabled(true);
+    auto* label = new QLabel(QStringLiteral("&Value:"), this);
+    label->setBuddy(entry_);
+    error_ = new QLabel(this);
+    error_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    error_->setWordWrap(true);
+    error_->hide();
+
+    auto* entry_line = new QHBoxLayout;
+    entry_line->addWidget(label);
+    entry_line->addWidget(entry_, 1);
+    entry_line->addWidget(field_legend(this));
+
+    rows_box_ = new QWidget(this);
+    auto* box_layout = new QVBoxLayout(rows_box_);
+    box_layout->setContentsMargins(0, 0, 0, 0);
+    rows_layout_ = new QVBoxLayout;
+    rows_layout_->setSpacing(4);
+    box_layout->addLayout(rows_layout_);
+    box_layout->addStretch();  // few rows sit at the top instead of spreading out
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(rows_box_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(entry_line);
+    layout->addWidget(error_);
+    layout->addWidget(scroll, 1);
+
+    connect(entry_, &QLineEdit::textEdited, this, &BitsView::read_entry);
+    connect(&state_, &LabState::chosen_changed, this, &BitsView::rebuild_rows);
+    connect(&state_, &LabState::formats_changed, this, &BitsView::rebuild_rows);
+    connect(&state_, &LabState::value_changed, this, &BitsView::refresh);
+    connect(&state_, &LabState::rounding_changed, this, &BitsView::refresh);
+    rebuild_rows();
+}
+
+QString BitsView::entry_error() const { return error_->isHidden() ? QString() : error_->text(); }
+
+BitRowWidget* BitsView::row(const std::string& format) const {
+    for (BitRowWidget* r : rows_)
+        if (r->reading().spec.name == format) return r;
+    return nullptr;
+}
+
+void BitsView::read_entry() {
+    typing_ = true;
+    try {
+        state_.set_value_text(entry_->text().toStdString());
+        error_->clear();
+        error_->hide();
+    } catch (const Error& e) {
+        // The rows keep showing the last value that was read, the message says why this one was not.
+        error_->setText(QString::fromStdString(e.what()));
+        error_->show();
+    }
+    typing_ = false;
+}
+
+void BitsView::rebuild_rows() {
+    for (BitRowWidget* r : rows_) delete r;
+    rows_.clear();
+    for (const core::FormatSpec& spec : state_.chosen_formats()) {
+        auto* r = new BitRowWidget(spec, rows_box_);
+        connect(r, &BitRowWidget::pattern_chosen, this, [this](const core::FormatSpec& spec, std::uint64_t bits) {
+            state_.set_value(entered_pattern(spec, bits));
+        });
+        rows_layout_->addWidget(r);
+        rows_.push_back(r);
+    }
+    refresh();
+}
+
+void BitsView::refresh() {
+    const EnteredValue& value = state_.value();
+    if (!typing_) {
+        // A pattern set by a click shows in the entry as FORMAT:HEX; typed text is left as typed.
+        const QString text = value.pattern ? QString::fromStdString(value.pattern->format + ":" +
+                                                                    core::format_bits_hex(state_.format(value.pattern->format),
+                                                                                          value.pattern->bits))
+                                           : QString::fromStdString(value.text);
+        if (text != entry_->text()) entry_->setText(text);
+        error_->hide();
+    }
+    const core::RoundingOptions options = state_.rounding_options();
+    for (BitRowWidget* r : rows_) r->show_reading(read_in_format(r->reading().spec, value, options));
+}
+
+std::string BitsView::csv() const {
+    std::string out = csv_record({"format", "input", "bits", "value", "shortest", "class", "abs_error", "rel_error",
+                                  "ulp_error", "flags", "exponent", "formula"});
+    for (const BitRowWidget* r : rows_) {
+        const FormatReading& x = r->reading();
+        out += csv_record({x.spec.name, state_.value().text, core::format_bits_hex(x.spec, x.rounded.bits), x.exact,
+                           x.shortest, core::to_string(x.decoded.value_class), x.absolute_error, x.relative_error,
+                           x.ulp_error, core::flags_hex(x.rounded.flags), x.exponent_field, x.formula});
+    }
+    return out;
+}
+
+}  // namespace floatscope::gui

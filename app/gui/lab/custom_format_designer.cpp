@@ -1,0 +1,245 @@
+// The custom format designer: every field of a binary FormatSpec, core::validate's verdict inline.
+#include "app/gui/lab/custom_format_designer.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "app/gui/csv_text.hpp"
+#include "app/gui/lab/format_descriptor.hpp"
+#include "app/gui/lab/lab_state.hpp"
+#include "core/catalog.hpp"
+#include "core/decimal.hpp"
+#include "core/error.hpp"
+#include "core/format_properties.hpp"
+
+namespace floatscope::gui {
+
+namespace {
+
+const std::array<std::pair<core::NanEncoding, const char*>, 4> nan_choices = {{
+    {core::NanEncoding::Ieee, "IEEE: exponent all ones (inf and NaN)"},
+    {core::NanEncoding::AllOnes, "fn: only all-ones is NaN, no inf (OCP E4M3)"},
+    {core::NanEncoding::NegativeZero, "fnuz: the -0 pattern is NaN, no inf, no -0"},
+    {core::NanEncoding::None, "none: every pattern is finite (FP6, FP4)"},
+}};
+
+/// The bias eXmY names imply: 2^(E-1) - 1, or 2^(E-1) for fnuz (DESIGN.md, catalog grammar).
+int standard_bias(int exponent_bits, core::NanEncoding nan) {
+    return nan == core::NanEncoding::NegativeZero ? (1 << (exponent_bits - 1)) : (1 << (exponent_bits - 1)) - 1;
+}
+
+}  // namespace
+
+CustomFormatDesigner::CustomFormatDesigner(LabState& state, QWidget* parent) : QWidget(parent), state_(state) {
+    preset_ = new QComboBox(this);
+    preset_->addItem(QStringLiteral("(choose a preset)"));
+    for (const core::FormatSpec& f : core::catalog_formats())
+        if (f.kind == core::FormatKind::Binary) preset_->addItem(QString::fromStdString(f.name));
+    name_ = new QLineEdit(this);
+    name_->setPlaceholderText(QStringLiteral("a name for the format, e.g. my_e3m4"));
+    exponent_ = new QSpinBox(this);
+    exponent_->setRange(1, 11);
+    mantissa_ = new QSpinBox(this);
+    mantissa_->setRange(0, 52);
+    bias_ = new QSpinBox(this);
+    bias_->setRange(-1100, 1100);
+    standard_bias_ = new QCheckBox(QStringLiteral("standard (2^(E-1) - 1; 2^(E-1) for fnuz)"), this);
+    sign_ = new QCheckBox(QStringLiteral("sign bit"), this);
+    infinity_ = new QCheckBox(QStringLiteral("infinities"), this);
+    nan_ = new QComboBox(this);
+    for (const auto& [encoding, label] : nan_choices) nan_->addItem(QString::fromLatin1(label));
+    negative_zero_ = new QCheckBox(QStringLiteral("negative zero"), this);
+    subnormals_ = new QCheckBox(QStringLiteral("subnormals (gradual underflow; off = flush to zero)"), this);
+    saturate_ = new QCheckBox(QStringLiteral("saturate on overflow (to +-max instead of inf/NaN)"), this);
+    verdict_ = new QLabel(this);
+    verdict_->setWordWrap(true);
+    verdict_->setObjectName(QStringLiteral("verdict"));
+    summary_ = new QLabel(this);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    add_ = new QPushButton(QStringLiteral("&Add to the lab"), this);
+    add_->setToolTip(QStringLiteral("The format appears at once in the sidebar, the table and the Bits view, and is "
+                                    "kept for the next start"));
+
+    auto* bias_line = new QHBoxLayout;
+    bias_line->addWidget(bias_);
+    bias_line->addWidget(standard_bias_);
+    bias_line->addStretch();
+    auto* form = new QFormLayout;
+    form->addRow(QStringLiteral("&Preset"), preset_);
+    form->addRow(QStringLiteral("&Name"), name_);
+    form->addRow(QStringLiteral("&Exponent bits E"), exponent_);
+    form->addRow(QStringLiteral("&Mantissa bits M"), mantissa_);
+    auto* bias_label = new QLabel(QStringLiteral("&Bias"), this);
+    bias_label->setBuddy(bias_);
+    form->addRow(bias_label, bias_line);
+    form->addRow(QStringLiteral("NaN &encoding"), nan_);
+    form->addRow(QString(), sign_);
+    form->addRow(QString(), infinity_);
+    form->addRow(QString(), negative_zero_);
+    form->addRow(QString(), subnormals_);
+    form->addRow(QString(), saturate_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(add_);
+    buttons->addStretch();
+    form->addRow(QString(), buttons);
+    form->addRow(QString(), verdict_);
+
+    auto* left = new QWidget(this);
+    left->setLayout(form);
+    left->setMaximumWidth(620);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(left, 1);
+    layout->addWidget(summary_, 1);
+
+    connect(preset_, &QComboBox::activated, this, [this](int index) {
+        if (index > 0) load(core::parse_format(preset_->itemText(index).toStdString()));
+    });
+    for (QSpinBox* box : {exponent_, mantissa_, bias_})
+        connect(box, &QSpinBox::valueChanged, this, &CustomFormatDesigner::fields_changed);
+    for (QCheckBox* box : {sign_, infinity_, negative_zero_, subnormals_, saturate_})
+        connect(box, &QCheckBox::toggled, this, &CustomFormatDesigner::fields_changed);
+    connect(standard_bias_, &QCheckBox::toggled, this, &CustomFormatDesigner::update_bias);
+    connect(exponent_, &QSpinBox::valueChanged, this, &CustomFormatDesigner::update_bias);
+    connect(nan_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        // Infinities, -0 and the sign follow the encoding's convention; each stays editable.
+        loading_ = true;
+        const core::NanEncoding encoding = nan_choices[static_cast<std::size_t>(index)].first;
+        infinity_->setChecked(encoding == core::NanEncoding::Ieee);
+        negative_zero_->setChecked(encoding != core::NanEncoding::NegativeZero && sign_->isChecked());
+        loading_ = false;
+        update_bias();
+        fields_changed();
+    });
+    connect(name_, &QLineEdit::textChanged, this, &CustomFormatDesigner::fields_changed);
+    connect(name_, &QLineEdit::returnPressed, this, &CustomFormatDesigner::add_to_lab);
+    connect(add_, &QPushButton::clicked, this, &CustomFormatDesigner::add_to_lab);
+
+    standard_bias_->setChecked(true);
+    load(core::parse_format("e3m4"));
+}
+
+core::FormatSpec CustomFormatDesigner::spec() const {
+    core::FormatSpec f;
+    f.name = name_->text().trimmed().toStdString();
+    f.kind = core::FormatKind::Binary;
+    f.has_sign = sign_->isChecked();
+    f.exponent_bits = exponent_->value();
+    f.mantissa_bits = mantissa_->value();
+    f.bias = bias_->value();
+    f.has_infinity = infinity_->isChecked();
+    f.nan_encoding = nan_choices[static_cast<std::size_t>(std::max(0, nan_->currentIndex()))].first;
+    f.has_negative_zero = negative_zero_->isChecked();
+    f.subnormals = subnormals_->isChecked() ? core::SubnormalPolicy::Gradual : core::SubnormalPolicy::Flush;
+    f.overflow = saturate_->isChecked() ? core::OverflowPolicy::Saturate : core::OverflowPolicy::Ieee;
+    return f;
+}
+
+void CustomFormatDesigner::load(const core::FormatSpec& f) {
+    loading_ = true;
+    name_->setText(QString::fromStdString("my_" + f.name));
+    exponent_->setValue(f.exponent_bits);
+    mantissa_->setValue(f.mantissa_bits);
+    for (std::size_t i = 0; i < nan_choices.size(); ++i)
+        if (nan_choices[i].first == f.nan_encoding) nan_->setCurrentIndex(static_cast<int>(i));
+    standard_bias_->setChecked(f.bias == standard_bias(f.exponent_bits, f.nan_encoding));
+    bias_->setValue(f.bias);
+    sign_->setChecked(f.has_sign);
+    infinity_->setChecked(f.has_infinity);
+    negative_zero_->setChecked(f.has_negative_zero);
+    subnormals_->setChecked(f.subnormals == core::SubnormalPolicy::Gradual);
+    saturate_->setChecked(f.overflow == core::OverflowPolicy::Saturate);
+    loading_ = false;
+    fields_changed();
+}
+
+void CustomFormatDesigner::update_bias() {
+    bias_->setEnabled(!standard_bias_->isChecked());
+    if (standard_bias_->isChecked()) bias_->setValue(standard_bias(exponent_->value(), spec().nan_encoding));
+}
+
+QString CustomFormatDesigner::validation_error() const {
+    core::FormatSpec f = spec();
+    if (f.name.empty()) f.name = "unnamed";
+    try {
+        core::validate(f);
+        return {};
+    } catch (const Error& e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+void CustomFormatDesigner::fields_changed() {
+    if (loading_) return;
+    const QString error = validation_error();
+    const bool named = !name_->text().trimmed().isEmpty();
+    add_->setEnabled(error.isEmpty() && named);
+    if (!error.isEmpty()) {
+        verdict_->setStyleSheet(QStringLiteral("color: #b00020;"));
+        verdict_->setText(error);
+        summary_->clear();
+        return;
+    }
+    verdict_->setStyleSheet(QStringLiteral("color: #1b5e20;"));
+    const core::FormatSpec f = spec();
+    verdict_->setText(named ? QStringLiteral("valid; saved as %1").arg(QString::fromStdString(format_descriptor(f)))
+                            : QStringLiteral("valid; give it a name to add it"));
+    const core::FormatProperties p = core::format_properties(f);
+    auto row = [](const char* label, const std::string& value) {
+        return QStringLiteral("<tr><td style='color:#666; padding-right:12px'>%1</td><td>%2</td></tr>")
+            .arg(QString::fromLatin1(label), QString::fromStdString(value).toHtmlEscaped());
+    };
+    summary_->setText(QStringLiteral("<b>%1 bits</b>: %2 sign, %3 exponent, %4 mantissa<table>")
+                          .arg(p.total_bits)
+                          .arg(f.has_sign ? 1 : 0)
+                          .arg(f.exponent_bits)
+                          .arg(f.mantissa_bits) +
+                      row("max finite", core::exact_decimal(p.max_finite)) +
+                      row("min normal", core::exact_decimal(p.min_normal)) +
+                      row("min subnormal", core::exact_decimal(p.min_subnormal)) +
+                      row("epsilon (2^-M)", core::exact_decimal(p.epsilon)) +
+                      row("decimal digits", fmt::format("{:.2f}", p.decimal_digits)) +
+                      row("range (decades)", fmt::format("{:.1f}", p.dynamic_range_decades)) +
+                      row("finite values", std::to_string(p.finite_values)) +
+                      row("descriptor", format_descriptor(f)) + QStringLiteral("</table>"));
+}
+
+bool CustomFormatDesigner::add_to_lab() {
+    const QString error = validation_error();
+    try {
+        if (!error.isEmpty()) throw Error(error.toStdString());
+        state_.add_custom_format(spec());
+        verdict_->setStyleSheet(QStringLiteral("color: #1b5e20;"));
+        verdict_->setText(QStringLiteral("added %1 to the lab").arg(name_->text().trimmed()));
+        return true;
+    } catch (const Error& e) {
+        verdict_->setStyleSheet(QStringLiteral("color: #b00020;"));
+        verdict_->setText(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+std::string CustomFormatDesigner::csv() const {
+    std::string out = csv_record({"name", "descriptor", "bits", "E", "M", "bias", "max_finite", "min_normal",
+                                  "min_subnormal", "epsilon", "error"});
+    const core::FormatSpec f = spec();
+    const QString error = validation_error();
+    if (!error.isEmpty()) return out + csv_record({f.name, "", "", "", "", "", "", "", "", "", error.toStdString()});
+    const core::FormatProperties p = core::format_properties(f);
+    return out + csv_record({f.name, format_descriptor(f), std::to_string(p.total_bits), std::to_string(f.exponent_bits),
+                             std::to_string(f.mantissa_bits), std::to_string(f.bias), core::exact_decimal(p.max_finite),
+                             core::exact_decimal(p.min_normal), core::exact_decimal(p.min_subnormal),
+                             core::exact_decimal(p.epsilon), ""});
+}
+
+}  // namespace floatscope::gui

@@ -1,0 +1,78 @@
+// Parsing the lab's value entry: numbers exactly, bit patterns through the codec.
+#include "app/gui/lab/entered_value.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "core/catalog.hpp"
+#include "core/codec.hpp"
+#include "core/decimal.hpp"
+#include "core/error.hpp"
+
+namespace floatscope::gui {
+
+namespace {
+
+std::string trimmed(std::string_view text) {
+    std::size_t begin = 0, end = text.size();
+    while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+    while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+    return std::string(text.substr(begin, end - begin));
+}
+
+const char* forms = "a decimal (0.1, -2.5e-3), a hex float (0x1.8p-3), inf, nan, a bit pattern of the first "
+                    "chosen format (0x3C00) or of a named one (fp16:3C00)";
+
+}  // namespace
+
+void EnteredValue::to_mpfr(core::MpfrNumber& out) const {
+    if (pattern || !exact.sticky) {
+        // Format values and 64-bit-exact inputs are held exactly by ExactValue.
+        mpfr_set_prec(out.get(), 128);
+        exact.to_mpfr(out.get());
+        return;
+    }
+    // For a decimal x = N 10^k and a format value s != x, |x - s| >= 2^-1074 |x| / N, as no
+    // supported format has a quantum below 2^-1074: 1074 bits + 3.33 bits per digit + margin keep
+    // the error's leading digits right. Hex floats need 4 bits per digit.
+    mpfr_set_prec(out.get(), static_cast<mpfr_prec_t>(4 * text.size() + 1200));
+    core::parse_value_to_mpfr(text, out.get());
+}
+
+EnteredValue entered_pattern(const core::FormatSpec& spec, std::uint64_t bits) {
+    const core::Decoded decoded = core::decode_bits(spec, bits);
+    EnteredValue v;
+    v.text = core::exact_decimal(decoded.value);
+    v.exact = decoded.exact();
+    v.pattern = BitPattern{spec.name, bits};
+    return v;
+}
+
+EnteredValue parse_entered_value(std::string_view raw, const std::vector<core::FormatSpec>& formats,
+                                 const core::FormatSpec& pattern_format) {
+    const std::string text = trimmed(raw);
+    if (text.empty()) throw Error(fmt::format("no value entered; type {}", forms));
+    try {
+        // FORMAT:HEX. Format names may carry modifiers (e4m3:sat), so the pattern follows the last colon.
+        if (const std::size_t colon = text.rfind(':'); colon != std::string::npos) {
+            const std::string name = text.substr(0, colon);
+            const auto known = std::find_if(formats.begin(), formats.end(),
+                                            [&](const core::FormatSpec& f) { return f.name == name; });
+            const core::FormatSpec spec = known != formats.end() ? *known : core::parse_format(name);
+            return entered_pattern(spec, core::parse_bits(spec, text.substr(colon + 1)));
+        }
+        const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+        if (hex && text.find_first_of("pP.") == std::string::npos)
+            return entered_pattern(pattern_format, core::parse_bits(pattern_format, text));
+        EnteredValue v;
+        v.text = text;
+        v.exact = core::parse_exact_value(text);
+        return v;
+    } catch (const Error& e) {
+        throw Error(fmt::format("cannot read '{}': {}. Type {}", text, e.what(), forms));
+    }
+}
+
+}  // namespace floatscope::gui

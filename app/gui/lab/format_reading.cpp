@@ -1,0 +1,165 @@
+// Computing a Bits-view row: rounding, exact decimal, errors measured with MPFR, the fields spelled out.
+#include "app/gui/lab/format_reading.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/decimal.hpp"
+#include "core/mpfr_number.hpp"
+
+namespace floatscope::gui {
+
+namespace {
+
+std::string significant(mpfr_srcptr x) {
+    if (mpfr_zero_p(x)) return "0";
+    char buffer[64];
+    mpfr_snprintf(buffer, sizeof buffer, "%.6Rg", x);
+    return buffer;
+}
+
+/// Absolute, relative and ULP error of `stored` against the entered value, from its exact value.
+void measure_errors(FormatReading& r, const EnteredValue& x) {
+    using Kind = core::ExactValue::Kind;
+    r.absolute_error = r.relative_error = r.ulp_error = "n/a";
+    const double stored = r.rounded.value;
+    if (x.exact.kind == Kind::NaN || std::isnan(stored)) return;
+    if (x.exact.kind == Kind::Infinite || std::isinf(stored)) {
+        const bool same = x.exact.kind == Kind::Infinite && std::isinf(stored) && (stored < 0) == x.exact.negative;
+        r.absolute_error = r.relative_error = same ? "0" : "inf";
+        return;
+    }
+    core::MpfrNumber exact(128);
+    x.to_mpfr(exact);
+    if (x.exact.kind == Kind::Finite && (mpfr_inf_p(exact.get()) || mpfr_zero_p(exact.get())))
+        return;  // beyond MPFR's exponent range
+    core::MpfrNumber difference(mpfr_get_prec(exact.get()) + 64);
+    mpfr_set_d(difference.get(), stored, MPFR_RNDN);
+    mpfr_sub(difference.get(), difference.get(), exact.get(), MPFR_RNDN);
+    const double spacing = core::ulp(r.spec, r.rounded.bits);
+    if (std::isfinite(spacing) && spacing > 0) {
+        core::MpfrNumber in_ulps(64);
+        mpfr_div_d(in_ulps.get(), difference.get(), spacing, MPFR_RNDN);
+        r.ulp_error = significant(in_ulps.get());
+    }
+    mpfr_abs(difference.get(), difference.get(), MPFR_RNDN);
+    r.absolute_error = significant(difference.get());
+    if (x.exact.kind == Kind::Zero) {
+        r.relative_error = mpfr_zero_p(difference.get()) ? "0" : "n/a";
+        return;
+    }
+    mpfr_abs(exact.get(), exact.get(), MPFR_RNDN);
+    mpfr_div(difference.get(), difference.get(), exact.get(), MPFR_RNDN);
+    r.relative_error = significant(difference.get());
+}
+
+std::string binary_digits(std::uint64_t value, int width) {
+    std::string digits;
+    for (int i = width - 1; i >= 0; --i) digits += ((value >> i) & 1) ? '1' : '0';
+    return digits;
+}
+
+/// Fields and formula of binary and exponent-scale formats.
+void spell_binary(FormatReading& r) {
+    const core::FormatSpec& f = r.spec;
+    const int M = f.mantissa_bits;
+    const std::uint64_t bits = r.rounded.bits;
+    const int field = static_cast<int>((bits >> M) & ((std::uint64_t{1} << f.exponent_bits) - 1));
+    const std::uint64_t fraction = bits & ((std::uint64_t{1} << M) - 1);
+    const int sign = f.has_sign ? static_cast<int>((bits >> (M + f.exponent_bits)) & 1) : 0;
+    const bool subnormal_field = field == 0 && f.kind == core::FormatKind::Binary;
+    const int unbiased = (subnormal_field ? 1 : field) - f.bias;
+    r.exponent_field = fmt::format("field {} ({}b), bias {}, unbiased {}{}", field,
+                                   binary_digits(static_cast<std::uint64_t>(field), f.exponent_bits), f.bias,
+                                   unbiased, subnormal_field ? " (subnormal: 1 - bias)" : "");
+    const std::string value = core::exact_decimal(r.rounded.value);
+    switch (r.decoded.value_class) {
+        case core::ValueClass::NaN: r.formula = "NaN: " + core::format_bits_fields(f, bits); return;
+        case core::ValueClass::Infinite: r.formula = fmt::format("exponent all ones, fraction 0: {}", value); return;
+        default: break;
+    }
+    if (f.kind == core::FormatKind::ExponentScale) {
+        r.formula = fmt::format("2^({} - {}) = {}", field, f.bias, value);
+        return;
+    }
+    const std::string significand = fmt::format("{}{}{}b", subnormal_field ? '0' : '1', M > 0 ? "." : "",
+                                                binary_digits(fraction, M));
+    r.formula = fmt::format("(-1)^{} x 2^({} - {}) x {} = {}", sign, subnormal_field ? 1 : field, f.bias,
+                            significand, value);
+}
+
+}  // namespace
+
+FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x, const core::RoundingOptions& options) {
+    FormatReading r;
+    r.spec = spec;
+    if (x.pattern && x.pattern->format == spec.name) {
+        r.rounded.bits = x.pattern->bits;
+        r.rounded.value = core::decode_bits(spec, x.pattern->bits).value;
+    } else {
+        r.rounded = core::Rounder(spec, options)(x.exact);
+    }
+    r.decoded = core::decode_bits(spec, r.rounded.bits);
+    r.exact = core::exact_decimal(r.rounded.value);
+    r.shortest = r.decoded.value_class == core::ValueClass::NaN ? "nan" : core::shortest_decimal(spec, r.rounded.value);
+    measure_errors(r, x);
+    switch (spec.kind) {
+        case core::FormatKind::Binary:
+        case core::FormatKind::ExponentScale: spell_binary(r); break;
+        case core::FormatKind::Integer:
+            r.formula = spec.has_sign ? fmt::format("two's complement {}b = {}",
+                                                    binary_digits(r.rounded.bits, spec.integer_bits), r.exact)
+                                      : fmt::format("unsigned {}b = {}", binary_digits(r.rounded.bits, spec.integer_bits),
+                                                    r.exact);
+            break;
+        case core::FormatKind::Lookup:
+            r.formula = fmt::format("code {} of {}: table[{}] = {}", r.rounded.bits, spec.code_values.size(),
+                                    r.rounded.bits, r.exact);
+            break;
+    }
+    return r;
+}
+
+BitField bit_field(const core::FormatSpec& spec, int index) {
+    switch (spec.kind) {
+        case core::FormatKind::Integer: return BitField::Integer;
+        case core::FormatKind::Lookup: return BitField::Code;
+        default: break;
+    }
+    if (index < spec.mantissa_bits) return BitField::Mantissa;
+    if (index < spec.mantissa_bits + spec.exponent_bits) return BitField::Exponent;
+    return BitField::Sign;
+}
+
+std::string describe_bit(const core::FormatSpec& spec, std::uint64_t bits, int index) {
+    const bool set = ((bits >> index) & 1) != 0;
+    const std::string state = set ? "set" : "clear";
+    switch (bit_field(spec, index)) {
+        case BitField::Integer: {
+            const bool top = spec.has_sign && index == spec.integer_bits - 1;
+            return fmt::format("integer bit {} ({}): weight {}2^{}{}", index, state, top ? "-" : "", index,
+                               top ? " (two's complement sign)" : "");
+        }
+        case BitField::Code:
+            return fmt::format("code bit {} ({}): adds 2^{} = {} to the code index into the {}-entry table", index,
+                               state, index, 1 << index, spec.code_values.size());
+        case BitField::Sign: return fmt::format("sign bit ({}): the value is negative when set", state);
+        case BitField::Exponent: {
+            const int k = index - spec.mantissa_bits;
+            return fmt::format("exponent bit {} ({}): adds 2^{} = {} to the biased exponent field (bias {})", k, state,
+                               k, 1 << k, spec.bias);
+        }
+        case BitField::Mantissa: {
+            const int j = spec.mantissa_bits - index;  // 1 for the top fraction bit
+            const int M = spec.mantissa_bits;
+            const int field = static_cast<int>((bits >> M) & ((std::uint64_t{1} << spec.exponent_bits) - 1));
+            const int unbiased = (field == 0 ? 1 : field) - spec.bias;
+            return fmt::format("mantissa bit {} of {} ({}): weight 2^-{} of the significand, 2^{} at this exponent", j,
+                               M, state, j, unbiased - j);
+        }
+    }
+    return {};
+}
+
+}  // namespace floatscope::gui

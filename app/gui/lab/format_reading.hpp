@@ -1,0 +1,40 @@
+// FormatReading: what one format makes of the entered value - pattern, exact value, errors, formula.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "app/gui/lab/entered_value.hpp"
+#include "core/codec.hpp"
+#include "core/format.hpp"
+#include "core/rounding.hpp"
+
+namespace floatscope::gui {
+
+/// Everything a Bits-view row shows, as text, computed apart from the widgets that show it.
+struct FormatReading {
+    core::FormatSpec spec;
+    core::Rounded rounded;   ///< the pattern shown and the flags its conversion raised
+    core::Decoded decoded;
+    std::string exact;       ///< every digit of the stored value
+    std::string shortest;    ///< shortest decimal that rounds back to it
+    std::string absolute_error;  ///< |stored - x|, 6 significant digits; "n/a" where undefined
+    std::string relative_error;  ///< |stored - x| / |x|
+    std::string ulp_error;       ///< (stored - x) / ulp(stored), signed
+    std::string exponent_field = "-";  ///< binary formats: field, bias and unbiased exponent
+    std::string formula;         ///< the value spelled from its fields, e.g. (-1)^0 x 2^(13-15) x 1.1001010011b
+};
+
+/// Rounds `x` into `spec` under `options`; where `x` is a bit pattern of `spec` itself the pattern
+/// is shown unchanged (no flags).
+FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x, const core::RoundingOptions& options);
+
+/// The role of bit `index` (0 = least significant) of `spec`'s pattern `bits`, and its weight, for
+/// the tooltip: "mantissa bit 1 (top): weight 2^-1 of the significand, 2^-3 here".
+std::string describe_bit(const core::FormatSpec& spec, std::uint64_t bits, int index);
+
+/// The field a bit belongs to, for colouring.
+enum class BitField { Sign, Exponent, Mantissa, Integer, Code };
+BitField bit_field(const core::FormatSpec& spec, int index);
+
+}  // namespace floatscope::gui

@@ -1,0 +1,183 @@
+// The Compare table: one row per policy, numeric sorting, selection as a plot filter.
+#include "app/gui/simulator/compare_view.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "app/gui/csv_text.hpp"
+#include "app/gui/simulator/policy_summary.hpp"
+#include "core/error.hpp"
+
+namespace floatscope::gui {
+
+namespace {
+
+constexpr int sort_role = Qt::UserRole;
+constexpr int run_role = Qt::UserRole + 1;
+constexpr int policy_role = Qt::UserRole + 2;
+
+QStandardItem* number_item(std::optional<double> value, char format, int digits) {
+    auto* item = new QStandardItem;
+    item->setEditable(false);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (!value) return item;  // no figure: sorts before every number
+    item->setText(std::isfinite(*value) ? QString::number(*value, format, digits)
+                                        : QString::fromLatin1(std::isnan(*value) ? "nan" : (*value > 0 ? "inf" : "-inf")));
+    item->setData(*value, sort_role);
+    item->setToolTip(QString::number(*value, 'g', 17));
+    return item;
+}
+
+/// An empty cell that says why it has no figure.
+QStandardItem* missing_item(const QString& why) {
+    QStandardItem* item = number_item(std::nullopt, 'g', 3);
+    item->setText(QStringLiteral("-"));
+    item->setToolTip(why);
+    return item;
+}
+
+/// Memory (MB resident), roofline time (ms) and energy (mJ, at Horowitz's lower DRAM figure; the
+/// range in the tooltip) of one policy on `hardware`.
+QList<QStandardItem*> cost_items(const PolicySummary& s, const std::optional<core::CostModel>& model,
+                                 const QString& model_error, const std::string& hardware) {
+    if (!s.work) {
+        const QString why = QStringLiteral("this workload does not count its work");
+        return {missing_item(why), missing_item(why), missing_item(why)};
+    }
+    QStandardItem* memory = number_item(s.work->resident_bytes / 1e6, 'g', 4);
+    if (!model) return {memory, missing_item(model_error), missing_item(model_error)};
+    try {
+        const core::CostEstimate cost = core::estimate_cost(*model, hardware, *s.work);
+        QStandardItem* time = number_item(cost.seconds * 1e3, 'g', 3);
+        time->setToolTip(QStringLiteral("roofline: compute %1 ms, memory %2 ms (datasheet peaks: an upper bound on speed)")
+                             .arg(cost.compute_seconds * 1e3, 0, 'g', 3)
+                             .arg(cost.memory_seconds * 1e3, 0, 'g', 3));
+        QStandardItem* energy = number_item(cost.energy_joules_low * 1e3, 'g', 3);
+        energy->setToolTip(QStringLiteral("%1 to %2 mJ (Horowitz, ISSCC 2014, 45 nm; DRAM 1.3 to 2.6 nJ per 64 bits)")
+                               .arg(cost.energy_joules_low * 1e3, 0, 'g', 3)
+                               .arg(cost.energy_joules_high * 1e3, 0, 'g', 3));
+        if (!cost.fits_in_memory) memory->setToolTip(QStringLiteral("more than the %1's memory").arg(QString::fromStdString(hardware)));
+        return {memory, time, energy};
+    } catch (const Error& e) {
+        const QString why = QString::fromStdString(e.what());
+        return {memory, missing_item(why), missing_item(why)};
+    }
+}
+
+}  // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    model_ = new QStandardItemModel(this);
+    sorted_ = new QSortFilterProxyModel(this);
+    sorted_->setSourceModel(model_);
+    sorted_->setSortRole(sort_role);
+    table_ = new QTableView(this);
+    table_->setObjectName(QStringLiteral("compare"));
+    table_->setModel(sorted_);
+    table_->setSortingEnabled(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->verticalHeader()->hide();
+    note_ = new QLabel(QStringLiteral("Select rows to show only those policies in the plots (Results); "
+                                      "click a header to sort. Errors are those of the last region (the result)."),
+                       this);
+    note_->setWordWrap(true);
+    hardware_ = new QComboBox(this);
+    hardware_->setObjectName(QStringLiteral("hardware"));
+    hardware_->setToolTip(QStringLiteral("The accelerator of the memory, time and energy estimates (resources/hardware.json)"));
+    try {
+        cost_model_ = core::load_cost_model();
+        for (const core::HardwareSpec& h : cost_model_->hardware) hardware_->addItem(QString::fromStdString(h.name));
+        hardware_->setCurrentText(QStringLiteral("H100 SXM"));
+    } catch (const Error& e) {
+        cost_model_error_ = QString::fromStdString(e.what());
+        hardware_->setEnabled(false);
+    }
+    connect(hardware_, &QComboBox::currentTextChanged, this, [this] { show_report(report_); });
+    auto* hardware_row = new QHBoxLayout;
+    hardware_row->addWidget(new QLabel(QStringLiteral("Cost estimates on"), this));
+    hardware_row->addWidget(hardware_);
+    hardware_row->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(note_);
+    layout->addLayout(hardware_row);
+    layout->addWidget(table_, 1);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { emit policies_selected(selected_policies()); });
+}
+
+void CompareView::show_report(const emu::Report& report) {
+    if (&report != &report_) report_ = report;
+    const std::vector<PolicySummary> summaries = summarize_policies(report);
+    const bool costed = std::any_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.work.has_value(); });
+    const bool training = std::any_of(summaries.begin(), summaries.end(),
+                                      [](const PolicySummary& s) { return s.test_accuracy || s.train_loss; });
+    QStringList headers = {QStringLiteral("Policy"), QStringLiteral("Run"), QStringLiteral("Final rel. error"),
+                           QStringLiteral("Bits correct"), QStringLiteral("Overflow"), QStringLiteral("Underflow to 0"),
+                           QStringLiteral("NaN")};
+    if (training) headers << QStringLiteral("Test accuracy") << QStringLiteral("Train loss");
+    if (costed) headers << QStringLiteral("Memory (MB)") << QStringLiteral("Est. time (ms)") << QStringLiteral("Energy (mJ)");
+    // A new report is not a new selection: the plots already show every policy of it.
+    const QSignalBlocker blocker(table_->selectionModel());
+    table_->setSortingEnabled(false);
+    model_->clear();
+    model_->setHorizontalHeaderLabels(headers);
+    for (const PolicySummary& s : summaries) {
+        auto* policy = new QStandardItem(QString::fromStdString(s.policy));
+        policy->setEditable(false);
+        policy->setData(QString::fromStdString(s.policy), sort_role);
+        policy->setData(QString::fromStdString(s.run), run_role);
+        policy->setData(QString::fromStdString(s.policy), policy_role);
+        policy->setToolTip(QString::fromStdString(s.name));
+        auto* run = new QStandardItem(QString::fromStdString(s.run));
+        run->setEditable(false);
+        run->setData(QString::fromStdString(s.run).toInt(), sort_role);
+        QList<QStandardItem*> row = {policy, run, number_item(s.final_rel_error, 'e', 3), number_item(s.final_bits_correct, 'f', 1),
+                                     number_item(s.overflow, 'g', 12), number_item(s.underflow_to_zero, 'g', 12),
+                                     number_item(s.nan, 'g', 12)};
+        if (training) row << number_item(s.test_accuracy, 'f', 4) << number_item(s.train_loss, 'g', 5);
+        if (costed) row << cost_items(s, cost_model_, cost_model_error_, hardware_->currentText().toStdString());
+        model_->appendRow(row);
+    }
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(-1, Qt::AscendingOrder);  // report order until the user sorts
+    table_->resizeColumnsToContents();
+}
+
+std::vector<std::pair<std::string, std::string>> CompareView::selected_policies() const {
+    std::vector<std::pair<std::string, std::string>> keep;
+    for (const QModelIndex& index : table_->selectionModel()->selectedRows(0))
+        keep.emplace_back(index.data(run_role).toString().toStdString(), index.data(policy_role).toString().toStdString());
+    return keep;
+}
+
+std::string CompareView::csv() const {
+    std::vector<std::string> fields;
+    for (int column = 0; column < sorted_->columnCount(); ++column)
+        fields.push_back(sorted_->headerData(column, Qt::Horizontal).toString().toStdString());
+    std::string text = csv_record(fields);
+    for (int row = 0; row < sorted_->rowCount(); ++row) {
+        fields.clear();
+        for (int column = 0; column < sorted_->columnCount(); ++column) {
+            // Full precision in the file, whatever the table rounds to.
+            const QVariant value = sorted_->index(row, column).data(column < 2 ? Qt::DisplayRole : sort_role);
+            fields.push_back(value.isValid() ? (column < 2 ? value.toString() : QString::number(value.toDouble(), 'g', 17)).toStdString()
+                                             : std::string());
+        }
+        text += csv_record(fields);
+    }
+    return text;
+}
+
+}  // namespace floatscope::gui

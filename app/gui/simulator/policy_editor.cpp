@@ -1,0 +1,208 @@
+// The policy list and the editor of the selected policy, validated as typed.
+#include "app/gui/simulator/policy_editor.hpp"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include "core/catalog.hpp"
+#include "core/error.hpp"
+#include "emulation/simulation/precision_policy.hpp"
+
+namespace floatscope::gui {
+
+namespace {
+
+QString item_text(const PolicyEntry& entry) {
+    QString text = QString::fromStdString(entry.text);
+    if (!entry.parameters.empty()) text += QStringLiteral("   [%1]").arg(QString::fromStdString(describe_assignments(entry.parameters)));
+    return text;
+}
+
+}  // namespace
+
+PolicyEditor::PolicyEditor(QWidget* parent) : QWidget(parent) {
+    list_ = new QListWidget(this);
+    list_->setObjectName(QStringLiteral("policy_list"));
+    list_->setToolTip(QStringLiteral("The policies this run compares; each runs against the same ground truth."));
+    auto* add = new QPushButton(QStringLiteral("&Add"), this);
+    add->setToolTip(QStringLiteral("Add a policy (a copy of the selected one)"));
+    remove_ = new QPushButton(QStringLiteral("Remo&ve"), this);
+    presets_ = new QComboBox(this);
+    presets_->setObjectName(QStringLiteral("policy_presets"));
+    presets_->addItem(QStringLiteral("Add preset..."));
+    for (const PolicyPreset& preset : policy_presets()) {
+        presets_->addItem(QString::fromStdString(preset.name));
+        presets_->setItemData(presets_->count() - 1, QString::fromStdString(preset.description), Qt::ToolTipRole);
+    }
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(add);
+    buttons->addWidget(remove_);
+    buttons->addWidget(presets_, 1);
+
+    text_ = new QLineEdit(this);
+    text_->setObjectName(QStringLiteral("policy_text"));
+    text_->setPlaceholderText(QStringLiteral("fp16; accumulate=fp32; layers 0,-1 = bf16"));
+    text_->setToolTip(QStringLiteral(
+        "Clauses separated by ';': a format sets every role; ROLE=FORMAT[@ROUND] (storage, compute, accumulate, "
+        "output); layers LIST [ROLE] = FORMAT; matmul = PRESET; name = TEXT"));
+    overrides_ = new QLineEdit(this);
+    overrides_->setObjectName(QStringLiteral("policy_parameters"));
+    overrides_->setPlaceholderText(QStringLiteral("none (e.g. loss-scaling=false)"));
+    overrides_->setToolTip(QStringLiteral("Parameters that differ from the form for this policy alone, name=value, comma-separated"));
+    message_ = new QLabel(this);
+    message_->setObjectName(QStringLiteral("policy_message"));
+    message_->setWordWrap(true);
+    message_->setStyleSheet(QStringLiteral("color: #b00020"));
+
+    auto* form = new QFormLayout;
+    form->addRow(QStringLiteral("&Policy"), text_);
+    form->addRow(QStringLiteral("Para&meters"), overrides_);
+    QStringList names;
+    for (const core::FormatSpec& format : core::catalog_formats()) names << QString::fromStdString(format.name);
+    for (emu::Role role : emu::all_roles) {
+        auto* combo = new QComboBox(this);
+        combo->addItems(names);
+        combo->setObjectName(QStringLiteral("role_%1").arg(QString::fromLatin1(emu::to_string(role))));
+        combo->setToolTip(QStringLiteral("Format of the %1 role in every layer").arg(QString::fromLatin1(emu::to_string(role))));
+        const int index = static_cast<int>(role);
+        roles_[static_cast<std::size_t>(index)] = combo;
+        form->addRow(QString::fromLatin1(emu::to_string(role)), combo);
+        connect(combo, &QComboBox::activated, this, [this, index, combo](int item) { choose_role_format(index, combo->itemText(item)); });
+    }
+    form->addRow(message_);
+
+    auto* left = new QVBoxLayout;
+    left->addWidget(list_, 1);
+    left->addLayout(buttons);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(left, 2);
+    layout->addLayout(form, 3);
+
+    connect(list_, &QListWidget::currentRowChanged, this, &PolicyEditor::select);
+    connect(text_, &QLineEdit::textEdited, this, &PolicyEditor::edit_text);
+    connect(overrides_, &QLineEdit::textEdited, this, &PolicyEditor::edit_overrides);
+    connect(add, &QPushButton::clicked, this, [this] {
+        const int row = list_->currentRow();
+        entries_.push_back(row >= 0 ? entries_[static_cast<std::size_t>(row)] : PolicyEntry{"fp32", {}});
+        list_->addItem(item_text(entries_.back()));
+        list_->setCurrentRow(list_->count() - 1);
+        emit changed();
+    });
+    connect(remove_, &QPushButton::clicked, this, [this] {
+        const int row = list_->currentRow();
+        if (row < 0) return;
+        entries_.erase(entries_.begin() + row);
+        delete list_->takeItem(row);
+        select(list_->currentRow());
+        emit changed();
+    });
+    connect(presets_, &QComboBox::activated, this, [this](int index) {
+        if (index > 0) add_preset(policy_presets()[static_cast<std::size_t>(index - 1)]);
+        presets_->setCurrentIndex(0);
+    });
+    select(-1);
+}
+
+void PolicyEditor::set_entries(const std::vector<PolicyEntry>& entries) {
+    entries_ = entries;
+    const QSignalBlocker blocker(list_);
+    list_->clear();
+    for (const PolicyEntry& entry : entries_) list_->addItem(item_text(entry));
+    list_->setCurrentRow(entries_.empty() ? -1 : 0);
+    select(list_->currentRow());
+    emit changed();
+}
+
+void PolicyEditor::add_preset(const PolicyPreset& preset) {
+    const int first = list_->count();
+    for (const PolicyEntry& entry : preset.policies) {
+        entries_.push_back(entry);
+        list_->addItem(item_text(entry));
+    }
+    list_->setCurrentRow(first);
+    emit changed();
+}
+
+void PolicyEditor::select(int row) {
+    const bool valid = row >= 0 && row < static_cast<int>(entries_.size());
+    for (QWidget* w : {static_cast<QWidget*>(text_), static_cast<QWidget*>(overrides_), static_cast<QWidget*>(remove_)})
+        w->setEnabled(valid);
+    for (QComboBox* combo : roles_) combo->setEnabled(valid);
+    text_->setText(valid ? QString::fromStdString(entries_[static_cast<std::size_t>(row)].text) : QString());
+    overrides_->setText(valid ? QString::fromStdString(describe_assignments(entries_[static_cast<std::size_t>(row)].parameters))
+                              : QString());
+    validate();
+}
+
+void PolicyEditor::edit_text(const QString& text) {
+    const int row = list_->currentRow();
+    if (row < 0) return;
+    entries_[static_cast<std::size_t>(row)].text = text.toStdString();
+    refresh_item(row);
+    validate();
+    emit changed();
+}
+
+void PolicyEditor::edit_overrides(const QString& text) {
+    const int row = list_->currentRow();
+    if (row < 0) return;
+    try {
+        entries_[static_cast<std::size_t>(row)].parameters = parse_assignments(text.toStdString());
+    } catch (const Error&) {
+        // Kept as it was until the text is whole again; validate() says what is wrong.
+    }
+    refresh_item(row);
+    validate();
+    emit changed();
+}
+
+void PolicyEditor::choose_role_format(int role, const QString& format) {
+    const int row = list_->currentRow();
+    if (row < 0) return;
+    try {
+        emu::PrecisionPolicy policy = emu::parse_policy(text_->text().toStdString());
+        core::FormatRounding& rounding = policy.roles[static_cast<std::size_t>(role)];
+        rounding.format = core::parse_format(format.toStdString());
+        // The name survives when the user gave one; otherwise the text describes itself.
+        const bool named = text_->text().contains(QLatin1String("name"));
+        const std::string text = (named ? "name=" + policy.name + "; " : std::string()) + policy.describe();
+        text_->setText(QString::fromStdString(text));
+        edit_text(text_->text());
+    } catch (const Error&) {
+        validate();  // the text does not parse: the message says why; the combos wait for a valid text
+    }
+}
+
+void PolicyEditor::validate() {
+    message_->clear();
+    const int row = list_->currentRow();
+    if (row < 0) return;
+    try {
+        parse_assignments(overrides_->text().toStdString());
+        const emu::PrecisionPolicy policy = emu::parse_policy(text_->text().toStdString());
+        for (std::size_t i = 0; i < roles_.size(); ++i) {
+            const QSignalBlocker blocker(roles_[i]);
+            const QString name = QString::fromStdString(policy.roles[i].format.name);
+            if (roles_[i]->findText(name) < 0) roles_[i]->addItem(name);  // a grammar name (e5m3, e4m3:sat)
+            roles_[i]->setCurrentText(name);
+        }
+    } catch (const Error& e) {
+        message_->setText(QString::fromStdString(e.what()));
+    }
+}
+
+QString PolicyEditor::validation_message() const { return message_->text(); }
+
+void PolicyEditor::refresh_item(int row) {
+    list_->item(row)->setText(item_text(entries_[static_cast<std::size_t>(row)]));
+}
+
+}  // namespace floatscope::gui

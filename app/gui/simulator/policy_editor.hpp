@@ -1,0 +1,62 @@
+// PolicyEditor: the list of policies a run compares, each edited as text or role by role.
+#pragma once
+
+#include <QWidget>
+#include <array>
+#include <vector>
+
+#include "app/gui/simulator/policy_presets.hpp"
+#include "app/gui/simulator/run_setup.hpp"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+
+namespace floatscope::gui {
+
+/// Left: the policies (add, remove, presets). Right: the selected policy as the text form of
+/// emu::parse_policy, its parameter overrides ("loss-scaling=false"), and a combo per role
+/// (storage, compute, accumulate, output) filled from the catalog; choosing a format in a combo
+/// rewrites the text. What does not parse is said under the text as you type.
+class PolicyEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit PolicyEditor(QWidget* parent = nullptr);
+
+    std::vector<PolicyEntry> entries() const { return entries_; }
+    void set_entries(const std::vector<PolicyEntry>& entries);
+    /// Appends a preset's policies and selects the first of them.
+    void add_preset(const PolicyPreset& preset);
+    /// The message about the selected policy: empty when it parses.
+    QString validation_message() const;
+
+    QListWidget* list() const { return list_; }
+    QLineEdit* text_edit() const { return text_; }
+    QLineEdit* overrides_edit() const { return overrides_; }
+    QComboBox* role_combo(int role) const { return roles_[static_cast<std::size_t>(role)]; }
+    QComboBox* preset_combo() const { return presets_; }
+
+signals:
+    void changed();
+
+private:
+    void select(int row);
+    void edit_text(const QString& text);
+    void edit_overrides(const QString& text);
+    void choose_role_format(int role, const QString& format);
+    void validate();
+    void refresh_item(int row);
+
+    std::vector<PolicyEntry> entries_;
+    QListWidget* list_ = nullptr;
+    QLineEdit* text_ = nullptr;
+    QLineEdit* overrides_ = nullptr;
+    std::array<QComboBox*, 4> roles_{};
+    QLabel* message_ = nullptr;
+    QComboBox* presets_ = nullptr;
+    QPushButton* remove_ = nullptr;
+};
+
+}  // namespace floatscope::gui

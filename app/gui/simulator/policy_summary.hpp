@@ -1,0 +1,39 @@
+// PolicySummary: the figures of one policy of a run that the Compare table lists side by side.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cost_model.hpp"
+#include "emulation/simulation/report.hpp"
+
+namespace floatscope::gui {
+
+struct PolicySummary {
+    std::string run;
+    std::string policy;
+    std::string name;  ///< legend name (plots::track_name): "bf16", or "bf16 (run 2)" in a multi-run report
+    /// rel_error_max and bits_correct_min of the last region (the result) of the first region kind
+    /// that has them; nullopt without a ground truth.
+    std::optional<double> final_rel_error;
+    std::optional<double> final_bits_correct;
+    /// Counts summed over every region (whole-run rows left out).
+    double overflow = 0;
+    double underflow_to_zero = 0;
+    double nan = 0;
+    /// Training: the last epoch's test accuracy and train loss, where the workload reports them.
+    std::optional<double> test_accuracy;
+    std::optional<double> train_loss;
+    /// What the run asks of an accelerator (Workload::work), for the cost model's estimates.
+    std::optional<core::WorkloadCounts> work;
+};
+
+/// One summary per (run, policy) of the report, ground truth left out, in report order.
+std::vector<PolicySummary> summarize_policies(const emu::Report& report);
+
+/// The report reduced to the rows (and run metadata) of the given (run, policy) pairs, plus the
+/// ground truth's rows: what the plots show when the Compare table has a selection.
+emu::Report select_policies(const emu::Report& report, const std::vector<std::pair<std::string, std::string>>& keep);
+
+}  // namespace floatscope::gui

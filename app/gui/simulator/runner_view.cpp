@@ -1,0 +1,146 @@
+// The runner's widgets: workload, generated parameter form, policy editor, run controls.
+#include "app/gui/simulator/runner_view.hpp"
+
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include "app/gui/csv_text.hpp"
+#include "app/gui/simulator/parameter_form.hpp"
+#include "app/gui/simulator/policy_editor.hpp"
+#include "app/gui/simulator/policy_presets.hpp"
+#include "core/error.hpp"
+#include "emulation/simulation/workload.hpp"
+#include "emulation/workloads/registry.hpp"
+
+namespace floatscope::gui {
+
+RunnerView::RunnerView(QWidget* parent) : QWidget(parent) {
+    workload_ = new QComboBox(this);
+    workload_->setObjectName(QStringLiteral("workload"));
+    for (const emu::Workload* w : emu::builtin_workloads()) {
+        workload_->addItem(QString::fromStdString(w->name()));
+        workload_->setItemData(workload_->count() - 1, QString::fromStdString(w->summary()), Qt::ToolTipRole);
+    }
+    help_ = new QLabel(this);
+    help_->setWordWrap(true);
+    help_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form_ = new ParameterForm(this);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(form_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto* workload_box = new QGroupBox(QStringLiteral("Workload"), this);
+    auto* workload_layout = new QVBoxLayout(workload_box);
+    workload_layout->addWidget(workload_);
+    workload_layout->addWidget(help_);
+    workload_layout->addWidget(scroll, 1);
+
+    policies_ = new PolicyEditor(this);
+    auto* policy_box = new QGroupBox(QStringLiteral("Policies"), this);
+    auto* policy_layout = new QVBoxLayout(policy_box);
+    policy_layout->addWidget(policies_);
+
+    run_ = new QPushButton(QStringLiteral("&Run"), this);
+    run_->setObjectName(QStringLiteral("run"));
+    run_->setDefault(true);
+    cancel_ = new QPushButton(QStringLiteral("&Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("cancel"));
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setTextVisible(true);
+    progress_->setFormat(QString());
+    message_ = new QLabel(this);
+    message_->setObjectName(QStringLiteral("run_message"));
+    message_->setWordWrap(true);
+    message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(run_);
+    controls->addWidget(cancel_);
+    controls->addWidget(progress_, 1);
+
+    // The two columns scroll rather than hold the window wider than a small screen.
+    auto* columns_widget = new QWidget(this);
+    auto* columns = new QHBoxLayout(columns_widget);
+    columns->setContentsMargins(0, 0, 0, 0);
+    columns->addWidget(workload_box, 2);
+    columns->addWidget(policy_box, 3);
+    auto* columns_scroll = new QScrollArea(this);
+    columns_scroll->setWidget(columns_widget);
+    columns_scroll->setWidgetResizable(true);
+    columns_scroll->setFrameShape(QFrame::NoFrame);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(columns_scroll, 1);
+    layout->addLayout(controls);
+    layout->addWidget(message_);
+
+    connect(workload_, &QComboBox::currentTextChanged, this, &RunnerView::choose_workload);
+    connect(run_, &QPushButton::clicked, this, &RunnerView::run_requested);
+    connect(cancel_, &QPushButton::clicked, this, &RunnerView::cancel_requested);
+    setTabOrder(workload_, form_);
+    setTabOrder(form_, policies_);
+    setTabOrder(policies_, run_);
+
+    workload_->setCurrentText(QStringLiteral("mlp-forward"));
+    choose_workload(workload_->currentText());
+    policies_->set_entries(default_comparison());
+    show_running(false);
+}
+
+void RunnerView::choose_workload(const QString& name) {
+    const emu::Workload& workload = emu::find_workload(name.toStdString());
+    // The summary in view, the full help (often a long paragraph) as tooltip: the form keeps its room.
+    help_->setText(QString::fromStdString(workload.summary()));
+    help_->setToolTip(QString::fromStdString(workload.help()));
+    form_->set_schema(workload.parameters());
+}
+
+RunSetup RunnerView::setup() const {
+    return {workload_->currentText().toStdString(), form_->values(), policies_->entries()};
+}
+
+void RunnerView::set_setup(const RunSetup& setup) {
+    emu::find_workload(setup.workload);  // throws with the valid names before anything changes
+    workload_->setCurrentText(QString::fromStdString(setup.workload));
+    form_->set_values(setup.parameters);
+    policies_->set_entries(setup.policies);
+}
+
+void RunnerView::show_running(bool running) {
+    run_->setEnabled(!running);
+    cancel_->setEnabled(running);
+    if (running) {
+        progress_->setValue(0);
+        progress_->setFormat(QStringLiteral("starting"));
+        show_message({}, false);
+    }
+}
+
+void RunnerView::show_progress(double fraction, const QString& message) {
+    progress_->setValue(static_cast<int>(fraction * progress_->maximum()));
+    progress_->setFormat(QStringLiteral("%p% ") + message);
+}
+
+void RunnerView::show_message(const QString& message, bool error) {
+    message_->setStyleSheet(error ? QStringLiteral("color: #b00020") : QString());
+    message_->setText(message);
+}
+
+QString RunnerView::message() const { return message_->text(); }
+
+std::string RunnerView::csv() const {
+    const RunSetup s = setup();
+    std::string text = csv_record({"kind", "name", "value"});
+    text += csv_record({"workload", s.workload, ""});
+    for (const auto& [name, value] : s.parameters) text += csv_record({"parameter", name, value});
+    for (const PolicyEntry& entry : s.policies) text += csv_record({"policy", entry.text, describe_assignments(entry.parameters)});
+    return text;
+}
+
+}  // namespace floatscope::gui

@@ -1,0 +1,64 @@
+// RunnerView: choose a workload, its parameters and the policies, then run, watch and cancel.
+#pragma once
+
+#include <QWidget>
+
+#include "app/gui/simulator/run_setup.hpp"
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace floatscope::gui {
+
+class ParameterForm;
+class PolicyEditor;
+
+/// The form only: SimulatorWorkspace starts the runs it asks for and reports back through
+/// show_running, show_progress and show_message.
+class RunnerView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunnerView(QWidget* parent = nullptr);
+
+    RunSetup setup() const;
+    /// Shows a setup (a story, a reopened session); throws floatscope::Error for an unknown workload.
+    void set_setup(const RunSetup& setup);
+
+    /// Run enabled when idle, Cancel while running.
+    void show_running(bool running);
+    void show_progress(double fraction, const QString& message);
+    /// A line under the buttons: an error in red, anything else in the normal colour.
+    void show_message(const QString& message, bool error);
+    QString message() const;
+
+    QComboBox* workload_combo() const { return workload_; }
+    ParameterForm* parameter_form() const { return form_; }
+    PolicyEditor* policy_editor() const { return policies_; }
+    QPushButton* run_button() const { return run_; }
+    QPushButton* cancel_button() const { return cancel_; }
+    QProgressBar* progress_bar() const { return progress_; }
+
+    /// The setup as CSV (File > Export on this view): `kind,name,value` rows of the workload, each
+    /// parameter, and each policy with its parameter overrides.
+    std::string csv() const;
+
+signals:
+    void run_requested();
+    void cancel_requested();
+
+private:
+    void choose_workload(const QString& name);
+
+    QComboBox* workload_ = nullptr;
+    QLabel* help_ = nullptr;
+    ParameterForm* form_ = nullptr;
+    PolicyEditor* policies_ = nullptr;
+    QPushButton* run_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* message_ = nullptr;
+};
+
+}  // namespace floatscope::gui

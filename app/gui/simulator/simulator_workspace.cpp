@@ -1,0 +1,229 @@
+// Wiring of the simulator: runner -> worker -> session -> results and compare.
+#include "app/gui/simulator/simulator_workspace.hpp"
+
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QMenu>
+#include <QTime>
+#include <sstream>
+#include <thread>
+
+#include "app/gui/simulator/compare_view.hpp"
+#include "app/gui/main_window.hpp"
+#include "app/gui/simulator/results_view.hpp"
+#include "app/gui/simulator/run_worker.hpp"
+#include "app/gui/simulator/runner_view.hpp"
+#include "app/gui/simulator/stories.hpp"
+#include "app/gui/simulator/stories_view.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+namespace floatscope::gui {
+
+namespace {
+
+int engine_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+QString run_title(const RunSetup& setup) {
+    QStringList names;
+    for (const PolicyEntry& entry : setup.policies) names << QString::fromStdString(emu::parse_policy(entry.text).name);
+    return QStringLiteral("%1  %2: %3").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
+                                            QString::fromStdString(setup.workload), names.join(QStringLiteral(", ")));
+}
+
+}  // namespace
+
+SimulatorWorkspace::SimulatorWorkspace(MainWindow& window) : QObject(&window), window_(window) {
+    stories_ = new StoriesView(&window);
+    runner_ = new RunnerView(&window);
+    results_ = new ResultsView(&window);
+    compare_ = new CompareView(&window);
+    worker_ = new RunWorker(this);
+    window.add_view(stories_, QStringLiteral("&Stories"), QStringLiteral("stories"), [this] { return stories_->csv(); });
+    window.add_view(runner_, QStringLiteral("R&unner"), QStringLiteral("runner"), [this] { return runner_->csv(); });
+    window.add_view(results_, QStringLiteral("Re&sults"), QStringLiteral("results"), [this] { return report_csv(); });
+    window.add_view(compare_, QStringLiteral("&Compare"), QStringLiteral("compare"), [this] { return compare_->csv(); });
+
+    connect(stories_, &StoriesView::story_requested, this, &SimulatorWorkspace::run_story);
+    connect(runner_, &RunnerView::run_requested, this, &SimulatorWorkspace::start_run);
+    connect(runner_, &RunnerView::cancel_requested, this, &SimulatorWorkspace::cancel_run);
+    connect(worker_, &RunWorker::progress, runner_, &RunnerView::show_progress);
+    connect(worker_, &RunWorker::finished, this, &SimulatorWorkspace::finish);
+    connect(worker_, &RunWorker::failed, this, &SimulatorWorkspace::fail);
+    connect(results_, &ResultsView::run_selected, this, &SimulatorWorkspace::show_run);
+    connect(compare_, &CompareView::policies_selected, results_, &ResultsView::set_policy_filter);
+}
+
+void SimulatorWorkspace::add_file_actions(QMenu& file) {
+    file.addAction(QStringLiteral("Export run as CS&V..."), this, [this] {
+        with_file_dialog(QStringLiteral("Export run as CSV"), QStringLiteral("report.csv"), QStringLiteral("CSV files (*.csv)"),
+                         [this](const QString& path) { export_run_csv(path); });
+    });
+    file.addAction(QStringLiteral("Export run as &JSON..."), this, [this] {
+        with_file_dialog(QStringLiteral("Export run as JSON"), QStringLiteral("report.json"),
+                         QStringLiteral("JSON files (*.json)"), [this](const QString& path) { export_run_json(path); });
+    });
+    file.addSeparator();
+    QAction* save = file.addAction(QStringLiteral("&Save session..."), this, [this] {
+        with_file_dialog(QStringLiteral("Save session"), QStringLiteral("session.floatscope.json"),
+                         QStringLiteral("FloatScope sessions (*.json)"), [this](const QString& path) { save_session_to(path); });
+    });
+    save->setShortcut(QKeySequence::Save);
+    QAction* open = file.addAction(QStringLiteral("&Open session..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(&window_, QStringLiteral("Open session"), QString(),
+                                                          QStringLiteral("FloatScope sessions (*.json);;All files (*)"));
+        if (!path.isEmpty()) open_session_from(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+}
+
+template <class Action>
+void SimulatorWorkspace::with_file_dialog(const QString& title, const QString& suggested, const QString& filter, Action action) {
+    const QString path = QFileDialog::getSaveFileName(&window_, title, suggested, filter);
+    if (path.isEmpty()) return;
+    try {
+        action(path);
+        results_->show_message(QStringLiteral("Wrote %1").arg(path), false);
+    } catch (const Error& e) {
+        results_->show_message(QString::fromStdString(e.what()), true);
+        window_.show_view(QStringLiteral("results"));
+    }
+}
+
+bool SimulatorWorkspace::start_run() {
+    if (worker_->running()) {
+        runner_->show_message(QStringLiteral("A run is in progress; cancel it or wait for it."), true);
+        return false;
+    }
+    const RunSetup setup = runner_->setup();
+    std::vector<emu::RunRequest> requests;
+    try {
+        requests = build_requests(setup, engine_threads());
+        running_title_ = run_title(setup);
+    } catch (const Error& e) {
+        landing_plot_.clear();
+        runner_->show_message(QString::fromStdString(e.what()), true);
+        return false;
+    }
+    running_setup_ = setup;
+    clock_.start();
+    runner_->show_running(true);
+    return worker_->start(std::move(requests), engine_threads());
+}
+
+void SimulatorWorkspace::cancel_run() { worker_->cancel(); }
+
+bool SimulatorWorkspace::running() const { return worker_->running(); }
+
+bool SimulatorWorkspace::run_story(const QString& name) {
+    if (worker_->running()) {
+        runner_->show_message(QStringLiteral("A run is in progress; cancel it or wait for it."), true);
+        window_.show_view(QStringLiteral("runner"));
+        return false;
+    }
+    try {
+        const Story& story = find_story(name.toStdString());
+        runner_->set_setup(story.setup);
+        landing_plot_ = story.landing_plot;
+    } catch (const Error& e) {
+        runner_->show_message(QString::fromStdString(e.what()), true);
+        return false;
+    }
+    window_.show_view(QStringLiteral("runner"));  // the progress bar is there
+    return start_run();
+}
+
+QString SimulatorWorkspace::run_story_and_wait(const QString& name) {
+    QString error;
+    QEventLoop loop;
+    connect(this, &SimulatorWorkspace::run_finished, &loop, &QEventLoop::quit);
+    connect(this, &SimulatorWorkspace::run_failed, &loop, [&](const QString& message) {
+        error = message;
+        loop.quit();
+    });
+    if (!run_story(name)) return runner_->message();
+    loop.exec();
+    return error;
+}
+
+void SimulatorWorkspace::finish(const emu::Report& report) {
+    runs_.push_back({running_title_.toStdString(), running_setup_, report});
+    list_runs();
+    if (!landing_plot_.empty()) results_->select_plot(landing_plot_);
+    landing_plot_.clear();
+    window_.show_view(QStringLiteral("results"));
+    runner_->show_running(false);
+    last_run_seconds_ = static_cast<double>(clock_.nsecsElapsed()) * 1e-9;
+    runner_->show_progress(1, QStringLiteral("done"));
+    runner_->show_message(QStringLiteral("Finished in %1 s: %2 report rows. Results and Compare show it.")
+                              .arg(last_run_seconds_, 0, 'f', 2)
+                              .arg(report.rows.size()),
+                          false);
+    emit run_finished();
+}
+
+void SimulatorWorkspace::fail(const QString& message, bool cancelled) {
+    landing_plot_.clear();
+    runner_->show_running(false);
+    runner_->show_progress(0, cancelled ? QStringLiteral("cancelled") : QStringLiteral("failed"));
+    runner_->show_message(message, !cancelled);
+    window_.show_view(QStringLiteral("runner"));
+    emit run_failed(message, cancelled);
+}
+
+void SimulatorWorkspace::list_runs() {
+    QStringList titles;
+    for (const FinishedRun& run : runs_) titles << QString::fromStdString(run.title);
+    const int last = static_cast<int>(runs_.size()) - 1;
+    results_->set_run_titles(titles, last);
+    show_run(last);
+}
+
+void SimulatorWorkspace::show_run(int index) {
+    shown_run_ = index;
+    const emu::Report report = current_run() != nullptr ? current_run()->report : emu::Report{};
+    results_->show_report(report);
+    compare_->show_report(report);
+}
+
+Session SimulatorWorkspace::session() const { return {runner_->setup(), runs_}; }
+
+const FinishedRun* SimulatorWorkspace::current_run() const {
+    return shown_run_ >= 0 && shown_run_ < static_cast<int>(runs_.size()) ? &runs_[static_cast<std::size_t>(shown_run_)]
+                                                                          : nullptr;
+}
+
+std::string SimulatorWorkspace::report_csv() const {
+    if (current_run() == nullptr) throw Error("no run to export; start one in the Runner or pick a story");
+    std::ostringstream text;
+    emu::write_csv(current_run()->report, text);
+    return text.str();
+}
+
+void SimulatorWorkspace::export_run_csv(const QString& path) const { core::write_file_atomically(path.toStdString(), report_csv()); }
+
+void SimulatorWorkspace::export_run_json(const QString& path) const {
+    if (current_run() == nullptr) throw Error("no run to export; start one in the Runner or pick a story");
+    std::ostringstream text;
+    emu::write_json(current_run()->report, text);
+    core::write_file_atomically(path.toStdString(), text.str());
+}
+
+void SimulatorWorkspace::save_session_to(const QString& path) const { save_session(session(), path.toStdString()); }
+
+bool SimulatorWorkspace::open_session_from(const QString& path) {
+    try {
+        Session loaded = load_session(path.toStdString());
+        runner_->set_setup(loaded.setup);
+        runs_ = std::move(loaded.runs);
+    } catch (const Error& e) {
+        results_->show_message(QStringLiteral("Cannot open the session: %1").arg(QString::fromStdString(e.what())), true);
+        window_.show_view(QStringLiteral("results"));
+        return false;
+    }
+    list_runs();
+    results_->show_message(QStringLiteral("Opened %1").arg(path), false);
+    return true;
+}
+
+}  // namespace floatscope::gui

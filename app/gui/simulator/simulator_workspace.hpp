@@ -1,0 +1,97 @@
+// SimulatorWorkspace: the simulator's views in the main window, the session, and the runs behind them.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <string>
+
+#include "app/gui/simulator/simulation_session.hpp"
+
+class QMenu;
+
+namespace floatscope::gui {
+
+class CompareView;
+class MainWindow;
+class ResultsView;
+class RunWorker;
+class RunnerView;
+class StoriesView;
+
+/// Adds the views stories, runner, results and compare to the window and wires them: the runner
+/// starts a run on the worker thread, a finished run joins the session and shows in Results and
+/// Compare, errors and cancellation are said in the runner (never a dialog, never a crash).
+class SimulatorWorkspace : public QObject {
+    Q_OBJECT
+public:
+    explicit SimulatorWorkspace(MainWindow& window);
+
+    /// File menu entries: export the run as CSV / JSON, save and open a session.
+    void add_file_actions(QMenu& file);
+
+    /// Starts the runner's setup; false (the reason shown in the runner) for a bad setup or while a
+    /// run is in progress.
+    bool start_run();
+    void cancel_run();
+    bool running() const;
+    /// Puts a story's setup in the runner and starts it; when it finishes, Results shows its plot.
+    bool run_story(const QString& name);
+    /// run_story, then waits (in a local event loop) until the run is over; returns the error
+    /// message, empty on success (--screenshot --story).
+    QString run_story_and_wait(const QString& name);
+
+    /// The session as it would be saved: the runner's setup and the finished runs.
+    Session session() const;
+    /// The run shown in Results; nullptr when there is none.
+    const FinishedRun* current_run() const;
+    /// Seconds from starting the last run until its result was on screen (plots and table built).
+    double last_run_seconds() const { return last_run_seconds_; }
+
+    /// The current run's report as emu::write_csv / write_json write it (what floatscope-cli run
+    /// --csv / --json writes), all at once; throws floatscope::Error (also when there is no run).
+    void export_run_csv(const QString& path) const;
+    void export_run_json(const QString& path) const;
+    /// Throws floatscope::Error when the file cannot be written.
+    void save_session_to(const QString& path) const;
+    /// Replaces the session by the file's; a bad file leaves the session as it was and says why in
+    /// the Results view. Returns whether it was read.
+    bool open_session_from(const QString& path);
+
+    StoriesView* stories_view() const { return stories_; }
+    RunnerView* runner_view() const { return runner_; }
+    ResultsView* results_view() const { return results_; }
+    CompareView* compare_view() const { return compare_; }
+    RunWorker* worker() const { return worker_; }
+
+signals:
+    /// After a finished run is in the session and on screen.
+    void run_finished();
+    void run_failed(const QString& message, bool cancelled);
+
+private:
+    void finish(const emu::Report& report);
+    void fail(const QString& message, bool cancelled);
+    /// Lists the runs in Results and shows the newest.
+    void list_runs();
+    void show_run(int index);
+    std::string report_csv() const;
+    template <class Action>
+    void with_file_dialog(const QString& title, const QString& suggested, const QString& filter, Action action);
+
+    MainWindow& window_;
+    StoriesView* stories_ = nullptr;
+    RunnerView* runner_ = nullptr;
+    ResultsView* results_ = nullptr;
+    CompareView* compare_ = nullptr;
+    RunWorker* worker_ = nullptr;
+    std::vector<FinishedRun> runs_;
+    int shown_run_ = -1;
+    RunSetup running_setup_;
+    QString running_title_;
+    std::string landing_plot_;  ///< the plot to show when the running story finishes
+    QElapsedTimer clock_;
+    double last_run_seconds_ = 0;
+};
+
+}  // namespace floatscope::gui

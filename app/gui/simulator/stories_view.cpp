@@ -1,0 +1,55 @@
+// The stories start page: a command-link button per story.
+#include "app/gui/simulator/stories_view.hpp"
+
+#include <QCommandLinkButton>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "app/gui/csv_text.hpp"
+#include "app/gui/simulator/stories.hpp"
+
+namespace floatscope::gui {
+
+StoriesView::StoriesView(QWidget* parent) : QWidget(parent) {
+    auto* heading = new QLabel(QStringLiteral("<h2>Stories</h2><p>Each runs a small preset in a few seconds and "
+                                              "shows the plot that tells it. The runs stay in the session "
+                                              "(Results, Compare); the Runner holds their settings to change.</p>"),
+                               this);
+    heading->setWordWrap(true);
+    auto* buttons = new QVBoxLayout;
+    for (const Story& story : stories()) {
+        auto* button = new QCommandLinkButton(QString::fromStdString(story.title), QString::fromStdString(story.summary), this);
+        button->setObjectName(QString::fromStdString(story.name));
+        button->setToolTip(QStringLiteral("%1 (--story %2)").arg(QString::fromStdString(story.setup.workload),
+                                                                 QString::fromStdString(story.name)));
+        button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+        buttons->addWidget(button);
+        connect(button, &QCommandLinkButton::clicked, this,
+                [this, name = QString::fromStdString(story.name)] { emit story_requested(name); });
+    }
+    auto* note = new QLabel(QStringLiteral("<i>INT4 vs NF4 vs FP4 on the same weights</i> appears here once a "
+                                           "quantization workload is among the built-ins."),
+                            this);
+    note->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(heading);
+    layout->addLayout(buttons);
+    layout->addWidget(note);
+    layout->addStretch(1);
+}
+
+QCommandLinkButton* StoriesView::button(const std::string& name) const {
+    return findChild<QCommandLinkButton*>(QString::fromStdString(name));
+}
+
+std::string StoriesView::csv() const {
+    std::string text = csv_record({"story", "title", "workload", "policies"});
+    for (const Story& story : stories()) {
+        std::string policies;
+        for (const PolicyEntry& entry : story.setup.policies) policies += (policies.empty() ? "" : " | ") + entry.text;
+        text += csv_record({story.name, story.title, story.setup.workload, policies});
+    }
+    return text;
+}
+
+}  // namespace floatscope::gui

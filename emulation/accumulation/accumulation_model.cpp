@@ -1,0 +1,170 @@
+// Validation, description and names of accumulation models.
+#include "emulation/accumulation/accumulation_model.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+/// The largest exponent magnitude an input value may have: products and their sums then stay far
+/// inside double's normal range, which the exact-product arguments of the kernels rely on.
+constexpr int input_exponent_limit = 255;
+constexpr int max_input_precision = 26;  // two such significands multiply exactly in 53 bits
+constexpr int max_block_fma_size = 1024;
+
+[[noreturn]] void fail(const std::string& field, const std::string& message) {
+    throw Error(fmt::format("accumulation model: {}: {}", field, message));
+}
+
+void check_rounding(const std::string& field, const core::FormatRounding& r) {
+    try {
+        core::validate(r.format);
+    } catch (const Error& e) {
+        fail(field, e.what());
+    }
+    if (core::is_stochastic(r.mode))
+        fail(field, fmt::format("stochastic rounding ({}) is not supported in accumulation models; "
+                                "valid modes: rne rna rtz rup rdn rto",
+                                core::to_string(r.mode)));
+}
+
+void check_arithmetic_format(const std::string& field, const core::FormatRounding& r) {
+    check_rounding(field, r);
+    if (r.format.kind != core::FormatKind::Binary && r.format.kind != core::FormatKind::Integer)
+        fail(field, fmt::format("'{}' is a {} format; accumulation needs a binary floating-point or integer format",
+                                r.format.name, core::to_string(r.format.kind)));
+}
+
+void check_operand(const std::string& field, const OperandQuantization& q) {
+    check_rounding(field, q.rounding);
+    const core::FormatSpec& f = q.rounding.format;
+    if (value_precision(f) > max_input_precision)
+        fail(field, fmt::format("'{}' has {} significant bits; input formats may have at most {} (fp32, tf32, "
+                                "bf16, fp16, fp8, integers up to int26), so that products are exact in double",
+                                f.name, value_precision(f), max_input_precision));
+    if (f.kind == core::FormatKind::Binary || f.kind == core::FormatKind::ExponentScale) {
+        const core::BinaryGeometry g = core::binary_geometry(f);
+        if (g.emax > input_exponent_limit || g.emin - f.mantissa_bits < -input_exponent_limit)
+            fail(field, fmt::format("'{}' reaches beyond 2^+-{}; input formats are limited to that range", f.name,
+                                    input_exponent_limit));
+    }
+    if (!(q.scale > 0) || !std::isfinite(q.scale) || static_cast<double>(static_cast<float>(q.scale)) != q.scale)
+        fail(field + ".scale", fmt::format("{} is not a positive finite float value", q.scale));
+}
+
+}  // namespace
+
+int value_precision(const core::FormatSpec& spec) {
+    switch (spec.kind) {
+        case core::FormatKind::Binary: return spec.mantissa_bits + 1;
+        case core::FormatKind::Integer: return spec.integer_bits;
+        case core::FormatKind::Lookup: return 24;  // the codes are float constants
+        case core::FormatKind::ExponentScale: return 1;
+    }
+    return 53;
+}
+
+const core::FormatRounding& result_rounding(const AccumulationModel& model) {
+    return model.order == AccumulationOrder::Blocked ? model.combine : model.accumulator;
+}
+
+void validate(const AccumulationModel& model) {
+    check_operand("x", model.x);
+    check_operand("y", model.y);
+    check_arithmetic_format("accumulator", model.accumulator);
+    check_arithmetic_format("output", model.output);
+    if (model.multiply_add == MultiplyAdd::Separate) check_arithmetic_format("product", model.product);
+    if (model.order == AccumulationOrder::Blocked) check_arithmetic_format("combine", model.combine);
+
+    const bool blocked = model.order == AccumulationOrder::Blocked || model.order == AccumulationOrder::BlockFma;
+    if (blocked && model.block_size < 1)
+        fail("block_size",
+             fmt::format("{} needs a block size of at least 1, got {}", to_string(model.order), model.block_size));
+    if (model.compensated && model.order != AccumulationOrder::Sequential && model.order != AccumulationOrder::Blocked)
+        fail("compensated", fmt::format("Kahan compensation applies to sequential and blocked orders, not {}",
+                                        to_string(model.order)));
+
+    if (model.order == AccumulationOrder::BlockFma) {
+        if (model.multiply_add != MultiplyAdd::Fused) fail("multiply_add", "block-fma adds exact products; use fused");
+        if (model.accumulator.format.kind != core::FormatKind::Binary)
+            fail("accumulator", "block-fma needs a binary floating-point accumulator");
+        if (model.block_size > max_block_fma_size)
+            fail("block_size", fmt::format("block-fma blocks hold at most {} products, got {}", max_block_fma_size,
+                                           model.block_size));
+        // The aligned terms are integers below 2^(p + extra) in units of the alignment quantum; the
+        // block_size + 1 of them must sum exactly in a double's 53 bits.
+        const int kept = model.accumulator.format.mantissa_bits + 1 + model.alignment_extra_bits;
+        int carry_bits = 0;
+        while ((1 << carry_bits) < model.block_size + 1) ++carry_bits;
+        if (kept < 1 || kept + carry_bits > 53)
+            fail("alignment_extra_bits",
+                 fmt::format("{} extra bits with a {}-bit accumulator and blocks of {} keep {} bits; valid: 1 to {}",
+                             model.alignment_extra_bits, model.accumulator.format.mantissa_bits + 1, model.block_size,
+                             kept, 53 - carry_bits));
+    }
+
+    const bool scaled = model.x.scale != 1 || model.y.scale != 1;
+    if (scaled && model.output.format.kind == core::FormatKind::Binary && model.output.format.mantissa_bits > 50)
+        fail("output", fmt::format("scaled results are rounded to formats of at most 51 significant bits; '{}' has {}",
+                                   model.output.format.name, model.output.format.mantissa_bits + 1));
+}
+
+const char* to_string(AccumulationOrder order) {
+    switch (order) {
+        case AccumulationOrder::Sequential: return "sequential";
+        case AccumulationOrder::Pairwise: return "pairwise";
+        case AccumulationOrder::Blocked: return "blocked";
+        case AccumulationOrder::BlockFma: return "block-fma";
+    }
+    return "?";
+}
+
+AccumulationOrder parse_accumulation_order(std::string_view name) {
+    for (AccumulationOrder order : {AccumulationOrder::Sequential, AccumulationOrder::Pairwise,
+                                    AccumulationOrder::Blocked, AccumulationOrder::BlockFma})
+        if (name == to_string(order)) return order;
+    throw Error(
+        fmt::format("unknown accumulation order '{}'; valid orders: sequential pairwise blocked block-fma", name));
+}
+
+const char* to_string(MultiplyAdd multiply_add) { return multiply_add == MultiplyAdd::Fused ? "fused" : "separate"; }
+
+MultiplyAdd parse_multiply_add(std::string_view name) {
+    if (name == "fused") return MultiplyAdd::Fused;
+    if (name == "separate") return MultiplyAdd::Separate;
+    throw Error(fmt::format("unknown multiply-add '{}'; valid choices: fused separate", name));
+}
+
+std::string describe(const AccumulationModel& model) {
+    auto rounding = [](const core::FormatRounding& r) {
+        return fmt::format("{}({})", r.format.name, core::to_string(r.mode));
+    };
+    auto operand = [&](const OperandQuantization& q) {
+        return q.scale == 1 ? rounding(q.rounding) : fmt::format("{}/{}", rounding(q.rounding), q.scale);
+    };
+    std::string text = fmt::format("{} x {}, ", operand(model.x), operand(model.y));
+    text += model.multiply_add == MultiplyAdd::Fused ? "exact products"
+                                                     : fmt::format("products rounded to {}", rounding(model.product));
+    text += fmt::format(", {} accumulator, ", rounding(model.accumulator));
+    switch (model.order) {
+        case AccumulationOrder::Sequential:
+        case AccumulationOrder::Pairwise: text += to_string(model.order); break;
+        case AccumulationOrder::Blocked:
+            text += fmt::format("blocks of {} combined in {}", model.block_size, rounding(model.combine));
+            break;
+        case AccumulationOrder::BlockFma:
+            text += fmt::format("block FMA of {} products with {} extra alignment bits", model.block_size,
+                                model.alignment_extra_bits);
+            break;
+    }
+    if (model.compensated) text += ", Kahan-compensated";
+    text += fmt::format(", output {}", rounding(model.output));
+    return text;
+}
+
+}  // namespace floatscope::emu

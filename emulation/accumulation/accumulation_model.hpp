@@ -1,0 +1,88 @@
+// AccumulationModel: the explicit definition of how a sum, dot product or GEMM is computed in low precision.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/format.hpp"
+#include "core/format_rounding.hpp"
+
+namespace floatscope::emu {
+
+/// How the inputs of one operand become values of the input format: q = round(x / scale).
+/// The scale is per tensor (FP8 recipes); the result is multiplied back by it (see `output`).
+struct OperandQuantization {
+    core::FormatRounding rounding;
+    double scale = 1;  ///< positive, and a float value, so that scaling back is exact before its rounding
+};
+
+/// The order in which the terms t_1..t_n (products x_i * y_i) reach the accumulator.
+enum class AccumulationOrder {
+    /// s_0 = +0, s_i = acc(s_{i-1} + t_i).
+    Sequential,
+    /// Adjacent pairs, then pairs of pairs: sum(t_1..t_n) = acc(sum(first 2^j) + sum(rest)) with 2^j
+    /// the largest power of two below n, where the sum of one term is the term itself (so a pair of
+    /// exact products is rounded once). A single term alone gives acc(t_1), no term gives +0.
+    Pairwise,
+    /// Sequential within consecutive blocks of `block_size` terms (the last may be shorter), each
+    /// block from +0; the block sums are then added sequentially in the `combine` format, from +0.
+    Blocked,
+    /// Tensor-core block FMA (tensor_core.hpp): each block of `block_size` exact products and the
+    /// accumulator are aligned to the largest exponent, truncated to `alignment_extra_bits` below the
+    /// accumulator's last bit, summed exactly and rounded once to the accumulator format.
+    BlockFma,
+};
+
+/// How a product meets the accumulator.
+enum class MultiplyAdd {
+    Fused,     ///< the exact product is added and rounded once: acc(s + x*y), an fma
+    Separate,  ///< the product is rounded to `product` first: acc(s + prod(x*y))
+};
+
+/// Everything that decides the result, and nothing else: the kernels (dot.hpp, gemm.hpp) must deliver
+/// exactly these values, whichever implementation path they take.
+///
+/// Steps, for dot(x, y) (sum(x) is dot(x, 1) with y exactly 1):
+///  1. x_i, y_i are quantized (OperandQuantization);
+///  2. the terms t_i = x_i * y_i are exact (Fused) or rounded to `product` (Separate);
+///  3. the terms are accumulated in `order`, every addition rounded to `accumulator` (with a Kahan
+///     compensation term, in the accumulator format, when `compensated`);
+///  4. the result r is scaled back and rounded once: output(r * x.scale * y.scale).
+/// Limits (checked by validate): input formats of at most 26 significant bits (their products are exact
+/// in double), no stochastic rounding.
+struct AccumulationModel {
+    OperandQuantization x;
+    OperandQuantization y;
+    MultiplyAdd multiply_add = MultiplyAdd::Fused;
+    core::FormatRounding product;  ///< Separate only
+    core::FormatRounding accumulator;
+    AccumulationOrder order = AccumulationOrder::Sequential;
+    int block_size = 0;            ///< Blocked: terms per block; BlockFma: products per block
+    core::FormatRounding combine;        ///< Blocked only: the format the block sums are added in
+    bool compensated = false;      ///< Kahan summation (Sequential, and within the blocks of Blocked)
+    int alignment_extra_bits = 0;  ///< BlockFma only; negative keeps fewer bits than the accumulator has
+    core::FormatRounding output;
+};
+
+/// Throws floatscope::Error naming the offending field and the valid choices.
+void validate(const AccumulationModel& model);
+
+/// One line for reports and the GUI: "bf16(rne) x bf16(rne), exact products, fp32(rne) accumulator, sequential".
+std::string describe(const AccumulationModel& model);
+
+/// "sequential" "pairwise" "blocked" "block-fma"; parse throws floatscope::Error listing them.
+const char* to_string(AccumulationOrder order);
+AccumulationOrder parse_accumulation_order(std::string_view name);
+/// "fused" "separate"; parse throws floatscope::Error listing them.
+const char* to_string(MultiplyAdd multiply_add);
+MultiplyAdd parse_multiply_add(std::string_view name);
+
+/// Significant bits of an input format's values (binary: M + 1; integer: its width; a lookup
+/// table's float codes: 24; an exponent scale: 1).
+int value_precision(const core::FormatSpec& spec);
+
+/// The format whose values the accumulation delivers before the output rounding: `combine` for
+/// Blocked, `accumulator` otherwise.
+const core::FormatRounding& result_rounding(const AccumulationModel& model);
+
+}  // namespace floatscope::emu

@@ -1,0 +1,246 @@
+// The preset table: each model with the published source of its parameters and its assumptions.
+#include "emulation/accumulation/accumulation_presets.hpp"
+
+#include <fmt/format.h>
+
+#include "core/catalog.hpp"
+#include "core/error.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+using core::RoundingMode;
+
+core::FormatRounding rounding(std::string_view format, RoundingMode mode = RoundingMode::NearestEven) {
+    return {core::parse_format(format), mode};
+}
+
+/// x and y rounded to `input`, exact products, sequential accumulation and output in `accumulator`.
+AccumulationModel sequential_model(std::string_view input, RoundingMode input_mode, std::string_view accumulator) {
+    AccumulationModel m;
+    m.x.rounding = rounding(input, input_mode);
+    m.y.rounding = m.x.rounding;
+    m.accumulator = rounding(accumulator);
+    m.output = m.accumulator;
+    return m;
+}
+
+// Sources cited below, by short name in the help texts:
+//  Fasi et al. 2021: M. Fasi, N. J. Higham, M. Mikaitis, S. Pranesh, "Numerical behavior of NVIDIA
+//    tensor cores", PeerJ Computer Science 7:e330, 2021, and its test suite
+//    (github.com/north-numerical-computing/tensor-cores-numerical-behavior).
+//  Khattak and Mikaitis 2025: F. A. Khattak, M. Mikaitis, "Accurate Models of NVIDIA Tensor Cores",
+//    arXiv:2512.07004, 2025, and its models (github.com/north-numerical-computing/MATLAB-tensor-core).
+//  DeepSeek-V3 2024: DeepSeek-AI, "DeepSeek-V3 Technical Report", arXiv:2412.19437, section 3.3.2.
+
+constexpr const char* fasi =
+    "Fasi, Higham, Mikaitis and Pranesh, \"Numerical behavior of NVIDIA tensor cores\", "
+    "PeerJ Computer Science 7:e330 (2021)";
+constexpr const char* khattak =
+    "Khattak and Mikaitis, \"Accurate Models of NVIDIA Tensor Cores\", "
+    "arXiv:2512.07004 (2025), and their MATLAB-tensor-core models";
+constexpr const char* deepseek = "DeepSeek-V3 Technical Report (DeepSeek-AI, arXiv:2412.19437, 2024), section 3.3.2";
+constexpr const char* block_order_assumption =
+    "Assumed: blocks follow each other in increasing k, the fp32 accumulator carried from one block "
+    "to the next (as a loop of mma instructions over k does), inputs converted with round to nearest even.";
+
+std::vector<AccumulationPreset> build_presets() {
+    std::vector<AccumulationPreset> p;
+    auto add = [&p](std::string name, PresetKind kind, std::string summary, std::string help, AccumulationModel m) {
+        validate(m);
+        p.push_back({std::move(name), kind, std::move(summary), std::move(help), std::move(m)});
+    };
+    const RoundingMode rne = RoundingMode::NearestEven;
+
+    add("fp32", PresetKind::Recipe, "fp32 x fp32, fp32 fma accumulation in program order",
+        "The loop s = fma(x_i, y_i, s), i = 1..n, in binary32 with round to nearest even: what a compiled loop "
+        "does with FMA contraction (GCC -ffp-contract=fast, nvcc's default). BLAS libraries split and reorder "
+        "their sums; this preset is the order the source states.",
+        sequential_model("fp32", rne, "fp32"));
+
+    add("bf16_fp32", PresetKind::Recipe, "bf16 x bf16 -> fp32 accumulation",
+        "Inputs rounded to bfloat16 (rne), exact products (a bf16 product has at most 16 significant bits), "
+        "sequential fp32 accumulation with rne: mixed-precision training's matmul on CPUs. Hardware units "
+        "differ in order and rounding: see the nvidia_*, google_tpu_* and intel_amx_* presets.",
+        sequential_model("bf16", rne, "fp32"));
+
+    add("fp16", PresetKind::Recipe, "fp16 x fp16 -> fp16 accumulation, every addition rounded to fp16",
+        "Inputs, products and sum in binary16: s = fma16(x_i, y_i, s) with rne, as half-precision loops "
+        "(CUDA __hfma, AVX512-FP16, ARMv8.2 FMLA on half vectors) compute. The sum stagnates once a term "
+        "is below half an ulp of it: adding 1.0 stops at 2048.",
+        sequential_model("fp16", rne, "fp16"));
+
+    add("fp16_fp32", PresetKind::Recipe, "fp16 x fp16 -> fp32 accumulation",
+        "Inputs rounded to binary16 (rne), exact products (22 bits at most), sequential fp32 accumulation "
+        "with rne.",
+        sequential_model("fp16", rne, "fp32"));
+
+    add("tf32", PresetKind::Recipe, "fp32 inputs rounded to tf32 (rna), exact products, fp32 accumulation",
+        "TensorFloat-32 with fp32 operands converted to tf32 by round to nearest, ties away (PTX "
+        "cvt.rna.tf32.f32, CUTLASS's default conversion), exact products, sequential fp32 accumulation with "
+        "rne. The tensor core's own block alignment is in nvidia_a100_tf32 and nvidia_h100_tf32.",
+        sequential_model("tf32", RoundingMode::NearestAway, "fp32"));
+
+    add("tf32_rtz", PresetKind::Recipe, "fp32 inputs truncated to tf32 (rtz), exact products, fp32 accumulation",
+        "As tf32, but the operands lose their 13 low significand bits by truncation: what the tensor core "
+        "does with fp32 data that was not converted first (the mma instruction ignores those bits).",
+        sequential_model("tf32", RoundingMode::TowardZero, "fp32"));
+
+    for (const char* input : {"fp8_e4m3", "fp8_e5m2"}) {
+        add(input, PresetKind::Recipe,
+            fmt::format("{} inputs, 14-bit accumulation promoted to fp32 every 128 terms", input),
+            fmt::format("FP8 GEMM as the {} describes it on NVIDIA H800: the tensor core's accumulation \"is "
+                        "limited to retaining around 14 bits\", so partial sums are promoted to fp32 CUDA-core "
+                        "registers every N_C = 128 terms. Model: inputs divided by per-tensor scales (1 here; set "
+                        "x.scale and y.scale) and rounded to {} (rne), exact products, a sequential accumulator with "
+                        "fp32's exponent range and 14 significant bits, promoted by one fp32 rne addition every 128 "
+                        "terms, the scales multiplied into the final sum once. Assumed: the 14-bit accumulator "
+                        "truncates (rtz) as the tensor cores of {} do and adds terms one at a time; DeepSeek-V3 "
+                        "applies finer-grained scales at each promotion. fp8_promoted_model() sets the bits and N_C.",
+                        deepseek, input, fasi),
+            fp8_promoted_model(input));
+    }
+
+    add("nvidia_v100_fp16", PresetKind::Hardware, "NVIDIA V100 tensor core, fp16 inputs, fp32 accumulation",
+        fmt::format("Block FMA after {}: 4 exact fp16 products and the fp32 accumulator aligned to the largest "
+                    "exponent, shifted-out bits truncated with no extra alignment bit (their test: 1 - (1 - 2^-24) "
+                    "gives 2^-23), summed without intermediate normalisation, normalised once by rounding toward "
+                    "zero. {}",
+                    fasi, block_order_assumption),
+        tensor_core_model("fp16", rne, 4, 0));
+
+    for (const char* input : {"fp16", "bf16"}) {
+        add(fmt::format("nvidia_a100_{}", input), PresetKind::Hardware,
+            fmt::format("NVIDIA A100 tensor core, {} inputs, fp32 accumulation", input),
+            fmt::format("Block FMA after {}: 8 exact {} products per block on the A100, aligned to the largest "
+                        "exponent with truncation, normalised toward zero. One extra alignment bit, as in the "
+                        "bit-accurate A100 model of {}; the A100 test file of the paper's suite expects "
+                        "1 - (1 - 2^-24) = 2^-24, which needs that bit. {}",
+                        fasi, input, khattak, block_order_assumption),
+            tensor_core_model(input, rne, 8, 1));
+    }
+
+    add("nvidia_a100_tf32", PresetKind::Hardware, "NVIDIA A100 tensor core, tf32 inputs (rna), fp32 accumulation",
+        fmt::format("Block FMA after {}: 4 exact tf32 products per block, truncating alignment with one extra bit "
+                    "(as {}), normalisation toward zero; operands converted from fp32 with rna as cuBLAS does. {}",
+                    fasi, khattak, block_order_assumption),
+        tensor_core_model("tf32", RoundingMode::NearestAway, 4, 1));
+
+    for (const char* input : {"fp16", "bf16"}) {
+        add(fmt::format("nvidia_h100_{}", input), PresetKind::Hardware,
+            fmt::format("NVIDIA H100 tensor core, {} inputs, fp32 accumulation", input),
+            fmt::format("Block FMA with the H100 parameters of {}: 16 exact {} products per block, 2 extra "
+                        "alignment bits, truncation, normalisation toward zero (the mechanism is {}'s). Not "
+                        "modelled: the extra bit that model grants when the largest product's significand is 2 or "
+                        "more. {}",
+                        khattak, input, fasi, block_order_assumption),
+            tensor_core_model(input, rne, 16, 2));
+    }
+
+    add("nvidia_h100_tf32", PresetKind::Hardware, "NVIDIA H100 tensor core, tf32 inputs (rna), fp32 accumulation",
+        fmt::format("Block FMA with the H100 tf32 parameters of {}: 8 exact products per block, 2 extra alignment "
+                    "bits, truncation, normalisation toward zero. {}",
+                    khattak, block_order_assumption),
+        tensor_core_model("tf32", RoundingMode::NearestAway, 8, 2));
+
+    for (const char* input : {"fp8_e4m3", "fp8_e5m2"}) {
+        add(fmt::format("nvidia_h100_{}", input), PresetKind::Hardware,
+            fmt::format("NVIDIA H100 tensor core, {} inputs, fp32 accumulation (no promotion)", input),
+            fmt::format("Block FMA with the H100 FP8 (wgmma) parameters of {}: 32 exact products per block aligned "
+                        "to 13 fraction bits (10 fewer than fp32 keeps: extra bits = -10), truncation, normalisation "
+                        "toward zero. This is the ~14-bit accumulation the {} reports; the {} preset adds its "
+                        "promotion to fp32. Not modelled: the interleaving of two 16-product halves. {}",
+                        khattak, deepseek, input, block_order_assumption),
+            tensor_core_model(input, rne, 32, -10));
+    }
+
+    add("google_tpu_mxu_bf16", PresetKind::Hardware, "Google TPU MXU: bf16 products, fp32 accumulation",
+        "Google Cloud TPU documentation: the matrix unit multiplies bfloat16 operands and accumulates in float32 "
+        "(fp32 inputs are rounded to bf16 under the default matmul precision). Model: rne conversion, exact "
+        "products, fp32 accumulation. Assumed: sequential order along k and round to nearest even in the "
+        "accumulation (the systolic array's internal order and rounding are not published).",
+        sequential_model("bf16", rne, "fp32"));
+
+    {
+        AccumulationModel m = sequential_model("bf16:ftz", rne, "fp32:ftz");
+        add("intel_amx_bf16", PresetKind::Hardware, "Intel AMX TDPBF16PS: bf16 tiles, fp32 accumulation",
+            "Intel's description of TDPBF16PS (Intel 64 and IA-32 Architectures Software Developer's Manual, AMX "
+            "instructions): pairs of bf16 products are accumulated into fp32 lanes with round to nearest even, "
+            "input denormals treated as zero and output denormals flushed to zero, whatever MXCSR says. Model: "
+            "inputs bf16 with subnormals flushed, exact products, each product added into an fp32 accumulator that "
+            "flushes subnormals, in increasing k. Assumed: the order within a pair and whether a product is "
+            "rounded before its addition (the two differ only below 2^-126).",
+            m);
+    }
+
+    {
+        AccumulationModel m = sequential_model("int8", rne, "int32");
+        add("intel_amx_int8", PresetKind::Hardware, "Intel AMX TDPBSSD: int8 tiles, int32 accumulation",
+            "Intel's description of TDPBSSD (Software Developer's Manual, AMX instructions): signed int8 products "
+            "summed in groups of four into int32 lanes. Products and sums of integers are exact; the inputs are "
+            "quantized to int8 with rne and saturation. Assumed: FloatScope's int32 saturates where the hardware "
+            "wraps modulo 2^32, which only differs past 2^17 maximal products.",
+            m);
+    }
+
+    for (const char* input : {"e4m3fnuz", "e5m2fnuz"}) {
+        add(fmt::format("amd_mi300_fp8_{}", input), PresetKind::Hardware,
+            fmt::format("AMD MI300 (CDNA3) matrix core, FNUZ FP8 {} inputs, fp32 accumulation", input),
+            fmt::format("CDNA3 takes the FNUZ FP8 formats (bias 8 and 16, one NaN at 0x80, no -0, no infinity; AMD "
+                        "CDNA3 ISA). Block FMA with the CDNA3 FP8 parameters of {}: 16 exact products per block, "
+                        "1 extra alignment bit, normalisation with round to nearest even. Not modelled: that model "
+                        "adds the accumulator after the products' sum and groups FP8 products odd/even; here the "
+                        "accumulator is aligned with the products as in NVIDIA's block. {}",
+                        khattak, block_order_assumption),
+            tensor_core_model(input, rne, 16, 1, rne));
+    }
+    return p;
+}
+
+}  // namespace
+
+const char* to_string(PresetKind kind) { return kind == PresetKind::Recipe ? "recipe" : "hardware"; }
+
+AccumulationModel fp8_promoted_model(std::string_view input_format, int accumulator_bits, int promotion_interval,
+                                     double x_scale, double y_scale) {
+    if (accumulator_bits < 2 || accumulator_bits > 22)
+        throw Error(fmt::format("fp8 promoted accumulation: {} accumulator bits; valid: 2 to 22", accumulator_bits));
+    AccumulationModel m = sequential_model(input_format, RoundingMode::NearestEven, "fp32");
+    m.x.scale = x_scale;
+    m.y.scale = y_scale;
+    // fp32's exponent range with fewer significand bits: e8m(bits - 1), truncating.
+    m.accumulator = rounding(fmt::format("e8m{}", accumulator_bits - 1), RoundingMode::TowardZero);
+    m.order = AccumulationOrder::Blocked;
+    m.block_size = promotion_interval;
+    m.combine = rounding("fp32");
+    validate(m);
+    return m;
+}
+
+AccumulationModel tensor_core_model(std::string_view input_format, core::RoundingMode input_mode, int block_size,
+                                    int extra_bits, core::RoundingMode normalisation) {
+    AccumulationModel m = sequential_model(input_format, input_mode, "fp32");
+    m.accumulator.mode = normalisation;
+    m.order = AccumulationOrder::BlockFma;
+    m.block_size = block_size;
+    m.alignment_extra_bits = extra_bits;
+    validate(m);
+    return m;
+}
+
+const std::vector<AccumulationPreset>& accumulation_presets() {
+    static const std::vector<AccumulationPreset> presets = build_presets();
+    return presets;
+}
+
+const AccumulationPreset& find_accumulation_preset(std::string_view name) {
+    std::string names;
+    for (const AccumulationPreset& preset : accumulation_presets()) {
+        if (preset.name == name) return preset;
+        names += names.empty() ? preset.name : " " + preset.name;
+    }
+    throw Error(fmt::format("unknown accumulation preset '{}'; valid presets: {}", name, names));
+}
+
+}  // namespace floatscope::emu

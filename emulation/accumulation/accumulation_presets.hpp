@@ -1,0 +1,45 @@
+// Named accumulation models: the mixed-precision recipes and the hardware units users meet.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulation/accumulation/accumulation_model.hpp"
+
+namespace floatscope::emu {
+
+enum class PresetKind {
+    Recipe,    ///< a precision recipe independent of a machine (fp16 accumulation, FP8 with promotion)
+    Hardware,  ///< a named accelerator's matrix unit
+};
+
+struct AccumulationPreset {
+    std::string name;  ///< what the CLI and GUI accept: "bf16_fp32", "nvidia_a100_bf16"
+    PresetKind kind = PresetKind::Recipe;
+    std::string summary;  ///< one line
+    std::string help;     ///< where the parameters come from, and which parts are assumptions
+    AccumulationModel model;
+};
+
+/// Every preset, recipes first, in display order (the CLI and GUI list them from here).
+const std::vector<AccumulationPreset>& accumulation_presets();
+
+/// The preset called `name`; throws floatscope::Error listing the valid names otherwise.
+const AccumulationPreset& find_accumulation_preset(std::string_view name);
+
+const char* to_string(PresetKind kind);
+
+/// FP8 GEMM as DeepSeek-V3 runs it on H800 tensor cores (DeepSeek-AI, "DeepSeek-V3 Technical
+/// Report", 2024, section 3.3.2): inputs in `input_format` divided by per-tensor scales, exact
+/// products, partial sums kept to `accumulator_bits` significant bits (about 14 on H800) and
+/// promoted into an fp32 accumulator every `promotion_interval` terms (N_C = 128).
+AccumulationModel fp8_promoted_model(std::string_view input_format, int accumulator_bits = 14,
+                                     int promotion_interval = 128, double x_scale = 1, double y_scale = 1);
+
+/// A tensor-core block FMA (tensor_core.hpp): inputs rounded to `input_format` with `input_mode`,
+/// blocks of `block_size` exact products aligned with `extra_bits`, normalised to fp32 with `normalisation`.
+AccumulationModel tensor_core_model(std::string_view input_format, core::RoundingMode input_mode, int block_size,
+                                    int extra_bits, core::RoundingMode normalisation = core::RoundingMode::TowardZero);
+
+}  // namespace floatscope::emu

@@ -1,0 +1,53 @@
+// Sums and dot products: quantize the operands, accumulate term by term, round the result to the output.
+#include "emulation/accumulation/dot.hpp"
+
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "emulation/accumulation/kernels/float_environment.hpp"
+#include "emulation/accumulation/operand_scaling.hpp"
+#include "emulation/accumulation/scalar_accumulator.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+std::vector<double> quantized(const OperandQuantization& q, std::span<const double> values) {
+    std::vector<double> out(values.size());
+    quantize(q, values, out);
+    return out;
+}
+
+double finish(const AccumulationModel& model, double scale, double value) {
+    scale_to_output(model.output, scale, std::span<double>(&value, 1));
+    return value;
+}
+
+}  // namespace
+
+// A sequential sum carries one dependency from term to term, so these stay scalar; the operand
+// quantization before them is the vectorized array rounding of core.
+
+double dot(const AccumulationModel& model, std::span<const double> x, std::span<const double> y) {
+    validate(model);
+    [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // see float_environment.hpp
+    if (x.size() != y.size())
+        throw Error(fmt::format("dot: the vectors have different lengths ({} and {})", x.size(), y.size()));
+    const std::vector<double> qx = quantized(model.x, x);
+    const std::vector<double> qy = quantized(model.y, y);
+    const double r = ScalarAccumulator(model).accumulate(qx.data(), 1, qy.data(), 1, qx.size());
+    return finish(model, model.x.scale * model.y.scale, r);
+}
+
+double sum(const AccumulationModel& model, std::span<const double> x) {
+    validate(model);
+    [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // see float_environment.hpp
+    const std::vector<double> qx = quantized(model.x, x);
+    const double one = 1;
+    const double r = ScalarAccumulator(model).accumulate(qx.data(), 1, &one, 0, qx.size());
+    return finish(model, model.x.scale, r);
+}
+
+}  // namespace floatscope::emu

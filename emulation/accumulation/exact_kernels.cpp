@@ -1,0 +1,104 @@
+// Exact MPFR kernels: dot products, GEMMs and sums rounded once.
+#include "emulation/accumulation/exact_kernels.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "core/error.hpp"
+
+namespace floatscope::emu {
+namespace {
+
+/// An MPFR number of `precision` bits whose lifetime ends with the scope.
+struct ScratchNumber {
+    explicit ScratchNumber(mpfr_prec_t precision) { mpfr_init2(value, precision); }
+    ScratchNumber(const ScratchNumber&) = delete;
+    ScratchNumber& operator=(const ScratchNumber&) = delete;
+    ScratchNumber(ScratchNumber&& other) noexcept {
+        value[0] = other.value[0];
+        other.value[0]._mpfr_d = nullptr;
+    }
+    ~ScratchNumber() {
+        if (value[0]._mpfr_d != nullptr) mpfr_clear(value);
+    }
+    mpfr_t value;
+};
+
+/// Sums exact products: each product gets the bits it needs (the sum of its factors' precisions),
+/// and mpfr_sum rounds the whole sum once.
+template <typename Y>
+TruthNumber dot(std::span<const TruthNumber> x, std::span<const Y> y, int precision) {
+    if (x.size() != y.size()) throw Error("exact_dot: the vectors differ in length");
+    std::vector<ScratchNumber> products;
+    products.reserve(x.size());
+    std::vector<mpfr_ptr> pointers;
+    pointers.reserve(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        mpfr_srcptr xi = x[i].backend().data();
+        if constexpr (std::is_same_v<Y, double>) {
+            products.emplace_back(mpfr_get_prec(xi) + 53);
+            mpfr_mul_d(products.back().value, xi, y[i], MPFR_RNDN);  // exact: enough bits for both factors
+        } else {
+            mpfr_srcptr yi = y[i].backend().data();
+            products.emplace_back(mpfr_get_prec(xi) + mpfr_get_prec(yi));
+            mpfr_mul(products.back().value, xi, yi, MPFR_RNDN);
+        }
+        pointers.push_back(products.back().value);
+    }
+    TruthNumber result;
+    mpfr_set_prec(result.backend().data(), precision);
+    mpfr_sum(result.backend().data(), pointers.data(), pointers.size(), MPFR_RNDN);
+    return result;
+}
+
+}  // namespace
+
+TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const TruthNumber> y, int precision) {
+    return dot(x, y, precision);
+}
+
+TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const double> y, int precision) {
+    return dot(x, y, precision);
+}
+
+std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<const TruthNumber> b, std::size_t m,
+                                    std::size_t k, std::size_t n, int precision) {
+    if (a.size() != m * k || b.size() != k * n) throw Error("exact_gemm: the matrices do not have the sizes given");
+    // One set of k product buffers serves every entry: each holds as many bits as the widest
+    // factors of A and B together, so every product is exact, and nothing is allocated per product
+    // (allocation, not arithmetic, dominated when each dot product made its own numbers).
+    mpfr_prec_t widest_a = MPFR_PREC_MIN, widest_b = MPFR_PREC_MIN;
+    for (const TruthNumber& v : a) widest_a = std::max(widest_a, mpfr_get_prec(v.backend().data()));
+    for (const TruthNumber& v : b) widest_b = std::max(widest_b, mpfr_get_prec(v.backend().data()));
+    std::vector<ScratchNumber> products;
+    products.reserve(k);
+    std::vector<mpfr_ptr> pointers(k);
+    for (std::size_t l = 0; l < k; ++l) {
+        products.emplace_back(widest_a + widest_b);
+        pointers[l] = products.back().value;
+    }
+    std::vector<TruthNumber> c(m * n);
+    for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+            for (std::size_t l = 0; l < k; ++l)
+                mpfr_mul(pointers[l], a[i * k + l].backend().data(), b[l * n + j].backend().data(), MPFR_RNDN);
+            mpfr_ptr entry = c[i * n + j].backend().data();
+            mpfr_set_prec(entry, precision);
+            mpfr_sum(entry, pointers.data(), k, MPFR_RNDN);
+        }
+    }
+    return c;
+}
+
+TruthNumber exact_sum(std::span<const TruthNumber> x, int precision) {
+    // mpfr_sum takes non-const pointers but does not modify its inputs.
+    std::vector<mpfr_ptr> pointers;
+    pointers.reserve(x.size());
+    for (const TruthNumber& v : x) pointers.push_back(const_cast<mpfr_ptr>(v.backend().data()));
+    TruthNumber result;
+    mpfr_set_prec(result.backend().data(), precision);
+    mpfr_sum(result.backend().data(), pointers.data(), pointers.size(), MPFR_RNDN);
+    return result;
+}
+
+}  // namespace floatscope::emu

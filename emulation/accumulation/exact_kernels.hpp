@@ -1,0 +1,25 @@
+// Exact kernels in MPFR for the ground truth: dot products and GEMMs as exact sums of exact products, rounded
+// once (mpfr_sum), so that the truth of an n^3 product costs n^3 exact multiplications and n^2
+// correctly rounded sums, not n^3 separately rounded operations.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "emulation/arithmetic/truth_number.hpp"
+
+namespace floatscope::emu {
+
+/// sum_i x_i y_i, exact, rounded once to `precision` bits (round to nearest).
+TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const TruthNumber> y, int precision);
+TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const double> y, int precision);
+
+/// C (m x n) = A (m x k) B (k x n), row-major, each entry an exact_dot.
+std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<const TruthNumber> b, std::size_t m,
+                                    std::size_t k, std::size_t n, int precision);
+
+/// sum_i x_i, exact, rounded once.
+TruthNumber exact_sum(std::span<const TruthNumber> x, int precision);
+
+}  // namespace floatscope::emu

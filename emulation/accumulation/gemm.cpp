@@ -1,0 +1,239 @@
+// GEMM: quantize the operands, pick the fastest kernel that computes the model exactly, scale the result.
+#include "emulation/accumulation/gemm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "emulation/accumulation/kernels/float_environment.hpp"
+#include "emulation/accumulation/kernels/gemm_fp32.hpp"
+#include "emulation/accumulation/kernels/gemm_fp32_rows.hpp"
+#include "emulation/accumulation/kernels/gemm_narrow.hpp"
+#include "emulation/accumulation/kernels/native_formats.hpp"
+#include "emulation/accumulation/operand_scaling.hpp"
+#include "emulation/accumulation/scalar_accumulator.hpp"
+#include "emulation/accumulation/tensor_core.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+using detail::float_range;
+using detail::is_binary32_rne;
+using detail::products_exact_in_float;
+using detail::takes_float_round_to_odd;
+
+bool order_without_compensation(const AccumulationModel& m) {
+    return !m.compensated && (m.order == AccumulationOrder::Sequential || m.order == AccumulationOrder::Blocked);
+}
+
+/// Which native binary32 kernel computes the model exactly, if one does.
+enum class NativeKernel { None, Tiles, Rows };
+
+/// binary32 with rne whose subnormal results are flushed to zero (Intel AMX's TDPBF16PS accumulator).
+bool is_flushing_binary32_rne(const core::FormatRounding& r) {
+    core::FormatSpec gradual = r.format;
+    gradual.subnormals = core::SubnormalPolicy::Gradual;
+    return r.format.subnormals == core::SubnormalPolicy::Flush && is_binary32_rne({gradual, r.mode});
+}
+
+/// A sequential fused fp32 sum that flushes subnormal results: the native fma loop computes it
+/// whenever no partial sum is a nonzero subnormal, which sums_stay_normal checks on the data.
+bool flushing_fp32(const AccumulationModel& m) {
+    return is_flushing_binary32_rne(m.accumulator) && !m.compensated && m.order == AccumulationOrder::Sequential &&
+           m.multiply_add == MultiplyAdd::Fused && float_range(m.x.rounding.format).floats &&
+           float_range(m.y.rounding.format).floats;
+}
+
+/// Exponent of the quantum of the smallest nonzero finite value of `values` (precision bits
+/// `precision`), or INT_MAX when there is none.
+int smallest_quantum(std::span<const float> values, int precision) {
+    float smallest = std::numeric_limits<float>::infinity();  // the smallest nonzero magnitude
+    for (float v : values) smallest = std::min(smallest, v != 0 ? std::fabs(v) : smallest);  // NaN: ignored
+    if (std::isinf(smallest)) return std::numeric_limits<int>::max();
+    return std::ilogb(smallest) - (precision - 1);
+}
+
+/// Whether every partial sum of every entry of A B is 0 or at least 2^-126 in magnitude: every
+/// product is a multiple of Q = 2^(qa + qb) (qa, qb the smallest quanta of A's and B's values),
+/// and so is every sum of them rounded to float (the float grid there is a multiple of Q, or the
+/// sum is exact); a nonzero multiple of Q >= 2^-126 is no subnormal.
+bool sums_stay_normal(const AccumulationModel& m, std::span<const float> a, std::span<const float> b) {
+    const int qa = smallest_quantum(a, float_range(m.x.rounding.format).precision);
+    const int qb = smallest_quantum(b, float_range(m.y.rounding.format).precision);
+    if (qa == std::numeric_limits<int>::max() || qb == std::numeric_limits<int>::max()) return true;
+    return qa + qb >= std::numeric_limits<float>::min_exponent - 1;
+}
+
+NativeKernel native_fp32(const AccumulationModel& m) {
+    // fma and mul-then-add in binary32 with rne are exactly the Fused and Separate(fp32, rne) steps.
+    const bool fp32 = is_binary32_rne(m.accumulator) && float_range(m.x.rounding.format).floats &&
+                      float_range(m.y.rounding.format).floats &&
+                      (m.multiply_add == MultiplyAdd::Fused || is_binary32_rne(m.product));
+    if (flushing_fp32(m)) return NativeKernel::Tiles;
+    if (!fp32) return NativeKernel::None;
+    const bool combine = m.order != AccumulationOrder::Blocked || is_binary32_rne(m.combine);
+    if (order_without_compensation(m) && combine) return NativeKernel::Tiles;
+    if (m.compensated && combine) return NativeKernel::Rows;
+    // A pair of exact products is rounded once: the float product must be exact.
+    const bool exact_leaves =
+        m.multiply_add == MultiplyAdd::Separate || products_exact_in_float(m.x.rounding.format, m.y.rounding.format);
+    if (m.order == AccumulationOrder::Pairwise && exact_leaves) return NativeKernel::Rows;
+    return NativeKernel::None;
+}
+
+bool narrow_accumulator(const AccumulationModel& m) {
+    // Rounding downward gives an exact zero sum of opposite terms the sign -0, which a sum computed
+    // to nearest first cannot know; those models take the scalar path.
+    auto narrow = [](const core::FormatRounding& r) {
+        return takes_float_round_to_odd(r.format) && r.mode != core::RoundingMode::Downward;
+    };
+    return order_without_compensation(m) && products_exact_in_float(m.x.rounding.format, m.y.rounding.format) &&
+           narrow(m.accumulator) && (m.multiply_add == MultiplyAdd::Fused || float_range(m.product.format).floats) &&
+           (m.order == AccumulationOrder::Sequential || is_binary32_rne(m.combine) || narrow(m.combine));
+}
+
+/// Buffers reused by the gemm calls of one thread: a workload that multiplies matrices of the same
+/// sizes over and over allocates (and page-faults) nothing after its first product.
+struct Workspace {
+    std::vector<double> a, b;
+    std::vector<float> fa, fb, fc;
+};
+thread_local Workspace workspace;
+
+template <typename T>
+std::span<T> sized(std::vector<T>& buffer, std::size_t size) {
+    if (buffer.size() < size) buffer.resize(size);
+    return std::span<T>(buffer.data(), size);
+}
+
+/// The quantized values as floats (exact: the fast paths take float formats only), through a
+/// small double buffer rather than a whole quantized copy.
+void quantize_to_floats(const OperandQuantization& q, std::span<const double> in, std::span<float> out) {
+    constexpr std::size_t chunk = 4096;
+    double buffer[chunk];
+    for (std::size_t i = 0; i < in.size(); i += chunk) {
+        const std::size_t count = std::min(chunk, in.size() - i);
+        quantize(q, in.subspan(i, count), std::span<double>(buffer, count));
+        std::copy(buffer, buffer + count, out.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+}
+
+/// The scalar path on quantized operands.
+void scalar_gemm(const AccumulationModel& model, const double* a, const double* b, std::span<double> c, std::size_t m,
+                 std::size_t k, std::size_t n) {
+    const ScalarAccumulator accumulator(model);
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            c[i * n + j] = accumulator.accumulate(a + i * k, 1, b + j, static_cast<std::ptrdiff_t>(n), k);
+}
+
+}  // namespace
+
+const char* to_string(GemmPath path) {
+    switch (path) {
+        case GemmPath::NativeFp32: return "native-fp32";
+        case GemmPath::NarrowAccumulator: return "narrow-accumulator";
+        case GemmPath::BlockFma: return "block-fma";
+        case GemmPath::Scalar: return "scalar";
+    }
+    return "?";
+}
+
+GemmPath gemm_path(const AccumulationModel& model) {
+    if (model.order == AccumulationOrder::BlockFma) return GemmPath::BlockFma;
+    if (native_fp32(model) != NativeKernel::None) return GemmPath::NativeFp32;
+    if (narrow_accumulator(model)) return GemmPath::NarrowAccumulator;
+    return GemmPath::Scalar;
+}
+
+void gemm(const AccumulationModel& model, std::span<const double> a, std::span<const double> b, std::span<double> c,
+          std::size_t m, std::size_t k, std::size_t n) {
+    validate(model);
+    // Quantization and the native kernels compute with float and double operations that assume
+    // round to nearest and subnormals, whatever the caller set.
+    [[maybe_unused]] const detail::DefaultFloatEnvironment environment;
+    if (a.size() != m * k || b.size() != k * n || c.size() != m * n)
+        throw Error(fmt::format("gemm: A has {} entries, B {}, C {}; an {}x{} times {}x{} product needs {}, {} and {}",
+                                a.size(), b.size(), c.size(), m, k, k, n, m * k, k * n, m * n));
+    const GemmPath path = gemm_path(model);
+    if (path == GemmPath::NativeFp32 || path == GemmPath::NarrowAccumulator) {
+        const std::span<float> fa = sized(workspace.fa, a.size()), fb = sized(workspace.fb, b.size());
+        const std::span<float> fc = sized(workspace.fc, c.size());
+        quantize_to_floats(model.x, a, fa);
+        quantize_to_floats(model.y, b, fb);
+        if (flushing_fp32(model) && !sums_stay_normal(model, fa, fb)) {
+            // Some sum may be subnormal and flushed, which the native loop would keep: the scalar path.
+            const std::span<double> qa = sized(workspace.a, a.size()), qb = sized(workspace.b, b.size());
+            std::copy(fa.begin(), fa.end(), qa.begin());
+            std::copy(fb.begin(), fb.end(), qb.begin());
+            scalar_gemm(model, qa.data(), qb.data(), c, m, k, n);
+            scale_to_output(model.output, model.x.scale * model.y.scale, c);
+            return;
+        }
+        const std::size_t block =
+            model.order == AccumulationOrder::Blocked ? static_cast<std::size_t>(model.block_size) : 0;
+        const bool fused = model.multiply_add == MultiplyAdd::Fused;
+        if (path == GemmPath::NativeFp32 && native_fp32(model) == NativeKernel::Tiles) {
+            // The inputs were rounded once (round_array); what is left is native binary32 work in an
+            // order that is the model's: each entry summed over k in increasing order (or in blocks
+            // of k), c = fma(a, b, c) for exact products, c = c + a*b for products rounded to fp32.
+            // For bf16 inputs the products have at most 16 significant bits, so the float product is
+            // exact unless it leaves fp32's range, and the fma takes it exactly in every case.
+            // Eigen's own GEMM would not do: its order of additions depends on the instruction set
+            // and on cache sizes detected at run time.
+            detail::gemm_fp32({fa.data(), fb.data(), fc.data(), m, k, n, fused, block});
+        } else if (path == GemmPath::NativeFp32) {
+            using Order = detail::Fp32RowsGemm::Order;
+            const Order order = model.compensated ? Order::Compensated : Order::Pairwise;
+            detail::gemm_fp32_rows({fa.data(), fb.data(), fc.data(), m, k, n, order, fused, block});
+        } else {
+            detail::NarrowGemm problem;
+            problem.a = fa.data();
+            problem.b = fb.data();
+            problem.c = fc.data();
+            problem.m = m;
+            problem.k = k;
+            problem.n = n;
+            problem.accumulator = model.accumulator;
+            problem.separate_products = model.multiply_add == MultiplyAdd::Separate;
+            problem.product = model.product;
+            problem.block = block;
+            problem.combine = model.combine;
+            detail::narrow_gemm(problem);
+        }
+        std::copy(fc.begin(), fc.end(), c.begin());
+    } else {
+        const std::span<double> qa = sized(workspace.a, a.size()), qb = sized(workspace.b, b.size());
+        quantize(model.x, a, qa);
+        quantize(model.y, b, qb);
+        if (path == GemmPath::BlockFma) {
+            block_fma_gemm(BlockFma(model.accumulator, model.alignment_extra_bits),
+                           static_cast<std::size_t>(model.block_size), qa.data(), qb.data(), c.data(), m, k, n,
+                           products_fit_float(model.x.rounding.format, model.y.rounding.format));
+        } else {
+            scalar_gemm(model, qa.data(), qb.data(), c, m, k, n);
+        }
+    }
+    scale_to_output(model.output, model.x.scale * model.y.scale, c);
+}
+
+Eigen::MatrixXd gemm(const AccumulationModel& model, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+    if (a.cols() != b.rows())
+        throw Error(fmt::format("gemm: A is {}x{} and B {}x{}; A's columns must match B's rows", a.rows(), a.cols(),
+                                b.rows(), b.cols()));
+    using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const RowMajor ra = a, rb = b;
+    RowMajor rc(a.rows(), b.cols());
+    const auto m = static_cast<std::size_t>(a.rows()), k = static_cast<std::size_t>(a.cols()),
+               n = static_cast<std::size_t>(b.cols());
+    gemm(model, std::span<const double>(ra.data(), m * k), std::span<const double>(rb.data(), k * n),
+         std::span<double>(rc.data(), m * n), m, k, n);
+    return rc;
+}
+
+}  // namespace floatscope::emu

@@ -1,0 +1,47 @@
+// GEMM under an accumulation model: C = A B with every entry exactly what the model defines.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include <Eigen/Core>
+
+#include "emulation/accumulation/accumulation_model.hpp"
+
+namespace floatscope::emu {
+
+/// How gemm computes a model; every path delivers the model's values, bit for bit.
+enum class GemmPath {
+    /// Native binary32 kernels: fp32 accumulator with rne, inputs whose values are floats, fused or
+    /// with products rounded to fp32; register tiles (AVX-512 / AVX2 / portable) for sequential and
+    /// blocked orders, row kernels for pairwise (exact float products) and Kahan. Also sequential
+    /// fused sums into an fp32 accumulator that flushes subnormals (Intel AMX), when the operands'
+    /// smallest quanta show that no partial sum can be subnormal; the scalar path otherwise.
+    NativeFp32,
+    /// Each step's float sum rounded to the accumulator in one vectorized pass, through TwoSum and
+    /// round-to-odd when the float sum was inexact on a rounding boundary, and core's array rounding
+    /// for results outside the normal range: accumulators of at most 22 bits (fp16, bf16, 14-bit FP8
+    /// partial sums), products exact in float.
+    NarrowAccumulator,
+    /// The tensor-core block FMA, vectorized over columns in double (tensor_core.hpp).
+    BlockFma,
+    /// ScalarAccumulator per entry: everything else (narrow accumulators with Kahan or pairwise
+    /// order, rounding downward, integer and other flushing accumulators).
+    Scalar,
+};
+
+/// "native-fp32" "narrow-accumulator" "block-fma" "scalar".
+const char* to_string(GemmPath path);
+
+/// The path gemm takes for a (valid) model.
+GemmPath gemm_path(const AccumulationModel& model);
+
+/// C (m x n) = A (m x k) B (k x n) under `model`, all row-major. Throws floatscope::Error for an
+/// invalid model or spans whose sizes do not match the dimensions.
+void gemm(const AccumulationModel& model, std::span<const double> a, std::span<const double> b, std::span<double> c,
+          std::size_t m, std::size_t k, std::size_t n);
+
+/// The same on Eigen matrices.
+Eigen::MatrixXd gemm(const AccumulationModel& model, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
+
+}  // namespace floatscope::emu

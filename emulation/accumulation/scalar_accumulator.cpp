@@ -1,0 +1,110 @@
+// The model's accumulation written out step by step, on Arithmetic's exactly rounded operations.
+#include "emulation/accumulation/scalar_accumulator.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <vector>
+
+namespace floatscope::emu {
+
+namespace {
+
+core::RoundingOptions options_of(const core::FormatRounding& r) { return {r.mode, core::Tininess::AfterRounding, nullptr}; }
+
+// Formats a model does not use are replaced by the accumulator's, so that every member is valid.
+const core::FormatRounding& product_rounding(const AccumulationModel& m) {
+    return m.multiply_add == MultiplyAdd::Separate ? m.product : m.accumulator;
+}
+const core::FormatRounding& combine_rounding(const AccumulationModel& m) {
+    return m.order == AccumulationOrder::Blocked ? m.combine : m.accumulator;
+}
+
+}  // namespace
+
+struct ScalarAccumulator::Terms {
+    const double* x;
+    std::ptrdiff_t x_stride;
+    const double* y;
+    std::ptrdiff_t y_stride;
+
+    double x_at(std::size_t i) const { return x[static_cast<std::ptrdiff_t>(i) * x_stride]; }
+    double y_at(std::size_t i) const { return y[static_cast<std::ptrdiff_t>(i) * y_stride]; }
+};
+
+ScalarAccumulator::ScalarAccumulator(const AccumulationModel& model)
+    : model_(model),
+      accumulator_(model.accumulator.format, options_of(model.accumulator)),
+      product_(product_rounding(model).format, options_of(product_rounding(model))),
+      combine_(combine_rounding(model).format, options_of(combine_rounding(model))),
+      accumulator_rounder_(model.accumulator.format, options_of(model.accumulator)),
+      block_fma_(model.accumulator, model.alignment_extra_bits) {}
+
+double ScalarAccumulator::term(const Terms& terms, std::size_t i) const {
+    const double x = terms.x_at(i), y = terms.y_at(i);
+    // Inputs have at most 26 significant bits, so the double product is exact.
+    return model_.multiply_add == MultiplyAdd::Fused ? x * y : product_.mul(x, y).value;
+}
+
+double ScalarAccumulator::sequential(const Terms& terms, std::size_t begin, std::size_t end) const {
+    const bool fused = model_.multiply_add == MultiplyAdd::Fused;
+    if (!model_.compensated) {
+        double sum = 0;
+        for (std::size_t i = begin; i < end; ++i)
+            sum = fused ? accumulator_.fma(terms.x_at(i), terms.y_at(i), sum).value
+                        : accumulator_.add(sum, term(terms, i)).value;
+        return sum;
+    }
+    // Kahan (1965): the compensation c carries the part of each term the sum could not take.
+    double sum = 0, compensation = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+        const double corrected = fused ? accumulator_.fma(terms.x_at(i), terms.y_at(i), -compensation).value
+                                       : accumulator_.sub(term(terms, i), compensation).value;
+        const double next = accumulator_.add(sum, corrected).value;
+        compensation = accumulator_.sub(accumulator_.sub(next, sum).value, corrected).value;
+        sum = next;
+    }
+    return sum;
+}
+
+double ScalarAccumulator::pairwise(const Terms& terms, std::size_t begin, std::size_t end) const {
+    const std::size_t n = end - begin;
+    if (n == 1) return term(terms, begin);
+    const std::size_t left = std::bit_floor(n - 1);  // the largest power of two below n
+    return accumulator_.add(pairwise(terms, begin, begin + left), pairwise(terms, begin + left, end)).value;
+}
+
+double ScalarAccumulator::blocked(const Terms& terms, std::size_t n) const {
+    const auto block = static_cast<std::size_t>(model_.block_size);
+    double total = 0;
+    for (std::size_t begin = 0; begin < n; begin += block)
+        total = combine_.add(total, sequential(terms, begin, std::min(n, begin + block))).value;
+    return total;
+}
+
+double ScalarAccumulator::block_fma(const Terms& terms, std::size_t n) const {
+    const auto block = static_cast<std::size_t>(model_.block_size);
+    std::vector<double> products(std::min(block, n));
+    double acc = 0;
+    for (std::size_t begin = 0; begin < n; begin += block) {
+        const std::size_t count = std::min(n, begin + block) - begin;
+        for (std::size_t i = 0; i < count; ++i) products[i] = term(terms, begin + i);
+        acc = block_fma_(acc, std::span<const double>(products.data(), count));
+    }
+    return acc;
+}
+
+double ScalarAccumulator::accumulate(const double* x, std::ptrdiff_t x_stride, const double* y, std::ptrdiff_t y_stride,
+                                     std::size_t n) const {
+    const Terms terms{x, x_stride, y, y_stride};
+    switch (model_.order) {
+        case AccumulationOrder::Sequential: return sequential(terms, 0, n);
+        case AccumulationOrder::Pairwise:
+            if (n == 0) return 0;
+            return n == 1 ? accumulator_rounder_(term(terms, 0)).value : pairwise(terms, 0, n);
+        case AccumulationOrder::Blocked: return blocked(terms, n);
+        case AccumulationOrder::BlockFma: return block_fma(terms, n);
+    }
+    return 0;
+}
+
+}  // namespace floatscope::emu

@@ -1,0 +1,42 @@
+// ScalarAccumulator: a model's accumulation term by term with core's exact scalar arithmetic.
+#pragma once
+
+#include <cstddef>
+
+#include "core/rounding.hpp"
+#include "emulation/accumulation/accumulation_model.hpp"
+#include "emulation/arithmetic/arithmetic.hpp"
+#include "emulation/accumulation/tensor_core.hpp"
+
+namespace floatscope::emu {
+
+/// The accumulation an AccumulationModel defines (its steps 2 and 3), one term at a time with
+/// Arithmetic (every operation the exact result rounded once). dot and sum use it, and gemm for the
+/// models that no vectorized kernel covers; the kernels deliver the same values.
+class ScalarAccumulator {
+public:
+    /// `model` must be valid (validate()).
+    explicit ScalarAccumulator(const AccumulationModel& model);
+
+    /// The accumulation of the n terms x[i * x_stride] * y[i * y_stride], operands already quantized;
+    /// a value of result_rounding(model), before the output rounding.
+    double accumulate(const double* x, std::ptrdiff_t x_stride, const double* y, std::ptrdiff_t y_stride,
+                      std::size_t n) const;
+
+private:
+    struct Terms;
+    double term(const Terms& terms, std::size_t i) const;
+    double sequential(const Terms& terms, std::size_t begin, std::size_t end) const;
+    double pairwise(const Terms& terms, std::size_t begin, std::size_t end) const;
+    double blocked(const Terms& terms, std::size_t n) const;
+    double block_fma(const Terms& terms, std::size_t n) const;
+
+    AccumulationModel model_;
+    Arithmetic accumulator_;
+    Arithmetic product_;
+    Arithmetic combine_;
+    core::Rounder accumulator_rounder_;
+    BlockFma block_fma_;
+};
+
+}  // namespace floatscope::emu

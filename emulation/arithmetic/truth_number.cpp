@@ -1,0 +1,24 @@
+// TruthNumber's process-wide precision and the exact conversion of doubles into it.
+#include "emulation/arithmetic/truth_number.hpp"
+
+#include <cmath>
+
+namespace floatscope::emu {
+
+TruthPrecisionScope::TruthPrecisionScope(int bits) : previous_digits10_(TruthNumber::default_precision()) {
+    // Boost converts digits10 back to bits rounding up, so this gives at least `bits`.
+    TruthNumber::default_precision(static_cast<unsigned>(std::ceil(bits * std::log10(2.0))) + 1);
+}
+
+TruthPrecisionScope::~TruthPrecisionScope() { TruthNumber::default_precision(previous_digits10_); }
+
+std::vector<TruthNumber> to_truth(std::span<const double> values, int precision) {
+    std::vector<TruthNumber> out(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        mpfr_set_prec(out[i].backend().data(), precision);
+        mpfr_set_d(out[i].backend().data(), values[i], MPFR_RNDN);  // exact for precision >= 53
+    }
+    return out;
+}
+
+}  // namespace floatscope::emu

@@ -1,0 +1,56 @@
+// Engine: runs a workload under each policy and once in MPFR, and measures every region of every
+// policy against the ground truth into a Report.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "emulation/simulation/parameters.hpp"
+#include "emulation/simulation/precision_policy.hpp"
+#include "emulation/simulation/report.hpp"
+#include "emulation/simulation/run_control.hpp"
+#include "emulation/simulation/trace.hpp"
+#include "emulation/simulation/workload.hpp"
+
+namespace floatscope::emu {
+
+struct RunRequest {
+    const Workload* workload = nullptr;
+    Parameters parameters;
+    std::vector<PrecisionPolicy> policies;
+    bool ground_truth = true;   ///< ignored for workloads without one
+    int mpfr_precision = 256;   ///< bits of the ground truth
+    int threads = 1;            ///< policies run concurrently on this many threads
+    std::string run_id = "1";
+};
+
+/// Runs the request; the ground truth is computed once and shared by all policies. Rows per
+/// policy and region: errors (abs, rel, ULP, bits correct), classification counts, value range,
+/// the region's counters and metrics; rows of region_kind "run": seconds per policy and for the
+/// ground truth; the workload's work counts where it gives them (work_rows). Throws floatscope::Error for bad requests, Cancelled when cancelled.
+Report run(const RunRequest& request, RunControl& control);
+
+/// Several runs (a sweep's grid points) as one report: each ground truth and each (run, policy) is a
+/// job for `threads` threads (RunRequest::threads is not used here); a run's ground truth is released
+/// once its policies are measured. Runs and rows in request order, each run's ground-truth rows
+/// before its policies' rows, whatever order the jobs finish in. The progress callback of `control`
+/// is called from the worker threads and must be thread-safe.
+Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl& control);
+
+/// Rows of a policy's whole run (region_kind "run") that hold its Workload::work counts:
+/// work_operations_<datasheet format>, work_dram_bytes, work_resident_bytes.
+std::vector<ReportRow> work_rows(const ReportRow& base, const core::WorkloadCounts& work);
+/// The counts back from a report's rows of one (run, policy); nullopt when it has none.
+std::optional<core::WorkloadCounts> read_work(const Report& report, const std::string& run, const std::string& policy);
+
+/// Whether `metric` is one the engine derives (errors, counts, value range, histogram, operation
+/// counters, timings) rather than one a workload reported itself (loss, accuracy).
+bool is_measured_metric(const std::string& metric);
+
+/// The rows of one emulated region measured against its truth (nullptr: no ground truth).
+/// Exposed for tests and for workloads composed by other front ends (FPCore).
+std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,
+                                   const TraceRegion& region, const TruthRegion* truth);
+
+}  // namespace floatscope::emu

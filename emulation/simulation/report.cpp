@@ -1,0 +1,378 @@
+// Report: the tidy table written and read back as RFC 4180 CSV and as JSON, and the merging of shards.
+#include "emulation/simulation/report.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <ctime>
+#include <istream>
+#include <iterator>
+#include <limits>
+#include <ostream>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+constexpr const char* csv_columns[] = {"run",          "workload", "policy", "region_kind",
+                                       "region_index", "region",   "metric", "value"};
+constexpr std::size_t column_count = std::size(csv_columns);
+constexpr const char* meta_kind = "meta";
+
+/// 17 significant digits read back to the same double; non-finite values as words.
+std::string number_text(double value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    return fmt::format("{:.17g}", value);
+}
+
+/// The inverse of number_text (and any other decimal strtod reads); false for anything else.
+bool parse_number(const std::string& text, double& value) {
+    if (text == "nan") return value = NAN, true;
+    if (text == "inf") return value = INFINITY, true;
+    if (text == "-inf") return value = -INFINITY, true;
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    return end == text.c_str() + text.size() && std::isfinite(value);
+}
+
+bool parse_int(const std::string& text, int& value) {
+    double d = 0;
+    if (!parse_number(text, d) || d != std::floor(d) || std::abs(d) > 2147483647.0) return false;
+    value = static_cast<int>(d);
+    return true;
+}
+
+// ---- CSV ------------------------------------------------------------------------------------
+
+void write_field(std::ostream& out, const std::string& field) {
+    if (field.find_first_of(",\"\r\n") == std::string::npos) {
+        out << field;
+        return;
+    }
+    out << '"';
+    for (char c : field) {
+        if (c == '"') out << '"';
+        out << c;
+    }
+    out << '"';
+}
+
+void write_record(std::ostream& out, const std::vector<std::string>& fields) {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (i > 0) out << ',';
+        write_field(out, fields[i]);
+    }
+    out << '\n';
+}
+
+/// Reads RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks; lines end
+/// in LF or CRLF. `line` is the physical line the record started on, for error messages.
+class CsvReader {
+public:
+    explicit CsvReader(std::istream& in) : in_(in) {}
+
+    bool next(std::vector<std::string>& fields, int& line) {
+        fields.clear();
+        if (in_.peek() == std::char_traits<char>::eof()) return false;
+        line = line_;
+        std::string field;
+        bool quoted = false, was_quoted = false;
+        for (int c; (c = in_.get()) != std::char_traits<char>::eof();) {
+            if (quoted) {
+                if (c == '"') {
+                    if (in_.peek() == '"') {
+                        field += '"';
+                        in_.get();
+                    } else {
+                        quoted = false;
+                    }
+                } else {
+                    if (c == '\n') ++line_;
+                    field += static_cast<char>(c);
+                }
+            } else if (c == '"') {
+                if (!field.empty() || was_quoted) throw error(line_, "a quote inside an unquoted field");
+                quoted = was_quoted = true;
+            } else if (c == ',') {
+                fields.push_back(std::move(field));
+                field.clear();
+                was_quoted = false;
+            } else if (c == '\r' && in_.peek() == '\n') {
+                continue;
+            } else if (c == '\n') {
+                ++line_;
+                fields.push_back(std::move(field));
+                return true;
+            } else {
+                if (was_quoted) throw error(line_, "text after a closing quote");
+                field += static_cast<char>(c);
+            }
+        }
+        if (quoted) throw error(line, "a quoted field that never ends");
+        fields.push_back(std::move(field));
+        return true;
+    }
+
+    static Error error(int line, const std::string& what) {
+        return Error(fmt::format("report CSV line {}: {}", line, what));
+    }
+
+private:
+    std::istream& in_;
+    int line_ = 1;
+};
+
+RunInfo& find_run(Report& report, const std::string& id, int line) {
+    for (RunInfo& r : report.runs)
+        if (r.run == id) return r;
+    throw CsvReader::error(line, "metadata of run '" + id + "' before its mpfr_precision row");
+}
+
+// ---- JSON -----------------------------------------------------------------------------------
+
+using Json = nlohmann::ordered_json;
+
+Json number_json(double value) { return std::isfinite(value) ? Json(value) : Json(number_text(value)); }
+
+double json_number(const Json& j) {
+    if (j.is_number()) return j.get<double>();
+    double value = 0;
+    if (j.is_string() && parse_number(j.get<std::string>(), value)) return value;
+    throw Error("report JSON: '" + j.dump() + "' is not a number (non-finite values are \"inf\", \"-inf\", \"nan\")");
+}
+
+/// An int field, checked first: get<int>() of a float, or of an integer beyond int's range, is
+/// undefined behaviour.
+int json_int(const Json& object, const char* name) {
+    const Json& j = object.at(name);
+    const bool fits = j.is_number_unsigned()  ? j.get<std::uint64_t>() <= std::numeric_limits<int>::max()
+                      : j.is_number_integer() ? j.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                                                    j.get<std::int64_t>() <= std::numeric_limits<int>::max()
+                                              : false;
+    if (!fits) throw Error(fmt::format("report JSON: {} is {}; expected an integer that fits an int", name, j.dump()));
+    return j.get<int>();
+}
+
+Json pairs_json(const std::vector<std::pair<std::string, std::string>>& pairs, const char* second) {
+    Json list = Json::array();
+    for (const auto& [name, value] : pairs) list.push_back({{"name", name}, {second, value}});
+    return list;
+}
+
+std::vector<std::pair<std::string, std::string>> json_pairs(const Json& list, const char* second) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (const Json& item : list)
+        pairs.emplace_back(item.at("name").get<std::string>(), item.at(second).get<std::string>());
+    return pairs;
+}
+
+/// Whether `text` is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF),
+/// so that every report read can be written as JSON again.
+bool is_utf8(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        int length = 0;
+        std::uint32_t code = 0;
+        if (c < 0x80) { ++i; continue; }
+        if (c >= 0xC2 && c <= 0xDF) { length = 2; code = c & 0x1F; }
+        else if (c >= 0xE0 && c <= 0xEF) { length = 3; code = c & 0x0F; }
+        else if (c >= 0xF0 && c <= 0xF4) { length = 4; code = c & 0x07; }
+        else return false;
+        if (i + length > text.size()) return false;
+        for (int k = 1; k < length; ++k) {
+            const auto next = static_cast<unsigned char>(text[i + k]);
+            if ((next & 0xC0) != 0x80) return false;
+            code = (code << 6) | (next & 0x3F);
+        }
+        const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
+        i += length;
+    }
+    return true;
+}
+
+/// Run ids of a sweep are numbers: "2" before "10". Others sort as text, after the numbers.
+bool run_id_less(const std::string& a, const std::string& b) {
+    auto numeric = [](const std::string& s) {
+        return !s.empty() && s.size() < 19 &&
+               std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+    };
+    const bool na = numeric(a), nb = numeric(b);
+    if (na && nb) return std::stoll(a) < std::stoll(b);
+    if (na != nb) return na;
+    return a < b;
+}
+
+}  // namespace
+
+bool operator==(const ReportRow& a, const ReportRow& b) {
+    const bool same_value = a.value == b.value || (std::isnan(a.value) && std::isnan(b.value));
+    return same_value && a.run == b.run && a.workload == b.workload && a.policy == b.policy &&
+           a.region_kind == b.region_kind && a.region_index == b.region_index && a.region == b.region &&
+           a.metric == b.metric;
+}
+
+void write_csv(const Report& report, std::ostream& out) {
+    write_record(out, std::vector<std::string>(std::begin(csv_columns), std::end(csv_columns)));
+    auto meta = [&](const std::string& run, const std::string& workload, const std::string& policy, int index,
+                    const std::string& region, const std::string& key, const std::string& value) {
+        write_record(out, {run, workload, policy, meta_kind, std::to_string(index), region, key, value});
+    };
+    meta("", "", "", 0, "", "floatscope_version", report.floatscope_version);
+    meta("", "", "", 0, "", "created", report.created);
+    for (const RunInfo& run : report.runs) {
+        meta(run.run, run.workload, "", 0, "", "mpfr_precision", std::to_string(run.mpfr_precision));
+        for (std::size_t i = 0; i < run.parameters.size(); ++i)
+            meta(run.run, run.workload, "", static_cast<int>(i), run.parameters[i].first, "parameter",
+                 run.parameters[i].second);
+        for (std::size_t i = 0; i < run.policies.size(); ++i)
+            meta(run.run, run.workload, run.policies[i].first, static_cast<int>(i), "", "policy",
+                 run.policies[i].second);
+    }
+    for (const ReportRow& row : report.rows)
+        write_record(out, {row.run, row.workload, row.policy, row.region_kind, std::to_string(row.region_index),
+                           row.region, row.metric, number_text(row.value)});
+}
+
+Report read_csv(std::istream& in) {
+    CsvReader reader(in);
+    std::vector<std::string> fields;
+    int line = 1;
+    if (!reader.next(fields, line)) throw CsvReader::error(1, "the report is empty; expected the header row");
+    if (fields != std::vector<std::string>(std::begin(csv_columns), std::end(csv_columns)))
+        throw CsvReader::error(line,
+                               "the header is not run,workload,policy,region_kind,region_index,region,metric,value");
+    Report report;
+    while (reader.next(fields, line)) {
+        if (fields.size() == 1 && fields[0].empty()) continue;  // a blank line
+        if (fields.size() != column_count)
+            throw CsvReader::error(line, fmt::format("{} fields where the header has {}", fields.size(), column_count));
+        for (const std::string& field : fields)
+            if (!is_utf8(field)) throw CsvReader::error(line, "a field is not valid UTF-8 text");
+        int index = 0;
+        if (!parse_int(fields[4], index))
+            throw CsvReader::error(line, "region_index '" + fields[4] + "' is not an integer");
+        const std::string& key = fields[6];
+        const std::string& text = fields[7];
+        if (fields[3] == meta_kind) {
+            if (key == "floatscope_version") {
+                report.floatscope_version = text;
+            } else if (key == "created") {
+                report.created = text;
+            } else if (key == "mpfr_precision") {
+                RunInfo run{fields[0], fields[1], {}, {}, 0};
+                if (!parse_int(text, run.mpfr_precision))
+                    throw CsvReader::error(line, "mpfr_precision '" + text + "' is not an integer");
+                report.runs.push_back(std::move(run));
+            } else if (key == "parameter") {
+                find_run(report, fields[0], line).parameters.emplace_back(fields[5], text);
+            } else if (key == "policy") {
+                find_run(report, fields[0], line).policies.emplace_back(fields[2], text);
+            } else {
+                throw CsvReader::error(line,
+                                       "unknown metadata '" + key +
+                                           "'; valid: floatscope_version, created, mpfr_precision, parameter, policy");
+            }
+            continue;
+        }
+        ReportRow row{fields[0], fields[1], fields[2], fields[3], index, fields[5], key, 0};
+        if (!parse_number(text, row.value))
+            throw CsvReader::error(line, "value '" + text + "' is not a number (nor inf, -inf, nan)");
+        report.rows.push_back(std::move(row));
+    }
+    return report;
+}
+
+void write_json(const Report& report, std::ostream& out) {
+    Json runs = Json::array();
+    for (const RunInfo& run : report.runs)
+        runs.push_back({{"run", run.run},
+                        {"workload", run.workload},
+                        {"parameters", pairs_json(run.parameters, "value")},
+                        {"policies", pairs_json(run.policies, "text")},
+                        {"mpfr_precision", run.mpfr_precision}});
+    Json rows = Json::array();
+    for (const ReportRow& row : report.rows)
+        rows.push_back({{"run", row.run},
+                        {"workload", row.workload},
+                        {"policy", row.policy},
+                        {"region_kind", row.region_kind},
+                        {"region_index", row.region_index},
+                        {"region", row.region},
+                        {"metric", row.metric},
+                        {"value", number_json(row.value)}});
+    const Json document = {{"floatscope_version", report.floatscope_version},
+                           {"created", report.created},
+                           {"runs", std::move(runs)},
+                           {"rows", std::move(rows)}};
+    out << document.dump(1) << '\n';
+}
+
+Report read_json(std::istream& in) {
+    try {
+        const Json document = Json::parse(in);
+        Report report;
+        report.floatscope_version = document.at("floatscope_version").get<std::string>();
+        report.created = document.at("created").get<std::string>();
+        for (const Json& run : document.at("runs"))
+            report.runs.push_back({run.at("run").get<std::string>(), run.at("workload").get<std::string>(),
+                                   json_pairs(run.at("parameters"), "value"), json_pairs(run.at("policies"), "text"),
+                                   json_int(run, "mpfr_precision")});
+        for (const Json& row : document.at("rows"))
+            report.rows.push_back({row.at("run").get<std::string>(), row.at("workload").get<std::string>(),
+                                   row.at("policy").get<std::string>(), row.at("region_kind").get<std::string>(),
+                                   json_int(row, "region_index"), row.at("region").get<std::string>(),
+                                   row.at("metric").get<std::string>(), json_number(row.at("value"))});
+        return report;
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(std::string("report JSON: ") + e.what() +
+                    " (expected floatscope_version, created, runs and rows as floatscope-cli writes them)");
+    }
+}
+
+Report merge_reports(const std::vector<Report>& shards) {
+    if (shards.empty()) throw Error("no reports to merge");
+    Report merged;
+    merged.floatscope_version = shards.front().floatscope_version;
+    for (const Report& shard : shards) {
+        merged.created = std::max(merged.created, shard.created);  // ISO 8601 text sorts by time
+        for (const RunInfo& run : shard.runs) {
+            const auto same_id = std::find_if(merged.runs.begin(), merged.runs.end(),
+                                              [&](const RunInfo& r) { return r.run == run.run; });
+            if (same_id == merged.runs.end())
+                merged.runs.push_back(run);
+            else if (!(*same_id == run))
+                throw Error("the reports disagree about run '" + run.run + "' (workload, parameters, policies or "
+                            "MPFR precision); they come from different sweeps");
+        }
+        merged.rows.insert(merged.rows.end(), shard.rows.begin(), shard.rows.end());
+    }
+    // Shards hold interleaved grid points (i % N); in run order the merge equals the unsharded sweep.
+    std::stable_sort(merged.runs.begin(), merged.runs.end(),
+                     [](const RunInfo& a, const RunInfo& b) { return run_id_less(a.run, b.run); });
+    std::stable_sort(merged.rows.begin(), merged.rows.end(),
+                     [](const ReportRow& a, const ReportRow& b) { return run_id_less(a.run, b.run); });
+    return merged;
+}
+
+std::string iso_utc_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+}  // namespace floatscope::emu

@@ -1,0 +1,55 @@
+// Workload: a named computation with a parameter schema, run under a PrecisionPolicy into a Trace,
+// and once more in MPFR into a TruthTrace. The built-ins live in emulation/workloads/.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/cost_model.hpp"
+#include "emulation/simulation/parameters.hpp"
+#include "emulation/simulation/precision_policy.hpp"
+#include "emulation/simulation/run_control.hpp"
+#include "emulation/simulation/trace.hpp"
+
+namespace floatscope::emu {
+
+class Workload {
+public:
+    virtual ~Workload() = default;
+
+    virtual std::string name() const = 0;     ///< what `run` takes: "mlp-forward"
+    virtual std::string summary() const = 0;  ///< one line for `list`
+    virtual std::string help() const { return summary(); }  ///< a paragraph: what it shows, where its facts come from
+    virtual const std::vector<ParameterSpec>& parameters() const = 0;
+
+    /// Checks what the schema cannot (combinations, memory needed: say how much was asked for and
+    /// the limit) before anything is allocated; throws floatscope::Error.
+    virtual void check(const Parameters& parameters) const { (void)parameters; }
+
+    /// Runs the computation under `policy`. The inputs depend on the parameters only (their seed),
+    /// so that every policy and the ground truth see the same inputs. Calls control.checkpoint
+    /// between units of work.
+    virtual void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,
+                     RunControl& control) const = 0;
+
+    /// What the computation asks of an accelerator under `policy` (operations per datasheet format,
+    /// bytes moved and resident), for the cost model's roofline estimates (core/cost_model.hpp);
+    /// nullopt where the workload does not model it.
+    virtual std::optional<core::WorkloadCounts> work(const Parameters& parameters, const PrecisionPolicy& policy) const {
+        (void)parameters, (void)policy;
+        return std::nullopt;
+    }
+
+    /// Whether run_ground_truth exists (a training run has no MPFR twin; it reports its own metrics).
+    virtual bool has_ground_truth() const { return true; }
+    /// The same computation on the same inputs in MPFR at `precision` bits, recording the regions
+    /// `run` records (same kinds, indices and value order). Dot products and GEMMs are exact sums of
+    /// exact products rounded once (accumulation/exact_kernels.hpp), not chains of rounded MPFR operations.
+    virtual void run_ground_truth(const Parameters& parameters, int precision, TruthTrace& truth,
+                                  RunControl& control) const;
+};
+
+}  // namespace floatscope::emu

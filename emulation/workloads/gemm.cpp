@@ -1,0 +1,187 @@
+// gemm: C = A B under the policy's matrix-product model, and how its error grows with k.
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/memory_budget.hpp"
+#include "core/round_array.hpp"
+#include "core/stochastic_source.hpp"
+#include "emulation/accumulation/gemm.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/workloads/registry.hpp"
+#include "emulation/workloads/data/random_values.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+constexpr long long max_k = 1 << 20;
+/// The ground truth computes m n (sum of the k) exact products in MPFR, about 0.1 us each.
+constexpr long long max_truth_products = 1 << 24;
+
+/// The inner dimensions of the `k` parameter: "16,64,256".
+std::vector<std::size_t> parse_k_list(const std::string& text) {
+    std::vector<std::size_t> ks;
+    std::string_view rest = text;
+    while (true) {
+        const std::string_view item = rest.substr(0, rest.find(','));
+        std::string_view word = item;
+        while (!word.empty() && word.front() == ' ') word.remove_prefix(1);
+        while (!word.empty() && word.back() == ' ') word.remove_suffix(1);
+        long long k = 0;
+        const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), k);
+        if (word.empty() || error != std::errc() || end != word.data() + word.size() || k < 1 || k > max_k)
+            throw Error(fmt::format("parameter 'k': '{}' is not an inner dimension; expected a comma-separated list "
+                                    "of integers in [1, {}], such as 16,64,256",
+                                    item, max_k));
+        ks.push_back(static_cast<std::size_t>(k));
+        if (item.size() == rest.size()) break;
+        rest.remove_prefix(item.size() + 1);
+    }
+    return ks;
+}
+
+/// A (m x k_max) and B (k_max x n), row-major: every k uses A's first k columns and B's first k rows,
+/// so that the products for growing k share their leading terms.
+struct Operands {
+    std::size_t m = 0, n = 0, k_max = 0;
+    std::vector<double> a, b;
+
+    /// A's first k columns, m x k.
+    std::vector<double> a_columns(std::size_t k) const {
+        std::vector<double> out(m * k);
+        for (std::size_t i = 0; i < m; ++i)
+            std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(i * k_max), k,
+                        out.begin() + static_cast<std::ptrdiff_t>(i * k));
+        return out;
+    }
+    /// B's first k rows, k x n.
+    std::span<const double> b_rows(std::size_t k) const { return std::span<const double>(b).first(k * n); }
+};
+
+Operands drawn_operands(const Parameters& parameters, const std::vector<std::size_t>& ks) {
+    Operands o;
+    o.m = static_cast<std::size_t>(parameters.integer("m"));
+    o.n = static_cast<std::size_t>(parameters.integer("n"));
+    o.k_max = *std::max_element(ks.begin(), ks.end());
+    std::mt19937_64 rng(static_cast<std::uint64_t>(parameters.integer("seed")));
+    const Distribution distribution = parse_distribution(parameters.text("distribution"));
+    o.a = draw_many(distribution, o.m * o.k_max, rng);
+    o.b = draw_many(distribution, o.k_max * o.n, rng);
+    return o;
+}
+
+class GemmError final : public Workload {
+public:
+    std::string name() const override { return "gemm"; }
+    std::string summary() const override {
+        return "C = A B under the policy's matrix-product model (tensor-core presets included); error vs k";
+    }
+    std::string help() const override {
+        return "Multiplies random A (m x k) and B (k x n), drawn once for the largest k (smaller k use the "
+               "leading columns of A and rows of B), rounded to the storage format, under the policy's "
+               "matrix-product model: operands in the compute format, exact products, sequential "
+               "accumulation in the accumulate format, results in the output format; or, with "
+               "'matmul = PRESET', that preset's model (tensor-core block FMA, FP8 with promotion, ...). "
+               "One region (kind 'k', metric 'k') per inner dimension holds C's m x n entries; the ground "
+               "truth is the exact product of the unrounded inputs, each entry rounded once. The error "
+               "bound of a recursive sum of k terms grows like k u (Higham 2002, 3.1), and positive "
+               "(uniform) inputs reach it: a low-precision accumulator stagnates once the terms fall below "
+               "half its spacing near the sum. Input formats are limited to 26 significant bits (fp32 "
+               "and below) so that the products are exact in double.";
+    }
+    const std::vector<ParameterSpec>& parameters() const override {
+        static const std::vector<ParameterSpec> schema = {
+            {"m", ParameterType::Integer, "16", 1, 1024, {}, "rows of A and C"},
+            {"n", ParameterType::Integer, "16", 1, 1024, {}, "columns of B and C"},
+            {"k", ParameterType::Text, "16,64,256,1024,4096", 0, 0, {},
+             "inner dimensions, comma-separated, each in [1, 1048576]"},
+            {"distribution", ParameterType::Choice, "uniform", 0, 0, distribution_names(),
+             "entries uniform on [0, 1), uniform on [-1, 1) (symmetric), or standard normal"},
+            {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {},
+             "seed of A and B and of stochastic rounding"},
+        };
+        return schema;
+    }
+
+    void check(const Parameters& parameters) const override {
+        const std::vector<std::size_t> ks = parse_k_list(parameters.text("k"));
+        long long k_sum = 0;
+        for (std::size_t k : ks) k_sum += static_cast<long long>(k);
+        const long long products = parameters.integer("m") * parameters.integer("n") * k_sum;
+        if (products > max_truth_products)
+            throw Error(fmt::format("gemm: m n (sum of k) = {} products; the ground truth allows at most {} (make m, n "
+                                    "or the k list smaller)",
+                                    products, max_truth_products));
+        // A (m x k_max), B (k_max x n) and C in double, and their copies as MPFR numbers for the ground truth.
+        const auto m = static_cast<double>(parameters.integer("m")), n = static_cast<double>(parameters.integer("n"));
+        const auto k_max = static_cast<double>(*std::max_element(ks.begin(), ks.end()));
+        core::require_memory(fmt::format("gemm with m={}, n={}, k up to {}", m, n, k_max),
+                             (8 + core::mpfr_number_bytes(53)) * (m * k_max + k_max * n + m * n));
+    }
+
+    /// Each product of the k list: 2 m n k operations in the operands' format, A and B read once in
+    /// the storage format and C written in the output format.
+    std::optional<core::WorkloadCounts> work(const Parameters& parameters, const PrecisionPolicy& policy) const override {
+        const auto m = static_cast<double>(parameters.integer("m")), n = static_cast<double>(parameters.integer("n"));
+        const AccumulationModel model = policy.matmul_model();
+        const double storage_bytes = core::bytes_per_value(policy.at(Role::Storage).format);
+        core::WorkloadCounts work;
+        for (const std::size_t k_size : parse_k_list(parameters.text("k"))) {
+            const auto k = static_cast<double>(k_size);
+            work.operations[core::datasheet_format(model.x.rounding.format)] += 2 * m * n * k;
+            const double bytes = (m * k + k * n) * storage_bytes + m * n * core::bytes_per_value(model.output.format);
+            work.dram_bytes += bytes;
+            work.resident_bytes = std::max(work.resident_bytes, bytes);
+        }
+        return work;
+    }
+
+    void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,
+             RunControl& control) const override {
+        check(parameters);
+        const std::vector<std::size_t> ks = parse_k_list(parameters.text("k"));
+        Operands operands = drawn_operands(parameters, ks);
+        core::StochasticSource random(rounding_seed(static_cast<std::uint64_t>(parameters.integer("seed"))));
+        const core::FormatRounding& storage = policy.at(Role::Storage);
+        core::round_array(storage.format, storage.mode, operands.a, operands.a, &random);
+        core::round_array(storage.format, storage.mode, operands.b, operands.b, &random);
+        const AccumulationModel model = policy.matmul_model();
+        for (std::size_t j = 0; j < ks.size(); ++j) {
+            const std::size_t k = ks[j];
+            TraceRegion& region = trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k),
+                                                   model.output.format);
+            region.values.resize(operands.m * operands.n);
+            gemm(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n);
+            region.metrics.push_back({"k", static_cast<double>(k)});
+            control.checkpoint(static_cast<double>(j + 1) / static_cast<double>(ks.size()), region.label);
+        }
+    }
+
+    void run_ground_truth(const Parameters& parameters, int precision, TruthTrace& truth,
+                          RunControl& control) const override {
+        check(parameters);
+        const std::vector<std::size_t> ks = parse_k_list(parameters.text("k"));
+        const Operands operands = drawn_operands(parameters, ks);
+        for (std::size_t j = 0; j < ks.size(); ++j) {
+            const std::size_t k = ks[j];
+            // 53 bits hold the doubles exactly; exact_gemm's products take the bits they need.
+            const std::vector<TruthNumber> a = to_truth(operands.a_columns(k), 53);
+            const std::vector<TruthNumber> b = to_truth(operands.b_rows(k), 53);
+            TruthRegion& region = truth.add_region("k", static_cast<int>(j), fmt::format("k = {}", k));
+            region.values = exact_gemm(a, b, operands.m, k, operands.n, precision);
+            control.checkpoint(static_cast<double>(j + 1) / static_cast<double>(ks.size()), region.label);
+        }
+    }
+};
+
+}  // namespace
+
+const Workload& gemm_workload() {
+    static const GemmError workload;
+    return workload;
+}
+
+}  // namespace floatscope::emu

@@ -1,0 +1,235 @@
+// sum: naive, pairwise and Kahan summation of a series in an accumulator format, and where it stagnates.
+#include <bit>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/round_array.hpp"
+#include "core/stochastic_source.hpp"
+#include "emulation/arithmetic/arithmetic.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/workloads/registry.hpp"
+#include "emulation/workloads/data/random_values.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+enum class Method { Naive, Pairwise, Kahan };
+
+/// The numbers of terms at which the partial sum is recorded: 1, 2, 4, ... up to n, and n itself.
+std::vector<std::size_t> checkpoints(std::size_t n) {
+    std::vector<std::size_t> at;
+    for (std::size_t m = 1; m <= n; m *= 2) at.push_back(m);
+    if (at.back() != n) at.push_back(n);
+    return at;
+}
+
+/// The terms as doubles: 1/i for the harmonic series (correctly rounded, so that rounding it once
+/// more to any format of at most 24 significant bits is correct too: 1/i lies at least 2^-11/i
+/// relative away from a rounding boundary of such a format, far beyond double's 2^-53 for
+/// i <= 2^24), random draws otherwise.
+std::vector<double> series_terms(const std::string& series, std::size_t n, std::uint64_t seed) {
+    if (series == "harmonic") {
+        std::vector<double> terms(n);
+        for (std::size_t i = 0; i < n; ++i) terms[i] = 1.0 / static_cast<double>(i + 1);
+        return terms;
+    }
+    std::mt19937_64 rng(seed);
+    return draw_many(parse_distribution(series), n, rng);
+}
+
+/// Where a naive running sum stopped changing for good: the first term from which adding every later
+/// term left it unchanged, and its value then.
+class StagnationTracker {
+public:
+    void step(std::size_t term, double before, double after) {
+        if (after != before) first_unchanged_ = 0;  // NaN never compares equal: a NaN sum is not stagnant
+        else if (first_unchanged_ == 0) first_unchanged_ = term, value_ = after;
+    }
+    void add_metrics(std::vector<RegionMetric>& metrics) const {
+        if (first_unchanged_ == 0) return;
+        metrics.push_back({"stagnation_n", static_cast<double>(first_unchanged_)});
+        metrics.push_back({"stagnation_value", value_});
+    }
+
+private:
+    std::size_t first_unchanged_ = 0;  ///< 1-based term index; 0 while the sum still changes
+    double value_ = 0;
+};
+
+/// The three summations on Arithmetic (each addition the exact sum rounded once). Arithmetic
+/// rather than the dot/sum kernels, whose inputs are limited to 26 significant bits for the sake of
+/// exact products: a sum has no products, and so takes fp64 terms and stochastic rounding too.
+class Summation {
+public:
+    Summation(const core::FormatRounding& accumulator, core::StochasticSource& random)
+        : arithmetic_(accumulator.format, {accumulator.mode, core::Tininess::AfterRounding, &random}) {}
+
+    double add(double a, double b, OperationCounters& counters) const { return counted(arithmetic_.add(a, b), counters); }
+    double sub(double a, double b, OperationCounters& counters) const { return counted(arithmetic_.sub(a, b), counters); }
+
+    /// Pairwise summation of terms[0, n): adjacent pairs, then pairs of pairs, the split at the
+    /// largest power of two below n (Higham, "Accuracy and Stability of Numerical Algorithms",
+    /// 2nd ed., 4.1), as AccumulationOrder::Pairwise defines it: a pair of terms is rounded once,
+    /// a single term alone is rounded to the accumulator.
+    double pairwise(const double* terms, std::size_t n, OperationCounters& counters) const {
+        if (n == 1) return counted(arithmetic_.round(terms[0]), counters);
+        return pairwise_split(terms, n, counters);
+    }
+
+private:
+    double pairwise_split(const double* terms, std::size_t n, OperationCounters& counters) const {
+        if (n == 1) return terms[0];
+        const std::size_t left = std::bit_floor(n - 1);
+        return add(pairwise_split(terms, left, counters), pairwise_split(terms + left, n - left, counters), counters);
+    }
+    static double counted(const core::Rounded& r, OperationCounters& counters) {
+        counters.record(r);
+        return r.value;
+    }
+
+    Arithmetic arithmetic_;
+};
+
+class SumSeries final : public Workload {
+public:
+    std::string name() const override { return "sum"; }
+    std::string summary() const override {
+        return "naive, pairwise or Kahan summation of a series in the accumulate format; shows where it stagnates";
+    }
+    std::string help() const override {
+        return "Sums n terms of a series (harmonic 1/i, uniform on [0, 1), or standard normal), each rounded to "
+               "the storage format, in the accumulate format (output and compute are not used) with one of "
+               "three methods: naive (s = s + t_i), pairwise (Higham 2002, 4.1) or Kahan's compensated "
+               "summation (Kahan 1965). A region (kind 'terms') holds the partial sum of the first n terms, "
+               "for n = 1, 2, 4, ... and the last n (metric 'n'); its counters count that region's additions. "
+               "A naive sum that stops changing for good reports, on its last region, 'stagnation_n' (the "
+               "first term from which the sum no longer changed) and 'stagnation_value'; Kahan's sum may "
+               "rest for a few terms while its compensation grows, and pairwise summation has no running "
+               "sum, so neither reports them. The harmonic series stagnates in fp16 at "
+               "7.0859375 from n = 513 and in bf16 at 5.0625 from n = 65: there, 1/n is below half the "
+               "spacing of the numbers near the sum. The ground truth is the exact partial sum of the same "
+               "terms (1/i itself, at the truth precision, for the harmonic series), rounded once per 65536 "
+               "terms.";
+    }
+    const std::vector<ParameterSpec>& parameters() const override {
+        static const std::vector<ParameterSpec> schema = {
+            {"series", ParameterType::Choice, "harmonic", 0, 0, {"harmonic", "uniform", "normal"},
+             "the terms: 1/i, uniform on [0, 1), or standard normal"},
+            {"method", ParameterType::Choice, "naive", 0, 0, {"naive", "pairwise", "kahan"},
+             "naive (sequential), pairwise, or Kahan's compensated summation"},
+            {"n", ParameterType::Integer, "10000", 1, 16777216, {}, "number of terms (at most 2^24)"},
+            {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {},
+             "seed of the random series and of stochastic rounding"},
+        };
+        return schema;
+    }
+
+    /// n terms read once in the storage format; n additions in the accumulator's format (Kahan's
+    /// compensated step takes four: the sum, two to recover its error, one to add the correction).
+    std::optional<core::WorkloadCounts> work(const Parameters& parameters, const PrecisionPolicy& policy) const override {
+        const double n = parameters.real("n");
+        core::WorkloadCounts work;
+        work.operations[core::datasheet_format(policy.at(Role::Accumulate).format)] =
+            (parameters.text("method") == "kahan" ? 4 : 1) * n;
+        work.dram_bytes = work.resident_bytes = n * core::bytes_per_value(policy.at(Role::Storage).format);
+        return work;
+    }
+
+    void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,
+             RunControl& control) const override {
+        const auto n = static_cast<std::size_t>(parameters.integer("n"));
+        const auto seed = static_cast<std::uint64_t>(parameters.integer("seed"));
+        const std::string& method_name = parameters.text("method");
+        const Method method = method_name == "pairwise" ? Method::Pairwise
+                              : method_name == "kahan"  ? Method::Kahan
+                                                        : Method::Naive;
+        core::StochasticSource random(rounding_seed(seed));
+        const core::FormatRounding& storage = policy.at(Role::Storage);
+        const core::FormatRounding& accumulator = policy.at(Role::Accumulate);
+        std::vector<double> terms = series_terms(parameters.text("series"), n, seed);
+        core::round_array(storage.format, storage.mode, terms, terms, &random);
+        const Summation summation(accumulator, random);
+
+        double sum = 0, compensation = 0;  // the running sums of naive and Kahan summation
+        StagnationTracker stagnation;
+        std::size_t done = 0;
+        const std::vector<std::size_t> at = checkpoints(n);
+        for (std::size_t j = 0; j < at.size(); ++j) {
+            const std::size_t m = at[j];
+            TraceRegion& region = trace.add_region("terms", static_cast<int>(j), fmt::format("n = {}", m),
+                                                   accumulator.format);
+            if (method == Method::Pairwise) {
+                sum = summation.pairwise(terms.data(), m, region.counters);
+            } else {
+                for (; done < m; ++done) {
+                    if (method == Method::Naive) {
+                        const double next = summation.add(sum, terms[done], region.counters);
+                        stagnation.step(done + 1, sum, next);
+                        sum = next;
+                    } else {
+                        // Kahan (1965): the compensation carries what the sum could not take of each term.
+                        const double corrected = summation.sub(terms[done], compensation, region.counters);
+                        const double next = summation.add(sum, corrected, region.counters);
+                        compensation = summation.sub(summation.sub(next, sum, region.counters), corrected,
+                                                     region.counters);
+                        sum = next;
+                    }
+                }
+            }
+            region.values = {sum};
+            region.metrics.push_back({"n", static_cast<double>(m)});
+            if (m == n && method == Method::Naive) stagnation.add_metrics(region.metrics);
+            control.checkpoint(static_cast<double>(m) / static_cast<double>(n), region.label);
+        }
+    }
+
+    void run_ground_truth(const Parameters& parameters, int precision, TruthTrace& truth,
+                          RunControl& control) const override {
+        const auto n = static_cast<std::size_t>(parameters.integer("n"));
+        const std::string& series = parameters.text("series");
+        const bool harmonic = series == "harmonic";
+        const auto seed = static_cast<std::uint64_t>(parameters.integer("seed"));
+        const std::vector<double> terms = harmonic ? std::vector<double>() : series_terms(series, n, seed);
+        // The pending terms, led by the total so far: summed exactly and rounded once at each
+        // checkpoint, and every 65536 terms to bound the memory.
+        constexpr std::size_t chunk = 65536;
+        std::vector<TruthNumber> pending(1);
+        mpfr_set_prec(pending[0].backend().data(), precision);
+        mpfr_set_zero(pending[0].backend().data(), 1);
+        std::size_t done = 0;
+        const std::vector<std::size_t> at = checkpoints(n);
+        for (std::size_t j = 0; j < at.size(); ++j) {
+            const std::size_t m = at[j];
+            for (; done < m; ++done) {
+                TruthNumber& term = pending.emplace_back();
+                if (harmonic) {
+                    mpfr_set_prec(term.backend().data(), precision);
+                    mpfr_set_ui(term.backend().data(), static_cast<unsigned long>(done + 1), MPFR_RNDN);  // exact
+                    mpfr_ui_div(term.backend().data(), 1, term.backend().data(), MPFR_RNDN);
+                } else {
+                    mpfr_set_prec(term.backend().data(), 53);
+                    mpfr_set_d(term.backend().data(), terms[done], MPFR_RNDN);  // exact
+                }
+                if (pending.size() > chunk) {
+                    pending = {exact_sum(pending, precision)};
+                    control.check_cancelled();
+                }
+            }
+            pending = {exact_sum(pending, precision)};
+            TruthRegion& region = truth.add_region("terms", static_cast<int>(j), fmt::format("n = {}", m));
+            region.values = {pending[0]};
+            control.checkpoint(static_cast<double>(m) / static_cast<double>(n), region.label);
+        }
+    }
+};
+
+}  // namespace
+
+const Workload& sum_workload() {
+    static const SumSeries workload;
+    return workload;
+}
+
+}  // namespace floatscope::emu

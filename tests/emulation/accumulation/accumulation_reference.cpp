@@ -1,0 +1,193 @@
+// The MPFR reference of accumulation models: each step of the definition, exact sums, reference roundings.
+#include "tests/emulation/accumulation/accumulation_reference.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+#include "tests/core/mpfr_reference.hpp"
+
+namespace floatscope::test {
+
+namespace {
+
+using emu::AccumulationModel;
+using emu::AccumulationOrder;
+using core::FormatRounding;
+using emu::MultiplyAdd;
+
+// Doubles span 2^-1074 .. 2^1024: 2200 bits hold any sum or product of the values met here exactly.
+constexpr mpfr_prec_t exact_bits = 2200;
+
+using Number = std::unique_ptr<RefNumber>;
+Number number(double value = 0) {
+    auto n = std::make_unique<RefNumber>(exact_bits);
+    mpfr_set_d(n->get(), value, MPFR_RNDN);
+    return n;
+}
+
+/// Exact sums get the sign of an exact zero from the rounding direction, as IEEE 754 6.3 says.
+mpfr_rnd_t zero_sign_direction(const core::FormatRounding& r) {
+    return r.mode == core::RoundingMode::Downward ? MPFR_RNDD : MPFR_RNDN;
+}
+
+double rounded(const core::FormatRounding& r, mpfr_srcptr exact) {
+    const RefResult result = ref_round(r.format, exact, r.mode);
+    return result.nan ? std::nan("") : result.value;
+}
+
+/// round_r(a + b), the sum exact.
+double add(const core::FormatRounding& r, double a, double b) {
+    Number s = number(a), t = number(b);
+    if (mpfr_add(s->get(), s->get(), t->get(), zero_sign_direction(r)) != 0) throw std::logic_error("inexact sum");
+    return rounded(r, s->get());
+}
+
+double sub(const core::FormatRounding& r, double a, double b) { return add(r, a, -b); }
+
+/// round_r(x * y + c), the product and the sum exact.
+double multiply_add(const core::FormatRounding& r, double x, double y, double c) {
+    Number s = number(x), t = number(y), u = number(c);
+    mpfr_mul(s->get(), s->get(), t->get(), MPFR_RNDN);
+    mpfr_add(s->get(), s->get(), u->get(), zero_sign_direction(r));
+    return rounded(r, s->get());
+}
+
+struct Reference {
+    const AccumulationModel& m;
+    const std::vector<double>& x;
+    const std::vector<double>& y;
+
+    /// t_i: the exact product (a double: inputs have at most 26 bits), or its rounding.
+    double term(std::size_t i) const {
+        if (m.multiply_add == MultiplyAdd::Fused) return x[i] * y[i];
+        Number p = number(x[i]), q = number(y[i]);
+        mpfr_mul(p->get(), p->get(), q->get(), MPFR_RNDN);
+        return rounded(m.product, p->get());
+    }
+
+    /// s = acc(s + t_i) from +0 over [begin, end), or Kahan's compensated loop.
+    double sequential(std::size_t begin, std::size_t end) const {
+        const core::FormatRounding& acc = m.accumulator;
+        const bool fused = m.multiply_add == MultiplyAdd::Fused;
+        double s = 0, c = 0;
+        for (std::size_t i = begin; i < end; ++i) {
+            if (!m.compensated) {
+                s = fused ? multiply_add(acc, x[i], y[i], s) : add(acc, s, term(i));
+                continue;
+            }
+            const double corrected = fused ? multiply_add(acc, x[i], y[i], -c) : sub(acc, term(i), c);
+            const double t = add(acc, s, corrected);
+            c = sub(acc, sub(acc, t, s), corrected);
+            s = t;
+        }
+        return s;
+    }
+
+    double pairwise(std::size_t begin, std::size_t end) const {
+        if (end - begin == 1) return term(begin);
+        std::size_t left = 1;
+        while (left * 2 < end - begin) left *= 2;
+        return add(m.accumulator, pairwise(begin, begin + left), pairwise(begin + left, end));
+    }
+
+    /// The block FMA of tensor_core.hpp, step by step on MPFR numbers.
+    double block_fma(double c, std::size_t begin, std::size_t end) const {
+        std::vector<Number> terms;
+        terms.push_back(number(c));
+        for (std::size_t i = begin; i < end; ++i) {
+            terms.push_back(number(x[i]));
+            Number yi = number(y[i]);
+            mpfr_mul(terms.back()->get(), terms.back()->get(), yi->get(), MPFR_RNDN);
+        }
+        Number plain = number(0);
+        for (const Number& t : terms) mpfr_add(plain->get(), plain->get(), t->get(), MPFR_RNDN);
+        if (!mpfr_number_p(plain->get())) return rounded(m.accumulator, plain->get());  // an inf or NaN term
+        // E: the largest floor(log2 |t|) (MPFR's exponent is one more); q = 2^(E - (p - 1) - extra).
+        bool any = false;
+        long largest = 0;
+        for (const Number& t : terms) {
+            if (mpfr_zero_p(t->get())) continue;
+            const long e = static_cast<long>(mpfr_get_exp(t->get())) - 1;
+            largest = any ? std::max(largest, e) : e;
+            any = true;
+        }
+        const long quantum = largest - m.accumulator.format.mantissa_bits - m.alignment_extra_bits;
+        for (const Number& t : terms) {
+            mpfr_mul_2si(t->get(), t->get(), -quantum, MPFR_RNDN);
+            mpfr_trunc(t->get(), t->get());  // the bits shifted out are dropped
+            mpfr_mul_2si(t->get(), t->get(), quantum, MPFR_RNDN);
+        }
+        Number sum = number(0);
+        for (const Number& t : terms) mpfr_add(sum->get(), sum->get(), t->get(), MPFR_RNDN);
+        if (mpfr_zero_p(sum->get())) mpfr_set_zero(sum->get(), 1);  // an exact zero is +0
+        return rounded(m.accumulator, sum->get());
+    }
+
+    double accumulate() const {
+        const std::size_t n = x.size();
+        switch (m.order) {
+            case AccumulationOrder::Sequential: return sequential(0, n);
+            case AccumulationOrder::Pairwise: {
+                if (n == 0) return 0;
+                if (n > 1) return pairwise(0, n);
+                Number t = number(term(0));
+                return rounded(m.accumulator, t->get());
+            }
+            case AccumulationOrder::Blocked: {
+                double total = 0;
+                for (std::size_t b = 0; b < n; b += static_cast<std::size_t>(m.block_size))
+                    total =
+                        add(m.combine, total, sequential(b, std::min(n, b + static_cast<std::size_t>(m.block_size))));
+                return total;
+            }
+            case AccumulationOrder::BlockFma: {
+                double acc = 0;
+                for (std::size_t b = 0; b < n; b += static_cast<std::size_t>(m.block_size))
+                    acc = block_fma(acc, b, std::min(n, b + static_cast<std::size_t>(m.block_size)));
+                return acc;
+            }
+        }
+        throw std::logic_error("unknown order");
+    }
+};
+
+/// round(v / scale) to the operand's format: the quotient to 1000 bits decides every rounding of a
+/// quotient of a double by a float to at most 26 bits (it is either exact or far from the ties).
+std::vector<double> quantized(const emu::OperandQuantization& q, const std::vector<double>& values) {
+    std::vector<double> out;
+    for (double v : values) {
+        Number n = number(v), s = number(q.scale);
+        RefNumber quotient(1000);
+        mpfr_div(quotient.get(), n->get(), s->get(), MPFR_RNDN);
+        out.push_back(rounded(q.rounding, quotient.get()));
+    }
+    return out;
+}
+
+double finish(const AccumulationModel& m, double r, double scale) {
+    Number v = number(r), s = number(scale);
+    mpfr_mul(v->get(), v->get(), s->get(), MPFR_RNDN);
+    return rounded(m.output, v->get());
+}
+
+}  // namespace
+
+double ref_dot(const AccumulationModel& model, const std::vector<double>& x, const std::vector<double>& y) {
+    const std::vector<double> qx = quantized(model.x, x), qy = quantized(model.y, y);
+    return finish(model, Reference{model, qx, qy}.accumulate(), model.x.scale * model.y.scale);
+}
+
+double ref_sum(const AccumulationModel& model, const std::vector<double>& x) {
+    const std::vector<double> qx = quantized(model.x, x), ones(x.size(), 1.0);
+    return finish(model, Reference{model, qx, ones}.accumulate(), model.x.scale);
+}
+
+bool same_result(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+}  // namespace floatscope::test

@@ -1,0 +1,23 @@
+// Test-only reference: accumulation models evaluated from their definitions with MPFR.
+#pragma once
+
+// It reads AccumulationModel as plain data and shares no code with the library's kernels,
+// quantization or rounding: products and sums are exact MPFR numbers, and every rounding the model
+// names goes through the MPFR reference rounding of tests/core (ref_round: emin, emax and
+// subnormalize emulate each format).
+
+#include <vector>
+
+#include "emulation/accumulation/accumulation_model.hpp"
+
+namespace floatscope::test {
+
+/// dot(x, y) as the model defines it (accumulation_model.hpp, tensor_core.hpp).
+double ref_dot(const emu::AccumulationModel& model, const std::vector<double>& x, const std::vector<double>& y);
+/// sum(x) as the model defines it: dot(x, 1) with the second operand exactly 1, scaled by x.scale.
+double ref_sum(const emu::AccumulationModel& model, const std::vector<double>& x);
+
+/// Equal as results: the same double (the sign of zero included), or both NaN.
+bool same_result(double a, double b);
+
+}  // namespace floatscope::test

@@ -1,0 +1,194 @@
+// Tests of tensor_core.hpp: the block FMA against the published tensor-core test vectors and the MPFR reference.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "tests/core/mpfr_reference.hpp"
+#include "tests/emulation/accumulation/accumulation_inputs.hpp"
+#include "tests/emulation/accumulation/accumulation_reference.hpp"
+#include "core/catalog.hpp"
+#include "emulation/accumulation/accumulation_presets.hpp"
+#include "emulation/accumulation/dot.hpp"
+#include "emulation/accumulation/gemm.hpp"
+#include "emulation/accumulation/tensor_core.hpp"
+
+using namespace floatscope;
+
+namespace {
+
+// The suite of Fasi, Higham, Mikaitis and Pranesh (github.com/north-numerical-computing/
+// tensor-cores-numerical-behavior) computes d = c + a_1 b_1 + ... + a_4 b_4 with binary16 a, b and a
+// binary32 c; tc_test_numerics-V100.cu and tc_test_numerics-T4-A100-binary16.cu state the d each
+// test checks for. Every a and b below is a binary16 value, so the double products are exact.
+const double u = std::ldexp(1.0, -24);  // 2^-24: binary16's smallest subnormal, half an fp32 ulp at 1
+
+struct Vector {
+    const char* test;
+    std::vector<double> a, b;
+    double c;
+    double d;
+};
+
+double block(const emu::BlockFma& fma, const Vector& v) {
+    std::vector<double> products;
+    for (std::size_t i = 0; i < v.a.size(); ++i) products.push_back(v.a[i] * v.b[i]);
+    return fma(v.c, products);
+}
+
+emu::BlockFma preset_block(const char* name) {
+    const auto& m = emu::find_accumulation_preset(name).model;
+    return emu::BlockFma(m.accumulator, m.alignment_extra_bits);
+}
+
+const double below_one16 = 1 - std::ldexp(1.0, -11);
+
+}  // namespace
+
+TEST_CASE("the V100 preset reproduces the V100 test vectors of Fasi et al.") {
+    const emu::BlockFma v100 = preset_block("nvidia_v100_fp16");
+    const std::vector<Vector> vectors = {
+        {"B: products are exact", {below_one16}, {below_one16}, 0, 1 - std::ldexp(1.0, -10) + std::ldexp(1.0, -22)},
+        {"B: four exact products",
+         {below_one16, below_one16, below_one16, below_one16},
+         {below_one16, below_one16, below_one16, below_one16},
+         0,
+         4 * (1 - std::ldexp(1.0, -10) + std::ldexp(1.0, -22))},
+        {"B: accumulated in binary32", {1, 1, 1, 1}, {u, u, u, u}, 1, 1},
+        {"B: sum starts from the largest", {1, 1, 1, 1}, {u, 1, u, u}, u, 1},
+        {"C: round down for positive values", {1, 1, 1, 1}, {2, 3 * u, 0, 0}, 0, 2},
+        {"C: round up for negative values", {1, 1, 1, 1}, {-2, -3 * u, 0, 0}, 0, -2},
+        {"D1: no extra alignment bit", {1}, {1}, -(1 - u), 2 * u},
+        {"D2: no normalisation in addition", {1, 1, 1, 1}, {u, u, u, u}, 1 - u, 1 + 2 * u},
+        {"D3: no normalisation in subtraction", {1, 1}, {1, -u}, -1 + u, 2 * u},
+        {"D4: carry bits", {1, 1, 1, 1}, {1, 2 * u, 1, 1}, 1 + 4 * u + 2 * u, 4 + 8 * u},
+        {"D4: third carry bit", {1, 1, 1, 1}, {1, 1.5, 1.75, 1.875}, 1.875, 8},
+        {"D4: normalisation rounds positive sums down", {1, 1, 1, 1}, {1, 1, 1, 1}, 1 + 6 * u, 5},
+        {"D4: normalisation rounds negative sums up", {1, 1, 1, 1}, {-1, -1, -1, -1}, -1 - 6 * u, -5},
+    };
+    for (const Vector& v : vectors) {
+        INFO(v.test);
+        CHECK(block(v100, v) == v.d);
+    }
+    // D5: the block is not monotonic in c.
+    const Vector low{"D5", {1, 1, 1, 1}, {u, u, u, u}, 1 - u, 0}, high{"D5", {1, 1, 1, 1}, {u, u, u, u}, 1, 0};
+    CHECK(block(v100, high) < block(v100, low));
+}
+
+TEST_CASE("the A100 preset reproduces the A100 test vectors of Fasi et al.") {
+    for (const char* name : {"nvidia_a100_fp16", "nvidia_a100_bf16"}) {
+        INFO(name);
+        const emu::BlockFma a100 = preset_block(name);
+        const std::vector<Vector> vectors = {
+            {"B: accumulated in binary32", {0.5, 0.5, 0.5, 0.5}, {u, u, u, u}, 1, 1},
+            {"C: round down for positive values", {1, 1, 1, 1}, {2, 3 * u, 0, 0}, 0, 2},
+            {"C: round up for negative values", {1, 1, 1, 1}, {-2, -3 * u, 0, 0}, 0, -2},
+            {"D1: one extra alignment bit", {1}, {1}, -(1 - u), u},
+            {"D2: no normalisation in addition", {1, 1, 1, 1}, {u, u, u, u}, 1 - u, 1 + 2 * u},
+            {"D3: cancellation is exact", {1, 1}, {1, -u}, -1 + u, 0},
+            {"D4: carry bits", {1, 1, 1, 1}, {1, 1, 2 * u, 1}, 1 + 6 * u, 4 + 8 * u},
+            {"D4: third carry bit", {1, 1, 1, 1}, {1, 1.5, 1.75, 1.875}, 1.875, 8},
+            {"D4: normalisation rounds positive sums down", {1, 1, 1, 1}, {1, 1, 1, 1}, 1 + 6 * u, 5},
+            {"D4: normalisation rounds negative sums up", {1, 1, 1, 1}, {-1, -1, -1, -1}, -1 - 6 * u, -5},
+        };
+        for (const Vector& v : vectors) {
+            INFO(v.test);
+            CHECK(block(a100, v) == v.d);
+        }
+        const Vector low{"D5", {0.5, 0.5, 0.5, 0.5}, {u, u, u, 3 * u}, 1 - u, 0};
+        const Vector high{"D5", {0.5, 0.5, 0.5, 0.5}, {u, u, u, 3 * u}, 1, 0};
+        CHECK(block(a100, low) == 1 + 2 * u);
+        CHECK(block(a100, high) < block(a100, low));
+    }
+}
+
+TEST_CASE("a block FMA through dot and gemm: the accumulator carried from block to block") {
+    // Through the kernels: c starts at +0 and is the previous block's result.
+    const auto v100 = emu::find_accumulation_preset("nvidia_v100_fp16").model;
+    const std::vector<double> a{1, 1, 1, 1}, b{2, 3 * u, 0, 0};
+    CHECK(emu::dot(v100, a, b) == 2);
+    // 1 and seven products of u = 2^-24: on the V100 each block aligns to 1 with no extra bit (quantum
+    // 2u), so every u is truncated away in both blocks of four.
+    const std::vector<double> ones(8, 1.0), tiny{1, u, u, u, u, u, u, u};
+    const double d = emu::dot(v100, ones, tiny);
+    CHECK(d == 1);
+    // The A100 takes all eight in one block with one extra bit (quantum u): 1 + 7u exactly, then
+    // truncated to fp32 (ulp 2u) once.
+    CHECK(emu::dot(emu::find_accumulation_preset("nvidia_a100_fp16").model, ones, tiny) == 1 + 6 * u);
+    std::vector<double> c(1);
+    emu::gemm(v100, ones, tiny, c, 1, 8, 1);
+    CHECK(c[0] == d);
+}
+
+TEST_CASE("block FMA of every size and alignment agrees with the MPFR reference") {
+    unsigned seed = 11;
+    for (const char* input : {"fp16", "bf16", "fp8_e4m3"})
+        for (int block_size : {1, 2, 3, 8, 16, 32})
+            for (int extra : {-10, -3, 0, 1, 2, 6})
+                // Every normalisation mode the GEMM's in-range rounding takes (normal_range_rounding.hpp).
+                for (core::RoundingMode mode : {core::RoundingMode::TowardZero, core::RoundingMode::NearestEven,
+                                                core::RoundingMode::NearestAway, core::RoundingMode::Upward,
+                                                core::RoundingMode::ToOdd}) {
+                    const auto model =
+                        emu::tensor_core_model(input, core::RoundingMode::NearestEven, block_size, extra, mode);
+                    for (std::size_t n : {1u, 7u, 40u, 97u})
+                        for (const auto& pair : test::operand_families(model, n, seed++)) {
+                            const double got = emu::dot(model, pair.x, pair.y);
+                            const double want = test::ref_dot(model, pair.x, pair.y);
+                            INFO(input << ", blocks of " << block_size << ", " << extra << " extra bits, "
+                                       << core::to_string(mode) << ", " << pair.family << ", n = " << n << ": "
+                                       << test::hex_double(got) << ", reference " << test::hex_double(want));
+                            REQUIRE(test::same_result(got, want));
+                            std::vector<double> c(1);
+                            emu::gemm(model, pair.x, pair.y, c, 1, n, 1);
+                            REQUIRE(test::same_result(c[0], want));
+                        }
+                }
+}
+
+TEST_CASE("a block with an infinite or NaN term gives the IEEE sum of its terms") {
+    const emu::BlockFma fma = preset_block("nvidia_a100_fp16");
+    const double inf = std::numeric_limits<double>::infinity();
+    CHECK(fma(1, std::vector<double>{inf, 1}) == inf);
+    CHECK(fma(-inf, std::vector<double>{1, 2}) == -inf);
+    CHECK(std::isnan(fma(inf, std::vector<double>{-inf})));
+    CHECK(std::isnan(fma(0, std::vector<double>{std::nan(""), 1})));
+    // An exact zero is +0, whatever the signs of the zero terms.
+    CHECK(!std::signbit(fma(0, std::vector<double>{-0.0, 0.0})));
+    CHECK(!std::signbit(fma(-0.0, std::vector<double>{-0.0, -0.0})));
+    CHECK(!std::signbit(fma(-1, std::vector<double>{1, -0.0})));
+}
+
+TEST_CASE("the GEMM kernel agrees with the MPFR reference on inf, NaN and zero blocks among ordinary columns") {
+    // fp16 and fp8 inputs take the float kernel, which hands a row with an inf or NaN term to the
+    // double kernel; bf16 takes the double kernel throughout.
+    const double inf = std::numeric_limits<double>::infinity();
+    for (const char* name : {"nvidia_v100_fp16", "nvidia_h100_fp8_e4m3", "nvidia_a100_bf16"}) {
+        const auto& model = emu::find_accumulation_preset(name).model;
+        constexpr std::size_t m = 3, k = 10, n = 40;  // 40 columns: a panel's groups and padding
+        std::vector<double> a(m * k), b(k * n);
+        for (std::size_t t = 0; t < k; ++t) {
+            a[t] = 1 + double(t % 4) / 4;          // ordinary row
+            a[k + t] = t % 3 == 0 ? -0.0 : 0.5;     // zeros: -0 and empty blocks
+            a[2 * k + t] = t == 5 ? inf : -1.0;     // an infinite term in every column with b != 0
+            for (std::size_t j = 0; j < n; ++j) b[t * n + j] = (j % 2 ? -1.0 : 1.0) * double((t + j) % 7) / 8;
+        }
+        b[3 * n + 1] = inf;                     // inf in one column
+        b[2 * n + 2] = inf, b[3 * n + 2] = -inf;  // inf - inf in one block
+        b[7 * n + 3] = std::nan("");
+        b[4 * n + 5] = -inf;
+        for (std::size_t t = 0; t < k; ++t) b[t * n + 6] = t < 4 ? -0.0 : 0.0;  // zero column
+        std::vector<double> c(m * n);
+        emu::gemm(model, a, b, c, m, k, n);
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                std::vector<double> x(a.begin() + i * k, a.begin() + (i + 1) * k), y(k);
+                for (std::size_t t = 0; t < k; ++t) y[t] = b[t * n + j];
+                const double want = test::ref_dot(model, x, y);
+                INFO(name << ", row " << i << ", column " << j << ": " << test::hex_double(c[i * n + j])
+                          << ", reference " << test::hex_double(want));
+                REQUIRE(test::same_result(c[i * n + j], want));
+            }
+    }
+}

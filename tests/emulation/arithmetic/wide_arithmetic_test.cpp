@@ -1,0 +1,295 @@
+// Tests of emu::WideArithmetic: against emu::Arithmetic on narrow formats (bit for bit, flags and
+// stochastic draws included), against the TestFloat vectors, and on binary128 against MPFR used
+// directly (emin/emax, mpfr_subnormalize) as IEEE 754 binary128.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <zlib.h>
+
+#include "core/catalog.hpp"
+#include "core/codec.hpp"
+#include "core/stochastic_source.hpp"
+#include "emulation/arithmetic/arithmetic.hpp"
+#include "emulation/arithmetic/wide_arithmetic.hpp"
+#include "tests/core/mpfr_reference.hpp"
+
+namespace fs = std::filesystem;
+using namespace floatscope::core;
+using floatscope::emu::Arithmetic;
+using floatscope::emu::Operation;
+using floatscope::emu::WideArithmetic;
+using floatscope::test::RefNumber;
+
+namespace {
+
+constexpr Operation all_operations[] = {Operation::Add, Operation::Sub,  Operation::Mul,
+                                        Operation::Div, Operation::Sqrt, Operation::Fma};
+
+
+/// Random patterns of a binary format, weighted toward the corners: zeros, subnormals, the
+/// smallest and largest binades, infinities, NaNs (quiet and signaling), short significands
+/// (which make exact results and ties common), and exponents close together (cancellation).
+class PatternSource {
+public:
+    PatternSource(const FormatSpec& spec, std::uint64_t seed) : spec_(spec), random_(seed) {}
+
+    mpz_class next() {
+        const int E = spec_.exponent_bits, M = spec_.mantissa_bits;
+        const std::int64_t top = (std::int64_t{1} << E) - 1;
+        std::int64_t field = 0;
+        switch (pick(8)) {
+            case 0: field = pick(3); break;                                   // zero, subnormal, smallest normals
+            case 1: field = top - 1 - pick(3); break;                         // largest binades
+            case 2: field = pick(40) == 0 ? top : top / 2 + pick(5) - 2; break;  // inf/NaN now and then, else near 1
+            case 3: field = top / 2 + pick(2 * M + 8) - M - 4; break;         // within a few significands of 1
+            default: field = 1 + static_cast<std::int64_t>(pick(static_cast<std::uint64_t>(top - 1))); break;
+        }
+        field = std::clamp<std::int64_t>(field, 0, top);
+        mpz_class mantissa = random_bits(M);
+        if (pick(3) == 0) {
+            // Short significand: only the leading few bits set.
+            const int kept = static_cast<int>(pick(static_cast<std::uint64_t>(std::min(M, 8)) + 1));
+            mantissa >>= M - kept;
+            mantissa <<= M - kept;
+        }
+        mpz_class bits = (mpz_class(field) << M) + mantissa;
+        if (pick(2) == 0) bits += mpz_class(1) << (E + M);
+        return bits;
+    }
+
+private:
+    std::uint64_t pick(std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(random_); }
+    mpz_class random_bits(int n) {
+        mpz_class x = 0;
+        for (int done = 0; done < n; done += 32) x = (x << 32) + static_cast<unsigned long>(random_() & 0xFFFFFFFFu);
+        return x >> (((n + 31) / 32) * 32 - n);
+    }
+
+    FormatSpec spec_;
+    std::mt19937_64 random_;
+};
+
+std::uint64_t to_u64(const mpz_class& x) { return mpz_get_ui(x.get_mpz_t()); }
+
+}  // namespace
+
+TEST_CASE("the wide path matches the narrow one on narrow formats, stochastic draws included", "[wide]") {
+    const char* formats[] = {"fp16", "bf16", "fp32", "fp64", "fp8_e5m2", "e4m3", "e6m9", "fp16:ftz", "e4m3:sat"};
+    RoundingMode modes[std::size(all_rounding_modes)];
+    std::copy(all_rounding_modes.begin(), all_rounding_modes.end(), modes);
+    constexpr int cases_per_format = 300;
+    std::size_t compared = 0;
+    for (const char* name : formats) {
+        const FormatSpec spec = parse_format(name);
+        for (RoundingMode mode : modes) {
+            for (Tininess tininess : {Tininess::AfterRounding, Tininess::BeforeRounding}) {
+                StochasticSource narrow_random(17), wide_random(17);
+                const Arithmetic narrow(spec, {mode, tininess, &narrow_random});
+                // Arithmetic's MPFR path hands the Rounder 64 significant bits, so its sr sees only
+                // the first 64 - p discarded bits (11 for fp64), where the wide path sees 64: the
+                // two agree except with probability 2^-(64 - p) per case, too often to compare here.
+                if (mode == RoundingMode::Stochastic && narrow.path() == floatscope::emu::ExactPath::Mpfr) continue;
+                const WideArithmetic wide(spec, {mode, tininess, &wide_random});
+                PatternSource patterns(spec, 99);
+                for (Operation op : all_operations) {
+                    const int count = tininess == Tininess::AfterRounding ? cases_per_format : cases_per_format / 5;
+                    for (int i = 0; i < count; ++i) {
+                        const mpz_class a = patterns.next(), b = patterns.next(), c = patterns.next();
+                        const Rounded expected = narrow.apply(op, to_u64(a), to_u64(b), to_u64(c));
+                        const WideRounded actual = wide.apply(op, a, b, c);
+                        ++compared;
+                        if (to_u64(actual.bits) == expected.bits && actual.flags == expected.flags) continue;
+                        INFO(name << ' ' << to_string(mode) << ' ' << floatscope::emu::to_string(op) << ' '
+                                  << format_bits_hex(spec, to_u64(a)) << ' ' << format_bits_hex(spec, to_u64(b)) << ' '
+                                  << format_bits_hex(spec, to_u64(c)) << (tininess == Tininess::AfterRounding ? "" : " before"));
+                        CHECK(format_bits_hex(spec, to_u64(actual.bits)) == format_bits_hex(spec, expected.bits));
+                        CHECK(flags_hex(actual.flags) == flags_hex(expected.flags));
+                    }
+                }
+            }
+        }
+    }
+    INFO(compared << " operations compared");
+    CHECK(compared > 50000);
+}
+
+namespace {
+
+/// Runs one TestFloat vector file through WideArithmetic; returns the number of cases, failing
+/// on any mismatch (a NaN result matches any NaN, as the vectors carry x86's NaN).
+std::size_t run_vectors(const fs::path& file, const FormatSpec& spec, Operation op, RoundingMode mode, int stride) {
+    const WideArithmetic wide(spec, {mode, Tininess::AfterRounding, nullptr});
+    gzFile in = gzopen(file.c_str(), "rb");
+    REQUIRE(in != nullptr);
+    std::size_t cases = 0, failures = 0;
+    char line[512];
+    const int n = floatscope::emu::operand_count(op);
+    for (int number = 0; gzgets(in, line, sizeof line) != nullptr; ++number) {
+        if (number % stride != 0) continue;
+        std::istringstream fields(line);
+        std::string words[5];
+        for (int i = 0; i < n + 2; ++i) fields >> words[i];
+        if (words[n + 1].empty()) continue;
+        mpz_class operands[3] = {0, 0, 0};
+        for (int i = 0; i < n; ++i) operands[i] = parse_wide_bits(spec, words[i]);
+        const mpz_class expected = parse_wide_bits(spec, words[n]);
+        const WideRounded actual = wide.apply(op, operands[0], operands[1], operands[2]);
+        const bool expected_nan = decode_wide_bits(spec, expected).value_class == ValueClass::NaN;
+        const bool same_result = expected_nan ? decode_wide_bits(spec, actual.bits).value_class == ValueClass::NaN
+                                              : actual.bits == expected;
+        ++cases;
+        if (same_result && flags_hex(actual.flags) == words[n + 1]) continue;
+        if (++failures <= 5)
+            FAIL_CHECK(file.filename().string() << ": " << line << " gave " << format_wide_bits_hex(spec, actual.bits) << ' '
+                                                << flags_hex(actual.flags));
+    }
+    gzclose(in);
+    CHECK(failures == 0);
+    return cases;
+}
+
+/// Every `stride`-th case of every bundled f16, f32 and f64 arithmetic file, in every mode.
+void run_all_vectors(int stride) {
+    const fs::path vectors = fs::path(FLOATSCOPE_TEST_DATA) / "testfloat";
+    const std::pair<const char*, Operation> functions[] = {{"add", Operation::Add}, {"sub", Operation::Sub},
+                                                           {"mul", Operation::Mul}, {"div", Operation::Div},
+                                                           {"sqrt", Operation::Sqrt}, {"mulAdd", Operation::Fma}};
+    const std::pair<const char*, const char*> formats[] = {{"f16", "fp16"}, {"f32", "fp32"}, {"f64", "fp64"}};
+    std::size_t cases = 0, files = 0;
+    for (const auto& [prefix, format] : formats)
+        for (const auto& [function, op] : functions)
+            for (const char* mode : {"rne", "rtz", "rdn", "rup", "rna"}) {
+                // The bundled subset has no f32_sub and f64_sub (add covers them, as sub is add of -b).
+                const fs::path file = vectors / (std::string(prefix) + "_" + function + "." + mode + ".tv.gz");
+                if (!fs::exists(file)) continue;
+                cases += run_vectors(file, parse_format(format), op, parse_rounding_mode(mode), stride);
+                ++files;
+            }
+    INFO(cases << " vector cases in " << files << " files");
+    CHECK(files == 80);
+    CHECK(cases > static_cast<std::size_t>(1000000 / stride));
+}
+
+}  // namespace
+
+TEST_CASE("the wide path passes every 16th TestFloat vector of f16, f32 and f64 arithmetic", "[wide][testfloat]") {
+    run_all_vectors(16);
+}
+
+// All 1.08 million cases take a few seconds: run on demand (wide_arithmetic_test [full]).
+TEST_CASE("the wide path passes all TestFloat vectors of f16, f32 and f64 arithmetic", "[.][full]") {
+    run_all_vectors(1);
+}
+
+namespace {
+
+/// binary128 as MPFR itself rounds: precision 113, exponents of 2^-16494 .. 2^16384 (MPFR writes
+/// values as 0.1xxx 2^e), then mpfr_subnormalize; IEEE flags derived from MPFR's results.
+struct Binary128Reference {
+    mpz_class bits;
+    std::uint8_t flags = 0;
+};
+
+Binary128Reference mpfr_binary128(Operation op, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, mpfr_rnd_t rnd) {
+    auto compute = [&](mpfr_ptr r) {
+        switch (op) {
+            case Operation::Add: return mpfr_add(r, a, b, rnd);
+            case Operation::Sub: return mpfr_sub(r, a, b, rnd);
+            case Operation::Mul: return mpfr_mul(r, a, b, rnd);
+            case Operation::Div: return mpfr_div(r, a, b, rnd);
+            case Operation::Sqrt: return mpfr_sqrt(r, a, rnd);
+            case Operation::Fma: return mpfr_fma(r, a, b, c, rnd);
+        }
+        return 0;
+    };
+    // Unbounded exponent (MPFR's default range holds every result here): tininess after rounding.
+    RefNumber unbounded(113);
+    compute(unbounded.get());
+    const bool tiny = mpfr_regular_p(unbounded.get()) && mpfr_get_exp(unbounded.get()) - 1 < -16382;
+    const bool huge = mpfr_regular_p(unbounded.get()) && mpfr_get_exp(unbounded.get()) - 1 > 16383;
+
+    const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_set_emin(-16493);
+    mpfr_set_emax(16384);
+    RefNumber r(113);
+    int ternary = compute(r.get());
+    ternary = mpfr_check_range(r.get(), ternary, rnd);
+    ternary = mpfr_subnormalize(r.get(), ternary, rnd);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+
+    Binary128Reference out;
+    if (ternary != 0) out.flags |= 0x01;
+    if (tiny && ternary != 0) out.flags |= 0x02;
+    if (huge) out.flags |= 0x05;
+    const mpz_class sign = mpfr_signbit(r.get()) ? mpz_class(1) << 127 : mpz_class(0);
+    if (mpfr_inf_p(r.get())) {
+        out.bits = sign + (mpz_class(0x7FFF) << 112);
+    } else if (mpfr_zero_p(r.get())) {
+        out.bits = sign;
+    } else {
+        mpz_class significand;
+        const mpfr_exp_t exponent = mpfr_get_z_2exp(significand.get_mpz_t(), r.get());  // |r| = s 2^exponent, s of 113 bits
+        significand = abs(significand);
+        const long binade = exponent + 112;  // r in [2^binade, 2^(binade+1))
+        if (binade >= -16382)
+            out.bits = sign + (mpz_class(binade + 16383) << 112) + significand - (mpz_class(1) << 112);
+        else
+            out.bits = sign + (significand >> (-16494 - exponent));  // subnormal: exact multiple of 2^-16494
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("binary128 arithmetic agrees with MPFR's own binary128 rounding", "[wide]") {
+    const FormatSpec quad = parse_format("binary128");
+    const std::pair<RoundingMode, mpfr_rnd_t> modes[] = {{RoundingMode::NearestEven, MPFR_RNDN},
+                                                         {RoundingMode::TowardZero, MPFR_RNDZ},
+                                                         {RoundingMode::Upward, MPFR_RNDU},
+                                                         {RoundingMode::Downward, MPFR_RNDD}};
+    PatternSource patterns(quad, 2026);
+    RefNumber values[3] = {RefNumber(113), RefNumber(113), RefNumber(113)};
+    std::size_t compared = 0;
+    for (const auto& [mode, rnd] : modes) {
+        const WideArithmetic wide(quad, {mode, Tininess::AfterRounding, nullptr});
+        for (Operation op : all_operations) {
+            for (int i = 0; i < 400; ++i) {
+                mpz_class operands[3];
+                bool finite = true;
+                for (int k = 0; k < 3; ++k) {
+                    operands[k] = patterns.next();
+                    const WideDecoded d = decode_wide_bits(quad, operands[k]);
+                    finite = finite && (d.value_class == ValueClass::Normal || d.value_class == ValueClass::Subnormal);
+                    d.value.to_mpfr(values[k].get());
+                }
+                // Operands of the reference are finite and nonzero (the special cases are checked
+                // against narrow Arithmetic and TestFloat); sqrt takes magnitudes.
+                if (!finite) continue;
+                if (op == Operation::Sqrt) {
+                    mpfr_abs(values[0].get(), values[0].get(), MPFR_RNDN);
+                    mpz_clrbit(operands[0].get_mpz_t(), 127);
+                }
+                const Binary128Reference expected =
+                    mpfr_binary128(op, values[0].get(), values[1].get(), values[2].get(), rnd);
+                const WideRounded actual = wide.apply(op, operands[0], operands[1], operands[2]);
+                ++compared;
+                INFO(to_string(mode) << ' ' << floatscope::emu::to_string(op) << ' '
+                                     << format_wide_bits_hex(quad, operands[0]) << ' '
+                                     << format_wide_bits_hex(quad, operands[1]) << ' '
+                                     << format_wide_bits_hex(quad, operands[2]));
+                CHECK(format_wide_bits_hex(quad, actual.bits) == format_wide_bits_hex(quad, expected.bits));
+                CHECK(static_cast<int>(actual.flags.bits) == static_cast<int>(expected.flags));
+            }
+        }
+    }
+    INFO(compared << " operations compared");
+    CHECK(compared > 3000);
+}

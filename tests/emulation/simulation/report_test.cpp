@@ -1,0 +1,177 @@
+// Tests of emulation/report: CSV (RFC 4180) and JSON round trips, the CSV layout, merging shards.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <regex>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "emulation/simulation/report.hpp"
+
+using namespace floatscope;
+using namespace floatscope::emu;
+
+namespace {
+
+/// A report with the awkward cases: quotes, commas and line breaks in text, non-finite values,
+/// numbers that need all 17 digits, negative zero, a run without parameters.
+Report sample() {
+    Report r;
+    r.floatscope_version = "0.1.0";
+    r.created = "2026-11-29T18:07:34Z";
+    r.runs.push_back({"1", "mlp-forward", {{"depth", "16"}, {"data", "a \"quoted\", path\nwith a break"}},
+                      {{"bf16", "bf16"}, {"amp", "fp32; compute=bf16@sr"}}, 256});
+    r.runs.push_back({"2", "sum", {}, {{"fp16", "fp16"}}, 0});
+    r.rows = {
+        {"1", "mlp-forward", "bf16", "layer", 0, "layer 0 (relu)", "rel_error_max", 0.1},
+        {"1", "mlp-forward", "bf16", "layer", 1, "a, b", "loss", std::numeric_limits<double>::quiet_NaN()},
+        {"1", "mlp-forward", "amp", "layer", 2, "\"x\"", "max_abs", std::numeric_limits<double>::infinity()},
+        {"1", "mlp-forward", "amp", "layer", 3, "", "min_abs", -std::numeric_limits<double>::infinity()},
+        {"2", "sum", "fp16", "terms", -1, "line\r\nbreak", "value", 1.0 / 3.0},
+        {"2", "sum", "fp16", "run", 0, "", "seconds", std::numeric_limits<double>::denorm_min()},
+        {"2", "sum", "fp16", "run", 0, "", "neg_zero", -0.0},
+        {"2", "sum", "fp16", "run", 0, "", "big", 1.7976931348623157e308},
+    };
+    return r;
+}
+
+std::string csv_of(const Report& r) {
+    std::ostringstream out;
+    write_csv(r, out);
+    return out.str();
+}
+
+Report read_csv_text(const std::string& text) {
+    std::istringstream in(text);
+    return read_csv(in);
+}
+
+std::string csv_error(const std::string& text) {
+    try {
+        read_csv_text(text);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+constexpr const char* header = "run,workload,policy,region_kind,region_index,region,metric,value\n";
+
+}  // namespace
+
+TEST_CASE("CSV round-trips exactly") {
+    const Report r = sample();
+    const Report back = read_csv_text(csv_of(r));
+    CHECK(back == r);
+    CHECK(std::signbit(back.rows[6].value));
+    CHECK(back.rows[5].value == std::numeric_limits<double>::denorm_min());
+}
+
+TEST_CASE("JSON round-trips exactly") {
+    const Report r = sample();
+    std::ostringstream out;
+    write_json(r, out);
+    std::istringstream in(out.str());
+    const Report back = read_json(in);
+    CHECK(back == r);
+    CHECK(std::signbit(back.rows[6].value));
+    // Non-finite values are strings, as JSON has no numbers for them.
+    CHECK(out.str().find("\"value\": \"nan\"") != std::string::npos);
+    CHECK(out.str().find("\"value\": \"-inf\"") != std::string::npos);
+}
+
+TEST_CASE("CSV layout: header, metadata rows, RFC 4180 quoting, 17 digits") {
+    Report r;
+    r.floatscope_version = "0.1.0";
+    r.created = "2026-11-29T18:07:34Z";
+    r.runs.push_back({"1", "sum", {{"n", "10"}}, {{"fp16", "fp16; accumulate=fp32"}}, 256});
+    r.rows.push_back({"1", "sum", "fp16", "terms", 2, "a, \"b\"", "rel_error_max", 0.1});
+    const std::string expected = std::string(header) +
+                                 ",,,meta,0,,floatscope_version,0.1.0\n"
+                                 ",,,meta,0,,created,2026-11-29T18:07:34Z\n"
+                                 "1,sum,,meta,0,,mpfr_precision,256\n"
+                                 "1,sum,,meta,0,n,parameter,10\n"
+                                 "1,sum,fp16,meta,0,,policy,fp16; accumulate=fp32\n"
+                                 "1,sum,fp16,terms,2,\"a, \"\"b\"\"\",rel_error_max,0.10000000000000001\n";
+    CHECK(csv_of(r) == expected);
+}
+
+TEST_CASE("CSV reader: CRLF line ends, blank lines; errors give the line") {
+    const std::string crlf = std::regex_replace(csv_of(sample()), std::regex("\n"), "\r\n");
+    CHECK(read_csv_text(crlf).rows.size() == sample().rows.size());
+    CHECK(read_csv_text(std::string(header) + "\n1,w,p,layer,0,,m,2\n").rows.size() == 1);
+
+    CHECK(csv_error("") == "report CSV line 1: the report is empty; expected the header row");
+    CHECK(csv_error("a,b\n").find("line 1: the header is not") != std::string::npos);
+    CHECK(csv_error(std::string(header) + "1,w,p,layer,0,,m,2\n1,w,p,layer,0,m,2\n") ==
+          "report CSV line 3: 7 fields where the header has 8");
+    CHECK(csv_error(std::string(header) + "1,w,p,layer,x,,m,2\n") ==
+          "report CSV line 2: region_index 'x' is not an integer");
+    CHECK(csv_error(std::string(header) + "1,w,p,layer,0,,m,two\n") ==
+          "report CSV line 2: value 'two' is not a number (nor inf, -inf, nan)");
+    CHECK(csv_error(std::string(header) + "1,w,p,layer,0,\"a\nb,m,2\n") ==
+          "report CSV line 2: a quoted field that never ends");
+    CHECK(csv_error(std::string(header) + "1,w,p,layer,0,\"a\"b,m,2\n").find("line 2: text after a closing quote") !=
+          std::string::npos);
+    CHECK(csv_error(std::string(header) + "1,w,,meta,0,n,parameter,3\n") ==
+          "report CSV line 2: metadata of run '1' before its mpfr_precision row");
+    CHECK(csv_error(std::string(header) + ",,,meta,0,,colour,red\n").find("unknown metadata 'colour'") !=
+          std::string::npos);
+    // A quoted line break counts: the bad record starts on line 4.
+    CHECK(csv_error(std::string(header) + "1,w,p,layer,0,\"a\nb\",m,2\n1,w,p,layer,0,,m\n") ==
+          "report CSV line 4: 7 fields where the header has 8");
+}
+
+TEST_CASE("JSON reader errors say what was expected") {
+    std::istringstream bad("{\"floatscope_version\": \"0.1.0\"}");
+    CHECK_THROWS_WITH(read_json(bad),
+                      Catch::Contains("report JSON:") && Catch::Contains("expected floatscope_version"));
+    std::istringstream not_json("run,workload");
+    CHECK_THROWS_AS(read_json(not_json), Error);
+    // Integer fields that are floats or beyond int: refused (converting them is undefined behaviour).
+    for (const char* precision : {"1e300", "2.5", "4294967296", "-4294967296", "18446744073709551615"}) {
+        std::istringstream in(std::string("{\"floatscope_version\":\"0.1.0\",\"created\":\"\",\"runs\":[{\"run\":\"1\","
+                                          "\"workload\":\"sum\",\"parameters\":[],\"policies\":[],\"mpfr_precision\":") +
+                              precision + "}],\"rows\":[]}");
+        CHECK_THROWS_WITH(read_json(in), Catch::Contains(std::string("mpfr_precision is ") ) &&
+                                             Catch::Contains("expected an integer that fits an int"));
+    }
+}
+
+TEST_CASE("merge: shards in run order, metadata checked") {
+    Report full = sample();
+    Report a = full, b = full;
+    // Shard 0 holds run 1, shard 1 run 2; given in the other order they merge back to the full report.
+    a.runs = {full.runs[0]};
+    a.rows.assign(full.rows.begin(), full.rows.begin() + 4);
+    b.runs = {full.runs[1]};
+    b.rows.assign(full.rows.begin() + 4, full.rows.end());
+    b.created = "2026-11-29T19:00:00Z";
+    Report merged = merge_reports({b, a});
+    CHECK(merged.created == "2026-11-29T19:00:00Z");
+    merged.created = full.created;
+    CHECK(merged == full);
+
+    // Numeric ids: "10" after "9".
+    Report nine = b, ten = b;
+    nine.runs[0].run = "9";
+    ten.runs[0].run = "10";
+    for (ReportRow& row : nine.rows) row.run = "9";
+    for (ReportRow& row : ten.rows) row.run = "10";
+    const Report ordered = merge_reports({ten, nine});
+    CHECK(ordered.runs[0].run == "9");
+    CHECK(ordered.rows.front().run == "9");
+    CHECK(ordered.rows.back().run == "10");
+
+    // The same run with other parameters is a different sweep.
+    Report other = a;
+    other.runs[0].parameters[0].second = "8";
+    CHECK_THROWS_WITH(merge_reports({a, other}), Catch::Contains("disagree about run '1'"));
+    CHECK(merge_reports({a, a}).runs.size() == 1);
+    CHECK_THROWS_AS(merge_reports({}), Error);
+}
+
+TEST_CASE("iso_utc_now has the ISO 8601 UTC form") {
+    CHECK(std::regex_match(iso_utc_now(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+}

@@ -1,0 +1,168 @@
+// The iterative-refinement workload: its matrices against Eigen's SVD, its MPFR solve against an
+// MPFR residual, and the convergence facts of Carson and Higham (2018): fp16 factors refine to fp64
+// accuracy for kappa = 10^2 and fail for kappa = 10^8 (kappa u_f >> 1).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "core/catalog.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/simulation/workload.hpp"
+#include "emulation/workloads/linalg/conditioned_matrix.hpp"
+#include "emulation/workloads/linalg/mpfr_solve.hpp"
+#include "emulation/workloads/registry.hpp"
+#include "tests/core/mpfr_reference.hpp"
+
+namespace {
+
+using floatscope::core::parse_format;
+using floatscope::emu::find_workload;
+using floatscope::emu::Parameters;
+using floatscope::emu::parse_policy;
+using floatscope::emu::RunControl;
+using floatscope::emu::Trace;
+using floatscope::emu::TraceRegion;
+using floatscope::emu::TruthTrace;
+using floatscope::test::RefNumber;
+
+const floatscope::emu::Workload& refinement() { return find_workload("iterative-refinement"); }
+
+Trace run_refinement(const std::string& policy, const std::vector<std::string>& assignments) {
+    Trace trace;
+    RunControl control;
+    refinement().run(Parameters::parse(refinement().parameters(), assignments), parse_policy(policy), trace, control);
+    return trace;
+}
+
+/// The solution of the generated system from the ground-truth run, as doubles.
+std::vector<double> true_solution(const std::vector<std::string>& assignments) {
+    const floatscope::emu::TruthPrecisionScope scope(256);
+    TruthTrace truth;
+    RunControl control;
+    refinement().run_ground_truth(Parameters::parse(refinement().parameters(), assignments), 256, truth, control);
+    std::vector<double> x;
+    for (const auto& v : truth.regions().at(0).values) x.push_back(v.convert_to<double>());
+    return x;
+}
+
+/// ||x - truth||_inf / ||truth||_inf, NaN when x holds a NaN.
+double forward_error(const std::vector<double>& x, const std::vector<double>& truth) {
+    double difference = 0, size = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (std::isnan(x[i])) return NAN;
+        difference = std::max(difference, std::fabs(x[i] - truth[i]));
+        size = std::max(size, std::fabs(truth[i]));
+    }
+    return difference / size;
+}
+
+double metric(const TraceRegion& region, const std::string& name) {
+    for (const auto& m : region.metrics)
+        if (m.name == name) return m.value;
+    FAIL("region '" << region.label << "' has no metric " << name);
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("random_conditioned_matrix has singular values from 1 to 1/kappa", "[workload][refinement]") {
+    for (const double kappa : {1.0, 1e2, 1e8}) {
+        INFO(kappa);
+        std::mt19937_64 rng(3);
+        const std::vector<double> a = floatscope::emu::random_conditioned_matrix(20, kappa, rng);
+        using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+        const Eigen::Map<const RowMajor> m(a.data(), 20, 20);
+        const Eigen::VectorXd sigma = Eigen::JacobiSVD<Eigen::MatrixXd>(m).singularValues();
+        CHECK(sigma(0) == Approx(1).epsilon(1e-12));
+        // The smallest singular value is off by about n 2^-53 absolutely (see the header).
+        CHECK(sigma(19) == Approx(1 / kappa).epsilon(1e-12 * kappa));
+        CHECK(sigma(10) == Approx(std::pow(kappa, -10.0 / 19)).epsilon(1e-10));
+    }
+}
+
+TEST_CASE("mpfr_solve leaves a residual at the level of its precision", "[workload][refinement]") {
+    std::mt19937_64 rng(9);
+    constexpr std::size_t n = 12;
+    const std::vector<double> a = floatscope::emu::random_conditioned_matrix(n, 1e6, rng);
+    std::vector<double> b;
+    for (std::size_t i = 0; i < n; ++i) b.push_back(static_cast<double>(i) - 5.5);
+    const floatscope::emu::TruthPrecisionScope scope(200);
+    const std::vector<floatscope::emu::TruthNumber> x = floatscope::emu::mpfr_solve(a, b, n, 200);
+    // The residual b - A x, computed exactly here (53 + 200 bits per product, sums at 1000 bits).
+    for (std::size_t i = 0; i < n; ++i) {
+        RefNumber residual(1000), product(1000);
+        mpfr_set_d(residual.get(), b[i], MPFR_RNDN);
+        for (std::size_t j = 0; j < n; ++j) {
+            mpfr_mul_d(product.get(), x[j].backend().data(), a[i * n + j], MPFR_RNDN);
+            mpfr_sub(residual.get(), residual.get(), product.get(), MPFR_RNDN);
+        }
+        // Backward stable: |r| <~ n u ||A|| ||x|| with u = 2^-200, ||x|| <= kappa ||b|| = 5.5e6.
+        CHECK(std::fabs(mpfr_get_d(residual.get(), MPFR_RNDN)) < std::ldexp(1.0, -200) * 100 * 6e6);
+    }
+    std::vector<double> singular(n * n, 1.0);
+    CHECK_THROWS_AS(floatscope::emu::mpfr_solve(singular, b, n, 100), floatscope::Error);
+}
+
+TEST_CASE("fp16 factors refine to fp64 accuracy for kappa = 10^2", "[workload][refinement]") {
+    const std::vector<std::string> assignments = {"n=50", "kappa=100", "seed=4"};
+    const std::vector<double> truth = true_solution(assignments);
+    const Trace trace = run_refinement("fp64; compute=fp16", assignments);
+    const auto& regions = trace.regions();
+    REQUIRE(regions.size() >= 2);
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+        CHECK(regions[i].kind == "iteration");
+        CHECK(regions[i].index == static_cast<int>(i));
+        CHECK(regions[i].label == "x_" + std::to_string(i));
+        CHECK(regions[i].format == parse_format("fp64"));
+    }
+    // x_0 comes from fp16 factors: its error is of order kappa u_f (u_f = 2^-11), far from fp64's.
+    const double initial = forward_error(regions[0].values, truth);
+    CHECK(initial > 1e-6);
+    CHECK(initial < 1);
+    // Each step multiplies the error by about kappa u_f = 0.05 until it reaches the limit of
+    // u_r = u: at most a small multiple of n kappa u (Carson and Higham 2018, section 3).
+    CHECK(forward_error(regions[1].values, truth) < initial / 4);
+    const TraceRegion& last = regions.back();
+    CHECK(metric(last, "converged") == 1);
+    CHECK(regions.size() <= 15);
+    const double final_error = forward_error(last.values, truth);
+    CHECK(final_error < 50 * 100 * std::ldexp(1.0, -53));
+    CHECK(metric(last, "backward_error") < 50 * std::ldexp(1.0, -53));
+    // The workload's own measure agrees with the error against the MPFR truth.
+    CHECK(metric(last, "forward_error") == Approx(final_error).epsilon(1e-6).margin(1e-18));
+    CHECK(metric(regions[0], "forward_error") == Approx(initial).epsilon(1e-9));
+    for (std::size_t i = 0; i + 1 < regions.size(); ++i) CHECK(metric(regions[i], "converged") == 0);
+}
+
+TEST_CASE("fp16 factors do not converge for kappa = 10^8", "[workload][refinement]") {
+    // kappa u_f = 10^8 x 2^-11 ~ 5 x 10^4: far beyond the condition kappa u_f < 1 of the theory.
+    const std::vector<std::string> assignments = {"n=50", "kappa=1e8", "seed=4", "max-iterations=10"};
+    const std::vector<double> truth = true_solution(assignments);
+    const Trace trace = run_refinement("fp64; compute=fp16", assignments);
+    for (const TraceRegion& region : trace.regions()) {
+        INFO(region.label);
+        CHECK(metric(region, "converged") == 0);
+        const double error = forward_error(region.values, truth);
+        CHECK((std::isnan(error) || error > 1e-3));
+    }
+    // With fp64 factors the same system converges at once, to about kappa u.
+    const Trace fp64 = run_refinement("fp64", assignments);
+    CHECK(metric(fp64.regions().back(), "converged") == 1);
+    CHECK(fp64.regions().size() <= 3);
+    CHECK(forward_error(fp64.regions().back().values, truth) < 50 * 1e8 * std::ldexp(1.0, -53));
+}
+
+TEST_CASE("iterative refinement is deterministic and stops at max-iterations", "[workload][refinement]") {
+    const std::vector<std::string> assignments = {"n=10", "kappa=1e3", "max-iterations=0"};
+    const Trace once = run_refinement("fp32; compute=bf16", assignments);
+    REQUIRE(once.regions().size() == 1);
+    CHECK(once.regions()[0].values == run_refinement("fp32; compute=bf16", assignments).regions()[0].values);
+    CHECK(once.regions()[0].counters.operations > 0);
+    CHECK_THROWS_AS(Parameters::parse(refinement().parameters(), {"n=101"}), floatscope::Error);
+    CHECK_THROWS_AS(Parameters::parse(refinement().parameters(), {"kappa=0.5"}), floatscope::Error);
+}
