@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "plots/csv_text.hpp"
+#include "core/csv.hpp"
 
 namespace floatscope::plots {
 
@@ -25,15 +25,15 @@ double ColourScale::shade(double value) const {
 }
 
 std::string heatmap_csv(const HeatmapModel& heatmap) {
-    std::string csv = csv_field(heatmap.row_axis);
-    for (const std::string& column : heatmap.columns) csv += ',' + csv_field(column);
+    std::string csv = core::csv_field(heatmap.row_axis);
+    for (const std::string& column : heatmap.columns) csv += ',' + core::csv_field(column);
     csv += '\n';
     for (std::size_t row = 0; row < heatmap.rows.size(); ++row) {
-        csv += csv_field(heatmap.rows[row]);
+        csv += core::csv_field(heatmap.rows[row]);
         for (std::size_t column = 0; column < heatmap.columns.size(); ++column) {
             const double value = heatmap.at(row, column);
             csv += ',';
-            if (!std::isnan(value)) csv += csv_number(value);
+            if (!std::isnan(value)) csv += core::csv_number(value);
         }
         csv += '\n';
     }

@@ -9,7 +9,7 @@
 #include <QPainter>
 #include <QToolTip>
 
-#include "plots/csv_text.hpp"
+#include "core/csv.hpp"
 
 namespace floatscope::plots {
 namespace {
@@ -169,7 +169,7 @@ bool HeatmapWidget::event(QEvent* event) {
                                               .arg(text(model_.row_axis), text(model_.rows[cell->first]),
                                                    text(model_.column_axis), text(model_.columns[cell->second]),
                                                    text(model_.value_label),
-                                                   std::isnan(value) ? QStringLiteral("no value") : text(csv_number(value))));
+                                                   std::isnan(value) ? QStringLiteral("no value") : text(core::csv_number(value))));
     return true;
 }
 

@@ -18,7 +18,7 @@
 #include <QWheelEvent>
 
 #include "plots/axis_fit.hpp"
-#include "plots/csv_text.hpp"
+#include "core/csv.hpp"
 
 namespace floatscope::plots {
 namespace {
@@ -186,7 +186,7 @@ void PlotChartView::add_band(const Band& band) {
     connect(area, &QAreaSeries::hovered, this, [band](QPointF, bool hovered) {
         if (!hovered) return;
         QToolTip::showText(QCursor::pos(), QStringLiteral("%1\nfrom %2 to %3")
-                                               .arg(text(band.label), text(csv_number(band.from)), text(csv_number(band.to))));
+                                               .arg(text(band.label), text(core::csv_number(band.from)), text(core::csv_number(band.to))));
     });
 }
 
@@ -261,12 +261,12 @@ void PlotChartView::show_tooltip(const Series& series, QPointF point, bool hover
         }
     }
     if (best == nullptr) return;
-    QString x_text = text(csv_number(best->x));
+    QString x_text = text(core::csv_number(best->x));
     for (const AxisTick& tick : model_.x_axis.ticks)
         if (tick.value == best->x) x_text += QStringLiteral(" (%1)").arg(text(tick.label));
     QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2 = %3\n%4 = %5")
                                            .arg(text(series.name), text(model_.x_axis.label), x_text,
-                                                text(model_.y_axis.label), text(csv_number(best->y))));
+                                                text(model_.y_axis.label), text(core::csv_number(best->y))));
 }
 
 void PlotChartView::reset_zoom() { chart()->zoomReset(); }

@@ -5,6 +5,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/table.hpp"
 #include "core/catalog.hpp"
+#include "core/csv.hpp"
 
 namespace floatscope::cli {
 
@@ -37,8 +38,8 @@ void print_text(std::ostream& out, const std::vector<DecodedPattern>& decoded) {
 }
 
 void print_csv(std::ostream& out, const core::FormatSpec& spec, const std::vector<DecodedPattern>& decoded) {
-    write_csv_row(out, {"format", "input", "bits", "value", "class"});
-    for (const DecodedPattern& d : decoded) write_csv_row(out, {spec.name, d.input, d.hex, d.value, d.value_class});
+    out << core::csv_record({"format", "input", "bits", "value", "class"});
+    for (const DecodedPattern& d : decoded) out << core::csv_record({spec.name, d.input, d.hex, d.value, d.value_class});
 }
 
 int run_decode(std::ostream& out, const DecodeOptions& options) {

@@ -6,6 +6,7 @@
 #include "app/cli/rounding_choice.hpp"
 #include "app/cli/table.hpp"
 #include "core/catalog.hpp"
+#include "core/csv.hpp"
 
 namespace floatscope::cli {
 
@@ -34,9 +35,9 @@ void print_text(std::ostream& out, const std::vector<Encoded>& encoded) {
 }
 
 void print_csv(std::ostream& out, const BitLevelFormat& format, const std::vector<Encoded>& encoded) {
-    write_csv_row(out, {"format", "input", "bits", "value", "flags"});
+    out << core::csv_record({"format", "input", "bits", "value", "flags"});
     for (const Encoded& e : encoded)
-        write_csv_row(out, {format.spec().name, e.input, e.rounded.hex, format.exact_decimal(e.rounded.hex),
+        out << core::csv_record({format.spec().name, e.input, e.rounded.hex, format.exact_decimal(e.rounded.hex),
                             core::flags_hex(e.rounded.flags)});
 }
 

@@ -7,6 +7,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/table.hpp"
 #include "core/catalog.hpp"
+#include "core/csv.hpp"
 #include "core/decimal.hpp"
 #include "core/format_properties.hpp"
 
@@ -96,8 +97,8 @@ Row format_row(const core::FormatSpec& spec, Style style) {
 void print_formats(std::ostream& out, bool csv) {
     const Style style = csv ? Style::Csv : Style::Text;
     if (csv) {
-        write_csv_row(out, header(style));
-        for (const core::FormatSpec& spec : core::catalog_formats()) write_csv_row(out, format_row(spec, style));
+        out << core::csv_record(header(style));
+        for (const core::FormatSpec& spec : core::catalog_formats()) out << core::csv_record(format_row(spec, style));
         return;
     }
     TextTable table(header(style));

@@ -45,22 +45,4 @@ void TextTable::print(std::ostream& out) const {
     for (const Row& row : rows_) print_row(row);
 }
 
-void write_csv_row(std::ostream& out, const Row& row) {
-    for (std::size_t i = 0; i < row.size(); ++i) {
-        if (i > 0) out << ',';
-        const std::string& field = row[i];
-        if (field.find_first_of(",\"\r\n") == std::string::npos) {
-            out << field;
-            continue;
-        }
-        out << '"';
-        for (char c : field) {
-            if (c == '"') out << '"';
-            out << c;
-        }
-        out << '"';
-    }
-    out << '\n';
-}
-
 }  // namespace floatscope::cli

@@ -1,4 +1,4 @@
-// Tabular output: aligned text tables for people, RFC 4180 CSV for programs.
+// Tabular output for people: aligned text tables (core/csv.hpp writes the CSV for programs).
 #pragma once
 
 #include <ostream>
@@ -20,8 +20,5 @@ private:
     Row header_;
     std::vector<Row> rows_;
 };
-
-/// One CSV record; fields holding a comma, quote or line break are quoted, quotes doubled.
-void write_csv_row(std::ostream& out, const Row& row);
 
 }  // namespace floatscope::cli

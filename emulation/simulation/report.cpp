@@ -2,10 +2,8 @@
 #include "emulation/simulation/report.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <ctime>
 #include <istream>
 #include <iterator>
@@ -16,6 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/csv.hpp"
 #include "core/error.hpp"
 
 namespace floatscope::emu {
@@ -27,127 +26,31 @@ constexpr const char* csv_columns[] = {"run",          "workload", "policy", "re
 constexpr std::size_t column_count = std::size(csv_columns);
 constexpr const char* meta_kind = "meta";
 
-/// 17 significant digits read back to the same double; non-finite values as words.
-std::string number_text(double value) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    return fmt::format("{:.17g}", value);
-}
-
-/// The inverse of number_text (and any other decimal strtod reads); false for anything else.
-bool parse_number(const std::string& text, double& value) {
-    if (text == "nan") return value = NAN, true;
-    if (text == "inf") return value = INFINITY, true;
-    if (text == "-inf") return value = -INFINITY, true;
-    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
-    char* end = nullptr;
-    value = std::strtod(text.c_str(), &end);
-    return end == text.c_str() + text.size() && std::isfinite(value);
-}
-
 bool parse_int(const std::string& text, int& value) {
     double d = 0;
-    if (!parse_number(text, d) || d != std::floor(d) || std::abs(d) > 2147483647.0) return false;
+    if (!core::parse_csv_number(text, d) || d != std::floor(d) || std::abs(d) > 2147483647.0) return false;
     value = static_cast<int>(d);
     return true;
 }
 
-// ---- CSV ------------------------------------------------------------------------------------
+void write_record(std::ostream& out, const std::vector<std::string>& fields) { out << core::csv_record(fields); }
 
-void write_field(std::ostream& out, const std::string& field) {
-    if (field.find_first_of(",\"\r\n") == std::string::npos) {
-        out << field;
-        return;
-    }
-    out << '"';
-    for (char c : field) {
-        if (c == '"') out << '"';
-        out << c;
-    }
-    out << '"';
-}
-
-void write_record(std::ostream& out, const std::vector<std::string>& fields) {
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-        if (i > 0) out << ',';
-        write_field(out, fields[i]);
-    }
-    out << '\n';
-}
-
-/// Reads RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks; lines end
-/// in LF or CRLF. `line` is the physical line the record started on, for error messages.
-class CsvReader {
-public:
-    explicit CsvReader(std::istream& in) : in_(in) {}
-
-    bool next(std::vector<std::string>& fields, int& line) {
-        fields.clear();
-        if (in_.peek() == std::char_traits<char>::eof()) return false;
-        line = line_;
-        std::string field;
-        bool quoted = false, was_quoted = false;
-        for (int c; (c = in_.get()) != std::char_traits<char>::eof();) {
-            if (quoted) {
-                if (c == '"') {
-                    if (in_.peek() == '"') {
-                        field += '"';
-                        in_.get();
-                    } else {
-                        quoted = false;
-                    }
-                } else {
-                    if (c == '\n') ++line_;
-                    field += static_cast<char>(c);
-                }
-            } else if (c == '"') {
-                if (!field.empty() || was_quoted) throw error(line_, "a quote inside an unquoted field");
-                quoted = was_quoted = true;
-            } else if (c == ',') {
-                fields.push_back(std::move(field));
-                field.clear();
-                was_quoted = false;
-            } else if (c == '\r' && in_.peek() == '\n') {
-                continue;
-            } else if (c == '\n') {
-                ++line_;
-                fields.push_back(std::move(field));
-                return true;
-            } else {
-                if (was_quoted) throw error(line_, "text after a closing quote");
-                field += static_cast<char>(c);
-            }
-        }
-        if (quoted) throw error(line, "a quoted field that never ends");
-        fields.push_back(std::move(field));
-        return true;
-    }
-
-    static Error error(int line, const std::string& what) {
-        return Error(fmt::format("report CSV line {}: {}", line, what));
-    }
-
-private:
-    std::istream& in_;
-    int line_ = 1;
-};
-
-RunInfo& find_run(Report& report, const std::string& id, int line) {
+RunInfo& find_run(Report& report, const std::string& id, const core::CsvReader& reader, int line) {
     for (RunInfo& r : report.runs)
         if (r.run == id) return r;
-    throw CsvReader::error(line, "metadata of run '" + id + "' before its mpfr_precision row");
+    throw reader.error(line, "metadata of run '" + id + "' before its mpfr_precision row");
 }
 
 // ---- JSON -----------------------------------------------------------------------------------
 
 using Json = nlohmann::ordered_json;
 
-Json number_json(double value) { return std::isfinite(value) ? Json(value) : Json(number_text(value)); }
+Json number_json(double value) { return std::isfinite(value) ? Json(value) : Json(core::csv_number(value)); }
 
 double json_number(const Json& j) {
     if (j.is_number()) return j.get<double>();
     double value = 0;
-    if (j.is_string() && parse_number(j.get<std::string>(), value)) return value;
+    if (j.is_string() && core::parse_csv_number(j.get<std::string>(), value)) return value;
     throw Error("report JSON: '" + j.dump() + "' is not a number (non-finite values are \"inf\", \"-inf\", \"nan\")");
 }
 
@@ -242,27 +145,27 @@ void write_csv(const Report& report, std::ostream& out) {
     }
     for (const ReportRow& row : report.rows)
         write_record(out, {row.run, row.workload, row.policy, row.region_kind, std::to_string(row.region_index),
-                           row.region, row.metric, number_text(row.value)});
+                           row.region, row.metric, core::csv_number(row.value)});
 }
 
 Report read_csv(std::istream& in) {
-    CsvReader reader(in);
+    core::CsvReader reader(in, "report CSV");
     std::vector<std::string> fields;
     int line = 1;
-    if (!reader.next(fields, line)) throw CsvReader::error(1, "the report is empty; expected the header row");
+    if (!reader.next(fields, line)) throw reader.error(1, "the report is empty; expected the header row");
     if (fields != std::vector<std::string>(std::begin(csv_columns), std::end(csv_columns)))
-        throw CsvReader::error(line,
+        throw reader.error(line,
                                "the header is not run,workload,policy,region_kind,region_index,region,metric,value");
     Report report;
     while (reader.next(fields, line)) {
         if (fields.size() == 1 && fields[0].empty()) continue;  // a blank line
         if (fields.size() != column_count)
-            throw CsvReader::error(line, fmt::format("{} fields where the header has {}", fields.size(), column_count));
+            throw reader.error(line, fmt::format("{} fields where the header has {}", fields.size(), column_count));
         for (const std::string& field : fields)
-            if (!is_utf8(field)) throw CsvReader::error(line, "a field is not valid UTF-8 text");
+            if (!is_utf8(field)) throw reader.error(line, "a field is not valid UTF-8 text");
         int index = 0;
         if (!parse_int(fields[4], index))
-            throw CsvReader::error(line, "region_index '" + fields[4] + "' is not an integer");
+            throw reader.error(line, "region_index '" + fields[4] + "' is not an integer");
         const std::string& key = fields[6];
         const std::string& text = fields[7];
         if (fields[3] == meta_kind) {
@@ -273,22 +176,22 @@ Report read_csv(std::istream& in) {
             } else if (key == "mpfr_precision") {
                 RunInfo run{fields[0], fields[1], {}, {}, 0};
                 if (!parse_int(text, run.mpfr_precision))
-                    throw CsvReader::error(line, "mpfr_precision '" + text + "' is not an integer");
+                    throw reader.error(line, "mpfr_precision '" + text + "' is not an integer");
                 report.runs.push_back(std::move(run));
             } else if (key == "parameter") {
-                find_run(report, fields[0], line).parameters.emplace_back(fields[5], text);
+                find_run(report, fields[0], reader, line).parameters.emplace_back(fields[5], text);
             } else if (key == "policy") {
-                find_run(report, fields[0], line).policies.emplace_back(fields[2], text);
+                find_run(report, fields[0], reader, line).policies.emplace_back(fields[2], text);
             } else {
-                throw CsvReader::error(line,
+                throw reader.error(line,
                                        "unknown metadata '" + key +
                                            "'; valid: floatscope_version, created, mpfr_precision, parameter, policy");
             }
             continue;
         }
         ReportRow row{fields[0], fields[1], fields[2], fields[3], index, fields[5], key, 0};
-        if (!parse_number(text, row.value))
-            throw CsvReader::error(line, "value '" + text + "' is not a number (nor inf, -inf, nan)");
+        if (!core::parse_csv_number(text, row.value))
+            throw reader.error(line, "value '" + text + "' is not a number (nor inf, -inf, nan)");
         report.rows.push_back(std::move(row));
     }
     return report;

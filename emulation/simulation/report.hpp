@@ -43,8 +43,8 @@ struct Report {
 
 /// RFC 4180 CSV: header `run,workload,policy,region_kind,region_index,region,metric,value`, then
 /// the metadata as rows of region_kind "meta" (metric = the key, value = its text), then the rows.
-/// Numbers are written with 17 significant digits (they read back to the same double); inf and
-/// nan as "inf", "-inf", "nan".
+/// Numbers are written as core::csv_number spells them (the shortest decimal that reads back to
+/// the same double; inf and nan as "inf", "-inf", "nan"); 17-digit numbers of older reports read too.
 void write_csv(const Report& report, std::ostream& out);
 /// Reads what write_csv writes; throws floatscope::Error with the line number for anything else.
 Report read_csv(std::istream& in);

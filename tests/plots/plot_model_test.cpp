@@ -5,29 +5,11 @@
 #include <limits>
 
 #include "plots/axis_fit.hpp"
-#include "plots/csv_text.hpp"
 #include "plots/heatmap_model.hpp"
 #include "plots/plot_model.hpp"
 #include "plots/report_metrics.hpp"
 
 using namespace floatscope::plots;
-
-TEST_CASE("csv fields are quoted only when RFC 4180 needs it") {
-    CHECK(csv_field("fp16") == "fp16");
-    CHECK(csv_field("a,b") == "\"a,b\"");
-    CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
-    CHECK(csv_field("two\nlines") == "\"two\nlines\"");
-}
-
-TEST_CASE("csv numbers are the shortest decimal that reads back") {
-    CHECK(csv_number(0.1) == "0.1");
-    CHECK(csv_number(65504) == "65504");
-    CHECK(csv_number(std::ldexp(1.0, -14)) == "6.103515625e-05");  // 2^-14, exact in 10 digits
-    CHECK(csv_number(1.0 / 3) == "0.3333333333333333");      // 16 digits are needed and enough
-    CHECK(csv_number(std::numeric_limits<double>::infinity()) == "inf");
-    CHECK(csv_number(-std::numeric_limits<double>::infinity()) == "-inf");
-    CHECK(csv_number(std::nan("")) == "nan");
-}
 
 TEST_CASE("points_csv lists every point with its x tick label") {
     PlotModel plot;

@@ -8,9 +8,9 @@
 
 #include "app/gui/lab/bit_cells_widget.hpp"
 #include "app/gui/lab/bit_row_widget.hpp"
-#include "app/gui/csv_text.hpp"
 #include "app/gui/lab/lab_state.hpp"
 #include "core/codec.hpp"
+#include "core/csv.hpp"
 #include "core/error.hpp"
 
 namespace floatscope::gui {
@@ -131,13 +131,13 @@ void BitsView::refresh() {
 }
 
 std::string BitsView::csv() const {
-    std::string out = csv_record({"format", "input", "bits", "value", "shortest", "class", "abs_error", "rel_error",
-                                  "ulp_error", "flags", "exponent", "formula"});
+    std::string out = core::csv_record({"format", "input", "bits", "value", "shortest", "class", "abs_error", "rel_error",
+                                  "ulp_error", "flags", "exponent", "formula"}, core::csv_crlf);
     for (const BitRowWidget* r : rows_) {
         const FormatReading& x = r->reading();
-        out += csv_record({x.spec.name, state_.value().text, core::format_bits_hex(x.spec, x.rounded.bits), x.exact,
+        out += core::csv_record({x.spec.name, state_.value().text, core::format_bits_hex(x.spec, x.rounded.bits), x.exact,
                            x.shortest, core::to_string(x.decoded.value_class), x.absolute_error, x.relative_error,
-                           x.ulp_error, core::flags_hex(x.rounded.flags), x.exponent_field, x.formula});
+                           x.ulp_error, core::flags_hex(x.rounded.flags), x.exponent_field, x.formula}, core::csv_crlf);
     }
     return out;
 }

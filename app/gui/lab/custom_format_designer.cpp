@@ -14,10 +14,10 @@
 
 #include <fmt/format.h>
 
-#include "app/gui/csv_text.hpp"
 #include "app/gui/lab/format_descriptor.hpp"
 #include "app/gui/lab/lab_state.hpp"
 #include "core/catalog.hpp"
+#include "core/csv.hpp"
 #include "core/decimal.hpp"
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
@@ -230,16 +230,16 @@ bool CustomFormatDesigner::add_to_lab() {
 }
 
 std::string CustomFormatDesigner::csv() const {
-    std::string out = csv_record({"name", "descriptor", "bits", "E", "M", "bias", "max_finite", "min_normal",
-                                  "min_subnormal", "epsilon", "error"});
+    std::string out = core::csv_record({"name", "descriptor", "bits", "E", "M", "bias", "max_finite", "min_normal",
+                                  "min_subnormal", "epsilon", "error"}, core::csv_crlf);
     const core::FormatSpec f = spec();
     const QString error = validation_error();
-    if (!error.isEmpty()) return out + csv_record({f.name, "", "", "", "", "", "", "", "", "", error.toStdString()});
+    if (!error.isEmpty()) return out + core::csv_record({f.name, "", "", "", "", "", "", "", "", "", error.toStdString()}, core::csv_crlf);
     const core::FormatProperties p = core::format_properties(f);
-    return out + csv_record({f.name, format_descriptor(f), std::to_string(p.total_bits), std::to_string(f.exponent_bits),
+    return out + core::csv_record({f.name, format_descriptor(f), std::to_string(p.total_bits), std::to_string(f.exponent_bits),
                              std::to_string(f.mantissa_bits), std::to_string(f.bias), core::exact_decimal(p.max_finite),
                              core::exact_decimal(p.min_normal), core::exact_decimal(p.min_subnormal),
-                             core::exact_decimal(p.epsilon), ""});
+                             core::exact_decimal(p.epsilon), ""}, core::csv_crlf);
 }
 
 }  // namespace floatscope::gui

@@ -11,8 +11,8 @@
 #include <QVBoxLayout>
 #include <set>
 
-#include "app/gui/csv_text.hpp"
 #include "app/gui/lab/formats_table_model.hpp"
+#include "core/csv.hpp"
 
 namespace floatscope::gui {
 
@@ -81,12 +81,12 @@ std::string FormatsView::csv() const {
     std::vector<std::string> header;
     for (int column = 0; column < proxy_->columnCount(); ++column)
         header.push_back(proxy_->headerData(column, Qt::Horizontal).toString().toStdString());
-    std::string out = csv_record(header);
+    std::string out = core::csv_record(header, core::csv_crlf);
     for (int row = 0; row < proxy_->rowCount(); ++row) {
         std::vector<std::string> cells;
         for (int column = 0; column < proxy_->columnCount(); ++column)
             cells.push_back(proxy_->index(row, column).data(FormatsTableModel::export_role).toString().toStdString());
-        out += csv_record(cells);
+        out += core::csv_record(cells, core::csv_crlf);
     }
     return out;
 }

@@ -6,8 +6,8 @@
 #include <QListWidget>
 #include <QTextBrowser>
 
-#include "app/gui/csv_text.hpp"
 #include "app/gui/lab/learn_template.hpp"
+#include "core/csv.hpp"
 #include "core/error.hpp"
 
 // The resources are compiled into the static GUI library; nothing else references that object
@@ -66,10 +66,10 @@ void LearnView::show_page(int index) {
 }
 
 std::string LearnView::csv() const {
-    std::string out = csv_record({"page", "text"});
+    std::string out = core::csv_record({"page", "text"}, core::csv_crlf);
     const QString page = pages_->currentItem() ? pages_->currentItem()->text() : QString();
     for (const QString& line : browser_->toPlainText().split('\n', Qt::SkipEmptyParts))
-        out += csv_record({page.toStdString(), line.toStdString()});
+        out += core::csv_record({page.toStdString(), line.toStdString()}, core::csv_crlf);
     return out;
 }
 

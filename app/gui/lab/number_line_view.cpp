@@ -6,9 +6,9 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include "app/gui/csv_text.hpp"
 #include "app/gui/lab/lab_state.hpp"
 #include "app/gui/lab/number_line_widget.hpp"
+#include "core/csv.hpp"
 #include "core/decimal.hpp"
 
 namespace floatscope::gui {
@@ -108,7 +108,7 @@ void NumberLineView::refresh() {
 }
 
 std::string NumberLineView::csv() const {
-    std::string out = csv_record({"format", "value", "spacing_to_next", "role", "interval_low", "interval_high"});
+    std::string out = core::csv_record({"format", "value", "spacing_to_next", "role", "interval_low", "interval_high"}, core::csv_crlf);
     const core::RoundingOptions options = state_.rounding_options();
     for (const QComboBox* box : {first_, overlay_}) {
         const std::optional<NumberLine> line = line_of(state_, box);
@@ -116,12 +116,12 @@ std::string NumberLineView::csv() const {
         const std::string& name = line->spec.name;
         const std::vector<double>& v = line->values;
         for (std::size_t i = 0; i < v.size(); ++i)
-            out += csv_record({name, core::exact_decimal(v[i]), i + 1 < v.size() ? core::exact_decimal(v[i + 1] - v[i]) : "",
-                               "value", "", ""});
+            out += core::csv_record({name, core::exact_decimal(v[i]), i + 1 < v.size() ? core::exact_decimal(v[i + 1] - v[i]) : "",
+                               "value", "", ""}, core::csv_crlf);
         if (const auto n = neighbourhood(*line, state_.value().exact, options)) {
             for (const RoundingInterval* r : {&n->below, &n->above})
-                out += csv_record({name, core::exact_decimal(r->value), "", r == &n->below ? "below" : "above",
-                                   core::exact_decimal(r->low), core::exact_decimal(r->high)});
+                out += core::csv_record({name, core::exact_decimal(r->value), "", r == &n->below ? "below" : "above",
+                                   core::exact_decimal(r->low), core::exact_decimal(r->high)}, core::csv_crlf);
         }
     }
     return out;

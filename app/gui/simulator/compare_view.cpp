@@ -15,8 +15,8 @@
 #include <cmath>
 #include <optional>
 
-#include "app/gui/csv_text.hpp"
 #include "app/gui/simulator/policy_summary.hpp"
+#include "core/csv.hpp"
 #include "core/error.hpp"
 
 namespace floatscope::gui {
@@ -166,7 +166,7 @@ std::string CompareView::csv() const {
     std::vector<std::string> fields;
     for (int column = 0; column < sorted_->columnCount(); ++column)
         fields.push_back(sorted_->headerData(column, Qt::Horizontal).toString().toStdString());
-    std::string text = csv_record(fields);
+    std::string text = core::csv_record(fields, core::csv_crlf);
     for (int row = 0; row < sorted_->rowCount(); ++row) {
         fields.clear();
         for (int column = 0; column < sorted_->columnCount(); ++column) {
@@ -175,7 +175,7 @@ std::string CompareView::csv() const {
             fields.push_back(value.isValid() ? (column < 2 ? value.toString() : QString::number(value.toDouble(), 'g', 17)).toStdString()
                                              : std::string());
         }
-        text += csv_record(fields);
+        text += core::csv_record(fields, core::csv_crlf);
     }
     return text;
 }

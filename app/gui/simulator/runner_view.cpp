@@ -10,10 +10,10 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
-#include "app/gui/csv_text.hpp"
 #include "app/gui/simulator/parameter_form.hpp"
 #include "app/gui/simulator/policy_editor.hpp"
 #include "app/gui/simulator/policy_presets.hpp"
+#include "core/csv.hpp"
 #include "core/error.hpp"
 #include "emulation/simulation/workload.hpp"
 #include "emulation/workloads/registry.hpp"
@@ -136,10 +136,10 @@ QString RunnerView::message() const { return message_->text(); }
 
 std::string RunnerView::csv() const {
     const RunSetup s = setup();
-    std::string text = csv_record({"kind", "name", "value"});
-    text += csv_record({"workload", s.workload, ""});
-    for (const auto& [name, value] : s.parameters) text += csv_record({"parameter", name, value});
-    for (const PolicyEntry& entry : s.policies) text += csv_record({"policy", entry.text, describe_assignments(entry.parameters)});
+    std::string text = core::csv_record({"kind", "name", "value"}, core::csv_crlf);
+    text += core::csv_record({"workload", s.workload, ""}, core::csv_crlf);
+    for (const auto& [name, value] : s.parameters) text += core::csv_record({"parameter", name, value}, core::csv_crlf);
+    for (const PolicyEntry& entry : s.policies) text += core::csv_record({"policy", entry.text, describe_assignments(entry.parameters)}, core::csv_crlf);
     return text;
 }
 

@@ -5,8 +5,8 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include "app/gui/csv_text.hpp"
 #include "app/gui/simulator/stories.hpp"
+#include "core/csv.hpp"
 
 namespace floatscope::gui {
 
@@ -43,11 +43,11 @@ QCommandLinkButton* StoriesView::button(const std::string& name) const {
 }
 
 std::string StoriesView::csv() const {
-    std::string text = csv_record({"story", "title", "workload", "policies"});
+    std::string text = core::csv_record({"story", "title", "workload", "policies"}, core::csv_crlf);
     for (const Story& story : stories()) {
         std::string policies;
         for (const PolicyEntry& entry : story.setup.policies) policies += (policies.empty() ? "" : " | ") + entry.text;
-        text += csv_record({story.name, story.title, story.setup.workload, policies});
+        text += core::csv_record({story.name, story.title, story.setup.workload, policies}, core::csv_crlf);
     }
     return text;
 }

@@ -81,7 +81,7 @@ TEST_CASE("JSON round-trips exactly") {
     CHECK(out.str().find("\"value\": \"-inf\"") != std::string::npos);
 }
 
-TEST_CASE("CSV layout: header, metadata rows, RFC 4180 quoting, 17 digits") {
+TEST_CASE("CSV layout: header, metadata rows, RFC 4180 quoting, shortest round-trip numbers") {
     Report r;
     r.floatscope_version = "0.1.0";
     r.created = "2026-11-29T18:07:34Z";
@@ -93,7 +93,7 @@ TEST_CASE("CSV layout: header, metadata rows, RFC 4180 quoting, 17 digits") {
                                  "1,sum,,meta,0,,mpfr_precision,256\n"
                                  "1,sum,,meta,0,n,parameter,10\n"
                                  "1,sum,fp16,meta,0,,policy,fp16; accumulate=fp32\n"
-                                 "1,sum,fp16,terms,2,\"a, \"\"b\"\"\",rel_error_max,0.10000000000000001\n";
+                                 "1,sum,fp16,terms,2,\"a, \"\"b\"\"\",rel_error_max,0.1\n";
     CHECK(csv_of(r) == expected);
 }
 
