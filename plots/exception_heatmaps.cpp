@@ -21,7 +21,7 @@ ExceptionMetrics exception_metrics(ExceptionClass exception) {
     switch (exception) {
     case ExceptionClass::Overflow: return {metric::overflow_count, metric::overflow_fraction, "Overflow", "overflow"};
     case ExceptionClass::UnderflowToZero:
-        return {metric::underflow_count, metric::underflow_fraction, "Underflow to zero", "underflow to zero"};
+        return {metric::underflow_to_zero_count, metric::underflow_to_zero_fraction, "Underflow to zero", "underflow to zero"};
     case ExceptionClass::Subnormal:
         return {metric::subnormal_count, metric::subnormal_fraction, "Subnormal", "subnormal"};
     case ExceptionClass::NaN: return {metric::nan_count, metric::nan_fraction, "NaN", "NaN"};

@@ -10,6 +10,7 @@
 
 #include "app/cli/table.hpp"
 #include "emulation/simulation/engine.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
 
 namespace floatscope::cli {
 
@@ -21,8 +22,8 @@ struct Line {
     std::map<std::string, double> metrics;
 };
 
-std::string cell(const Line& line, const std::string& metric, const char* style) {
-    const auto found = line.metrics.find(metric);
+std::string cell(const Line& line, const std::string& name, const char* style) {
+    const auto found = line.metrics.find(name);
     if (found == line.metrics.end()) return "-";
     if (std::isnan(found->second)) return "nan";
     if (std::isinf(found->second)) return found->second > 0 ? "inf" : "-inf";
@@ -38,9 +39,9 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
     std::vector<std::string> own_metrics;
     std::map<std::string, std::vector<std::string>> timings;  // run id -> "policy 0.12 s"
     for (const emu::ReportRow& row : report.rows) {
-        if (row.region_kind == "run") {
+        if (row.region_kind == emu::metric::whole_run_kind) {
             // Whole-run rows: the timings; the work counts (for cost estimates) stay in the report.
-            if (row.metric.ends_with("seconds")) timings[row.run].push_back(fmt::format("{} {:.3g} s", row.policy, row.value));
+            if (row.metric == emu::metric::seconds || row.metric == emu::metric::ground_truth_seconds) timings[row.run].push_back(fmt::format("{} {:.3g} s", row.policy, row.value));
             continue;
         }
         const Key key{row.run, row.policy, row.region_kind, row.region_index};
@@ -65,12 +66,12 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
         if (several_runs) row.push_back(r.run);
         row.push_back(r.policy);
         row.push_back(r.region.empty() ? fmt::format("{} {}", r.region_kind, r.region_index) : r.region);
-        row.push_back(cell(line, "rel_error_max", "{:.3g}"));
-        row.push_back(cell(line, "bits_correct_min", "{:.1f}"));
-        row.push_back(cell(line, "overflow_count", "{:.0f}"));
-        row.push_back(cell(line, "underflow_to_zero_count", "{:.0f}"));
-        row.push_back(cell(line, "nan_count", "{:.0f}"));
-        for (const std::string& metric : own_metrics) row.push_back(cell(line, metric, "{:.6g}"));
+        row.push_back(cell(line, emu::metric::rel_error_max, "{:.3g}"));
+        row.push_back(cell(line, emu::metric::bits_correct_min, "{:.1f}"));
+        row.push_back(cell(line, emu::metric::overflow_count, "{:.0f}"));
+        row.push_back(cell(line, emu::metric::underflow_to_zero_count, "{:.0f}"));
+        row.push_back(cell(line, emu::metric::nan_count, "{:.0f}"));
+        for (const std::string& name : own_metrics) row.push_back(cell(line, name, "{:.6g}"));
         table.add_row(std::move(row));
     }
     table.print(out);

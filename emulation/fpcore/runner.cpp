@@ -15,6 +15,7 @@
 #include "emulation/fpcore/program.hpp"
 #include "emulation/fpcore/sampler.hpp"
 #include "emulation/fpcore/truth_domain.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
 
 #ifndef FLOATSCOPE_VERSION
 #error "FLOATSCOPE_VERSION is defined by emulation/CMakeLists.txt from the project version"
@@ -127,10 +128,10 @@ public:
     std::vector<ReportRow> trace_rows(const Outcome& out) const {
         std::vector<ReportRow> rows;
         auto add = [&](const std::string& kind, int index, const std::string& label, const Stats& s) {
-            for (const auto& [metric, value] : {std::pair<const char*, double>{"bits_error_avg", s.mean()},
-                                                {"bits_error_max", s.max},
-                                                {"samples", static_cast<double>(s.count)}})
-                rows.push_back({"1", out.workload, out.format, kind, index, label, metric, value});
+            for (const auto& [name, value] : {std::pair<const char*, double>{metric::bits_error_avg, s.mean()},
+                                                {metric::bits_error_max, s.max},
+                                                {metric::samples, static_cast<double>(s.count)}})
+                rows.push_back({"1", out.workload, out.format, kind, index, label, name, value});
         };
         for (std::size_t k = 0; k < bindings_.size(); ++k)
             if (bindings_[k].count > 0) add("binding", static_cast<int>(k), program_.binding_names[k], bindings_[k]);
@@ -282,24 +283,24 @@ Outcome run_one(const Benchmark& benchmark, const core::FormatSpec& format, cons
         out.error = e.what();
     }
     if (!out.error.empty()) {
-        out.rows.push_back({"1", out.workload, out.format, "run", 0, out.error, "error", 1});
+        out.rows.push_back({"1", out.workload, out.format, metric::whole_run_kind, 0, out.error, metric::error, 1});
         return out;
     }
     const std::pair<const char*, double> metrics[] = {
-        {"samples", out.samples},
-        {"rejected_count", out.rejected},
-        {"bits_error_avg", out.bits_error_avg},
-        {"bits_error_max", out.bits_error_max},
-        {"rel_error_avg", out.rel_error_avg},
-        {"rel_error_max", out.rel_error_max},
-        {"overflow_count", out.overflow},
-        {"underflow_count", out.underflow},
-        {"nan_count", out.nan},
-        {"inf_count", out.inf},
-        {"budget_exceeded_count", out.budget_exceeded},
+        {metric::samples, out.samples},
+        {metric::rejected_count, out.rejected},
+        {metric::bits_error_avg, out.bits_error_avg},
+        {metric::bits_error_max, out.bits_error_max},
+        {metric::rel_error_avg, out.rel_error_avg},
+        {metric::rel_error_max, out.rel_error_max},
+        {metric::overflow_count, out.overflow},
+        {metric::underflow_count, out.underflow},
+        {metric::nan_count, out.nan},
+        {metric::inf_count, out.inf},
+        {metric::budget_exceeded_count, out.budget_exceeded},
     };
-    for (const auto& [metric, value] : metrics) out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", metric, value});
-    out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", "uniform_in_value", out.spread == Spread::Value ? 1.0 : 0.0});
+    for (const auto& [name, value] : metrics) out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", name, value});
+    out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", metric::uniform_in_value, out.spread == Spread::Value ? 1.0 : 0.0});
     out.rows.insert(out.rows.end(), traces.begin(), traces.end());
     return out;
 }

@@ -12,7 +12,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -20,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
 
 #ifndef FLOATSCOPE_VERSION
 #error "FLOATSCOPE_VERSION is defined by emulation/CMakeLists.txt from the project version"
@@ -90,33 +90,33 @@ double ulp_at(const core::FormatSpec& format, mpfr_srcptr t) {
     return NAN;
 }
 
-void add_row(std::vector<ReportRow>& rows, const ReportRow& base, const std::string& metric, double value) {
+void add_row(std::vector<ReportRow>& rows, const ReportRow& base, const std::string& name, double value) {
     ReportRow row = base;
-    row.metric = metric;
+    row.metric = name;
     row.value = value;
     rows.push_back(std::move(row));
 }
 
 /// The rows of a counted quantity: its count and, over `total`, its fraction.
-void add_count(std::vector<ReportRow>& rows, const ReportRow& base, const std::string& name, std::uint64_t count,
-               std::uint64_t total) {
-    add_row(rows, base, name + "_count", static_cast<double>(count));
-    add_row(rows, base, name + "_fraction", static_cast<double>(count) / static_cast<double>(total));
+void add_count(std::vector<ReportRow>& rows, const ReportRow& base, const char* count_metric,
+               const char* fraction_metric, std::uint64_t count, std::uint64_t total) {
+    add_row(rows, base, count_metric, static_cast<double>(count));
+    add_row(rows, base, fraction_metric, static_cast<double>(count) / static_cast<double>(total));
 }
 
 void add_counter_rows(std::vector<ReportRow>& rows, const ReportRow& base, const OperationCounters& c) {
     if (c == OperationCounters{}) return;
-    add_row(rows, base, "op_count", static_cast<double>(c.operations));
-    add_row(rows, base, "op_inexact", static_cast<double>(c.inexact));
+    add_row(rows, base, metric::op_count, static_cast<double>(c.operations));
+    add_row(rows, base, metric::op_inexact, static_cast<double>(c.inexact));
     if (c.operations > 0)
-        add_row(rows, base, "op_inexact_fraction", static_cast<double>(c.inexact) / static_cast<double>(c.operations));
-    add_row(rows, base, "op_overflow", static_cast<double>(c.overflow));
-    add_row(rows, base, "op_underflow", static_cast<double>(c.underflow));
-    add_row(rows, base, "op_divide_by_zero", static_cast<double>(c.divide_by_zero));
-    add_row(rows, base, "op_invalid", static_cast<double>(c.invalid));
-    add_row(rows, base, "op_nan", static_cast<double>(c.nan_results));
-    add_row(rows, base, "op_inf", static_cast<double>(c.infinite_results));
-    add_row(rows, base, "op_zero", static_cast<double>(c.zero_results));
+        add_row(rows, base, metric::op_inexact_fraction, static_cast<double>(c.inexact) / static_cast<double>(c.operations));
+    add_row(rows, base, metric::op_overflow, static_cast<double>(c.overflow));
+    add_row(rows, base, metric::op_underflow, static_cast<double>(c.underflow));
+    add_row(rows, base, metric::op_divide_by_zero, static_cast<double>(c.divide_by_zero));
+    add_row(rows, base, metric::op_invalid, static_cast<double>(c.invalid));
+    add_row(rows, base, metric::op_nan, static_cast<double>(c.nan_results));
+    add_row(rows, base, metric::op_inf, static_cast<double>(c.infinite_results));
+    add_row(rows, base, metric::op_zero, static_cast<double>(c.zero_results));
 }
 
 // ---- jobs ----------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ struct Job {
 };
 
 ReportRow run_row(const RunState& s, const std::string& policy) {
-    return {s.request->run_id, s.request->workload->name(), policy, "run", 0, "", "", 0};
+    return {s.request->run_id, s.request->workload->name(), policy, metric::whole_run_kind, 0, "", "", 0};
 }
 
 void run_truth(RunState& s, RunControl& control) {
@@ -154,7 +154,7 @@ void run_truth(RunState& s, RunControl& control) {
             s.truth_rows.push_back(
                 {r.run_id, r.workload->name(), truth_policy, region.kind, region.index, region.label, m.name, m.value});
     ReportRow timing = run_row(s, truth_policy);
-    add_row(s.truth_rows, timing, "ground_truth_seconds", seconds.count());
+    add_row(s.truth_rows, timing, metric::ground_truth_seconds, seconds.count());
 }
 
 void run_policy(RunState& s, std::size_t index, RunControl& control) {
@@ -178,7 +178,7 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
         std::vector<ReportRow> measured = region_rows(r.run_id, r.workload->name(), policy.name, region, truth);
         rows.insert(rows.end(), measured.begin(), measured.end());
     }
-    add_row(rows, run_row(s, policy.name), "seconds", seconds.count());
+    add_row(rows, run_row(s, policy.name), metric::seconds, seconds.count());
     if (const std::optional<core::WorkloadCounts> work = r.workload->work(r.parameters, policy)) {
         const std::vector<ReportRow> counted = work_rows(run_row(s, policy.name), *work);
         rows.insert(rows.end(), counted.begin(), counted.end());
@@ -207,46 +207,35 @@ RunInfo run_info(const RunRequest& r, bool with_truth) {
 
 }  // namespace
 
-namespace {
-constexpr std::string_view work_operations_prefix = "work_operations_";
-}  // namespace
-
 std::vector<ReportRow> work_rows(const ReportRow& base, const core::WorkloadCounts& work) {
     std::vector<ReportRow> rows;
     for (const auto& [format, operations] : work.operations)
-        add_row(rows, base, std::string(work_operations_prefix) + format, operations);
-    add_row(rows, base, "work_dram_bytes", work.dram_bytes);
-    add_row(rows, base, "work_resident_bytes", work.resident_bytes);
+        add_row(rows, base, metric::work_operations_prefix + format, operations);
+    add_row(rows, base, metric::work_dram_bytes, work.dram_bytes);
+    add_row(rows, base, metric::work_resident_bytes, work.resident_bytes);
     return rows;
 }
 
 std::optional<core::WorkloadCounts> read_work(const Report& report, const std::string& run, const std::string& policy) {
     std::optional<core::WorkloadCounts> work;
     for (const ReportRow& row : report.rows) {
-        if (row.run != run || row.policy != policy || row.region_kind != "run") continue;
-        const std::string_view metric = row.metric;
-        if (!metric.starts_with("work_")) continue;
+        if (row.run != run || row.policy != policy || row.region_kind != metric::whole_run_kind) continue;
+        const std::string_view name = row.metric;
+        if (!name.starts_with(metric::work_prefix)) continue;
         if (!work) work.emplace();
-        if (metric.starts_with(work_operations_prefix))
-            work->operations[std::string(metric.substr(work_operations_prefix.size()))] = row.value;
-        else if (metric == "work_dram_bytes")
+        if (const std::string_view prefix = metric::work_operations_prefix; name.starts_with(prefix))
+            work->operations[std::string(name.substr(prefix.size()))] = row.value;
+        else if (name == metric::work_dram_bytes)
             work->dram_bytes = row.value;
-        else if (metric == "work_resident_bytes")
+        else if (name == metric::work_resident_bytes)
             work->resident_bytes = row.value;
     }
     return work;
 }
 
-bool is_measured_metric(const std::string& metric) {
-    static const std::set<std::string> names = {
-        "value_count", "compared_count", "abs_error_max", "abs_error_mean", "abs_error_median", "rel_error_max",
-        "rel_error_mean", "rel_error_median", "ulp_error_max", "ulp_error_mean", "bits_correct_min",
-        "bits_correct_mean", "overflow_count", "overflow_fraction", "underflow_to_zero_count",
-        "underflow_to_zero_fraction", "subnormal_count", "subnormal_fraction", "nan_count", "nan_fraction",
-        "inf_count", "inf_fraction", "op_count", "op_inexact", "op_inexact_fraction", "op_overflow", "op_underflow",
-        "op_divide_by_zero", "op_invalid", "op_nan", "op_inf", "op_zero", "min_abs", "max_abs", "format_max",
-        "format_min_normal", "format_min_subnormal", "seconds", "ground_truth_seconds"};
-    return names.count(metric) > 0 || metric.rfind("log2_hist_", 0) == 0 || metric.rfind("work_", 0) == 0;
+bool is_measured_metric(const std::string& name) {
+    const metric::MetricDefinition* definition = metric::find_definition(name);
+    return definition != nullptr && definition->source == metric::MetricSource::Engine;
 }
 
 std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,
@@ -306,43 +295,43 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
             bits_correct.values.push_back(rel == 0 ? exact_bits : std::clamp(-std::log2(rel), 0.0, exact_bits));
         }
         const std::uint64_t n = region.values.size();
-        add_row(rows, base, "value_count", static_cast<double>(n));
+        add_row(rows, base, metric::value_count, static_cast<double>(n));
         if (truth != nullptr) {
-            add_row(rows, base, "compared_count", static_cast<double>(abs_error.values.size()));
+            add_row(rows, base, metric::compared_count, static_cast<double>(abs_error.values.size()));
             if (!abs_error.values.empty()) {
-                add_row(rows, base, "abs_error_max", abs_error.max());
-                add_row(rows, base, "abs_error_mean", abs_error.mean());
-                add_row(rows, base, "abs_error_median", abs_error.median());
+                add_row(rows, base, metric::abs_error_max, abs_error.max());
+                add_row(rows, base, metric::abs_error_mean, abs_error.mean());
+                add_row(rows, base, metric::abs_error_median, abs_error.median());
             }
             if (!rel_error.values.empty()) {
-                add_row(rows, base, "rel_error_max", rel_error.max());
-                add_row(rows, base, "rel_error_mean", rel_error.mean());
-                add_row(rows, base, "rel_error_median", rel_error.median());
+                add_row(rows, base, metric::rel_error_max, rel_error.max());
+                add_row(rows, base, metric::rel_error_mean, rel_error.mean());
+                add_row(rows, base, metric::rel_error_median, rel_error.median());
             }
             if (!ulp_error.values.empty()) {
-                add_row(rows, base, "ulp_error_max", ulp_error.max());
-                add_row(rows, base, "ulp_error_mean", ulp_error.mean());
+                add_row(rows, base, metric::ulp_error_max, ulp_error.max());
+                add_row(rows, base, metric::ulp_error_mean, ulp_error.mean());
             }
             if (!bits_correct.values.empty()) {
-                add_row(rows, base, "bits_correct_min", bits_correct.min());
-                add_row(rows, base, "bits_correct_mean", bits_correct.mean());
+                add_row(rows, base, metric::bits_correct_min, bits_correct.min());
+                add_row(rows, base, metric::bits_correct_mean, bits_correct.mean());
             }
-            add_count(rows, base, "overflow", overflow, n);
-            add_count(rows, base, "underflow_to_zero", underflow, n);
+            add_count(rows, base, metric::overflow_count, metric::overflow_fraction, overflow, n);
+            add_count(rows, base, metric::underflow_to_zero_count, metric::underflow_to_zero_fraction, underflow, n);
         }
-        add_count(rows, base, "subnormal", subnormal, n);
-        add_count(rows, base, "nan", nan, n);
-        add_count(rows, base, "inf", inf, n);
+        add_count(rows, base, metric::subnormal_count, metric::subnormal_fraction, subnormal, n);
+        add_count(rows, base, metric::nan_count, metric::nan_fraction, nan, n);
+        add_count(rows, base, metric::inf_count, metric::inf_fraction, inf, n);
         add_counter_rows(rows, base, region.counters);
         if (max_abs > 0) {
-            add_row(rows, base, "min_abs", min_abs);
-            add_row(rows, base, "max_abs", max_abs);
+            add_row(rows, base, metric::min_abs, min_abs);
+            add_row(rows, base, metric::max_abs, max_abs);
         }
-        add_row(rows, base, "format_max", format.max_finite);
-        add_row(rows, base, "format_min_normal", format.min_normal);
-        add_row(rows, base, "format_min_subnormal", format.min_subnormal);
+        add_row(rows, base, metric::format_max, format.max_finite);
+        add_row(rows, base, metric::format_min_normal, format.min_normal);
+        add_row(rows, base, metric::format_min_subnormal, format.min_subnormal);
         for (const auto& [exponent, count] : histogram)
-            add_row(rows, base, "log2_hist_" + std::to_string(exponent), static_cast<double>(count));
+            add_row(rows, base, metric::log2_hist_prefix + std::to_string(exponent), static_cast<double>(count));
     } else {
         add_counter_rows(rows, base, region.counters);
     }

@@ -10,6 +10,7 @@
 #include "core/stochastic_source.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 
@@ -155,7 +156,7 @@ public:
                                                    model.output.format);
             region.values.resize(operands.m * operands.n);
             gemm(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n);
-            region.metrics.push_back({"k", static_cast<double>(k)});
+            region.metrics.push_back({metric::k, static_cast<double>(k)});
             control.checkpoint(static_cast<double>(j + 1) / static_cast<double>(ks.size()), region.label);
         }
     }

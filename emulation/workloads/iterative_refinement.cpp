@@ -8,6 +8,7 @@
 #include "core/stochastic_source.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/scalar.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "emulation/workloads/linalg/conditioned_matrix.hpp"
 #include "emulation/workloads/linalg/mpfr_solve.hpp"
@@ -287,10 +288,10 @@ public:
             TraceRegion& region = trace.add_region("iteration", i, fmt::format("x_{}", i), refinement.working_format());
             region.values = x;
             region.counters = counters;
-            region.metrics = {{"forward_error", measures.forward_error(x)},
-                              {"backward_error", measures.backward_error(x)},
-                              {"residual_norm", residual_norm},
-                              {"converged", converged ? 1.0 : 0.0}};
+            region.metrics = {{metric::forward_error, measures.forward_error(x)},
+                              {metric::backward_error, measures.backward_error(x)},
+                              {metric::residual_norm, residual_norm},
+                              {metric::converged, converged ? 1.0 : 0.0}};
             control.checkpoint(static_cast<double>(i + 1) / (max_iterations + 1), region.label);
             if (converged || !finite || i == max_iterations) break;
             counters = {};

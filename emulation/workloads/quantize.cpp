@@ -12,6 +12,7 @@
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/quantize/quantization_metrics.hpp"
 #include "emulation/quantize/quantization_scheme.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "emulation/workloads/nn/mlp_training.hpp"
 #include "emulation/workloads/data/random_values.hpp"
@@ -267,13 +268,13 @@ public:
             TraceRegion& region = trace.add_region("scheme", static_cast<int>(s), scheme.name, fp32);
             region.values.assign(out.begin(), out.end());
             const QuantizationError e = measure_quantization_error(x, out, clipped);
-            region.metrics = {{"mse", e.mse},
-                              {"sqnr_db", e.sqnr_db},
-                              {"max_abs_error", e.max_abs_error},
-                              {"relative_frobenius", e.relative_frobenius},
-                              {"fraction_clipped", e.fraction_clipped},
-                              {"fraction_flushed", e.fraction_flushed},
-                              {"bits_per_value", bits / static_cast<double>(x.size())}};
+            region.metrics = {{metric::mse, e.mse},
+                              {metric::sqnr_db, e.sqnr_db},
+                              {metric::max_abs_error, e.max_abs_error},
+                              {metric::relative_frobenius, e.relative_frobenius},
+                              {metric::fraction_clipped, e.fraction_clipped},
+                              {metric::fraction_flushed, e.fraction_flushed},
+                              {metric::bits_per_value, bits / static_cast<double>(x.size())}};
             if (subject.model) add_accuracies(region, subject, quantized, scheme, *fp32_accuracy, control);
             if (matmul) add_matmul_region(trace, static_cast<int>(s), subject, quantized.front(), scheme, exact, random);
             control.checkpoint((subject.model ? 0.5 : 0) + (subject.model ? 0.5 : 1) * static_cast<double>(s + 1) /
@@ -320,13 +321,13 @@ private:
         };
         MlpClassifier& model = *subject.model;
         const ImageDataset& test = subject.data.test;
-        region.metrics.push_back({"fp32_test_accuracy", fp32_accuracy});
-        region.metrics.push_back({"test_accuracy", test_accuracy_with_weights(model, layer_weights(), test, control)});
+        region.metrics.push_back({metric::fp32_test_accuracy, fp32_accuracy});
+        region.metrics.push_back({metric::test_accuracy, test_accuracy_with_weights(model, layer_weights(), test, control)});
         if (quantizes_activations(scheme)) {
             model.set_activation_quantization(scheme);
             const double accuracy = test_accuracy_with_weights(model, layer_weights(), test, control);
             model.set_activation_quantization(std::nullopt);
-            region.metrics.push_back({"test_accuracy_quantized_activations", accuracy});
+            region.metrics.push_back({metric::test_accuracy_quantized_activations, accuracy});
         }
     }
 
@@ -343,9 +344,9 @@ private:
         TraceRegion& region = trace.add_region("matmul", index, matmul_label(scheme), core::parse_format("fp64"));
         region.values.reserve(product.size());
         for (const TruthNumber& v : product) region.values.push_back(static_cast<double>(v));
-        region.metrics = {{"relative_frobenius", e.relative_frobenius},
-                          {"max_abs_error", e.max_abs_error},
-                          {"activations_quantized", activations ? 1.0 : 0.0}};
+        region.metrics = {{metric::relative_frobenius, e.relative_frobenius},
+                          {metric::max_abs_error, e.max_abs_error},
+                          {metric::activations_quantized, activations ? 1.0 : 0.0}};
     }
 };
 

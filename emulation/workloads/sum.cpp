@@ -8,6 +8,7 @@
 #include "core/stochastic_source.hpp"
 #include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 
@@ -49,8 +50,8 @@ public:
     }
     void add_metrics(std::vector<RegionMetric>& metrics) const {
         if (first_unchanged_ == 0) return;
-        metrics.push_back({"stagnation_n", static_cast<double>(first_unchanged_)});
-        metrics.push_back({"stagnation_value", value_});
+        metrics.push_back({metric::stagnation_n, static_cast<double>(first_unchanged_)});
+        metrics.push_back({metric::stagnation_value, value_});
     }
 
 private:
@@ -179,7 +180,7 @@ public:
                 }
             }
             region.values = {sum};
-            region.metrics.push_back({"n", static_cast<double>(m)});
+            region.metrics.push_back({metric::n, static_cast<double>(m)});
             if (m == n && method == Method::Naive) stagnation.add_metrics(region.metrics);
             control.checkpoint(static_cast<double>(m) / static_cast<double>(n), region.label);
         }

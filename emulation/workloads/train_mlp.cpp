@@ -8,6 +8,7 @@
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "core/memory_budget.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "emulation/workloads/nn/loss_scaler.hpp"
 #include "emulation/workloads/nn/mlp_training.hpp"
@@ -201,10 +202,10 @@ public:
                 if (++step_count % log_every == 0) {
                     TraceRegion& region = trace.add_region("step", step_regions++, fmt::format("step {}", step_count),
                                                            compute.format);
-                    region.metrics = {{"step", static_cast<double>(step_count)},
-                                      {"loss", r.loss},
-                                      {"loss_scale", scaler.scale()},
-                                      {"skipped_steps", static_cast<double>(scaler.skipped_steps())}};
+                    region.metrics = {{metric::step, static_cast<double>(step_count)},
+                                      {metric::loss, r.loss},
+                                      {metric::loss_scale, scaler.scale()},
+                                      {metric::skipped_steps, static_cast<double>(scaler.skipped_steps())}};
                 }
                 control.checkpoint((epoch + static_cast<double>(s + 1) / steps) / epochs,
                                    fmt::format("epoch {}/{} step {}/{}", epoch + 1, epochs, s + 1, steps));
@@ -212,23 +213,23 @@ public:
             TraceRegion& region =
                 trace.add_region("epoch", epoch, fmt::format("epoch {}", epoch + 1), compute.format);
             region.metrics = {
-                {"train_loss", counted_steps == 0 ? 0.0 : loss_sum / static_cast<double>(counted_steps)},
-                {"train_accuracy", data.train.size() == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(data.train.size())},
-                {"test_accuracy", test_accuracy(model, data.test, control)},
-                {"skipped_steps", static_cast<double>(scaler.skipped_steps() - skipped_before)},
-                {"loss_scale", scaler.scale()},
+                {metric::train_loss, counted_steps == 0 ? 0.0 : loss_sum / static_cast<double>(counted_steps)},
+                {metric::train_accuracy, data.train.size() == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(data.train.size())},
+                {metric::test_accuracy, test_accuracy(model, data.test, control)},
+                {metric::skipped_steps, static_cast<double>(scaler.skipped_steps() - skipped_before)},
+                {metric::loss_scale, scaler.scale()},
             };
             for (std::size_t l = 0; l < model.layer_count(); ++l)
                 region.metrics.push_back(
-                    {fmt::format("grad_underflow_fraction_layer_{}", l), model.underflow()[l].fraction()});
+                    {metric::grad_underflow_prefix + std::to_string(l), model.underflow()[l].fraction()});
             if (baseline) {
                 MlpClassifier& b = baseline->model;
                 std::vector<Matrix> quantized;
                 for (std::size_t l = 0; l < b.layer_count(); ++l)
                     quantized.push_back(fake_quantize_weights(*qat, b.weights(l), &ptq_random));
-                region.metrics.push_back({"baseline_test_accuracy", test_accuracy(b, data.test, control)});
+                region.metrics.push_back({metric::baseline_test_accuracy, test_accuracy(b, data.test, control)});
                 region.metrics.push_back(
-                    {"ptq_test_accuracy", test_accuracy_with_weights(b, std::move(quantized), data.test, control)});
+                    {metric::ptq_test_accuracy, test_accuracy_with_weights(b, std::move(quantized), data.test, control)});
             }
         }
     }

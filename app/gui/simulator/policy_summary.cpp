@@ -38,7 +38,7 @@ std::vector<PolicySummary> summarize_policies(const emu::Report& report) {
         }
         if (row.region_kind == plots::metric::whole_run_kind) continue;
         if (row.metric == plots::metric::overflow_count) s->overflow += row.value;
-        else if (row.metric == plots::metric::underflow_count) s->underflow_to_zero += row.value;
+        else if (row.metric == plots::metric::underflow_to_zero_count) s->underflow_to_zero += row.value;
         else if (row.metric == plots::metric::nan_count) s->nan += row.value;
     }
     for (PolicySummary& s : summaries) {

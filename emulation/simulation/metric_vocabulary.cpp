@@ -1,0 +1,117 @@
+#include "emulation/simulation/metric_vocabulary.hpp"
+
+#include <charconv>
+
+namespace floatscope::emu::metric {
+namespace {
+
+constexpr MetricSource E = MetricSource::Engine;
+constexpr MetricSource F = MetricSource::FpCore;
+constexpr MetricSource W = MetricSource::Workload;
+
+constexpr MetricDefinition definitions[] = {
+    {value_count, E, "values the region recorded"},
+    {compared_count, E, "values compared with a finite ground truth"},
+    {abs_error_max, E, "largest |x - t| over the compared values"},
+    {abs_error_mean, E, "mean |x - t|"},
+    {abs_error_median, E, "median |x - t|"},
+    {rel_error_max, E, "largest |x - t| / |t| over the values with t != 0 (FPCore: over the points)"},
+    {rel_error_mean, E, "mean |x - t| / |t|"},
+    {rel_error_median, E, "median |x - t| / |t|"},
+    {ulp_error_max, E, "largest |x - t| in units of the region format's spacing at t"},
+    {ulp_error_mean, E, "mean ULP error"},
+    {bits_correct_min, E, "fewest correct bits, -log2 of the relative error"},
+    {bits_correct_mean, E, "mean correct bits"},
+    {overflow_count, E, "results that became inf, NaN or the saturated maximum from a finite truth"},
+    {overflow_fraction, E, "overflow_count / value_count"},
+    {underflow_to_zero_count, E, "zero results whose truth is nonzero"},
+    {underflow_to_zero_fraction, E, "underflow_to_zero_count / value_count"},
+    {subnormal_count, E, "subnormal results"},
+    {subnormal_fraction, E, "subnormal_count / value_count"},
+    {nan_count, E, "NaN results"},
+    {nan_fraction, E, "nan_count / value_count"},
+    {inf_count, E, "infinite results"},
+    {inf_fraction, E, "inf_count / value_count"},
+    {op_count, E, "emulated operations counted in the region"},
+    {op_inexact, E, "operations that raised inexact"},
+    {op_inexact_fraction, E, "op_inexact / op_count"},
+    {op_overflow, E, "operations that raised the IEEE overflow flag"},
+    {op_underflow, E, "operations that raised the IEEE underflow flag"},
+    {op_divide_by_zero, E, "operations that raised divide-by-zero"},
+    {op_invalid, E, "operations that raised invalid"},
+    {op_nan, E, "operations whose result is NaN"},
+    {op_inf, E, "operations whose result is infinite"},
+    {op_zero, E, "operations whose result is zero"},
+    {min_abs, E, "smallest nonzero |x| among the region's finite values"},
+    {max_abs, E, "largest |x| among the region's finite values"},
+    {format_max, E, "the region format's largest finite value"},
+    {format_min_normal, E, "the region format's smallest positive normal value"},
+    {format_min_subnormal, E, "the region format's smallest positive value"},
+    {log2_hist_prefix, E, "values with floor(log2 |x|) = k, for log2_hist_<k>", true},
+    {seconds, E, "wall time of the policy's run"},
+    {ground_truth_seconds, E, "wall time of the MPFR ground truth"},
+    {work_operations_prefix, E, "operations in one datasheet format, for work_operations_<format>", true},
+    {work_dram_bytes, E, "bytes the workload moves to and from memory"},
+    {work_resident_bytes, E, "bytes the workload holds at once"},
+    {samples, F, "points sampled and evaluated"},
+    {rejected_count, F, "points the precondition rejected"},
+    {bits_error_avg, F, "mean of Herbie's bits of error over the points"},
+    {bits_error_max, F, "largest bits of error over the points"},
+    {rel_error_avg, F, "mean relative error over the points"},
+    {underflow_count, F, "points whose result underflowed to zero from a nonzero truth"},
+    {budget_exceeded_count, F, "points whose loops ran past the iteration budget"},
+    {uniform_in_value, F, "1 when inputs were sampled uniformly in value, 0 when in bit patterns"},
+    {error, F, "1 on the row that reports a benchmark's failure (its region names the reason)"},
+    {k, W, "gemm: the inner dimension of the region's product"},
+    {n, W, "sum: the number of terms summed so far"},
+    {stagnation_n, W, "sum: the first n at which the naive sum stopped changing"},
+    {stagnation_value, W, "sum: the value it stagnated at"},
+    {step, W, "train-mlp: the training step of a logged step"},
+    {loss, W, "train-mlp: the training loss of the step"},
+    {loss_scale, W, "train-mlp: the loss scale in use"},
+    {skipped_steps, W, "train-mlp: steps the loss scaler skipped (non-finite gradients)"},
+    {train_loss, W, "train-mlp: mean training loss of the epoch"},
+    {train_accuracy, W, "train-mlp: training accuracy of the epoch"},
+    {test_loss, W, "train-mlp: test loss after the epoch"},
+    {test_accuracy, W, "train-mlp, quantize: accuracy on the test set"},
+    {baseline_test_accuracy, W, "train-mlp (qat): test accuracy of the model trained without quantization"},
+    {ptq_test_accuracy, W, "train-mlp (qat): that model's test accuracy after post-training quantization"},
+    {grad_underflow_prefix, W, "train-mlp: fraction of layer l's gradients that underflowed to zero", true},
+    {forward_error, W, "iterative-refinement: ||x - x*||_inf / ||x*||_inf"},
+    {backward_error, W, "iterative-refinement: normwise backward error of x"},
+    {residual_norm, W, "iterative-refinement: ||b - A x||_inf"},
+    {converged, W, "iterative-refinement: 1 once the residual met the tolerance"},
+    {mse, W, "quantize: mean squared error of the dequantized tensor"},
+    {sqnr_db, W, "quantize: signal to quantization noise ratio in dB"},
+    {max_abs_error, W, "quantize: largest absolute error of the dequantized tensor"},
+    {relative_frobenius, W, "quantize: ||x - q||_F / ||x||_F"},
+    {fraction_clipped, W, "quantize: fraction of values clipped to the scheme's range"},
+    {fraction_flushed, W, "quantize: fraction of nonzero values that became zero"},
+    {bits_per_value, W, "quantize: storage bits per value, scales included"},
+    {fp32_test_accuracy, W, "quantize: test accuracy of the unquantized model"},
+    {test_accuracy_quantized_activations, W, "quantize: test accuracy with activations quantized too"},
+    {activations_quantized, W, "quantize: 1 when the region's matmul quantized its activations"},
+};
+
+}  // namespace
+
+std::span<const MetricDefinition> vocabulary() { return definitions; }
+
+const MetricDefinition* find_definition(std::string_view name) {
+    for (const MetricDefinition& d : definitions)
+        if (d.is_prefix ? name.starts_with(d.name) : name == d.name) return &d;
+    return nullptr;
+}
+
+std::optional<int> numbered(std::string_view metric_name, std::string_view prefix) {
+    if (!metric_name.starts_with(prefix)) return std::nullopt;
+    const std::string_view digits = metric_name.substr(prefix.size());
+    int number = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+    return number;
+}
+
+std::optional<int> log2_hist_bin(std::string_view metric_name) { return numbered(metric_name, log2_hist_prefix); }
+
+}  // namespace floatscope::emu::metric

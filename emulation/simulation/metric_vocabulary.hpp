@@ -1,0 +1,140 @@
+// The report's metric vocabulary: every metric name the engine, the workloads and the FPCore
+// runner write, as named constants with their meaning. Plots, the CLI summary and the GUI read rows
+// by these names, so a renamed metric is renamed everywhere (a test checks every metric written is
+// here).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace floatscope::emu::metric {
+
+// ---- The engine, per policy and region: error against the ground truth.
+inline constexpr const char* value_count = "value_count";
+inline constexpr const char* compared_count = "compared_count";
+inline constexpr const char* abs_error_max = "abs_error_max";
+inline constexpr const char* abs_error_mean = "abs_error_mean";
+inline constexpr const char* abs_error_median = "abs_error_median";
+inline constexpr const char* rel_error_max = "rel_error_max";
+inline constexpr const char* rel_error_mean = "rel_error_mean";
+inline constexpr const char* rel_error_median = "rel_error_median";
+inline constexpr const char* ulp_error_max = "ulp_error_max";
+inline constexpr const char* ulp_error_mean = "ulp_error_mean";
+inline constexpr const char* bits_correct_min = "bits_correct_min";
+inline constexpr const char* bits_correct_mean = "bits_correct_mean";
+// ---- The engine: classification of a region's values (counts, and fractions of the values).
+inline constexpr const char* overflow_count = "overflow_count";
+inline constexpr const char* overflow_fraction = "overflow_fraction";
+inline constexpr const char* underflow_to_zero_count = "underflow_to_zero_count";
+inline constexpr const char* underflow_to_zero_fraction = "underflow_to_zero_fraction";
+inline constexpr const char* subnormal_count = "subnormal_count";
+inline constexpr const char* subnormal_fraction = "subnormal_fraction";
+inline constexpr const char* nan_count = "nan_count";
+inline constexpr const char* nan_fraction = "nan_fraction";
+inline constexpr const char* inf_count = "inf_count";
+inline constexpr const char* inf_fraction = "inf_fraction";
+// ---- The engine: what the region's emulated operations flagged (workloads that count them).
+inline constexpr const char* op_count = "op_count";
+inline constexpr const char* op_inexact = "op_inexact";
+inline constexpr const char* op_inexact_fraction = "op_inexact_fraction";
+inline constexpr const char* op_overflow = "op_overflow";
+inline constexpr const char* op_underflow = "op_underflow";
+inline constexpr const char* op_divide_by_zero = "op_divide_by_zero";
+inline constexpr const char* op_invalid = "op_invalid";
+inline constexpr const char* op_nan = "op_nan";
+inline constexpr const char* op_inf = "op_inf";
+inline constexpr const char* op_zero = "op_zero";
+// ---- The engine: the range of the region's values and of its format (positive values).
+inline constexpr const char* min_abs = "min_abs";
+inline constexpr const char* max_abs = "max_abs";
+inline constexpr const char* format_max = "format_max";
+inline constexpr const char* format_min_normal = "format_min_normal";
+inline constexpr const char* format_min_subnormal = "format_min_subnormal";
+/// `log2_hist_<k>`: how many of the region's values have floor(log2|x|) = k.
+inline constexpr const char* log2_hist_prefix = "log2_hist_";
+// ---- The engine, per run (region kind "run"): timings and the workload's work counts.
+inline constexpr const char* seconds = "seconds";
+inline constexpr const char* ground_truth_seconds = "ground_truth_seconds";
+/// `work_operations_<format>`: operations in one datasheet format.
+inline constexpr const char* work_operations_prefix = "work_operations_";
+inline constexpr const char* work_dram_bytes = "work_dram_bytes";
+inline constexpr const char* work_resident_bytes = "work_resident_bytes";
+/// Every work count starts with this.
+inline constexpr const char* work_prefix = "work_";
+
+// ---- FPCore (emulation/fpcore/runner.hpp): Herbie's bits of error over the sampled points.
+inline constexpr const char* samples = "samples";
+inline constexpr const char* rejected_count = "rejected_count";
+inline constexpr const char* bits_error_avg = "bits_error_avg";
+inline constexpr const char* bits_error_max = "bits_error_max";
+inline constexpr const char* rel_error_avg = "rel_error_avg";
+inline constexpr const char* underflow_count = "underflow_count";
+inline constexpr const char* budget_exceeded_count = "budget_exceeded_count";
+inline constexpr const char* uniform_in_value = "uniform_in_value";
+inline constexpr const char* error = "error";
+
+// ---- Workloads' own numbers per region (emulation/workloads).
+inline constexpr const char* k = "k";                                 // gemm
+inline constexpr const char* n = "n";                                 // sum
+inline constexpr const char* stagnation_n = "stagnation_n";
+inline constexpr const char* stagnation_value = "stagnation_value";
+inline constexpr const char* step = "step";                           // train-mlp, per logged step
+inline constexpr const char* loss = "loss";
+inline constexpr const char* loss_scale = "loss_scale";
+inline constexpr const char* skipped_steps = "skipped_steps";
+inline constexpr const char* train_loss = "train_loss";               // train-mlp, per epoch
+inline constexpr const char* train_accuracy = "train_accuracy";
+inline constexpr const char* test_loss = "test_loss";
+inline constexpr const char* test_accuracy = "test_accuracy";
+inline constexpr const char* baseline_test_accuracy = "baseline_test_accuracy";
+inline constexpr const char* ptq_test_accuracy = "ptq_test_accuracy";
+/// `grad_underflow_fraction_layer_<l>`: the fraction of layer l's gradients that underflowed to zero.
+inline constexpr const char* grad_underflow_prefix = "grad_underflow_fraction_layer_";
+inline constexpr const char* forward_error = "forward_error";         // iterative-refinement
+inline constexpr const char* backward_error = "backward_error";
+inline constexpr const char* residual_norm = "residual_norm";
+inline constexpr const char* converged = "converged";
+inline constexpr const char* mse = "mse";                             // quantize, per scheme
+inline constexpr const char* sqnr_db = "sqnr_db";
+inline constexpr const char* max_abs_error = "max_abs_error";
+inline constexpr const char* relative_frobenius = "relative_frobenius";
+inline constexpr const char* fraction_clipped = "fraction_clipped";
+inline constexpr const char* fraction_flushed = "fraction_flushed";
+inline constexpr const char* bits_per_value = "bits_per_value";
+inline constexpr const char* fp32_test_accuracy = "fp32_test_accuracy";
+inline constexpr const char* test_accuracy_quantized_activations = "test_accuracy_quantized_activations";
+inline constexpr const char* activations_quantized = "activations_quantized";
+
+/// Region kinds that are not positions along a computation: whole-run figures (timings).
+inline constexpr const char* whole_run_kind = "run";
+
+/// Who writes a metric.
+enum class MetricSource {
+    Engine,    ///< the engine, measuring a region against the ground truth, or per run
+    FpCore,    ///< the FPCore runner
+    Workload,  ///< a workload's own number (RegionMetric)
+};
+
+/// One entry of the vocabulary: a metric name (or, for a family, its prefix) and what it means.
+struct MetricDefinition {
+    const char* name;
+    MetricSource source;
+    const char* meaning;
+    bool is_prefix = false;  ///< a family: `<name><suffix>`
+};
+
+/// Every metric and family above, with its meaning, in the order above.
+std::span<const MetricDefinition> vocabulary();
+
+/// The definition of `name` (a metric, or a member of a family); nullptr when it is not in the
+/// vocabulary. A name two sources write (rel_error_max) is found as the engine's.
+const MetricDefinition* find_definition(std::string_view name);
+
+/// n of a metric name `<prefix><n>` (n a decimal integer, maybe negative); nullopt for any other name.
+std::optional<int> numbered(std::string_view metric_name, std::string_view prefix);
+
+/// k of a `log2_hist_<k>` metric name; nullopt for any other name.
+std::optional<int> log2_hist_bin(std::string_view metric_name);
+
+}  // namespace floatscope::emu::metric
