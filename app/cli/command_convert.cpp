@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
-#include "app/cli/bit_level_format.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/line_input.hpp"
 #include "app/cli/rounding_choice.hpp"
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "emulation/arithmetic/bit_level_format.hpp"
 
 namespace floatscope::cli {
 
@@ -26,10 +26,10 @@ int run_convert(std::istream& in, std::ostream& out, const ConvertOptions& optio
     const core::FormatSpec to_spec = core::parse_format(options.to);
     const RoundingSetup rounding(options.rounding);
     // The exact value crosses from one format to the other, narrow or wide, unrounded.
-    const BitLevelFormat from(from_spec, {});
-    const BitLevelFormat to(to_spec, rounding.options());
+    const emu::BitLevelFormat from(from_spec, {});
+    const emu::BitLevelFormat to(to_spec, rounding.options());
     for_each_input_line(in, fmt::format("a hex bit pattern of {}", from.spec().name), [&](const std::string& text) {
-        const Produced r = to.round(from.value_of(text));
+        const emu::Produced r = to.round(from.value_of(text));
         out << r.hex << ' ' << core::flags_hex(r.flags) << '\n';
     });
     return 0;

@@ -1,11 +1,11 @@
 // `decode --format F BITS...`: bit patterns of F as exact values and their class (text or CSV).
 #include <memory>
 
-#include "app/cli/bit_level_format.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/table.hpp"
 #include "core/catalog.hpp"
 #include "core/csv.hpp"
+#include "emulation/arithmetic/bit_level_format.hpp"
 
 namespace floatscope::cli {
 
@@ -24,7 +24,7 @@ struct DecodedPattern {
     std::string value_class;
 };
 
-std::vector<DecodedPattern> decode_patterns(const BitLevelFormat& format, const std::vector<std::string>& patterns) {
+std::vector<DecodedPattern> decode_patterns(const emu::BitLevelFormat& format, const std::vector<std::string>& patterns) {
     std::vector<DecodedPattern> decoded;
     for (const std::string& text : patterns) {
         const std::string hex = format.canonical_hex(text);
@@ -45,7 +45,7 @@ void print_csv(std::ostream& out, const core::FormatSpec& spec, const std::vecto
 int run_decode(std::ostream& out, const DecodeOptions& options) {
     const core::FormatSpec spec = core::parse_format(options.format);
     // Decoding rounds nothing: the default options only set the format's machinery up.
-    const BitLevelFormat format(spec, {});
+    const emu::BitLevelFormat format(spec, {});
     const std::vector<DecodedPattern> decoded = decode_patterns(format, options.patterns);
     if (options.csv)
         print_csv(out, spec, decoded);

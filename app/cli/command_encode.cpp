@@ -1,12 +1,12 @@
 // `encode --format F VALUE...`: each value rounded once to F, as bits and flags (text or CSV).
 #include <memory>
 
-#include "app/cli/bit_level_format.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/rounding_choice.hpp"
 #include "app/cli/table.hpp"
 #include "core/catalog.hpp"
 #include "core/csv.hpp"
+#include "emulation/arithmetic/bit_level_format.hpp"
 
 namespace floatscope::cli {
 
@@ -21,10 +21,10 @@ struct EncodeOptions {
 
 struct Encoded {
     std::string input;
-    Produced rounded;
+    emu::Produced rounded;
 };
 
-std::vector<Encoded> encode_values(const BitLevelFormat& format, const std::vector<std::string>& values) {
+std::vector<Encoded> encode_values(const emu::BitLevelFormat& format, const std::vector<std::string>& values) {
     std::vector<Encoded> encoded;
     for (const std::string& text : values) encoded.push_back({text, format.round_text(text)});
     return encoded;
@@ -34,7 +34,7 @@ void print_text(std::ostream& out, const std::vector<Encoded>& encoded) {
     for (const Encoded& e : encoded) out << e.rounded.hex << ' ' << core::flags_hex(e.rounded.flags) << '\n';
 }
 
-void print_csv(std::ostream& out, const BitLevelFormat& format, const std::vector<Encoded>& encoded) {
+void print_csv(std::ostream& out, const emu::BitLevelFormat& format, const std::vector<Encoded>& encoded) {
     out << core::csv_record({"format", "input", "bits", "value", "flags"});
     for (const Encoded& e : encoded)
         out << core::csv_record({format.spec().name, e.input, e.rounded.hex, format.exact_decimal(e.rounded.hex),
@@ -44,7 +44,7 @@ void print_csv(std::ostream& out, const BitLevelFormat& format, const std::vecto
 int run_encode(std::ostream& out, const EncodeOptions& options) {
     const core::FormatSpec spec = core::parse_format(options.format);
     const RoundingSetup rounding(options.rounding);
-    const BitLevelFormat format(spec, rounding.options());
+    const emu::BitLevelFormat format(spec, rounding.options());
     const std::vector<Encoded> encoded = encode_values(format, options.values);
     if (options.csv)
         print_csv(out, format, encoded);

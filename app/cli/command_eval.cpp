@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
-#include "app/cli/bit_level_format.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/line_input.hpp"
 #include "app/cli/rounding_choice.hpp"
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "emulation/arithmetic/bit_level_format.hpp"
 
 namespace floatscope::cli {
 
@@ -25,7 +25,7 @@ struct EvalOptions {
 int run_eval(std::istream& in, std::ostream& out, const EvalOptions& options) {
     const core::FormatSpec spec = core::parse_format(options.format);
     const RoundingSetup rounding(options.rounding);
-    const BitLevelFormat format(spec, rounding.options());
+    const emu::BitLevelFormat format(spec, rounding.options());
     const std::string expected = fmt::format("`OP A [B [C]]` with OP in add sub mul div sqrt fma and hex bit "
                                              "patterns of {}",
                                              format.spec().name);
@@ -40,7 +40,7 @@ int run_eval(std::istream& in, std::ostream& out, const EvalOptions& options) {
         if (operands.size() != needed)
             throw Error(fmt::format("{} takes {} operand{}, got {}", op_name, needed, needed == 1 ? "" : "s",
                                     operands.size()));
-        const Produced r = format.evaluate(op, operands);
+        const emu::Produced r = format.evaluate(op, operands);
         out << r.hex << ' ' << core::flags_hex(r.flags) << '\n';
     });
     return 0;

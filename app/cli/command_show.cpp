@@ -3,18 +3,17 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "app/cli/bit_level_format.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/rounding_choice.hpp"
 #include "core/catalog.hpp"
 #include "core/codec.hpp"
 #include "core/exact_value.hpp"
-#include "core/mpfr_number.hpp"
+#include "core/rounding_error.hpp"
+#include "emulation/arithmetic/bit_level_format.hpp"
 
 namespace floatscope::cli {
 
@@ -32,7 +31,7 @@ struct ShowOptions {
 /// Everything shown for one format, as text; computed apart from the layout that prints it.
 struct FormatView {
     core::FormatSpec spec;
-    Produced rounded;
+    emu::Produced rounded;
     std::string fields;
     std::string value_class;
     std::string value;
@@ -43,63 +42,7 @@ struct FormatView {
     std::string next_up;
 };
 
-/// The input as an MPFR number precise enough that |stored - x| comes out right to the digits
-/// printed, or false when that takes more than 2^24 bits (tiny inputs in formats with 20 and more
-/// exponent bits). ExactValue keeps 64 bits and a sticky bit (enough to round, not to measure a
-/// tiny error): when it is not exact, the text is read again at a precision covering the
-/// format's grid around x, whose quantum is 2^quantum_exponent.
-bool reference_value(const std::string& text, const core::ExactValue& x, std::int64_t quantum_exponent,
-                     core::MpfrNumber& out) {
-    if (!x.sticky) {
-        x.to_mpfr(out.get());
-        return true;
-    }
-    // For a decimal x = N 10^k and a format value s != x on that grid, |x - s| >= 2^quantum / 10^-k
-    // = 2^quantum |x| / N: 3.33 bits per digit and -quantum_exponent bits below 2^0 (at least
-    // 1074, binary64's, which bounds every narrow format), x's own bits above 2^0, and 126 more keep
-    // four digits of |x - s| right. Hex floats are exact at 4 bits per digit.
-    const std::int64_t span = std::max<std::int64_t>({1074, -quantum_exponent, x.exponent});
-    const std::int64_t precision = 4 * static_cast<std::int64_t>(text.size()) + 126 + span;
-    if (precision > (std::int64_t{1} << 24)) return false;
-    mpfr_set_prec(out.get(), static_cast<mpfr_prec_t>(precision));
-    core::parse_value_to_mpfr(text, out.get());
-    return true;
-}
-
-std::string significant(mpfr_srcptr x) {
-    if (mpfr_zero_p(x)) return "0";
-    char buffer[64];
-    mpfr_snprintf(buffer, sizeof buffer, "%.4Rg", x);
-    return buffer;
-}
-
-/// |stored - x| and |stored - x| / |x| to four significant digits, "n/a" where undefined.
-std::pair<std::string, std::string> rounding_error(const std::string& text, const core::ExactValue& x,
-                                                   const core::WideValue& stored, const BitLevelFormat& format) {
-    using Kind = core::ExactValue::Kind;
-    using Texts = std::pair<std::string, std::string>;
-    if (x.kind == Kind::NaN || stored.kind == Kind::NaN) return {"n/a", "n/a"};
-    if (x.kind == Kind::Infinite) {
-        const bool same = stored.kind == Kind::Infinite && stored.negative == x.negative;
-        return same ? Texts{"0", "0"} : Texts{"inf", "inf"};
-    }
-    if (stored.kind == Kind::Infinite) return {"inf", "inf"};
-    core::MpfrNumber exact(128);
-    if (!reference_value(text, x, format.quantum_exponent_at(x.exponent), exact)) return {"n/a", "n/a"};
-    if (x.kind == Kind::Finite && (mpfr_inf_p(exact.get()) || mpfr_zero_p(exact.get())))
-        return {"n/a", "n/a"};  // beyond MPFR's exponent range
-    core::MpfrNumber difference(mpfr_get_prec(exact.get()) + 64);
-    stored.to_mpfr(difference.get());
-    mpfr_sub(difference.get(), difference.get(), exact.get(), MPFR_RNDN);
-    mpfr_abs(difference.get(), difference.get(), MPFR_RNDN);
-    const std::string absolute = significant(difference.get());
-    if (x.kind == Kind::Zero) return {absolute, mpfr_zero_p(difference.get()) ? "0" : "n/a"};
-    mpfr_abs(exact.get(), exact.get(), MPFR_RNDN);
-    mpfr_div(difference.get(), difference.get(), exact.get(), MPFR_RNDN);
-    return {absolute, significant(difference.get())};
-}
-
-std::string neighbour(const BitLevelFormat& format, const std::string& hex, const std::string& next) {
+std::string neighbour(const emu::BitLevelFormat& format, const std::string& hex, const std::string& next) {
     if (format.value_class(hex) == core::to_string(core::ValueClass::NaN)) return "n/a";
     if (next == hex) return "none";
     return format.exact_decimal(next);
@@ -107,7 +50,7 @@ std::string neighbour(const BitLevelFormat& format, const std::string& hex, cons
 
 FormatView view_in(const core::FormatSpec& spec, const std::string& text, const core::ExactValue& x,
                    const core::RoundingOptions& rounding) {
-    const BitLevelFormat format(spec, rounding);
+    const emu::BitLevelFormat format(spec, rounding);
     FormatView v;
     v.spec = spec;
     v.rounded = format.round_text(text);
@@ -116,7 +59,10 @@ FormatView view_in(const core::FormatSpec& spec, const std::string& text, const 
     v.value_class = format.value_class(hex);
     v.value = format.exact_decimal(hex);
     v.shortest = format.shortest_decimal(hex);
-    std::tie(v.absolute_error, v.relative_error) = rounding_error(text, x, format.value_of(hex), format);
+    const core::RoundingErrorText error = core::measure_rounding_error(
+        text, x, format.value_of(hex), format.quantum_exponent_at(x.exponent), NAN, 4);
+    v.absolute_error = error.absolute;
+    v.relative_error = error.relative;
     v.next_down = neighbour(format, hex, format.next_down(hex));
     v.next_up = neighbour(format, hex, format.next_up(hex));
     return v;

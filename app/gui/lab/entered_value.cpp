@@ -27,20 +27,6 @@ const char* forms = "a decimal (0.1, -2.5e-3), a hex float (0x1.8p-3), inf, nan,
 
 }  // namespace
 
-void EnteredValue::to_mpfr(core::MpfrNumber& out) const {
-    if (pattern || !exact.sticky) {
-        // Format values and 64-bit-exact inputs are held exactly by ExactValue.
-        mpfr_set_prec(out.get(), 128);
-        exact.to_mpfr(out.get());
-        return;
-    }
-    // For a decimal x = N 10^k and a format value s != x, |x - s| >= 2^-1074 |x| / N, as no
-    // supported format has a quantum below 2^-1074: 1074 bits + 3.33 bits per digit + margin keep
-    // the error's leading digits right. Hex floats need 4 bits per digit.
-    mpfr_set_prec(out.get(), static_cast<mpfr_prec_t>(4 * text.size() + 1200));
-    core::parse_value_to_mpfr(text, out.get());
-}
-
 EnteredValue entered_pattern(const core::FormatSpec& spec, std::uint64_t bits) {
     const core::Decoded decoded = core::decode_bits(spec, bits);
     EnteredValue v;

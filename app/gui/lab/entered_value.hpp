@@ -9,7 +9,6 @@
 
 #include "core/exact_value.hpp"
 #include "core/format.hpp"
-#include "core/mpfr_number.hpp"
 
 namespace floatscope::gui {
 
@@ -24,10 +23,6 @@ struct EnteredValue {
     std::string text;      ///< as typed, or the exact decimal a bit pattern stands for
     core::ExactValue exact;  ///< what rounding takes
     std::optional<BitPattern> pattern;
-
-    /// The value in `out` exactly where its text is a finite decimal or hex float (the precision
-    /// is raised to hold every digit that matters for measuring a rounding error; see the .cpp).
-    void to_mpfr(core::MpfrNumber& out) const;
 };
 
 /// Reads what the user typed:

@@ -6,52 +6,22 @@
 #include <fmt/format.h>
 
 #include "core/decimal.hpp"
-#include "core/mpfr_number.hpp"
+#include "core/rounding_error.hpp"
+#include "core/wide_format.hpp"
 
 namespace floatscope::gui {
 
 namespace {
 
-std::string significant(mpfr_srcptr x) {
-    if (mpfr_zero_p(x)) return "0";
-    char buffer[64];
-    mpfr_snprintf(buffer, sizeof buffer, "%.6Rg", x);
-    return buffer;
-}
-
-/// Absolute, relative and ULP error of `stored` against the entered value, from its exact value.
+/// Absolute, relative and ULP error of the stored value against the entered one, from its exact value.
 void measure_errors(FormatReading& r, const EnteredValue& x) {
-    using Kind = core::ExactValue::Kind;
-    r.absolute_error = r.relative_error = r.ulp_error = "n/a";
-    const double stored = r.rounded.value;
-    if (x.exact.kind == Kind::NaN || std::isnan(stored)) return;
-    if (x.exact.kind == Kind::Infinite || std::isinf(stored)) {
-        const bool same = x.exact.kind == Kind::Infinite && std::isinf(stored) && (stored < 0) == x.exact.negative;
-        r.absolute_error = r.relative_error = same ? "0" : "inf";
-        return;
-    }
-    core::MpfrNumber exact(128);
-    x.to_mpfr(exact);
-    if (x.exact.kind == Kind::Finite && (mpfr_inf_p(exact.get()) || mpfr_zero_p(exact.get())))
-        return;  // beyond MPFR's exponent range
-    core::MpfrNumber difference(mpfr_get_prec(exact.get()) + 64);
-    mpfr_set_d(difference.get(), stored, MPFR_RNDN);
-    mpfr_sub(difference.get(), difference.get(), exact.get(), MPFR_RNDN);
-    const double spacing = core::ulp(r.spec, r.rounded.bits);
-    if (std::isfinite(spacing) && spacing > 0) {
-        core::MpfrNumber in_ulps(64);
-        mpfr_div_d(in_ulps.get(), difference.get(), spacing, MPFR_RNDN);
-        r.ulp_error = significant(in_ulps.get());
-    }
-    mpfr_abs(difference.get(), difference.get(), MPFR_RNDN);
-    r.absolute_error = significant(difference.get());
-    if (x.exact.kind == Kind::Zero) {
-        r.relative_error = mpfr_zero_p(difference.get()) ? "0" : "n/a";
-        return;
-    }
-    mpfr_abs(exact.get(), exact.get(), MPFR_RNDN);
-    mpfr_div(difference.get(), difference.get(), exact.get(), MPFR_RNDN);
-    r.relative_error = significant(difference.get());
+    // Bits-view formats are within binary64: no quantum of theirs is below 2^-1074.
+    const core::RoundingErrorText error =
+        core::measure_rounding_error(x.text, x.exact, core::WideValue::from_exact(r.decoded.exact()), -1074,
+                                     core::ulp(r.spec, r.rounded.bits), 6);
+    r.absolute_error = error.absolute;
+    r.relative_error = error.relative;
+    r.ulp_error = error.ulps;
 }
 
 std::string binary_digits(std::uint64_t value, int width) {

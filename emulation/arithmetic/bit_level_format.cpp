@@ -1,5 +1,5 @@
-// The narrow and the wide way through the bit-level commands, chosen once per format.
-#include "app/cli/bit_level_format.hpp"
+// The narrow and the wide way through a format's bit-level operations, chosen once per format.
+#include "emulation/arithmetic/bit_level_format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include "core/format_width.hpp"
 #include "core/mpfr_number.hpp"
 
-namespace floatscope::cli {
+namespace floatscope::emu {
 
 namespace {
 
@@ -55,7 +55,7 @@ Produced BitLevelFormat::round_text(const std::string& text) const {
     return {core::format_bits_hex(spec_, r.bits), r.flags};
 }
 
-Produced BitLevelFormat::evaluate(emu::Operation op, const std::vector<std::string>& operands) const {
+Produced BitLevelFormat::evaluate(Operation op, const std::vector<std::string>& operands) const {
     if (is_wide()) {
         std::vector<core::WideBits> bits(3);
         for (std::size_t i = 0; i < operands.size(); ++i) bits[i] = core::parse_wide_bits(spec_, operands[i]);
@@ -117,4 +117,4 @@ std::int64_t BitLevelFormat::quantum_exponent_at(std::int64_t exponent) const {
     return std::max(exponent, g.emin) - spec_.mantissa_bits;
 }
 
-}  // namespace floatscope::cli
+}  // namespace floatscope::emu

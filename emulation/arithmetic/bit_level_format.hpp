@@ -1,5 +1,6 @@
-// One format as the bit-level commands see it (show, encode, decode, convert, eval): hex patterns,
-// exact values and roundings, through the narrow machinery or, beyond binary64, through MPFR.
+// One format at the bit level, as the CLI's show, encode, decode, convert and eval see it: hex
+// patterns, exact values, roundings and operations, through the narrow machinery or, beyond
+// binary64, through MPFR.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@
 #include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/arithmetic/wide_arithmetic.hpp"
 
-namespace floatscope::cli {
+namespace floatscope::emu {
 
 /// A pattern of the format (hex, padded to its width) and the flags that producing it raised.
 struct Produced {
@@ -44,7 +45,7 @@ public:
     /// A number's text (decimal, hex float, inf, nan) rounded once.
     Produced round_text(const std::string& text) const;
     /// One operation on hex operands (as many as operand_count(op)).
-    Produced evaluate(emu::Operation op, const std::vector<std::string>& operands) const;
+    Produced evaluate(Operation op, const std::vector<std::string>& operands) const;
 
     std::string value_class(const std::string& hex) const;
     std::string fields(const std::string& hex) const;
@@ -62,9 +63,9 @@ public:
 private:
     core::FormatSpec spec_;
     std::optional<core::Rounder> rounder_;
-    std::optional<emu::Arithmetic> arithmetic_;
+    std::optional<Arithmetic> arithmetic_;
     std::optional<core::WideRounder> wide_rounder_;
-    std::optional<emu::WideArithmetic> wide_arithmetic_;
+    std::optional<WideArithmetic> wide_arithmetic_;
 };
 
-}  // namespace floatscope::cli
+}  // namespace floatscope::emu
