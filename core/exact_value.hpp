@@ -33,7 +33,6 @@ struct ExactValue {
     /// An integer times a power of two: magnitude * 2^scale.
     static ExactValue from_scaled_integer(bool negative, std::uint64_t magnitude, std::int64_t scale);
 
-    bool is_finite_nonzero() const { return kind == Kind::Finite; }
     /// The nearest double (ties to even); exact when the value is a double.
     double to_double() const;
     /// Writes the value into `out` (rounded to nearest if out's precision is too small).

@@ -75,6 +75,8 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
     add_view(designer_, QStringLiteral("Custom format &designer"), QStringLiteral("designer"),
              [this] { return designer_->csv(); });
     workspace_ = new SimulatorWorkspace(*this);
+    for (const WorkspaceView& view : workspace_->views()) add_view(view.widget, view.title, view.name, view.csv);
+    connect(workspace_, &SimulatorWorkspace::view_requested, this, [this](const QString& name) { show_view(name); });
     build_menus();
 
     // Tab order: the format list, the add-format entry, then the views; each view orders its own widgets.

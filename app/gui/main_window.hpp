@@ -50,7 +50,6 @@ public:
     LearnView* learn_view() const { return learn_; }
     CustomFormatDesigner* designer() const { return designer_; }
     FormatSidebar* sidebar() const { return sidebar_; }
-    QComboBox* rounding_selector() const { return rounding_; }
     SimulatorWorkspace* workspace() const { return workspace_; }
 
 protected:

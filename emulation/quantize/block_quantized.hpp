@@ -26,6 +26,19 @@ struct BlockQuantized {
     /// Absmax with double quantization: the FP32 scale of each group of 256 absmax values.
     std::vector<float> second_level_scales;
 
+    /// n values of `format` to be filled in: codes and block scales sized (the last block partial),
+    /// and the scale codes where the format stores its scales as codes.
+    static BlockQuantized sized(const BlockFormat& format, std::size_t n, bool with_scale_codes) {
+        const std::size_t block = static_cast<std::size_t>(format.block_size);
+        const std::size_t blocks = (n + block - 1) / block;
+        BlockQuantized q;
+        q.format = format;
+        q.codes.resize(n);
+        q.block_scales.resize(blocks);
+        if (with_scale_codes) q.scale_codes.resize(blocks);
+        return q;
+    }
+
     std::size_t size() const { return codes.size(); }
     std::size_t block_count() const { return block_scales.size(); }
 };

@@ -56,13 +56,7 @@ BlockQuantized quantize_mx(const BlockFormat& format, std::span<const float> x, 
     const int unit = integer ? 6 : 0;  // MXINT8 counts in 2^-6
     const std::size_t n = x.size();
     const std::size_t block = static_cast<std::size_t>(format.block_size);
-    const std::size_t blocks = (n + block - 1) / block;
-
-    BlockQuantized q;
-    q.format = format;
-    q.codes.resize(n);
-    q.scale_codes.resize(blocks);
-    q.block_scales.resize(blocks);
+    BlockQuantized q = BlockQuantized::sized(format, n, true);
 
     // A chunk of whole blocks small enough to stay in cache between the passes.
     const std::size_t chunk = std::max<std::size_t>(4096, block);

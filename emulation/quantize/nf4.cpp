@@ -156,11 +156,8 @@ BlockQuantized quantize_absmax(const BlockFormat& format, std::span<const float>
     const bool nf4 = format.element.name == "nf4";
     const std::size_t n = x.size();
     const std::size_t block = static_cast<std::size_t>(format.block_size);
-    const std::size_t blocks = (n + block - 1) / block;
-    BlockQuantized q;
-    q.format = format;
-    q.codes.resize(n);
-    q.block_scales.resize(blocks);
+    BlockQuantized q = BlockQuantized::sized(format, n, false);
+    const std::size_t blocks = q.block_count();
     std::vector<float> absmax(blocks);
     const std::uint8_t zero_code = nf4 ? nf4_code(0.0f) : bnb_fp4_code(0.0f);
     const std::array<float, 15> nf4_table = nf4_thresholds();  // local copies: no guard in the loops

@@ -26,7 +26,6 @@ BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> 
     const ElementCodec scale_codec(format.scale);
     const std::size_t n = x.size();
     const std::size_t block = static_cast<std::size_t>(format.block_size);
-    const std::size_t blocks = (n + block - 1) / block;
 
     float tensor_amax = 0;
     for (const float v : x) tensor_amax = std::max(tensor_amax, std::fabs(v));  // a NaN never wins
@@ -34,12 +33,8 @@ BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> 
     // TE: s_dec = 1.0 / s_enc, a double quotient stored in a float.
     const float decode = static_cast<float>(1.0 / static_cast<double>(encode));
 
-    BlockQuantized q;
-    q.format = format;
+    BlockQuantized q = BlockQuantized::sized(format, n, true);
     q.tensor_scale = encode;
-    q.codes.resize(n);
-    q.scale_codes.resize(blocks);
-    q.block_scales.resize(blocks);
 
     constexpr std::size_t chunk = 4096;
     std::vector<float> scaled(chunk);

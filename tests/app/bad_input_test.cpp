@@ -3,7 +3,7 @@
 // stdout (no partial output), create no file, and finish (no hang).
 #include <catch2/catch.hpp>
 
-#include "tests/temp_dir.hpp"
+#include "tests/app/test_support.hpp"
 
 #include <sys/wait.h>
 
@@ -20,6 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using floatscope::test::CliResult;
+using floatscope::test::run_cli;
 using floatscope::test::TempDir;
 
 /// One row of the table.
@@ -31,13 +33,6 @@ struct BadInput {
     std::string fragment;  ///< expected in stderr
     std::vector<std::pair<std::string, std::string>> files;  ///< written to the working folder first
 };
-
-std::string read_file(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 /// The table's escapes: \n \t \r \\ \s (a space, for arguments) \xHH (any byte).
 std::string unescape(const std::string& text) {
@@ -102,40 +97,15 @@ std::vector<BadInput> read_table() {
     return rows;
 }
 
-/// Single quotes for the shell, with embedded quotes closed, escaped and reopened.
-std::string shell_quote(const std::string& word) {
-    std::string quoted = "'";
-    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
     for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
         text.replace(at, from.size(), to);
     return text;
 }
 
-struct Outcome {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
 /// Runs floatscope-cli in `work` with a time limit (a hang shows as exit code 124).
-Outcome run_cli(const std::vector<std::string>& arguments, const std::string& input, const fs::path& work,
-                const fs::path& io) {
-    std::ofstream(io / "stdin", std::ios::binary) << input;
-    std::string command = "cd " + shell_quote(work.string()) + " && timeout 60 " + shell_quote(FLOATSCOPE_CLI);
-    for (const std::string& a : arguments) command.append(1, ' ').append(shell_quote(a));
-    command.append(" <").append(shell_quote((io / "stdin").string()));
-    command.append(" >").append(shell_quote((io / "stdout").string()));
-    command.append(" 2>").append(shell_quote((io / "stderr").string()));
-    const int status = std::system(command.c_str());
-    Outcome outcome;
-    outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    outcome.out = read_file(io / "stdout");
-    outcome.err = read_file(io / "stderr");
-    return outcome;
+CliResult run_in(const std::vector<std::string>& arguments, const std::string& input, const fs::path& work) {
+    return run_cli(arguments, input, {work, 60});
 }
 
 std::set<std::string> entries(const fs::path& dir) {
@@ -161,7 +131,7 @@ TEST_CASE("every bad input gives exit code 2, a message naming it, and no output
         const std::set<std::string> before = entries(work);
         std::vector<std::string> arguments;
         for (const std::string& a : row.arguments) arguments.push_back(replace_all(a, "@DIR@", work.string()));
-        const Outcome outcome = run_cli(arguments, row.input, work, dir.path());
+        const CliResult outcome = run_in(arguments, row.input, work);
         INFO("bad_inputs.tsv:" << row.line << ": stderr: " << outcome.err);
         CHECK(outcome.exit_code == row.exit_code);
         CHECK(outcome.err.rfind("floatscope-cli: error: ", 0) == 0);
@@ -173,7 +143,7 @@ TEST_CASE("every bad input gives exit code 2, a message naming it, and no output
 
 TEST_CASE("the bad-input table covers every subcommand", "[cli][bad_input]") {
     TempDir dir;
-    const Outcome help = run_cli({"--help"}, "", dir.path(), dir.path());
+    const CliResult help = run_in({"--help"}, "", dir.path());
     REQUIRE(help.exit_code == 0);
     // CLI11 lists subcommands under "Subcommands:", one a line, indented by two spaces.
     std::istringstream lines(help.out.substr(help.out.find("Subcommands:")));

@@ -1,7 +1,7 @@
 // Tests of floatscope-cli as a process: outputs against published values and TestFloat, exit codes.
 #include <catch2/catch.hpp>
 
-#include "tests/temp_dir.hpp"
+#include "tests/app/test_support.hpp"
 
 #include <sys/wait.h>
 
@@ -17,45 +17,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using floatscope::test::CliResult;
+using floatscope::test::read_file;
+using floatscope::test::run_cli;
 using floatscope::test::TempDir;
-
-std::string read_file(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-/// Single quotes for the shell, with embedded quotes closed, escaped and reopened.
-std::string shell_quote(const std::string& word) {
-    std::string quoted = "'";
-    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
-struct CliResult {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-/// Runs floatscope-cli with these arguments and this stdin, capturing stdout and stderr.
-CliResult run_cli(const std::vector<std::string>& arguments, const std::string& input = "") {
-    TempDir dir;
-    const fs::path in = dir.write("stdin", input), out = dir.path() / "stdout", err = dir.path() / "stderr";
-    // Appended piece by piece: `" " + string` trips GCC 12's false -Wrestrict.
-    std::string command = shell_quote(FLOATSCOPE_CLI);
-    for (const std::string& a : arguments) command.append(1, ' ').append(shell_quote(a));
-    command.append(" <").append(shell_quote(in.string()));
-    command.append(" >").append(shell_quote(out.string()));
-    command.append(" 2>").append(shell_quote(err.string()));
-    const int status = std::system(command.c_str());
-    CliResult result;
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = read_file(out);
-    result.err = read_file(err);
-    return result;
-}
 
 std::vector<std::string> split(const std::string& text, char separator) {
     std::vector<std::string> parts;

@@ -2,7 +2,7 @@
 // and the exit codes of syntax errors and of --check-coverage.
 #include <catch2/catch.hpp>
 
-#include "tests/temp_dir.hpp"
+#include "tests/app/test_support.hpp"
 
 #include <sys/wait.h>
 
@@ -17,35 +17,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using floatscope::test::run_cli;
 using floatscope::test::TempDir;
-
-std::string read_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-std::string quote(const std::string& word) {
-    std::string quoted = "'";
-    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
-struct Result {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-Result run_cli(const std::vector<std::string>& arguments) {
-    TempDir dir;
-    const fs::path out = dir.path() / "stdout", err = dir.path() / "stderr";
-    std::string command = quote(FLOATSCOPE_CLI);
-    for (const std::string& a : arguments) command.append(1, ' ').append(quote(a));
-    command.append(" >").append(quote(out.string())).append(" 2>").append(quote(err.string()));
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
-}
+using Result = floatscope::test::CliResult;
 
 const std::string accuracy = FLOATSCOPE_TEST_DATA "/fpcore/accuracy.fpcore";
 
@@ -59,7 +33,7 @@ TEST_CASE("fpcore prints a table and writes the same tidy CSV as run") {
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("benchmark") && Catch::Contains("bits_avg") && Catch::Contains("exact identity"));
     CHECK_THAT(r.out, Catch::Contains("5 of 5 FPCores evaluated under every format (100.0%)"));
-    const std::string text = read_text(csv);
+    const std::string text = floatscope::test::read_file(csv);
     CHECK(text.rfind("run,workload,policy,region_kind,region_index,region,metric,value\n", 0) == 0);
     CHECK_THAT(text, Catch::Contains("1,difference of square roots,bf16,output,0,result,bits_error_avg,"));
     CHECK_THAT(text, Catch::Contains("1,harmonic sum,fp32,iteration,0,"));

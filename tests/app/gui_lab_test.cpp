@@ -33,11 +33,14 @@
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "tests/app/gui_test_application.hpp"
+#include "tests/app/test_support.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace floatscope;
 
 namespace {
+
+using floatscope::test::read_file;
 
 /// The row of the table whose first column reads `name`, -1 if none.
 int table_row(const QTableView& table, const QString& name) {
@@ -45,13 +48,6 @@ int table_row(const QTableView& table, const QString& name) {
     for (int row = 0; row < model->rowCount(); ++row)
         if (model->index(row, 0).data().toString() == name) return row;
     return -1;
-}
-
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 }  // namespace

@@ -30,24 +30,20 @@
 #include "emulation/simulation/engine.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "tests/app/gui_test_application.hpp"
+#include "tests/app/test_support.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace floatscope;
 
 namespace {
 
+using floatscope::test::read_file;
+
 constexpr int run_timeout_ms = 120000;  // generous: a loaded CI machine; the runs take well under a second
 
 /// A 4-layer MLP, small enough for a test, under fp32 and fp16.
 gui::RunSetup small_mlp(std::vector<gui::PolicyEntry> policies = {{"fp32", {}}, {"fp16", {}}}) {
     return {"mlp-forward", {{"depth", "4"}, {"width", "16"}, {"batch", "4"}}, std::move(policies)};
-}
-
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 /// The fields of one CSV record (RFC 4180 quoting; records hold no line breaks here).

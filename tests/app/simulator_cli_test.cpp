@@ -1,7 +1,7 @@
 // Tests of floatscope-cli list, run, sweep and merge as a process: reports, shards, exit codes.
 #include <catch2/catch.hpp>
 
-#include "tests/temp_dir.hpp"
+#include "tests/app/test_support.hpp"
 
 #include <sys/wait.h>
 
@@ -17,43 +17,12 @@
 namespace fs = std::filesystem;
 using floatscope::emu::Report;
 using floatscope::emu::ReportRow;
+using floatscope::test::CliResult;
+using floatscope::test::read_file;
+using floatscope::test::run_cli;
 using floatscope::test::TempDir;
 
 namespace {
-
-std::string read_file(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-std::string shell_quote(const std::string& word) {
-    std::string quoted = "'";
-    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
-struct CliResult {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-CliResult run_cli(const std::vector<std::string>& arguments) {
-    TempDir dir;
-    const fs::path out = dir.path() / "stdout", err = dir.path() / "stderr";
-    std::string command = shell_quote(FLOATSCOPE_CLI);
-    for (const std::string& a : arguments) command.append(1, ' ').append(shell_quote(a));
-    command.append(" </dev/null >").append(shell_quote(out.string()));
-    command.append(" 2>").append(shell_quote(err.string()));
-    const int status = std::system(command.c_str());
-    CliResult result;
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = read_file(out);
-    result.err = read_file(err);
-    return result;
-}
 
 Report csv_report(const std::string& text) {
     std::istringstream in(text);

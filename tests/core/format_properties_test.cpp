@@ -15,6 +15,7 @@
 #include "core/format_properties.hpp"
 #include "enumerable_formats.hpp"
 #include "mpfr_reference.hpp"
+#include "tests/core/published_nf4.hpp"
 
 using namespace floatscope;
 using namespace floatscope::core;
@@ -172,22 +173,7 @@ TEST_CASE("the fp4 E2M1 and NF4 value sets are the published ones", "[properties
     const std::vector<double> fp4_published = {-6, -4, -3, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3, 4, 6};
     CHECK(fp4 == fp4_published);
     // QLoRA appendix E / bitsandbytes: the NF4 codes, stored as float32.
-    const double printed[16] = {-1.0,
-                                -0.6961928009986877,
-                                -0.5250730514526367,
-                                -0.39491748809814453,
-                                -0.28444138169288635,
-                                -0.18477343022823334,
-                                -0.09105003625154495,
-                                0.0,
-                                0.07958029955625534,
-                                0.16093020141124725,
-                                0.24611230194568634,
-                                0.33791524171829224,
-                                0.44070982933044434,
-                                0.5626170039176941,
-                                0.7229568362236023,
-                                1.0};
+    const auto& printed = floatscope::test::published_nf4;
     const FormatSpec nf4 = parse_format("nf4");
     REQUIRE(nf4.code_values.size() == 16);
     for (std::uint64_t i = 0; i < 16; ++i) {

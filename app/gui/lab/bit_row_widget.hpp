@@ -23,7 +23,6 @@ public:
     const FormatReading& reading() const { return reading_; }
     BitCellsWidget* cells() const { return cells_; }
     QPushButton* next_up_button() const { return next_up_; }
-    QPushButton* next_down_button() const { return next_down_; }
 
 signals:
     /// The user set this row's pattern (a bit, a drag, next up or next down).

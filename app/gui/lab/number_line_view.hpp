@@ -17,8 +17,6 @@ class NumberLineView : public QWidget {
 public:
     explicit NumberLineView(LabState& state, QWidget* parent = nullptr);
 
-    QComboBox* first_format() const { return first_; }
-    QComboBox* overlay_format() const { return overlay_; }
     QComboBox* axis() const { return axis_; }
     /// Shows the first two of `names` that the number line takes (at most 16 bits), the second as
     /// the overlay; with one, no overlay. Names it does not take are passed over.

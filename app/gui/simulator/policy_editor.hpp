@@ -36,7 +36,6 @@ public:
     QLineEdit* text_edit() const { return text_; }
     QLineEdit* overrides_edit() const { return overrides_; }
     QComboBox* role_combo(int role) const { return roles_[static_cast<std::size_t>(role)]; }
-    QComboBox* preset_combo() const { return presets_; }
 
 signals:
     void changed();

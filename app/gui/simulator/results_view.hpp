@@ -42,7 +42,6 @@ public:
     /// The shown plot's model, nullptr when a heatmap (or nothing) is shown.
     const plots::PlotModel* current_plot() const;
     const plots::HeatmapModel* current_heatmap() const;
-    QWidget* plot_widget() const { return plot_widget_; }
 
     /// A line above the plot: an error in red (export, session), anything else plainly.
     void show_message(const QString& message, bool error);

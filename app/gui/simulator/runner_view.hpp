@@ -33,12 +33,10 @@ public:
     void show_message(const QString& message, bool error);
     QString message() const;
 
-    QComboBox* workload_combo() const { return workload_; }
     ParameterForm* parameter_form() const { return form_; }
     PolicyEditor* policy_editor() const { return policies_; }
     QPushButton* run_button() const { return run_; }
     QPushButton* cancel_button() const { return cancel_; }
-    QProgressBar* progress_bar() const { return progress_; }
 
     /// The setup as CSV (File > Export on this view): `kind,name,value` rows of the workload, each
     /// parameter, and each policy with its parameter overrides.

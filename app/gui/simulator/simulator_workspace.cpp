@@ -9,7 +9,6 @@
 #include <thread>
 
 #include "app/gui/simulator/compare_view.hpp"
-#include "app/gui/main_window.hpp"
 #include "app/gui/simulator/results_view.hpp"
 #include "app/gui/simulator/run_worker.hpp"
 #include "app/gui/simulator/runner_view.hpp"
@@ -33,16 +32,12 @@ QString run_title(const RunSetup& setup) {
 
 }  // namespace
 
-SimulatorWorkspace::SimulatorWorkspace(MainWindow& window) : QObject(&window), window_(window) {
+SimulatorWorkspace::SimulatorWorkspace(QWidget& window) : QObject(&window), window_(window) {
     stories_ = new StoriesView(&window);
     runner_ = new RunnerView(&window);
     results_ = new ResultsView(&window);
     compare_ = new CompareView(&window);
     worker_ = new RunWorker(this);
-    window.add_view(stories_, QStringLiteral("&Stories"), QStringLiteral("stories"), [this] { return stories_->csv(); });
-    window.add_view(runner_, QStringLiteral("R&unner"), QStringLiteral("runner"), [this] { return runner_->csv(); });
-    window.add_view(results_, QStringLiteral("Re&sults"), QStringLiteral("results"), [this] { return report_csv(); });
-    window.add_view(compare_, QStringLiteral("&Compare"), QStringLiteral("compare"), [this] { return compare_->csv(); });
 
     connect(stories_, &StoriesView::story_requested, this, &SimulatorWorkspace::run_story);
     connect(runner_, &RunnerView::run_requested, this, &SimulatorWorkspace::start_run);
@@ -52,6 +47,13 @@ SimulatorWorkspace::SimulatorWorkspace(MainWindow& window) : QObject(&window), w
     connect(worker_, &RunWorker::failed, this, &SimulatorWorkspace::fail);
     connect(results_, &ResultsView::run_selected, this, &SimulatorWorkspace::show_run);
     connect(compare_, &CompareView::policies_selected, results_, &ResultsView::set_policy_filter);
+}
+
+std::vector<WorkspaceView> SimulatorWorkspace::views() const {
+    return {{stories_, QStringLiteral("&Stories"), QStringLiteral("stories"), [this] { return stories_->csv(); }},
+            {runner_, QStringLiteral("R&unner"), QStringLiteral("runner"), [this] { return runner_->csv(); }},
+            {results_, QStringLiteral("Re&sults"), QStringLiteral("results"), [this] { return report_csv(); }},
+            {compare_, QStringLiteral("&Compare"), QStringLiteral("compare"), [this] { return compare_->csv(); }}};
 }
 
 void SimulatorWorkspace::add_file_actions(QMenu& file) {
@@ -86,7 +88,7 @@ void SimulatorWorkspace::with_file_dialog(const QString& title, const QString& s
         results_->show_message(QStringLiteral("Wrote %1").arg(path), false);
     } catch (const Error& e) {
         results_->show_message(QString::fromStdString(e.what()), true);
-        window_.show_view(QStringLiteral("results"));
+        emit view_requested(QStringLiteral("results"));
     }
 }
 
@@ -118,7 +120,7 @@ bool SimulatorWorkspace::running() const { return worker_->running(); }
 bool SimulatorWorkspace::run_story(const QString& name) {
     if (worker_->running()) {
         runner_->show_message(QStringLiteral("A run is in progress; cancel it or wait for it."), true);
-        window_.show_view(QStringLiteral("runner"));
+        emit view_requested(QStringLiteral("runner"));
         return false;
     }
     try {
@@ -129,7 +131,7 @@ bool SimulatorWorkspace::run_story(const QString& name) {
         runner_->show_message(QString::fromStdString(e.what()), true);
         return false;
     }
-    window_.show_view(QStringLiteral("runner"));  // the progress bar is there
+    emit view_requested(QStringLiteral("runner"));  // the progress bar is there
     return start_run();
 }
 
@@ -151,7 +153,7 @@ void SimulatorWorkspace::finish(const emu::Report& report) {
     list_runs();
     if (!landing_plot_.empty()) results_->select_plot(landing_plot_);
     landing_plot_.clear();
-    window_.show_view(QStringLiteral("results"));
+    emit view_requested(QStringLiteral("results"));
     runner_->show_running(false);
     last_run_seconds_ = static_cast<double>(clock_.nsecsElapsed()) * 1e-9;
     runner_->show_progress(1, QStringLiteral("done"));
@@ -167,7 +169,7 @@ void SimulatorWorkspace::fail(const QString& message, bool cancelled) {
     runner_->show_running(false);
     runner_->show_progress(0, cancelled ? QStringLiteral("cancelled") : QStringLiteral("failed"));
     runner_->show_message(message, !cancelled);
-    window_.show_view(QStringLiteral("runner"));
+    emit view_requested(QStringLiteral("runner"));
     emit run_failed(message, cancelled);
 }
 
@@ -218,7 +220,7 @@ bool SimulatorWorkspace::open_session_from(const QString& path) {
         runs_ = std::move(loaded.runs);
     } catch (const Error& e) {
         results_->show_message(QStringLiteral("Cannot open the session: %1").arg(QString::fromStdString(e.what())), true);
-        window_.show_view(QStringLiteral("results"));
+        emit view_requested(QStringLiteral("results"));
         return false;
     }
     list_runs();

@@ -4,28 +4,42 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "app/gui/simulator/simulation_session.hpp"
 
 class QMenu;
+class QWidget;
 
 namespace floatscope::gui {
 
 class CompareView;
-class MainWindow;
 class ResultsView;
 class RunWorker;
 class RunnerView;
 class StoriesView;
 
-/// Adds the views stories, runner, results and compare to the window and wires them: the runner
+/// One of the workspace's views, for the window to show as a tab (MainWindow::add_view's arguments).
+struct WorkspaceView {
+    QWidget* widget;
+    QString title;
+    QString name;
+    std::function<std::string()> csv;
+};
+
+/// Makes the views stories, runner, results and compare (for the window to add) and wires them: the runner
 /// starts a run on the worker thread, a finished run joins the session and shows in Results and
 /// Compare, errors and cancellation are said in the runner (never a dialog, never a crash).
 class SimulatorWorkspace : public QObject {
     Q_OBJECT
 public:
-    explicit SimulatorWorkspace(MainWindow& window);
+    /// The views are children of `window`, which also parents the workspace's file dialogs.
+    explicit SimulatorWorkspace(QWidget& window);
+
+    /// The views in tab order; the window adds each and shows one when view_requested says so.
+    std::vector<WorkspaceView> views() const;
 
     /// File menu entries: export the run as CSV / JSON, save and open a session.
     void add_file_actions(QMenu& file);
@@ -65,6 +79,8 @@ public:
     RunWorker* worker() const { return worker_; }
 
 signals:
+    /// The workspace wants the named view in front (the runner when a run starts, Results when it ends).
+    void view_requested(const QString& name);
     /// After a finished run is in the session and on screen.
     void run_finished();
     void run_failed(const QString& message, bool cancelled);
@@ -79,7 +95,7 @@ private:
     template <class Action>
     void with_file_dialog(const QString& title, const QString& suggested, const QString& filter, Action action);
 
-    MainWindow& window_;
+    QWidget& window_;
     StoriesView* stories_ = nullptr;
     RunnerView* runner_ = nullptr;
     ResultsView* results_ = nullptr;

@@ -15,6 +15,7 @@
 #include "emulation/quantize/block_quantizer.hpp"
 #include "emulation/quantize/nf4.hpp"
 #include "emulation/quantize/packing.hpp"
+#include "tests/core/published_nf4.hpp"
 
 namespace {
 
@@ -29,24 +30,7 @@ std::vector<float> dequantized(const BlockQuantized& q) {
 }  // namespace
 
 TEST_CASE("NF4 code values are the published ones to the last digit", "[quantize]") {
-    // QLoRA (Dettmers et al. 2023), appendix E, and bitsandbytes csrc/kernels.cu
-    // nf4_dequantization_lut: float32 values, printed as the shortest decimal of their double.
-    const double published[16] = {-1.0,
-                                  -0.6961928009986877,
-                                  -0.5250730514526367,
-                                  -0.39491748809814453,
-                                  -0.28444138169288635,
-                                  -0.18477343022823334,
-                                  -0.09105003625154495,
-                                  0.0,
-                                  0.07958029955625534,
-                                  0.16093020141124725,
-                                  0.24611230194568634,
-                                  0.33791524171829224,
-                                  0.44070982933044434,
-                                  0.5626170039176941,
-                                  0.7229568362236023,
-                                  1.0};
+    const auto& published = floatscope::test::published_nf4;  // QLoRA appendix E, bitsandbytes
     for (int c = 0; c < 16; ++c) CHECK(static_cast<double>(nf4_code_values()[c]) == published[c]);
 }
 
