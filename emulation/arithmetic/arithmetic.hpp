@@ -76,7 +76,7 @@ public:
     /// and c are read only when the operation has that many operands and must then be as long as a
     /// and out; out must not overlap them). Returns the flags of all the operations together, as
     /// IEEE status flags gather them. Formats on the DoubleWithErrorTerm path take a vectorized
-    /// kernel for results in the normal range (emulation/arithmetic_arrays.cpp); the rest go one
+    /// kernel for results in the normal range (emulation/arithmetic/arithmetic_arrays.cpp); the rest go one
     /// by one.
     core::ExceptionFlags apply_arrays(Operation op, std::span<const double> a, std::span<const double> b,
                                       std::span<const double> c, std::span<double> out) const;

@@ -11,7 +11,7 @@ namespace floatscope::emu {
 
 /// Arithmetic in one IEEE-encoded binary format of any width, under fixed rounding options: the
 /// same results and flags as emu::Arithmetic on every format both take (the special cases are
-/// shared: emulation/special_operands.hpp).
+/// shared: emulation/arithmetic/special_operands.hpp).
 ///
 /// The path: MPFR computes the result of the format's values with an unbounded exponent range
 /// (MPFR's widest, set for the call), rounded to odd at p + 65 bits: truncated, with the last bit

@@ -9,7 +9,7 @@
 namespace floatscope::emu {
 
 /// v rounded to an integer (returned as a double) under `mode`. Exact for |v| < 2^52; the caller
-/// folds any error of computing v into v's last bit by round-to-odd (emulation/round_to_odd.hpp)
+/// folds any error of computing v into v's last bit by round-to-odd (emulation/arithmetic/round_to_odd.hpp)
 /// so that this one rounding is the rounding of the exact value. Stochastic modes draw 53 bits
 /// from `random` (required for them): up with probability (v - floor v), to 2^-53.
 inline double round_to_integer(double v, core::RoundingMode mode, core::StochasticSource* random) {

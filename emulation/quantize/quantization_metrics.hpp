@@ -36,7 +36,7 @@ std::size_t count_clipped(const BlockQuantized& q, std::span<const float> origin
 std::size_t count_clipped(const IntegerQuantized& q, std::span<const float> original);
 
 /// Error of Y = A W with W replaced by its quantization: A is m x k, W and Wq are k x n,
-/// row-major. The reference A W is exact (MPFR, emulation/ground_truth.hpp exact_gemm);
+/// row-major. The reference A W is exact (MPFR, emulation/accumulation/exact_kernels.hpp exact_gemm);
 /// A Wq is computed exactly as well, so the error is the quantization's alone.
 struct MatmulError {
     double relative_frobenius = 0;  ///< ||A Wq - A W||_F / ||A W||_F

@@ -1,4 +1,4 @@
-// Hand-made Reports shaped like the engine's rows (emulation/engine.hpp), for the plot tests:
+// Hand-made Reports shaped like the engine's rows (emulation/simulation/engine.hpp), for the plot tests:
 // every number is written here, so expectations do not come from the code under test.
 #pragma once
 

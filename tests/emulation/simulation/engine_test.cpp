@@ -1,4 +1,4 @@
-// Tests of emulation/engine: region measurement against hand-computed errors and counts, and runs of
+// Tests of emulation/simulation/engine: region measurement against hand-computed errors and counts, and runs of
 // a small test-only workload (shared ground truth, threads, cancellation, failures).
 #include <catch2/catch.hpp>
 
