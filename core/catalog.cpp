@@ -147,19 +147,40 @@ const std::vector<FormatSpec>& wide_named_formats() {
 /// Other spellings of catalog formats; ml_dtypes names mean what they mean in ml_dtypes.
 const std::map<std::string, std::string, std::less<>>& aliases() {
     static const std::map<std::string, std::string, std::less<>> table = {
-        {"binary64", "fp64"}, {"float64", "fp64"}, {"double", "fp64"},
-        {"binary32", "fp32"}, {"float32", "fp32"}, {"float", "fp32"}, {"single", "fp32"},
-        {"bfloat16", "bf16"}, {"binary16", "fp16"}, {"float16", "fp16"}, {"half", "fp16"},
-        {"e4m3fn", "fp8_e4m3"}, {"float8_e4m3fn", "fp8_e4m3"}, {"fp8_e4m3fn", "fp8_e4m3"},
-        {"e5m2", "fp8_e5m2"}, {"float8_e5m2", "fp8_e5m2"},
-        {"float8_e4m3fnuz", "e4m3fnuz"}, {"fp8_e4m3fnuz", "e4m3fnuz"},
-        {"float8_e5m2fnuz", "e5m2fnuz"}, {"fp8_e5m2fnuz", "e5m2fnuz"},
-        {"float8_e3m4", "e3m4"}, {"float8_e4m3", "e4m3"}, {"float8_e4m3b11fnuz", "e4m3b11fnuz"},
-        {"float6_e2m3fn", "fp6_e2m3"}, {"float6_e3m2fn", "fp6_e3m2"}, {"float4_e2m1fn", "fp4_e2m1"},
-        {"float8_e8m0fnu", "e8m0"}, {"e8m0fnu", "e8m0"},
+        {"binary64", "fp64"},
+        {"float64", "fp64"},
+        {"double", "fp64"},
+        {"binary32", "fp32"},
+        {"float32", "fp32"},
+        {"float", "fp32"},
+        {"single", "fp32"},
+        {"bfloat16", "bf16"},
+        {"binary16", "fp16"},
+        {"float16", "fp16"},
+        {"half", "fp16"},
+        {"e4m3fn", "fp8_e4m3"},
+        {"float8_e4m3fn", "fp8_e4m3"},
+        {"fp8_e4m3fn", "fp8_e4m3"},
+        {"e5m2", "fp8_e5m2"},
+        {"float8_e5m2", "fp8_e5m2"},
+        {"float8_e4m3fnuz", "e4m3fnuz"},
+        {"fp8_e4m3fnuz", "e4m3fnuz"},
+        {"float8_e5m2fnuz", "e5m2fnuz"},
+        {"fp8_e5m2fnuz", "e5m2fnuz"},
+        {"float8_e3m4", "e3m4"},
+        {"float8_e4m3", "e4m3"},
+        {"float8_e4m3b11fnuz", "e4m3b11fnuz"},
+        {"float6_e2m3fn", "fp6_e2m3"},
+        {"float6_e3m2fn", "fp6_e3m2"},
+        {"float4_e2m1fn", "fp4_e2m1"},
+        {"float8_e8m0fnu", "e8m0"},
+        {"e8m0fnu", "e8m0"},
         {"mxint8_element", "int8"},
-        {"fp128", "binary128"}, {"float128", "binary128"}, {"quad", "binary128"},
-        {"fp256", "binary256"}, {"float256", "binary256"},
+        {"fp128", "binary128"},
+        {"float128", "binary128"},
+        {"quad", "binary128"},
+        {"fp256", "binary256"},
+        {"float256", "binary256"},
     };
     return table;
 }
@@ -188,9 +209,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
         if (i > 0) suggestions += ", ";
         suggestions += ranked[i].second;
     }
-    throw Error(fmt::format("unknown format '{}'; did you mean {}? (eXmY, eXmYfn, eXmYfnuz, intN and uintN "
-                            "also work; floatscope-cli formats lists all)",
-                            name, suggestions));
+    throw Error(
+        fmt::format("unknown format '{}'; did you mean {}? (eXmY, eXmYfn, eXmYfnuz, intN and uintN "
+                    "also work; floatscope-cli formats lists all)",
+                    name, suggestions));
 }
 
 int parse_int(std::string_view text, std::string_view whole) {
@@ -216,7 +238,8 @@ FormatSpec parse_base(std::string_view base, std::string_view whole) {
         std::size_t suffix = m + 1;
         while (suffix < text.size() && std::isdigit(static_cast<unsigned char>(text[suffix]))) ++suffix;
         const std::string_view ending = std::string_view(text).substr(suffix);
-        if (suffix > m + 1 && suffix - m - 1 <= 4 && m - 1 <= 2 && (ending.empty() || ending == "fn" || ending == "fnuz")) {
+        if (suffix > m + 1 && suffix - m - 1 <= 4 && m - 1 <= 2 &&
+            (ending.empty() || ending == "fn" || ending == "fnuz")) {
             const int E = parse_int(std::string_view(text).substr(1, m - 1), whole);
             const int M = parse_int(std::string_view(text).substr(m + 1, suffix - m - 1), whole);
             const NanEncoding nan = ending == "fn"     ? NanEncoding::AllOnes
@@ -224,9 +247,10 @@ FormatSpec parse_base(std::string_view base, std::string_view whole) {
                                                        : NanEncoding::Ieee;
             // Beyond 11 / 52 bits the format is wide (MPFR path; validate says what it accepts).
             if (E < 1 || E > 30 || M > 1024)
-                throw Error(fmt::format("format '{}': exponent bits must be 1..30 and mantissa bits 0..1024 (formats "
-                                        "wider than binary64 work in show, encode, decode, convert and eval)",
-                                        whole));
+                throw Error(
+                    fmt::format("format '{}': exponent bits must be 1..30 and mantissa bits 0..1024 (formats "
+                                "wider than binary64 work in show, encode, decode, convert and eval)",
+                                whole));
             FormatSpec f = binary(text, E, M, nan, "custom binary format");
             validate(f);
             return f;
@@ -278,12 +302,13 @@ FormatSpec parse_format(std::string_view name) {
             const std::string_view bias = modifier.substr(5);
             const auto [end, error] = std::from_chars(bias.data(), bias.data() + bias.size(), f.bias);
             if (bias.empty() || error != std::errc() || end != bias.data() + bias.size())
-                throw Error(fmt::format("format '{}': bias '{}' is not an integer; write bias=N, e.g. e4m3:bias=8", name,
-                                        bias));
+                throw Error(fmt::format("format '{}': bias '{}' is not an integer; write bias=N, e.g. e4m3:bias=8",
+                                        name, bias));
         } else {
-            throw Error(fmt::format("unknown modifier '{}' in format '{}'; valid: sat, ieee, ftz, bias=N (binary "
-                                    "formats)",
-                                    modifier, name));
+            throw Error(
+                fmt::format("unknown modifier '{}' in format '{}'; valid: sat, ieee, ftz, bias=N (binary "
+                            "formats)",
+                            modifier, name));
         }
         if (next == std::string_view::npos) break;
         rest = rest.substr(next + 1);

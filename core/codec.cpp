@@ -72,7 +72,8 @@ Decoded decode_binary(const FormatSpec& spec, std::uint64_t bits) {
             if (field == all_ones_field) {
                 if (mantissa == 0) {
                     d.value_class = ValueClass::Infinite;
-                    d.value = negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+                    d.value =
+                        negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
                     return d;
                 }
                 const std::uint64_t quiet = std::uint64_t{1} << (M - 1);
@@ -116,8 +117,7 @@ Decoded decode_bits(const FormatSpec& spec, std::uint64_t bits) {
     check_width(spec, bits);
     Decoded d;
     switch (spec.kind) {
-        case FormatKind::Binary:
-            return decode_binary(spec, bits);
+        case FormatKind::Binary: return decode_binary(spec, bits);
         case FormatKind::ExponentScale:
             if (bits == (std::uint64_t{1} << spec.exponent_bits) - 1 && spec.nan_encoding != NanEncoding::None) {
                 d.value_class = ValueClass::NaN;
@@ -160,10 +160,13 @@ std::uint64_t parse_bits(const FormatSpec& spec, std::string_view text) {
     if (digits.size() - first > 16)
         throw Error(fmt::format("bit pattern '{}' is wider than {} ({} bits)", text, spec.name, spec.total_bits()));
     std::uint64_t bits = 0;
-    for (char c : digits.substr(first)) bits = bits * 16 + static_cast<std::uint64_t>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
+    for (char c : digits.substr(first))
+        bits = bits * 16 + static_cast<std::uint64_t>(std::isdigit(static_cast<unsigned char>(c))
+                                                          ? c - '0'
+                                                          : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
     if ((bits & ~width_mask(spec)) != 0)
-        throw Error(fmt::format("bit pattern '{}' is wider than {} ({} bits, at most {} hex digits)", text,
-                                spec.name, spec.total_bits(), max_digits));
+        throw Error(fmt::format("bit pattern '{}' is wider than {} ({} bits, at most {} hex digits)", text, spec.name,
+                                spec.total_bits(), max_digits));
     return bits;
 }
 
@@ -279,7 +282,8 @@ double ulp(const FormatSpec& spec, std::uint64_t bits) {
         case FormatKind::Integer: return 1.0;
         case FormatKind::Lookup: {
             const std::size_t i = bits, last = spec.code_values.size() - 1;
-            return i < last ? spec.code_values[i + 1] - spec.code_values[i] : spec.code_values[i] - spec.code_values[i - 1];
+            return i < last ? spec.code_values[i + 1] - spec.code_values[i]
+                            : spec.code_values[i] - spec.code_values[i - 1];
         }
     }
     return 0;

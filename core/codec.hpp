@@ -17,8 +17,8 @@ const char* to_string(ValueClass value_class);
 struct Decoded {
     ValueClass value_class = ValueClass::Zero;
     bool negative = false;
-    double value = 0;             ///< exact: every value of a supported format is a double
-    bool signaling = false;       ///< NaN: quiet bit clear (IEEE encoding only)
+    double value = 0;  ///< exact: every value of a supported format is a double
+    bool signaling = false;  ///< NaN: quiet bit clear (IEEE encoding only)
     std::uint64_t nan_payload = 0;  ///< NaN: payload below the quiet bit, left-aligned
 
     /// The value with NaN sign, payload and signaling state, as rounding takes it.

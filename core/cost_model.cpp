@@ -73,9 +73,10 @@ std::string resource_dir() {
 CostModel load_cost_model(const std::string& path) {
     std::ifstream in(path);
     if (!in)
-        throw Error(fmt::format("cannot read the cost model '{}' (set FLOATSCOPE_RESOURCE_DIR to the folder "
-                                "holding hardware.json)",
-                                path));
+        throw Error(
+            fmt::format("cannot read the cost model '{}' (set FLOATSCOPE_RESOURCE_DIR to the folder "
+                        "holding hardware.json)",
+                        path));
     try {
         const nlohmann::json j = nlohmann::json::parse(in);
         CostModel model;
@@ -93,7 +94,8 @@ double memory_bytes(double parameters, double bits_per_value) { return parameter
 
 std::string datasheet_format(const FormatSpec& format) {
     const int bits = format.total_bits();
-    if (format.kind == FormatKind::Integer && format.has_sign && (bits == 8 || bits == 4)) return "int" + std::to_string(bits);
+    if (format.kind == FormatKind::Integer && format.has_sign && (bits == 8 || bits == 4))
+        return "int" + std::to_string(bits);
     if (format.kind == FormatKind::Lookup && bits == 4) return "fp4";
     if (format.kind != FormatKind::Binary) return format.name;
     const std::pair<int, int> layout{format.exponent_bits, format.mantissa_bits};

@@ -14,10 +14,10 @@ namespace floatscope::core {
 
 /// One accelerator's datasheet figures.
 struct HardwareSpec {
-    std::string name;          ///< "A100", "H100 SXM", ...
+    std::string name;  ///< "A100", "H100 SXM", ...
     std::string description;
     double memory_bandwidth_gb_s = 0;  ///< 10^9 bytes per second
-    double memory_gb = 0;              ///< 10^9 bytes
+    double memory_gb = 0;  ///< 10^9 bytes
     /// Dense peak (no 2:4 sparsity) in TFLOPS (TOPS for integers), by format name:
     /// fp64 fp32 tf32 bf16 fp16 fp8 fp6 fp4 int8, where the datasheet gives one.
     std::map<std::string, double, std::less<>> dense_tflops;
@@ -26,7 +26,7 @@ struct HardwareSpec {
 
 /// Energy per operation and per memory access (Horowitz, ISSCC 2014, 45 nm).
 struct EnergyTable {
-    std::map<std::string, double, std::less<>> add_pj;       ///< by format
+    std::map<std::string, double, std::less<>> add_pj;  ///< by format
     std::map<std::string, double, std::less<>> multiply_pj;  ///< by format
     /// Formats without their own figures and the measured format standing in for them.
     std::map<std::string, std::string, std::less<>> nearest_measured_format;
@@ -79,11 +79,11 @@ struct WorkloadCounts {
 
 struct CostEstimate {
     double compute_seconds = 0;  ///< sum over formats of operations / dense peak
-    double memory_seconds = 0;   ///< dram_bytes / bandwidth
-    double seconds = 0;          ///< roofline: the larger of the two (perfect overlap)
-    double energy_joules_low = 0;   ///< operations at Horowitz's figures + DRAM at 1.3 nJ / 64 bits
+    double memory_seconds = 0;  ///< dram_bytes / bandwidth
+    double seconds = 0;  ///< roofline: the larger of the two (perfect overlap)
+    double energy_joules_low = 0;  ///< operations at Horowitz's figures + DRAM at 1.3 nJ / 64 bits
     double energy_joules_high = 0;  ///< ... DRAM at 2.6 nJ / 64 bits
-    bool fits_in_memory = true;     ///< resident_bytes within the device memory
+    bool fits_in_memory = true;  ///< resident_bytes within the device memory
 };
 
 /// Roofline estimate of a workload on `hardware`. Throws floatscope::Error when the hardware has

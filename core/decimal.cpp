@@ -22,7 +22,8 @@ std::string layout(const std::string& digits, long exponent10) {
     if (scientific_exponent < -4 || scientific_exponent > 20) {
         std::string mantissa = digits.substr(0, 1);
         if (digits.size() > 1) mantissa.append(".").append(digits, 1, std::string::npos);
-        return fmt::format("{}e{}{:02d}", mantissa, scientific_exponent < 0 ? '-' : '+', std::labs(scientific_exponent));
+        return fmt::format("{}e{}{:02d}", mantissa, scientific_exponent < 0 ? '-' : '+',
+                           std::labs(scientific_exponent));
     }
     // append() rather than "literal" + string: GCC 12 -O3 warns falsely (-Wrestrict) on the latter.
     if (point <= 0) return std::string("0.").append(static_cast<std::size_t>(-point), '0').append(digits);

@@ -85,7 +85,8 @@ double ExactValue::to_double() const {
         case Kind::Zero: return negative ? -0.0 : 0.0;
         case Kind::Infinite:
             return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-        case Kind::NaN: return negative ? -std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::quiet_NaN();
+        case Kind::NaN:
+            return negative ? -std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::quiet_NaN();
         case Kind::Finite: break;
     }
     MpfrNumber exact(66);
@@ -95,15 +96,9 @@ double ExactValue::to_double() const {
 
 void ExactValue::to_mpfr(mpfr_ptr out) const {
     switch (kind) {
-        case Kind::Zero:
-            mpfr_set_zero(out, negative ? -1 : 1);
-            return;
-        case Kind::Infinite:
-            mpfr_set_inf(out, negative ? -1 : 1);
-            return;
-        case Kind::NaN:
-            mpfr_set_nan(out);
-            return;
+        case Kind::Zero: mpfr_set_zero(out, negative ? -1 : 1); return;
+        case Kind::Infinite: mpfr_set_inf(out, negative ? -1 : 1); return;
+        case Kind::NaN: mpfr_set_nan(out); return;
         case Kind::Finite: break;
     }
     // Append the sticky bit below the 64 kept bits so that any rounding of `out` sees it.
@@ -146,9 +141,10 @@ std::string_view trim(std::string_view text) {
 }
 
 [[noreturn]] void malformed(std::string_view text) {
-    throw Error(fmt::format("malformed number '{}'; expected a decimal (0.1, -2.5e-3), a hex float "
-                            "(0x1.8p-3), inf or nan",
-                            text));
+    throw Error(
+        fmt::format("malformed number '{}'; expected a decimal (0.1, -2.5e-3), a hex float "
+                    "(0x1.8p-3), inf or nan",
+                    text));
 }
 
 /// A number's text, checked and split: its sign, what it spells, and the digits MPFR reads.

@@ -18,11 +18,11 @@ struct ExactValue {
 
     Kind kind = Kind::Zero;
     bool negative = false;
-    std::int64_t exponent = 0;       ///< Finite: floor(log2 |x|)
-    std::uint64_t significand = 0;   ///< Finite: |x| = significand * 2^(exponent - 63), top bit set
-    bool sticky = false;             ///< Finite: |x| is strictly above that (bits beyond the 64)
-    bool signaling = false;          ///< NaN: a signaling NaN (raises invalid when used)
-    std::uint64_t nan_payload = 0;   ///< NaN: payload below the quiet bit, left-aligned in 64 bits
+    std::int64_t exponent = 0;  ///< Finite: floor(log2 |x|)
+    std::uint64_t significand = 0;  ///< Finite: |x| = significand * 2^(exponent - 63), top bit set
+    bool sticky = false;  ///< Finite: |x| is strictly above that (bits beyond the 64)
+    bool signaling = false;  ///< NaN: a signaling NaN (raises invalid when used)
+    std::uint64_t nan_payload = 0;  ///< NaN: payload below the quiet bit, left-aligned in 64 bits
 
     static ExactValue zero(bool negative = false);
     static ExactValue infinity(bool negative = false);

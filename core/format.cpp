@@ -13,10 +13,8 @@ namespace floatscope::core {
 int FormatSpec::total_bits() const {
     switch (kind) {
         case FormatKind::Binary:
-        case FormatKind::ExponentScale:
-            return (has_sign ? 1 : 0) + exponent_bits + mantissa_bits;
-        case FormatKind::Integer:
-            return integer_bits;
+        case FormatKind::ExponentScale: return (has_sign ? 1 : 0) + exponent_bits + mantissa_bits;
+        case FormatKind::Integer: return integer_bits;
         case FormatKind::Lookup: {
             int bits = 0;
             while ((std::size_t{1} << bits) < code_values.size()) ++bits;
@@ -29,11 +27,9 @@ int FormatSpec::total_bits() const {
 bool FormatSpec::has_nan() const {
     switch (kind) {
         case FormatKind::Binary:
-        case FormatKind::ExponentScale:
-            return nan_encoding != NanEncoding::None;
+        case FormatKind::ExponentScale: return nan_encoding != NanEncoding::None;
         case FormatKind::Integer:
-        case FormatKind::Lookup:
-            return false;
+        case FormatKind::Lookup: return false;
     }
     return false;
 }
@@ -101,8 +97,9 @@ void validate_wide_binary(const FormatSpec& spec) {
         fail(spec, fmt::format("exponent bits {} and mantissa bits {}: wide formats have at most 30 and 1024",
                                spec.exponent_bits, spec.mantissa_bits));
     if (spec.nan_encoding != NanEncoding::Ieee || !spec.has_infinity || !spec.has_sign || !spec.has_negative_zero)
-        fail(spec, "formats wider than binary64 take the IEEE encoding only (sign, inf, NaN at exponent all ones; "
-                   "eXmY, with :sat, :ftz, :bias=N), not fn or fnuz");
+        fail(spec,
+             "formats wider than binary64 take the IEEE encoding only (sign, inf, NaN at exponent all ones; "
+             "eXmY, with :sat, :ftz, :bias=N), not fn or fnuz");
     const std::int64_t emax = ((std::int64_t{1} << spec.exponent_bits) - 2) - spec.bias;
     const std::int64_t lowest = 1 - std::int64_t{spec.bias} - spec.mantissa_bits;
     constexpr std::int64_t limit = (std::int64_t{1} << 30) - 2048;
@@ -125,24 +122,20 @@ void validate_binary(const FormatSpec& spec) {
         fail(spec, "the fnuz NaN encoding needs a sign bit and takes the place of negative zero");
     if (!spec.has_negative_zero && spec.has_sign && spec.nan_encoding != NanEncoding::NegativeZero)
         fail(spec, "a signed format can drop negative zero only with the fnuz NaN encoding");
-    if (!spec.has_sign && spec.has_negative_zero)
-        fail(spec, "an unsigned format has no negative zero");
+    if (!spec.has_sign && spec.has_negative_zero) fail(spec, "an unsigned format has no negative zero");
     if (spec.nan_encoding == NanEncoding::AllOnes && spec.exponent_bits == 1 && spec.mantissa_bits == 0)
         fail(spec, "the fn encoding of e1m0 leaves no finite nonzero value");
     if (is_wider_than_binary64(spec)) return validate_wide_binary(spec);
     const BinaryGeometry g = binary_geometry(spec);
     if (g.emax > 1023 || g.emin - spec.mantissa_bits < -1074)
-        fail(spec, fmt::format("bias {} puts values outside the range of binary64 (2^-1074 .. 2^1023)",
-                               spec.bias));
+        fail(spec, fmt::format("bias {} puts values outside the range of binary64 (2^-1074 .. 2^1023)", spec.bias));
 }
 
 }  // namespace
 
 void validate(const FormatSpec& spec) {
     switch (spec.kind) {
-        case FormatKind::Binary:
-            validate_binary(spec);
-            return;
+        case FormatKind::Binary: validate_binary(spec); return;
         case FormatKind::ExponentScale: {
             if (spec.exponent_bits < 1 || spec.exponent_bits > 10 || spec.mantissa_bits != 0 || spec.has_sign)
                 fail(spec, "an exponent scale has 1..10 exponent bits, no mantissa and no sign");

@@ -8,28 +8,28 @@
 namespace floatscope::core {
 
 enum class FormatKind {
-    Binary,         ///< sign / exponent / mantissa floating point (fp64 ... fp4, eXmY)
-    Integer,        ///< two's complement or unsigned integers of 2..32 bits
-    Lookup,         ///< a table of code values (NF4)
+    Binary,  ///< sign / exponent / mantissa floating point (fp64 ... fp4, eXmY)
+    Integer,  ///< two's complement or unsigned integers of 2..32 bits
+    Lookup,  ///< a table of code values (NF4)
     ExponentScale,  ///< exponent-only scale with no zero and no sign (OCP E8M0)
 };
 
 /// Where a binary format keeps its NaN (and whether it keeps infinities).
 enum class NanEncoding {
-    Ieee,        ///< exponent all ones: mantissa 0 = infinity, else NaN
-    AllOnes,     ///< "fn": only the all-ones pattern (per sign) is NaN, no infinity (OCP E4M3)
-    NegativeZero,///< "fnuz": the pattern of -0 is the one NaN, no infinity, no -0
-    None,        ///< every pattern is a finite number (FP6, FP4)
+    Ieee,  ///< exponent all ones: mantissa 0 = infinity, else NaN
+    AllOnes,  ///< "fn": only the all-ones pattern (per sign) is NaN, no infinity (OCP E4M3)
+    NegativeZero,  ///< "fnuz": the pattern of -0 is the one NaN, no infinity, no -0
+    None,  ///< every pattern is a finite number (FP6, FP4)
 };
 
 enum class OverflowPolicy {
-    Ieee,      ///< the generalised IEEE rule: inf, else NaN, else +-max (see DESIGN.md)
+    Ieee,  ///< the generalised IEEE rule: inf, else NaN, else +-max (see DESIGN.md)
     Saturate,  ///< every overflow delivers +-max
 };
 
 enum class SubnormalPolicy {
     Gradual,  ///< IEEE gradual underflow
-    Flush,    ///< results below the smallest normal become zero; such inputs decode as zero
+    Flush,  ///< results below the smallest normal become zero; such inputs decode as zero
 };
 
 struct FormatSpec {
@@ -46,8 +46,8 @@ struct FormatSpec {
     SubnormalPolicy subnormals = SubnormalPolicy::Gradual;
     OverflowPolicy overflow = OverflowPolicy::Ieee;
 
-    int integer_bits = 0;              ///< Integer kind: width
-    std::vector<double> code_values;   ///< Lookup kind: value of code i, ascending
+    int integer_bits = 0;  ///< Integer kind: width
+    std::vector<double> code_values;  ///< Lookup kind: value of code i, ascending
     std::string description;
 
     int total_bits() const;
@@ -64,14 +64,14 @@ void validate(const FormatSpec& spec);
 /// Exponents and limits of a binary or exponent-scale format, derived once from the spec.
 /// Values are x = m * 2^(e - M) with m < 2^(M+1); `emin` is the exponent of the smallest normal.
 struct BinaryGeometry {
-    int precision = 0;              ///< M + 1
-    int emin = 0;                   ///< exponent of the smallest normal number (1 - bias)
-    int emax = 0;                   ///< exponent of the largest finite number
+    int precision = 0;  ///< M + 1
+    int emin = 0;  ///< exponent of the smallest normal number (1 - bias)
+    int emax = 0;  ///< exponent of the largest finite number
     std::uint64_t max_significand = 0;  ///< integer significand (with hidden bit) of max finite
-    int max_exponent_field = 0;     ///< biased exponent field of max finite
+    int max_exponent_field = 0;  ///< biased exponent field of max finite
     double max_finite = 0;
     double min_normal = 0;
-    double min_subnormal = 0;       ///< smallest positive value (min_normal when flushed)
+    double min_subnormal = 0;  ///< smallest positive value (min_normal when flushed)
 };
 
 BinaryGeometry binary_geometry(const FormatSpec& spec);

@@ -13,10 +13,11 @@ bool is_wider_than_binary64(const FormatSpec& spec) {
 
 void require_within_binary64(const FormatSpec& spec) {
     if (!is_wider_than_binary64(spec)) return;
-    throw Error(fmt::format("format '{}' is wider than binary64: show, encode, decode, convert and eval handle it "
-                            "through MPFR; everything else (workloads, policies, quantization, the GUI lab, "
-                            "testfloat) needs a format within binary64 (at most 11 exponent and 52 mantissa bits)",
-                            spec.name));
+    throw Error(
+        fmt::format("format '{}' is wider than binary64: show, encode, decode, convert and eval handle it "
+                    "through MPFR; everything else (workloads, policies, quantization, the GUI lab, "
+                    "testfloat) needs a format within binary64 (at most 11 exponent and 52 mantissa bits)",
+                    spec.name));
 }
 
 }  // namespace floatscope::core

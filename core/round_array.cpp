@@ -60,15 +60,15 @@ inline T pick_value(bool c, T a, T b) {
 template <typename T>
 struct Plan {
     using Bits = typename Native<T>::Bits;
-    int shift = 0;              ///< native fraction bits dropped by the format
-    Bits min_normal_bits = 0;   ///< |x| bits below this are in the format's subnormal range
-    Bits max_bits = 0;          ///< largest finite magnitude
-    Bits overflow_bits[2] = {}; ///< result magnitude+sign on overflow, for + and -
+    int shift = 0;  ///< native fraction bits dropped by the format
+    Bits min_normal_bits = 0;  ///< |x| bits below this are in the format's subnormal range
+    Bits max_bits = 0;  ///< largest finite magnitude
+    Bits overflow_bits[2] = {};  ///< result magnitude+sign on overflow, for + and -
     Bits infinity_input_bits[2] = {};
-    bool nan_input_gives_nan = true;   ///< formats without NaN give +0 (see Rounder)
+    bool nan_input_gives_nan = true;  ///< formats without NaN give +0 (see Rounder)
     bool subnormal_range = false;  ///< the format's subnormals are above the native ones
-    T magic = 0;                ///< 2^F quanta: adding it rounds to the subnormal grid
-    T quantum = 0;              ///< spacing of the format's subnormals
+    T magic = 0;  ///< 2^F quanta: adding it rounds to the subnormal grid
+    T quantum = 0;  ///< spacing of the format's subnormals
     T fraction_scale_high = 0;  ///< (2^31 / quantum) split in two factors that do not overflow
     T fraction_scale_low = 0;
     bool keep_negative_zero = true;
@@ -98,12 +98,13 @@ Plan<T> make_plan(const FormatSpec& spec, RoundingMode mode) {
         if (mode == RoundingMode::Downward) to_infinity = negative;
         const bool saturate = spec.overflow == OverflowPolicy::Saturate;
         Bits over = sign | p.max_bits;
-        if (to_infinity && !saturate && spec.has_infinity) over = sign | infinity;
-        else if (to_infinity && !saturate && spec.has_nan()) over = sign | quiet_nan;
+        if (to_infinity && !saturate && spec.has_infinity)
+            over = sign | infinity;
+        else if (to_infinity && !saturate && spec.has_nan())
+            over = sign | quiet_nan;
         p.overflow_bits[negative] = over;
         Bits inf_result = sign | infinity;
-        if (!spec.has_infinity)
-            inf_result = (saturate || !spec.has_nan()) ? (sign | p.max_bits) : (sign | quiet_nan);
+        if (!spec.has_infinity) inf_result = (saturate || !spec.has_nan()) ? (sign | p.max_bits) : (sign | quiet_nan);
         p.infinity_input_bits[negative] = inf_result;
     }
     p.subnormal_range = g.emin > Native<T>::emin;
@@ -155,8 +156,8 @@ inline T round_subnormal(const Plan<T>& p, T magnitude, bool negative, typename 
 }
 
 template <RoundingMode mode, typename T>
-FLOATSCOPE_KERNEL_CLONES void round_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out, std::size_t n,
-                  std::uint64_t seed) {
+FLOATSCOPE_KERNEL_CLONES void round_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out,
+                                           std::size_t n, std::uint64_t seed) {
     const Plan<T> p = plan;  // a local copy: stores to out cannot alias it
     using Bits = typename Native<T>::Bits;
     constexpr Bits sign_bit = Bits{1} << (sizeof(T) * 8 - 1);
@@ -177,8 +178,10 @@ FLOATSCOPE_KERNEL_CLONES void round_kernel(const Plan<T>& plan, const T* __restr
         const Bits subnormal = bits_of<T>(round_subnormal<mode>(p, std::bit_cast<T>(a), negative, random));
         const Bits magnitude = pick<Bits>(p.subnormal_range & (a < p.min_normal_bits), subnormal, normal);
         Bits result = pick<Bits>(magnitude == 0, sign & zero_sign_mask, sign) | magnitude;
-        result = pick<Bits>(magnitude > p.max_bits, pick<Bits>(negative, p.overflow_bits[1], p.overflow_bits[0]), result);
-        result = pick<Bits>(a == infinity, pick<Bits>(negative, p.infinity_input_bits[1], p.infinity_input_bits[0]), result);
+        result =
+            pick<Bits>(magnitude > p.max_bits, pick<Bits>(negative, p.overflow_bits[1], p.overflow_bits[0]), result);
+        result =
+            pick<Bits>(a == infinity, pick<Bits>(negative, p.infinity_input_bits[1], p.infinity_input_bits[0]), result);
         result = pick<Bits>(a > infinity, (sign & nan_sign_mask) | nan_result, result);
         out[i] = std::bit_cast<T>(result);
     }
@@ -186,8 +189,7 @@ FLOATSCOPE_KERNEL_CLONES void round_kernel(const Plan<T>& plan, const T* __restr
 
 template <typename T>
 bool fast_path_applies(const FormatSpec& spec, RoundingMode mode) {
-    if (spec.kind != FormatKind::Binary || !spec.has_sign || spec.subnormals != SubnormalPolicy::Gradual)
-        return false;
+    if (spec.kind != FormatKind::Binary || !spec.has_sign || spec.subnormals != SubnormalPolicy::Gradual) return false;
     if (mode == RoundingMode::StochasticEqual) return false;
     if (spec.mantissa_bits >= Native<T>::fraction_bits) return false;
     const BinaryGeometry g = binary_geometry(spec);

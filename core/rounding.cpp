@@ -45,13 +45,11 @@ double signed_value(bool negative, double magnitude) { return negative ? -magnit
 
 }  // namespace
 
-Rounder::Rounder(const FormatSpec& spec, RoundingOptions options)
-    : spec_(spec), options_(options) {
+Rounder::Rounder(const FormatSpec& spec, RoundingOptions options) : spec_(spec), options_(options) {
     validate(spec_);
     if (is_stochastic(options_.mode) && options_.random == nullptr)
         throw Error("stochastic rounding needs a random source (RoundingOptions::random)");
-    if (spec_.kind == FormatKind::Binary || spec_.kind == FormatKind::ExponentScale)
-        geometry_ = binary_geometry(spec_);
+    if (spec_.kind == FormatKind::Binary || spec_.kind == FormatKind::ExponentScale) geometry_ = binary_geometry(spec_);
 }
 
 Rounded Rounder::operator()(const ExactValue& x) const {
@@ -64,9 +62,7 @@ Rounded Rounder::operator()(const ExactValue& x) const {
     return {};
 }
 
-std::uint64_t Rounder::random_bits() const {
-    return is_stochastic(options_.mode) ? options_.random->next() : 0;
-}
+std::uint64_t Rounder::random_bits() const { return is_stochastic(options_.mode) ? options_.random->next() : 0; }
 
 // ---- binary floating point -------------------------------------------------------------------
 
@@ -88,8 +84,7 @@ Rounded Rounder::binary_nan(bool negative, std::uint64_t payload, ExceptionFlags
             const std::uint64_t exponent = ((std::uint64_t{1} << E) - 1) << M;
             return {sign | exponent | quiet | kept_payload, nan, flags};
         }
-        case NanEncoding::AllOnes:
-            return {sign | ((std::uint64_t{1} << (E + M)) - 1), nan, flags};
+        case NanEncoding::AllOnes: return {sign | ((std::uint64_t{1} << (E + M)) - 1), nan, flags};
         case NanEncoding::NegativeZero:
             return {std::uint64_t{1} << (E + M), -std::numeric_limits<double>::quiet_NaN(), flags};
         case NanEncoding::None: break;
@@ -121,8 +116,7 @@ Rounded Rounder::binary_overflow(bool negative, ExceptionFlags flags) const {
     return binary_max(negative, flags);
 }
 
-Rounded Rounder::binary_finite(bool negative, std::uint64_t count, std::int64_t quantum,
-                               ExceptionFlags flags) const {
+Rounded Rounder::binary_finite(bool negative, std::uint64_t count, std::int64_t quantum, ExceptionFlags flags) const {
     const int M = spec_.mantissa_bits;
     const int width = std::bit_width(count);
     const std::int64_t value_exponent = quantum + width - 1;
@@ -158,10 +152,8 @@ Rounded Rounder::round_binary(const ExactValue& x) const {
             flags.raise(ExceptionFlags::invalid);
             if (spec_.overflow == OverflowPolicy::Saturate || !spec_.has_nan()) return binary_max(x.negative, flags);
             return binary_nan(x.negative, 0, flags);
-        case ExactValue::Kind::Zero:
-            return binary_zero(x.negative, flags);
-        case ExactValue::Kind::Finite:
-            break;
+        case ExactValue::Kind::Zero: return binary_zero(x.negative, flags);
+        case ExactValue::Kind::Finite: break;
     }
     const int M = spec_.mantissa_bits;
     const BinaryGeometry& g = geometry_;
@@ -253,7 +245,8 @@ Rounded Rounder::round_exponent_scale(const ExactValue& x) const {
 Rounded Rounder::round_integer(const ExactValue& x) const {
     ExceptionFlags flags;
     const IntegerRange range = integer_range(spec_);
-    const std::uint64_t mask = spec_.integer_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << spec_.integer_bits) - 1;
+    const std::uint64_t mask =
+        spec_.integer_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << spec_.integer_bits) - 1;
     auto result = [&](std::int64_t value) {
         return Rounded{static_cast<std::uint64_t>(value) & mask, static_cast<double>(value), flags};
     };
@@ -262,16 +255,12 @@ Rounded Rounder::round_integer(const ExactValue& x) const {
         return result(negative ? range.min : range.max);
     };
     switch (x.kind) {
-        case ExactValue::Kind::NaN:
-            flags.raise(ExceptionFlags::invalid);
-            return result(0);
+        case ExactValue::Kind::NaN: flags.raise(ExceptionFlags::invalid); return result(0);
         case ExactValue::Kind::Infinite:
             flags.raise(ExceptionFlags::invalid);
             return result(x.negative ? range.min : range.max);
-        case ExactValue::Kind::Zero:
-            return result(0);
-        case ExactValue::Kind::Finite:
-            break;
+        case ExactValue::Kind::Zero: return result(0);
+        case ExactValue::Kind::Finite: break;
     }
     if (x.exponent >= 40) return clamp_overflow(x.negative);
     const Truncation t = truncate_to_quantum(x, 0);

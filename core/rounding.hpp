@@ -61,8 +61,7 @@ private:
     Rounded round_lookup(const ExactValue& x) const;
 
     std::uint64_t random_bits() const;
-    Rounded binary_finite(bool negative, std::uint64_t significand, std::int64_t scale,
-                          ExceptionFlags flags) const;
+    Rounded binary_finite(bool negative, std::uint64_t significand, std::int64_t scale, ExceptionFlags flags) const;
     Rounded binary_zero(bool negative, ExceptionFlags flags) const;
     Rounded binary_nan(bool negative, std::uint64_t payload, ExceptionFlags flags) const;
     Rounded binary_infinity(bool negative, ExceptionFlags flags) const;

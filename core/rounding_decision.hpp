@@ -20,8 +20,7 @@ struct DiscardedBits {
 
 /// Whether rounding moves from the truncated magnitude to the next quantum away from zero.
 /// Stochastic rounding compares 64 random bits with the first 64 discarded bits.
-inline bool rounds_away(RoundingMode mode, bool negative, bool kept_odd, const DiscardedBits& d,
-                        std::uint64_t random) {
+inline bool rounds_away(RoundingMode mode, bool negative, bool kept_odd, const DiscardedBits& d, std::uint64_t random) {
     if (!d.inexact()) return false;
     switch (mode) {
         case RoundingMode::NearestEven: return d.round_bit() && (d.below_round() || kept_odd);

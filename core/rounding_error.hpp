@@ -14,7 +14,7 @@ namespace floatscope::core {
 struct RoundingErrorText {
     std::string absolute = "n/a";  ///< |stored - x|; "inf" where one of them is infinite and the other not
     std::string relative = "n/a";  ///< |stored - x| / |x|; "0" for an exact zero, "n/a" for x = 0 otherwise
-    std::string ulps = "n/a";      ///< (stored - x) / spacing, signed, where a spacing is given
+    std::string ulps = "n/a";  ///< (stored - x) / spacing, signed, where a spacing is given
 };
 
 /// Errors of `stored` (the format's value) against the number `x` read from `text` (a decimal, a hex

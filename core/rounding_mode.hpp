@@ -8,13 +8,13 @@
 namespace floatscope::core {
 
 enum class RoundingMode {
-    NearestEven,      ///< rne: roundTiesToEven
-    NearestAway,      ///< rna: roundTiesToAway
-    TowardZero,       ///< rtz
-    Upward,           ///< rup: toward +infinity
-    Downward,         ///< rdn: toward -infinity
-    ToOdd,            ///< rto: truncate, then set the last bit if inexact
-    Stochastic,       ///< sr: up with probability proportional to the distance from the lower neighbour
+    NearestEven,  ///< rne: roundTiesToEven
+    NearestAway,  ///< rna: roundTiesToAway
+    TowardZero,  ///< rtz
+    Upward,  ///< rup: toward +infinity
+    Downward,  ///< rdn: toward -infinity
+    ToOdd,  ///< rto: truncate, then set the last bit if inexact
+    Stochastic,  ///< sr: up with probability proportional to the distance from the lower neighbour
     StochasticEqual,  ///< sr-equal: either neighbour with probability 1/2 when inexact
 };
 
@@ -22,9 +22,8 @@ enum class RoundingMode {
 enum class Tininess { AfterRounding, BeforeRounding };
 
 inline constexpr std::array<RoundingMode, 8> all_rounding_modes = {
-    RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
-    RoundingMode::Upward,      RoundingMode::Downward,    RoundingMode::ToOdd,
-    RoundingMode::Stochastic,  RoundingMode::StochasticEqual};
+    RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero, RoundingMode::Upward,
+    RoundingMode::Downward,    RoundingMode::ToOdd,       RoundingMode::Stochastic, RoundingMode::StochasticEqual};
 
 /// "rne", "rna", "rtz", "rup", "rdn", "rto", "sr", "sr-equal".
 const char* to_string(RoundingMode mode);

@@ -28,9 +28,10 @@ std::int64_t bit_length(const mpz_class& x) { return static_cast<std::int64_t>(m
 WideGeometry wide_geometry(const FormatSpec& spec) {
     validate(spec);
     if (spec.kind != FormatKind::Binary || spec.nan_encoding != NanEncoding::Ieee || !spec.has_sign)
-        throw Error(fmt::format("format '{}' has no IEEE encoding (sign, inf, NaN at exponent all ones); the MPFR "
-                                "path for wide formats takes eXmY formats only",
-                                spec.name));
+        throw Error(
+            fmt::format("format '{}' has no IEEE encoding (sign, inf, NaN at exponent all ones); the MPFR "
+                        "path for wide formats takes eXmY formats only",
+                        spec.name));
     WideGeometry g;
     g.precision = spec.mantissa_bits + 1;
     g.emin = 1 - std::int64_t{spec.bias};
@@ -61,9 +62,12 @@ WideValue WideValue::from_exact(const ExactValue& x) {
 WideValue WideValue::from_mpfr(mpfr_srcptr x) {
     WideValue v;
     v.negative = mpfr_signbit(x) != 0;
-    if (mpfr_nan_p(x)) v.kind = Kind::NaN;
-    else if (mpfr_inf_p(x)) v.kind = Kind::Infinite;
-    else if (mpfr_zero_p(x)) v.kind = Kind::Zero;
+    if (mpfr_nan_p(x))
+        v.kind = Kind::NaN;
+    else if (mpfr_inf_p(x))
+        v.kind = Kind::Infinite;
+    else if (mpfr_zero_p(x))
+        v.kind = Kind::Zero;
     else {
         v.kind = Kind::Finite;
         v.exponent = mpfr_get_z_2exp(v.significand.get_mpz_t(), x);
@@ -88,8 +92,8 @@ ExactValue WideValue::to_exact() const {
     x.negative = negative;
     x.signaling = signaling;
     if (kind == Kind::NaN && payload_bits > 0) {
-        const mpz_class left_aligned =
-            payload_bits >= 64 ? mpz_class(nan_payload >> (payload_bits - 64)) : mpz_class(nan_payload << (64 - payload_bits));
+        const mpz_class left_aligned = payload_bits >= 64 ? mpz_class(nan_payload >> (payload_bits - 64))
+                                                          : mpz_class(nan_payload << (64 - payload_bits));
         x.nan_payload = mpz_get_ui(left_aligned.get_mpz_t());
     }
     if (kind != Kind::Finite) return x;
@@ -125,8 +129,8 @@ WideDecoded decode_wide_bits(const FormatSpec& spec, const WideBits& bits) {
     const WideGeometry g = wide_geometry(spec);
     const int E = spec.exponent_bits, M = spec.mantissa_bits;
     if (sgn(bits) < 0 || bit_length(bits) > spec.total_bits())
-        throw Error(fmt::format("bit pattern 0x{} is wider than {} ({} bits)", bits.get_str(16), spec.name,
-                                spec.total_bits()));
+        throw Error(
+            fmt::format("bit pattern 0x{} is wider than {} ({} bits)", bits.get_str(16), spec.name, spec.total_bits()));
     WideDecoded d;
     WideValue& v = d.value;
     v.negative = mpz_tstbit(bits.get_mpz_t(), E + M) != 0;
@@ -178,15 +182,18 @@ WideBits parse_wide_bits(const FormatSpec& spec, std::string_view text) {
 
 std::string format_wide_bits_hex(const FormatSpec& spec, const WideBits& bits) {
     std::string hex = bits.get_str(16);
-    std::transform(hex.begin(), hex.end(), hex.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    std::transform(hex.begin(), hex.end(), hex.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     const std::size_t width = static_cast<std::size_t>((spec.total_bits() + 3) / 4);
     return std::string(width > hex.size() ? width - hex.size() : 0, '0') + hex;
 }
 
 std::string format_wide_bits_fields(const FormatSpec& spec, const WideBits& bits) {
     std::string binary = bits.get_str(2);
-    binary.insert(0, static_cast<std::size_t>(spec.total_bits()) - std::min<std::size_t>(binary.size(), spec.total_bits()), '0');
-    return binary.substr(0, 1) + '|' + binary.substr(1, spec.exponent_bits) + '|' + binary.substr(1 + spec.exponent_bits);
+    binary.insert(
+        0, static_cast<std::size_t>(spec.total_bits()) - std::min<std::size_t>(binary.size(), spec.total_bits()), '0');
+    return binary.substr(0, 1) + '|' + binary.substr(1, spec.exponent_bits) + '|' +
+           binary.substr(1 + spec.exponent_bits);
 }
 
 namespace {

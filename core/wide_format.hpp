@@ -20,7 +20,7 @@ using WideBits = mpz_class;
 
 /// Exponents of an IEEE-encoded binary format of any width (no doubles: binary256's range is not).
 struct WideGeometry {
-    int precision = 0;      ///< M + 1
+    int precision = 0;  ///< M + 1
     std::int64_t emin = 0;  ///< exponent of the smallest normal number
     std::int64_t emax = 0;  ///< exponent of the largest finite number
 };
@@ -38,11 +38,11 @@ struct WideValue {
     using Kind = ExactValue::Kind;
     Kind kind = Kind::Zero;
     bool negative = false;
-    mpz_class significand;       ///< Finite: positive
-    std::int64_t exponent = 0;   ///< Finite: |x| = significand * 2^exponent
-    bool signaling = false;      ///< NaN
-    mpz_class nan_payload;       ///< NaN: the payload bits below the quiet bit
-    int payload_bits = 0;        ///< NaN: how many bits nan_payload spans (its leading bits are kept)
+    mpz_class significand;  ///< Finite: positive
+    std::int64_t exponent = 0;  ///< Finite: |x| = significand * 2^exponent
+    bool signaling = false;  ///< NaN
+    mpz_class nan_payload;  ///< NaN: the payload bits below the quiet bit
+    int payload_bits = 0;  ///< NaN: how many bits nan_payload spans (its leading bits are kept)
 
     /// From the narrow representation (64 bits + sticky): exact, or rounded to odd at 65 bits,
     /// which rounds correctly to every format of at most 63 significand bits.

@@ -41,8 +41,8 @@ private:
     RoundingOptions options_;
     WideGeometry geometry_;
     WideBits sign_bit_;
-    WideBits infinity_;     ///< the pattern of +inf
-    WideBits max_finite_;   ///< the pattern of +max
+    WideBits infinity_;  ///< the pattern of +inf
+    WideBits max_finite_;  ///< the pattern of +max
 };
 
 }  // namespace floatscope::core

@@ -7,16 +7,19 @@ namespace floatscope::plots {
 
 std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasure measure) {
     if (measure == ErrorMeasure::RelativeErrorMax) {
-        const MetricPlotSpec spec{"error_growth_rel_error_max", "Max relative error per %1",
+        const MetricPlotSpec spec{"error_growth_rel_error_max",
+                                  "Max relative error per %1",
                                   {"max relative error vs ground truth", AxisScale::Log, 10, {}, {}}};
         return metric_plots(report, {metric::rel_error_max}, spec);
     }
     if (measure == ErrorMeasure::BitsOfError) {
-        const MetricPlotSpec spec{"error_growth_bits_error", "Bits of error (log2 ULPs, worst and mean point) per %1",
+        const MetricPlotSpec spec{"error_growth_bits_error",
+                                  "Bits of error (log2 ULPs, worst and mean point) per %1",
                                   {"bits of error", AxisScale::Linear, 10, {}, {}}};
         return metric_plots(report, {metric::bits_error_max, metric::bits_error_avg}, spec);
     }
-    const MetricPlotSpec spec{"error_growth_bits_correct_min", "Bits correct (worst value) per %1",
+    const MetricPlotSpec spec{"error_growth_bits_correct_min",
+                              "Bits correct (worst value) per %1",
                               {"bits correct (min)", AxisScale::Linear, 10, {}, {}}};
     return metric_plots(report, {metric::bits_correct_min}, spec);
 }

@@ -14,18 +14,20 @@ struct ExceptionMetrics {
     std::string_view count;
     std::string_view fraction;
     const char* title;  ///< starts a title: "Overflow"
-    const char* name;   ///< inside a label: "overflow"
+    const char* name;  ///< inside a label: "overflow"
 };
 
 ExceptionMetrics exception_metrics(ExceptionClass exception) {
     switch (exception) {
-    case ExceptionClass::Overflow: return {metric::overflow_count, metric::overflow_fraction, "Overflow", "overflow"};
-    case ExceptionClass::UnderflowToZero:
-        return {metric::underflow_to_zero_count, metric::underflow_to_zero_fraction, "Underflow to zero", "underflow to zero"};
-    case ExceptionClass::Subnormal:
-        return {metric::subnormal_count, metric::subnormal_fraction, "Subnormal", "subnormal"};
-    case ExceptionClass::NaN: return {metric::nan_count, metric::nan_fraction, "NaN", "NaN"};
-    case ExceptionClass::Inf: return {metric::inf_count, metric::inf_fraction, "Inf", "inf"};
+        case ExceptionClass::Overflow:
+            return {metric::overflow_count, metric::overflow_fraction, "Overflow", "overflow"};
+        case ExceptionClass::UnderflowToZero:
+            return {metric::underflow_to_zero_count, metric::underflow_to_zero_fraction, "Underflow to zero",
+                    "underflow to zero"};
+        case ExceptionClass::Subnormal:
+            return {metric::subnormal_count, metric::subnormal_fraction, "Subnormal", "subnormal"};
+        case ExceptionClass::NaN: return {metric::nan_count, metric::nan_fraction, "NaN", "NaN"};
+        case ExceptionClass::Inf: return {metric::inf_count, metric::inf_fraction, "Inf", "inf"};
     }
     return {metric::overflow_count, metric::overflow_fraction, "Overflow", "overflow"};
 }

@@ -20,7 +20,9 @@ double ColourScale::shade(double value) const {
     if (!(value > 0) || !(max_value_ > 0)) return 0;
     double t = value / max_value_;
     if (scale_ == AxisScale::Log)
-        t = max_value_ == min_positive_value_ ? 1 : std::log(value / min_positive_value_) / std::log(max_value_ / min_positive_value_);
+        t = max_value_ == min_positive_value_
+                ? 1
+                : std::log(value / min_positive_value_) / std::log(max_value_ / min_positive_value_);
     return least_shade + (1 - least_shade) * std::clamp(t, 0.0, 1.0);
 }
 

@@ -11,11 +11,11 @@
 namespace floatscope::plots {
 
 struct HeatmapModel {
-    std::string id;            ///< file-name stem, lower_snake
+    std::string id;  ///< file-name stem, lower_snake
     std::string title;
-    std::string row_axis;      ///< what the rows are: "layer"
-    std::string column_axis;   ///< what the columns are: "policy"
-    std::string value_label;   ///< what a cell holds: "overflow fraction"
+    std::string row_axis;  ///< what the rows are: "layer"
+    std::string column_axis;  ///< what the columns are: "policy"
+    std::string value_label;  ///< what a cell holds: "overflow fraction"
     std::vector<std::string> rows;
     std::vector<std::string> columns;
     /// rows.size() x columns.size(), row-major; NaN where the report has no value for the cell.
@@ -35,7 +35,7 @@ public:
     static constexpr double least_shade = 0.15;
     explicit ColourScale(const HeatmapModel& heatmap);
     double shade(double value) const;
-    double max_value() const { return max_value_; }                    ///< largest finite value
+    double max_value() const { return max_value_; }  ///< largest finite value
     double min_positive_value() const { return min_positive_value_; }  ///< smallest above zero; 0 if none
 
 private:

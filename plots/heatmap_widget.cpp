@@ -57,7 +57,8 @@ HeatmapWidget::Geometry HeatmapWidget::geometry() const {
     const QFontMetricsF title_metrics(title_font);
     const QFontMetricsF metrics(font());
     qreal label_width = metrics.horizontalAdvance(text(model_.row_axis + " \\ " + model_.column_axis));
-    for (const std::string& row : model_.rows) label_width = std::max(label_width, metrics.horizontalAdvance(text(row)));
+    for (const std::string& row : model_.rows)
+        label_width = std::max(label_width, metrics.horizontalAdvance(text(row)));
     label_width = std::min(label_width + 12, width() * 0.35);
 
     Geometry g;
@@ -104,14 +105,17 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     const qreal cell_width = g.grid.width() / model_.columns.size();
     const qreal cell_height = g.grid.height() / model_.rows.size();
     for (std::size_t column = 0; column < model_.columns.size(); ++column) {
-        const QRectF cell(g.grid.left() + column * cell_width, g.column_labels.top(), cell_width, g.column_labels.height());
-        painter.drawText(cell, Qt::AlignCenter, metrics.elidedText(text(model_.columns[column]), Qt::ElideRight, cell_width - 4));
+        const QRectF cell(g.grid.left() + column * cell_width, g.column_labels.top(), cell_width,
+                          g.column_labels.height());
+        painter.drawText(cell, Qt::AlignCenter,
+                         metrics.elidedText(text(model_.columns[column]), Qt::ElideRight, cell_width - 4));
     }
     const bool values_fit = cell_height >= metrics.height() + 2;
     for (std::size_t row = 0; row < model_.rows.size(); ++row) {
         const qreal y = g.grid.top() + row * cell_height;
         if (cell_height >= metrics.height() * 0.8)
-            painter.drawText(QRectF(margin, y, g.row_labels.width() - 6, cell_height), Qt::AlignRight | Qt::AlignVCenter,
+            painter.drawText(QRectF(margin, y, g.row_labels.width() - 6, cell_height),
+                             Qt::AlignRight | Qt::AlignVCenter,
                              metrics.elidedText(text(model_.rows[row]), Qt::ElideRight, g.row_labels.width() - 6));
         for (std::size_t column = 0; column < model_.columns.size(); ++column) {
             const QRectF cell(g.grid.left() + column * cell_width, y, cell_width, cell_height);
@@ -136,20 +140,23 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     for (int i = 0; i < slices; ++i) {
         const double t = ColourScale::least_shade + (1 - ColourScale::least_shade) * (i + 0.5) / slices;
         const qreal height = g.colour_bar.height() / slices;
-        painter.fillRect(QRectF(g.colour_bar.left(), g.colour_bar.bottom() - (i + 1) * height, g.colour_bar.width(), height + 0.5),
-                         ramp(t));
+        painter.fillRect(
+            QRectF(g.colour_bar.left(), g.colour_bar.bottom() - (i + 1) * height, g.colour_bar.width(), height + 0.5),
+            ramp(t));
     }
     painter.setPen(Qt::black);
     painter.drawRect(g.colour_bar);
     const double bottom_value = model_.colour_scale == AxisScale::Log ? colours_.min_positive_value() : 0;
     const QRectF number_box(g.colour_bar.right() + 4, 0, colour_bar_labels - 24, metrics.height());
-    painter.drawText(number_box.translated(0, g.colour_bar.top()), Qt::AlignLeft | Qt::AlignTop, short_number(colours_.max_value()));
-    painter.drawText(number_box.translated(0, g.colour_bar.bottom() - metrics.height()), Qt::AlignLeft | Qt::AlignBottom,
-                     short_number(bottom_value));
+    painter.drawText(number_box.translated(0, g.colour_bar.top()), Qt::AlignLeft | Qt::AlignTop,
+                     short_number(colours_.max_value()));
+    painter.drawText(number_box.translated(0, g.colour_bar.bottom() - metrics.height()),
+                     Qt::AlignLeft | Qt::AlignBottom, short_number(bottom_value));
     painter.save();
     painter.translate(width() - margin - metrics.height() * 0.2, g.colour_bar.center().y());
     painter.rotate(-90);
-    const QString scale_label = text(model_.value_label) + (model_.colour_scale == AxisScale::Log ? " (log scale)" : "");
+    const QString scale_label =
+        text(model_.value_label) + (model_.colour_scale == AxisScale::Log ? " (log scale)" : "");
     painter.drawText(QRectF(-g.colour_bar.height() / 2, -metrics.height(), g.colour_bar.height(), metrics.height()),
                      Qt::AlignCenter, scale_label);
     painter.restore();
@@ -165,11 +172,11 @@ bool HeatmapWidget::event(QEvent* event) {
         return true;
     }
     const double value = model_.at(cell->first, cell->second);
-    QToolTip::showText(help->globalPos(), QStringLiteral("%1: %2\n%3: %4\n%5 = %6")
-                                              .arg(text(model_.row_axis), text(model_.rows[cell->first]),
-                                                   text(model_.column_axis), text(model_.columns[cell->second]),
-                                                   text(model_.value_label),
-                                                   std::isnan(value) ? QStringLiteral("no value") : text(core::csv_number(value))));
+    QToolTip::showText(help->globalPos(),
+                       QStringLiteral("%1: %2\n%3: %4\n%5 = %6")
+                           .arg(text(model_.row_axis), text(model_.rows[cell->first]), text(model_.column_axis),
+                                text(model_.columns[cell->second]), text(model_.value_label),
+                                std::isnan(value) ? QStringLiteral("no value") : text(core::csv_number(value))));
     return true;
 }
 

@@ -15,7 +15,7 @@ namespace floatscope::plots {
 /// What the plot is, besides its data.
 struct MetricPlotSpec {
     std::string id_prefix;  ///< the plot's id is `<id_prefix>_<region kind>`
-    std::string title;      ///< "%1" is replaced by the region kind: "Max relative error per %1"
+    std::string title;  ///< "%1" is replaced by the region kind: "Max relative error per %1"
     Axis y_axis;
 };
 

@@ -17,8 +17,8 @@
 #include <QValueAxis>
 #include <QWheelEvent>
 
-#include "plots/axis_fit.hpp"
 #include "core/csv.hpp"
+#include "plots/axis_fit.hpp"
 
 namespace floatscope::plots {
 namespace {
@@ -74,9 +74,9 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
 
 QColor role_colour(ColourRole role) {
     switch (role) {
-    case ColourRole::Good: return QColor(46, 160, 67, 45);
-    case ColourRole::Caution: return QColor(230, 160, 20, 70);
-    case ColourRole::Bad: return QColor(215, 48, 39, 50);
+        case ColourRole::Good: return QColor(46, 160, 67, 45);
+        case ColourRole::Caution: return QColor(230, 160, 20, 70);
+        case ColourRole::Bad: return QColor(215, 48, 39, 50);
     }
     return QColor(128, 128, 128, 50);
 }
@@ -102,10 +102,10 @@ QColor series_colour(std::size_t index) {
 
 Qt::PenStyle pen_style(LinePattern pattern) {
     switch (pattern) {
-    case LinePattern::Solid: return Qt::SolidLine;
-    case LinePattern::Dashed: return Qt::DashLine;
-    case LinePattern::Dotted: return Qt::DotLine;
-    case LinePattern::DashDotted: return Qt::DashDotLine;
+        case LinePattern::Solid: return Qt::SolidLine;
+        case LinePattern::Dashed: return Qt::DashLine;
+        case LinePattern::Dotted: return Qt::DotLine;
+        case LinePattern::DashDotted: return Qt::DashDotLine;
     }
     return Qt::SolidLine;
 }
@@ -140,7 +140,8 @@ PlotChartView::PlotChartView(PlotModel model, QWidget* parent) : QChartView(pare
     int next_group = 0;  // past the colour groups' colours, ungrouped series take the next ones
     for (const Series& series : model_.series) next_group = std::max(next_group, series.colour_group + 1);
     for (const Series& series : model_.series)
-        add_series(series, series_colour(static_cast<std::size_t>(series.colour_group >= 0 ? series.colour_group : next_group++)));
+        add_series(series, series_colour(static_cast<std::size_t>(series.colour_group >= 0 ? series.colour_group
+                                                                                           : next_group++)));
     // A long legend (many entries, or long names such as "fp16 AMP + loss scaling: layer 1") reads
     // better as a column beside the plot than elided in a row below it; a name elided even there
     // shows in full as the marker's tooltip.
@@ -186,7 +187,8 @@ void PlotChartView::add_band(const Band& band) {
     connect(area, &QAreaSeries::hovered, this, [band](QPointF, bool hovered) {
         if (!hovered) return;
         QToolTip::showText(QCursor::pos(), QStringLiteral("%1\nfrom %2 to %3")
-                                               .arg(text(band.label), text(core::csv_number(band.from)), text(core::csv_number(band.to))));
+                                               .arg(text(band.label), text(core::csv_number(band.from)),
+                                                    text(core::csv_number(band.to))));
     });
 }
 
@@ -317,14 +319,14 @@ void PlotChartView::wheelEvent(QWheelEvent* event) {
 void PlotChartView::keyPressEvent(QKeyEvent* event) {
     constexpr int pan_pixels = 20;
     switch (event->key()) {
-    case Qt::Key_Left: chart()->scroll(-pan_pixels, 0); break;
-    case Qt::Key_Right: chart()->scroll(pan_pixels, 0); break;
-    case Qt::Key_Up: chart()->scroll(0, pan_pixels); break;
-    case Qt::Key_Down: chart()->scroll(0, -pan_pixels); break;
-    case Qt::Key_Plus: chart()->zoomIn(); break;
-    case Qt::Key_Minus: chart()->zoomOut(); break;
-    case Qt::Key_Home: reset_zoom(); break;
-    default: QChartView::keyPressEvent(event); return;
+        case Qt::Key_Left: chart()->scroll(-pan_pixels, 0); break;
+        case Qt::Key_Right: chart()->scroll(pan_pixels, 0); break;
+        case Qt::Key_Up: chart()->scroll(0, pan_pixels); break;
+        case Qt::Key_Down: chart()->scroll(0, -pan_pixels); break;
+        case Qt::Key_Plus: chart()->zoomIn(); break;
+        case Qt::Key_Minus: chart()->zoomOut(); break;
+        case Qt::Key_Home: reset_zoom(); break;
+        default: QChartView::keyPressEvent(event); return;
     }
     event->accept();
 }

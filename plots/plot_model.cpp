@@ -18,24 +18,24 @@ std::string points_csv(const PlotModel& plot) {
     std::string csv = "series,x,y,x_label\n";  // line ends as the CLI writes them (LF)
     for (const Series& series : plot.series)
         for (const PlotPoint& point : series.points)
-            csv += core::csv_field(series.name) + ',' + core::csv_number(point.x) + ',' + core::csv_number(point.y) + ',' +
-                   core::csv_field(tick_label_at(plot.x_axis, point.x)) + "\n";
+            csv += core::csv_field(series.name) + ',' + core::csv_number(point.x) + ',' + core::csv_number(point.y) +
+                   ',' + core::csv_field(tick_label_at(plot.x_axis, point.x)) + "\n";
     return csv;
 }
 
 std::string bands_csv(const PlotModel& plot) {
     std::string csv = "band,axis,from,to,role\n";
     for (const Band& band : plot.bands)
-        csv += core::csv_field(band.label) + ',' + (band.axis == BandAxis::X ? "x" : "y") + ',' + core::csv_number(band.from) +
-               ',' + core::csv_number(band.to) + ',' + colour_role_name(band.role) + "\n";
+        csv += core::csv_field(band.label) + ',' + (band.axis == BandAxis::X ? "x" : "y") + ',' +
+               core::csv_number(band.from) + ',' + core::csv_number(band.to) + ',' + colour_role_name(band.role) + "\n";
     return csv;
 }
 
 const char* colour_role_name(ColourRole role) {
     switch (role) {
-    case ColourRole::Good: return "good";
-    case ColourRole::Caution: return "caution";
-    case ColourRole::Bad: return "bad";
+        case ColourRole::Good: return "good";
+        case ColourRole::Caution: return "caution";
+        case ColourRole::Bad: return "bad";
     }
     return "good";
 }

@@ -38,9 +38,9 @@ struct Axis {
 
 /// How a series wants to be drawn; a hint, the view may simplify.
 enum class SeriesStyle {
-    Line,            ///< points joined in order
+    Line,  ///< points joined in order
     LineWithPoints,  ///< joined, each point marked (few points: regions, epochs)
-    Bars,            ///< histogram: point (x, y) is the bin [x, x + bar_width) of height y
+    Bars,  ///< histogram: point (x, y) is the bin [x, x + bar_width) of height y
 };
 
 struct PlotPoint {
@@ -56,7 +56,7 @@ struct Series {
     std::string name;
     std::vector<PlotPoint> points;  ///< exact values; non-finite y and, on log axes, y <= 0 are not drawn
     SeriesStyle style = SeriesStyle::LineWithPoints;
-    double bar_width = 1;           ///< Bars only
+    double bar_width = 1;  ///< Bars only
     /// Series with the same colour group share a colour (one policy's metrics); -1: a colour of its own.
     int colour_group = -1;
     LinePattern pattern = LinePattern::Solid;
@@ -65,9 +65,9 @@ struct Series {
 
 /// What a shaded band means, for the view's choice of colour.
 enum class ColourRole {
-    Good,     ///< the safe range: normal numbers of the format
+    Good,  ///< the safe range: normal numbers of the format
     Caution,  ///< reduced precision: subnormals
-    Bad,      ///< lost: underflow to zero, overflow
+    Bad,  ///< lost: underflow to zero, overflow
 };
 
 enum class BandAxis { X, Y };
@@ -84,7 +84,7 @@ struct Band {
 };
 
 struct PlotModel {
-    std::string id;     ///< file-name stem, lower_snake, unique among a report's plots
+    std::string id;  ///< file-name stem, lower_snake, unique among a report's plots
     std::string title;
     Axis x_axis;
     Axis y_axis;

@@ -6,8 +6,8 @@
 namespace floatscope::plots {
 
 std::vector<PlotModel> refinement_plots(const emu::Report& report) {
-    const MetricPlotSpec spec{"refinement", "Error and residual per %1",
-                              {"normwise error, residual norm", AxisScale::Log, 10, {}, {}}};
+    const MetricPlotSpec spec{
+        "refinement", "Error and residual per %1", {"normwise error, residual norm", AxisScale::Log, 10, {}, {}}};
     return metric_plots(report, {metric::forward_error, metric::backward_error, metric::residual_norm}, spec);
 }
 

@@ -48,7 +48,8 @@ void write_pictures(QWidget& widget, const std::filesystem::path& stem, const st
 
 }  // namespace
 
-std::vector<std::filesystem::path> render_report_plots(const emu::Report& report, const std::filesystem::path& out_dir) {
+std::vector<std::filesystem::path> render_report_plots(const emu::Report& report,
+                                                       const std::filesystem::path& out_dir) {
     if (qobject_cast<QApplication*>(QCoreApplication::instance()) == nullptr)
         throw Error("drawing plots needs a QApplication; create one first (headless: QT_QPA_PLATFORM=offscreen)");
     const ReportPlots all = all_report_plots(report);

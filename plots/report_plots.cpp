@@ -6,12 +6,13 @@ namespace floatscope::plots {
 ReportPlots all_report_plots(const emu::Report& report) {
     ReportPlots all;
     for (std::vector<PlotModel> group :
-         {error_growth_plots(report, ErrorMeasure::RelativeErrorMax), error_growth_plots(report, ErrorMeasure::BitsCorrectMin),
-          error_growth_plots(report, ErrorMeasure::BitsOfError),
-          value_range_histograms(report), training_plots(report), refinement_plots(report),
-          quantization_plots(report)})
+         {error_growth_plots(report, ErrorMeasure::RelativeErrorMax),
+          error_growth_plots(report, ErrorMeasure::BitsCorrectMin),
+          error_growth_plots(report, ErrorMeasure::BitsOfError), value_range_histograms(report), training_plots(report),
+          refinement_plots(report), quantization_plots(report)})
         for (PlotModel& plot : group) all.plots.push_back(std::move(plot));
-    for (const ExceptionClass exception : {ExceptionClass::Overflow, ExceptionClass::UnderflowToZero, ExceptionClass::NaN})
+    for (const ExceptionClass exception :
+         {ExceptionClass::Overflow, ExceptionClass::UnderflowToZero, ExceptionClass::NaN})
         for (HeatmapModel& heatmap : exception_heatmaps(report, exception, CellValue::Fraction))
             all.heatmaps.push_back(std::move(heatmap));
     return all;

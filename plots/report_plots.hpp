@@ -13,7 +13,7 @@ namespace floatscope::plots {
 
 enum class ErrorMeasure {
     RelativeErrorMax,  ///< rel_error_max, log axis
-    BitsCorrectMin,    ///< bits_correct_min (-log2 of the relative error), linear axis
+    BitsCorrectMin,  ///< bits_correct_min (-log2 of the relative error), linear axis
     /// bits_error_max and bits_error_avg over the sampled points (FPCore runs: log2 of the distance in
     /// ULPs, as Herbie counts), linear axis
     BitsOfError,

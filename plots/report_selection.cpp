@@ -33,9 +33,8 @@ std::vector<MetricTrack> metric_tracks(const emu::Report& report, std::string_vi
     std::vector<MetricTrack> tracks;
     for (const emu::ReportRow& row : report.rows) {
         if (row.metric != metric || row.region_kind != region_kind) continue;
-        auto track = std::find_if(tracks.begin(), tracks.end(), [&](const MetricTrack& t) {
-            return t.run == row.run && t.policy == row.policy;
-        });
+        auto track = std::find_if(tracks.begin(), tracks.end(),
+                                  [&](const MetricTrack& t) { return t.run == row.run && t.policy == row.policy; });
         if (track == tracks.end()) {
             tracks.push_back({row.run, row.policy, track_name(report, row.run, row.policy), {}});
             track = tracks.end() - 1;
@@ -46,8 +45,9 @@ std::vector<MetricTrack> metric_tracks(const emu::Report& report, std::string_vi
         // Stable, so that of a region listed twice the first value stays in front and is kept.
         std::stable_sort(track.values.begin(), track.values.end(),
                          [](const RegionValue& a, const RegionValue& b) { return a.index < b.index; });
-        const auto duplicates = std::unique(track.values.begin(), track.values.end(),
-                                            [](const RegionValue& a, const RegionValue& b) { return a.index == b.index; });
+        const auto duplicates =
+            std::unique(track.values.begin(), track.values.end(),
+                        [](const RegionValue& a, const RegionValue& b) { return a.index == b.index; });
         track.values.erase(duplicates, track.values.end());
     }
     return tracks;

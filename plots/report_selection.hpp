@@ -11,7 +11,7 @@
 namespace floatscope::plots {
 
 struct RegionValue {
-    int index = 0;       ///< region_index
+    int index = 0;  ///< region_index
     std::string region;  ///< the region's label
     double value = 0;
 };

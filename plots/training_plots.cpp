@@ -26,11 +26,14 @@ std::vector<std::string> gradient_underflow_metrics(const emu::Report& report) {
 
 std::vector<PlotModel> training_plots(const emu::Report& report) {
     const MetricPlotSpec loss{"loss", "Loss per %1", {"loss", AxisScale::Linear, 10, {}, {}}};
-    const MetricPlotSpec accuracy{"accuracy", "Accuracy per %1", {"accuracy", AxisScale::Linear, 10, AxisRange{0, 1}, {}}};
+    const MetricPlotSpec accuracy{
+        "accuracy", "Accuracy per %1", {"accuracy", AxisScale::Linear, 10, AxisRange{0, 1}, {}}};
     // Loss scales are powers of two (GradScaler halves and doubles them): a log2 axis reads as steps.
     const MetricPlotSpec scale{"loss_scale", "Loss scale per %1", {"loss scale", AxisScale::Log, 2, {}, {}}};
-    const MetricPlotSpec underflow{"grad_underflow", "Gradients underflowing to zero per %1, by layer",
-                                   {"fraction of the layer's gradients flushed to zero", AxisScale::Linear, 10, {}, {}}};
+    const MetricPlotSpec underflow{
+        "grad_underflow",
+        "Gradients underflowing to zero per %1, by layer",
+        {"fraction of the layer's gradients flushed to zero", AxisScale::Linear, 10, {}, {}}};
     const std::vector<std::string> underflow_names = gradient_underflow_metrics(report);
     const std::vector<std::string_view> underflow_metrics(underflow_names.begin(), underflow_names.end());
     std::vector<PlotModel> plots;

@@ -32,7 +32,8 @@ std::vector<RegionHistogram> collect(const emu::Report& report) {
     const auto region_of = [&](const emu::ReportRow& row) -> RegionHistogram& {
         const auto [at, added] =
             position.try_emplace({row.run, row.policy, row.region_kind, row.region_index}, regions.size());
-        if (added) regions.push_back({row.run, row.policy, row.region_kind, row.region_index, row.region, {}, {}, {}, {}});
+        if (added)
+            regions.push_back({row.run, row.policy, row.region_kind, row.region_index, row.region, {}, {}, {}, {}});
         return regions[at->second];
     };
     for (const emu::ReportRow& row : report.rows) {
@@ -52,8 +53,8 @@ std::vector<RegionHistogram> collect(const emu::Report& report) {
 
 bool usable_range(const RegionHistogram& r) {
     const auto positive = [](const std::optional<double>& v) { return v && std::isfinite(*v) && *v > 0; };
-    return positive(r.min_subnormal) && positive(r.min_normal) && positive(r.max) && *r.min_subnormal <= *r.min_normal &&
-           *r.min_normal <= *r.max;
+    return positive(r.min_subnormal) && positive(r.min_normal) && positive(r.max) &&
+           *r.min_subnormal <= *r.min_normal && *r.min_normal <= *r.max;
 }
 
 /// The format's range in log2 space, shaded from edge to edge of the plot.

@@ -24,7 +24,8 @@ struct DecodedPattern {
     std::string value_class;
 };
 
-std::vector<DecodedPattern> decode_patterns(const emu::BitLevelFormat& format, const std::vector<std::string>& patterns) {
+std::vector<DecodedPattern> decode_patterns(const emu::BitLevelFormat& format,
+                                            const std::vector<std::string>& patterns) {
     std::vector<DecodedPattern> decoded;
     for (const std::string& text : patterns) {
         const std::string hex = format.canonical_hex(text);
@@ -39,7 +40,8 @@ void print_text(std::ostream& out, const std::vector<DecodedPattern>& decoded) {
 
 void print_csv(std::ostream& out, const core::FormatSpec& spec, const std::vector<DecodedPattern>& decoded) {
     out << core::csv_record({"format", "input", "bits", "value", "class"});
-    for (const DecodedPattern& d : decoded) out << core::csv_record({spec.name, d.input, d.hex, d.value, d.value_class});
+    for (const DecodedPattern& d : decoded)
+        out << core::csv_record({spec.name, d.input, d.hex, d.value, d.value_class});
 }
 
 int run_decode(std::ostream& out, const DecodeOptions& options) {
@@ -58,8 +60,7 @@ int run_decode(std::ostream& out, const DecodeOptions& options) {
 
 Command add_decode_command(CLI::App& parent) {
     auto options = std::make_shared<DecodeOptions>();
-    CLI::App* command =
-        parent.add_subcommand("decode", "bit patterns to exact values: prints `BITS VALUE CLASS`");
+    CLI::App* command = parent.add_subcommand("decode", "bit patterns to exact values: prints `BITS VALUE CLASS`");
     command->add_option("--format,-f", options->format, "format of the patterns (floatscope-cli formats lists them)")
         ->required();
     command->add_flag("--csv", options->csv, "CSV: format,input,bits,value,class (value: exact decimal)");

@@ -38,7 +38,7 @@ void print_csv(std::ostream& out, const emu::BitLevelFormat& format, const std::
     out << core::csv_record({"format", "input", "bits", "value", "flags"});
     for (const Encoded& e : encoded)
         out << core::csv_record({format.spec().name, e.input, e.rounded.hex, format.exact_decimal(e.rounded.hex),
-                            core::flags_hex(e.rounded.flags)});
+                                 core::flags_hex(e.rounded.flags)});
 }
 
 int run_encode(std::ostream& out, const EncodeOptions& options) {
@@ -58,8 +58,9 @@ int run_encode(std::ostream& out, const EncodeOptions& options) {
 Command add_encode_command(CLI::App& parent) {
     auto options = std::make_shared<EncodeOptions>();
     CLI::App* command = parent.add_subcommand(
-        "encode", "round values once to a format: prints `BITS FLAGS` (flags: 1 inexact, 2 underflow, 4 overflow, "
-                  "8 divide-by-zero, 10 invalid)");
+        "encode",
+        "round values once to a format: prints `BITS FLAGS` (flags: 1 inexact, 2 underflow, 4 overflow, "
+        "8 divide-by-zero, 10 invalid)");
     command->add_option("--format,-f", options->format, "target format (floatscope-cli formats lists them)")
         ->required();
     add_rounding_options(*command, options->rounding, true);

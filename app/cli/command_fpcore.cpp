@@ -56,7 +56,8 @@ emu::fpcore::InputPoint parse_input(const std::string& text) {
     for (const std::string& assignment : split(text, ',')) {
         const auto equals = assignment.find('=');
         if (equals == std::string::npos || equals == 0 || equals + 1 == assignment.size())
-            throw Error("--input '" + text + "': expected name=value pairs separated by commas, e.g. --input x=1.5,y=2");
+            throw Error("--input '" + text +
+                        "': expected name=value pairs separated by commas, e.g. --input x=1.5,y=2");
         point.emplace_back(assignment.substr(0, equals), assignment.substr(equals + 1));
     }
     return point;
@@ -78,8 +79,8 @@ std::vector<emu::fpcore::InputPoint> read_inputs_csv(const std::string& path) {
             continue;
         }
         if (fields.size() != header.size())
-            throw Error(fmt::format("{}:{}: {} values for {} columns ({})", path, line_number, fields.size(), header.size(),
-                                    fmt::join(header, ",")));
+            throw Error(fmt::format("{}:{}: {} values for {} columns ({})", path, line_number, fields.size(),
+                                    header.size(), fmt::join(header, ",")));
         emu::fpcore::InputPoint point;
         for (std::size_t i = 0; i < fields.size(); ++i) point.emplace_back(header[i], fields[i]);
         points.push_back(std::move(point));
@@ -88,9 +89,7 @@ std::vector<emu::fpcore::InputPoint> read_inputs_csv(const std::string& path) {
     return points;
 }
 
-std::string number(double x, int decimals) {
-    return std::isnan(x) ? "-" : fmt::format("{:.{}f}", x, decimals);
-}
+std::string number(double x, int decimals) { return std::isnan(x) ? "-" : fmt::format("{:.{}f}", x, decimals); }
 
 int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
     emu::fpcore::RunOptions run;
@@ -107,7 +106,8 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
         const auto points = read_inputs_csv(options.inputs_csv);
         run.inputs.insert(run.inputs.end(), points.begin(), points.end());
     }
-    run.threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    run.threads =
+        options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
     // Every file must parse before anything runs: a syntax error names its line and column.
     std::vector<std::vector<emu::fpcore::FPCore>> files;
@@ -122,16 +122,20 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
         const bool ok = o.error.empty();
         if (!ok) evaluated[i / run.formats.size()] = false;
         std::string status = ok ? std::string("ok") : std::string("error: ").append(o.error);
-        if (ok && o.budget_exceeded > 0) status = fmt::format("ok ({} points did not end within the iteration budget)", o.budget_exceeded);
-        if (ok && o.spread == emu::fpcore::Spread::Value) status += " (uniform in value: :pre rejects float-uniform draws)";
-        table.add_row({o.workload, o.format, ok ? std::to_string(o.samples) : "-", ok ? number(o.bits_error_avg, 2) : "-",
-                       ok ? number(o.bits_error_max, 2) : "-", ok ? std::to_string(o.nan) : "-", ok ? std::to_string(o.inf) : "-",
-                       status});
+        if (ok && o.budget_exceeded > 0)
+            status = fmt::format("ok ({} points did not end within the iteration budget)", o.budget_exceeded);
+        if (ok && o.spread == emu::fpcore::Spread::Value)
+            status += " (uniform in value: :pre rejects float-uniform draws)";
+        table.add_row({o.workload, o.format, ok ? std::to_string(o.samples) : "-",
+                       ok ? number(o.bits_error_avg, 2) : "-", ok ? number(o.bits_error_max, 2) : "-",
+                       ok ? std::to_string(o.nan) : "-", ok ? std::to_string(o.inf) : "-", status});
     }
     table.print(out);
     const auto count = static_cast<std::size_t>(std::count(evaluated.begin(), evaluated.end(), true));
-    const double coverage = benchmarks.empty() ? 1.0 : static_cast<double>(count) / static_cast<double>(benchmarks.size());
-    out << fmt::format("{} of {} FPCores evaluated under every format ({:.1f}%)\n", count, benchmarks.size(), 100 * coverage);
+    const double coverage =
+        benchmarks.empty() ? 1.0 : static_cast<double>(count) / static_cast<double>(benchmarks.size());
+    out << fmt::format("{} of {} FPCores evaluated under every format ({:.1f}%)\n", count, benchmarks.size(),
+                       100 * coverage);
 
     const emu::Report report = emu::fpcore::make_report(outcomes, run, options.files);
     if (!options.csv.empty()) {
@@ -145,7 +149,8 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
         core::write_file_atomically(options.json, text.str());
     }
     if (options.check_coverage >= 0 && coverage < options.check_coverage) {
-        std::cerr << fmt::format("floatscope-cli: coverage {:.3f} is below --check-coverage {:.3f}\n", coverage, options.check_coverage);
+        std::cerr << fmt::format("floatscope-cli: coverage {:.3f} is below --check-coverage {:.3f}\n", coverage,
+                                 options.check_coverage);
         return 1;
     }
     return 0;
@@ -155,10 +160,12 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
 
 Command add_fpcore_command(CLI::App& parent) {
     auto options = std::make_shared<FPCoreCommandOptions>();
-    CLI::App* command = parent.add_subcommand(
-        "fpcore", "run FPCore 2.0 benchmarks under formats against the MPFR ground truth (bits of error as Herbie measures them)");
+    CLI::App* command = parent.add_subcommand("fpcore",
+                                              "run FPCore 2.0 benchmarks under formats against the MPFR ground truth "
+                                              "(bits of error as Herbie measures them)");
     command->add_option("FILE", options->files, "FPCore files (.fpcore)")->required();
-    command->add_option("--formats", options->formats, "comma-separated binary formats, one policy each")->capture_default_str();
+    command->add_option("--formats", options->formats, "comma-separated binary formats, one policy each")
+        ->capture_default_str();
     // Samples are streamed into statistics, so their count costs time (bounded by --time-limit), not memory.
     command->add_option("--samples", options->samples, "sampled input points per benchmark and format")
         ->capture_default_str()
@@ -170,9 +177,12 @@ Command add_fpcore_command(CLI::App& parent) {
         ->capture_default_str()
         ->check(whole_number_in(64, emu::fpcore::Real::max_precision));
     command->add_option("--input", options->inputs, "an input point instead of sampling, e.g. x=1.5,y=2 (repeatable)");
-    command->add_option("--inputs-csv", options->inputs_csv, "CSV of input points: header of argument names, one row per point");
-    command->add_option("--override", options->override_mode,
-                        "which precisions of the program the format replaces: all, top (the program's :precision), bang (! blocks)")
+    command->add_option("--inputs-csv", options->inputs_csv,
+                        "CSV of input points: header of argument names, one row per point");
+    command
+        ->add_option(
+            "--override", options->override_mode,
+            "which precisions of the program the format replaces: all, top (the program's :precision), bang (! blocks)")
         ->capture_default_str();
     command->add_option("--max-iterations", options->max_iterations, "loop iterations allowed per evaluation")
         ->capture_default_str()
@@ -185,8 +195,9 @@ Command add_fpcore_command(CLI::App& parent) {
     add_memory_limit_option(*command);
     command->add_option("--csv", options->csv, "write the tidy report as CSV (the same columns as run)");
     command->add_option("--json", options->json, "write the report as JSON");
-    command->add_option("--check-coverage", options->check_coverage,
-                        "exit 1 when fewer than this fraction of the FPCores evaluate under every format (e.g. 0.95)")
+    command
+        ->add_option("--check-coverage", options->check_coverage,
+                     "exit 1 when fewer than this fraction of the FPCores evaluate under every format (e.g. 0.95)")
         ->check(number_in(0, 1));
     return {command, [options](std::ostream& out) { return run_fpcore(out, *options); }};
 }

@@ -16,16 +16,16 @@ namespace {
 /// What values a parameter accepts, as the user would type them.
 std::string accepted_values(const emu::ParameterSpec& p) {
     switch (p.type) {
-    case emu::ParameterType::Integer:
-        return fmt::format("{}..{}", static_cast<long long>(p.min), static_cast<long long>(p.max));
-    case emu::ParameterType::Real: return fmt::format("{}..{}", p.min, p.max);
-    case emu::ParameterType::Boolean: return "true|false";
-    case emu::ParameterType::Choice: {
-        std::string choices;
-        for (const std::string& c : p.choices) choices += (choices.empty() ? "" : "|") + c;
-        return choices;
-    }
-    case emu::ParameterType::Text: return "text";
+        case emu::ParameterType::Integer:
+            return fmt::format("{}..{}", static_cast<long long>(p.min), static_cast<long long>(p.max));
+        case emu::ParameterType::Real: return fmt::format("{}..{}", p.min, p.max);
+        case emu::ParameterType::Boolean: return "true|false";
+        case emu::ParameterType::Choice: {
+            std::string choices;
+            for (const std::string& c : p.choices) choices += (choices.empty() ? "" : "|") + c;
+            return choices;
+        }
+        case emu::ParameterType::Text: return "text";
     }
     return "-";
 }
@@ -66,8 +66,9 @@ int list(std::ostream& out, const std::string& name) {
 Command add_list_command(CLI::App& parent) {
     auto name = std::make_shared<std::string>();
     CLI::App* command = parent.add_subcommand(
-        "list", "the built-in workloads with their parameters (type, default, values, help) and the accumulation "
-                "presets a policy's matmul clause takes");
+        "list",
+        "the built-in workloads with their parameters (type, default, values, help) and the accumulation "
+        "presets a policy's matmul clause takes");
     command->add_option("WORKLOAD", *name, "show this workload's full description");
     return {command, [name](std::ostream& out) { return list(out, *name); }};
 }

@@ -46,8 +46,9 @@ int merge(std::ostream& out, const MergeOptions& options) {
 Command add_merge_command(CLI::App& parent) {
     auto options = std::make_shared<MergeOptions>();
     CLI::App* command = parent.add_subcommand(
-        "merge", "merge the reports of a sharded sweep (CSV or JSON, as run and sweep write them) into one; CSV on "
-                 "stdout unless --csv/--json say otherwise");
+        "merge",
+        "merge the reports of a sharded sweep (CSV or JSON, as run and sweep write them) into one; CSV on "
+        "stdout unless --csv/--json say otherwise");
     command->add_option("SHARD", options->shards, "report files, CSV or JSON")->required();
     command->add_option("--csv", options->csv, "write the merged report as CSV to this file ('-': stdout)");
     command->add_option("--json", options->json, "write the merged report as JSON to this file ('-': stdout)");

@@ -34,8 +34,9 @@ int run_workload(std::ostream& out, const SimulationOptions& options) {
 Command add_run_command(CLI::App& parent) {
     auto options = std::make_shared<SimulationOptions>();
     CLI::App* command = parent.add_subcommand(
-        "run", "run a workload under precision policies against its MPFR ground truth; a summary on stdout, "
-               "the full report with --csv/--json");
+        "run",
+        "run a workload under precision policies against its MPFR ground truth; a summary on stdout, "
+        "the full report with --csv/--json");
     add_simulation_options(*command, *options);
     return {command, [options](std::ostream& out) { return run_workload(out, *options); }};
 }

@@ -59,8 +59,8 @@ FormatView view_in(const core::FormatSpec& spec, const std::string& text, const 
     v.value_class = format.value_class(hex);
     v.value = format.exact_decimal(hex);
     v.shortest = format.shortest_decimal(hex);
-    const core::RoundingErrorText error = core::measure_rounding_error(
-        text, x, format.value_of(hex), format.quantum_exponent_at(x.exponent), NAN, 4);
+    const core::RoundingErrorText error =
+        core::measure_rounding_error(text, x, format.value_of(hex), format.quantum_exponent_at(x.exponent), NAN, 4);
     v.absolute_error = error.absolute;
     v.relative_error = error.relative;
     v.next_down = neighbour(format, hex, format.next_down(hex));
@@ -129,9 +129,10 @@ Command add_show_command(CLI::App& parent) {
         ->add_option("VALUE", options->value,
                      "decimal (0.1), hex float (0x1.8p-3), inf or nan (-inf and -nan only after --)")
         ->required();
-    command->add_option("--format,-f", options->formats,
-                        "format to show (repeatable; default: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp4_e2m1 nf4 "
-                        "int8)")
+    command
+        ->add_option("--format,-f", options->formats,
+                     "format to show (repeatable; default: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp4_e2m1 nf4 "
+                     "int8)")
         ->allow_extra_args(false);  // one name per --format, so that `-f fp16 -- -inf` reads -inf as the value
     add_rounding_options(*command, options->rounding, false);
     return {command, [options](std::ostream& out) { return run_show(out, *options); }};

@@ -20,7 +20,7 @@ namespace {
 struct SweepOptions {
     SimulationOptions simulation;
     std::vector<std::string> grid;  ///< name=v1,v2,...
-    std::string shard;              ///< i/N, empty for the whole grid
+    std::string shard;  ///< i/N, empty for the whole grid
 };
 
 struct GridAxis {
@@ -109,8 +109,9 @@ int run_sweep(std::ostream& out, const SweepOptions& options) {
 Command add_sweep_command(CLI::App& parent) {
     auto options = std::make_shared<SweepOptions>();
     CLI::App* command = parent.add_subcommand(
-        "sweep", "run a workload over a grid of parameter values (--grid) under each policy, on every core, as one "
-                 "report; --shard i/N runs one slice of the grid (floatscope-cli merge joins the slices)");
+        "sweep",
+        "run a workload over a grid of parameter values (--grid) under each policy, on every core, as one "
+        "report; --shard i/N runs one slice of the grid (floatscope-cli merge joins the slices)");
     add_simulation_options(*command, options->simulation);
     command->add_option("--grid", options->grid,
                         "a parameter and its values name=v1,v2,..., repeatable: the grid is "

@@ -35,9 +35,12 @@ std::string missing_subcommand(const CLI::App& app) {
     const std::vector<std::string> remaining = app.remaining();
     if (remaining.empty()) return "no subcommand given; valid: " + subcommand_names(app) + help;
     const std::string& first = remaining.front();
-    if (first.empty() || first[0] != '-') return "unknown subcommand '" + first + "'; valid: " + subcommand_names(app) + help;
-    return "unknown option '" + first + "'; before the subcommand only --help and --version are valid, options go after "
-           "it (floatscope-cli SUBCOMMAND --help lists them); subcommands: " + subcommand_names(app);
+    if (first.empty() || first[0] != '-')
+        return "unknown subcommand '" + first + "'; valid: " + subcommand_names(app) + help;
+    return "unknown option '" + first +
+           "'; before the subcommand only --help and --version are valid, options go after "
+           "it (floatscope-cli SUBCOMMAND --help lists them); subcommands: " +
+           subcommand_names(app);
 }
 
 /// CLI11 reads "-inf" as options -i -n -f (negative numbers are fine); "--" must come first.
@@ -55,12 +58,10 @@ int run(int argc, char** argv) {
     CLI::App app("FloatScope: bit-exact number-format emulation against an MPFR ground truth", "floatscope-cli");
     app.set_version_flag("--version", "floatscope-cli 0.1.0");
     app.require_subcommand(1);
-    const std::vector<Command> commands = {add_formats_command(app), add_show_command(app),
-                                           add_encode_command(app),  add_decode_command(app),
-                                           add_convert_command(app), add_eval_command(app),
-                                           add_testfloat_command(app), add_fpcore_command(app),
-                                           add_list_command(app),      add_run_command(app),
-                                           add_sweep_command(app),     add_merge_command(app)};
+    const std::vector<Command> commands = {
+        add_formats_command(app), add_show_command(app), add_encode_command(app),    add_decode_command(app),
+        add_convert_command(app), add_eval_command(app), add_testfloat_command(app), add_fpcore_command(app),
+        add_list_command(app),    add_run_command(app),  add_sweep_command(app),     add_merge_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

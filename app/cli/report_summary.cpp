@@ -41,7 +41,8 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
     for (const emu::ReportRow& row : report.rows) {
         if (row.region_kind == emu::metric::whole_run_kind) {
             // Whole-run rows: the timings; the work counts (for cost estimates) stay in the report.
-            if (row.metric == emu::metric::seconds || row.metric == emu::metric::ground_truth_seconds) timings[row.run].push_back(fmt::format("{} {:.3g} s", row.policy, row.value));
+            if (row.metric == emu::metric::seconds || row.metric == emu::metric::ground_truth_seconds)
+                timings[row.run].push_back(fmt::format("{} {:.3g} s", row.policy, row.value));
             continue;
         }
         const Key key{row.run, row.policy, row.region_kind, row.region_index};

@@ -31,7 +31,8 @@ void add_simulation_options(CLI::App& command, SimulationOptions& options) {
                        "'bf16; matmul = bf16_fp32' (default with neither: fp32, bf16, fp16, fp8_e4m3)");
     command.add_option("--set", options.assignments, "a workload parameter name=value, repeatable");
     command.add_option("--mpfr-precision", options.mpfr_precision, "bits of the MPFR ground truth (default 256)")
-        ->check(whole_number_in(53, 65536));  // the engine's range (emulation/simulation/engine.cpp), checked here as text
+        ->check(
+            whole_number_in(53, 65536));  // the engine's range (emulation/simulation/engine.cpp), checked here as text
     command.add_flag("--no-ground-truth", options.no_ground_truth, "skip the MPFR run: no error rows, value rows only");
     command.add_option("--threads", options.threads, "threads for the runs (default: every core)")
         ->check(whole_number_in(1, max_threads));
@@ -62,8 +63,7 @@ int thread_count(const SimulationOptions& options) {
 }
 
 void check_outputs(const std::string& csv, const std::string& json) {
-    if (csv == "-" && json == "-")
-        throw Error("--csv - and --json - both ask for stdout; write one of them to a file");
+    if (csv == "-" && json == "-") throw Error("--csv - and --json - both ask for stdout; write one of them to a file");
 }
 
 bool write_report_files(const emu::Report& report, const std::string& csv, const std::string& json, std::ostream& out) {

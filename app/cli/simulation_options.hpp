@@ -17,8 +17,8 @@ namespace floatscope::cli {
 /// choices) reach the user.
 struct SimulationOptions {
     std::string workload;
-    std::vector<std::string> formats;      ///< --formats a,b: one uniform policy each
-    std::vector<std::string> policies;     ///< --policy TEXT, repeatable: parse_policy
+    std::vector<std::string> formats;  ///< --formats a,b: one uniform policy each
+    std::vector<std::string> policies;  ///< --policy TEXT, repeatable: parse_policy
     std::vector<std::string> assignments;  ///< --set name=value, repeatable
     int mpfr_precision = 256;
     bool no_ground_truth = false;

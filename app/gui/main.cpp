@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "app/gui/main_window.hpp"
-#include "app/gui/simulator/plot_command.hpp"
 #include "app/gui/screenshot.hpp"
+#include "app/gui/simulator/plot_command.hpp"
 #include "app/gui/simulator/stories.hpp"
 
 int main(int argc, char** argv) {
@@ -23,27 +23,30 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("FloatScope: number formats, bit-exact, against MPFR"));
     parser.addHelpOption();
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render a view to FILE.png and exit."),
-                                        QStringLiteral("FILE"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render a view to FILE.png and exit."), QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
                                   QStringLiteral("View to show: bits, formats, numberline, learn, designer, stories, "
                                                  "runner, results, compare."),
                                   QStringLiteral("NAME"), QStringLiteral("bits"));
-    const QCommandLineOption value(QStringLiteral("value"), QStringLiteral("Value to enter (0.1, 0x1.8p-3, fp16:3C00)."),
-                                   QStringLiteral("V"));
+    const QCommandLineOption value(QStringLiteral("value"),
+                                   QStringLiteral("Value to enter (0.1, 0x1.8p-3, fp16:3C00)."), QStringLiteral("V"));
     const QCommandLineOption formats(QStringLiteral("formats"), QStringLiteral("Formats to choose, comma-separated."),
                                      QStringLiteral("a,b"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size (default 1280x800)."),
                                   QStringLiteral("WxH"), QStringLiteral("1280x800"));
     QStringList story_names;
     for (const floatscope::gui::Story& s : floatscope::gui::stories()) story_names << QString::fromStdString(s.name);
-    const QCommandLineOption story(QStringLiteral("story"),
-                                   QStringLiteral("With --screenshot: run this story first (%1).").arg(story_names.join(", ")),
-                                   QStringLiteral("NAME"));
-    const QCommandLineOption plot(QStringLiteral("plot"),
-                                  QStringLiteral("Render the plots of a report (JSON or CSV) to PNG and SVG in --out, and exit."),
-                                  QStringLiteral("REPORT"));
-    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Folder for --plot's files."), QStringLiteral("DIR"));
+    const QCommandLineOption story(
+        QStringLiteral("story"),
+        QStringLiteral("With --screenshot: run this story first (%1).").arg(story_names.join(", ")),
+        QStringLiteral("NAME"));
+    const QCommandLineOption plot(
+        QStringLiteral("plot"),
+        QStringLiteral("Render the plots of a report (JSON or CSV) to PNG and SVG in --out, and exit."),
+        QStringLiteral("REPORT"));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Folder for --plot's files."),
+                                 QStringLiteral("DIR"));
     parser.addOptions({screenshot, view, value, formats, size, story, plot, out});
     parser.process(app);
 

@@ -45,10 +45,12 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
 
     rounding_ = new QComboBox(this);
     rounding_->setObjectName(QStringLiteral("rounding"));
-    for (core::RoundingMode mode : core::all_rounding_modes) rounding_->addItem(QString::fromLatin1(core::to_string(mode)));
+    for (core::RoundingMode mode : core::all_rounding_modes)
+        rounding_->addItem(QString::fromLatin1(core::to_string(mode)));
     rounding_->setCurrentText(QString::fromLatin1(core::to_string(state_->rounding_mode())));
-    rounding_->setToolTip(QStringLiteral("rne: nearest, ties to even; rna: ties away; rtz: toward zero; rup/rdn: "
-                                         "toward +/-inf; rto: to odd; sr, sr-equal: stochastic (fixed seed)"));
+    rounding_->setToolTip(
+        QStringLiteral("rne: nearest, ties to even; rna: ties away; rtz: toward zero; rup/rdn: "
+                       "toward +/-inf; rto: to odd; sr, sr-equal: stochastic (fixed seed)"));
     connect(rounding_, &QComboBox::currentTextChanged, this,
             [this](const QString& name) { state_->set_rounding_mode(core::parse_rounding_mode(name.toStdString())); });
     auto* toolbar = addToolBar(QStringLiteral("Rounding"));
@@ -96,8 +98,8 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
 
 void MainWindow::build_menus() {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
-    QAction* export_action = file->addAction(QStringLiteral("&Export current view as CSV..."), this,
-                                             &MainWindow::export_with_dialog);
+    QAction* export_action =
+        file->addAction(QStringLiteral("&Export current view as CSV..."), this, &MainWindow::export_with_dialog);
     export_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     workspace_->add_file_actions(*file);
     file->addSeparator();
@@ -111,7 +113,8 @@ void MainWindow::build_menus() {
         bits_->value_entry()->selectAll();
     });
     value->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    QAction* formats = view->addAction(QStringLiteral("Choose &formats"), this, [this] { sidebar_->list()->setFocus(); });
+    QAction* formats =
+        view->addAction(QStringLiteral("Choose &formats"), this, [this] { sidebar_->list()->setFocus(); });
     formats->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     QAction* rounding = view->addAction(QStringLiteral("&Rounding mode"), this, [this] { rounding_->setFocus(); });
     rounding->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
@@ -146,9 +149,9 @@ void MainWindow::export_current_view(const QString& path) const {
 }
 
 void MainWindow::export_with_dialog() {
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export %1 as CSV").arg(current_view_name()),
-                                                      current_view_name() + QStringLiteral(".csv"),
-                                                      QStringLiteral("CSV files (*.csv)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, QStringLiteral("Export %1 as CSV").arg(current_view_name()),
+                                     current_view_name() + QStringLiteral(".csv"), QStringLiteral("CSV files (*.csv)"));
     if (path.isEmpty()) return;
     try {
         export_current_view(path);

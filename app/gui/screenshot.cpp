@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "app/gui/lab/lab_state.hpp"
-#include "app/gui/main_window.hpp"
 #include "app/gui/lab/number_line_view.hpp"
+#include "app/gui/main_window.hpp"
 #include "app/gui/simulator/simulator_workspace.hpp"
 #include "core/catalog.hpp"
 #include "core/error.hpp"
@@ -32,7 +32,8 @@ QString render_screenshot(const ScreenshotRequest& request) {
             // Names beyond the catalog (e4m3:sat, e5m3) become custom formats, as the sidebar makes them.
             for (const QString& name : request.formats) {
                 const auto& known = window.state().formats();
-                if (std::none_of(known.begin(), known.end(), [&](const auto& f) { return f.name == name.toStdString(); }))
+                if (std::none_of(known.begin(), known.end(),
+                                 [&](const auto& f) { return f.name == name.toStdString(); }))
                     window.state().add_custom_format(core::parse_format(name.toStdString()));
             }
             window.state().set_chosen(request.formats);
@@ -51,7 +52,8 @@ QString render_screenshot(const ScreenshotRequest& request) {
     window.show();
     QApplication::processEvents();
     const QPixmap pixmap = window.grab();
-    if (pixmap.isNull() || !pixmap.save(request.file, "PNG")) return QStringLiteral("cannot write '%1'").arg(request.file);
+    if (pixmap.isNull() || !pixmap.save(request.file, "PNG"))
+        return QStringLiteral("cannot write '%1'").arg(request.file);
     return {};
 }
 

@@ -8,13 +8,13 @@
 namespace floatscope::gui {
 
 struct ScreenshotRequest {
-    QString file;            ///< PNG to write
-    QString view;            ///< a MainWindow view name
-    QString value;           ///< value to enter first; empty keeps the default
+    QString file;  ///< PNG to write
+    QString view;  ///< a MainWindow view name
+    QString value;  ///< value to enter first; empty keeps the default
     /// Formats to choose, catalog names or any name core::parse_format accepts (added as custom
     /// formats); the number line shows the first two it can. Empty keeps the defaults.
     QStringList formats;
-    QSize size{1280, 800};   ///< window size in pixels
+    QSize size{1280, 800};  ///< window size in pixels
     /// A story (stories.hpp) to run to the end first, so that the simulator views have a run to show.
     QString story;
 };

@@ -35,7 +35,7 @@ enum class AccumulationOrder {
 
 /// How a product meets the accumulator.
 enum class MultiplyAdd {
-    Fused,     ///< the exact product is added and rounded once: acc(s + x*y), an fma
+    Fused,  ///< the exact product is added and rounded once: acc(s + x*y), an fma
     Separate,  ///< the product is rounded to `product` first: acc(s + prod(x*y))
 };
 
@@ -57,9 +57,9 @@ struct AccumulationModel {
     core::FormatRounding product;  ///< Separate only
     core::FormatRounding accumulator;
     AccumulationOrder order = AccumulationOrder::Sequential;
-    int block_size = 0;            ///< Blocked: terms per block; BlockFma: products per block
-    core::FormatRounding combine;        ///< Blocked only: the format the block sums are added in
-    bool compensated = false;      ///< Kahan summation (Sequential, and within the blocks of Blocked)
+    int block_size = 0;  ///< Blocked: terms per block; BlockFma: products per block
+    core::FormatRounding combine;  ///< Blocked only: the format the block sums are added in
+    bool compensated = false;  ///< Kahan summation (Sequential, and within the blocks of Blocked)
     int alignment_extra_bits = 0;  ///< BlockFma only; negative keeps fewer bits than the accumulator has
     core::FormatRounding output;
 };

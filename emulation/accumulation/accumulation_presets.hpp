@@ -10,7 +10,7 @@
 namespace floatscope::emu {
 
 enum class PresetKind {
-    Recipe,    ///< a precision recipe independent of a machine (fp16 accumulation, FP8 with promotion)
+    Recipe,  ///< a precision recipe independent of a machine (fp16 accumulation, FP8 with promotion)
     Hardware,  ///< a named accelerator's matrix unit
 };
 
@@ -18,7 +18,7 @@ struct AccumulationPreset {
     std::string name;  ///< what the CLI and GUI accept: "bf16_fp32", "nvidia_a100_bf16"
     PresetKind kind = PresetKind::Recipe;
     std::string summary;  ///< one line
-    std::string help;     ///< where the parameters come from, and which parts are assumptions
+    std::string help;  ///< where the parameters come from, and which parts are assumptions
     AccumulationModel model;
 };
 

@@ -9,7 +9,9 @@ namespace floatscope::emu {
 
 namespace {
 
-core::RoundingOptions options_of(const core::FormatRounding& r) { return {r.mode, core::Tininess::AfterRounding, nullptr}; }
+core::RoundingOptions options_of(const core::FormatRounding& r) {
+    return {r.mode, core::Tininess::AfterRounding, nullptr};
+}
 
 // Formats a model does not use are replaced by the accumulator's, so that every member is valid.
 const core::FormatRounding& product_rounding(const AccumulationModel& m) {

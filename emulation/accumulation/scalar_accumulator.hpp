@@ -5,8 +5,8 @@
 
 #include "core/rounding.hpp"
 #include "emulation/accumulation/accumulation_model.hpp"
-#include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/accumulation/tensor_core.hpp"
+#include "emulation/arithmetic/arithmetic.hpp"
 
 namespace floatscope::emu {
 

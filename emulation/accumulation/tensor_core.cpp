@@ -234,9 +234,8 @@ FLOATSCOPE_KERNEL_CLONES bool block_sums_float(const float* __restrict a, const 
 }
 
 /// block_group over `width` columns (a multiple of `group`; the caller pads B and acc).
-FLOATSCOPE_KERNEL_CLONES void block_sums(
-    const double* __restrict a, const double* __restrict b, std::size_t ldb, std::size_t kb, std::size_t width,
-    int kept_bits, double* __restrict acc) {
+FLOATSCOPE_KERNEL_CLONES void block_sums(const double* __restrict a, const double* __restrict b, std::size_t ldb,
+                                         std::size_t kb, std::size_t width, int kept_bits, double* __restrict acc) {
     for (std::size_t j = 0; j < width; j += group) block_group(a, b + j, ldb, kb, kept_bits, acc + j);
 }
 
@@ -312,8 +311,7 @@ bool values_fit_float(const core::FormatSpec& format) {
 bool float_kernel_applies(const BlockFma& fma, std::size_t block_size) {
     int carry_bits = 0;
     while ((std::size_t{1} << carry_bits) < block_size + 1) ++carry_bits;
-    return values_fit_float(fma.normalisation().spec()) && fma.kept_bits() >= 1 &&
-           fma.kept_bits() + carry_bits <= 31;
+    return values_fit_float(fma.normalisation().spec()) && fma.kept_bits() >= 1 && fma.kept_bits() + carry_bits <= 31;
 }
 
 }  // namespace
@@ -371,8 +369,8 @@ void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a
                 for (std::size_t r = 0; r < rows; ++r) {
                     const std::size_t row = (i0 + r) * k + k0;
                     double* acc = tile.data() + r * padded;
-                    if (!floats || !block_sums_float(a_floats.data() + row, panel_floats.data() + k0 * padded,
-                                                     padded, kb, padded, fma.kept_bits(), acc))
+                    if (!floats || !block_sums_float(a_floats.data() + row, panel_floats.data() + k0 * padded, padded,
+                                                     kb, padded, fma.kept_bits(), acc))
                         block_sums(a + row, panel.data() + k0 * padded, padded, kb, padded, fma.kept_bits(), acc);
                 }
                 normalise(tile, normalised);

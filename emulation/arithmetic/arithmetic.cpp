@@ -31,7 +31,8 @@ const char* to_string(Operation op) {
 }
 
 Operation parse_operation(std::string_view name) {
-    for (Operation op : {Operation::Add, Operation::Sub, Operation::Mul, Operation::Div, Operation::Sqrt, Operation::Fma})
+    for (Operation op :
+         {Operation::Add, Operation::Sub, Operation::Mul, Operation::Div, Operation::Sqrt, Operation::Fma})
         if (name == to_string(op)) return op;
     throw Error(fmt::format("unknown operation '{}'; valid operations: add sub mul div sqrt fma", name));
 }
@@ -108,10 +109,14 @@ Decoded decoded_value(double x) {
     Decoded d;
     d.value = x;
     d.negative = std::signbit(x);
-    if (std::isnan(x)) d.value_class = ValueClass::NaN;
-    else if (std::isinf(x)) d.value_class = ValueClass::Infinite;
-    else if (x == 0) d.value_class = ValueClass::Zero;
-    else d.value_class = ValueClass::Normal;
+    if (std::isnan(x))
+        d.value_class = ValueClass::NaN;
+    else if (std::isinf(x))
+        d.value_class = ValueClass::Infinite;
+    else if (x == 0)
+        d.value_class = ValueClass::Zero;
+    else
+        d.value_class = ValueClass::Normal;
     return d;
 }
 
@@ -154,7 +159,8 @@ Rounded Arithmetic::compute(Operation op, const Decoded& a, const Decoded& b, co
     switch (special.outcome) {
         case SpecialCase::Outcome::Nan: {
             // A NaN operand propagates, quieted.
-            ExactValue nan = special.nan_source >= 0 ? operands[special.nan_source]->exact() : ExactValue::quiet_nan(true);
+            ExactValue nan =
+                special.nan_source >= 0 ? operands[special.nan_source]->exact() : ExactValue::quiet_nan(true);
             nan.signaling = false;
             return with_flags(rounder_(nan));
         }

@@ -125,15 +125,27 @@ private:
     // and no taken branch (a dependent fma chain: 4.9 -> 4.4 ns).
     if (__builtin_expect(fast_ == FastRounding::NearestEven, 1))
         value = round_normal_scalar<RoundingMode::NearestEven>(normal_, near, failed, inexact);
-    else if (fast_ == FastRounding::None) return false;
-    else switch (rounder_.options().mode) {
-        case RoundingMode::NearestAway: value = round_normal_scalar<RoundingMode::NearestAway>(normal_, near, failed, inexact); break;
-        case RoundingMode::TowardZero: value = round_normal_scalar<RoundingMode::TowardZero>(normal_, near, failed, inexact); break;
-        case RoundingMode::Upward: value = round_normal_scalar<RoundingMode::Upward>(normal_, near, failed, inexact); break;
-        case RoundingMode::Downward: value = round_normal_scalar<RoundingMode::Downward>(normal_, near, failed, inexact); break;
-        case RoundingMode::ToOdd: value = round_normal_scalar<RoundingMode::ToOdd>(normal_, near, failed, inexact); break;
-        default: return false;
-    }
+    else if (fast_ == FastRounding::None)
+        return false;
+    else
+        switch (rounder_.options().mode) {
+            case RoundingMode::NearestAway:
+                value = round_normal_scalar<RoundingMode::NearestAway>(normal_, near, failed, inexact);
+                break;
+            case RoundingMode::TowardZero:
+                value = round_normal_scalar<RoundingMode::TowardZero>(normal_, near, failed, inexact);
+                break;
+            case RoundingMode::Upward:
+                value = round_normal_scalar<RoundingMode::Upward>(normal_, near, failed, inexact);
+                break;
+            case RoundingMode::Downward:
+                value = round_normal_scalar<RoundingMode::Downward>(normal_, near, failed, inexact);
+                break;
+            case RoundingMode::ToOdd:
+                value = round_normal_scalar<RoundingMode::ToOdd>(normal_, near, failed, inexact);
+                break;
+            default: return false;
+        }
     if (failed != 0) return false;
     const auto bits = std::bit_cast<std::uint64_t>(value);
     const std::uint64_t magnitude = bits & ~(std::uint64_t{1} << 63);

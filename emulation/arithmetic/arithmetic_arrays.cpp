@@ -24,7 +24,7 @@ struct Operands {
     const double* a;
     const double* b;  ///< a's data when the operation has fewer operands (never read then)
     const double* c;
-    double b_sign;    ///< -1 turns add into sub
+    double b_sign;  ///< -1 turns add into sub
 };
 
 template <Operation op, bool exact>
@@ -59,9 +59,12 @@ template <Operation op, bool exact>
 bool round_block_in(RoundingMode mode, const NormalRounding& plan, Operands in, double* out, std::size_t n,
                     bool& inexact) {
     switch (mode) {
-        case RoundingMode::NearestEven: return round_block<op, exact, RoundingMode::NearestEven>(plan, in, out, n, inexact);
-        case RoundingMode::NearestAway: return round_block<op, exact, RoundingMode::NearestAway>(plan, in, out, n, inexact);
-        case RoundingMode::TowardZero: return round_block<op, exact, RoundingMode::TowardZero>(plan, in, out, n, inexact);
+        case RoundingMode::NearestEven:
+            return round_block<op, exact, RoundingMode::NearestEven>(plan, in, out, n, inexact);
+        case RoundingMode::NearestAway:
+            return round_block<op, exact, RoundingMode::NearestAway>(plan, in, out, n, inexact);
+        case RoundingMode::TowardZero:
+            return round_block<op, exact, RoundingMode::TowardZero>(plan, in, out, n, inexact);
         case RoundingMode::Upward: return round_block<op, exact, RoundingMode::Upward>(plan, in, out, n, inexact);
         case RoundingMode::Downward: return round_block<op, exact, RoundingMode::Downward>(plan, in, out, n, inexact);
         case RoundingMode::ToOdd: return round_block<op, exact, RoundingMode::ToOdd>(plan, in, out, n, inexact);
@@ -92,9 +95,10 @@ core::ExceptionFlags Arithmetic::apply_arrays(Operation op, std::span<const doub
                                               std::span<const double> c, std::span<double> out) const {
     const int count = operand_count(op);
     if (a.size() != out.size() || (count >= 2 && b.size() != a.size()) || (count >= 3 && c.size() != a.size()))
-        throw Error(fmt::format("{} over arrays: operands of {}, {} and {} elements for {} results; each operand "
-                                "the operation takes must have one element per result",
-                                to_string(op), a.size(), b.size(), c.size(), out.size()));
+        throw Error(
+            fmt::format("{} over arrays: operands of {}, {} and {} elements for {} results; each operand "
+                        "the operation takes must have one element per result",
+                        to_string(op), a.size(), b.size(), c.size(), out.size()));
     auto overlaps = [&](std::span<const double> x) {
         return !x.empty() && !out.empty() && std::less<>()(x.data(), out.data() + out.size()) &&
                std::less<>()(out.data(), x.data() + x.size());
@@ -109,7 +113,8 @@ core::ExceptionFlags Arithmetic::apply_arrays(Operation op, std::span<const doub
         const Operands block{operands.a + start, operands.b + (count >= 2 ? start : 0),
                              operands.c + (count >= 3 ? start : 0), operands.b_sign};
         bool inexact = false;
-        if (fast_ != FastRounding::None && round_block_of(op, rounder_.options().mode, normal_, block, out.data() + start, n, inexact)) {
+        if (fast_ != FastRounding::None &&
+            round_block_of(op, rounder_.options().mode, normal_, block, out.data() + start, n, inexact)) {
             if (inexact) flags.raise(core::ExceptionFlags::inexact);
             continue;
         }

@@ -101,7 +101,8 @@ std::string BitLevelFormat::shortest_decimal(const std::string& hex) const {
 }
 
 std::string BitLevelFormat::next_up(const std::string& hex) const {
-    if (is_wide()) return core::format_wide_bits_hex(spec_, core::wide_next_up(spec_, core::parse_wide_bits(spec_, hex)));
+    if (is_wide())
+        return core::format_wide_bits_hex(spec_, core::wide_next_up(spec_, core::parse_wide_bits(spec_, hex)));
     return core::format_bits_hex(spec_, core::next_up(spec_, core::parse_bits(spec_, hex)));
 }
 

@@ -138,7 +138,7 @@ template <core::RoundingMode mode>
 /// chain does not wait for (a select would make it wait for TwoSum's error term).
 template <core::RoundingMode mode>
 [[gnu::always_inline]] inline double round_normal_scalar(const NormalRounding& r, NearbyDouble near,
-                                                          std::uint64_t& failed, std::uint64_t& inexact) {
+                                                         std::uint64_t& failed, std::uint64_t& inexact) {
     using U = std::uint64_t;
     if (__builtin_expect((std::bit_cast<U>(near.direction) << 1) != 0, 0))
         return std::bit_cast<double>(round_normal<mode>(r, near, failed, inexact));

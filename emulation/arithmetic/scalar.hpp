@@ -19,8 +19,7 @@ namespace floatscope::emu {
 ///     Emulated y = x * x + 1;    // each operation rounded to fp16, flags counted
 class PrecisionScope {
 public:
-    explicit PrecisionScope(const core::FormatSpec& format,
-                            core::RoundingMode mode = core::RoundingMode::NearestEven,
+    explicit PrecisionScope(const core::FormatSpec& format, core::RoundingMode mode = core::RoundingMode::NearestEven,
                             core::StochasticSource* random = nullptr);
     PrecisionScope(const PrecisionScope&) = delete;
     PrecisionScope& operator=(const PrecisionScope&) = delete;
@@ -65,7 +64,9 @@ public:
     friend std::partial_ordering operator<=>(Emulated a, Emulated b) { return a.value_ <=> b.value_; }
 
     friend Emulated sqrt(Emulated a) { return apply(Operation::Sqrt, a.value_, 0, 0); }
-    friend Emulated fma(Emulated a, Emulated b, Emulated c) { return apply(Operation::Fma, a.value_, b.value_, c.value_); }
+    friend Emulated fma(Emulated a, Emulated b, Emulated c) {
+        return apply(Operation::Fma, a.value_, b.value_, c.value_);
+    }
     friend Emulated abs(Emulated a) { return from_value(std::fabs(a.value_)); }
     friend Emulated fabs(Emulated a) { return abs(a); }
     friend Emulated min(Emulated a, Emulated b) { return b < a ? b : a; }

@@ -25,9 +25,7 @@ struct NumTraits<floatscope::emu::Emulated> : GenericNumTraits<floatscope::emu::
         MulCost = 3,
     };
     // Limits of the format of the current PrecisionScope.
-    static Real epsilon() {
-        return Real::from_value(properties().epsilon);
-    }
+    static Real epsilon() { return Real::from_value(properties().epsilon); }
     static Real dummy_precision() { return Real::from_value(properties().epsilon * 16); }
     static Real highest() { return Real::from_value(properties().max_finite); }
     static Real lowest() { return Real::from_value(-properties().max_finite); }

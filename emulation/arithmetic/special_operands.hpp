@@ -19,11 +19,11 @@ struct OperandClass {
 /// The outcome of the special cases (Arithmetic's class comment lists the rules).
 struct SpecialCase {
     enum class Outcome {
-        Compute,   ///< no special case: compute `op` on the values (fma with a zero addend became mul)
-        Nan,       ///< operand `nan_source` quieted, or the default (negative) NaN when it is -1
+        Compute,  ///< no special case: compute `op` on the values (fma with a zero addend became mul)
+        Nan,  ///< operand `nan_source` quieted, or the default (negative) NaN when it is -1
         Infinity,  ///< +-inf, or what the format has instead (generalised overflow rule)
-        Zero,      ///< +-0
-        Addend,    ///< fma with a zero product and a nonzero addend: the addend, rounded
+        Zero,  ///< +-0
+        Addend,  ///< fma with a zero product and a nonzero addend: the addend, rounded
     };
     Outcome outcome = Outcome::Compute;
     Operation op = Operation::Add;

@@ -73,8 +73,7 @@ OperandClass operand_class(const WideDecoded& d) { return {d.value_class, d.valu
 
 }  // namespace
 
-WideArithmetic::WideArithmetic(const core::FormatSpec& spec, core::RoundingOptions options)
-    : rounder_(spec, options) {}
+WideArithmetic::WideArithmetic(const core::FormatSpec& spec, core::RoundingOptions options) : rounder_(spec, options) {}
 
 WideRounded WideArithmetic::apply(Operation op, const core::WideBits& a, const core::WideBits& b,
                                   const core::WideBits& c) const {
@@ -99,7 +98,8 @@ WideRounded WideArithmetic::apply(Operation op, const core::WideBits& a, const c
             nan.signaling = false;
             return with_flags(rounder_(nan));
         }
-        case SpecialCase::Outcome::Infinity: return with_flags(rounder_(exact(core::ExactValue::infinity(special.negative))));
+        case SpecialCase::Outcome::Infinity:
+            return with_flags(rounder_(exact(core::ExactValue::infinity(special.negative))));
         case SpecialCase::Outcome::Zero: return with_flags(rounder_(exact(core::ExactValue::zero(special.negative))));
         case SpecialCase::Outcome::Addend: return with_flags(rounder_(dc.value));
         case SpecialCase::Outcome::Compute: break;

@@ -1,8 +1,8 @@
 // The table of TestFloat functions: conversions between f16, bf16, f32 and f64, and their arithmetic.
 #include "emulation/conformance/testfloat_operations.hpp"
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -47,12 +47,13 @@ TestFloatOperation arithmetic(const TypeName& type, const char* testfloat_name, 
     op.operand_formats.assign(static_cast<std::size_t>(operand_count(operation)), format);
     op.result_format = format;
     op.prepare = [format, operation](const core::RoundingOptions& options) {
-        return Computation([operation, emulated = Arithmetic(format, options)](std::span<const std::uint64_t> operands) {
-            const std::uint64_t b = operands.size() > 1 ? operands[1] : 0;
-            const std::uint64_t c = operands.size() > 2 ? operands[2] : 0;
-            const core::Rounded r = emulated.apply(operation, operands[0], b, c);
-            return OperationResult{r.bits, r.flags};
-        });
+        return Computation(
+            [operation, emulated = Arithmetic(format, options)](std::span<const std::uint64_t> operands) {
+                const std::uint64_t b = operands.size() > 1 ? operands[1] : 0;
+                const std::uint64_t c = operands.size() > 2 ? operands[2] : 0;
+                const core::Rounded r = emulated.apply(operation, operands[0], b, c);
+                return OperationResult{r.bits, r.flags};
+            });
     };
     return op;
 }
@@ -66,8 +67,8 @@ std::map<std::string, TestFloatOperation, std::less<>> build_operations() {
             table.emplace(op.name, std::move(op));
         }
     }
-    constexpr std::pair<const char*, Operation> functions[] = {{"add", Operation::Add}, {"sub", Operation::Sub},
-                                                               {"mul", Operation::Mul}, {"div", Operation::Div},
+    constexpr std::pair<const char*, Operation> functions[] = {{"add", Operation::Add},   {"sub", Operation::Sub},
+                                                               {"mul", Operation::Mul},   {"div", Operation::Div},
                                                                {"sqrt", Operation::Sqrt}, {"mulAdd", Operation::Fma}};
     for (const TypeName& type : float_types) {
         for (const auto& [name, operation] : functions) {
@@ -85,11 +86,13 @@ bool is_testfloat_function(std::string_view name) {
     if (underscore == std::string_view::npos) return false;
     const std::string_view type = name.substr(0, underscore), function = name.substr(underscore + 1);
     constexpr std::string_view types[] = {"f16", "bf16", "f32", "f64", "extF80", "f128", "ui32", "ui64", "i32", "i64"};
-    constexpr std::string_view functions[] = {"add", "sub", "mul", "div", "rem", "sqrt", "mulAdd", "roundToInt",
-                                              "eq", "le", "lt", "eq_signaling", "le_quiet", "lt_quiet"};
+    constexpr std::string_view functions[] = {"add",  "sub",          "mul",        "div",     "rem",
+                                              "sqrt", "mulAdd",       "roundToInt", "eq",      "le",
+                                              "lt",   "eq_signaling", "le_quiet",   "lt_quiet"};
     const bool known_type = std::find(std::begin(types), std::end(types), type) != std::end(types);
-    const bool known_function = std::find(std::begin(functions), std::end(functions), function) != std::end(functions) ||
-                                (function.size() > 3 && function.substr(0, 3) == "to_");
+    const bool known_function =
+        std::find(std::begin(functions), std::end(functions), function) != std::end(functions) ||
+        (function.size() > 3 && function.substr(0, 3) == "to_");
     return known_type && known_function;
 }
 

@@ -33,9 +33,10 @@ public:
         // zlib reads a file without a gzip header as plain text; under a .gz name that is damage.
         if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0 && gzdirect(file_) == 1) {
             gzclose(file_);
-            throw Error(fmt::format("TestFloat file '{}' is not a gzip file (no gzip header) though its name ends in "
-                                    ".gz; give a gzip-compressed vector file, or a plain one without .gz",
-                                    path));
+            throw Error(
+                fmt::format("TestFloat file '{}' is not a gzip file (no gzip header) though its name ends in "
+                            ".gz; give a gzip-compressed vector file, or a plain one without .gz",
+                            path));
         }
     }
     LineReader(const LineReader&) = delete;
@@ -79,7 +80,8 @@ private:
         std::string_view reason = message;
         if (reason.substr(0, path_.size() + 2) == path_ + ": ") reason.remove_prefix(path_.size() + 2);
         if (code != Z_OK)
-            throw Error(fmt::format("cannot read TestFloat file '{}': corrupt or truncated gzip data ({})", path_, reason));
+            throw Error(
+                fmt::format("cannot read TestFloat file '{}': corrupt or truncated gzip data ({})", path_, reason));
     }
 
     /// Vector lines are hex digits, spaces and end-of-line characters: a control byte means binary data.
@@ -105,9 +107,10 @@ bool ends_with(std::string_view text, std::string_view suffix) {
 
 core::RoundingMode checked_mode(core::RoundingMode mode) {
     if (core::is_stochastic(mode))
-        throw Error(fmt::format("rounding mode '{}' cannot be checked against TestFloat vectors; valid: rne rtz rdn "
-                                "rup rna rto",
-                                core::to_string(mode)));
+        throw Error(
+            fmt::format("rounding mode '{}' cannot be checked against TestFloat vectors; valid: rne rtz rdn "
+                        "rup rna rto",
+                        core::to_string(mode)));
     return mode;
 }
 
@@ -173,9 +176,10 @@ TestFloatFileName parse_testfloat_file_name(const std::string& path) {
     if (ends_with(name, ".gz")) name.resize(name.size() - 3);
     const std::size_t mode_dot = ends_with(name, ".tv") ? name.rfind('.', name.size() - 4) : std::string::npos;
     if (mode_dot == std::string::npos || mode_dot == 0)
-        throw Error(fmt::format("cannot tell the operation and rounding mode from the file name '{}'; expected "
-                                "<function>.<mode>.tv[.gz] (f32_to_f16.rne.tv.gz), or give them explicitly",
-                                file_name_of(path)));
+        throw Error(
+            fmt::format("cannot tell the operation and rounding mode from the file name '{}'; expected "
+                        "<function>.<mode>.tv[.gz] (f32_to_f16.rne.tv.gz), or give them explicitly",
+                        file_name_of(path)));
     TestFloatFileName parsed;
     parsed.operation = name.substr(0, mode_dot);
     parsed.mode = checked_mode(core::parse_rounding_mode(name.substr(mode_dot + 1, name.size() - 3 - mode_dot - 1)));

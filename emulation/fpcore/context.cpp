@@ -23,8 +23,12 @@ Precision float_precision(std::string name, int exponent_bits, int total_bits) {
         const std::string catalog_name = exponent_bits == 11 && mantissa_bits == 52  ? "fp64"
                                          : exponent_bits == 8 && mantissa_bits == 23 ? "fp32"
                                          : exponent_bits == 5 && mantissa_bits == 10 ? "fp16"
-                                         : exponent_bits == 8 && mantissa_bits == 7  ? "bf16"
-                                                                                     : std::string("e").append(std::to_string(exponent_bits)).append("m").append(std::to_string(mantissa_bits));
+                                         : exponent_bits == 8 && mantissa_bits == 7
+                                             ? "bf16"
+                                             : std::string("e")
+                                                   .append(std::to_string(exponent_bits))
+                                                   .append("m")
+                                                   .append(std::to_string(mantissa_bits));
         p.format = core::parse_format(catalog_name);
     }
     return p;
@@ -48,10 +52,11 @@ Precision parse_precision(const Datum& value) {
         value.items[1].kind == Datum::Kind::Number && value.items[2].kind == Datum::Kind::Number) {
         const std::string& e = value.items[1].text;
         const std::string& n = value.items[2].text;
-        if (e.find_first_not_of("0123456789") == std::string::npos && n.find_first_not_of("0123456789") == std::string::npos &&
-            e.size() < 4 && n.size() < 5) {
+        if (e.find_first_not_of("0123456789") == std::string::npos &&
+            n.find_first_not_of("0123456789") == std::string::npos && e.size() < 4 && n.size() < 5) {
             const int exponent_bits = std::stoi(e), total_bits = std::stoi(n);
-            if (exponent_bits >= 1 && total_bits > exponent_bits + 1) return float_precision(print_datum(value), exponent_bits, total_bits);
+            if (exponent_bits >= 1 && total_bits > exponent_bits + 1)
+                return float_precision(print_datum(value), exponent_bits, total_bits);
         }
         fail_at(value.location, "bad precision " + print_datum(value) + " (float E N needs integers with N > E + 1)");
     }

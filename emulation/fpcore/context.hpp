@@ -13,15 +13,15 @@
 namespace floatscope::emu::fpcore {
 
 enum class PrecisionKind {
-    Float,    ///< a binary floating-point format
+    Float,  ///< a binary floating-point format
     Integer,  ///< FPCore's `integer`: results rounded to an integer (exact while below 2^53)
-    Real,     ///< FPCore's `real`: no rounding
+    Real,  ///< FPCore's `real`: no rounding
 };
 
 struct Precision {
     PrecisionKind kind = PrecisionKind::Float;
-    std::string name;            ///< as the program wrote it: "binary64", "(float 8 16)", "integer"
-    core::FormatSpec format;     ///< Float only
+    std::string name;  ///< as the program wrote it: "binary64", "(float 8 16)", "integer"
+    core::FormatSpec format;  ///< Float only
     /// Float only: FloatScope's formats hold their values as doubles, so formats wider than
     /// binary64 (binary80, binary128) are recognised but cannot be emulated.
     bool emulable = true;
@@ -35,8 +35,8 @@ core::RoundingMode parse_round(const Datum& value);
 
 /// Which precisions of a program the user's format replaces.
 enum class OverrideMode {
-    All,   ///< every floating-point and real context: the whole program runs in the policy's format
-    Top,   ///< the program's own (top-level) :precision; `!` annotations keep theirs
+    All,  ///< every floating-point and real context: the whole program runs in the policy's format
+    Top,  ///< the program's own (top-level) :precision; `!` annotations keep theirs
     Bang,  ///< only the precisions set by `!` annotations (arguments included); the rest as written
 };
 /// "all", "top", "bang"; throws floatscope::Error listing them otherwise.

@@ -25,7 +25,8 @@ bool Datum::same_tree(const Datum& other) const {
 namespace {
 
 bool is_symbol_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("~!@$%^&*_-+=<>.?/:").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("~!@$%^&*_-+=<>.?/:").find(c) != std::string_view::npos;
 }
 
 bool all_of(std::string_view s, int (*predicate)(int)) {
@@ -118,15 +119,16 @@ private:
         const SourceLocation start = here();
         const char c = text_[pos_];
         if (c == '(' || c == '[') return read_list(start, c == '(' ? ')' : ']');
-        if (c == ')' || c == ']') fail_at(start, std::string("unexpected '") + c + "' with no open parenthesis before it");
+        if (c == ')' || c == ']')
+            fail_at(start, std::string("unexpected '") + c + "' with no open parenthesis before it");
         if (c == '"') return read_string(start);
         std::string token;
         while (pos_ < text_.size() && is_symbol_char(text_[pos_])) token += advance();
         if (token.empty()) fail_at(start, std::string("unexpected character '") + c + "'");
         if (is_number_token(token)) return Datum{Datum::Kind::Number, token, {}, start};
         if (looks_numeric(token))
-            fail_at(start, "bad number '" + token +
-                               "' (FPCore numbers: 1, -2.5, .5e-3, 1/3, 0x1.8p-3, or (digits m e b))");
+            fail_at(start,
+                    "bad number '" + token + "' (FPCore numbers: 1, -2.5, .5e-3, 1/3, 0x1.8p-3, or (digits m e b))");
         return Datum{Datum::Kind::Symbol, token, {}, start};
     }
 
@@ -136,12 +138,14 @@ private:
         for (;;) {
             skip_space();
             if (pos_ >= text_.size())
-                fail_at(start, std::string("unbalanced parenthesis: this list is never closed (expected '") + close + "')");
+                fail_at(start,
+                        std::string("unbalanced parenthesis: this list is never closed (expected '") + close + "')");
             const char c = text_[pos_];
             if (c == ')' || c == ']') {
                 if (c != close)
                     fail_at(here(), std::string("'") + c + "' closes the list opened at " + std::to_string(start.line) +
-                                        ":" + std::to_string(start.column) + " with '" + (close == ')' ? '(' : '[') + "'");
+                                        ":" + std::to_string(start.column) + " with '" + (close == ')' ? '(' : '[') +
+                                        "'");
                 advance();
                 return list;
             }
@@ -194,7 +198,8 @@ std::string print_datum(const Datum& datum) {
         case Datum::Kind::List: break;
     }
     std::string out = "(";
-    for (std::size_t i = 0; i < datum.items.size(); ++i) out.append(i == 0 ? "" : " ").append(print_datum(datum.items[i]));
+    for (std::size_t i = 0; i < datum.items.size(); ++i)
+        out.append(i == 0 ? "" : " ").append(print_datum(datum.items[i]));
     return out + ")";
 }
 

@@ -11,8 +11,8 @@ namespace floatscope::emu::fpcore {
 /// Where a datum starts in its source: "file.fpcore:12:5" in messages.
 struct SourceLocation {
     std::string source;  ///< file name or "<text>"
-    int line = 0;        ///< from 1
-    int column = 0;      ///< from 1
+    int line = 0;  ///< from 1
+    int column = 0;  ///< from 1
     std::string describe() const;
 };
 

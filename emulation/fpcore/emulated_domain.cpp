@@ -57,16 +57,18 @@ EmulatedDomain::EmulatedDomain(const Program& program) {
     for (const RoundingContext& rc : program.contexts) {
         const Precision& p = rc.precision;
         if (p.kind == PrecisionKind::Real)
-            throw Error("precision 'real' cannot be emulated (no format rounds it); choose a format for it with --override");
+            throw Error(
+                "precision 'real' cannot be emulated (no format rounds it); choose a format for it with --override");
         if (p.kind == PrecisionKind::Float && !p.emulable)
-            throw Error("precision " + p.name +
-                        " cannot be emulated: FloatScope's formats hold at most 52 significand bits and 11 exponent bits "
-                        "(--override all replaces it with the chosen format)");
+            throw Error(
+                "precision " + p.name +
+                " cannot be emulated: FloatScope's formats hold at most 52 significand bits and 11 exponent bits "
+                "(--override all replaces it with the chosen format)");
         const bool integer = p.kind == PrecisionKind::Integer;
         const core::FormatSpec& format = integer ? fp64 : p.format;
         const core::RoundingOptions options{rc.mode, core::Tininess::AfterRounding, nullptr};
-        contexts_.push_back(Context{integer, format, rc.mode, core::binary_geometry(format), Arithmetic(format, options),
-                                    core::Rounder(format, options)});
+        contexts_.push_back(Context{integer, format, rc.mode, core::binary_geometry(format),
+                                    Arithmetic(format, options), core::Rounder(format, options)});
     }
     for (const Function& f : program.functions) cache_literals(f.body);
     if (program.has_pre) cache_literals(program.pre);
@@ -91,7 +93,8 @@ bool EmulatedDomain::fits(const Context& c, double x) {
     int exponent = 0;
     std::frexp(magnitude, &exponent);  // magnitude in [2^(exponent-1), 2^exponent)
     const int binade = exponent - 1;
-    const int precision = binade >= c.geometry.emin ? c.geometry.precision : c.geometry.precision - (c.geometry.emin - binade);
+    const int precision =
+        binade >= c.geometry.emin ? c.geometry.precision : c.geometry.precision - (c.geometry.emin - binade);
     if (precision <= 0) return false;
     // x is a multiple of 2^(binade - precision + 1) exactly when scaling by its inverse leaves an integer.
     const double scaled = std::ldexp(magnitude, precision - 1 - binade);

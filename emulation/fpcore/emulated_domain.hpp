@@ -38,7 +38,9 @@ public:
     }
     double cast(const Expr& e, double x) { return round_exact(e.context, core::ExactValue::from_double(x)); }
     double input(int context, double x) { return round_exact(context, core::ExactValue::from_double(x)); }
-    double index_value(const Expr& e, long long i) { return round_exact(e.context, core::ExactValue::from_double(static_cast<double>(i))); }
+    double index_value(const Expr& e, long long i) {
+        return round_exact(e.context, core::ExactValue::from_double(static_cast<double>(i)));
+    }
     static int compare(double a, double b) { return a < b ? -1 : a > b ? 1 : a == b ? 0 : 2; }
     /// Deterministic roundings of finitely many values: while loops detect repeated states.
     static constexpr bool finite_states = true;

@@ -21,7 +21,8 @@ std::int64_t format_ordinal(const core::Rounder& nearest, double value) {
 
 double value_of_ordinal(const core::FormatSpec& format, std::int64_t ordinal) {
     const std::uint64_t sign = std::uint64_t{1} << (format.exponent_bits + format.mantissa_bits);
-    const std::uint64_t bits = ordinal < 0 ? sign | static_cast<std::uint64_t>(-ordinal) : static_cast<std::uint64_t>(ordinal);
+    const std::uint64_t bits =
+        ordinal < 0 ? sign | static_cast<std::uint64_t>(-ordinal) : static_cast<std::uint64_t>(ordinal);
     return core::decode_bits(format, bits).value;
 }
 
@@ -29,7 +30,8 @@ double bits_of_error(const core::Rounder& nearest, double computed, mpfr_srcptr 
     const bool computed_nan = std::isnan(computed), truth_nan = mpfr_nan_p(truth) != 0;
     if (computed_nan || truth_nan) return computed_nan == truth_nan ? 0.0 : nearest.spec().total_bits();
     const double truth_rounded = nearest(core::ExactValue::from_mpfr(truth)).value;
-    const std::int64_t distance = std::llabs(format_ordinal(nearest, computed) - format_ordinal(nearest, truth_rounded));
+    const std::int64_t distance =
+        std::llabs(format_ordinal(nearest, computed) - format_ordinal(nearest, truth_rounded));
     return std::log2(1.0 + static_cast<double>(distance));
 }
 

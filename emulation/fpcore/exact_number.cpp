@@ -16,7 +16,8 @@ namespace {
 /// Reads a signed decimal integer of at most 9 digits (exponents); throws when longer.
 long small_integer(std::string_view text, std::string_view literal) {
     std::string digits(text);
-    if (digits.empty() || digits.size() > 10) throw Error("number '" + std::string(literal) + "' has an exponent out of range");
+    if (digits.empty() || digits.size() > 10)
+        throw Error("number '" + std::string(literal) + "' has an exponent out of range");
     return std::stol(digits);
 }
 

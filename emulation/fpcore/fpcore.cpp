@@ -50,7 +50,8 @@ std::string print_argument(const Argument& argument) {
     std::string out = "(";
     if (!argument.properties.empty()) {
         out += "!";
-        for (const Property& p : argument.properties) out.append(" :").append(p.name).append(" ").append(print_datum(p.value));
+        for (const Property& p : argument.properties)
+            out.append(" :").append(p.name).append(" ").append(print_datum(p.value));
         out += " ";
     }
     out += argument.name;
@@ -111,9 +112,11 @@ std::string print_fpcore(const FPCore& core) {
     std::string out = "(FPCore ";
     if (!core.identifier.empty()) out += core.identifier + " ";
     out += "(";
-    for (std::size_t i = 0; i < core.arguments.size(); ++i) out.append(i == 0 ? "" : " ").append(print_argument(core.arguments[i]));
+    for (std::size_t i = 0; i < core.arguments.size(); ++i)
+        out.append(i == 0 ? "" : " ").append(print_argument(core.arguments[i]));
     out += ")";
-    for (const Property& p : core.properties) out.append("\n :").append(p.name).append(" ").append(print_datum(p.value));
+    for (const Property& p : core.properties)
+        out.append("\n :").append(p.name).append(" ").append(print_datum(p.value));
     return out.append("\n ").append(print_datum(core.body)).append(")\n");
 }
 

@@ -20,7 +20,7 @@ struct Property {
 struct Argument {
     std::string name;
     std::vector<Property> properties;  ///< from `(! :precision integer n)`
-    std::vector<Datum> dimensions;     ///< from `(v n m)` or `(! ... v n m)`: a tensor argument
+    std::vector<Datum> dimensions;  ///< from `(v n m)` or `(! ... v n m)`: a tensor argument
     SourceLocation location;
 };
 

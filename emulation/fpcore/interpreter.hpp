@@ -68,7 +68,8 @@ private:
 
     void bind_inputs(const Function& f, const std::vector<Number>& inputs, std::vector<V>& frame) {
         for (std::size_t i = 0; i < f.argument_slots.size(); ++i)
-            frame[static_cast<std::size_t>(f.argument_slots[i])] = V::of(domain_.input(f.argument_contexts[i], inputs[i]));
+            frame[static_cast<std::size_t>(f.argument_slots[i])] =
+                V::of(domain_.input(f.argument_contexts[i], inputs[i]));
     }
 
     V call(int index, const std::vector<Number>& inputs) {
@@ -119,7 +120,9 @@ private:
                 for (const Expr& a : e.children) arguments.push_back(number(eval(a, frame), a));
                 return call(e.function, arguments);
             }
-            case K::If: return boolean(eval(e.children[0], frame), e.children[0]) ? eval(e.children[1], frame) : eval(e.children[2], frame);
+            case K::If:
+                return boolean(eval(e.children[0], frame), e.children[0]) ? eval(e.children[1], frame)
+                                                                          : eval(e.children[2], frame);
             case K::Let:
             case K::LetStar: {
                 const std::size_t n = e.slots.size();
@@ -127,9 +130,11 @@ private:
                     std::vector<V> values;
                     values.reserve(n);
                     for (std::size_t i = 0; i < n; ++i) values.push_back(eval(e.children[i], frame));
-                    for (std::size_t i = 0; i < n; ++i) frame[static_cast<std::size_t>(e.slots[i])] = std::move(values[i]);
+                    for (std::size_t i = 0; i < n; ++i)
+                        frame[static_cast<std::size_t>(e.slots[i])] = std::move(values[i]);
                 } else {
-                    for (std::size_t i = 0; i < n; ++i) frame[static_cast<std::size_t>(e.slots[i])] = eval(e.children[i], frame);
+                    for (std::size_t i = 0; i < n; ++i)
+                        frame[static_cast<std::size_t>(e.slots[i])] = eval(e.children[i], frame);
                 }
                 for (std::size_t i = 0; i < n; ++i) {
                     const V& v = frame[static_cast<std::size_t>(e.slots[i])];
@@ -158,21 +163,23 @@ private:
     }
 
     /// Updates loop variables: all at once (while, for) or one after another (while*, for*).
-    void update(const Expr& e, std::vector<V>& frame, std::size_t first_child, std::size_t first_slot, std::size_t count,
-                bool sequential) {
+    void update(const Expr& e, std::vector<V>& frame, std::size_t first_child, std::size_t first_slot,
+                std::size_t count, bool sequential) {
         if (sequential) {
             for (std::size_t i = 0; i < count; ++i)
-                frame[static_cast<std::size_t>(e.slots[first_slot + i])] = eval(e.children[first_child + 2 * i + 1], frame);
+                frame[static_cast<std::size_t>(e.slots[first_slot + i])] =
+                    eval(e.children[first_child + 2 * i + 1], frame);
             return;
         }
         std::vector<V> values;
         values.reserve(count);
         for (std::size_t i = 0; i < count; ++i) values.push_back(eval(e.children[first_child + 2 * i + 1], frame));
-        for (std::size_t i = 0; i < count; ++i) frame[static_cast<std::size_t>(e.slots[first_slot + i])] = std::move(values[i]);
+        for (std::size_t i = 0; i < count; ++i)
+            frame[static_cast<std::size_t>(e.slots[first_slot + i])] = std::move(values[i]);
     }
 
-    void initialise(const Expr& e, std::vector<V>& frame, std::size_t first_child, std::size_t first_slot, std::size_t count,
-                    bool sequential) {
+    void initialise(const Expr& e, std::vector<V>& frame, std::size_t first_child, std::size_t first_slot,
+                    std::size_t count, bool sequential) {
         if (sequential) {
             for (std::size_t i = 0; i < count; ++i)
                 frame[static_cast<std::size_t>(e.slots[first_slot + i])] = eval(e.children[first_child + 2 * i], frame);
@@ -181,7 +188,8 @@ private:
         std::vector<V> values;
         values.reserve(count);
         for (std::size_t i = 0; i < count; ++i) values.push_back(eval(e.children[first_child + 2 * i], frame));
-        for (std::size_t i = 0; i < count; ++i) frame[static_cast<std::size_t>(e.slots[first_slot + i])] = std::move(values[i]);
+        for (std::size_t i = 0; i < count; ++i)
+            frame[static_cast<std::size_t>(e.slots[first_slot + i])] = std::move(values[i]);
     }
 
     /// Whether the loop variables hold the same values as `snapshot` (numbers bit for bit).
@@ -208,7 +216,8 @@ private:
             if constexpr (Domain::finite_states) {
                 if (since_snapshot == 0) {
                     snapshot.clear();
-                    for (std::size_t i = 0; i < count; ++i) snapshot.push_back(frame[static_cast<std::size_t>(e.slots[i])]);
+                    for (std::size_t i = 0; i < count; ++i)
+                        snapshot.push_back(frame[static_cast<std::size_t>(e.slots[i])]);
                 }
             }
             update(e, frame, 1, 0, count, sequential);
@@ -371,17 +380,19 @@ private:
                     V first = t.elements->front();
                     t = std::move(first);
                 }
-                if (t.kind != V::Kind::Tensor) fail_at(e.location, "size: the tensor has fewer dimensions than asked for");
+                if (t.kind != V::Kind::Tensor)
+                    fail_at(e.location, "size: the tensor has fewer dimensions than asked for");
                 return V::of(domain_.index_value(e, static_cast<long long>(t.elements->size())));
             }
             case Op::Ref: {
                 V t = eval(e.children[0], frame);
                 for (std::size_t k = 1; k < e.children.size(); ++k) {
                     const long long i = index(eval(e.children[k], frame), e.children[k]);
-                    if (t.kind != V::Kind::Tensor) fail_at(e.location, "ref: more indices than the tensor has dimensions");
+                    if (t.kind != V::Kind::Tensor)
+                        fail_at(e.location, "ref: more indices than the tensor has dimensions");
                     if (i >= static_cast<long long>(t.elements->size()))
                         fail_at(e.children[k].location, "ref: index " + std::to_string(i) + " is past the end (size " +
-                                                           std::to_string(t.elements->size()) + ")");
+                                                            std::to_string(t.elements->size()) + ")");
                     V element = (*t.elements)[static_cast<std::size_t>(i)];
                     t = std::move(element);
                 }
@@ -394,7 +405,8 @@ private:
         for (const Expr& c : e.children) args.push_back(eval(c, frame));
         const ResultKind kind = operation_info(e.op).result;
         if (kind == ResultKind::Boolean) {
-            if (e.op == Op::IsFinite || e.op == Op::IsInf || e.op == Op::IsNan || e.op == Op::IsNormal || e.op == Op::Signbit)
+            if (e.op == Op::IsFinite || e.op == Op::IsInf || e.op == Op::IsNan || e.op == Op::IsNormal ||
+                e.op == Op::Signbit)
                 return V::of_boolean(domain_.test(e, e.op, number(args[0], e.children[0])));
             return compare(e, args);
         }

@@ -81,21 +81,61 @@ int mpfr_constant(Constant constant, mpfr_ptr r, mpfr_rnd_t rnd) {
     // 2^-64 relative cannot move the rounding except in cases closer to a midpoint than that,
     // which these irrational constants are not at the precisions FloatScope uses.
     switch (constant) {
-        case Constant::E: return via_wider(r, rnd, [](mpfr_ptr w) { mpfr_set_ui(w, 1, MPFR_RNDN); mpfr_exp(w, w, MPFR_RNDN); });
-        case Constant::Log2E: return via_wider(r, rnd, [](mpfr_ptr w) { mpfr_const_log2(w, MPFR_RNDN); mpfr_ui_div(w, 1, w, MPFR_RNDN); });
+        case Constant::E:
+            return via_wider(r, rnd, [](mpfr_ptr w) {
+                mpfr_set_ui(w, 1, MPFR_RNDN);
+                mpfr_exp(w, w, MPFR_RNDN);
+            });
+        case Constant::Log2E:
+            return via_wider(r, rnd, [](mpfr_ptr w) {
+                mpfr_const_log2(w, MPFR_RNDN);
+                mpfr_ui_div(w, 1, w, MPFR_RNDN);
+            });
         case Constant::Log10E:
-            return via_wider(r, rnd, [](mpfr_ptr w) { mpfr_set_ui(w, 10, MPFR_RNDN); mpfr_log(w, w, MPFR_RNDN); mpfr_ui_div(w, 1, w, MPFR_RNDN); });
+            return via_wider(r, rnd, [](mpfr_ptr w) {
+                mpfr_set_ui(w, 10, MPFR_RNDN);
+                mpfr_log(w, w, MPFR_RNDN);
+                mpfr_ui_div(w, 1, w, MPFR_RNDN);
+            });
         case Constant::Ln2: return mpfr_const_log2(r, rnd);
-        case Constant::Ln10: return via_wider(r, rnd, [](mpfr_ptr w) { mpfr_set_ui(w, 10, MPFR_RNDN); mpfr_log(w, w, MPFR_RNDN); });
+        case Constant::Ln10:
+            return via_wider(r, rnd, [](mpfr_ptr w) {
+                mpfr_set_ui(w, 10, MPFR_RNDN);
+                mpfr_log(w, w, MPFR_RNDN);
+            });
         case Constant::Pi: return mpfr_const_pi(r, rnd);
-        case Constant::Pi2: { const int t = mpfr_const_pi(r, rnd); mpfr_div_2ui(r, r, 1, rnd); return t; }
-        case Constant::Pi4: { const int t = mpfr_const_pi(r, rnd); mpfr_div_2ui(r, r, 2, rnd); return t; }
-        case Constant::OneOverPi: return via_wider(r, rnd, [](mpfr_ptr w) { mpfr_const_pi(w, MPFR_RNDN); mpfr_ui_div(w, 1, w, MPFR_RNDN); });
-        case Constant::TwoOverPi: return via_wider(r, rnd, [](mpfr_ptr w) { mpfr_const_pi(w, MPFR_RNDN); mpfr_ui_div(w, 2, w, MPFR_RNDN); });
+        case Constant::Pi2: {
+            const int t = mpfr_const_pi(r, rnd);
+            mpfr_div_2ui(r, r, 1, rnd);
+            return t;
+        }
+        case Constant::Pi4: {
+            const int t = mpfr_const_pi(r, rnd);
+            mpfr_div_2ui(r, r, 2, rnd);
+            return t;
+        }
+        case Constant::OneOverPi:
+            return via_wider(r, rnd, [](mpfr_ptr w) {
+                mpfr_const_pi(w, MPFR_RNDN);
+                mpfr_ui_div(w, 1, w, MPFR_RNDN);
+            });
+        case Constant::TwoOverPi:
+            return via_wider(r, rnd, [](mpfr_ptr w) {
+                mpfr_const_pi(w, MPFR_RNDN);
+                mpfr_ui_div(w, 2, w, MPFR_RNDN);
+            });
         case Constant::TwoOverSqrtPi:
-            return via_wider(r, rnd, [](mpfr_ptr w) { mpfr_const_pi(w, MPFR_RNDN); mpfr_sqrt(w, w, MPFR_RNDN); mpfr_ui_div(w, 2, w, MPFR_RNDN); });
+            return via_wider(r, rnd, [](mpfr_ptr w) {
+                mpfr_const_pi(w, MPFR_RNDN);
+                mpfr_sqrt(w, w, MPFR_RNDN);
+                mpfr_ui_div(w, 2, w, MPFR_RNDN);
+            });
         case Constant::Sqrt2: return via_wider(r, rnd, [](mpfr_ptr w) { mpfr_sqrt_ui(w, 2, MPFR_RNDN); });
-        case Constant::Sqrt1_2: return via_wider(r, rnd, [](mpfr_ptr w) { mpfr_sqrt_ui(w, 2, MPFR_RNDN); mpfr_div_2ui(w, w, 1, MPFR_RNDN); });
+        case Constant::Sqrt1_2:
+            return via_wider(r, rnd, [](mpfr_ptr w) {
+                mpfr_sqrt_ui(w, 2, MPFR_RNDN);
+                mpfr_div_2ui(w, w, 1, MPFR_RNDN);
+            });
         case Constant::Infinity: mpfr_set_inf(r, 1); return 0;
         default: mpfr_set_nan(r); return 0;
     }

@@ -11,7 +11,8 @@ namespace floatscope::emu::fpcore {
 
 /// result = op(a, b, c) rounded with `rnd`; returns MPFR's ternary value. `nearby_mode` is the
 /// rounding of nearbyint (the context's). Only real-valued operations (ResultKind::Real, not Ref).
-int mpfr_apply(Op op, mpfr_ptr result, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, mpfr_rnd_t rnd, mpfr_rnd_t nearby_mode);
+int mpfr_apply(Op op, mpfr_ptr result, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, mpfr_rnd_t rnd,
+               mpfr_rnd_t nearby_mode);
 
 /// result = the constant rounded with `rnd`; returns the ternary value. Not True/False.
 int mpfr_constant(Constant constant, mpfr_ptr result, mpfr_rnd_t rnd);

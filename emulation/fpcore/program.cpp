@@ -27,8 +27,9 @@ public:
         int slot_count = 0;
         for (const Argument& argument : core.arguments) {
             if (!argument.dimensions.empty())
-                fail_at(argument.location, "tensor argument '" + argument.name +
-                                               "': FloatScope samples scalar inputs only (give arrays with let and array)");
+                fail_at(argument.location,
+                        "tensor argument '" + argument.name +
+                            "': FloatScope samples scalar inputs only (give arrays with let and array)");
             const int slot = slot_count++;
             int context = top;
             if (!argument.properties.empty()) context = annotate(argument.properties, top);
@@ -46,11 +47,15 @@ public:
                 program_.has_pre = true;
                 state.slot_count = std::max(state.slot_count, pre_state.slot_count);
             }
-            if (const Datum* example = core.property("example"); example != nullptr && example->kind == Datum::Kind::List) {
+            if (const Datum* example = core.property("example");
+                example != nullptr && example->kind == Datum::Kind::List) {
                 for (const Datum& binding : example->items) {
-                    if (binding.kind != Datum::Kind::List || binding.items.size() != 2 || binding.items[0].kind != Datum::Kind::Symbol)
-                        fail_at(binding.location, "malformed :example entry " + print_datum(binding) + ": expected [argument value]");
-                    const auto at = std::find(function.argument_names.begin(), function.argument_names.end(), binding.items[0].text);
+                    if (binding.kind != Datum::Kind::List || binding.items.size() != 2 ||
+                        binding.items[0].kind != Datum::Kind::Symbol)
+                        fail_at(binding.location,
+                                "malformed :example entry " + print_datum(binding) + ": expected [argument value]");
+                    const auto at = std::find(function.argument_names.begin(), function.argument_names.end(),
+                                              binding.items[0].text);
                     if (at == function.argument_names.end()) continue;  // an output or other name: not an input
                     State constant_state{{}, state.slot_count, top, false, false};
                     program_.example.emplace_back(static_cast<int>(at - function.argument_names.begin()),
@@ -86,7 +91,8 @@ private:
     /// `precision`, or the policy's format where the policy replaces it.
     Precision overridden(Precision precision, ContextSource source) const {
         if (!policy_.format || precision.kind == PrecisionKind::Integer) return precision;
-        const bool replace = policy_.mode == OverrideMode::All || (policy_.mode == OverrideMode::Top && source == ContextSource::Top) ||
+        const bool replace = policy_.mode == OverrideMode::All ||
+                             (policy_.mode == OverrideMode::Top && source == ContextSource::Top) ||
                              (policy_.mode == OverrideMode::Bang && source == ContextSource::Bang);
         if (!replace) return precision;
         return Precision{PrecisionKind::Float, policy_.format->name, *policy_.format, true};
@@ -105,7 +111,8 @@ private:
         RoundingContext context;
         Datum binary64{Datum::Kind::Symbol, "binary64", {}, core.location};
         const Datum* precision = core.property("precision");
-        context.precision = overridden(parse_precision(precision != nullptr ? *precision : binary64), ContextSource::Top);
+        context.precision =
+            overridden(parse_precision(precision != nullptr ? *precision : binary64), ContextSource::Top);
         if (const Datum* round = core.property("round")) context.mode = parse_round(*round);
         return add_context(with_policy_rounding(context));
     }
@@ -164,7 +171,8 @@ private:
         }
         if (d.items.empty()) fail_at(d.location, "empty list () is not an expression");
         const Datum& head = d.items[0];
-        if (head.kind != Datum::Kind::Symbol) fail_at(head.location, "expected an operation name, got " + print_datum(head));
+        if (head.kind != Datum::Kind::Symbol)
+            fail_at(head.location, "expected an operation name, got " + print_datum(head));
         const std::string& h = head.text;
         if (h == "if") {
             expect_size(d, 4, "(if cond then else)");
@@ -234,11 +242,13 @@ private:
     Expr operation(const Datum& d, const OperationInfo& info, State& state) {
         const int count = static_cast<int>(d.items.size()) - 1;
         if (count < info.min_arguments || (info.max_arguments >= 0 && count > info.max_arguments)) {
-            const std::string expected = info.max_arguments < 0 ? std::string("at least ").append(std::to_string(info.min_arguments))
-                                         : info.min_arguments == info.max_arguments
-                                             ? std::to_string(info.min_arguments)
-                                             : std::to_string(info.min_arguments).append(" or ").append(std::to_string(info.max_arguments));
-            std::string message = std::string("'").append(info.name).append("' takes ").append(expected).append(" argument");
+            const std::string expected =
+                info.max_arguments < 0 ? std::string("at least ").append(std::to_string(info.min_arguments))
+                : info.min_arguments == info.max_arguments
+                    ? std::to_string(info.min_arguments)
+                    : std::to_string(info.min_arguments).append(" or ").append(std::to_string(info.max_arguments));
+            std::string message =
+                std::string("'").append(info.name).append("' takes ").append(expected).append(" argument");
             message.append(expected == "1" ? "" : "s").append(", got ").append(std::to_string(count));
             fail_at(d.location, message);
         }
@@ -250,15 +260,16 @@ private:
 
     Expr call(const Datum& d, State& state) {
         const std::string& name = d.items[0].text;
-        const auto callee = std::find_if(library_.begin(), library_.end(), [&](const FPCore& c) { return c.identifier == name; });
+        const auto callee =
+            std::find_if(library_.begin(), library_.end(), [&](const FPCore& c) { return c.identifier == name; });
         if (callee == library_.end())
             fail_at(d.location, "unknown operation '" + name +
                                     "' (not an FPCore 2.0 operation, and no FPCore of this file is named so)");
         if (std::find(active_.begin(), active_.end(), &*callee) != active_.end())
             fail_at(d.location, "recursive call of '" + name + "': FPCore functions may not call themselves");
         if (d.items.size() - 1 != callee->arguments.size())
-            fail_at(d.location, "'" + name + "' takes " + std::to_string(callee->arguments.size()) + " arguments, got " +
-                                    std::to_string(d.items.size() - 1));
+            fail_at(d.location, "'" + name + "' takes " + std::to_string(callee->arguments.size()) +
+                                    " arguments, got " + std::to_string(d.items.size() - 1));
         Expr e = node(Expr::Kind::Call, d, state);
         for (std::size_t i = 1; i < d.items.size(); ++i) e.children.push_back(expression(d.items[i], state));
         const auto known = std::find(compiled_.begin(), compiled_.end(), &*callee);
@@ -307,7 +318,8 @@ private:
     }
 
     Expr loop_while(const Datum& d, State& state, bool sequential) {
-        const std::string form = std::string("(") + (sequential ? "while*" : "while") + " cond ([name init update]...) body)";
+        const std::string form =
+            std::string("(") + (sequential ? "while*" : "while") + " cond ([name init update]...) body)";
         expect_size(d, 4, form);
         Expr e = node(sequential ? Expr::Kind::WhileStar : Expr::Kind::While, d, state);
         const auto& list = bindings(d.items[2], 3, "[name init update]");
@@ -339,7 +351,10 @@ private:
     /// for, for* and tensor*: ([index size]...) ([name init update]...) body.
     Expr loop_for(const Datum& d, State& state, const std::string& head) {
         expect_size(d, 4, "(" + head + " ([index size]...) ([name init update]...) body)");
-        Expr e = node(head == "for" ? Expr::Kind::For : head == "for*" ? Expr::Kind::ForStar : Expr::Kind::TensorStar, d, state);
+        Expr e = node(head == "for"    ? Expr::Kind::For
+                      : head == "for*" ? Expr::Kind::ForStar
+                                       : Expr::Kind::TensorStar,
+                      d, state);
         const bool sequential = head != "for";
         const auto& indices = bindings(d.items[1], 2, "[index size]");
         const auto& list = bindings(d.items[2], 3, "[name init update]");
@@ -355,7 +370,8 @@ private:
             if (sequential) state.scope.emplace_back(b.items[0].text, accumulator_slots.back());
         }
         if (!sequential)
-            for (std::size_t i = 0; i < list.size(); ++i) state.scope.emplace_back(list[i].items[0].text, accumulator_slots[i]);
+            for (std::size_t i = 0; i < list.size(); ++i)
+                state.scope.emplace_back(list[i].items[0].text, accumulator_slots[i]);
         for (const Datum& index : indices) e.slots.push_back(bind(state, index.items[0].text));
         e.slots.insert(e.slots.end(), accumulator_slots.begin(), accumulator_slots.end());
         e.traced_loop = head != "tensor*" && claim_loop_trace(state, list.empty() ? "" : list[0].items[0].text);
@@ -391,7 +407,7 @@ private:
     const std::vector<FPCore>& library_;
     const ContextPolicy& policy_;
     Program& program_;
-    std::vector<const FPCore*> active_;    ///< the call chain being compiled (recursion check)
+    std::vector<const FPCore*> active_;  ///< the call chain being compiled (recursion check)
     std::vector<const FPCore*> compiled_;  ///< callees, as functions 1, 2, ...
 };
 

@@ -14,18 +14,32 @@ namespace floatscope::emu::fpcore {
 
 struct Expr {
     enum class Kind {
-        Number, Constant, Variable, Operation, Call, If, Let, LetStar, While, WhileStar, For, ForStar, Tensor,
-        TensorStar, Cast, Array,
+        Number,
+        Constant,
+        Variable,
+        Operation,
+        Call,
+        If,
+        Let,
+        LetStar,
+        While,
+        WhileStar,
+        For,
+        ForStar,
+        Tensor,
+        TensorStar,
+        Cast,
+        Array,
     };
     Kind kind = Kind::Number;
     SourceLocation location;
     int context = 0;  ///< index into Program::contexts: where this node's result is rounded
 
-    Rational number;                     ///< Number
-    Constant constant = Constant::E;     ///< Constant
-    Op op = Op::Add;                     ///< Operation
-    int slot = -1;                       ///< Variable
-    int function = -1;                   ///< Call: index into Program::functions
+    Rational number;  ///< Number
+    Constant constant = Constant::E;  ///< Constant
+    Op op = Op::Add;  ///< Operation
+    int slot = -1;  ///< Variable
+    int function = -1;  ///< Call: index into Program::functions
 
     /// Let/LetStar: children = inits..., body; slots = the bound variables.
     /// While/WhileStar: children = cond, (init, update)..., body; slots = the loop variables.
@@ -55,12 +69,12 @@ struct Program {
     std::vector<RoundingContext> contexts;
     std::vector<Function> functions;  ///< [0] is the benchmark; the rest are the FPCores it calls
     bool has_pre = false;
-    Expr pre;                         ///< in the scope of functions[0]'s arguments
+    Expr pre;  ///< in the scope of functions[0]'s arguments
     /// :example values of arguments ([name expr] pairs naming an argument), as expressions free of
     /// variables: (argument index, expression).
     std::vector<std::pair<int, Expr>> example;
     std::vector<std::string> binding_names;  ///< trace region labels, by region index
-    std::string loop_variable;        ///< the traced loop's first variable, or empty
+    std::string loop_variable;  ///< the traced loop's first variable, or empty
 };
 
 /// Compiles `core` under `policy`; `library` holds the FPCores that calls may name (by identifier).

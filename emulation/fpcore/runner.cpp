@@ -57,7 +57,8 @@ Real real_of(double x) {
 }
 
 /// The given points, each argument's value rounded to the argument's context.
-std::vector<std::vector<double>> given_points(const Program& program, EmulatedDomain& domain, const std::vector<InputPoint>& inputs) {
+std::vector<std::vector<double>> given_points(const Program& program, EmulatedDomain& domain,
+                                              const std::vector<InputPoint>& inputs) {
     const Function& f = program.functions[0];
     std::string names;
     for (const std::string& n : f.argument_names) names.append(names.empty() ? "" : ", ").append(n);
@@ -65,13 +66,15 @@ std::vector<std::vector<double>> given_points(const Program& program, EmulatedDo
     for (std::size_t p = 0; p < inputs.size(); ++p) {
         for (const auto& [name, text] : inputs[p])
             if (std::find(f.argument_names.begin(), f.argument_names.end(), name) == f.argument_names.end())
-                throw Error("input point " + std::to_string(p + 1) + " names '" + name + "', not an argument (arguments: " + names + ")");
+                throw Error("input point " + std::to_string(p + 1) + " names '" + name +
+                            "', not an argument (arguments: " + names + ")");
         std::vector<double> point;
         for (std::size_t i = 0; i < f.argument_names.size(); ++i) {
-            const auto given = std::find_if(inputs[p].begin(), inputs[p].end(), [&](const auto& kv) { return kv.first == f.argument_names[i]; });
+            const auto given = std::find_if(inputs[p].begin(), inputs[p].end(),
+                                            [&](const auto& kv) { return kv.first == f.argument_names[i]; });
             if (given == inputs[p].end())
-                throw Error("input point " + std::to_string(p + 1) + " has no value for argument '" + f.argument_names[i] +
-                            "' (arguments: " + names + ")");
+                throw Error("input point " + std::to_string(p + 1) + " has no value for argument '" +
+                            f.argument_names[i] + "' (arguments: " + names + ")");
             point.push_back(domain.round_exact(f.argument_contexts[i], parse_number_literal(given->second).exact()));
         }
         points.push_back(std::move(point));
@@ -81,9 +84,11 @@ std::vector<std::vector<double>> given_points(const Program& program, EmulatedDo
 
 class BenchmarkRun {
 public:
-    BenchmarkRun(const Benchmark& benchmark, const core::FormatSpec& format, std::seed_seq& seed, const RunOptions& options)
+    BenchmarkRun(const Benchmark& benchmark, const core::FormatSpec& format, std::seed_seq& seed,
+                 const RunOptions& options)
         : options_(options),
-          program_(compile_program(*benchmark.core, *benchmark.file_cores, ContextPolicy{format, options.override_mode, options.rounding})),
+          program_(compile_program(*benchmark.core, *benchmark.file_cores,
+                                   ContextPolicy{format, options.override_mode, options.rounding})),
           emulated_(program_),
           truth_(program_, options.mpfr_precision),
           limits_{options.limits.max_iterations, std::min(options.limits.max_seconds, options.seconds_per_benchmark)},
@@ -96,7 +101,8 @@ public:
     void run(Outcome& out) {
         const double deadline = thread_cpu_seconds() + options_.seconds_per_benchmark;
         if (!options_.inputs.empty()) {
-            for (const std::vector<double>& point : given_points(program_, emulated_, options_.inputs)) evaluate(point, false, out);
+            for (const std::vector<double>& point : given_points(program_, emulated_, options_.inputs))
+                evaluate(point, false, out);
         } else {
             const std::vector<ArgumentRange> ranges = argument_ranges(program_, emulated_, options_.mpfr_precision);
             // Every argument fixed (by :example, or none at all): one point, used as given inputs are.
@@ -114,10 +120,12 @@ public:
             }
             if (out.samples < std::max(1, options_.samples / 2)) {
                 std::string described;
-                for (const ArgumentRange& r : ranges) described.append(described.empty() ? "" : ", ").append(r.describe());
-                throw Error("too few valid inputs: " + std::to_string(out.samples) + " of " + std::to_string(options_.samples) +
-                            " after " + std::to_string(draws) + " draws (" + std::to_string(pre_rejected_) + " failed :pre, " +
-                            std::to_string(nan_rejected_) + " had a NaN real result" +
+                for (const ArgumentRange& r : ranges)
+                    described.append(described.empty() ? "" : ", ").append(r.describe());
+                throw Error("too few valid inputs: " + std::to_string(out.samples) + " of " +
+                            std::to_string(options_.samples) + " after " + std::to_string(draws) + " draws (" +
+                            std::to_string(pre_rejected_) + " failed :pre, " + std::to_string(nan_rejected_) +
+                            " had a NaN real result" +
                             (thread_cpu_seconds() >= deadline ? ", time budget reached" : "") + "); sampled " +
                             (described.empty() ? "no arguments" : described));
             }
@@ -129,14 +137,15 @@ public:
         std::vector<ReportRow> rows;
         auto add = [&](const std::string& kind, int index, const std::string& label, const Stats& s) {
             for (const auto& [name, value] : {std::pair<const char*, double>{metric::bits_error_avg, s.mean()},
-                                                {metric::bits_error_max, s.max},
-                                                {metric::samples, static_cast<double>(s.count)}})
+                                              {metric::bits_error_max, s.max},
+                                              {metric::samples, static_cast<double>(s.count)}})
                 rows.push_back({"1", out.workload, out.format, kind, index, label, name, value});
         };
         for (std::size_t k = 0; k < bindings_.size(); ++k)
             if (bindings_[k].count > 0) add("binding", static_cast<int>(k), program_.binding_names[k], bindings_[k]);
         for (std::size_t i = 0; i < iterations_.size(); ++i)
-            add("iteration", static_cast<int>(i), program_.loop_variable + " after iteration " + std::to_string(i + 1), iterations_[i]);
+            add("iteration", static_cast<int>(i), program_.loop_variable + " after iteration " + std::to_string(i + 1),
+                iterations_[i]);
         return rows;
     }
 
@@ -180,7 +189,8 @@ private:
                 throw Error(std::string("ground truth: ") + e.what());
             }
             const auto cancelled = truth_.cancelled();
-            const bool settled = cancelled == TruthDomain::Cancellation::Partial && !previous.empty() && same_in_format(previous, current);
+            const bool settled = cancelled == TruthDomain::Cancellation::Partial && !previous.empty() &&
+                                 same_in_format(previous, current);
             if (cancelled == TruthDomain::Cancellation::None || settled || bits * 2 > Real::max_precision) {
                 truth_.set_precision(options_.mpfr_precision);
                 return current;
@@ -207,7 +217,8 @@ private:
             return;
         }
         std::vector<Real> truth = ground_truth(truth_inputs);
-        if (sampling && std::any_of(truth.begin(), truth.end(), [](const Real& r) { return mpfr_nan_p(r.get()) != 0; })) {
+        if (sampling &&
+            std::any_of(truth.begin(), truth.end(), [](const Real& r) { return mpfr_nan_p(r.get()) != 0; })) {
             ++nan_rejected_;
             return;
         }
@@ -241,7 +252,8 @@ private:
         const auto& truth_iterations = truth_run_.iteration_values();
         const std::size_t n = std::min(emulated_iterations.size(), truth_iterations.size());
         if (iterations_.size() < n) iterations_.resize(n);
-        for (std::size_t i = 0; i < n; ++i) iterations_[i].add(bits_of_error(nearest_, emulated_iterations[i], truth_iterations[i].get()));
+        for (std::size_t i = 0; i < n; ++i)
+            iterations_[i].add(bits_of_error(nearest_, emulated_iterations[i], truth_iterations[i].get()));
     }
 
     const RunOptions& options_;
@@ -299,8 +311,10 @@ Outcome run_one(const Benchmark& benchmark, const core::FormatSpec& format, cons
         {metric::inf_count, out.inf},
         {metric::budget_exceeded_count, out.budget_exceeded},
     };
-    for (const auto& [name, value] : metrics) out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", name, value});
-    out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", metric::uniform_in_value, out.spread == Spread::Value ? 1.0 : 0.0});
+    for (const auto& [name, value] : metrics)
+        out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", name, value});
+    out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", metric::uniform_in_value,
+                        out.spread == Spread::Value ? 1.0 : 0.0});
     out.rows.insert(out.rows.end(), traces.begin(), traces.end());
     return out;
 }
@@ -323,10 +337,13 @@ std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, co
     if (options.formats.empty()) throw Error("no formats to run the FPCore benchmarks under");
     for (const core::FormatSpec& f : options.formats)
         if (f.kind != core::FormatKind::Binary)
-            throw Error("format '" + f.name + "' is not a binary floating-point format; FPCore contexts need one (fp64, fp32, bf16, fp16, eXmY)");
+            throw Error(
+                "format '" + f.name +
+                "' is not a binary floating-point format; FPCore contexts need one (fp64, fp32, bf16, fp16, eXmY)");
     if (options.rounding && core::is_stochastic(*options.rounding))
         throw Error(std::string("rounding '") + core::to_string(*options.rounding) +
-                    "': FPCore runs take rne, rna, rtz, rup, rdn or rto (stochastic rounding needs a random source per operation, "
+                    "': FPCore runs take rne, rna, rtz, rup, rdn or rto (stochastic rounding needs a random source per "
+                    "operation, "
                     "which FPCore contexts do not name)");
     if (options.samples < 1) throw Error("--samples must be at least 1");
     if (options.mpfr_precision < 64 || options.mpfr_precision > Real::max_precision)
@@ -337,7 +354,8 @@ std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, co
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
         for (std::size_t task = next++; task < task_count; task = next++)
-            outcomes[task] = run_one(benchmarks[task / options.formats.size()], options.formats[task % options.formats.size()], options);
+            outcomes[task] = run_one(benchmarks[task / options.formats.size()],
+                                     options.formats[task % options.formats.size()], options);
     };
     const int threads = std::max(1, std::min<int>(options.threads, static_cast<int>(task_count)));
     std::vector<std::thread> pool;
@@ -347,7 +365,8 @@ std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, co
     return outcomes;
 }
 
-Report make_report(const std::vector<Outcome>& outcomes, const RunOptions& options, const std::vector<std::string>& files) {
+Report make_report(const std::vector<Outcome>& outcomes, const RunOptions& options,
+                   const std::vector<std::string>& files) {
     Report report;
     report.floatscope_version = FLOATSCOPE_VERSION;
     report.created = iso_utc_now();

@@ -25,12 +25,12 @@ struct RunOptions {
     std::vector<core::FormatSpec> formats;  ///< binary formats; each is one policy
     int samples = 256;
     std::uint64_t seed = 1;
-    int mpfr_precision = 256;               ///< bits of the ground truth
+    int mpfr_precision = 256;  ///< bits of the ground truth
     OverrideMode override_mode = OverrideMode::All;
     /// The rounding of the contexts in the formats (see ContextPolicy); nullopt: the program's :round.
     std::optional<core::RoundingMode> rounding;
-    EvaluationLimits limits;                ///< per evaluation
-    double seconds_per_benchmark = 60;      ///< CPU seconds per benchmark and format, all samples together
+    EvaluationLimits limits;  ///< per evaluation
+    double seconds_per_benchmark = 60;  ///< CPU seconds per benchmark and format, all samples together
     /// Given points instead of sampling (each is rounded to its argument's format, as FPCore
     /// rounds program inputs; the ground truth runs on the same rounded values).
     std::vector<InputPoint> inputs;
@@ -51,9 +51,9 @@ struct Benchmark {
 struct Outcome {
     std::string workload;
     std::string format;
-    std::string error;        ///< why it could not be evaluated; empty when it was
-    int samples = 0;          ///< evaluated points
-    int rejected = 0;         ///< drawn points failing :pre, or whose real result is NaN
+    std::string error;  ///< why it could not be evaluated; empty when it was
+    int samples = 0;  ///< evaluated points
+    int rejected = 0;  ///< drawn points failing :pre, or whose real result is NaN
     int budget_exceeded = 0;  ///< points where the emulated run exceeded the iteration budget
     double bits_error_avg = 0, bits_error_max = 0;
     double rel_error_avg = 0, rel_error_max = 0;
@@ -69,12 +69,12 @@ std::vector<Benchmark> list_benchmarks(const std::vector<std::vector<FPCore>>& f
 /// benchmark that cannot run: its Outcome says why. Throws floatscope::Error for bad options.
 ///
 /// Per point: inputs are drawn per format (sampler.hpp; the points of a benchmark and format depend
-/// on the seed and their names only, not on which other benchmarks and formats run) and rejected when :pre is false or the
-/// ground truth is NaN (as Herbie discards them); the ground truth running past its budget makes
-/// the benchmark unevaluable; the emulated run doing so (or repeating a loop state) counts in
-/// budget_exceeded with a NaN result. Fewer than half the requested samples after 10x the draws
-/// (or past the time budget) is an error naming the ranges. When every argument is fixed (by
-/// :example, see argument_ranges, or because there are none) the benchmark runs once on that point.
+/// on the seed and their names only, not on which other benchmarks and formats run) and rejected when :pre is false or
+/// the ground truth is NaN (as Herbie discards them); the ground truth running past its budget makes the benchmark
+/// unevaluable; the emulated run doing so (or repeating a loop state) counts in budget_exceeded with a NaN result.
+/// Fewer than half the requested samples after 10x the draws (or past the time budget) is an error naming the ranges.
+/// When every argument is fixed (by :example, see argument_ranges, or because there are none) the benchmark runs once
+/// on that point.
 ///
 /// Rows (run "1", workload, policy = format name): region "output"/"result" with metrics samples,
 /// rejected_count, bits_error_avg, bits_error_max, rel_error_avg, rel_error_max, overflow_count,
@@ -87,6 +87,7 @@ std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, co
 
 /// The rows of the outcomes as a Report with one RunInfo (workload "fpcore", the options as
 /// parameters, the formats as policies).
-Report make_report(const std::vector<Outcome>& outcomes, const RunOptions& options, const std::vector<std::string>& files);
+Report make_report(const std::vector<Outcome>& outcomes, const RunOptions& options,
+                   const std::vector<std::string>& files);
 
 }  // namespace floatscope::emu::fpcore

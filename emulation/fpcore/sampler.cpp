@@ -31,7 +31,9 @@ bool uses_variables(const Expr& e) {
 class RangeReader {
 public:
     RangeReader(const Program& program, int truth_precision)
-        : program_(program), domain_(program, truth_precision), interpreter_(program, domain_, EvaluationLimits{}),
+        : program_(program),
+          domain_(program, truth_precision),
+          interpreter_(program, domain_, EvaluationLimits{}),
           bounds_(program.functions[0].argument_slots.size()) {}
 
     std::vector<Bound> read() {
@@ -108,7 +110,9 @@ std::string bound_text(const ArgumentRange& r, std::int64_t ordinal) {
 
 }  // namespace
 
-std::string ArgumentRange::describe() const { return name + " in [" + bound_text(*this, low) + ", " + bound_text(*this, high) + "]"; }
+std::string ArgumentRange::describe() const {
+    return name + " in [" + bound_text(*this, low) + ", " + bound_text(*this, high) + "]";
+}
 
 std::vector<ArgumentRange> argument_ranges(const Program& program, const EmulatedDomain& domain, int truth_precision) {
     RangeReader reader(program, truth_precision);
@@ -133,8 +137,12 @@ std::vector<ArgumentRange> argument_ranges(const Program& program, const Emulate
             const core::Rounder nearest(r.format, {});
             r.low = r.high = format_ordinal(nearest, nearest(core::ExactValue::from_mpfr(b.low.get())).value);
         } else if (r.integer) {
-            r.low = b.has_low ? static_cast<std::int64_t>(std::max(std::ceil(mpfr_get_d(b.low.get(), MPFR_RNDU)), -double(integer_limit))) : -integer_limit;
-            r.high = b.has_high ? static_cast<std::int64_t>(std::min(std::floor(mpfr_get_d(b.high.get(), MPFR_RNDD)), double(integer_limit - 1))) : integer_limit - 1;
+            r.low = b.has_low ? static_cast<std::int64_t>(
+                                    std::max(std::ceil(mpfr_get_d(b.low.get(), MPFR_RNDU)), -double(integer_limit)))
+                              : -integer_limit;
+            r.high = b.has_high ? static_cast<std::int64_t>(std::min(std::floor(mpfr_get_d(b.high.get(), MPFR_RNDD)),
+                                                                     double(integer_limit - 1)))
+                                : integer_limit - 1;
         } else {
             const core::Rounder up(r.format, {core::RoundingMode::Upward, core::Tininess::AfterRounding, nullptr});
             const core::Rounder down(r.format, {core::RoundingMode::Downward, core::Tininess::AfterRounding, nullptr});
@@ -142,8 +150,10 @@ std::vector<ArgumentRange> argument_ranges(const Program& program, const Emulate
             const double max = core::binary_geometry(r.format).max_finite;
             const double low = b.has_low ? std::max(up(core::ExactValue::from_mpfr(b.low.get())).value, -max) : -max;
             const double high = b.has_high ? std::min(down(core::ExactValue::from_mpfr(b.high.get())).value, max) : max;
-            if (!(low <= high)) r.low = 1, r.high = 0;
-            else r.low = format_ordinal(nearest, low), r.high = format_ordinal(nearest, high);
+            if (!(low <= high))
+                r.low = 1, r.high = 0;
+            else
+                r.low = format_ordinal(nearest, low), r.high = format_ordinal(nearest, high);
         }
         if (r.low > r.high) throw Error(":pre leaves no value of its format for argument '" + r.name + "'");
         ranges.push_back(std::move(r));

@@ -18,10 +18,10 @@ namespace floatscope::emu::fpcore {
 struct ArgumentRange {
     std::string name;
     bool integer = false;
-    core::FormatSpec format;       ///< binary format of the argument (not for integers)
+    core::FormatSpec format;  ///< binary format of the argument (not for integers)
     std::int64_t low = 0, high = 0;  ///< inclusive
-    bool from_example = false;       ///< :pre leaves it unbounded and :example fixes it (low == high)
-    std::string describe() const;   ///< "x in [-100, 100]" for messages
+    bool from_example = false;  ///< :pre leaves it unbounded and :example fixes it (low == high)
+    std::string describe() const;  ///< "x in [-100, 100]" for messages
 };
 
 /// Ranges from :pre: every conjunct (and ...) that compares an argument with an expression free
@@ -35,7 +35,7 @@ std::vector<ArgumentRange> argument_ranges(const Program& program, const Emulate
 
 enum class Spread {
     Ordinal,  ///< uniform over the format values of the range (Herbie's default)
-    Value,    ///< uniform over the real interval, then rounded to the format
+    Value,  ///< uniform over the real interval, then rounded to the format
 };
 
 /// Draws one point: each argument uniform over its range.

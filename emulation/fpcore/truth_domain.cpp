@@ -11,11 +11,11 @@ TruthDomain::TruthDomain(const Program& program, int precision) {
     Real::precision() = std::clamp<mpfr_prec_t>(precision, 64, Real::max_precision);
     for (const RoundingContext& c : program.contexts) {
         integer_.push_back(c.precision.kind == PrecisionKind::Integer);
-        mode_.push_back(c.mode == core::RoundingMode::TowardZero ? MPFR_RNDZ
-                        : c.mode == core::RoundingMode::Upward   ? MPFR_RNDU
-                        : c.mode == core::RoundingMode::Downward ? MPFR_RNDD
+        mode_.push_back(c.mode == core::RoundingMode::TowardZero    ? MPFR_RNDZ
+                        : c.mode == core::RoundingMode::Upward      ? MPFR_RNDU
+                        : c.mode == core::RoundingMode::Downward    ? MPFR_RNDD
                         : c.mode == core::RoundingMode::NearestAway ? MPFR_RNDNA
-                                                                  : MPFR_RNDN);
+                                                                    : MPFR_RNDN);
     }
 }
 
@@ -46,14 +46,17 @@ Real TruthDomain::apply(const Expr& e, const Real* const* args, int count) const
     mpfr_srcptr a = args[0]->get();
     mpfr_srcptr b = count > 1 ? args[1]->get() : a;
     mpfr_srcptr c = count > 2 ? args[2]->get() : a;
-    mpfr_apply(e.op, r.get(), a, b, c, MPFR_RNDN, integer_[static_cast<std::size_t>(e.context)] ? mode_[static_cast<std::size_t>(e.context)] : MPFR_RNDN);
+    mpfr_apply(e.op, r.get(), a, b, c, MPFR_RNDN,
+               integer_[static_cast<std::size_t>(e.context)] ? mode_[static_cast<std::size_t>(e.context)] : MPFR_RNDN);
     if ((e.op == Op::Add || e.op == Op::Sub || e.op == Op::Fma) && cancelled_ != Cancellation::ToZero &&
         mpfr_regular_p(a) && mpfr_regular_p(b)) {
         if (mpfr_zero_p(r.get())) {
             cancelled_ = Cancellation::ToZero;
         } else if (mpfr_regular_p(r.get())) {
-            const mpfr_exp_t largest = e.op == Op::Fma ? mpfr_get_exp(a) + mpfr_get_exp(b) : std::max(mpfr_get_exp(a), mpfr_get_exp(b));
-            if (largest - mpfr_get_exp(r.get()) > static_cast<mpfr_exp_t>(mpfr_get_prec(r.get())) - 80) cancelled_ = Cancellation::Partial;
+            const mpfr_exp_t largest =
+                e.op == Op::Fma ? mpfr_get_exp(a) + mpfr_get_exp(b) : std::max(mpfr_get_exp(a), mpfr_get_exp(b));
+            if (largest - mpfr_get_exp(r.get()) > static_cast<mpfr_exp_t>(mpfr_get_prec(r.get())) - 80)
+                cancelled_ = Cancellation::Partial;
         }
     }
     return in_context(e.context, std::move(r));
@@ -83,7 +86,8 @@ bool TruthDomain::test(const Expr&, Op op, const Real& x) const {
 
 long long TruthDomain::to_index(const Real& x, const Expr& e) {
     if (!mpfr_integer_p(x.get()) || mpfr_sgn(x.get()) < 0 || mpfr_cmp_d(x.get(), 9.0e15) > 0)
-        fail_at(e.location, "expected a non-negative integer size or index, got " + std::to_string(mpfr_get_d(x.get(), MPFR_RNDN)));
+        fail_at(e.location,
+                "expected a non-negative integer size or index, got " + std::to_string(mpfr_get_d(x.get(), MPFR_RNDN)));
     return static_cast<long long>(mpfr_get_sj(x.get(), MPFR_RNDN));
 }
 

@@ -108,8 +108,7 @@ BlockFormat parse_block_format(std::string_view name) {
     const BlockFormat* found = nullptr;
     for (const BlockFormat& f : block_formats())
         if (f.name == base) found = &f;
-    if (found == nullptr)
-        throw Error(fmt::format("unknown block format '{}'; valid: {}", base, joined_names()));
+    if (found == nullptr) throw Error(fmt::format("unknown block format '{}'; valid: {}", base, joined_names()));
     BlockFormat format = *found;
     std::string_view rest = colon == std::string_view::npos ? std::string_view{} : name.substr(colon + 1);
     while (!rest.empty()) {
@@ -117,8 +116,8 @@ BlockFormat parse_block_format(std::string_view name) {
         const std::string_view modifier = rest.substr(0, next);
         rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next + 1);
         const auto bad = [&](const char* valid) {
-            return Error(fmt::format("block format '{}': modifier '{}' is not valid for {}; valid: {}", name,
-                                     modifier, format.name, valid));
+            return Error(fmt::format("block format '{}': modifier '{}' is not valid for {}; valid: {}", name, modifier,
+                                     format.name, valid));
         };
         if (modifier.starts_with("block=")) {
             const std::string_view digits = modifier.substr(6);

@@ -12,8 +12,8 @@ namespace floatscope::emu {
 
 /// Which specification computes the scales of a block-scaled format.
 enum class BlockFamily {
-    Mx,      ///< OCP Microscaling Formats (MX) v1.0: a power-of-two E8M0 scale per block
-    Nvfp4,   ///< NVIDIA NVFP4: E4M3 block scale and an FP32 tensor scale, as Transformer Engine computes them
+    Mx,  ///< OCP Microscaling Formats (MX) v1.0: a power-of-two E8M0 scale per block
+    Nvfp4,  ///< NVIDIA NVFP4: E4M3 block scale and an FP32 tensor scale, as Transformer Engine computes them
     Absmax,  ///< bitsandbytes blockwise absmax: an FP32 absmax per block, elements a 16-entry code table
 };
 
@@ -33,10 +33,10 @@ enum class ScaleRule {
 struct BlockFormat {
     std::string name;
     BlockFamily family = BlockFamily::Mx;
-    core::FormatSpec element;   ///< the element format (saturating where the scheme clamps)
-    core::FormatSpec scale;     ///< e8m0 (MX), fp8_e4m3 (NVFP4), fp32 (absmax)
+    core::FormatSpec element;  ///< the element format (saturating where the scheme clamps)
+    core::FormatSpec scale;  ///< e8m0 (MX), fp8_e4m3 (NVFP4), fp32 (absmax)
     int block_size = 32;
-    ScaleRule scale_rule = ScaleRule::Floor;                            ///< MX only
+    ScaleRule scale_rule = ScaleRule::Floor;  ///< MX only
     core::RoundingMode element_rounding = core::RoundingMode::NearestEven;  ///< MX and NVFP4
     bool double_quantization = false;  ///< Absmax only: absmax values stored in 8 bits (QLoRA)
     std::string description;

@@ -14,7 +14,7 @@ namespace floatscope::emu {
 /// packing.hpp packs them into a bit stream and counts the exact storage.
 struct BlockQuantized {
     BlockFormat format;
-    std::vector<std::uint8_t> codes;        ///< element codes, one per value
+    std::vector<std::uint8_t> codes;  ///< element codes, one per value
     /// Per block, the stored scale: E8M0 bits (MX), E4M3 bits (NVFP4), the 8-bit code of the
     /// absmax (absmax with double quantization). Empty for plain absmax, which stores FP32.
     std::vector<std::uint8_t> scale_codes;

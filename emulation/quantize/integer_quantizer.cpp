@@ -39,7 +39,8 @@ void check(const IntegerQuantizerConfig& config, std::size_t size, std::size_t r
 core::FormatSpec scale_format_of(const IntegerQuantizerConfig& config) {
     core::FormatSpec spec = config.scale_format.name.empty() ? core::parse_format("fp32") : config.scale_format;
     if (spec.kind != core::FormatKind::Binary)
-        throw Error("integer quantization: scale format '" + spec.name + "' is not a floating-point format (fp32, fp16, bf16)");
+        throw Error("integer quantization: scale format '" + spec.name +
+                    "' is not a floating-point format (fp32, fp16, bf16)");
     spec.overflow = core::OverflowPolicy::Saturate;  // a huge range clips rather than giving an infinite scale
     return spec;
 }
@@ -91,7 +92,8 @@ void quantize_run(const float* x, std::uint16_t* q, std::size_t length, GroupPar
                   core::RoundingMode mode, core::StochasticSource* random) {
     // The b-bit pattern of a level: its low 16 bits, masked to b bits by the caller's width.
     if (mode != core::RoundingMode::NearestEven || p.scale == 0) {
-        for (std::size_t i = 0; i < length; ++i) q[i] = static_cast<std::uint16_t>(quantize_value(x[i], p, codes, mode, random));
+        for (std::size_t i = 0; i < length; ++i)
+            q[i] = static_cast<std::uint16_t>(quantize_value(x[i], p, codes, mode, random));
         return;
     }
     constexpr double magic = 0x1.8p52;  // adding it leaves no fraction bits below 2^51: ties to even
@@ -215,7 +217,8 @@ std::size_t IntegerQuantized::group_of(std::size_t index) const {
         case Granularity::PerTensor: return 0;
         case Granularity::PerRow: return index / cols;
         case Granularity::PerColumn: return index % cols;
-        case Granularity::PerGroup: return (index / cols) * (cols / config.group_size) + (index % cols) / config.group_size;
+        case Granularity::PerGroup:
+            return (index / cols) * (cols / config.group_size) + (index % cols) / config.group_size;
     }
     return 0;
 }
@@ -283,7 +286,9 @@ void dequantize_integer(const IntegerQuantized& q, std::span<float> out) {
         for (std::size_t i = i0; i < i1; ++i) {
             const std::int32_t code = q.codes[i];
             // Sign extension by shifts (arithmetic right shift is defined since C++20).
-            const std::int32_t level = sign_extend ? static_cast<std::int32_t>(static_cast<std::uint32_t>(code) << unused_bits) >> unused_bits : code;
+            const std::int32_t level =
+                sign_extend ? static_cast<std::int32_t>(static_cast<std::uint32_t>(code) << unused_bits) >> unused_bits
+                            : code;
             out[i] = static_cast<float>(level - zero) * scale;
         }
     });

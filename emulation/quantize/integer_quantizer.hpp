@@ -16,27 +16,27 @@ namespace floatscope::emu {
 /// Which values share one scale (and zero point). The tensor is rows x cols, row-major.
 enum class Granularity {
     PerTensor,
-    PerRow,     ///< one scale per row (per output channel of a weight stored out x in)
+    PerRow,  ///< one scale per row (per output channel of a weight stored out x in)
     PerColumn,  ///< one scale per column
-    PerGroup,   ///< groups of group_size consecutive values within a row (cols % group_size == 0)
+    PerGroup,  ///< groups of group_size consecutive values within a row (cols % group_size == 0)
 };
 
 /// How the clipping range of a group is chosen.
 enum class Calibration {
-    Max,         ///< the largest magnitude (symmetric) or the min and max (asymmetric)
+    Max,  ///< the largest magnitude (symmetric) or the min and max (asymmetric)
     Percentile,  ///< the `percentile`-th percentile of |x| (symmetric), of x and 100 - p (asymmetric)
-    Mse,         ///< the range among 100 shrinkings of the max range (k/100, k = 1..100) with the least MSE
+    Mse,  ///< the range among 100 shrinkings of the max range (k/100, k = 1..100) with the least MSE
 };
 
 struct IntegerQuantizerConfig {
-    int bits = 8;               ///< 2..8 or 16
-    bool symmetric = true;      ///< symmetric: q in [-(2^(b-1)-1), 2^(b-1)-1], no zero point
+    int bits = 8;  ///< 2..8 or 16
+    bool symmetric = true;  ///< symmetric: q in [-(2^(b-1)-1), 2^(b-1)-1], no zero point
     Granularity granularity = Granularity::PerTensor;
     std::size_t group_size = 128;
     core::FormatSpec scale_format;  ///< fp32, fp16 or bf16 (empty name: fp32); stored saturating
     core::RoundingMode rounding = core::RoundingMode::NearestEven;
     Calibration calibration = Calibration::Max;
-    double percentile = 99.9;   ///< Percentile calibration, in (50, 100]
+    double percentile = 99.9;  ///< Percentile calibration, in (50, 100]
 };
 
 /// Throws floatscope::Error for a bit width outside 2..8 and 16, a group size of 0, or a
@@ -51,7 +51,7 @@ struct IntegerQuantized {
     /// One per value, the b-bit code as stored (what pack_codes packs): two's complement when
     /// symmetric, unsigned with a zero point otherwise.
     std::vector<std::uint16_t> codes;
-    std::vector<float> scales;              ///< per group, a value of the scale format
+    std::vector<float> scales;  ///< per group, a value of the scale format
     std::vector<std::int32_t> zero_points;  ///< per group (all 0 when symmetric)
 
     std::size_t group_of(std::size_t index) const;

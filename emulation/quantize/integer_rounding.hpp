@@ -31,8 +31,7 @@ inline double round_to_integer(double v, core::RoundingMode mode, core::Stochast
             const double u = static_cast<double>(random->next() >> 11) * 0x1p-53;
             return u < fraction ? down + 1 : down;
         }
-        case RoundingMode::StochasticEqual:
-            return fraction != 0 && (random->next() >> 63) != 0 ? down + 1 : down;
+        case RoundingMode::StochasticEqual: return fraction != 0 && (random->next() >> 63) != 0 ? down + 1 : down;
     }
     return down;
 }

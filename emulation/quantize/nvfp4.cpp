@@ -60,8 +60,8 @@ BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> 
         for (std::size_t b = 0; b < count; ++b) {
             const std::size_t index = start / block + b;
             const float factor = nan_block[b] || s[b] == 0 ? 0.0f : encode / s[b];
-            q.scale_codes[index] = nan_block[b] ? scale_codec.encode(std::numeric_limits<double>::quiet_NaN())
-                                                : scale_codec.encode(s[b]);
+            q.scale_codes[index] =
+                nan_block[b] ? scale_codec.encode(std::numeric_limits<double>::quiet_NaN()) : scale_codec.encode(s[b]);
             q.block_scales[index] = nan_block[b] ? std::numeric_limits<float>::quiet_NaN() : s[b] * decode;
             for (std::size_t i = b * block; i < std::min(length, (b + 1) * block); ++i)
                 scaled[i] = x[start + i] * factor;

@@ -72,7 +72,7 @@ std::uint64_t storage_bits(const BlockFormat& format, std::size_t count) {
     const std::uint64_t element_bits = static_cast<std::uint64_t>(format.element.total_bits());
     std::uint64_t bits = count * element_bits;
     switch (format.family) {
-        case BlockFamily::Mx: return bits + blocks * 8;          // one E8M0 per block
+        case BlockFamily::Mx: return bits + blocks * 8;  // one E8M0 per block
         case BlockFamily::Nvfp4: return bits + blocks * 8 + 32;  // E4M3 per block, FP32 per tensor
         case BlockFamily::Absmax:
             if (!format.double_quantization) return bits + blocks * 32;  // FP32 absmax per block

@@ -34,8 +34,8 @@ QuantizationError measure_quantization_error(std::span<const float> original, st
     const double n = static_cast<double>(r.count);
     r.mse = noise / n;
     r.sqnr_db = noise == 0 ? std::numeric_limits<double>::infinity() : 10 * std::log10(signal / noise);
-    r.relative_frobenius = signal == 0 ? (noise == 0 ? 0 : std::numeric_limits<double>::infinity())
-                                       : std::sqrt(noise / signal);
+    r.relative_frobenius =
+        signal == 0 ? (noise == 0 ? 0 : std::numeric_limits<double>::infinity()) : std::sqrt(noise / signal);
     r.fraction_clipped = static_cast<double>(clipped) / n;
     r.fraction_flushed = static_cast<double>(flushed) / n;
     return r;
@@ -63,9 +63,9 @@ std::size_t count_clipped(const IntegerQuantized& q, std::span<const float> orig
         const double scale = q.scales[g];
         const double x = original[i];
         // Beyond half a step past the end codes: where rounding alone would leave the code range.
-        clipped += (x > (codes.max - q.zero_points[g] + 0.5) * scale || x < (codes.min - q.zero_points[g] - 0.5) * scale)
-                       ? 1
-                       : 0;
+        clipped +=
+            (x > (codes.max - q.zero_points[g] + 0.5) * scale || x < (codes.min - q.zero_points[g] - 0.5) * scale) ? 1
+                                                                                                                   : 0;
     }
     return clipped;
 }

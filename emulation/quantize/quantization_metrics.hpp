@@ -6,20 +6,20 @@
 #include <span>
 #include <vector>
 
+#include "emulation/arithmetic/truth_number.hpp"
 #include "emulation/quantize/block_quantized.hpp"
 #include "emulation/quantize/integer_quantizer.hpp"
-#include "emulation/arithmetic/truth_number.hpp"
 
 namespace floatscope::emu {
 
 struct QuantizationError {
     std::size_t count = 0;
-    double mse = 0;                  ///< mean of (q - x)^2
-    double sqnr_db = 0;              ///< 10 log10(sum x^2 / sum (q - x)^2); +inf when exact
+    double mse = 0;  ///< mean of (q - x)^2
+    double sqnr_db = 0;  ///< 10 log10(sum x^2 / sum (q - x)^2); +inf when exact
     double max_abs_error = 0;
-    double relative_frobenius = 0;   ///< ||q - x||_F / ||x||_F (0 when both are 0)
-    double fraction_clipped = 0;     ///< values beyond the largest magnitude their block or group holds
-    double fraction_flushed = 0;     ///< nonzero values that became zero
+    double relative_frobenius = 0;  ///< ||q - x||_F / ||x||_F (0 when both are 0)
+    double fraction_clipped = 0;  ///< values beyond the largest magnitude their block or group holds
+    double fraction_flushed = 0;  ///< nonzero values that became zero
 };
 
 /// Errors of `quantized` against `original` (same size); sums in double. Values that are NaN in

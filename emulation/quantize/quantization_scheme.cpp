@@ -54,12 +54,14 @@ FakeQuantization fake_quantize(const QuantizationScheme& scheme, std::span<const
         dequantize_integer(q, out);
         result.clipped = count_clipped(q, x);
         // Codes plus one FP32 scale per row.
-        result.bits_per_value = scheme.integer_config.bits + 32.0 * static_cast<double>(rows) / static_cast<double>(x.size());
+        result.bits_per_value =
+            scheme.integer_config.bits + 32.0 * static_cast<double>(rows) / static_cast<double>(x.size());
     } else {
         const BlockQuantized q = quantize_blocks(scheme.block, x, random);
         dequantize_blocks(q, out);
         result.clipped = count_clipped(q, x);
-        result.bits_per_value = static_cast<double>(storage_bits(scheme.block, x.size())) / static_cast<double>(x.size());
+        result.bits_per_value =
+            static_cast<double>(storage_bits(scheme.block, x.size())) / static_cast<double>(x.size());
     }
     return result;
 }

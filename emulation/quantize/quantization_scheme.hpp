@@ -20,7 +20,7 @@ struct QuantizationScheme {
     std::string name;
     bool integer = false;
     IntegerQuantizerConfig integer_config;  ///< when integer
-    BlockFormat block;                      ///< otherwise
+    BlockFormat block;  ///< otherwise
 
     /// Bits of one element code: N for intN, the element format's width for a block format.
     int code_bits() const;
@@ -32,7 +32,7 @@ QuantizationScheme parse_quantization_scheme(std::string_view name);
 std::vector<QuantizationScheme> parse_scheme_list(std::string_view text);
 
 struct FakeQuantization {
-    std::size_t clipped = 0;    ///< count_clipped of the quantized tensor
+    std::size_t clipped = 0;  ///< count_clipped of the quantized tensor
     double bits_per_value = 0;  ///< storage including scales (packing.hpp; intN: N + 32 per row)
 };
 

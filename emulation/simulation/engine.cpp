@@ -68,24 +68,23 @@ TruthNumber scratch(int bits) {
 /// max still has a spacing), 1 for integers, the gap between the table codes around t for tables.
 double ulp_at(const core::FormatSpec& format, mpfr_srcptr t) {
     switch (format.kind) {
-    case core::FormatKind::Binary:
-    case core::FormatKind::ExponentScale: {
-        const core::BinaryGeometry g = core::binary_geometry(format);
-        // MPFR's exponent: |t| = m 2^exp with 1/2 <= m < 1, so floor(log2 |t|) = exp - 1.
-        const long e = mpfr_zero_p(t) ? g.emin : std::max<long>(mpfr_get_exp(t) - 1, g.emin);
-        return std::ldexp(1.0, static_cast<int>(e - (g.precision - 1)));
-    }
-    case core::FormatKind::Integer:
-        return 1;
-    case core::FormatKind::Lookup: {
-        const std::vector<double>& codes = format.code_values;
-        if (codes.size() < 2) return NAN;
-        const double x = mpfr_get_d(t, MPFR_RNDN);
-        const std::size_t above =
-            static_cast<std::size_t>(std::upper_bound(codes.begin(), codes.end(), x) - codes.begin());
-        const std::size_t i = std::clamp<std::size_t>(above, 1, codes.size() - 1);
-        return codes[i] - codes[i - 1];
-    }
+        case core::FormatKind::Binary:
+        case core::FormatKind::ExponentScale: {
+            const core::BinaryGeometry g = core::binary_geometry(format);
+            // MPFR's exponent: |t| = m 2^exp with 1/2 <= m < 1, so floor(log2 |t|) = exp - 1.
+            const long e = mpfr_zero_p(t) ? g.emin : std::max<long>(mpfr_get_exp(t) - 1, g.emin);
+            return std::ldexp(1.0, static_cast<int>(e - (g.precision - 1)));
+        }
+        case core::FormatKind::Integer: return 1;
+        case core::FormatKind::Lookup: {
+            const std::vector<double>& codes = format.code_values;
+            if (codes.size() < 2) return NAN;
+            const double x = mpfr_get_d(t, MPFR_RNDN);
+            const std::size_t above =
+                static_cast<std::size_t>(std::upper_bound(codes.begin(), codes.end(), x) - codes.begin());
+            const std::size_t i = std::clamp<std::size_t>(above, 1, codes.size() - 1);
+            return codes[i] - codes[i - 1];
+        }
     }
     return NAN;
 }
@@ -109,7 +108,8 @@ void add_counter_rows(std::vector<ReportRow>& rows, const ReportRow& base, const
     add_row(rows, base, metric::op_count, static_cast<double>(c.operations));
     add_row(rows, base, metric::op_inexact, static_cast<double>(c.inexact));
     if (c.operations > 0)
-        add_row(rows, base, metric::op_inexact_fraction, static_cast<double>(c.inexact) / static_cast<double>(c.operations));
+        add_row(rows, base, metric::op_inexact_fraction,
+                static_cast<double>(c.inexact) / static_cast<double>(c.operations));
     add_row(rows, base, metric::op_overflow, static_cast<double>(c.overflow));
     add_row(rows, base, metric::op_underflow, static_cast<double>(c.underflow));
     add_row(rows, base, metric::op_divide_by_zero, static_cast<double>(c.divide_by_zero));
@@ -171,9 +171,10 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
         if (s.with_truth) {
             truth = s.truth->find(region.kind, region.index);
             if (truth == nullptr)
-                throw Error(fmt::format("workload '{}': policy '{}' recorded region {} {} ('{}'), which its ground "
-                                        "truth does not have",
-                                        r.workload->name(), policy.name, region.kind, region.index, region.label));
+                throw Error(
+                    fmt::format("workload '{}': policy '{}' recorded region {} {} ('{}'), which its ground "
+                                "truth does not have",
+                                r.workload->name(), policy.name, region.kind, region.index, region.label));
         }
         std::vector<ReportRow> measured = region_rows(r.run_id, r.workload->name(), policy.name, region, truth);
         rows.insert(rows.end(), measured.begin(), measured.end());

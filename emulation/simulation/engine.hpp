@@ -19,16 +19,17 @@ struct RunRequest {
     const Workload* workload = nullptr;
     Parameters parameters;
     std::vector<PrecisionPolicy> policies;
-    bool ground_truth = true;   ///< ignored for workloads without one
-    int mpfr_precision = 256;   ///< bits of the ground truth
-    int threads = 1;            ///< policies run concurrently on this many threads
+    bool ground_truth = true;  ///< ignored for workloads without one
+    int mpfr_precision = 256;  ///< bits of the ground truth
+    int threads = 1;  ///< policies run concurrently on this many threads
     std::string run_id = "1";
 };
 
 /// Runs the request; the ground truth is computed once and shared by all policies. Rows per
 /// policy and region: errors (abs, rel, ULP, bits correct), classification counts, value range,
 /// the region's counters and metrics; rows of region_kind "run": seconds per policy and for the
-/// ground truth; the workload's work counts where it gives them (work_rows). Throws floatscope::Error for bad requests, Cancelled when cancelled.
+/// ground truth; the workload's work counts where it gives them (work_rows). Throws floatscope::Error for bad requests,
+/// Cancelled when cancelled.
 Report run(const RunRequest& request, RunControl& control);
 
 /// Several runs (a sweep's grid points) as one report: each ground truth and each (run, policy) is a

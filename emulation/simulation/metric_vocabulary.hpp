@@ -75,15 +75,15 @@ inline constexpr const char* uniform_in_value = "uniform_in_value";
 inline constexpr const char* error = "error";
 
 // ---- Workloads' own numbers per region (emulation/workloads).
-inline constexpr const char* k = "k";                                 // gemm
-inline constexpr const char* n = "n";                                 // sum
+inline constexpr const char* k = "k";  // gemm
+inline constexpr const char* n = "n";  // sum
 inline constexpr const char* stagnation_n = "stagnation_n";
 inline constexpr const char* stagnation_value = "stagnation_value";
-inline constexpr const char* step = "step";                           // train-mlp, per logged step
+inline constexpr const char* step = "step";  // train-mlp, per logged step
 inline constexpr const char* loss = "loss";
 inline constexpr const char* loss_scale = "loss_scale";
 inline constexpr const char* skipped_steps = "skipped_steps";
-inline constexpr const char* train_loss = "train_loss";               // train-mlp, per epoch
+inline constexpr const char* train_loss = "train_loss";  // train-mlp, per epoch
 inline constexpr const char* train_accuracy = "train_accuracy";
 inline constexpr const char* test_loss = "test_loss";
 inline constexpr const char* test_accuracy = "test_accuracy";
@@ -91,11 +91,11 @@ inline constexpr const char* baseline_test_accuracy = "baseline_test_accuracy";
 inline constexpr const char* ptq_test_accuracy = "ptq_test_accuracy";
 /// `grad_underflow_fraction_layer_<l>`: the fraction of layer l's gradients that underflowed to zero.
 inline constexpr const char* grad_underflow_prefix = "grad_underflow_fraction_layer_";
-inline constexpr const char* forward_error = "forward_error";         // iterative-refinement
+inline constexpr const char* forward_error = "forward_error";  // iterative-refinement
 inline constexpr const char* backward_error = "backward_error";
 inline constexpr const char* residual_norm = "residual_norm";
 inline constexpr const char* converged = "converged";
-inline constexpr const char* mse = "mse";                             // quantize, per scheme
+inline constexpr const char* mse = "mse";  // quantize, per scheme
 inline constexpr const char* sqnr_db = "sqnr_db";
 inline constexpr const char* max_abs_error = "max_abs_error";
 inline constexpr const char* relative_frobenius = "relative_frobenius";
@@ -111,8 +111,8 @@ inline constexpr const char* whole_run_kind = "run";
 
 /// Who writes a metric.
 enum class MetricSource {
-    Engine,    ///< the engine, measuring a region against the ground truth, or per run
-    FpCore,    ///< the FPCore runner
+    Engine,  ///< the engine, measuring a region against the ground truth, or per run
+    FpCore,  ///< the FPCore runner
     Workload,  ///< a workload's own number (RegionMetric)
 };
 

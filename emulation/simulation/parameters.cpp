@@ -56,39 +56,38 @@ std::string range_text(const ParameterSpec& spec) {
 std::string normalise(const ParameterSpec& spec, std::string_view raw) {
     const std::string value = trimmed(raw);
     switch (spec.type) {
-    case ParameterType::Integer: {
-        const std::string expected = "an integer in " + range_text(spec);
-        long long parsed = 0;
-        const char* begin = value.data();
-        const char* end = begin + value.size();
-        if (begin != end && *begin == '+') ++begin;
-        const auto [ptr, ec] = std::from_chars(begin, end, parsed);
-        if (value.empty() || ec != std::errc() || ptr != end) invalid(spec, value, expected);
-        if (static_cast<double>(parsed) < spec.min || static_cast<double>(parsed) > spec.max)
-            invalid(spec, value, expected);
-        return std::to_string(parsed);
-    }
-    case ParameterType::Real: {
-        const std::string expected = "a number in " + range_text(spec);
-        char* end = nullptr;
-        const double parsed = value.empty() ? NAN : std::strtod(value.c_str(), &end);
-        if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(parsed))
-            invalid(spec, value, expected);
-        if (parsed < spec.min || parsed > spec.max) invalid(spec, value, expected);
-        return fmt::format("{}", parsed);
-    }
-    case ParameterType::Boolean: {
-        const std::string word = lowered(value);
-        if (word == "true" || word == "1" || word == "yes" || word == "on") return "true";
-        if (word == "false" || word == "0" || word == "no" || word == "off") return "false";
-        invalid(spec, value, "true or false (also 1/0, yes/no, on/off)");
-    }
-    case ParameterType::Choice:
-        if (std::find(spec.choices.begin(), spec.choices.end(), value) == spec.choices.end())
-            invalid(spec, value, "one of " + joined(spec.choices));
-        return value;
-    case ParameterType::Text:
-        return value;
+        case ParameterType::Integer: {
+            const std::string expected = "an integer in " + range_text(spec);
+            long long parsed = 0;
+            const char* begin = value.data();
+            const char* end = begin + value.size();
+            if (begin != end && *begin == '+') ++begin;
+            const auto [ptr, ec] = std::from_chars(begin, end, parsed);
+            if (value.empty() || ec != std::errc() || ptr != end) invalid(spec, value, expected);
+            if (static_cast<double>(parsed) < spec.min || static_cast<double>(parsed) > spec.max)
+                invalid(spec, value, expected);
+            return std::to_string(parsed);
+        }
+        case ParameterType::Real: {
+            const std::string expected = "a number in " + range_text(spec);
+            char* end = nullptr;
+            const double parsed = value.empty() ? NAN : std::strtod(value.c_str(), &end);
+            if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(parsed))
+                invalid(spec, value, expected);
+            if (parsed < spec.min || parsed > spec.max) invalid(spec, value, expected);
+            return fmt::format("{}", parsed);
+        }
+        case ParameterType::Boolean: {
+            const std::string word = lowered(value);
+            if (word == "true" || word == "1" || word == "yes" || word == "on") return "true";
+            if (word == "false" || word == "0" || word == "no" || word == "off") return "false";
+            invalid(spec, value, "true or false (also 1/0, yes/no, on/off)");
+        }
+        case ParameterType::Choice:
+            if (std::find(spec.choices.begin(), spec.choices.end(), value) == spec.choices.end())
+                invalid(spec, value, "one of " + joined(spec.choices));
+            return value;
+        case ParameterType::Text: return value;
     }
     throw Error("parameter '" + spec.name + "' has an unknown type");
 }
@@ -97,11 +96,11 @@ std::string normalise(const ParameterSpec& spec, std::string_view raw) {
 
 const char* to_string(ParameterType type) {
     switch (type) {
-    case ParameterType::Integer: return "integer";
-    case ParameterType::Real: return "real";
-    case ParameterType::Boolean: return "boolean";
-    case ParameterType::Choice: return "choice";
-    case ParameterType::Text: return "text";
+        case ParameterType::Integer: return "integer";
+        case ParameterType::Real: return "real";
+        case ParameterType::Boolean: return "boolean";
+        case ParameterType::Choice: return "choice";
+        case ParameterType::Text: return "text";
     }
     return "?";
 }
@@ -122,8 +121,8 @@ Parameters Parameters::parse(const std::vector<ParameterSpec>& schema, const std
 Parameters Parameters::from_map(const std::vector<ParameterSpec>& schema,
                                 const std::map<std::string, std::string>& values) {
     for (const auto& [name, value] : values) {
-        const bool known =
-            std::any_of(schema.begin(), schema.end(), [&name = name](const ParameterSpec& p) { return p.name == name; });
+        const bool known = std::any_of(schema.begin(), schema.end(),
+                                       [&name = name](const ParameterSpec& p) { return p.name == name; });
         if (!known) {
             if (schema.empty()) throw Error(fmt::format("unknown parameter '{}'; this workload takes none", name));
             throw Error(fmt::format("unknown parameter '{}'; valid: {}", name, schema_names(schema)));

@@ -32,7 +32,9 @@ std::string lowered(std::string_view text) {
     return out;
 }
 
-bool same(const core::FormatRounding& a, const core::FormatRounding& b) { return a.format == b.format && a.mode == b.mode; }
+bool same(const core::FormatRounding& a, const core::FormatRounding& b) {
+    return a.format == b.format && a.mode == b.mode;
+}
 
 /// "bf16", "fp16@rtz": the rounding is written only when it is not the default.
 std::string format_text(const core::FormatRounding& r) {
@@ -149,10 +151,10 @@ void apply_clause(const std::string& clause, PrecisionPolicy& policy, std::array
 
 const char* to_string(Role role) {
     switch (role) {
-    case Role::Storage: return "storage";
-    case Role::Compute: return "compute";
-    case Role::Accumulate: return "accumulate";
-    case Role::Output: return "output";
+        case Role::Storage: return "storage";
+        case Role::Compute: return "compute";
+        case Role::Accumulate: return "accumulate";
+        case Role::Output: return "output";
     }
     return "?";
 }
@@ -198,8 +200,8 @@ std::string PrecisionPolicy::describe() const {
     std::size_t base = 0;
     int best = 0;
     for (std::size_t i = 0; i < roles.size(); ++i) {
-        const int count = static_cast<int>(
-            std::count_if(roles.begin(), roles.end(), [&](const core::FormatRounding& r) { return same(r, roles[i]); }));
+        const int count = static_cast<int>(std::count_if(
+            roles.begin(), roles.end(), [&](const core::FormatRounding& r) { return same(r, roles[i]); }));
         if (count > best) best = count, base = i;
     }
     std::string text = format_text(roles[base]);
@@ -244,9 +246,10 @@ PrecisionPolicy parse_policy(std::string_view text) {
         if (!roles_set[static_cast<std::size_t>(role)])
             missing += (missing.empty() ? "" : ", ") + std::string(to_string(role));
     if (!missing.empty())
-        throw Error(fmt::format("policy '{}' gives no format to {}; start it with a format for every role, as in "
-                                "'fp32; compute=bf16' (clauses: {})",
-                                whole, missing, clause_forms));
+        throw Error(
+            fmt::format("policy '{}' gives no format to {}; start it with a format for every role, as in "
+                        "'fp32; compute=bf16' (clauses: {})",
+                        whole, missing, clause_forms));
     if (policy.name.empty()) policy.name = whole;
     return policy;
 }

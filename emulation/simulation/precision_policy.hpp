@@ -13,10 +13,10 @@ namespace floatscope::emu {
 
 /// The roles a workload gives its numbers.
 enum class Role {
-    Storage,     ///< values kept in memory: parameters (master weights when training), inputs, data
-    Compute,     ///< operands of matrix products and of elementwise arithmetic (activations, norms)
+    Storage,  ///< values kept in memory: parameters (master weights when training), inputs, data
+    Compute,  ///< operands of matrix products and of elementwise arithmetic (activations, norms)
     Accumulate,  ///< accumulators of dot products, GEMMs and sums
-    Output,      ///< results as written out of an operation or layer (what the next layer reads)
+    Output,  ///< results as written out of an operation or layer (what the next layer reads)
 };
 inline constexpr std::array<Role, 4> all_roles = {Role::Storage, Role::Compute, Role::Accumulate, Role::Output};
 
@@ -67,7 +67,8 @@ struct PrecisionPolicy {
 };
 
 /// A policy with every role in `format` under `mode`; named after the format.
-PrecisionPolicy uniform_policy(const core::FormatSpec& format, core::RoundingMode mode = core::RoundingMode::NearestEven);
+PrecisionPolicy uniform_policy(const core::FormatSpec& format,
+                               core::RoundingMode mode = core::RoundingMode::NearestEven);
 
 /// Parses the text form above; throws floatscope::Error naming the clause and what would be valid.
 PrecisionPolicy parse_policy(std::string_view text);

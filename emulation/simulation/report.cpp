@@ -87,11 +87,21 @@ bool is_utf8(std::string_view text) {
         const auto c = static_cast<unsigned char>(text[i]);
         int length = 0;
         std::uint32_t code = 0;
-        if (c < 0x80) { ++i; continue; }
-        if (c >= 0xC2 && c <= 0xDF) { length = 2; code = c & 0x1F; }
-        else if (c >= 0xE0 && c <= 0xEF) { length = 3; code = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { length = 4; code = c & 0x07; }
-        else return false;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF) {
+            length = 2;
+            code = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            length = 3;
+            code = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            length = 4;
+            code = c & 0x07;
+        } else
+            return false;
         if (i + length > text.size()) return false;
         for (int k = 1; k < length; ++k) {
             const auto next = static_cast<unsigned char>(text[i + k]);
@@ -154,8 +164,7 @@ Report read_csv(std::istream& in) {
     int line = 1;
     if (!reader.next(fields, line)) throw reader.error(1, "the report is empty; expected the header row");
     if (fields != std::vector<std::string>(std::begin(csv_columns), std::end(csv_columns)))
-        throw reader.error(line,
-                               "the header is not run,workload,policy,region_kind,region_index,region,metric,value");
+        throw reader.error(line, "the header is not run,workload,policy,region_kind,region_index,region,metric,value");
     Report report;
     while (reader.next(fields, line)) {
         if (fields.size() == 1 && fields[0].empty()) continue;  // a blank line
@@ -184,8 +193,8 @@ Report read_csv(std::istream& in) {
                 find_run(report, fields[0], reader, line).policies.emplace_back(fields[2], text);
             } else {
                 throw reader.error(line,
-                                       "unknown metadata '" + key +
-                                           "'; valid: floatscope_version, created, mpfr_precision, parameter, policy");
+                                   "unknown metadata '" + key +
+                                       "'; valid: floatscope_version, created, mpfr_precision, parameter, policy");
             }
             continue;
         }
@@ -256,7 +265,8 @@ Report merge_reports(const std::vector<Report>& shards) {
             if (same_id == merged.runs.end())
                 merged.runs.push_back(run);
             else if (!(*same_id == run))
-                throw Error("the reports disagree about run '" + run.run + "' (workload, parameters, policies or "
+                throw Error("the reports disagree about run '" + run.run +
+                            "' (workload, parameters, policies or "
                             "MPFR precision); they come from different sweeps");
         }
         merged.rows.insert(merged.rows.end(), shard.rows.begin(), shard.rows.end());

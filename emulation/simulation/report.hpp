@@ -11,13 +11,13 @@
 namespace floatscope::emu {
 
 struct ReportRow {
-    std::string run;          ///< run id within the report ("1"; a sweep numbers its grid points)
+    std::string run;  ///< run id within the report ("1"; a sweep numbers its grid points)
     std::string workload;
-    std::string policy;       ///< policy name; "ground-truth" for the MPFR run's own metrics
+    std::string policy;  ///< policy name; "ground-truth" for the MPFR run's own metrics
     std::string region_kind;  ///< "layer", "step", ...; "run" for whole-run figures (timings)
     int region_index = 0;
-    std::string region;       ///< the region's label
-    std::string metric;       ///< "rel_error_max", "overflow_count", "loss", "log2_hist_-3", ...
+    std::string region;  ///< the region's label
+    std::string metric;  ///< "rel_error_max", "overflow_count", "loss", "log2_hist_-3", ...
     double value = 0;
     /// Field by field, with NaN values equal to each other (a NaN loss reads back as the same row).
     friend bool operator==(const ReportRow&, const ReportRow&);
@@ -28,8 +28,8 @@ struct RunInfo {
     std::string run;
     std::string workload;
     std::vector<std::pair<std::string, std::string>> parameters;  ///< name, value (seed included)
-    std::vector<std::pair<std::string, std::string>> policies;    ///< name, text form (parse_policy)
-    int mpfr_precision = 0;   ///< 0: no ground truth
+    std::vector<std::pair<std::string, std::string>> policies;  ///< name, text form (parse_policy)
+    int mpfr_precision = 0;  ///< 0: no ground truth
     friend bool operator==(const RunInfo&, const RunInfo&) = default;
 };
 

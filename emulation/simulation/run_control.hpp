@@ -41,7 +41,8 @@ public:
     void checkpoint(double fraction, const std::string& message) {
         check_cancelled();
         if (parent_ != nullptr)
-            parent_->checkpoint(begin_ + fraction * (end_ - begin_), label_.empty() ? message : label_ + ": " + message);
+            parent_->checkpoint(begin_ + fraction * (end_ - begin_),
+                                label_.empty() ? message : label_ + ": " + message);
         else if (progress_)
             progress_(fraction, message);
     }

@@ -21,8 +21,8 @@ struct RegionMetric {
 
 /// One region of an emulated run.
 struct TraceRegion {
-    std::string kind;   ///< "layer", "step", "epoch", "iteration", "terms", "operation"
-    int index = 0;      ///< position among the regions of its kind, from 0
+    std::string kind;  ///< "layer", "step", "epoch", "iteration", "terms", "operation"
+    int index = 0;  ///< position among the regions of its kind, from 0
     std::string label;  ///< for people: "layer 3 (relu)", "10000 * 10000"
     /// The format `values` are in: ULP errors, the range and the classification (subnormal,
     /// overflow) refer to it.

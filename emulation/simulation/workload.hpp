@@ -20,7 +20,7 @@ class Workload {
 public:
     virtual ~Workload() = default;
 
-    virtual std::string name() const = 0;     ///< what `run` takes: "mlp-forward"
+    virtual std::string name() const = 0;  ///< what `run` takes: "mlp-forward"
     virtual std::string summary() const = 0;  ///< one line for `list`
     virtual std::string help() const { return summary(); }  ///< a paragraph: what it shows, where its facts come from
     virtual const std::vector<ParameterSpec>& parameters() const = 0;
@@ -38,7 +38,8 @@ public:
     /// What the computation asks of an accelerator under `policy` (operations per datasheet format,
     /// bytes moved and resident), for the cost model's roofline estimates (core/cost_model.hpp);
     /// nullopt where the workload does not model it.
-    virtual std::optional<core::WorkloadCounts> work(const Parameters& parameters, const PrecisionPolicy& policy) const {
+    virtual std::optional<core::WorkloadCounts> work(const Parameters& parameters,
+                                                     const PrecisionPolicy& policy) const {
         (void)parameters, (void)policy;
         return std::nullopt;
     }

@@ -24,8 +24,8 @@ constexpr const char* default_program =
 /// `files`.
 struct Selected {
     std::vector<std::vector<fpcore::FPCore>> files;  ///< the one source
-    std::vector<fpcore::Benchmark> benchmarks;        ///< its FPCores, named uniquely
-    std::size_t index = 0;                             ///< the one to run
+    std::vector<fpcore::Benchmark> benchmarks;  ///< its FPCores, named uniquely
+    std::size_t index = 0;  ///< the one to run
     Selected() = default;
     Selected(const Selected&) = delete;
     Selected& operator=(const Selected&) = delete;
@@ -96,16 +96,43 @@ public:
         static const std::vector<ParameterSpec> schema = {
             {"file", ParameterType::Text, "", 0, 0, {}, "an .fpcore file; empty: run `program`"},
             {"program", ParameterType::Text, default_program, 0, 0, {}, "FPCore text, used when no file is given"},
-            {"benchmark", ParameterType::Text, "", 0, 0, {}, "which FPCore of the file: its :name or number (empty: the first)"},
+            {"benchmark",
+             ParameterType::Text,
+             "",
+             0,
+             0,
+             {},
+             "which FPCore of the file: its :name or number (empty: the first)"},
             {"samples", ParameterType::Integer, "256", 1, 1e6, {}, "input points sampled within :pre"},
             {"seed", ParameterType::Integer, "1", 0, 4294967295.0, {}, "seed of the input sampling"},
-            {"override", ParameterType::Choice, "all", 0, 0, {"all", "top", "bang"},
+            {"override",
+             ParameterType::Choice,
+             "all",
+             0,
+             0,
+             {"all", "top", "bang"},
              "which precisions of the program the policy replaces: all, top (its :precision), bang (its ! blocks)"},
-            {"truth-precision", ParameterType::Integer, "256", 64, 65536, {},
+            {"truth-precision",
+             ParameterType::Integer,
+             "256",
+             64,
+             65536,
+             {},
              "bits of the MPFR ground truth (doubled where cancellation makes a result doubtful)"},
-            {"max-iterations", ParameterType::Integer, std::to_string(fpcore::EvaluationLimits{}.max_iterations), 1, 1e12, {},
+            {"max-iterations",
+             ParameterType::Integer,
+             std::to_string(fpcore::EvaluationLimits{}.max_iterations),
+             1,
+             1e12,
+             {},
              "loop iterations allowed per evaluation"},
-            {"time-limit", ParameterType::Real, "60", 0.01, 86400, {}, "CPU seconds allowed per policy, all points together"},
+            {"time-limit",
+             ParameterType::Real,
+             "60",
+             0.01,
+             86400,
+             {},
+             "CPU seconds allowed per policy, all points together"},
         };
         return schema;
     }
@@ -128,9 +155,11 @@ public:
         options.rounding = compute.mode;
         const std::string& benchmark_name = selected.benchmarks[selected.index].workload;
         options.on_point = [&](int done, int wanted) {
-            control.checkpoint(static_cast<double>(done) / wanted, fmt::format("{}: point {} of {}", benchmark_name, done, wanted));
+            control.checkpoint(static_cast<double>(done) / wanted,
+                               fmt::format("{}: point {} of {}", benchmark_name, done, wanted));
         };
-        const std::vector<fpcore::Outcome> outcomes = fpcore::run_benchmarks({selected.benchmarks[selected.index]}, options);
+        const std::vector<fpcore::Outcome> outcomes =
+            fpcore::run_benchmarks({selected.benchmarks[selected.index]}, options);
         control.check_cancelled();  // a cancellation ends the benchmark as a failure: report it as one
         const fpcore::Outcome& outcome = outcomes.front();
         if (!outcome.error.empty())

@@ -8,11 +8,11 @@
 #include "core/memory_budget.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
-#include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/accumulation/gemm.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
-#include "emulation/workloads/registry.hpp"
 #include "emulation/workloads/data/random_values.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace floatscope::emu {
 
@@ -34,9 +34,10 @@ std::vector<std::size_t> parse_k_list(const std::string& text) {
         long long k = 0;
         const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), k);
         if (word.empty() || error != std::errc() || end != word.data() + word.size() || k < 1 || k > max_k)
-            throw Error(fmt::format("parameter 'k': '{}' is not an inner dimension; expected a comma-separated list "
-                                    "of integers in [1, {}], such as 16,64,256",
-                                    item, max_k));
+            throw Error(
+                fmt::format("parameter 'k': '{}' is not an inner dimension; expected a comma-separated list "
+                            "of integers in [1, {}], such as 16,64,256",
+                            item, max_k));
         ks.push_back(static_cast<std::size_t>(k));
         if (item.size() == rest.size()) break;
         rest.remove_prefix(item.size() + 1);
@@ -97,11 +98,21 @@ public:
         static const std::vector<ParameterSpec> schema = {
             {"m", ParameterType::Integer, "16", 1, 1024, {}, "rows of A and C"},
             {"n", ParameterType::Integer, "16", 1, 1024, {}, "columns of B and C"},
-            {"k", ParameterType::Text, "16,64,256,1024,4096", 0, 0, {},
+            {"k",
+             ParameterType::Text,
+             "16,64,256,1024,4096",
+             0,
+             0,
+             {},
              "inner dimensions, comma-separated, each in [1, 1048576]"},
             {"distribution", ParameterType::Choice, "uniform", 0, 0, distribution_names(),
              "entries uniform on [0, 1), uniform on [-1, 1) (symmetric), or standard normal"},
-            {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {},
+            {"seed",
+             ParameterType::Integer,
+             "1",
+             0,
+             9007199254740991.0,
+             {},
              "seed of A and B and of stochastic rounding"},
         };
         return schema;
@@ -113,9 +124,10 @@ public:
         for (std::size_t k : ks) k_sum += static_cast<long long>(k);
         const long long products = parameters.integer("m") * parameters.integer("n") * k_sum;
         if (products > max_truth_products)
-            throw Error(fmt::format("gemm: m n (sum of k) = {} products; the ground truth allows at most {} (make m, n "
-                                    "or the k list smaller)",
-                                    products, max_truth_products));
+            throw Error(
+                fmt::format("gemm: m n (sum of k) = {} products; the ground truth allows at most {} (make m, n "
+                            "or the k list smaller)",
+                            products, max_truth_products));
         // A (m x k_max), B (k_max x n) and C in double, and their copies as MPFR numbers for the ground truth.
         const auto m = static_cast<double>(parameters.integer("m")), n = static_cast<double>(parameters.integer("n"));
         const auto k_max = static_cast<double>(*std::max_element(ks.begin(), ks.end()));
@@ -125,7 +137,8 @@ public:
 
     /// Each product of the k list: 2 m n k operations in the operands' format, A and B read once in
     /// the storage format and C written in the output format.
-    std::optional<core::WorkloadCounts> work(const Parameters& parameters, const PrecisionPolicy& policy) const override {
+    std::optional<core::WorkloadCounts> work(const Parameters& parameters,
+                                             const PrecisionPolicy& policy) const override {
         const auto m = static_cast<double>(parameters.integer("m")), n = static_cast<double>(parameters.integer("n"));
         const AccumulationModel model = policy.matmul_model();
         const double storage_bytes = core::bytes_per_value(policy.at(Role::Storage).format);
@@ -152,8 +165,8 @@ public:
         const AccumulationModel model = policy.matmul_model();
         for (std::size_t j = 0; j < ks.size(); ++j) {
             const std::size_t k = ks[j];
-            TraceRegion& region = trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k),
-                                                   model.output.format);
+            TraceRegion& region =
+                trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k), model.output.format);
             region.values.resize(operands.m * operands.n);
             gemm(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n);
             region.metrics.push_back({metric::k, static_cast<double>(k)});

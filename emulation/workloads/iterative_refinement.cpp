@@ -9,10 +9,10 @@
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/scalar.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
-#include "emulation/workloads/registry.hpp"
+#include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/linalg/conditioned_matrix.hpp"
 #include "emulation/workloads/linalg/mpfr_solve.hpp"
-#include "emulation/workloads/data/random_values.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace floatscope::emu {
 
@@ -91,7 +91,8 @@ public:
         const std::size_t width = system_.n + 1;
         double residual = 0;
         for (std::size_t i = 0; i < system_.n; ++i) {
-            const TruthNumber r = exact_dot(extended, std::span<const double>(augmented_).subspan(i * width, width), 53);
+            const TruthNumber r =
+                exact_dot(extended, std::span<const double>(augmented_).subspan(i * width, width), 53);
             residual = std::max(residual, std::fabs(mpfr_get_d(r.backend().data(), MPFR_RNDN)));
         }
         return residual / (a_norm_ * norm_inf(x) + norm_inf(system_.b));
@@ -215,10 +216,10 @@ private:
     std::size_t n_;
     core::FormatRounding working_, factor_, residual_;
     core::StochasticSource random_;
-    std::vector<double> a_, b_;                    ///< A and b in u
+    std::vector<double> a_, b_;  ///< A and b in u
     std::vector<double> a_residual_, b_residual_;  ///< the same in u_r
-    std::vector<double> lu_;                       ///< L (unit diagonal, not stored) and U in u_f
-    std::vector<std::size_t> pivots_;              ///< row k was swapped with row pivots_[k]
+    std::vector<double> lu_;  ///< L (unit diagonal, not stored) and U in u_f
+    std::vector<std::size_t> pivots_;  ///< row k was swapped with row pivots_[k]
 };
 
 class IterativeRefinement final : public Workload {
@@ -254,8 +255,7 @@ public:
             {"n", ParameterType::Integer, "50", 1, 100, {}, "order of the matrix"},
             {"kappa", ParameterType::Real, "1000", 1, 1e14, {}, "2-norm condition number of A"},
             {"max-iterations", ParameterType::Integer, "20", 0, 200, {}, "refinement steps at most"},
-            {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {},
-             "seed of A, x* and stochastic rounding"},
+            {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {}, "seed of A, x* and stochastic rounding"},
         };
         return schema;
     }
@@ -266,8 +266,8 @@ public:
         const ErrorMeasures measures(system);
         const int max_iterations = static_cast<int>(parameters.integer("max-iterations"));
         Refinement refinement(system, policy, static_cast<std::uint64_t>(parameters.integer("seed")));
-        const double tolerance = std::sqrt(static_cast<double>(system.n)) * unit_roundoff(refinement.working_format()) *
-                                 refinement.a_norm();
+        const double tolerance =
+            std::sqrt(static_cast<double>(system.n)) * unit_roundoff(refinement.working_format()) * refinement.a_norm();
 
         OperationCounters counters;
         std::vector<double> x;

@@ -8,15 +8,14 @@
 
 #include "core/memory_budget.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
-#include "emulation/workloads/registry.hpp"
+#include "emulation/workloads/data/seeded_random.hpp"
 #include "emulation/workloads/nn/dense_layer.hpp"
 #include "emulation/workloads/nn/layer_norm.hpp"
-#include "emulation/workloads/data/seeded_random.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace floatscope::emu {
 
 namespace {
-
 
 std::string layer_label(int layer, const MlpForwardNetwork& net) {
     return fmt::format("layer {} ({}{})", layer, to_string(net.activation), net.layer_norm ? ", layernorm" : "");
@@ -46,11 +45,22 @@ public:
             {"width", ParameterType::Integer, "256", 1, 8192, {}, "units per layer (and input features)"},
             {"batch", ParameterType::Integer, "32", 1, 8192, {}, "rows of the input batch"},
             {"activation", ParameterType::Choice, "relu", 0, 0, {"relu", "gelu", "tanh"}, "activation of every layer"},
-            {"init", ParameterType::Choice, "he", 0, 0, {"he", "xavier"},
+            {"init",
+             ParameterType::Choice,
+             "he",
+             0,
+             0,
+             {"he", "xavier"},
              "weight distribution: normal with std sqrt(2/fan_in) (He) or sqrt(2/(fan_in+fan_out)) (Xavier)"},
             {"init-scale", ParameterType::Real, "1", 0, 1e6, {}, "multiplier of the weights' standard deviation"},
             {"bias-std", ParameterType::Real, "0.1", 0, 1e6, {}, "standard deviation of the normal biases"},
-            {"layernorm", ParameterType::Boolean, "false", 0, 0, {}, "LayerNorm between the affine map and the activation"},
+            {"layernorm",
+             ParameterType::Boolean,
+             "false",
+             0,
+             0,
+             {},
+             "LayerNorm between the affine map and the activation"},
             {"input", ParameterType::Choice, "normal", 0, 0, distribution_names(),
              "input distribution: uniform in [0, 1), symmetric (uniform in [-1, 1)) or standard normal"},
             {"input-scale", ParameterType::Real, "1", 0, 1e30, {}, "multiplier of the inputs"},

@@ -12,9 +12,9 @@ namespace floatscope::emu {
 /// The network mlp-forward runs, in double, before any rounding to a policy's formats: the
 /// ground truth uses these values as they are, the policies round them to their storage formats.
 struct MlpForwardNetwork {
-    Matrix input;                              ///< batch x width
-    std::vector<Matrix> weights;               ///< per layer, width x width (input x output)
-    std::vector<std::vector<double>> biases;   ///< per layer, width
+    Matrix input;  ///< batch x width
+    std::vector<Matrix> weights;  ///< per layer, width x width (input x output)
+    std::vector<std::vector<double>> biases;  ///< per layer, width
     Activation activation = Activation::Relu;
     bool layer_norm = false;
 };

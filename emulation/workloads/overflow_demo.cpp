@@ -4,8 +4,8 @@
 #include "core/stochastic_source.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/scalar.hpp"
-#include "emulation/workloads/registry.hpp"
 #include "emulation/workloads/data/random_values.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace floatscope::emu {
 
@@ -28,8 +28,7 @@ public:
     using Value = FormatValue;
     using Number = Emulated;
 
-    EmulatedChain(const PrecisionPolicy& policy, Trace& trace, RunControl& control, int step_count,
-                  std::uint64_t seed)
+    EmulatedChain(const PrecisionPolicy& policy, Trace& trace, RunControl& control, int step_count, std::uint64_t seed)
         : policy_(policy), trace_(trace), control_(control), step_count_(step_count), random_(seed) {}
 
     /// Runs `compute(operand, constant)` in the step's format and records it as region "operation".
@@ -109,8 +108,8 @@ void overflow_chain(Chain& chain, double a, double b, int layers) {
     const std::string a_text = fmt::format("{}", a), b_text = fmt::format("{}", b);
     const auto va = chain.step(Role::Storage, "a = " + a_text, [&](auto, auto) -> N { return Chain::input(a); });
     const auto vb = chain.step(Role::Storage, "b = " + b_text, [&](auto, auto) -> N { return Chain::input(b); });
-    const auto p = chain.step(Role::Compute, "p = " + a_text + " * " + b_text,
-                              [&](auto in, auto) -> N { return in(va) * in(vb); });
+    const auto p =
+        chain.step(Role::Compute, "p = " + a_text + " * " + b_text, [&](auto in, auto) -> N { return in(va)*in(vb); });
     const auto difference = chain.step(Role::Compute, "p - p", [&](auto in, auto) -> N {
         const N q = in(p);  // one conversion, when p is in another format
         return q - q;
@@ -120,7 +119,7 @@ void overflow_chain(Chain& chain, double a, double b, int layers) {
                         [&](auto in, auto) -> N { return in(difference) + in(zero_times); });
     for (int layer = 1; layer <= layers; ++layer)
         h = chain.step(Role::Compute, fmt::format("layer {}: h = h * {} + {}", layer, layer_weight, layer_bias),
-                       [&](auto in, auto c) -> N { return in(h) * c(layer_weight) + c(layer_bias); });
+                       [&](auto in, auto c) -> N { return in(h)*c(layer_weight) + c(layer_bias); });
     chain.step(Role::Output, "output h", [&](auto in, auto) -> N { return in(h); });
 }
 
@@ -150,9 +149,19 @@ public:
         static const std::vector<ParameterSpec> schema = {
             {"a", ParameterType::Real, "10000", -1e300, 1e300, {}, "first factor, rounded to the storage format"},
             {"b", ParameterType::Real, "10000", -1e300, 1e300, {}, "second factor, rounded to the storage format"},
-            {"steps", ParameterType::Integer, "4", 0, 64, {},
+            {"steps",
+             ParameterType::Integer,
+             "4",
+             0,
+             64,
+             {},
              "layers h = h * 0.5 + 1 after p - p and 0 * p, through which a NaN spreads"},
-            {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {},
+            {"seed",
+             ParameterType::Integer,
+             "1",
+             0,
+             9007199254740991.0,
+             {},
              "seed of stochastic rounding (the chain has no random inputs)"},
         };
         return schema;

@@ -13,10 +13,10 @@
 #include "emulation/quantize/quantization_metrics.hpp"
 #include "emulation/quantize/quantization_scheme.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
-#include "emulation/workloads/registry.hpp"
-#include "emulation/workloads/nn/mlp_training.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/data/seeded_random.hpp"
+#include "emulation/workloads/nn/mlp_training.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace floatscope::emu {
 
@@ -39,9 +39,7 @@ struct FloatMatrix {
     std::vector<float> values;
 };
 
-FloatMatrix to_float(const Matrix& m) {
-    return {m.rows, m.cols, std::vector<float>(m.values.begin(), m.values.end())};
-}
+FloatMatrix to_float(const Matrix& m) { return {m.rows, m.cols, std::vector<float>(m.values.begin(), m.values.end())}; }
 
 std::vector<float> transposed(const FloatMatrix& m) {
     std::vector<float> t(m.values.size());
@@ -129,8 +127,9 @@ Subject trained_subject(const Parameters& p, RunControl& control) {
             const std::span<const std::size_t> rows(order.data() + first, std::min(batch, order.size() - first));
             const Matrix x = batch_inputs(train, rows, labels);  // fills labels
             model.train_step(x, labels, 1, false);
-            control.checkpoint(0.5 * (static_cast<double>(epoch) + static_cast<double>(first + rows.size()) /
-                                                                        static_cast<double>(order.size())) /
+            control.checkpoint(0.5 *
+                                   (static_cast<double>(epoch) +
+                                    static_cast<double>(first + rows.size()) / static_cast<double>(order.size())) /
                                    static_cast<double>(epochs),
                                fmt::format("training epoch {}/{}", epoch + 1, epochs));
         }
@@ -139,7 +138,8 @@ Subject trained_subject(const Parameters& p, RunControl& control) {
         const FloatMatrix w = to_float(model.weights(l));  // in x out
         subject.weights.push_back({w.cols, w.rows, transposed(w)});
     }
-    std::vector<std::size_t> rows(std::min(static_cast<std::size_t>(p.integer("matmul-rows")), subject.data.test.size()));
+    std::vector<std::size_t> rows(
+        std::min(static_cast<std::size_t>(p.integer("matmul-rows")), subject.data.test.size()));
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
     subject.inputs = to_float(batch_inputs(subject.data.test, rows, labels));
     return subject;
@@ -206,29 +206,62 @@ public:
     const std::vector<ParameterSpec>& parameters() const override {
         static const std::vector<ParameterSpec> schema = [] {
             std::vector<ParameterSpec> s = {
-                {"distribution", ParameterType::Choice, "normal", 0, 0,
+                {"distribution",
+                 ParameterType::Choice,
+                 "normal",
+                 0,
+                 0,
                  {"normal", "laplace", "student-t", "outlier-channels", "trained-mlp"},
                  "the distribution of the tensor's values, or the weights of an MLP trained on Fashion-MNIST"},
                 {"rows", ParameterType::Integer, "256", 1, 65536, {}, "rows (output channels) of the tensor"},
                 {"cols", ParameterType::Integer, "256", 1, 65536, {}, "columns (input channels); rows * cols <= 2^20"},
-                {"dof", ParameterType::Integer, "3", 1, 100, {}, "Student-t degrees of freedom (heavier tails when small)"},
-                {"outlier-fraction", ParameterType::Real, "0.01", 0, 1, {}, "outlier-channels: fraction of columns scaled"},
+                {"dof",
+                 ParameterType::Integer,
+                 "3",
+                 1,
+                 100,
+                 {},
+                 "Student-t degrees of freedom (heavier tails when small)"},
+                {"outlier-fraction",
+                 ParameterType::Real,
+                 "0.01",
+                 0,
+                 1,
+                 {},
+                 "outlier-channels: fraction of columns scaled"},
                 {"outlier-scale", ParameterType::Real, "20", 1, 1e6, {}, "outlier-channels: their scale factor"},
-                {"schemes", ParameterType::Text,
-                 "int8,int4,nf4,nf4:dq,bnb_fp4,mxfp8_e4m3,mxfp8_e5m2,mxfp6_e2m3,mxfp6_e3m2,mxfp4,mxint8,nvfp4", 0, 0, {},
+                {"schemes",
+                 ParameterType::Text,
+                 "int8,int4,nf4,nf4:dq,bnb_fp4,mxfp8_e4m3,mxfp8_e5m2,mxfp6_e2m3,mxfp6_e3m2,mxfp4,mxint8,nvfp4",
+                 0,
+                 0,
+                 {},
                  "comma-separated schemes: intN or block format names with modifiers"},
-                {"matmul-rows", ParameterType::Integer, "4", 0, 1024, {}, "rows of X in the matmul error of X W^T (0: none)"},
+                {"matmul-rows",
+                 ParameterType::Integer,
+                 "4",
+                 0,
+                 1024,
+                 {},
+                 "rows of X in the matmul error of X W^T (0: none)"},
             };
             for (ParameterSpec& d : image_dataset_parameters("10000", "2000")) {
                 d.help = "trained-mlp: " + d.help;
                 s.push_back(std::move(d));
             }
-            s.insert(s.end(), {
-                {"hidden", ParameterType::Integer, "100", 1, 1024, {}, "trained-mlp: width of the hidden layer"},
-                {"epochs", ParameterType::Integer, "1", 1, 100, {}, "trained-mlp: epochs of fp32 training"},
-                {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {},
-                 "seed of the tensor, of the model's training and of stochastic rounding"},
-            });
+            s.insert(
+                s.end(),
+                {
+                    {"hidden", ParameterType::Integer, "100", 1, 1024, {}, "trained-mlp: width of the hidden layer"},
+                    {"epochs", ParameterType::Integer, "1", 1, 100, {}, "trained-mlp: epochs of fp32 training"},
+                    {"seed",
+                     ParameterType::Integer,
+                     "1",
+                     0,
+                     9007199254740991.0,
+                     {},
+                     "seed of the tensor, of the model's training and of stochastic rounding"},
+                });
             return s;
         }();
         return schema;
@@ -249,8 +282,8 @@ public:
         const std::vector<QuantizationScheme> schemes = schemes_of(parameters);
         const core::FormatSpec fp32 = core::parse_format("fp32");
         const bool matmul = subject.inputs.rows > 0;
-        const std::vector<TruthNumber> exact = matmul ? exact_product(subject.inputs, subject.weights.front())
-                                                      : std::vector<TruthNumber>{};
+        const std::vector<TruthNumber> exact =
+            matmul ? exact_product(subject.inputs, subject.weights.front()) : std::vector<TruthNumber>{};
         std::optional<double> fp32_accuracy;
         if (subject.model) fp32_accuracy = test_accuracy(*subject.model, subject.data.test, control);
         for (std::size_t s = 0; s < schemes.size(); ++s) {
@@ -259,7 +292,8 @@ public:
             std::size_t clipped = 0;
             double bits = 0;
             for (const FloatMatrix& w : subject.weights) {
-                FloatMatrix& q = quantized.emplace_back(FloatMatrix{w.rows, w.cols, std::vector<float>(w.values.size())});
+                FloatMatrix& q =
+                    quantized.emplace_back(FloatMatrix{w.rows, w.cols, std::vector<float>(w.values.size())});
                 const FakeQuantization f = fake_quantize(scheme, w.values, w.rows, w.cols, q.values, &random);
                 clipped += f.clipped;
                 bits += f.bits_per_value * static_cast<double>(w.values.size());
@@ -276,7 +310,8 @@ public:
                               {metric::fraction_flushed, e.fraction_flushed},
                               {metric::bits_per_value, bits / static_cast<double>(x.size())}};
             if (subject.model) add_accuracies(region, subject, quantized, scheme, *fp32_accuracy, control);
-            if (matmul) add_matmul_region(trace, static_cast<int>(s), subject, quantized.front(), scheme, exact, random);
+            if (matmul)
+                add_matmul_region(trace, static_cast<int>(s), subject, quantized.front(), scheme, exact, random);
             control.checkpoint((subject.model ? 0.5 : 0) + (subject.model ? 0.5 : 1) * static_cast<double>(s + 1) /
                                                                static_cast<double>(schemes.size()),
                                scheme.name);
@@ -296,8 +331,8 @@ public:
                              (static_cast<double>(x.size()) + products) * static_cast<double>(schemes.size() + 1) *
                                  core::mpfr_number_bytes(precision));
         const std::vector<TruthNumber> exact = to_truth(std::vector<double>(x.begin(), x.end()), precision);
-        const std::vector<TruthNumber> product = matmul ? exact_product(subject.inputs, subject.weights.front())
-                                                        : std::vector<TruthNumber>{};
+        const std::vector<TruthNumber> product =
+            matmul ? exact_product(subject.inputs, subject.weights.front()) : std::vector<TruthNumber>{};
         for (std::size_t s = 0; s < schemes.size(); ++s) {
             truth.add_region("scheme", static_cast<int>(s), schemes[s].name).values = exact;
             if (matmul) truth.add_region("matmul", static_cast<int>(s), matmul_label(schemes[s])).values = product;
@@ -322,7 +357,8 @@ private:
         MlpClassifier& model = *subject.model;
         const ImageDataset& test = subject.data.test;
         region.metrics.push_back({metric::fp32_test_accuracy, fp32_accuracy});
-        region.metrics.push_back({metric::test_accuracy, test_accuracy_with_weights(model, layer_weights(), test, control)});
+        region.metrics.push_back(
+            {metric::test_accuracy, test_accuracy_with_weights(model, layer_weights(), test, control)});
         if (quantizes_activations(scheme)) {
             model.set_activation_quantization(scheme);
             const double accuracy = test_accuracy_with_weights(model, layer_weights(), test, control);
@@ -337,8 +373,7 @@ private:
                                   core::StochasticSource& random) {
         FloatMatrix inputs = subject.inputs;
         const bool activations = quantizes_activations(scheme);
-        if (activations)
-            fake_quantize(scheme, subject.inputs.values, inputs.rows, inputs.cols, inputs.values, &random);
+        if (activations) fake_quantize(scheme, subject.inputs.values, inputs.rows, inputs.cols, inputs.values, &random);
         const std::vector<TruthNumber> product = exact_product(inputs, quantized);
         const MatmulError e = compare_products(product, exact);
         TraceRegion& region = trace.add_region("matmul", index, matmul_label(scheme), core::parse_format("fp64"));

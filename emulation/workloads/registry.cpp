@@ -10,14 +10,9 @@ namespace floatscope::emu {
 std::vector<const Workload*> builtin_workloads() {
     return {
         // BUILTIN-WORKLOADS (one line each, in `list` order)
-        &overflow_demo_workload(),
-        &sum_workload(),
-        &gemm_workload(),
-        &mlp_forward_workload(),
-        &train_mlp_workload(),
-        &iterative_refinement_workload(),
-        &quantize_workload(),
-        &fpcore_workload(),
+        &overflow_demo_workload(), &sum_workload(),       &gemm_workload(),
+        &mlp_forward_workload(),   &train_mlp_workload(), &iterative_refinement_workload(),
+        &quantize_workload(),      &fpcore_workload(),
     };
 }
 

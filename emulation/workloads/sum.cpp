@@ -6,11 +6,11 @@
 
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
-#include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
-#include "emulation/workloads/registry.hpp"
 #include "emulation/workloads/data/random_values.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace floatscope::emu {
 
@@ -45,8 +45,10 @@ std::vector<double> series_terms(const std::string& series, std::size_t n, std::
 class StagnationTracker {
 public:
     void step(std::size_t term, double before, double after) {
-        if (after != before) first_unchanged_ = 0;  // NaN never compares equal: a NaN sum is not stagnant
-        else if (first_unchanged_ == 0) first_unchanged_ = term, value_ = after;
+        if (after != before)
+            first_unchanged_ = 0;  // NaN never compares equal: a NaN sum is not stagnant
+        else if (first_unchanged_ == 0)
+            first_unchanged_ = term, value_ = after;
     }
     void add_metrics(std::vector<RegionMetric>& metrics) const {
         if (first_unchanged_ == 0) return;
@@ -67,8 +69,12 @@ public:
     Summation(const core::FormatRounding& accumulator, core::StochasticSource& random)
         : arithmetic_(accumulator.format, {accumulator.mode, core::Tininess::AfterRounding, &random}) {}
 
-    double add(double a, double b, OperationCounters& counters) const { return counted(arithmetic_.add(a, b), counters); }
-    double sub(double a, double b, OperationCounters& counters) const { return counted(arithmetic_.sub(a, b), counters); }
+    double add(double a, double b, OperationCounters& counters) const {
+        return counted(arithmetic_.add(a, b), counters);
+    }
+    double sub(double a, double b, OperationCounters& counters) const {
+        return counted(arithmetic_.sub(a, b), counters);
+    }
 
     /// Pairwise summation of terms[0, n): adjacent pairs, then pairs of pairs, the split at the
     /// largest power of two below n (Higham, "Accuracy and Stability of Numerical Algorithms",
@@ -116,12 +122,27 @@ public:
     }
     const std::vector<ParameterSpec>& parameters() const override {
         static const std::vector<ParameterSpec> schema = {
-            {"series", ParameterType::Choice, "harmonic", 0, 0, {"harmonic", "uniform", "normal"},
+            {"series",
+             ParameterType::Choice,
+             "harmonic",
+             0,
+             0,
+             {"harmonic", "uniform", "normal"},
              "the terms: 1/i, uniform on [0, 1), or standard normal"},
-            {"method", ParameterType::Choice, "naive", 0, 0, {"naive", "pairwise", "kahan"},
+            {"method",
+             ParameterType::Choice,
+             "naive",
+             0,
+             0,
+             {"naive", "pairwise", "kahan"},
              "naive (sequential), pairwise, or Kahan's compensated summation"},
             {"n", ParameterType::Integer, "10000", 1, 16777216, {}, "number of terms (at most 2^24)"},
-            {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {},
+            {"seed",
+             ParameterType::Integer,
+             "1",
+             0,
+             9007199254740991.0,
+             {},
              "seed of the random series and of stochastic rounding"},
         };
         return schema;
@@ -129,7 +150,8 @@ public:
 
     /// n terms read once in the storage format; n additions in the accumulator's format (Kahan's
     /// compensated step takes four: the sum, two to recover its error, one to add the correction).
-    std::optional<core::WorkloadCounts> work(const Parameters& parameters, const PrecisionPolicy& policy) const override {
+    std::optional<core::WorkloadCounts> work(const Parameters& parameters,
+                                             const PrecisionPolicy& policy) const override {
         const double n = parameters.real("n");
         core::WorkloadCounts work;
         work.operations[core::datasheet_format(policy.at(Role::Accumulate).format)] =
@@ -159,8 +181,8 @@ public:
         const std::vector<std::size_t> at = checkpoints(n);
         for (std::size_t j = 0; j < at.size(); ++j) {
             const std::size_t m = at[j];
-            TraceRegion& region = trace.add_region("terms", static_cast<int>(j), fmt::format("n = {}", m),
-                                                   accumulator.format);
+            TraceRegion& region =
+                trace.add_region("terms", static_cast<int>(j), fmt::format("n = {}", m), accumulator.format);
             if (method == Method::Pairwise) {
                 sum = summation.pairwise(terms.data(), m, region.counters);
             } else {
@@ -173,8 +195,8 @@ public:
                         // Kahan (1965): the compensation carries what the sum could not take of each term.
                         const double corrected = summation.sub(terms[done], compensation, region.counters);
                         const double next = summation.add(sum, corrected, region.counters);
-                        compensation = summation.sub(summation.sub(next, sum, region.counters), corrected,
-                                                     region.counters);
+                        compensation =
+                            summation.sub(summation.sub(next, sum, region.counters), corrected, region.counters);
                         sum = next;
                     }
                 }

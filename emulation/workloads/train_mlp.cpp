@@ -9,9 +9,9 @@
 #include "core/error.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
-#include "emulation/workloads/registry.hpp"
 #include "emulation/workloads/nn/loss_scaler.hpp"
 #include "emulation/workloads/nn/mlp_training.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace floatscope::emu {
 
@@ -31,14 +31,16 @@ std::vector<std::size_t> parse_hidden(const std::string& text) {
         std::size_t width = 0;
         const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), width);
         if (item.empty() || error != std::errc() || end != item.data() + item.size() || width < 1 || width > max_width)
-            throw Error(fmt::format("train-mlp: hidden='{}': expected widths from 1 to {} separated by commas "
-                                    "(100 or 256,128), or none",
-                                    text, max_width));
+            throw Error(
+                fmt::format("train-mlp: hidden='{}': expected widths from 1 to {} separated by commas "
+                            "(100 or 256,128), or none",
+                            text, max_width));
         widths.push_back(width);
         start = comma + 1;
     }
     if (widths.size() > max_hidden_layers)
-        throw Error(fmt::format("train-mlp: hidden='{}' has {} layers; at most {}", text, widths.size(), max_hidden_layers));
+        throw Error(
+            fmt::format("train-mlp: hidden='{}' has {} layers; at most {}", text, widths.size(), max_hidden_layers));
     return widths;
 }
 
@@ -80,7 +82,8 @@ public:
                "activation and its derivative in the compute format; softmax, cross-entropy and the loss's mean "
                "in autocast-format (fp32 as autocast keeps them). Dynamic loss scaling follows GradScaler (initial "
                "scale, x2 after growth-interval good steps, x0.5 and a skipped step on inf or NaN). With fp8, the "
-               "products take E4M3 activations and weights and E5M2 gradients (saturating casts), each tensor divided by a delayed "
+               "products take E4M3 activations and weights and E5M2 gradients (saturating casts), each tensor divided "
+               "by a delayed "
                "per-tensor scale from the amax of its last fp8-history steps (Transformer Engine's recipe). "
                "Regions: one `epoch` region per epoch (train_loss, train_accuracy, test_accuracy, skipped_steps, "
                "loss_scale, and grad_underflow_fraction_layer_<l>: among the weight-gradient entries of layer l "
@@ -101,26 +104,76 @@ public:
     const std::vector<ParameterSpec>& parameters() const override {
         static const std::vector<ParameterSpec> schema = [] {
             std::vector<ParameterSpec> s = image_dataset_parameters("0", "0");
-            s.insert(s.end(), {
-            {"hidden", ParameterType::Text, "100", 0, 0, {}, "widths of the hidden layers: 100, 256,128, or none"},
-            {"activation", ParameterType::Choice, "relu", 0, 0, {"relu", "gelu", "tanh"}, "activation of the hidden layers"},
-            {"epochs", ParameterType::Integer, "10", 1, 1000, {}, "passes over the training set"},
-            {"batch-size", ParameterType::Integer, "64", 1, 60000, {}, "images per step"},
-            {"learning-rate", ParameterType::Real, "0.01", 0, 10, {}, "SGD learning rate"},
-            {"momentum", ParameterType::Real, "0.9", 0, 0.9999, {}, "SGD momentum"},
-            {"loss-scaling", ParameterType::Boolean, "true", 0, 0, {}, "dynamic loss scaling (GradScaler)"},
-            {"initial-scale", ParameterType::Real, "65536", 0x1p-24, 0x1p100, {}, "initial loss scale (2^16)"},
-            {"growth-interval", ParameterType::Integer, "2000", 1, 1e9, {}, "good steps before the scale doubles"},
-            {"fp8", ParameterType::Boolean, "false", 0, 0, {}, "FP8 products: E4M3 forward, E5M2 gradients, delayed scaling"},
-            {"fp8-history", ParameterType::Integer, "16", 1, 1024, {}, "steps of the amax history of FP8 scaling"},
-            {"fp8-margin", ParameterType::Integer, "0", 0, 16, {}, "FP8 scales are divided by 2^margin"},
-            {"autocast-format", ParameterType::Text, "fp32", 0, 0, {}, "format of softmax, cross-entropy and the loss mean"},
-            {"log-every", ParameterType::Integer, "100", 1, 1e9, {}, "a step region every this many steps"},
-            {"qat", ParameterType::Text, "none", 0, 0, {}, "quantization-aware training of the weights in a scheme "
-             "(int4, nf4, bnb_fp4, mxfp4, ...) beside post-training quantization, or none"},
-            {"seed", ParameterType::Integer, "1", 0, 9007199254740992.0, {}, "seed of the initial weights, the order of "
-             "the data and the synthetic dataset"},
-            });
+            s.insert(
+                s.end(),
+                {
+                    {"hidden",
+                     ParameterType::Text,
+                     "100",
+                     0,
+                     0,
+                     {},
+                     "widths of the hidden layers: 100, 256,128, or none"},
+                    {"activation",
+                     ParameterType::Choice,
+                     "relu",
+                     0,
+                     0,
+                     {"relu", "gelu", "tanh"},
+                     "activation of the hidden layers"},
+                    {"epochs", ParameterType::Integer, "10", 1, 1000, {}, "passes over the training set"},
+                    {"batch-size", ParameterType::Integer, "64", 1, 60000, {}, "images per step"},
+                    {"learning-rate", ParameterType::Real, "0.01", 0, 10, {}, "SGD learning rate"},
+                    {"momentum", ParameterType::Real, "0.9", 0, 0.9999, {}, "SGD momentum"},
+                    {"loss-scaling", ParameterType::Boolean, "true", 0, 0, {}, "dynamic loss scaling (GradScaler)"},
+                    {"initial-scale", ParameterType::Real, "65536", 0x1p-24, 0x1p100, {}, "initial loss scale (2^16)"},
+                    {"growth-interval",
+                     ParameterType::Integer,
+                     "2000",
+                     1,
+                     1e9,
+                     {},
+                     "good steps before the scale doubles"},
+                    {"fp8",
+                     ParameterType::Boolean,
+                     "false",
+                     0,
+                     0,
+                     {},
+                     "FP8 products: E4M3 forward, E5M2 gradients, delayed scaling"},
+                    {"fp8-history",
+                     ParameterType::Integer,
+                     "16",
+                     1,
+                     1024,
+                     {},
+                     "steps of the amax history of FP8 scaling"},
+                    {"fp8-margin", ParameterType::Integer, "0", 0, 16, {}, "FP8 scales are divided by 2^margin"},
+                    {"autocast-format",
+                     ParameterType::Text,
+                     "fp32",
+                     0,
+                     0,
+                     {},
+                     "format of softmax, cross-entropy and the loss mean"},
+                    {"log-every", ParameterType::Integer, "100", 1, 1e9, {}, "a step region every this many steps"},
+                    {"qat",
+                     ParameterType::Text,
+                     "none",
+                     0,
+                     0,
+                     {},
+                     "quantization-aware training of the weights in a scheme "
+                     "(int4, nf4, bnb_fp4, mxfp4, ...) beside post-training quantization, or none"},
+                    {"seed",
+                     ParameterType::Integer,
+                     "1",
+                     0,
+                     9007199254740992.0,
+                     {},
+                     "seed of the initial weights, the order of "
+                     "the data and the synthetic dataset"},
+                });
             return s;
         }();
         return schema;
@@ -192,7 +245,8 @@ public:
             double loss_sum = 0;
             std::size_t correct = 0, counted_steps = 0;
             for (std::size_t s = 0; s < steps; ++s) {
-                const std::span<const std::size_t> rows(order.data() + s * batch, std::min(batch, order.size() - s * batch));
+                const std::span<const std::size_t> rows(order.data() + s * batch,
+                                                        std::min(batch, order.size() - s * batch));
                 const Matrix x = batch_inputs(data.train, rows, labels);
                 const MlpClassifier::StepResult r = train_step(trainee, x, labels);
                 if (baseline) train_step(*baseline, x, labels);
@@ -200,8 +254,8 @@ public:
                 correct += r.correct;
                 ++counted_steps;
                 if (++step_count % log_every == 0) {
-                    TraceRegion& region = trace.add_region("step", step_regions++, fmt::format("step {}", step_count),
-                                                           compute.format);
+                    TraceRegion& region =
+                        trace.add_region("step", step_regions++, fmt::format("step {}", step_count), compute.format);
                     region.metrics = {{metric::step, static_cast<double>(step_count)},
                                       {metric::loss, r.loss},
                                       {metric::loss_scale, scaler.scale()},
@@ -210,11 +264,11 @@ public:
                 control.checkpoint((epoch + static_cast<double>(s + 1) / steps) / epochs,
                                    fmt::format("epoch {}/{} step {}/{}", epoch + 1, epochs, s + 1, steps));
             }
-            TraceRegion& region =
-                trace.add_region("epoch", epoch, fmt::format("epoch {}", epoch + 1), compute.format);
+            TraceRegion& region = trace.add_region("epoch", epoch, fmt::format("epoch {}", epoch + 1), compute.format);
             region.metrics = {
                 {metric::train_loss, counted_steps == 0 ? 0.0 : loss_sum / static_cast<double>(counted_steps)},
-                {metric::train_accuracy, data.train.size() == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(data.train.size())},
+                {metric::train_accuracy,
+                 data.train.size() == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(data.train.size())},
                 {metric::test_accuracy, test_accuracy(model, data.test, control)},
                 {metric::skipped_steps, static_cast<double>(scaler.skipped_steps() - skipped_before)},
                 {metric::loss_scale, scaler.scale()},
@@ -228,8 +282,8 @@ public:
                 for (std::size_t l = 0; l < b.layer_count(); ++l)
                     quantized.push_back(fake_quantize_weights(*qat, b.weights(l), &ptq_random));
                 region.metrics.push_back({metric::baseline_test_accuracy, test_accuracy(b, data.test, control)});
-                region.metrics.push_back(
-                    {metric::ptq_test_accuracy, test_accuracy_with_weights(b, std::move(quantized), data.test, control)});
+                region.metrics.push_back({metric::ptq_test_accuracy,
+                                          test_accuracy_with_weights(b, std::move(quantized), data.test, control)});
             }
         }
     }

@@ -43,14 +43,19 @@ std::string unescape(const std::string& text) {
             continue;
         }
         const char c = text[++i];
-        if (c == 'n') out += '\n';
-        else if (c == 't') out += '\t';
-        else if (c == 'r') out += '\r';
-        else if (c == 's') out += ' ';
+        if (c == 'n')
+            out += '\n';
+        else if (c == 't')
+            out += '\t';
+        else if (c == 'r')
+            out += '\r';
+        else if (c == 's')
+            out += ' ';
         else if (c == 'x' && i + 2 < text.size()) {
             out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
             i += 2;
-        } else out += c;
+        } else
+            out += c;
     }
     return out;
 }
@@ -81,7 +86,8 @@ std::vector<BadInput> read_table() {
         BadInput row;
         row.line = number;
         if (!columns[0].empty())
-            for (const std::string& word : split(columns[0], ' ')) row.arguments.push_back(word == "\\e" ? "" : unescape(word));
+            for (const std::string& word : split(columns[0], ' '))
+                row.arguments.push_back(word == "\\e" ? "" : unescape(word));
         row.input = unescape(columns[1]);
         row.exit_code = std::stoi(columns[2]);
         row.fragment = unescape(columns[3]);

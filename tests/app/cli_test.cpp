@@ -72,8 +72,8 @@ TEST_CASE("encode detects tininess after or before rounding", "[cli]") {
 }
 
 TEST_CASE("encode with stochastic rounding repeats under a seed", "[cli]") {
-    const std::vector<std::string> arguments = {"encode", "--format", "fp16", "--round", "sr", "--seed", "7",
-                                                "0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1"};
+    const std::vector<std::string> arguments = {"encode", "--format", "fp16", "--round", "sr",  "--seed", "7",  "0.1",
+                                                "0.1",    "0.1",      "0.1",  "0.1",     "0.1", "0.1",    "0.1"};
     const CliResult first = run_cli(arguments), second = run_cli(arguments);
     CHECK(first.exit_code == 0);
     CHECK(first.out == second.out);
@@ -85,9 +85,10 @@ TEST_CASE("encode --csv gives the exact value", "[cli]") {
     const CliResult r = run_cli({"encode", "--format", "bf16", "--csv", "100000000", "0.1"});
     CHECK(r.exit_code == 0);
     // 10^8 = 0x5F5E100 keeps 8 significant bits in bf16: 0xBF * 2^19 = 100139008.
-    CHECK(r.out == "format,input,bits,value,flags\n"
-                   "bf16,100000000,4CBF,100139008,01\n"
-                   "bf16,0.1,3DCD,0.10009765625,01\n");
+    CHECK(r.out ==
+          "format,input,bits,value,flags\n"
+          "bf16,100000000,4CBF,100139008,01\n"
+          "bf16,0.1,3DCD,0.10009765625,01\n");
 }
 
 TEST_CASE("decode prints the exact value and the class", "[cli]") {
@@ -139,10 +140,10 @@ TEST_CASE("convert agrees with TestFloat's f32_to_f16 and f16_to_f32 vectors", "
 TEST_CASE("eval applies each operation of its batch, with IEEE flags", "[cli][eval]") {
     // Lines of f16_add.rne, f16_div.rne and f16_mulAdd.rne from TestFloat, then IEEE special cases.
     const std::string batch =
-        "add 3C00 3C00\n"   // 1 + 1 = 2
-        "sqrt 4400\n"       // sqrt(4) = 2
-        "div 3C00 0000\n"   // 1/0 = inf, divide by zero
-        "div 0000 0000\n"   // 0/0: invalid
+        "add 3C00 3C00\n"  // 1 + 1 = 2
+        "sqrt 4400\n"  // sqrt(4) = 2
+        "div 3C00 0000\n"  // 1/0 = inf, divide by zero
+        "div 0000 0000\n"  // 0/0: invalid
         "fma 7BFF 4000 FBFF\n"  // 65504 * 2 - 65504 = 65504 exactly (a separate multiply would overflow)
         "mul 7BFF 7BFF\n";  // overflow to inf
     const CliResult fp16 = run_cli({"eval", "--format", "fp16"}, batch);
@@ -166,22 +167,28 @@ TEST_CASE("eval applies each operation of its batch, with IEEE flags", "[cli][ev
 TEST_CASE("formats wider than binary64 go through MPFR with the same commands and layout", "[cli][wide]") {
     const std::string one = "3FFF0000000000000000000000000000", two = "40000000000000000000000000000000";
     // 1 + 1, 1/3 (0x3FFD5555...), sqrt(2) (1.6A09E667F3BCC908B2FB1366EA95|7D3E...), 1/0, 0 x inf.
-    const CliResult quad = run_cli({"eval", "--format", "binary128"},
-                                   "add " + one + " " + one + "\ndiv " + one + " 40008000000000000000000000000000\nsqrt " +
-                                       two + "\ndiv " + one + " 0\nmul 0 7FFF0000000000000000000000000000\n");
+    const CliResult quad =
+        run_cli({"eval", "--format", "binary128"}, "add " + one + " " + one + "\ndiv " + one +
+                                                       " 40008000000000000000000000000000\nsqrt " + two + "\ndiv " +
+                                                       one + " 0\nmul 0 7FFF0000000000000000000000000000\n");
     REQUIRE(quad.exit_code == 0);
-    CHECK(quad.out == two + " 00\n3FFD5555555555555555555555555555 01\n3FFF6A09E667F3BCC908B2FB1366EA95 01\n"
-                           "7FFF0000000000000000000000000000 08\nFFFF8000000000000000000000000000 10\n");
-    CHECK(run_cli({"eval", "-f", "fp128", "--round", "rtz"}, "mul 7FFE0000000000000000000000000000 " + two + "\n").out ==
-          "7FFEFFFFFFFFFFFFFFFFFFFFFFFFFFFF 05\n");
+    CHECK(quad.out == two +
+                          " 00\n3FFD5555555555555555555555555555 01\n3FFF6A09E667F3BCC908B2FB1366EA95 01\n"
+                          "7FFF0000000000000000000000000000 08\nFFFF8000000000000000000000000000 10\n");
+    CHECK(
+        run_cli({"eval", "-f", "fp128", "--round", "rtz"}, "mul 7FFE0000000000000000000000000000 " + two + "\n").out ==
+        "7FFEFFFFFFFFFFFFFFFFFFFFFFFFFFFF 05\n");
 
     // encode: 0.1 to nearest is 0x3FFB999...9A; the CSV value is exact.
     const CliResult encoded = run_cli({"encode", "-f", "binary128", "--csv", "0.1", "1"});
     REQUIRE(encoded.exit_code == 0);
-    CHECK_THAT(encoded.out, Catch::Contains("binary128,0.1,3FFB999999999999999999999999999A,0.1000000000000000000000000000000000048148248609680896326399448564623182963452541205"));
+    CHECK_THAT(encoded.out,
+               Catch::Contains("binary128,0.1,3FFB999999999999999999999999999A,0."
+                               "1000000000000000000000000000000000048148248609680896326399448564623182963452541205"));
     CHECK_THAT(encoded.out, Catch::Contains("binary128,1," + one + ",1,00"));
     const CliResult decoded = run_cli({"decode", "-f", "binary128", "1"});
-    CHECK_THAT(decoded.out, Catch::StartsWith("00000000000000000000000000000001 6.475175119438025110924438958227646552"));
+    CHECK_THAT(decoded.out,
+               Catch::StartsWith("00000000000000000000000000000001 6.475175119438025110924438958227646552"));
     CHECK_THAT(decoded.out, Catch::EndsWith("e-4966 subnormal\n"));
 
     // convert both ways: the exact value crosses, rounded once.

@@ -58,9 +58,10 @@ TEST_CASE("fpcore exits 2 on a syntax error, naming line and column") {
 
 TEST_CASE("fpcore --check-coverage fails below the fraction") {
     TempDir dir;
-    const fs::path file = dir.write("loop.fpcore", "(FPCore (x) :pre (<= 0 x 1) (while TRUE ([x x (+ x 1)]) x))\n(FPCore (x) (* x 2))\n");
-    const Result low = run_cli({"fpcore", file.string(), "--formats", "fp16", "--samples", "4", "--max-iterations", "50",
-                                "--check-coverage", "0.9"});
+    const fs::path file =
+        dir.write("loop.fpcore", "(FPCore (x) :pre (<= 0 x 1) (while TRUE ([x x (+ x 1)]) x))\n(FPCore (x) (* x 2))\n");
+    const Result low = run_cli({"fpcore", file.string(), "--formats", "fp16", "--samples", "4", "--max-iterations",
+                                "50", "--check-coverage", "0.9"});
     CHECK(low.exit_code == 1);
     CHECK_THAT(low.out, Catch::Contains("1 of 2 FPCores evaluated under every format (50.0%)"));
     CHECK_THAT(low.err, Catch::Contains("coverage 0.500 is below --check-coverage 0.900"));

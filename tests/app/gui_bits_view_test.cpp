@@ -36,9 +36,7 @@ std::uint64_t bits_of(const BitsView& view, const std::string& format) {
     return row(view, format).reading().rounded.bits;
 }
 
-double value_of(const BitsView& view, const std::string& format) {
-    return row(view, format).reading().rounded.value;
-}
+double value_of(const BitsView& view, const std::string& format) { return row(view, format).reading().rounded.value; }
 
 void send_mouse(QWidget* widget, QEvent::Type type, QPoint at, Qt::MouseButtons buttons) {
     QMouseEvent event(type, at, widget->mapToGlobal(at), type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton,
@@ -67,8 +65,8 @@ TEST_CASE("typing 0.3952 gives the bit patterns worked out by hand", "[gui]") {
     CHECK(bits_of(view, "fp8_e5m2") == 0x36);
     // Their values: (1 + f / 2^M) / 4.
     CHECK(row(view, "fp16").reading().exact == "0.395263671875");  // (1 + 595/1024) / 4
-    CHECK(row(view, "fp8_e4m3").reading().exact == "0.40625");      // (1 + 5/8) / 4
-    CHECK(row(view, "fp8_e5m2").reading().exact == "0.375");        // (1 + 2/4) / 4
+    CHECK(row(view, "fp8_e4m3").reading().exact == "0.40625");  // (1 + 5/8) / 4
+    CHECK(row(view, "fp8_e5m2").reading().exact == "0.375");  // (1 + 2/4) / 4
     CHECK(row(view, "fp16").reading().shortest == "0.3953");
     // |0.395263671875 - 0.3952| = 0.000063671875 = 0.2608 of fp16's spacing 2^-12 there.
     CHECK(row(view, "fp16").reading().absolute_error == "6.36719e-05");

@@ -5,16 +5,16 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
-#include <QPushButton>
-#include <QSpinBox>
-#include <QLineEdit>
+#include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
-#include <QFile>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -28,8 +28,8 @@
 #include "app/gui/lab/lab_state.hpp"
 #include "app/gui/lab/learn_template.hpp"
 #include "app/gui/lab/learn_view.hpp"
-#include "app/gui/main_window.hpp"
 #include "app/gui/lab/number_line_model.hpp"
+#include "app/gui/main_window.hpp"
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "tests/app/gui_test_application.hpp"
@@ -204,8 +204,9 @@ TEST_CASE("the sidebar adds a format typed by name and chooses it", "[gui]") {
     QTest::keyClick(sidebar.name_entry(), Qt::Key_Return);
     CHECK(!state.is_custom("binary128"));
     const QList<QLabel*> labels = sidebar.findChildren<QLabel*>();
-    CHECK(std::any_of(labels.begin(), labels.end(),
-                      [](const QLabel* label) { return label->text().contains(QStringLiteral("wider than binary64")); }));
+    CHECK(std::any_of(labels.begin(), labels.end(), [](const QLabel* label) {
+        return label->text().contains(QStringLiteral("wider than binary64"));
+    }));
 }
 
 TEST_CASE("every Learn page fills its placeholders from the catalog", "[gui]") {

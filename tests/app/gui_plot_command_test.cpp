@@ -52,7 +52,8 @@ TEST_CASE("floatscope --plot renders a report's plots to PNG and SVG and exits 2
     REQUIRE_FALSE(image.isNull());
     CHECK(image.width() == 1000);
 
-    CHECK(run_gui("--plot '" + dir.write("bad.json", "{\"rows\": 3}").string() + "' --out '" + out.string() + "'") == 2);
+    CHECK(run_gui("--plot '" + dir.write("bad.json", "{\"rows\": 3}").string() + "' --out '" + out.string() + "'") ==
+          2);
     CHECK(run_gui("--plot '" + (dir.path() / "missing.json").string() + "' --out '" + out.string() + "'") == 2);
     CHECK(run_gui("--plot '" + report.string() + "'") == 2);  // no --out
 }
@@ -62,7 +63,8 @@ TEST_CASE("floatscope --screenshot --story renders the simulator views after the
     for (const char* view : {"stories", "runner", "results", "compare"}) {
         INFO(view);
         const std::filesystem::path file = dir.path() / (std::string(view) + ".png");
-        REQUIRE(run_gui("--screenshot '" + file.string() + "' --view " + view + " --story harmonic-stall --size 1280x800") == 0);
+        REQUIRE(run_gui("--screenshot '" + file.string() + "' --view " + view +
+                        " --story harmonic-stall --size 1280x800") == 0);
         const QImage image(QString::fromStdString(file.string()));
         REQUIRE_FALSE(image.isNull());
         CHECK(image.width() == 1280);

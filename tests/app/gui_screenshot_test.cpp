@@ -10,8 +10,8 @@
 namespace {
 
 int run_gui(const std::string& arguments) {
-    const std::string command = "QT_QPA_PLATFORM=offscreen '" + std::string(FLOATSCOPE_GUI_BINARY) + "' " + arguments +
-                                " >/dev/null 2>&1";
+    const std::string command =
+        "QT_QPA_PLATFORM=offscreen '" + std::string(FLOATSCOPE_GUI_BINARY) + "' " + arguments + " >/dev/null 2>&1";
     const int status = std::system(command.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -18,8 +18,8 @@
 #include <map>
 #include <sstream>
 
-#include "app/gui/simulator/compare_view.hpp"
 #include "app/gui/main_window.hpp"
+#include "app/gui/simulator/compare_view.hpp"
 #include "app/gui/simulator/parameter_form.hpp"
 #include "app/gui/simulator/policy_editor.hpp"
 #include "app/gui/simulator/policy_presets.hpp"
@@ -52,10 +52,14 @@ std::vector<std::string> csv_fields(const std::string& line) {
     bool quoted = false;
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
-        if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') fields.back() += line[++i];
-        else if (c == '"') quoted = !quoted;
-        else if (c == ',' && !quoted) fields.emplace_back();
-        else if (c != '\r') fields.back() += c;
+        if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"')
+            fields.back() += line[++i];
+        else if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted)
+            fields.emplace_back();
+        else if (c != '\r')
+            fields.back() += c;
     }
     return fields;
 }
@@ -194,10 +198,10 @@ TEST_CASE("cancel stops a run and the session keeps nothing of it", "[gui]") {
     test::gui_application();
     Workspace w;
     // Enough epochs to run for minutes, so that the cancel certainly comes first.
-    w.ws.runner_view()->set_setup({"train-mlp",
-                                   {{"dataset", "synthetic"}, {"train-size", "1024"}, {"test-size", "64"}, {"hidden", "32"},
-                                    {"epochs", "1000"}},
-                                   {{"fp32", {}}}});
+    w.ws.runner_view()->set_setup(
+        {"train-mlp",
+         {{"dataset", "synthetic"}, {"train-size", "1024"}, {"test-size", "64"}, {"hidden", "32"}, {"epochs", "1000"}},
+         {{"fp32", {}}}});
     QSignalSpy progress(w.ws.worker(), &gui::RunWorker::progress);
     REQUIRE(w.ws.start_run());
     REQUIRE(progress.wait(run_timeout_ms));
@@ -258,7 +262,8 @@ TEST_CASE("role combos rewrite the policy text, presets add their policies", "[g
 
     editor.add_preset(gui::find_policy_preset("fp16 without loss scaling"));
     REQUIRE(editor.entries().size() == 2);
-    CHECK(editor.entries()[1].parameters == std::vector<std::pair<std::string, std::string>>{{"loss-scaling", "false"}});
+    CHECK(editor.entries()[1].parameters ==
+          std::vector<std::pair<std::string, std::string>>{{"loss-scaling", "false"}});
     CHECK(editor.overrides_edit()->text() == "loss-scaling=false");
 }
 
@@ -270,7 +275,8 @@ TEST_CASE("a session saves and reopens with its setup and results, a bad file is
     {
         Workspace w;
         REQUIRE(w.run(small_mlp()));
-        w.ws.runner_view()->set_setup(small_mlp({{"bf16; accumulate=fp32", {}}, {"name=amp; fp16; accumulate=fp32", {{"depth", "3"}}}}));
+        w.ws.runner_view()->set_setup(
+            small_mlp({{"bf16; accumulate=fp32", {}}, {"name=amp; fp16; accumulate=fp32", {{"depth", "3"}}}}));
         w.ws.save_session_to(path);
         saved = w.ws.session();
     }
@@ -300,7 +306,8 @@ TEST_CASE("a story runs its preset and lands on the plot that tells it", "[gui]"
     // overflow-demo under fp16: 10^4 x 10^4 = inf, then inf - inf = NaN (IEEE 754-2019 7.2): some
     // fp16 cell is all NaN; fp32 (max ~3.4e38) holds 10^8 and has no NaN at all.
     const auto column = [&](const std::string& name) {
-        return static_cast<std::size_t>(std::find(nan->columns.begin(), nan->columns.end(), name) - nan->columns.begin());
+        return static_cast<std::size_t>(std::find(nan->columns.begin(), nan->columns.end(), name) -
+                                        nan->columns.begin());
     };
     REQUIRE(column("fp16") < nan->columns.size());
     REQUIRE(column("fp32") < nan->columns.size());
@@ -320,8 +327,8 @@ TEST_CASE("an FPCore file runs from the runner: a file field with a dialog, bits
     test::gui_application();
     Workspace w;
     const std::string file = FLOATSCOPE_TEST_DATA "/fpcore/accuracy.fpcore";
-    w.ws.runner_view()->set_setup({"fpcore", {{"file", file}, {"benchmark", "harmonic sum"}, {"samples", "16"}},
-                                   {{"fp32", {}}, {"bf16", {}}}});
+    w.ws.runner_view()->set_setup(
+        {"fpcore", {{"file", file}, {"benchmark", "harmonic sum"}, {"samples", "16"}}, {{"fp32", {}}, {"bf16", {}}}});
     const auto* file_editor = qobject_cast<QLineEdit*>(w.ws.runner_view()->parameter_form()->editor("file"));
     REQUIRE(file_editor != nullptr);
     CHECK(file_editor->text().toStdString() == file);
@@ -369,16 +376,16 @@ TEST_CASE("timing: default comparison on screen, event loop stalls", "[.timing]"
     QElapsedTimer gap;
     qint64 longest_gap = 0;
     QTimer tick;
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        longest_gap = std::max(longest_gap, gap.restart());
-    });
+    QObject::connect(&tick, &QTimer::timeout, [&] { longest_gap = std::max(longest_gap, gap.restart()); });
     tick.start(5);
     gap.start();
     REQUIRE(w.ws.start_run());
     REQUIRE(wait_for_run(w.finished, w.failed));
     REQUIRE(w.finished.count() == 1);
-    WARN("default comparison (mlp-forward, 6 policies): " << w.ws.last_run_seconds() << " s to the screen; longest "
-         "event-loop gap " << longest_gap << " ms");
+    WARN("default comparison (mlp-forward, 6 policies): " << w.ws.last_run_seconds()
+                                                          << " s to the screen; longest "
+                                                             "event-loop gap "
+                                                          << longest_gap << " ms");
     CHECK(w.ws.last_run_seconds() < 3);
     CHECK(longest_gap < 100);
 }

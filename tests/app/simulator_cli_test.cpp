@@ -126,8 +126,8 @@ TEST_CASE("run: bad input exits 2 naming the valid choices, and writes no file")
 
 TEST_CASE("sweep: grid order, run ids, and shards that merge back to the whole sweep") {
     TempDir dir;
-    const std::vector<std::string> sweep = {"sweep", "sum", "--formats", "fp16,bf16", "--grid", "n=10,100",
-                                            "--grid", "method=naive,kahan", "--threads", "2"};
+    const std::vector<std::string> sweep = {"sweep",    "sum",    "--formats",          "fp16,bf16", "--grid",
+                                            "n=10,100", "--grid", "method=naive,kahan", "--threads", "2"};
     auto with = [&](std::vector<std::string> extra) {
         std::vector<std::string> a = sweep;
         a.insert(a.end(), extra.begin(), extra.end());

@@ -38,7 +38,7 @@ struct CliResult {
 /// Where and how long floatscope-cli runs.
 struct CliPlace {
     std::filesystem::path work_dir;  ///< empty: the test's own working directory
-    int timeout_seconds = 0;         ///< 0: none; a run past it ends with exit code 124
+    int timeout_seconds = 0;  ///< 0: none; a run past it ends with exit code 124
 };
 
 /// Runs floatscope-cli (FLOATSCOPE_CLI, set by floatscope_add_test) with these arguments and this

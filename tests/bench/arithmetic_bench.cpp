@@ -24,9 +24,8 @@ constexpr std::size_t array_length = 4096;
 /// the time per operation ("per_op"), which is what the goals are stated in.
 void count_operations(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * array_length));
-    state.counters["per_op"] = benchmark::Counter(static_cast<double>(array_length),
-                                                  benchmark::Counter::kIsIterationInvariantRate |
-                                                      benchmark::Counter::kInvert);
+    state.counters["per_op"] = benchmark::Counter(
+        static_cast<double>(array_length), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 /// Operands near 1, values of the format, so that chains neither overflow nor underflow.
@@ -152,7 +151,9 @@ void native_array(benchmark::State& state, Operation op) {
     std::vector<T> a(array_length, T(1.25)), b(array_length, T(0.75)), c(array_length, T(0.5)), out(array_length);
     for (auto _ : state) {
         for (std::size_t i = 0; i < array_length; ++i)
-            out[i] = op == Operation::Mul ? T(a[i] * b[i]) : op == Operation::Fma ? T(a[i] * b[i] + c[i]) : T(a[i] + b[i]);
+            out[i] = op == Operation::Mul   ? T(a[i] * b[i])
+                     : op == Operation::Fma ? T(a[i] * b[i] + c[i])
+                                            : T(a[i] + b[i]);
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
     }
@@ -169,8 +170,9 @@ void wide_array(benchmark::State& state, const char* format, Operation op) {
         // Decimals of 17 digits: binary128 values with full significands.
         std::vector<floatscope::core::WideBits> v(array_length);
         for (auto& bits : v)
-            bits = arithmetic.rounder()(floatscope::core::parse_wide_value(fmt::format("{:.17g}", near_one(generator)),
-                                                                           spec.mantissa_bits + 66))
+            bits = arithmetic
+                       .rounder()(floatscope::core::parse_wide_value(fmt::format("{:.17g}", near_one(generator)),
+                                                                     spec.mantissa_bits + 66))
                        .bits;
         return v;
     };
@@ -202,10 +204,12 @@ void register_all() {
             benchmark::RegisterBenchmark(("native/float/chain/" + name).c_str(), native_chain<float, o()>);
             benchmark::RegisterBenchmark(("native/_Float16/chain/" + name).c_str(), native_chain<_Float16, o()>);
         });
-        benchmark::RegisterBenchmark(("native/float/array/" + name).c_str(), [op](auto& s) { native_array<float>(s, op); });
+        benchmark::RegisterBenchmark(("native/float/array/" + name).c_str(),
+                                     [op](auto& s) { native_array<float>(s, op); });
         benchmark::RegisterBenchmark(("native/_Float16/array/" + name).c_str(),
                                      [op](auto& s) { native_array<_Float16>(s, op); });
-        benchmark::RegisterBenchmark(("native/double/array/" + name).c_str(), [op](auto& s) { native_array<double>(s, op); });
+        benchmark::RegisterBenchmark(("native/double/array/" + name).c_str(),
+                                     [op](auto& s) { native_array<double>(s, op); });
         benchmark::RegisterBenchmark(("native/__float128/array/" + name).c_str(),
                                      [op](auto& s) { native_array<__float128>(s, op); });
         benchmark::RegisterBenchmark(("emulated/binary128/array/" + name).c_str(),

@@ -33,7 +33,8 @@ void BM_FPBenchCorpus(benchmark::State& state) {
     std::size_t evaluated = 0;
     for (auto _ : state) {
         const std::vector<Outcome> outcomes = run_benchmarks(benchmarks, options);
-        evaluated = static_cast<std::size_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.error.empty(); }));
+        evaluated = static_cast<std::size_t>(
+            std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.error.empty(); }));
         benchmark::DoNotOptimize(outcomes.data());
     }
     state.counters["benchmarks"] = static_cast<double>(benchmarks.size());

@@ -33,8 +33,9 @@ const std::vector<T>& inputs() {
 
 void set_per_element(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * element_count));
-    state.counters["ns_per_element"] = benchmark::Counter(
-        static_cast<double>(element_count), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["ns_per_element"] =
+        benchmark::Counter(static_cast<double>(element_count),
+                           benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 template <typename T>
@@ -89,7 +90,7 @@ void hardware_fp16(benchmark::State& state) {
 }
 
 __attribute__((target("avx512f,avx512bf16"))) void convert_avx512_bf16(const float* in, std::uint16_t* out,
-                                                                         std::size_t n) {
+                                                                       std::size_t n) {
     std::size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         const __m256bh packed = _mm512_cvtneps_pbh(_mm512_loadu_ps(in + i));

@@ -18,8 +18,8 @@ namespace {
 
 using namespace floatscope::emu;
 
-const std::vector<std::string> mlp_policies = {"fp32", "bf16", "fp16", "fp8_e4m3", "bf16; accumulate=fp32",
-                                               "fp8_e4m3; accumulate=fp32"};
+const std::vector<std::string> mlp_policies = {
+    "fp32", "bf16", "fp16", "fp8_e4m3", "bf16; accumulate=fp32", "fp8_e4m3; accumulate=fp32"};
 
 Parameters defaults(const Workload& w, const std::vector<std::string>& assignments = {}) {
     return Parameters::parse(w.parameters(), assignments);
@@ -82,7 +82,8 @@ void mlp_forward_native(benchmark::State& state) {
     std::vector<Eigen::RowVectorXf> biases;
     for (std::size_t l = 0; l < net.weights.size(); ++l) {
         weights.push_back(to_float(net.weights[l]));
-        biases.push_back(Eigen::Map<const Eigen::RowVectorXd>(net.biases[l].data(), net.biases[l].size()).cast<float>());
+        biases.push_back(
+            Eigen::Map<const Eigen::RowVectorXd>(net.biases[l].data(), net.biases[l].size()).cast<float>());
     }
     const RowMatrix input = to_float(net.input);
     for (auto _ : state) {
@@ -177,7 +178,8 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("mlp-forward/baseline/eigen_float", mlp_forward_native)->Unit(benchmark::kMillisecond);
     // bf16 operands with fp32 accumulation (AMP with bf16) on the full set; bf16 accumulation too on a
     // tenth of it: bf16 x bf16 products can fall below float's range, so gemm takes its scalar path.
-    for (const auto& [p, size] : {std::pair<std::string, int>{"bf16; storage=fp32; accumulate=fp32", 0}, {"bf16", 6000}})
+    for (const auto& [p, size] :
+         {std::pair<std::string, int>{"bf16; storage=fp32; accumulate=fp32", 0}, {"bf16", 6000}})
         benchmark::RegisterBenchmark(("train-mlp/epoch/" + p + "/train-size=" + std::to_string(size)).c_str(),
                                      train_epoch, p, size)
             ->Unit(benchmark::kSecond)

@@ -11,9 +11,9 @@
 
 #include <sys/resource.h>
 
-#include "tests/temp_dir.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using floatscope::Error;

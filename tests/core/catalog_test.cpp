@@ -85,7 +85,8 @@ TEST_CASE("IEEE and common aliases resolve to the right geometry", "[catalog]") 
     for (const char* name : {"fp64", "binary64", "float64", "double"}) check_geometry(name, binary64);
     for (const char* name : {"fp32", "binary32", "float32", "float", "single"}) check_geometry(name, binary32);
     for (const char* name : {"fp16", "binary16", "float16", "half"}) check_geometry(name, binary16);
-    for (const char* name : {"bf16", "bfloat16"}) check_geometry(name, {8, 7, 127, NanEncoding::Ieee, true, true, ieee});
+    for (const char* name : {"bf16", "bfloat16"})
+        check_geometry(name, {8, 7, 127, NanEncoding::Ieee, true, true, ieee});
     check_geometry("tf32", {8, 10, 127, NanEncoding::Ieee, true, true, ieee});
     // Case does not matter.
     check_geometry("FP16", binary16);
@@ -105,8 +106,10 @@ TEST_CASE("ml_dtypes names mean what they mean in ml_dtypes", "[catalog]") {
         check_geometry(name, {5, 2, 16, NanEncoding::NegativeZero, false, false, ieee});
     for (const char* name : {"e4m3b11fnuz", "float8_e4m3b11fnuz"})
         check_geometry(name, {4, 3, 11, NanEncoding::NegativeZero, false, false, ieee});
-    for (const char* name : {"e3m4", "float8_e3m4"}) check_geometry(name, {3, 4, 3, NanEncoding::Ieee, true, true, ieee});
-    for (const char* name : {"e4m3", "float8_e4m3"}) check_geometry(name, {4, 3, 7, NanEncoding::Ieee, true, true, ieee});
+    for (const char* name : {"e3m4", "float8_e3m4"})
+        check_geometry(name, {3, 4, 3, NanEncoding::Ieee, true, true, ieee});
+    for (const char* name : {"e4m3", "float8_e4m3"})
+        check_geometry(name, {4, 3, 7, NanEncoding::Ieee, true, true, ieee});
     for (const char* name : {"fp6_e2m3", "float6_e2m3fn"})
         check_geometry(name, {2, 3, 1, NanEncoding::None, false, true, saturate});
     for (const char* name : {"fp6_e3m2", "float6_e3m2fn"})
@@ -158,8 +161,8 @@ TEST_CASE("the eXmY, eXmYfn and eXmYfnuz grammar", "[catalog]") {
     check_error("e0m3", {"e0m3"});
     check_error("e5m1025", {"e5m1025", "1024"});
     check_error("e12m3fn", {"e12m3fn", "IEEE encoding only"});
-    check_error("e5m0", {"e5m0"});            // IEEE encoding needs a mantissa bit
-    check_error("e1m0fn", {"e1m0fn"});        // nothing finite and nonzero is left
+    check_error("e5m0", {"e5m0"});  // IEEE encoding needs a mantissa bit
+    check_error("e1m0fn", {"e1m0fn"});  // nothing finite and nonzero is left
     check_error("e11m52fnuz", {"e11m52fnuz"});  // subnormals below 2^-1074
     check_error("e123m4", {"e123m4"});
     check_error("e5m2fnx", {"e5m2fnx"});

@@ -66,7 +66,8 @@ TEST_CASE("every pattern decodes to the value of its fields and re-encodes to it
             if (!same_double(d.value, want) || (d.negative != std::signbit(want) && !std::isnan(want))) {
                 ++wrong_value;
                 if (examples.size() < 8)
-                    examples.push_back(fmt::format("{:X}: decoded {} want {}", bits, hex_double(d.value), hex_double(want)));
+                    examples.push_back(
+                        fmt::format("{:X}: decoded {} want {}", bits, hex_double(d.value), hex_double(want)));
             }
             if (d.value_class != expected_class(spec, want)) ++wrong_class;
             // Re-encoding: values to themselves, NaN to a NaN, flushed subnormal patterns to zero.
@@ -82,7 +83,8 @@ TEST_CASE("every pattern decodes to the value of its fields and re-encodes to it
             if (!round_trip) {
                 ++wrong_round_trip;
                 if (examples.size() < 8)
-                    examples.push_back(fmt::format("{:X}: re-encoded as {:X} flags {:02X}", bits, again.bits, again.flags.bits));
+                    examples.push_back(
+                        fmt::format("{:X}: re-encoded as {:X} flags {:02X}", bits, again.bits, again.flags.bits));
             }
         }
         INFO(fmt::format("{}", fmt::join(examples, "\n")));
@@ -100,11 +102,13 @@ TEST_CASE("wide formats decode as their fields say", "[codec]") {
         std::size_t wrong = 0;
         for (int i = 0; i < 20000; ++i) {
             state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-            const std::uint64_t bits = spec.total_bits() >= 64 ? state : state & ((std::uint64_t{1} << spec.total_bits()) - 1);
+            const std::uint64_t bits =
+                spec.total_bits() >= 64 ? state : state & ((std::uint64_t{1} << spec.total_bits()) - 1);
             const double want = ref_decode(spec, bits);
             if (!same_double(decode_bits(spec, bits).value, want)) ++wrong;
             if (spec.kind == FormatKind::Binary && spec.total_bits() == 32 && !std::isnan(want))
-                CHECK(decode_bits(spec, bits).value == static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits))));
+                CHECK(decode_bits(spec, bits).value ==
+                      static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits))));
         }
         CHECK(wrong == 0);
     }
@@ -208,7 +212,8 @@ TEST_CASE("ulp is 2^(max(e, emin) - M), the gap above the value", "[codec]") {
                     const int e = magnitude == 0 ? emin : std::max(std::ilogb(magnitude), emin);
                     want = std::ldexp(1.0, e - spec.mantissa_bits);
                     // Gradual formats: that is the gap to the next value up (below max).
-                    const bool gradual = spec.subnormals == SubnormalPolicy::Gradual || magnitude >= std::ldexp(1.0, emin);
+                    const bool gradual =
+                        spec.subnormals == SubnormalPolicy::Gradual || magnitude >= std::ldexp(1.0, emin);
                     if (gradual && magnitude < top) wrong += value_above(sorted, magnitude) - magnitude != want;
                     break;
                 }

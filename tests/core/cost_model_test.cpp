@@ -9,9 +9,9 @@
 using namespace floatscope::core;
 
 TEST_CASE("Memory of one billion parameters per format", "[cost]") {
-    CHECK(memory_bytes(1e9, 32) == 4e9);   // fp32: 4 GB
-    CHECK(memory_bytes(1e9, 16) == 2e9);   // fp16 / bf16: 2 GB
-    CHECK(memory_bytes(1e9, 8) == 1e9);    // int8: 1 GB
+    CHECK(memory_bytes(1e9, 32) == 4e9);  // fp32: 4 GB
+    CHECK(memory_bytes(1e9, 16) == 2e9);  // fp16 / bf16: 2 GB
+    CHECK(memory_bytes(1e9, 8) == 1e9);  // int8: 1 GB
     CHECK(memory_bytes(1e9, 4) == 0.5e9);  // int4: 0.5 GB
     CHECK(memory_bytes(1e9, 4.25) == 0.53125e9);  // MXFP4 with its E8M0 scales
 }
@@ -49,11 +49,11 @@ TEST_CASE("Roofline estimate of a 4096^3 fp16 GEMM on an A100, by hand", "[cost]
     const CostModel model = load_cost_model();
     WorkloadCounts gemm;
     gemm.operations["fp16"] = 2.0 * 4096 * 4096 * 4096;  // 1.37438953472e11 FLOPs
-    gemm.dram_bytes = 3.0 * 4096 * 4096 * 2;              // A, B and C once: 1.00663296e8 bytes
+    gemm.dram_bytes = 3.0 * 4096 * 4096 * 2;  // A, B and C once: 1.00663296e8 bytes
     gemm.resident_bytes = gemm.dram_bytes;
     const CostEstimate c = estimate_cost(model, "A100", gemm);
     CHECK(c.compute_seconds == Approx(1.37438953472e11 / 312e12));  // 0.44 ms
-    CHECK(c.memory_seconds == Approx(1.00663296e8 / 2039e9));       // 0.049 ms
+    CHECK(c.memory_seconds == Approx(1.00663296e8 / 2039e9));  // 0.049 ms
     CHECK(c.seconds == c.compute_seconds);
     // 6.8719476736e10 FMAs at 1.5 pJ, 1.2582912e7 64-bit DRAM accesses at 1.3 or 2.6 nJ.
     CHECK(c.energy_joules_low == Approx(6.8719476736e10 * 1.5e-12 + 1.2582912e7 * 1.3e-9));
@@ -83,7 +83,8 @@ TEST_CASE("Formats map to the datasheets' format classes", "[cost]") {
     CHECK(datasheet_format(parse_format("bf16")) == "bf16");
     CHECK(datasheet_format(parse_format("fp16")) == "fp16");
     // Every 8-bit float is the datasheets' FP8 (E4M3 and E5M2 share the tensor cores' peak).
-    for (const char* fp8 : {"fp8_e4m3", "fp8_e5m2", "e4m3fnuz", "e5m2fnuz", "e3m4"}) CHECK(datasheet_format(parse_format(fp8)) == "fp8");
+    for (const char* fp8 : {"fp8_e4m3", "fp8_e5m2", "e4m3fnuz", "e5m2fnuz", "e3m4"})
+        CHECK(datasheet_format(parse_format(fp8)) == "fp8");
     CHECK(datasheet_format(parse_format("fp6_e2m3")) == "fp6");
     CHECK(datasheet_format(parse_format("fp4_e2m1")) == "fp4");
     CHECK(datasheet_format(parse_format("nf4")) == "fp4");

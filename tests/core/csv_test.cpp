@@ -79,7 +79,7 @@ TEST_CASE("csv_number: the shortest decimal that strtod reads back to the same d
     CHECK(csv_number(65504) == "65504");
     CHECK(csv_number(-0.0) == "-0");
     CHECK(csv_number(std::ldexp(1.0, -14)) == "6.103515625e-05");  // 2^-14, exact in 10 digits
-    CHECK(csv_number(1.0 / 3) == "0.3333333333333333");            // 16 digits are needed and enough
+    CHECK(csv_number(1.0 / 3) == "0.3333333333333333");  // 16 digits are needed and enough
     CHECK(csv_number(INFINITY) == "inf");
     CHECK(csv_number(-INFINITY) == "-inf");
     CHECK(csv_number(NAN) == "nan");

@@ -1,4 +1,5 @@
-// Decimal text (core/decimal.hpp): exact digits against GMP integer arithmetic, shortest digits against the MPFR reference.
+// Decimal text (core/decimal.hpp): exact digits against GMP integer arithmetic, shortest digits against the MPFR
+// reference.
 #include <catch2/catch.hpp>
 
 #include <bit>
@@ -137,9 +138,16 @@ TEST_CASE("exact_decimal prints every digit: published values", "[decimal][publi
 
 TEST_CASE("exact_decimal equals the digits of m 5^k, and reads back exactly", "[decimal]") {
     std::mt19937_64 rng(10);
-    std::vector<double> inputs = {std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::max(),
-                                  std::numeric_limits<double>::min(), 1e-5, 1e-4, 9.999e-5, 123456789012345678901.0,
-                                  99999999999999999999.0, 1.5, 3.0517578125e-05};
+    std::vector<double> inputs = {std::numeric_limits<double>::denorm_min(),
+                                  std::numeric_limits<double>::max(),
+                                  std::numeric_limits<double>::min(),
+                                  1e-5,
+                                  1e-4,
+                                  9.999e-5,
+                                  123456789012345678901.0,
+                                  99999999999999999999.0,
+                                  1.5,
+                                  3.0517578125e-05};
     for (int i = 0; i < 3000; ++i) {
         double x = 0;
         do x = std::bit_cast<double>(rng());
@@ -194,7 +202,8 @@ TEST_CASE("shortest_decimal reads back to the value and no shorter decimal does"
                 if (reference_read(spec, below) == v || reference_read(spec, above) == v) {
                     ++not_shortest;
                     if (not_shortest < 6)
-                        examples += hex_double(v) + " -> " + text + " but " + below + " / " + above + " reads back too\n";
+                        examples +=
+                            hex_double(v) + " -> " + text + " but " + below + " / " + above + " reads back too\n";
                 }
             }
         }

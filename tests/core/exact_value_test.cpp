@@ -13,7 +13,6 @@
 #include "core/error.hpp"
 #include "core/exact_value.hpp"
 #include "mpfr_reference.hpp"
-#include "mpfr_reference.hpp"
 
 using namespace floatscope;
 using namespace floatscope::core;
@@ -125,8 +124,10 @@ TEST_CASE("from_mpfr keeps 64 leading bits and folds the rest into sticky", "[ex
         } else {
             RefNumber next(64);
             mpfr_set(next.get(), truncated.get(), MPFR_RNDN);
-            if (mpfr_sgn(x.get()) > 0) mpfr_nextabove(next.get());
-            else mpfr_nextbelow(next.get());
+            if (mpfr_sgn(x.get()) > 0)
+                mpfr_nextabove(next.get());
+            else
+                mpfr_nextbelow(next.get());
             CHECK(mpfr_cmpabs(back.get(), truncated.get()) > 0);
             CHECK(mpfr_cmpabs(back.get(), next.get()) < 0);
         }
@@ -279,8 +280,8 @@ TEST_CASE("parse_exact_value is exact to the sticky bit", "[exact_value]") {
 }
 
 TEST_CASE("parse_exact_value rejects malformed text and names it", "[exact_value]") {
-    for (const char* bad : {"", "   ", "abc", "1.2.3", "1e", "--1", "+-1", "0x", "0xg", "1,5", "nan(1)", "@inf@",
-                            "1e5x", "0b101", "inf1", "1 2", "e5", ".", "0x1p", "1e+", "- 1", "1_000"}) {
+    for (const char* bad : {"",      "   ",  "abc",   "1.2.3", "1e",  "--1", "+-1", "0x",   "0xg", "1,5", "nan(1)",
+                            "@inf@", "1e5x", "0b101", "inf1",  "1 2", "e5",  ".",   "0x1p", "1e+", "- 1", "1_000"}) {
         INFO("text '" << bad << "'");
         try {
             parse_exact_value(bad);

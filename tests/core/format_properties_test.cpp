@@ -116,7 +116,8 @@ TEST_CASE("published counts, sizes and limits", "[properties][published]") {
     // fp32 and fp64: count finite patterns per exponent field with the hardware's classification.
     std::uint64_t fp32_fields = 0, fp64_fields = 0;
     for (std::uint32_t field = 0; field < 256; ++field) fp32_fields += std::isfinite(std::bit_cast<float>(field << 23));
-    for (std::uint64_t field = 0; field < 2048; ++field) fp64_fields += std::isfinite(std::bit_cast<double>(field << 52));
+    for (std::uint64_t field = 0; field < 2048; ++field)
+        fp64_fields += std::isfinite(std::bit_cast<double>(field << 52));
     CHECK(format_properties(parse_format("fp32")).finite_values == 2 * (fp32_fields << 23) - 1);
     CHECK(format_properties(parse_format("fp64")).finite_values == 2 * (fp64_fields << 52) - 1);
 

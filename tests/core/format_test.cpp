@@ -73,7 +73,7 @@ TEST_CASE("validate accepts every catalog format and rejects impossible specs", 
     check_rejected(binary_spec(0, 3, 0), "0");
     check_rejected(binary_spec(5, -1, 15), "-1");
     check_rejected(binary_spec(5, 0, 15), "mantissa");  // IEEE encoding cannot tell inf from NaN with M = 0
-    check_rejected(binary_spec(11, 52, 0), "bias");     // values up to 2^2046
+    check_rejected(binary_spec(11, 52, 0), "bias");  // values up to 2^2046
     check_rejected(binary_spec(11, 52, 1100), "bias");  // subnormals below 2^-1074
     check_rejected(binary_spec(1, 0, 0, NanEncoding::AllOnes), "e1m0");
     check_rejected(binary_spec(1, 2, 0), "two exponent bits");  // fuzzing: max was taken as 1.75, not 1.5
@@ -220,10 +220,9 @@ TEST_CASE("integer ranges are those of two's complement and unsigned integers", 
 }
 
 TEST_CASE("widths, NaN presence and names", "[format]") {
-    const std::pair<const char*, int> widths[] = {{"fp64", 64}, {"fp32", 32}, {"tf32", 19},     {"bf16", 16},
-                                                  {"fp16", 16}, {"fp8_e4m3", 8}, {"fp6_e2m3", 6}, {"fp4_e2m1", 4},
-                                                  {"e8m0", 8},  {"nf4", 4},      {"int8", 8},     {"uint4", 4},
-                                                  {"int3", 3}};
+    const std::pair<const char*, int> widths[] = {
+        {"fp64", 64},    {"fp32", 32}, {"tf32", 19}, {"bf16", 16}, {"fp16", 16}, {"fp8_e4m3", 8}, {"fp6_e2m3", 6},
+        {"fp4_e2m1", 4}, {"e8m0", 8},  {"nf4", 4},   {"int8", 8},  {"uint4", 4}, {"int3", 3}};
     for (const auto& [name, bits] : widths) {
         INFO("format " << name);
         CHECK(parse_format(name).total_bits() == bits);

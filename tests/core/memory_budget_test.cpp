@@ -54,6 +54,7 @@ TEST_CASE("a request beyond the limit names what was asked for and the limit", "
 
 TEST_CASE("an MPFR number's estimate covers its limbs", "[memory_budget]") {
     // MPFR stores a number of p bits in ceil(p / mp_bits_per_limb) limbs (MPFR manual, 5.1).
-    CHECK(mpfr_number_bytes(53) == sizeof(mpfr_t) + sizeof(mp_limb_t) * ((53 + mp_bits_per_limb - 1) / mp_bits_per_limb));
+    CHECK(mpfr_number_bytes(53) ==
+          sizeof(mpfr_t) + sizeof(mp_limb_t) * ((53 + mp_bits_per_limb - 1) / mp_bits_per_limb));
     CHECK(mpfr_number_bytes(2048) == sizeof(mpfr_t) + 2048 / 8);
 }

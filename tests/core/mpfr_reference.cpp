@@ -242,7 +242,8 @@ RefResult signed_zero(const FormatSpec& spec, bool negative, std::uint8_t flags)
 }
 
 RefResult binary_nan_result(const FormatSpec& spec, std::uint8_t flags) {
-    if (spec.nan_encoding == NanEncoding::None) return {false, 0.0, static_cast<std::uint8_t>(flags | ref_flags::invalid)};
+    if (spec.nan_encoding == NanEncoding::None)
+        return {false, 0.0, static_cast<std::uint8_t>(flags | ref_flags::invalid)};
     return {true, quiet_nan, flags};
 }
 
@@ -335,7 +336,8 @@ RefResult exponent_scale_round(const FormatSpec& spec, mpfr_srcptr x, RoundingMo
     std::uint8_t flags = exact ? 0 : ref_flags::inexact;
     if (k > emax) {
         flags |= ref_flags::overflow | ref_flags::inexact;
-        if (heads_to_infinity(mode, false) && spec.overflow == core::OverflowPolicy::Ieee && has_nan) return nan_or(flags);
+        if (heads_to_infinity(mode, false) && spec.overflow == core::OverflowPolicy::Ieee && has_nan)
+            return nan_or(flags);
         return {false, top, flags};
     }
     if (k < emin) return {false, std::ldexp(1.0, static_cast<int>(emin)), ref_flags::underflow | ref_flags::inexact};
@@ -500,15 +502,16 @@ double ref_max_finite(const FormatSpec& spec) {
                 const std::uint64_t middle = finite + (beyond - finite) / 2;
                 (std::isfinite(binary_decode(spec, middle)) ? finite : beyond) = middle;
             }
-            for (std::uint64_t pattern = finite + 1; pattern <= mask(sign_bit_position(spec)) && pattern - finite <= 4096;
-                 ++pattern)
+            for (std::uint64_t pattern = finite + 1;
+                 pattern <= mask(sign_bit_position(spec)) && pattern - finite <= 4096; ++pattern)
                 if (std::isfinite(binary_decode(spec, pattern))) broken("finite pattern above a non-finite one");
             result = binary_decode(spec, finite);
             break;
         }
         case FormatKind::ExponentScale: result = exponent_scale_max(spec); break;
         case FormatKind::Integer:
-            result = spec.has_sign ? std::ldexp(1.0, spec.integer_bits - 1) - 1 : std::ldexp(1.0, spec.integer_bits) - 1;
+            result =
+                spec.has_sign ? std::ldexp(1.0, spec.integer_bits - 1) - 1 : std::ldexp(1.0, spec.integer_bits) - 1;
             break;
         case FormatKind::Lookup: result = *std::max_element(spec.code_values.begin(), spec.code_values.end()); break;
     }

@@ -40,8 +40,8 @@ inline constexpr std::uint8_t invalid = 0x10;
 
 /// What the reference says a rounding delivers.
 struct RefResult {
-    bool nan = false;   ///< the result is a NaN (any NaN pattern of the format)
-    double value = 0;   ///< signed value (signed zero included); NaN when `nan`
+    bool nan = false;  ///< the result is a NaN (any NaN pattern of the format)
+    double value = 0;  ///< signed value (signed zero included); NaN when `nan`
     std::uint8_t flags = 0;
 };
 
@@ -67,15 +67,15 @@ RefResult ref_round(const core::FormatSpec& spec, double x, core::RoundingMode m
                     core::Tininess tininess = core::Tininess::AfterRounding);
 
 /// The reference modes: rne rna rtz rup rdn rto.
-inline constexpr core::RoundingMode ref_modes[] = {
-    core::RoundingMode::NearestEven, core::RoundingMode::NearestAway, core::RoundingMode::TowardZero,
-    core::RoundingMode::Upward,      core::RoundingMode::Downward,    core::RoundingMode::ToOdd};
+inline constexpr core::RoundingMode ref_modes[] = {core::RoundingMode::NearestEven, core::RoundingMode::NearestAway,
+                                                   core::RoundingMode::TowardZero,  core::RoundingMode::Upward,
+                                                   core::RoundingMode::Downward,    core::RoundingMode::ToOdd};
 
 /// Formats the tests add to the catalog's: grammar names, modifiers, odd corners (M = 0, bias).
 inline const std::vector<std::string> custom_format_names = {
-    "e6m9",  "e7m4",        "e3m2fn",      "e5m2fnuz:ftz", "e4m3:sat", "e5m10:bias=10", "fp16:ftz",
-    "e2m1",  "e5m2fn",      "e4m3fnuz:ftz", "e4m0fn",      "e3m0fnuz", "e3m4:bias=1",  "fp6_e2m3:ieee",
-    "int3",  "uint4",       "int8",        "int16",        "uint2",    "e8m0:sat"};
+    "e6m9", "e7m4",   "e3m2fn",       "e5m2fnuz:ftz", "e4m3:sat", "e5m10:bias=10", "fp16:ftz",
+    "e2m1", "e5m2fn", "e4m3fnuz:ftz", "e4m0fn",       "e3m0fnuz", "e3m4:bias=1",   "fp6_e2m3:ieee",
+    "int3", "uint4",  "int8",         "int16",        "uint2",    "e8m0:sat"};
 
 /// "-0x1.8p-3": a double in hex, with its sign, for failure messages.
 std::string hex_double(double x);

@@ -46,7 +46,8 @@ bool quiet_where_ieee(const FormatSpec& spec, std::uint64_t bits) {
 
 bool matches(const FormatSpec& spec, const Rounded& got, const RefResult& want) {
     if (got.flags.bits != want.flags) return false;
-    if (want.nan) return std::isnan(got.value) && ref_is_nan_pattern(spec, got.bits) && quiet_where_ieee(spec, got.bits);
+    if (want.nan)
+        return std::isnan(got.value) && ref_is_nan_pattern(spec, got.bits) && quiet_where_ieee(spec, got.bits);
     if (std::isnan(got.value)) return false;
     return std::bit_cast<std::uint64_t>(got.value) == std::bit_cast<std::uint64_t>(want.value) &&
            got.bits == ref_encode(spec, want.value);
@@ -66,9 +67,8 @@ public:
         ++failed_;
         if (examples_.size() < 12)
             examples_.push_back(fmt::format("{} {} tininess-{} x={}: got {} = {} flags {}, want {}", spec.name,
-                                            to_string(mode),
-                                            tininess == Tininess::AfterRounding ? "after" : "before", input,
-                                            fmt::format("{:X}", got.bits), hex_double(got.value),
+                                            to_string(mode), tininess == Tininess::AfterRounding ? "after" : "before",
+                                            input, fmt::format("{:X}", got.bits), hex_double(got.value),
                                             flags_hex(got.flags), describe(want)));
     }
     std::size_t checked() const { return checked_; }
@@ -84,26 +84,26 @@ private:
     std::vector<std::string> examples_;
 };
 
-#define CHECK_AGREEMENT(agreement)            \
-    do {                                      \
-        INFO((agreement).report());           \
-        CHECK((agreement).checked() > 0);     \
-        CHECK((agreement).failed() == 0);     \
+#define CHECK_AGREEMENT(agreement)        \
+    do {                                  \
+        INFO((agreement).report());       \
+        CHECK((agreement).checked() > 0); \
+        CHECK((agreement).failed() == 0); \
     } while (false)
 
 // ---- inputs ------------------------------------------------------------------------------------
 
 struct Reach {
     int low_binade, high_binade;  ///< log2 range the random inputs cover
-    int fraction_bits;            ///< significand bits that make ties and exact values
+    int fraction_bits;  ///< significand bits that make ties and exact values
     bool mostly_positive;
 };
 
 Reach reach_of(const FormatSpec& spec) {
     switch (spec.kind) {
         case FormatKind::Binary:
-            return {1 - spec.bias - spec.mantissa_bits - 4, std::ilogb(ref_max_finite(spec)) + 3, spec.mantissa_bits + 1,
-                    false};
+            return {1 - spec.bias - spec.mantissa_bits - 4, std::ilogb(ref_max_finite(spec)) + 3,
+                    spec.mantissa_bits + 1, false};
         case FormatKind::ExponentScale: return {-spec.bias - 4, std::ilogb(ref_max_finite(spec)) + 3, 2, true};
         case FormatKind::Integer: return {-4, spec.integer_bits + 2, 3, false};
         case FormatKind::Lookup: return {-10, 1, 3, false};
@@ -125,7 +125,8 @@ std::vector<double> random_inputs(const FormatSpec& spec, std::size_t count, std
             while (std::isnan(x));
         } else {
             std::uint64_t fraction = rng() >> 12;
-            if (i % 4 == 3 && reach.fraction_bits < 52) fraction &= ~((std::uint64_t{1} << (52 - reach.fraction_bits)) - 1);
+            if (i % 4 == 3 && reach.fraction_bits < 52)
+                fraction &= ~((std::uint64_t{1} << (52 - reach.fraction_bits)) - 1);
             x = std::ldexp(1.0 + std::ldexp(static_cast<double>(fraction), -52), binade(rng));
             const bool negative = reach.mostly_positive ? rng() % 10 == 0 : (rng() & 1) != 0;
             if (negative) x = -x;
@@ -145,9 +146,24 @@ void add_with_neighbours(std::vector<double>& inputs, double x) {
 /// largest value and the halfway point above it.
 std::vector<double> boundary_inputs(const FormatSpec& spec) {
     const double sNaN = std::bit_cast<double>(0x7FF4000000000001ULL);
-    std::vector<double> inputs = {0.0, -0.0, inf, -inf, qnan, -qnan, sNaN, 1.0, -1.0, 1e-300, -1e-300,
-                                  std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::max(),
-                                  std::numeric_limits<double>::min(), 1e300, 3.0, 0.5, 0.25};
+    std::vector<double> inputs = {0.0,
+                                  -0.0,
+                                  inf,
+                                  -inf,
+                                  qnan,
+                                  -qnan,
+                                  sNaN,
+                                  1.0,
+                                  -1.0,
+                                  1e-300,
+                                  -1e-300,
+                                  std::numeric_limits<double>::denorm_min(),
+                                  std::numeric_limits<double>::max(),
+                                  std::numeric_limits<double>::min(),
+                                  1e300,
+                                  3.0,
+                                  0.5,
+                                  0.25};
     const double top = ref_max_finite(spec);
     std::vector<double> positive;
     if (spec.kind == FormatKind::Binary) {
@@ -302,8 +318,8 @@ TEST_CASE("16-bit custom formats round as MPFR in every mode", "[rounding][mpfr]
     check_format_against_reference("fp16:ftz");
 }
 TEST_CASE("small custom formats and modifiers round as MPFR in every mode", "[rounding][mpfr]") {
-    for (const char* name : {"e7m4", "e3m2fn", "e5m2fnuz:ftz", "e4m3:sat", "e2m1", "e5m2fn", "e4m3fnuz:ftz",
-                             "e4m0fn", "e3m0fnuz", "e3m4:bias=1", "fp6_e2m3:ieee", "fp8_e4m3:sat", "bf16:ftz"})
+    for (const char* name : {"e7m4", "e3m2fn", "e5m2fnuz:ftz", "e4m3:sat", "e2m1", "e5m2fn", "e4m3fnuz:ftz", "e4m0fn",
+                             "e3m0fnuz", "e3m4:bias=1", "fp6_e2m3:ieee", "fp8_e4m3:sat", "bf16:ftz"})
         check_format_against_reference(name);
 }
 
@@ -340,14 +356,15 @@ TEST_CASE("MPFR numbers of 120 bits round as MPFR, through ExactValue", "[roundi
                 if (i % 8 == 0) mpz_setbit(n, rng() % 40);
             }
             mpz_setbit(n, 119);
-            const long binade = reach.low_binade +
-                                static_cast<long>(rng() % static_cast<std::uint64_t>(reach.high_binade - reach.low_binade + 1));
+            const long binade =
+                reach.low_binade +
+                static_cast<long>(rng() % static_cast<std::uint64_t>(reach.high_binade - reach.low_binade + 1));
             mpfr_set_z_2exp(x.get(), n, binade - 119, MPFR_RNDN);
             mpz_clear(n);
             if (!reach.mostly_positive && (rng() & 1) != 0) mpfr_neg(x.get(), x.get(), MPFR_RNDN);
             const ExactValue exact = ExactValue::from_mpfr(x.get());
             for (RoundingMode mode : ref_modes)
-                agreement.check(spec, mode, Tininess::AfterRounding, "mpfr value", 
+                agreement.check(spec, mode, Tininess::AfterRounding, "mpfr value",
                                 round_to_format(spec, exact, {mode, Tininess::AfterRounding, nullptr}),
                                 ref_round(spec, x.get(), mode));
         }
@@ -359,7 +376,8 @@ TEST_CASE("MPFR numbers of 120 bits round as MPFR, through ExactValue", "[roundi
 // ---- (g) integers, NF4 and E8M0 against their own references -----------------------------------
 
 TEST_CASE("integers round as mpfr_rint/mpfr_round and clamp", "[rounding][integer]") {
-    for (const char* name : {"int8", "int3", "int4", "int5", "int6", "uint4", "uint8", "uint2", "int16", "int32", "uint32"})
+    for (const char* name :
+         {"int8", "int3", "int4", "int5", "int6", "uint4", "uint8", "uint2", "int16", "int32", "uint32"})
         check_format_against_reference(name);
 }
 
@@ -443,8 +461,10 @@ std::string exact_decimal_text(double x, long min_fraction = 0, int nudge = 0, l
         mpz_t unit;
         mpz_init(unit);
         mpz_ui_pow_ui(unit, 10, static_cast<unsigned long>(k - nudge_exponent));
-        if (nudge > 0) mpz_add(s, s, unit);
-        else mpz_sub(s, s, unit);
+        if (nudge > 0)
+            mpz_add(s, s, unit);
+        else
+            mpz_sub(s, s, unit);
         mpz_clear(unit);
     }
     std::string text = positional(s, k, std::signbit(x));
@@ -477,7 +497,7 @@ TEST_CASE("long decimals halfway between values, and 1e-50 off it, round as MPFR
             const double a = ref_decode(spec, pattern), b = ref_decode(spec, pattern + 1);
             if (!std::isfinite(a) || !std::isfinite(b) || !(a < b)) continue;
             for (double mid : {0.5 * a + 0.5 * b, -(0.5 * a + 0.5 * b)}) {
-                check_text(spec, exact_decimal_text(mid, 60), agreement);     // exact, 60+ digits
+                check_text(spec, exact_decimal_text(mid, 60), agreement);  // exact, 60+ digits
                 check_text(spec, exact_decimal_text(mid, 60, +1, 50), agreement);  // + 1e-50
                 check_text(spec, exact_decimal_text(mid, 60, -1, 50), agreement);  // - 1e-50
             }
@@ -522,18 +542,20 @@ TEST_CASE("200-digit decimals round as MPFR, the last digit deciding", "[roundin
         }
         // Exact midpoints written with 199 digits, then one unit at the 200th digit above and below.
         for (int i = 0; i < 40; ++i) {
-            const std::uint64_t pattern = (rng() & ((std::uint64_t{1} << (spec.exponent_bits + spec.mantissa_bits - 1)) - 1)) |
-                                          (std::uint64_t{1} << (spec.exponent_bits + spec.mantissa_bits - 2));
+            const std::uint64_t pattern =
+                (rng() & ((std::uint64_t{1} << (spec.exponent_bits + spec.mantissa_bits - 1)) - 1)) |
+                (std::uint64_t{1} << (spec.exponent_bits + spec.mantissa_bits - 2));
             const double a = ref_decode(spec, pattern), b = ref_decode(spec, pattern + 1);
             if (!std::isfinite(b) || spec.total_bits() > 32) continue;
             const double mid = 0.5 * a + 0.5 * b;
             const std::string exact = exact_decimal_text(mid);
-            const long fraction = exact.find('.') == std::string::npos
-                                      ? 0
-                                      : static_cast<long>(exact.size() - exact.find('.') - 1);
+            const long fraction =
+                exact.find('.') == std::string::npos ? 0 : static_cast<long>(exact.size() - exact.find('.') - 1);
             const long target = fraction + 200 - static_cast<long>(exact.size());
-            check_text(spec, exact_decimal_text(mid, std::max(target, fraction), +1, std::max(target, fraction)), agreement);
-            check_text(spec, exact_decimal_text(mid, std::max(target, fraction), -1, std::max(target, fraction)), agreement);
+            check_text(spec, exact_decimal_text(mid, std::max(target, fraction), +1, std::max(target, fraction)),
+                       agreement);
+            check_text(spec, exact_decimal_text(mid, std::max(target, fraction), -1, std::max(target, fraction)),
+                       agreement);
         }
     }
     CHECK_AGREEMENT(agreement);
@@ -552,7 +574,9 @@ TEST_CASE("hex floats round as the value they spell", "[rounding][parse]") {
             mpz_mul_2exp(n, n, static_cast<mp_bitcnt_t>(rng() % 30));
             mpz_add_ui(n, n, static_cast<unsigned long>(rng() % 2));
             const Reach reach = reach_of(spec);
-            const long binade = reach.low_binade + static_cast<long>(rng() % static_cast<std::uint64_t>(reach.high_binade - reach.low_binade + 1));
+            const long binade =
+                reach.low_binade +
+                static_cast<long>(rng() % static_cast<std::uint64_t>(reach.high_binade - reach.low_binade + 1));
             const long exponent = binade - static_cast<long>(mpz_sizeinbase(n, 2)) + 1;
             RefNumber exact(256);
             mpfr_set_z_2exp(exact.get(), n, exponent, MPFR_RNDN);
@@ -579,9 +603,9 @@ TEST_CASE("hex floats round as the value they spell", "[rounding][parse]") {
     }
     CHECK_AGREEMENT(agreement);
     CHECK(round_text("fp16", "0x1.8p-3").value == 0.1875);
-    CHECK(round_text("fp16", "0x1.002p0").bits == 0x3C00);                       // tie, to even
-    CHECK(round_text("fp16", "0x1.0020000000000000000001p0").bits == 0x3C01);    // just above the tie
-    const Rounded half_min = round_text("fp16", "-0x1p-25");                     // half the smallest subnormal
+    CHECK(round_text("fp16", "0x1.002p0").bits == 0x3C00);  // tie, to even
+    CHECK(round_text("fp16", "0x1.0020000000000000000001p0").bits == 0x3C01);  // just above the tie
+    const Rounded half_min = round_text("fp16", "-0x1p-25");  // half the smallest subnormal
     CHECK(half_min.bits == 0x8000);
     CHECK(half_min.flags.bits == (kUnderflow | kInexact));
 }
@@ -594,17 +618,19 @@ TEST_CASE("text beyond any range, and the specials, round as their values", "[ro
     Agreement agreement;
     for (RoundingMode mode : ref_modes) {
         const RoundingOptions options{mode, Tininess::AfterRounding, nullptr};
-        for (const auto& [text, sign] : {std::pair{"1e99999999999999999999", 1}, {"-1e99999999999999999999", -1},
-                                         {"1e400", 1}, {"-1e400", -1}}) {
+        for (const auto& [text, sign] :
+             {std::pair{"1e99999999999999999999", 1}, {"-1e99999999999999999999", -1}, {"1e400", 1}, {"-1e400", -1}}) {
             mpfr_setsign(huge.get(), huge.get(), sign < 0, MPFR_RNDN);
-            agreement.check(fp32, mode, Tininess::AfterRounding, text, round_to_format(fp32, parse_exact_value(text), options),
-                            ref_round(fp32, huge.get(), mode));
+            agreement.check(fp32, mode, Tininess::AfterRounding, text,
+                            round_to_format(fp32, parse_exact_value(text), options), ref_round(fp32, huge.get(), mode));
         }
-        for (const auto& [text, sign] : {std::pair{"1e-99999999999999999999", 1}, {"-1e-99999999999999999999", -1},
-                                         {"1e-400", 1}, {"-1e-400", -1}}) {
+        for (const auto& [text, sign] : {std::pair{"1e-99999999999999999999", 1},
+                                         {"-1e-99999999999999999999", -1},
+                                         {"1e-400", 1},
+                                         {"-1e-400", -1}}) {
             mpfr_setsign(tiny.get(), tiny.get(), sign < 0, MPFR_RNDN);
-            agreement.check(fp32, mode, Tininess::AfterRounding, text, round_to_format(fp32, parse_exact_value(text), options),
-                            ref_round(fp32, tiny.get(), mode));
+            agreement.check(fp32, mode, Tininess::AfterRounding, text,
+                            round_to_format(fp32, parse_exact_value(text), options), ref_round(fp32, tiny.get(), mode));
         }
     }
     CHECK_AGREEMENT(agreement);
@@ -749,10 +775,9 @@ TEST_CASE("fp32 and fp16 ties-to-even agree with the hardware and libgcc convers
         const int raised = std::fetestexcept(FE_INEXACT | FE_UNDERFLOW | FE_OVERFLOW | FE_INVALID);
         const Rounded r = fp32(x);
         if (r.bits != std::bit_cast<std::uint32_t>(static_cast<float>(out))) ++value_mismatches;
-        [[maybe_unused]] const std::uint8_t hardware_flags = static_cast<std::uint8_t>(((raised & FE_INEXACT) ? kInexact : 0) |
-                                                                      ((raised & FE_UNDERFLOW) ? kUnderflow : 0) |
-                                                                      ((raised & FE_OVERFLOW) ? kOverflow : 0) |
-                                                                      ((raised & FE_INVALID) ? kInvalid : 0));
+        [[maybe_unused]] const std::uint8_t hardware_flags = static_cast<std::uint8_t>(
+            ((raised & FE_INEXACT) ? kInexact : 0) | ((raised & FE_UNDERFLOW) ? kUnderflow : 0) |
+            ((raised & FE_OVERFLOW) ? kOverflow : 0) | ((raised & FE_INVALID) ? kInvalid : 0));
 #if defined(__x86_64__)  // SSE detects tininess after rounding, as FloatScope's default does
         if (r.flags.bits != hardware_flags) ++flag_mismatches;
 #endif
@@ -831,7 +856,7 @@ TEST_CASE("stochastic rounding is unbiased: the mean of many draws is the exact 
         {"fp16", 1 + 0.3 * fp16_ulp},
         {"fp16", -(3 + 0.9 * 2 * fp16_ulp)},
         {"fp16", 1 + 0.01 * fp16_ulp},
-        {"fp16", std::ldexp(2.25, -24)},   // subnormal
+        {"fp16", std::ldexp(2.25, -24)},  // subnormal
         {"bf16", 3.14159265358979},
         {"fp8_e4m3", 0.3},
         {"fp8_e5m2", -1000.0},
@@ -860,8 +885,11 @@ TEST_CASE("stochastic rounding is unbiased: the mean of many draws is the exact 
 }
 
 TEST_CASE("sr-equal picks either neighbour with probability 1/2", "[rounding][stochastic]") {
-    for (const auto& [format, x] : {std::pair{"fp16", 1 + 0.01 * std::ldexp(1.0, -10)}, {"bf16", -0.1}, {"int8", 5.9},
-                                    {"nf4", 0.9}, {"e8m0", 1.01}}) {
+    for (const auto& [format, x] : {std::pair{"fp16", 1 + 0.01 * std::ldexp(1.0, -10)},
+                                    {"bf16", -0.1},
+                                    {"int8", 5.9},
+                                    {"nf4", 0.9},
+                                    {"e8m0", 1.01}}) {
         INFO("format " << format);
         const Draws d = draw(parse_format(format), RoundingMode::StochasticEqual, x, 20000, 99);
         check_mean(d, x, 0.5);

@@ -55,8 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const bool flushed = f.subnormals == core::SubnormalPolicy::Flush && d.value == 0;
     if (r.value != d.value || std::signbit(r.value) != std::signbit(d.value) || r.flags.bits != 0 ||
         (r.bits != bits && !flushed))
-        fuzz::property_failed("decode(encode(x)) == x", fmt::format("{} {} = {:a} encodes as {:X} flags {:X}",
-                                                                     f.name, hex, d.value, r.bits, r.flags.bits));
+        fuzz::property_failed("decode(encode(x)) == x", fmt::format("{} {} = {:a} encodes as {:X} flags {:X}", f.name,
+                                                                    hex, d.value, r.bits, r.flags.bits));
     check_neighbour(f, bits, d, true);
     check_neighbour(f, bits, d, false);
     return 0;

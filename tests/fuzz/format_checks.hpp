@@ -9,8 +9,8 @@
 #include "core/codec.hpp"
 #include "core/error.hpp"
 #include "core/format.hpp"
-#include "core/format_width.hpp"
 #include "core/format_properties.hpp"
+#include "core/format_width.hpp"
 #include "core/rounding.hpp"
 #include "core/wide_format.hpp"
 #include "core/wide_rounding.hpp"
@@ -56,11 +56,12 @@ inline void check_valid_format(const core::FormatSpec& f, const std::uint64_t* p
     const std::string name = f.name;
     if (p.total_bits < 1 || p.total_bits > 64 || p.total_bits != f.total_bits())
         property_failed("total bits in 1..64", fmt::format("{}: {}", name, p.total_bits));
-    if (!std::isfinite(p.max_finite)) property_failed("max finite is finite", fmt::format("{}: {}", name, p.max_finite));
+    if (!std::isfinite(p.max_finite))
+        property_failed("max finite is finite", fmt::format("{}: {}", name, p.max_finite));
     // A custom table may hold only codes <= 0: it has no positive value to measure.
     const bool has_positive = f.kind != core::FormatKind::Lookup || p.max_finite > 0;
-    if (has_positive && !(p.max_finite > 0 && p.min_subnormal > 0 && p.min_subnormal <= p.min_normal &&
-                          p.min_normal <= p.max_finite))
+    if (has_positive &&
+        !(p.max_finite > 0 && p.min_subnormal > 0 && p.min_subnormal <= p.min_normal && p.min_normal <= p.max_finite))
         property_failed("0 < min subnormal <= min normal <= max",
                         fmt::format("{}: {} {} {}", name, p.min_subnormal, p.min_normal, p.max_finite));
     if (p.finite_values == 0 || (p.total_bits < 64 && p.finite_values > (std::uint64_t{1} << p.total_bits)))
@@ -86,9 +87,8 @@ inline void check_valid_format(const core::FormatSpec& f, const std::uint64_t* p
             property_failed("decoded values lie within the range", fmt::format("{} {:X}: {}", name, bits, d.value));
         const core::Rounded r = round(d.exact());
         if (r.value != d.value || std::signbit(r.value) != std::signbit(d.value) || r.flags.bits != 0)
-            property_failed("decode(encode(x)) == x",
-                            fmt::format("{} {:X}: {} encodes as {:X} = {} flags {:X}", name, bits, d.value, r.bits,
-                                        r.value, r.flags.bits));
+            property_failed("decode(encode(x)) == x", fmt::format("{} {:X}: {} encodes as {:X} = {} flags {:X}", name,
+                                                                  bits, d.value, r.bits, r.value, r.flags.bits));
     }
 }
 

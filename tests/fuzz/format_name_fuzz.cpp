@@ -22,8 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     core::validate(f);  // parse_format promises a valid format: an Error here escapes as a crash
     const core::FormatSpec again = core::parse_format(f.name);
     if (!(again == f)) fuzz::property_failed("a parsed format's name parses to the same format", f.name);
-    const std::uint64_t patterns[] = {0, 1, ~std::uint64_t{0}, ~std::uint64_t{0} >> 1, std::uint64_t{1} << 63,
-                                      0x5555555555555555, 0x3C00, 0x7BFF};
+    const std::uint64_t patterns[] = {
+        0, 1, ~std::uint64_t{0}, ~std::uint64_t{0} >> 1, std::uint64_t{1} << 63, 0x5555555555555555, 0x3C00, 0x7BFF};
     fuzz::check_valid_format(f, patterns, static_cast<int>(std::size(patterns)));
     return 0;
 }

@@ -45,8 +45,10 @@ void check_against_mpfr_64(const std::string& text, const core::ExactValue& x) {
     if (x.negative) mpfr_neg(truncated.get(), truncated.get(), MPFR_RNDN);
     if (mpfr_equal_p(nearest.get(), truncated.get())) return;
     if (x.sticky) {
-        if (x.negative) mpfr_nextbelow(truncated.get());
-        else mpfr_nextabove(truncated.get());
+        if (x.negative)
+            mpfr_nextbelow(truncated.get());
+        else
+            mpfr_nextabove(truncated.get());
         if (mpfr_equal_p(nearest.get(), truncated.get())) return;
     }
     fuzz::property_failed("64-bit reading agrees with MPFR", text.substr(0, 200));
@@ -90,9 +92,8 @@ void check_round_trip(const core::FormatSpec& f, const core::Rounded& r) {
     const std::string spelling = std::isinf(r.value) ? (r.value < 0 ? "-inf" : "inf") : fmt::format("{:a}", r.value);
     const core::Rounded again = core::round_to_format(f, core::parse_exact_value(spelling));
     if (again.bits != r.bits || again.flags.bits != 0)
-        fuzz::property_failed("decode(encode(x)) == x",
-                              fmt::format("{} {} -> {:X} flags {:X}, was {:X}", f.name, spelling, again.bits,
-                                          again.flags.bits, r.bits));
+        fuzz::property_failed("decode(encode(x)) == x", fmt::format("{} {} -> {:X} flags {:X}, was {:X}", f.name,
+                                                                    spelling, again.bits, again.flags.bits, r.bits));
 }
 
 }  // namespace
@@ -118,10 +119,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_against_mpfr_64(text, x);
     check_fp64_against_mpfr(text, x);
     static core::StochasticSource random;
-    const core::RoundingOptions options{core::all_rounding_modes[mode_byte % core::all_rounding_modes.size()],
-                                        (mode_byte & 0x40) ? core::Tininess::BeforeRounding
-                                                           : core::Tininess::AfterRounding,
-                                        &random};
+    const core::RoundingOptions options{
+        core::all_rounding_modes[mode_byte % core::all_rounding_modes.size()],
+        (mode_byte & 0x40) ? core::Tininess::BeforeRounding : core::Tininess::AfterRounding, &random};
     check_round_trip(format, core::Rounder(format, options)(x));
     return 0;
 }

@@ -41,7 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::property_failed("normalised parameters parse", e.what());
     }
     if (again.values() != parameters.values())
-        fuzz::property_failed("normalised parameters parse to themselves", fmt::format("{}", fmt::join(normalised, " ")));
+        fuzz::property_failed("normalised parameters parse to themselves",
+                              fmt::format("{}", fmt::join(normalised, " ")));
     parameters.integer("size");
     parameters.real("init-scale");
     parameters.boolean("compensated");

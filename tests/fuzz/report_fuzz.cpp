@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::istringstream csv_in(csv.str()), json_in(json_text.str());
     try {
         if (!(emu::read_csv(csv_in) == report)) fuzz::property_failed("read_csv(write_csv(r)) == r", csv.str());
-        if (!(emu::read_json(json_in) == report)) fuzz::property_failed("read_json(write_json(r)) == r", json_text.str());
+        if (!(emu::read_json(json_in) == report))
+            fuzz::property_failed("read_json(write_json(r)) == r", json_text.str());
     } catch (const Error& e) {
         fuzz::property_failed("a written report reads back", e.what());
     }

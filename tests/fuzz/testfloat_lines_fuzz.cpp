@@ -34,8 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.operation = op->first;
     // TestFloat's deterministic modes: the runner refuses the stochastic ones.
     static constexpr core::RoundingMode modes[] = {core::RoundingMode::NearestEven, core::RoundingMode::NearestAway,
-                                                   core::RoundingMode::TowardZero, core::RoundingMode::Upward,
-                                                   core::RoundingMode::Downward,   core::RoundingMode::ToOdd};
+                                                   core::RoundingMode::TowardZero,  core::RoundingMode::Upward,
+                                                   core::RoundingMode::Downward,    core::RoundingMode::ToOdd};
     options.mode = modes[input.byte() % std::size(modes)];
     std::ofstream(path, std::ios::binary | std::ios::trunc) << input.rest();
     try {

@@ -34,7 +34,8 @@ QAbstractAxis* axis(const PlotChartView& view, Qt::Orientation orientation) {
 
 TEST_CASE("error growth: a log y axis, the layer labels on x, a line per policy") {
     application();
-    const PlotModel model = error_growth_plots(floatscope::test::sample_layers_report(), ErrorMeasure::RelativeErrorMax).at(0);
+    const PlotModel model =
+        error_growth_plots(floatscope::test::sample_layers_report(), ErrorMeasure::RelativeErrorMax).at(0);
     PlotChartView view(model);
     CHECK(view.chart()->title() == "Max relative error per layer");
     REQUIRE(view.chart()->series().size() == 4);

@@ -64,7 +64,8 @@ TEST_CASE("heatmap shading: zero white, any event tinted, the largest darkest") 
 }
 
 TEST_CASE("plot ids are lower_snake file-name stems") {
-    CHECK(make_plot_id("Value range fp16 + loss scaling layer 3 (ReLU)") == "value_range_fp16_loss_scaling_layer_3_relu");
+    CHECK(make_plot_id("Value range fp16 + loss scaling layer 3 (ReLU)") ==
+          "value_range_fp16_loss_scaling_layer_3_relu");
     CHECK(make_plot_id("--") == "plot");
 }
 
@@ -85,8 +86,8 @@ TEST_CASE("axis ranges: the model's own, or fitted to what can be drawn") {
     plot.series = {{"s", {{0, 1}, {1, 1000}, {2, 0}, {3, std::nan("")}}, SeriesStyle::Line, 1}};
     SECTION("log: whole decades with room below the smallest value; 0 and NaN are not drawn") {
         const AxisRange y = visible_y_range(plot);
-        CHECK(y.min == Approx(0.1));    // floor(log10(1) - 0.1) = -1
-        CHECK(y.max == Approx(1e4));    // ceil(log10(1000) + 0.1) = 4
+        CHECK(y.min == Approx(0.1));  // floor(log10(1) - 0.1) = -1
+        CHECK(y.max == Approx(1e4));  // ceil(log10(1000) + 0.1) = 4
         const AxisRange x = visible_x_range(plot);  // x of the drawable points: 0 and 1, 5% margin
         CHECK(x.min == Approx(-0.05));
         CHECK(x.max == Approx(1.05));

@@ -52,7 +52,8 @@ bool svg_parses(const std::filesystem::path& path) {
     QXmlStreamReader xml(QByteArray::fromStdString(text));
     bool root_is_svg = false;
     while (!xml.atEnd())
-        if (xml.readNext() == QXmlStreamReader::StartElement && !root_is_svg) root_is_svg = xml.name() == QStringLiteral("svg");
+        if (xml.readNext() == QXmlStreamReader::StartElement && !root_is_svg)
+            root_is_svg = xml.name() == QStringLiteral("svg");
     return !xml.hasError() && root_is_svg;
 }
 

@@ -84,8 +84,10 @@ TEST_CASE("quantization: SQNR and relative error along the schemes") {
 
 TEST_CASE("series follow region order, keep a region's first value, and name the run in a sweep") {
     floatscope::emu::Report report;
-    report.rows = {row("fp16", "step", 2, "step 2", "rel_error_max", 0.3), row("fp16", "step", 0, "step 0", "rel_error_max", 0.1),
-                   row("fp16", "step", 0, "step 0", "rel_error_max", 0.9), row("fp16", "step", 1, "s1", "rel_error_max", 0.2, "2")};
+    report.rows = {row("fp16", "step", 2, "step 2", "rel_error_max", 0.3),
+                   row("fp16", "step", 0, "step 0", "rel_error_max", 0.1),
+                   row("fp16", "step", 0, "step 0", "rel_error_max", 0.9),
+                   row("fp16", "step", 1, "s1", "rel_error_max", 0.2, "2")};
     const std::vector<PlotModel> plots = error_growth_plots(report, ErrorMeasure::RelativeErrorMax);
     REQUIRE(plots.size() == 1);
     REQUIRE(plots[0].series.size() == 2);
@@ -246,6 +248,6 @@ TEST_CASE("iterative refinement: errors and residual per iteration") {
 
 TEST_CASE("all_report_plots gathers every kind") {
     const ReportPlots all = all_report_plots(floatscope::test::sample_layers_report());
-    CHECK(all.plots.size() == 4);     // error growth x 2 measures, 2 histograms
+    CHECK(all.plots.size() == 4);  // error growth x 2 measures, 2 histograms
     CHECK(all.heatmaps.size() == 3);  // overflow, underflow to zero, NaN fractions
 }

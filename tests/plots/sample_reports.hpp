@@ -12,7 +12,8 @@ namespace floatscope::test {
 
 inline emu::ReportRow row(std::string policy, std::string kind, int index, std::string region, std::string metric,
                           double value, std::string run = "1") {
-    return {std::move(run), "sample", std::move(policy), std::move(kind), index, std::move(region), std::move(metric), value};
+    return {std::move(run), "sample",          std::move(policy), std::move(kind),
+            index,          std::move(region), std::move(metric), value};
 }
 
 /// mlp-forward-like: 4 policies x 6 layers of errors and exception counts, one whole-run timing row
@@ -35,10 +36,11 @@ inline emu::Report sample_layers_report() {
             const double overflow = policies[p] == "fp16" ? (layer == 4 ? 16 : layer == 5 ? 256 : 0) : 0;
             report.rows.push_back(row(policies[p], "layer", layer, region, "overflow_count", overflow));
             report.rows.push_back(row(policies[p], "layer", layer, region, "overflow_fraction", overflow / 1024));
-            report.rows.push_back(row(policies[p], "layer", layer, region, "nan_fraction", p == 3 && layer == 5 ? 0.5 : 0));
-            // fp8 underflows a quarter of layer 0's values.
             report.rows.push_back(
-                row(policies[p], "layer", layer, region, "underflow_to_zero_fraction", p == 3 && layer == 0 ? 0.25 : 0));
+                row(policies[p], "layer", layer, region, "nan_fraction", p == 3 && layer == 5 ? 0.5 : 0));
+            // fp8 underflows a quarter of layer 0's values.
+            report.rows.push_back(row(policies[p], "layer", layer, region, "underflow_to_zero_fraction",
+                                      p == 3 && layer == 0 ? 0.25 : 0));
         }
     }
     for (const std::string& policy : policies) report.rows.push_back(row(policy, "run", 0, "run", "seconds", 0.5));
@@ -69,7 +71,8 @@ inline emu::Report sample_training_report() {
             const std::string region = "epoch " + std::to_string(epoch + 1);
             report.rows.push_back(row(policies[p], "epoch", epoch, region, "train_loss", train_loss[p][epoch]));
             report.rows.push_back(row(policies[p], "epoch", epoch, region, "test_loss", train_loss[p][epoch] + 0.05));
-            report.rows.push_back(row(policies[p], "epoch", epoch, region, "train_accuracy", test_accuracy[p][epoch] + 0.02));
+            report.rows.push_back(
+                row(policies[p], "epoch", epoch, region, "train_accuracy", test_accuracy[p][epoch] + 0.02));
             report.rows.push_back(row(policies[p], "epoch", epoch, region, "test_accuracy", test_accuracy[p][epoch]));
             // Layer l loses (l + 1) / 10 of its gradients under fp16, a little less each epoch; none in fp32.
             for (int layer = 0; layer < 3; ++layer)
@@ -81,12 +84,13 @@ inline emu::Report sample_training_report() {
     // GradScaler: starts at 2^16, backs off to 2^15 after an overflow, grows back to 2^16.
     const double scales[] = {65536, 32768, 65536};
     for (int epoch = 0; epoch < 3; ++epoch)
-        report.rows.push_back(row("fp16 + loss scaling", "epoch", epoch, "epoch " + std::to_string(epoch + 1), "loss_scale",
-                                  scales[epoch]));
+        report.rows.push_back(row("fp16 + loss scaling", "epoch", epoch, "epoch " + std::to_string(epoch + 1),
+                                  "loss_scale", scales[epoch]));
     for (int step = 0; step < 4; ++step) {
         const std::string region = "step " + std::to_string(100 * (step + 1));
         report.rows.push_back(row("fp16 + loss scaling", "step", step, region, "loss", 2.0 / (step + 1)));
-        report.rows.push_back(row("fp16 + loss scaling", "step", step, region, "loss_scale", step == 1 ? 32768 : 65536));
+        report.rows.push_back(
+            row("fp16 + loss scaling", "step", step, region, "loss_scale", step == 1 ? 32768 : 65536));
     }
     return report;
 }

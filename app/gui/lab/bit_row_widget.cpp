@@ -114,7 +114,8 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
 void BitRowWidget::show_reading(const FormatReading& reading) {
     reading_ = reading;
     cells_->set_bits(reading.rounded.bits);
-    hex_->setText(QStringLiteral("0x") + QString::fromStdString(core::format_bits_hex(reading.spec, reading.rounded.bits)));
+    hex_->setText(QStringLiteral("0x") +
+                  QString::fromStdString(core::format_bits_hex(reading.spec, reading.rounded.bits)));
     class_->setText(QString::fromLatin1(core::to_string(reading.decoded.value_class)));
     flags_->setText(QString::fromStdString(core::flags_names(reading.rounded.flags)));
     flags_->setStyleSheet(reading.rounded.flags.bits & (core::ExceptionFlags::overflow | core::ExceptionFlags::invalid |

@@ -20,8 +20,10 @@ namespace {
 /// What the cell colours mean; click and drag hints for those who do not hover.
 QLabel* field_legend(QWidget* parent) {
     QString html;
-    const std::pair<BitField, const char*> fields[] = {{BitField::Sign, "sign"}, {BitField::Exponent, "exponent"},
-                                                       {BitField::Mantissa, "mantissa"}, {BitField::Integer, "integer"},
+    const std::pair<BitField, const char*> fields[] = {{BitField::Sign, "sign"},
+                                                       {BitField::Exponent, "exponent"},
+                                                       {BitField::Mantissa, "mantissa"},
+                                                       {BitField::Integer, "integer"},
                                                        {BitField::Code, "NF4 code"}};
     for (const auto& [field, name] : fields)
         html += QStringLiteral("<span style='background:%1; color:white'>&nbsp;1&nbsp;</span> %2 &nbsp;")
@@ -37,10 +39,10 @@ BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(s
     entry_ = new QLineEdit(this);
     entry_->setObjectName(QStringLiteral("value_entry"));
     entry_->setPlaceholderText(QStringLiteral("0.1, 1e-8, 0x1.8p-3, inf, nan, 0x3FB999999999999A, fp16:3C00"));
-    entry_->setToolTip(QStringLiteral(
-        "A decimal or hex float is rounded once, exactly, into every chosen format.\n"
-        "FORMAT:HEX (fp16:3C00) is a bit pattern of that format; 0x... without a 'p' exponent is a\n"
-        "bit pattern of the first chosen format."));
+    entry_->setToolTip(
+        QStringLiteral("A decimal or hex float is rounded once, exactly, into every chosen format.\n"
+                       "FORMAT:HEX (fp16:3C00) is a bit pattern of that format; 0x... without a 'p' exponent is a\n"
+                       "bit pattern of the first chosen format."));
     entry_->setClearButtonEnabled(true);
     auto* label = new QLabel(QStringLiteral("&Value:"), this);
     label->setBuddy(entry_);
@@ -119,10 +121,11 @@ void BitsView::refresh() {
     const EnteredValue& value = state_.value();
     if (!typing_) {
         // A pattern set by a click shows in the entry as FORMAT:HEX; typed text is left as typed.
-        const QString text = value.pattern ? QString::fromStdString(value.pattern->format + ":" +
-                                                                    core::format_bits_hex(state_.format(value.pattern->format),
-                                                                                          value.pattern->bits))
-                                           : QString::fromStdString(value.text);
+        const QString text = value.pattern
+                                 ? QString::fromStdString(
+                                       value.pattern->format + ":" +
+                                       core::format_bits_hex(state_.format(value.pattern->format), value.pattern->bits))
+                                 : QString::fromStdString(value.text);
         if (text != entry_->text()) entry_->setText(text);
         error_->hide();
     }
@@ -131,13 +134,16 @@ void BitsView::refresh() {
 }
 
 std::string BitsView::csv() const {
-    std::string out = core::csv_record({"format", "input", "bits", "value", "shortest", "class", "abs_error", "rel_error",
-                                  "ulp_error", "flags", "exponent", "formula"}, core::csv_crlf);
+    std::string out = core::csv_record({"format", "input", "bits", "value", "shortest", "class", "abs_error",
+                                        "rel_error", "ulp_error", "flags", "exponent", "formula"},
+                                       core::csv_crlf);
     for (const BitRowWidget* r : rows_) {
         const FormatReading& x = r->reading();
-        out += core::csv_record({x.spec.name, state_.value().text, core::format_bits_hex(x.spec, x.rounded.bits), x.exact,
-                           x.shortest, core::to_string(x.decoded.value_class), x.absolute_error, x.relative_error,
-                           x.ulp_error, core::flags_hex(x.rounded.flags), x.exponent_field, x.formula}, core::csv_crlf);
+        out +=
+            core::csv_record({x.spec.name, state_.value().text, core::format_bits_hex(x.spec, x.rounded.bits), x.exact,
+                              x.shortest, core::to_string(x.decoded.value_class), x.absolute_error, x.relative_error,
+                              x.ulp_error, core::flags_hex(x.rounded.flags), x.exponent_field, x.formula},
+                             core::csv_crlf);
     }
     return out;
 }

@@ -68,8 +68,9 @@ CustomFormatDesigner::CustomFormatDesigner(LabState& state, QWidget* parent) : Q
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     add_ = new QPushButton(QStringLiteral("&Add to the lab"), this);
-    add_->setToolTip(QStringLiteral("The format appears at once in the sidebar, the table and the Bits view, and is "
-                                    "kept for the next start"));
+    add_->setToolTip(
+        QStringLiteral("The format appears at once in the sidebar, the table and the Bits view, and is "
+                       "kept for the next start"));
 
     auto* bias_line = new QHBoxLayout;
     bias_line->addWidget(bias_);
@@ -210,8 +211,8 @@ void CustomFormatDesigner::fields_changed() {
                       row("epsilon (2^-M)", core::exact_decimal(p.epsilon)) +
                       row("decimal digits", fmt::format("{:.2f}", p.decimal_digits)) +
                       row("range (decades)", fmt::format("{:.1f}", p.dynamic_range_decades)) +
-                      row("finite values", std::to_string(p.finite_values)) +
-                      row("descriptor", format_descriptor(f)) + QStringLiteral("</table>"));
+                      row("finite values", std::to_string(p.finite_values)) + row("descriptor", format_descriptor(f)) +
+                      QStringLiteral("</table>"));
 }
 
 bool CustomFormatDesigner::add_to_lab() {
@@ -231,15 +232,20 @@ bool CustomFormatDesigner::add_to_lab() {
 
 std::string CustomFormatDesigner::csv() const {
     std::string out = core::csv_record({"name", "descriptor", "bits", "E", "M", "bias", "max_finite", "min_normal",
-                                  "min_subnormal", "epsilon", "error"}, core::csv_crlf);
+                                        "min_subnormal", "epsilon", "error"},
+                                       core::csv_crlf);
     const core::FormatSpec f = spec();
     const QString error = validation_error();
-    if (!error.isEmpty()) return out + core::csv_record({f.name, "", "", "", "", "", "", "", "", "", error.toStdString()}, core::csv_crlf);
+    if (!error.isEmpty())
+        return out +
+               core::csv_record({f.name, "", "", "", "", "", "", "", "", "", error.toStdString()}, core::csv_crlf);
     const core::FormatProperties p = core::format_properties(f);
-    return out + core::csv_record({f.name, format_descriptor(f), std::to_string(p.total_bits), std::to_string(f.exponent_bits),
-                             std::to_string(f.mantissa_bits), std::to_string(f.bias), core::exact_decimal(p.max_finite),
-                             core::exact_decimal(p.min_normal), core::exact_decimal(p.min_subnormal),
-                             core::exact_decimal(p.epsilon), ""}, core::csv_crlf);
+    return out +
+           core::csv_record({f.name, format_descriptor(f), std::to_string(p.total_bits),
+                             std::to_string(f.exponent_bits), std::to_string(f.mantissa_bits), std::to_string(f.bias),
+                             core::exact_decimal(p.max_finite), core::exact_decimal(p.min_normal),
+                             core::exact_decimal(p.min_subnormal), core::exact_decimal(p.epsilon), ""},
+                            core::csv_crlf);
 }
 
 }  // namespace floatscope::gui

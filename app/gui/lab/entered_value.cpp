@@ -22,8 +22,9 @@ std::string trimmed(std::string_view text) {
     return std::string(text.substr(begin, end - begin));
 }
 
-const char* forms = "a decimal (0.1, -2.5e-3), a hex float (0x1.8p-3), inf, nan, a bit pattern of the first "
-                    "chosen format (0x3C00) or of a named one (fp16:3C00)";
+const char* forms =
+    "a decimal (0.1, -2.5e-3), a hex float (0x1.8p-3), inf, nan, a bit pattern of the first "
+    "chosen format (0x3C00) or of a named one (fp16:3C00)";
 
 }  // namespace
 
@@ -44,8 +45,8 @@ EnteredValue parse_entered_value(std::string_view raw, const std::vector<core::F
         // FORMAT:HEX. Format names may carry modifiers (e4m3:sat), so the pattern follows the last colon.
         if (const std::size_t colon = text.rfind(':'); colon != std::string::npos) {
             const std::string name = text.substr(0, colon);
-            const auto known = std::find_if(formats.begin(), formats.end(),
-                                            [&](const core::FormatSpec& f) { return f.name == name; });
+            const auto known =
+                std::find_if(formats.begin(), formats.end(), [&](const core::FormatSpec& f) { return f.name == name; });
             const core::FormatSpec spec = known != formats.end() ? *known : core::parse_format(name);
             return entered_pattern(spec, core::parse_bits(spec, text.substr(colon + 1)));
         }

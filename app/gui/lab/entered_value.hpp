@@ -20,7 +20,7 @@ struct BitPattern {
 };
 
 struct EnteredValue {
-    std::string text;      ///< as typed, or the exact decimal a bit pattern stands for
+    std::string text;  ///< as typed, or the exact decimal a bit pattern stands for
     core::ExactValue exact;  ///< what rounding takes
     std::optional<BitPattern> pattern;
 };

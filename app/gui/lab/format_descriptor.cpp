@@ -53,9 +53,10 @@ std::string fields_descriptor(const core::FormatSpec& spec) {
 }
 
 [[noreturn]] void bad_fields(std::string_view descriptor, std::string_view why) {
-    throw Error(fmt::format("format descriptor '{}': {}; expected fields:sign=0|1,e=N,m=N,bias=N,"
-                            "nan=ieee|fn|fnuz|none,negzero=0|1,subnormals=gradual|flush,overflow=ieee|sat",
-                            descriptor, why));
+    throw Error(
+        fmt::format("format descriptor '{}': {}; expected fields:sign=0|1,e=N,m=N,bias=N,"
+                    "nan=ieee|fn|fnuz|none,negzero=0|1,subnormals=gradual|flush,overflow=ieee|sat",
+                    descriptor, why));
 }
 
 core::FormatSpec parse_fields(std::string_view descriptor) {
@@ -86,7 +87,8 @@ core::FormatSpec parse_fields(std::string_view descriptor) {
     };
     auto choice = [&](const char* key, std::string_view a, std::string_view b) {
         const std::string text = take(key);
-        if (text != a && text != b) bad_fields(descriptor, fmt::format("'{}={}' is neither {} nor {}", key, text, a, b));
+        if (text != a && text != b)
+            bad_fields(descriptor, fmt::format("'{}={}' is neither {} nor {}", key, text, a, b));
         return text == b;
     };
     core::FormatSpec spec;
@@ -96,15 +98,20 @@ core::FormatSpec parse_fields(std::string_view descriptor) {
     spec.mantissa_bits = number("m");
     spec.bias = number("bias");
     const std::string nan = take("nan");
-    if (nan == "ieee") spec.nan_encoding = core::NanEncoding::Ieee;
-    else if (nan == "fn") spec.nan_encoding = core::NanEncoding::AllOnes;
-    else if (nan == "fnuz") spec.nan_encoding = core::NanEncoding::NegativeZero;
-    else if (nan == "none") spec.nan_encoding = core::NanEncoding::None;
-    else bad_fields(descriptor, fmt::format("'nan={}' is unknown", nan));
+    if (nan == "ieee")
+        spec.nan_encoding = core::NanEncoding::Ieee;
+    else if (nan == "fn")
+        spec.nan_encoding = core::NanEncoding::AllOnes;
+    else if (nan == "fnuz")
+        spec.nan_encoding = core::NanEncoding::NegativeZero;
+    else if (nan == "none")
+        spec.nan_encoding = core::NanEncoding::None;
+    else
+        bad_fields(descriptor, fmt::format("'nan={}' is unknown", nan));
     spec.has_infinity = spec.nan_encoding == core::NanEncoding::Ieee;
     spec.has_negative_zero = choice("negzero", "0", "1");
-    spec.subnormals = choice("subnormals", "gradual", "flush") ? core::SubnormalPolicy::Flush
-                                                                : core::SubnormalPolicy::Gradual;
+    spec.subnormals =
+        choice("subnormals", "gradual", "flush") ? core::SubnormalPolicy::Flush : core::SubnormalPolicy::Gradual;
     spec.overflow = choice("overflow", "ieee", "sat") ? core::OverflowPolicy::Saturate : core::OverflowPolicy::Ieee;
     if (!values.empty()) bad_fields(descriptor, fmt::format("unknown key '{}'", values.begin()->first));
     return spec;
@@ -125,8 +132,9 @@ std::string format_descriptor(const core::FormatSpec& spec) {
 }
 
 core::FormatSpec parse_format_descriptor(std::string_view descriptor, const std::string& name) {
-    core::FormatSpec spec = descriptor.substr(0, fields_prefix.size()) == fields_prefix ? parse_fields(descriptor)
-                                                                                        : core::parse_format(descriptor);
+    core::FormatSpec spec = descriptor.substr(0, fields_prefix.size()) == fields_prefix
+                                ? parse_fields(descriptor)
+                                : core::parse_format(descriptor);
     spec.name = name;
     spec.description = "custom: " + std::string(descriptor);
     core::validate(spec);

@@ -16,9 +16,8 @@ namespace {
 /// Absolute, relative and ULP error of the stored value against the entered one, from its exact value.
 void measure_errors(FormatReading& r, const EnteredValue& x) {
     // Bits-view formats are within binary64: no quantum of theirs is below 2^-1074.
-    const core::RoundingErrorText error =
-        core::measure_rounding_error(x.text, x.exact, core::WideValue::from_exact(r.decoded.exact()), -1074,
-                                     core::ulp(r.spec, r.rounded.bits), 6);
+    const core::RoundingErrorText error = core::measure_rounding_error(
+        x.text, x.exact, core::WideValue::from_exact(r.decoded.exact()), -1074, core::ulp(r.spec, r.rounded.bits), 6);
     r.absolute_error = error.absolute;
     r.relative_error = error.relative;
     r.ulp_error = error.ulps;
@@ -41,8 +40,8 @@ void spell_binary(FormatReading& r) {
     const bool subnormal_field = field == 0 && f.kind == core::FormatKind::Binary;
     const int unbiased = (subnormal_field ? 1 : field) - f.bias;
     r.exponent_field = fmt::format("field {} ({}b), bias {}, unbiased {}{}", field,
-                                   binary_digits(static_cast<std::uint64_t>(field), f.exponent_bits), f.bias,
-                                   unbiased, subnormal_field ? " (subnormal: 1 - bias)" : "");
+                                   binary_digits(static_cast<std::uint64_t>(field), f.exponent_bits), f.bias, unbiased,
+                                   subnormal_field ? " (subnormal: 1 - bias)" : "");
     const std::string value = core::exact_decimal(r.rounded.value);
     switch (r.decoded.value_class) {
         case core::ValueClass::NaN: r.formula = "NaN: " + core::format_bits_fields(f, bits); return;
@@ -53,15 +52,16 @@ void spell_binary(FormatReading& r) {
         r.formula = fmt::format("2^({} - {}) = {}", field, f.bias, value);
         return;
     }
-    const std::string significand = fmt::format("{}{}{}b", subnormal_field ? '0' : '1', M > 0 ? "." : "",
-                                                binary_digits(fraction, M));
-    r.formula = fmt::format("(-1)^{} x 2^({} - {}) x {} = {}", sign, subnormal_field ? 1 : field, f.bias,
-                            significand, value);
+    const std::string significand =
+        fmt::format("{}{}{}b", subnormal_field ? '0' : '1', M > 0 ? "." : "", binary_digits(fraction, M));
+    r.formula =
+        fmt::format("(-1)^{} x 2^({} - {}) x {} = {}", sign, subnormal_field ? 1 : field, f.bias, significand, value);
 }
 
 }  // namespace
 
-FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x, const core::RoundingOptions& options) {
+FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x,
+                             const core::RoundingOptions& options) {
     FormatReading r;
     r.spec = spec;
     if (x.pattern && x.pattern->format == spec.name) {
@@ -80,8 +80,8 @@ FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x
         case core::FormatKind::Integer:
             r.formula = spec.has_sign ? fmt::format("two's complement {}b = {}",
                                                     binary_digits(r.rounded.bits, spec.integer_bits), r.exact)
-                                      : fmt::format("unsigned {}b = {}", binary_digits(r.rounded.bits, spec.integer_bits),
-                                                    r.exact);
+                                      : fmt::format("unsigned {}b = {}",
+                                                    binary_digits(r.rounded.bits, spec.integer_bits), r.exact);
             break;
         case core::FormatKind::Lookup:
             r.formula = fmt::format("code {} of {}: table[{}] = {}", r.rounded.bits, spec.code_values.size(),

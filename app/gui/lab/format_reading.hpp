@@ -14,15 +14,15 @@ namespace floatscope::gui {
 /// Everything a Bits-view row shows, as text, computed apart from the widgets that show it.
 struct FormatReading {
     core::FormatSpec spec;
-    core::Rounded rounded;   ///< the pattern shown and the flags its conversion raised
+    core::Rounded rounded;  ///< the pattern shown and the flags its conversion raised
     core::Decoded decoded;
-    std::string exact;       ///< every digit of the stored value
-    std::string shortest;    ///< shortest decimal that rounds back to it
+    std::string exact;  ///< every digit of the stored value
+    std::string shortest;  ///< shortest decimal that rounds back to it
     std::string absolute_error;  ///< |stored - x|, 6 significant digits; "n/a" where undefined
     std::string relative_error;  ///< |stored - x| / |x|
-    std::string ulp_error;       ///< (stored - x) / ulp(stored), signed
+    std::string ulp_error;  ///< (stored - x) / ulp(stored), signed
     std::string exponent_field = "-";  ///< binary formats: field, bias and unbiased exponent
-    std::string formula;         ///< the value spelled from its fields, e.g. (-1)^0 x 2^(13-15) x 1.1001010011b
+    std::string formula;  ///< the value spelled from its fields, e.g. (-1)^0 x 2^(13-15) x 1.1001010011b
 };
 
 /// Rounds `x` into `spec` under `options`; where `x` is a bit pattern of `spec` itself the pattern

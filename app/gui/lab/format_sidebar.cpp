@@ -20,8 +20,9 @@ FormatSidebar::FormatSidebar(LabState& state, QWidget* parent) : QWidget(parent)
     list_->setToolTip(QStringLiteral("Space toggles the selected format; Delete removes a custom one"));
     name_entry_ = new QLineEdit(this);
     name_entry_->setPlaceholderText(QStringLiteral("add: fp8_e4m3:sat, e5m3"));
-    name_entry_->setToolTip(QStringLiteral("Any name floatscope-cli accepts (eXmY, eXmYfn, eXmYfnuz, intN, uintN, "
-                                           "with :sat :ftz :bias=N); Enter adds it as a custom format"));
+    name_entry_->setToolTip(
+        QStringLiteral("Any name floatscope-cli accepts (eXmY, eXmYfn, eXmYfnuz, intN, uintN, "
+                       "with :sat :ftz :bias=N); Enter adds it as a custom format"));
     error_ = new QLabel(this);
     error_->setWordWrap(true);
     error_->setStyleSheet(QStringLiteral("color: #b00020;"));
@@ -70,7 +71,7 @@ void FormatSidebar::sync_checks() {
     for (int i = 0; i < list_->count(); ++i) {
         QListWidgetItem* item = list_->item(i);
         item->setCheckState(state_.is_chosen(item->data(Qt::UserRole).toString().toStdString()) ? Qt::Checked
-                                                                                                  : Qt::Unchecked);
+                                                                                                : Qt::Unchecked);
     }
     syncing_ = false;
 }

@@ -10,12 +10,29 @@ namespace floatscope::gui {
 
 namespace {
 
-enum Column { Name, Bits, Exponent, Mantissa, Bias, MaxFinite, MinNormal, MinSubnormal, Epsilon, Digits,
-              RangeDecades, Values, GbPerBillion, Specials, Description, ColumnCount };
+enum Column {
+    Name,
+    Bits,
+    Exponent,
+    Mantissa,
+    Bias,
+    MaxFinite,
+    MinNormal,
+    MinSubnormal,
+    Epsilon,
+    Digits,
+    RangeDecades,
+    Values,
+    GbPerBillion,
+    Specials,
+    Description,
+    ColumnCount
+};
 
-const std::array<const char*, ColumnCount> column_titles = {
-    "Format", "Bits", "E", "M", "Bias", "Max finite", "Min normal", "Min subnormal", "Epsilon",
-    "Digits", "Decades", "Finite values", "GB/1e9", "inf/NaN/-0", "Description"};
+const std::array<const char*, ColumnCount> column_titles = {"Format",  "Bits",       "E",          "M",
+                                                            "Bias",    "Max finite", "Min normal", "Min subnormal",
+                                                            "Epsilon", "Digits",     "Decades",    "Finite values",
+                                                            "GB/1e9",  "inf/NaN/-0", "Description"};
 
 QString compact(double x) { return QString::number(x, 'g', 6); }
 QString exact(double x) { return QString::fromStdString(core::exact_decimal(x)); }
@@ -116,11 +133,21 @@ QVariant FormatsTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant FormatsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     static const std::array<const char*, ColumnCount> header_tips = {
-        "", "total bits", "exponent bits", "mantissa (fraction) bits", "exponent bias", "largest finite value",
-        "smallest positive normal value", "smallest positive value", "2^-M: gap between 1 and the next value",
+        "",
+        "total bits",
+        "exponent bits",
+        "mantissa (fraction) bits",
+        "exponent bias",
+        "largest finite value",
+        "smallest positive normal value",
+        "smallest positive value",
+        "2^-M: gap between 1 and the next value",
         "significant decimal digits: (M+1) log10 2, or log10 of the value count",
-        "dynamic range: log10(max finite / min subnormal)", "distinct finite values (+0 and -0 once)",
-        "gigabytes for 10^9 values", "has infinities / NaN / negative zero", ""};
+        "dynamic range: log10(max finite / min subnormal)",
+        "distinct finite values (+0 and -0 once)",
+        "gigabytes for 10^9 values",
+        "has infinities / NaN / negative zero",
+        ""};
     if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section >= 0 && section < ColumnCount)
         return QString::fromLatin1(header_tips[static_cast<std::size_t>(section)]);
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};

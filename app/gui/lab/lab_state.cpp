@@ -134,9 +134,10 @@ void LabState::save(QSettings& settings) const {
     settings.setValue(QStringLiteral("lab/chosen_formats"), chosen_names());
     settings.setValue(QStringLiteral("lab/rounding"), QString::fromLatin1(core::to_string(mode_)));
     // A bit pattern is kept as one, so that NaN payloads and -0 come back as they were.
-    const std::string value = value_.pattern ? value_.pattern->format + ":" +
-                                                   core::format_bits_hex(format(value_.pattern->format), value_.pattern->bits)
-                                             : value_.text;
+    const std::string value =
+        value_.pattern
+            ? value_.pattern->format + ":" + core::format_bits_hex(format(value_.pattern->format), value_.pattern->bits)
+            : value_.text;
     settings.setValue(QStringLiteral("lab/value"), QString::fromStdString(value));
 }
 
@@ -145,8 +146,9 @@ void LabState::load(QSettings& settings) {
     for (int i = 0; i < count; ++i) {
         settings.setArrayIndex(i);
         try {
-            add_custom_format(parse_format_descriptor(settings.value(QStringLiteral("descriptor")).toString().toStdString(),
-                                                      settings.value(QStringLiteral("name")).toString().toStdString()));
+            add_custom_format(
+                parse_format_descriptor(settings.value(QStringLiteral("descriptor")).toString().toStdString(),
+                                        settings.value(QStringLiteral("name")).toString().toStdString()));
         } catch (const Error&) {
             // a descriptor from another version or edited by hand: skipped, the rest still loads
         }
@@ -155,12 +157,14 @@ void LabState::load(QSettings& settings) {
     if (settings.contains(QStringLiteral("lab/chosen_formats"))) {
         QStringList known;
         for (const QString& name : settings.value(QStringLiteral("lab/chosen_formats")).toStringList())
-            if (std::any_of(formats_.begin(), formats_.end(), [&](const auto& f) { return f.name == name.toStdString(); }))
+            if (std::any_of(formats_.begin(), formats_.end(),
+                            [&](const auto& f) { return f.name == name.toStdString(); }))
                 known << name;
         set_chosen(known);
     }
     try {
-        set_rounding_mode(core::parse_rounding_mode(settings.value(QStringLiteral("lab/rounding"), "rne").toString().toStdString()));
+        set_rounding_mode(
+            core::parse_rounding_mode(settings.value(QStringLiteral("lab/rounding"), "rne").toString().toStdString()));
         if (settings.contains(QStringLiteral("lab/value")))
             set_value_text(settings.value(QStringLiteral("lab/value")).toString().toStdString());
     } catch (const Error&) {

@@ -13,7 +13,8 @@ namespace floatscope::gui {
 namespace {
 
 constexpr const char* properties_list =
-    "bits, E, M, bias, precision, emax, emin, max, max.exact, lowest, min_normal, min_subnormal, epsilon, unit_roundoff, "
+    "bits, E, M, bias, precision, emax, emin, max, max.exact, lowest, min_normal, min_subnormal, epsilon, "
+    "unit_roundoff, "
     "digits, decades, values, bytes, codes";
 
 /// A double as the shortest text that reads back to it (the {} format of fmt is shortest round-trip).

@@ -54,11 +54,23 @@ RoundingInterval rounding_interval(const NumberLine& line, std::size_t index, co
             r.high_closed = mode == M::NearestAway ? value >= 0 : even;
             break;
         }
-        case M::Upward: r.low = previous; r.low_closed = false; break;
-        case M::Downward: r.high = next; r.high_closed = false; break;
+        case M::Upward:
+            r.low = previous;
+            r.low_closed = false;
+            break;
+        case M::Downward:
+            r.high = next;
+            r.high_closed = false;
+            break;
         case M::TowardZero:
-            if (value >= 0) { r.high = next; r.high_closed = false; }
-            if (value <= 0) { r.low = previous; r.low_closed = false; }
+            if (value >= 0) {
+                r.high = next;
+                r.high_closed = false;
+            }
+            if (value <= 0) {
+                r.low = previous;
+                r.low_closed = false;
+            }
             break;
         case M::ToOdd:
         case M::Stochastic:

@@ -15,7 +15,7 @@ namespace floatscope::gui {
 struct NumberLine {
     core::FormatSpec spec;
     std::vector<double> values;
-    double min_normal = 0;    ///< start of the normal range (binary formats); 0 where there is none
+    double min_normal = 0;  ///< start of the normal range (binary formats); 0 where there is none
     double min_positive = 0;  ///< smallest positive value
     double max_finite = 0;
     bool has_subnormals = false;

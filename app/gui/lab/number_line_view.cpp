@@ -96,9 +96,10 @@ void NumberLineView::refresh() {
     const bool wide = (first && first->spec.total_bits() > 8) || (second && second->spec.total_bits() > 8);
     const bool log = wide || axis_->currentText() == QStringLiteral("log");
     axis_->setEnabled(!wide);
-    note_->setText(wide ? QStringLiteral("16-bit formats: log axis, one tick per pixel (sampled)")
-                        : QStringLiteral("value %1, rounding %2")
-                              .arg(QString::fromStdString(state_.value().text), core::to_string(state_.rounding_mode())));
+    note_->setText(
+        wide ? QStringLiteral("16-bit formats: log axis, one tick per pixel (sampled)")
+             : QStringLiteral("value %1, rounding %2")
+                   .arg(QString::fromStdString(state_.value().text), core::to_string(state_.rounding_mode())));
     const core::RoundingOptions options = state_.rounding_options();
     std::optional<Neighbourhood> first_near, second_near;
     if (first) first_near = neighbourhood(*first, state_.value().exact, options);
@@ -108,7 +109,8 @@ void NumberLineView::refresh() {
 }
 
 std::string NumberLineView::csv() const {
-    std::string out = core::csv_record({"format", "value", "spacing_to_next", "role", "interval_low", "interval_high"}, core::csv_crlf);
+    std::string out = core::csv_record({"format", "value", "spacing_to_next", "role", "interval_low", "interval_high"},
+                                       core::csv_crlf);
     const core::RoundingOptions options = state_.rounding_options();
     for (const QComboBox* box : {first_, overlay_}) {
         const std::optional<NumberLine> line = line_of(state_, box);
@@ -116,12 +118,14 @@ std::string NumberLineView::csv() const {
         const std::string& name = line->spec.name;
         const std::vector<double>& v = line->values;
         for (std::size_t i = 0; i < v.size(); ++i)
-            out += core::csv_record({name, core::exact_decimal(v[i]), i + 1 < v.size() ? core::exact_decimal(v[i + 1] - v[i]) : "",
-                               "value", "", ""}, core::csv_crlf);
+            out += core::csv_record({name, core::exact_decimal(v[i]),
+                                     i + 1 < v.size() ? core::exact_decimal(v[i + 1] - v[i]) : "", "value", "", ""},
+                                    core::csv_crlf);
         if (const auto n = neighbourhood(*line, state_.value().exact, options)) {
             for (const RoundingInterval* r : {&n->below, &n->above})
                 out += core::csv_record({name, core::exact_decimal(r->value), "", r == &n->below ? "below" : "above",
-                                   core::exact_decimal(r->low), core::exact_decimal(r->high)}, core::csv_crlf);
+                                         core::exact_decimal(r->low), core::exact_decimal(r->high)},
+                                        core::csv_crlf);
         }
     }
     return out;

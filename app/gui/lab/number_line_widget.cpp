@@ -25,8 +25,10 @@ struct Scale {
 
     double x(double v) const {
         double t;
-        if (log) t = v == 0 ? 0.0 : (std::log2(std::fabs(v)) - lo) / (hi - lo);
-        else t = (v - lo) / (hi - lo);
+        if (log)
+            t = v == 0 ? 0.0 : (std::log2(std::fabs(v)) - lo) / (hi - lo);
+        else
+            t = (v - lo) / (hi - lo);
         return left + std::clamp(t, -0.01, 1.01) * (right - left);
     }
 };
@@ -170,8 +172,9 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
                 gap_hi = std::max(gap_hi, gap);
             }
     p.setPen(Qt::black);
-    p.drawText(QPointF(8, spacing_top - 4),
-               QStringLiteral("Spacing to the next value (log2), shaded: subnormal range, where spacing stays constant"));
+    p.drawText(
+        QPointF(8, spacing_top - 4),
+        QStringLiteral("Spacing to the next value (log2), shaded: subnormal range, where spacing stays constant"));
     const double g0 = std::floor(std::log2(gap_lo)), g1 = std::max(g0 + 1, std::ceil(std::log2(gap_hi)));
     auto gap_y = [&](double gap) {
         return spacing_bottom - (std::log2(gap) - g0) / (g1 - g0) * (spacing_bottom - spacing_top - line_height);
@@ -204,7 +207,8 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
     const double zoom_top = spacing_bottom + 2 * line_height;
     p.setPen(Qt::black);
     p.drawText(QPointF(8, zoom_top),
-               QStringLiteral("Zoom on the entered value (red), per format: its two neighbours and the reals that round to each"));
+               QStringLiteral(
+                   "Zoom on the entered value (red), per format: its two neighbours and the reals that round to each"));
     const double lane_height = (h - zoom_top - 2 * line_height) / 2;
     int drawn = 0;
     for (int lane = 0; lane < 2; ++lane) {
@@ -217,8 +221,8 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
             p.drawText(QPointF(8, y + metrics.ascent() / 2.0),
                        QStringLiteral("%1: the entered value is not a finite number between its lowest (%2) and "
                                       "highest (%3) value, so it has no two neighbours")
-                           .arg(QString::fromStdString(lines_[lane]->spec.name), short_number(lines_[lane]->values.front()),
-                                short_number(lines_[lane]->values.back())));
+                           .arg(QString::fromStdString(lines_[lane]->spec.name),
+                                short_number(lines_[lane]->values.front()), short_number(lines_[lane]->values.back())));
             continue;
         }
         // Each lane zooms on its own neighbours' intervals: the formats' spacings differ too much to share one.

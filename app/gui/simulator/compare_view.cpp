@@ -32,8 +32,9 @@ QStandardItem* number_item(std::optional<double> value, char format, int digits)
     item->setEditable(false);
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     if (!value) return item;  // no figure: sorts before every number
-    item->setText(std::isfinite(*value) ? QString::number(*value, format, digits)
-                                        : QString::fromLatin1(std::isnan(*value) ? "nan" : (*value > 0 ? "inf" : "-inf")));
+    item->setText(std::isfinite(*value)
+                      ? QString::number(*value, format, digits)
+                      : QString::fromLatin1(std::isnan(*value) ? "nan" : (*value > 0 ? "inf" : "-inf")));
     item->setData(*value, sort_role);
     item->setToolTip(QString::number(*value, 'g', 17));
     return item;
@@ -60,14 +61,16 @@ QList<QStandardItem*> cost_items(const PolicySummary& s, const std::optional<cor
     try {
         const core::CostEstimate cost = core::estimate_cost(*model, hardware, *s.work);
         QStandardItem* time = number_item(cost.seconds * 1e3, 'g', 3);
-        time->setToolTip(QStringLiteral("roofline: compute %1 ms, memory %2 ms (datasheet peaks: an upper bound on speed)")
-                             .arg(cost.compute_seconds * 1e3, 0, 'g', 3)
-                             .arg(cost.memory_seconds * 1e3, 0, 'g', 3));
+        time->setToolTip(
+            QStringLiteral("roofline: compute %1 ms, memory %2 ms (datasheet peaks: an upper bound on speed)")
+                .arg(cost.compute_seconds * 1e3, 0, 'g', 3)
+                .arg(cost.memory_seconds * 1e3, 0, 'g', 3));
         QStandardItem* energy = number_item(cost.energy_joules_low * 1e3, 'g', 3);
         energy->setToolTip(QStringLiteral("%1 to %2 mJ (Horowitz, ISSCC 2014, 45 nm; DRAM 1.3 to 2.6 nJ per 64 bits)")
                                .arg(cost.energy_joules_low * 1e3, 0, 'g', 3)
                                .arg(cost.energy_joules_high * 1e3, 0, 'g', 3));
-        if (!cost.fits_in_memory) memory->setToolTip(QStringLiteral("more than the %1's memory").arg(QString::fromStdString(hardware)));
+        if (!cost.fits_in_memory)
+            memory->setToolTip(QStringLiteral("more than the %1's memory").arg(QString::fromStdString(hardware)));
         return {memory, time, energy};
     } catch (const Error& e) {
         const QString why = QString::fromStdString(e.what());
@@ -95,7 +98,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     note_->setWordWrap(true);
     hardware_ = new QComboBox(this);
     hardware_->setObjectName(QStringLiteral("hardware"));
-    hardware_->setToolTip(QStringLiteral("The accelerator of the memory, time and energy estimates (resources/hardware.json)"));
+    hardware_->setToolTip(
+        QStringLiteral("The accelerator of the memory, time and energy estimates (resources/hardware.json)"));
     try {
         cost_model_ = core::load_cost_model();
         for (const core::HardwareSpec& h : cost_model_->hardware) hardware_->addItem(QString::fromStdString(h.name));
@@ -120,14 +124,17 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 void CompareView::show_report(const emu::Report& report) {
     if (&report != &report_) report_ = report;
     const std::vector<PolicySummary> summaries = summarize_policies(report);
-    const bool costed = std::any_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.work.has_value(); });
+    const bool costed =
+        std::any_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.work.has_value(); });
     const bool training = std::any_of(summaries.begin(), summaries.end(),
                                       [](const PolicySummary& s) { return s.test_accuracy || s.train_loss; });
-    QStringList headers = {QStringLiteral("Policy"), QStringLiteral("Run"), QStringLiteral("Final rel. error"),
-                           QStringLiteral("Bits correct"), QStringLiteral("Overflow"), QStringLiteral("Underflow to 0"),
-                           QStringLiteral("NaN")};
+    QStringList headers = {
+        QStringLiteral("Policy"),       QStringLiteral("Run"),      QStringLiteral("Final rel. error"),
+        QStringLiteral("Bits correct"), QStringLiteral("Overflow"), QStringLiteral("Underflow to 0"),
+        QStringLiteral("NaN")};
     if (training) headers << QStringLiteral("Test accuracy") << QStringLiteral("Train loss");
-    if (costed) headers << QStringLiteral("Memory (MB)") << QStringLiteral("Est. time (ms)") << QStringLiteral("Energy (mJ)");
+    if (costed)
+        headers << QStringLiteral("Memory (MB)") << QStringLiteral("Est. time (ms)") << QStringLiteral("Energy (mJ)");
     // A new report is not a new selection: the plots already show every policy of it.
     const QSignalBlocker blocker(table_->selectionModel());
     table_->setSortingEnabled(false);
@@ -143,8 +150,12 @@ void CompareView::show_report(const emu::Report& report) {
         auto* run = new QStandardItem(QString::fromStdString(s.run));
         run->setEditable(false);
         run->setData(QString::fromStdString(s.run).toInt(), sort_role);
-        QList<QStandardItem*> row = {policy, run, number_item(s.final_rel_error, 'e', 3), number_item(s.final_bits_correct, 'f', 1),
-                                     number_item(s.overflow, 'g', 12), number_item(s.underflow_to_zero, 'g', 12),
+        QList<QStandardItem*> row = {policy,
+                                     run,
+                                     number_item(s.final_rel_error, 'e', 3),
+                                     number_item(s.final_bits_correct, 'f', 1),
+                                     number_item(s.overflow, 'g', 12),
+                                     number_item(s.underflow_to_zero, 'g', 12),
                                      number_item(s.nan, 'g', 12)};
         if (training) row << number_item(s.test_accuracy, 'f', 4) << number_item(s.train_loss, 'g', 5);
         if (costed) row << cost_items(s, cost_model_, cost_model_error_, hardware_->currentText().toStdString());
@@ -158,7 +169,8 @@ void CompareView::show_report(const emu::Report& report) {
 std::vector<std::pair<std::string, std::string>> CompareView::selected_policies() const {
     std::vector<std::pair<std::string, std::string>> keep;
     for (const QModelIndex& index : table_->selectionModel()->selectedRows(0))
-        keep.emplace_back(index.data(run_role).toString().toStdString(), index.data(policy_role).toString().toStdString());
+        keep.emplace_back(index.data(run_role).toString().toStdString(),
+                          index.data(policy_role).toString().toStdString());
     return keep;
 }
 
@@ -172,8 +184,10 @@ std::string CompareView::csv() const {
         for (int column = 0; column < sorted_->columnCount(); ++column) {
             // Full precision in the file, whatever the table rounds to.
             const QVariant value = sorted_->index(row, column).data(column < 2 ? Qt::DisplayRole : sort_role);
-            fields.push_back(value.isValid() ? (column < 2 ? value.toString() : QString::number(value.toDouble(), 'g', 17)).toStdString()
-                                             : std::string());
+            fields.push_back(
+                value.isValid()
+                    ? (column < 2 ? value.toString() : QString::number(value.toDouble(), 'g', 17)).toStdString()
+                    : std::string());
         }
         text += core::csv_record(fields, core::csv_crlf);
     }

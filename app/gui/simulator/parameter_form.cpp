@@ -23,18 +23,19 @@ bool fits_spin_box(const emu::ParameterSpec& spec) {
 QString tooltip(const emu::ParameterSpec& spec) {
     QString text = QString::fromStdString(spec.help);
     if (spec.type == emu::ParameterType::Integer || spec.type == emu::ParameterType::Real)
-        text += QStringLiteral("\n%1 from %2 to %3").arg(QString::fromLatin1(emu::to_string(spec.type)))
-                    .arg(spec.min, 0, 'g', 17).arg(spec.max, 0, 'g', 17);
+        text += QStringLiteral("\n%1 from %2 to %3")
+                    .arg(QString::fromLatin1(emu::to_string(spec.type)))
+                    .arg(spec.min, 0, 'g', 17)
+                    .arg(spec.max, 0, 'g', 17);
     return text + QStringLiteral("\ndefault: %1").arg(QString::fromStdString(spec.default_value));
 }
 
-bool names_a_file(const emu::ParameterSpec& spec) {
-    return spec.name == "file" || spec.name.ends_with("-file");
-}
+bool names_a_file(const emu::ParameterSpec& spec) { return spec.name == "file" || spec.name.ends_with("-file"); }
 
 /// A trailing "open" button in the line edit that fills it from a file dialog.
 void add_browse_action(QLineEdit* line) {
-    QAction* browse = line->addAction(line->style()->standardIcon(QStyle::SP_DialogOpenButton), QLineEdit::TrailingPosition);
+    QAction* browse =
+        line->addAction(line->style()->standardIcon(QStyle::SP_DialogOpenButton), QLineEdit::TrailingPosition);
     browse->setObjectName(QStringLiteral("browse"));
     browse->setToolTip(QStringLiteral("Choose a file"));
     QObject::connect(browse, &QAction::triggered, line, [line] {
@@ -54,45 +55,45 @@ ParameterForm::ParameterForm(QWidget* parent) : QWidget(parent) {
 QWidget* ParameterForm::make_editor(const emu::ParameterSpec& spec) {
     QWidget* editor = nullptr;
     switch (spec.type) {
-    case emu::ParameterType::Integer:
-        if (fits_spin_box(spec)) {
-            auto* spin = new QSpinBox(this);
-            spin->setRange(static_cast<int>(spec.min), static_cast<int>(spec.max));
-            connect(spin, &QSpinBox::valueChanged, this, &ParameterForm::changed);
-            editor = spin;
+        case emu::ParameterType::Integer:
+            if (fits_spin_box(spec)) {
+                auto* spin = new QSpinBox(this);
+                spin->setRange(static_cast<int>(spec.min), static_cast<int>(spec.max));
+                connect(spin, &QSpinBox::valueChanged, this, &ParameterForm::changed);
+                editor = spin;
+                break;
+            }
+            [[fallthrough]];  // a range beyond int (seeds up to 2^53): a line edit checked by the engine
+        case emu::ParameterType::Real: {
+            auto* line = new QLineEdit(this);
+            auto* validator = new QDoubleValidator(spec.min, spec.max, 17, line);
+            validator->setNotation(QDoubleValidator::ScientificNotation);
+            validator->setLocale(QLocale::c());
+            line->setValidator(validator);
+            connect(line, &QLineEdit::textChanged, this, &ParameterForm::changed);
+            editor = line;
             break;
         }
-        [[fallthrough]];  // a range beyond int (seeds up to 2^53): a line edit checked by the engine
-    case emu::ParameterType::Real: {
-        auto* line = new QLineEdit(this);
-        auto* validator = new QDoubleValidator(spec.min, spec.max, 17, line);
-        validator->setNotation(QDoubleValidator::ScientificNotation);
-        validator->setLocale(QLocale::c());
-        line->setValidator(validator);
-        connect(line, &QLineEdit::textChanged, this, &ParameterForm::changed);
-        editor = line;
-        break;
-    }
-    case emu::ParameterType::Boolean: {
-        auto* check = new QCheckBox(this);
-        connect(check, &QCheckBox::toggled, this, &ParameterForm::changed);
-        editor = check;
-        break;
-    }
-    case emu::ParameterType::Choice: {
-        auto* combo = new QComboBox(this);
-        for (const std::string& choice : spec.choices) combo->addItem(QString::fromStdString(choice));
-        connect(combo, &QComboBox::currentTextChanged, this, &ParameterForm::changed);
-        editor = combo;
-        break;
-    }
-    case emu::ParameterType::Text: {
-        auto* line = new QLineEdit(this);
-        connect(line, &QLineEdit::textChanged, this, &ParameterForm::changed);
-        if (names_a_file(spec)) add_browse_action(line);
-        editor = line;
-        break;
-    }
+        case emu::ParameterType::Boolean: {
+            auto* check = new QCheckBox(this);
+            connect(check, &QCheckBox::toggled, this, &ParameterForm::changed);
+            editor = check;
+            break;
+        }
+        case emu::ParameterType::Choice: {
+            auto* combo = new QComboBox(this);
+            for (const std::string& choice : spec.choices) combo->addItem(QString::fromStdString(choice));
+            connect(combo, &QComboBox::currentTextChanged, this, &ParameterForm::changed);
+            editor = combo;
+            break;
+        }
+        case emu::ParameterType::Text: {
+            auto* line = new QLineEdit(this);
+            connect(line, &QLineEdit::textChanged, this, &ParameterForm::changed);
+            if (names_a_file(spec)) add_browse_action(line);
+            editor = line;
+            break;
+        }
     }
     editor->setObjectName(QString::fromStdString(spec.name));
     editor->setToolTip(tooltip(spec));
@@ -135,12 +136,15 @@ QWidget* ParameterForm::editor(const std::string& name) const {
 
 void ParameterForm::set_editor_value(QWidget* editor, const std::string& value) {
     const QString text = QString::fromStdString(value);
-    if (auto* spin = qobject_cast<QSpinBox*>(editor)) spin->setValue(text.toInt());
+    if (auto* spin = qobject_cast<QSpinBox*>(editor))
+        spin->setValue(text.toInt());
     else if (auto* check = qobject_cast<QCheckBox*>(editor))
         check->setChecked(text == QLatin1String("true") || text == QLatin1String("1") || text == QLatin1String("yes") ||
                           text == QLatin1String("on"));
-    else if (auto* combo = qobject_cast<QComboBox*>(editor)) combo->setCurrentText(text);
-    else if (auto* line = qobject_cast<QLineEdit*>(editor)) line->setText(text);
+    else if (auto* combo = qobject_cast<QComboBox*>(editor))
+        combo->setCurrentText(text);
+    else if (auto* line = qobject_cast<QLineEdit*>(editor))
+        line->setText(text);
 }
 
 std::string ParameterForm::editor_value(const QWidget* editor) {

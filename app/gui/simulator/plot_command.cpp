@@ -17,13 +17,16 @@ int plot_report(const QString& report_path, const QString& out_dir) {
         std::istringstream in(core::read_input_file(path, "report"));
         emu::Report report;
         try {
-            report = report_path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? emu::read_csv(in) : emu::read_json(in);
+            report = report_path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? emu::read_csv(in)
+                                                                                      : emu::read_json(in);
         } catch (const Error& e) {
             throw Error("'" + path + "' is not a FloatScope report: " + e.what());
         }
         const auto files = plots::render_report_plots(report, out_dir.toStdString());
-        if (files.empty()) std::printf("%s has nothing to plot; no files written\n", path.c_str());
-        else std::printf("wrote %zu files to %s\n", files.size(), qPrintable(out_dir));
+        if (files.empty())
+            std::printf("%s has nothing to plot; no files written\n", path.c_str());
+        else
+            std::printf("wrote %zu files to %s\n", files.size(), qPrintable(out_dir));
         return 0;
     } catch (const Error& e) {
         std::fprintf(stderr, "floatscope: error: %s\n", e.what());

@@ -21,7 +21,8 @@ namespace {
 
 QString item_text(const PolicyEntry& entry) {
     QString text = QString::fromStdString(entry.text);
-    if (!entry.parameters.empty()) text += QStringLiteral("   [%1]").arg(QString::fromStdString(describe_assignments(entry.parameters)));
+    if (!entry.parameters.empty())
+        text += QStringLiteral("   [%1]").arg(QString::fromStdString(describe_assignments(entry.parameters)));
     return text;
 }
 
@@ -55,7 +56,8 @@ PolicyEditor::PolicyEditor(QWidget* parent) : QWidget(parent) {
     overrides_ = new QLineEdit(this);
     overrides_->setObjectName(QStringLiteral("policy_parameters"));
     overrides_->setPlaceholderText(QStringLiteral("none (e.g. loss-scaling=false)"));
-    overrides_->setToolTip(QStringLiteral("Parameters that differ from the form for this policy alone, name=value, comma-separated"));
+    overrides_->setToolTip(
+        QStringLiteral("Parameters that differ from the form for this policy alone, name=value, comma-separated"));
     message_ = new QLabel(this);
     message_->setObjectName(QStringLiteral("policy_message"));
     message_->setWordWrap(true);
@@ -70,11 +72,13 @@ PolicyEditor::PolicyEditor(QWidget* parent) : QWidget(parent) {
         auto* combo = new QComboBox(this);
         combo->addItems(names);
         combo->setObjectName(QStringLiteral("role_%1").arg(QString::fromLatin1(emu::to_string(role))));
-        combo->setToolTip(QStringLiteral("Format of the %1 role in every layer").arg(QString::fromLatin1(emu::to_string(role))));
+        combo->setToolTip(
+            QStringLiteral("Format of the %1 role in every layer").arg(QString::fromLatin1(emu::to_string(role))));
         const int index = static_cast<int>(role);
         roles_[static_cast<std::size_t>(index)] = combo;
         form->addRow(QString::fromLatin1(emu::to_string(role)), combo);
-        connect(combo, &QComboBox::activated, this, [this, index, combo](int item) { choose_role_format(index, combo->itemText(item)); });
+        connect(combo, &QComboBox::activated, this,
+                [this, index, combo](int item) { choose_role_format(index, combo->itemText(item)); });
     }
     form->addRow(message_);
 
@@ -137,8 +141,9 @@ void PolicyEditor::select(int row) {
         w->setEnabled(valid);
     for (QComboBox* combo : roles_) combo->setEnabled(valid);
     text_->setText(valid ? QString::fromStdString(entries_[static_cast<std::size_t>(row)].text) : QString());
-    overrides_->setText(valid ? QString::fromStdString(describe_assignments(entries_[static_cast<std::size_t>(row)].parameters))
-                              : QString());
+    overrides_->setText(
+        valid ? QString::fromStdString(describe_assignments(entries_[static_cast<std::size_t>(row)].parameters))
+              : QString());
     validate();
 }
 

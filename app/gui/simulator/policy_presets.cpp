@@ -17,10 +17,12 @@ constexpr const char* fp16_amp = "fp16; storage=fp32; accumulate=fp32";
 const std::vector<PolicyPreset>& policy_presets() {
     static const std::vector<PolicyPreset> presets = {
         {"fp32 baseline", "every role in IEEE binary32", {{"fp32", {}}}},
-        {"bf16 AMP", "bf16 products and outputs, fp32 master weights and accumulators (PyTorch autocast to bfloat16)",
+        {"bf16 AMP",
+         "bf16 products and outputs, fp32 master weights and accumulators (PyTorch autocast to bfloat16)",
          {{"name=bf16 AMP; bf16; storage=fp32; accumulate=fp32", {}}}},
         {"fp16 without loss scaling",
-         "fp16 products, fp32 master weights and accumulators, no loss scaling (train-mlp: small gradients flush to zero)",
+         "fp16 products, fp32 master weights and accumulators, no loss scaling (train-mlp: small gradients flush to "
+         "zero)",
          {{std::string("name=fp16 AMP, no loss scaling; ") + fp16_amp, {{"loss-scaling", "false"}}}}},
         {"fp16 + loss scaling",
          "fp16 AMP with dynamic loss scaling as PyTorch's GradScaler (initial scale 2^16, train-mlp)",

@@ -9,7 +9,7 @@
 namespace floatscope::gui {
 
 struct PolicyPreset {
-    std::string name;         ///< what the preset menu shows: "bf16 AMP"
+    std::string name;  ///< what the preset menu shows: "bf16 AMP"
     std::string description;  ///< tooltip: what it is and where it comes from
     /// Policies added to the list; their parameter overrides name train-mlp's parameters where
     /// the recipe is one of training (loss scaling, the FP8 recipe).

@@ -17,7 +17,8 @@ constexpr const char* ground_truth_policy = "ground-truth";
 std::optional<double> final_value(const emu::Report& report, const PolicySummary& s, std::string_view metric) {
     for (const std::string& kind : plots::region_kinds_with(report, metric))
         for (const plots::MetricTrack& track : plots::metric_tracks(report, kind, metric))
-            if (track.run == s.run && track.policy == s.policy && !track.values.empty()) return track.values.back().value;
+            if (track.run == s.run && track.policy == s.policy && !track.values.empty())
+                return track.values.back().value;
     return std::nullopt;
 }
 
@@ -33,13 +34,17 @@ std::vector<PolicySummary> summarize_policies(const emu::Report& report) {
         if (row.policy == ground_truth_policy) continue;
         auto s = find(row);
         if (s == summaries.end()) {
-            summaries.push_back({row.run, row.policy, plots::track_name(report, row.run, row.policy), {}, {}, 0, 0, 0, {}, {}, {}});
+            summaries.push_back(
+                {row.run, row.policy, plots::track_name(report, row.run, row.policy), {}, {}, 0, 0, 0, {}, {}, {}});
             s = summaries.end() - 1;
         }
         if (row.region_kind == plots::metric::whole_run_kind) continue;
-        if (row.metric == plots::metric::overflow_count) s->overflow += row.value;
-        else if (row.metric == plots::metric::underflow_to_zero_count) s->underflow_to_zero += row.value;
-        else if (row.metric == plots::metric::nan_count) s->nan += row.value;
+        if (row.metric == plots::metric::overflow_count)
+            s->overflow += row.value;
+        else if (row.metric == plots::metric::underflow_to_zero_count)
+            s->underflow_to_zero += row.value;
+        else if (row.metric == plots::metric::nan_count)
+            s->nan += row.value;
     }
     for (PolicySummary& s : summaries) {
         s.final_rel_error = final_value(report, s, plots::metric::rel_error_max);
@@ -53,7 +58,8 @@ std::vector<PolicySummary> summarize_policies(const emu::Report& report) {
 
 emu::Report select_policies(const emu::Report& report, const std::vector<std::pair<std::string, std::string>>& keep) {
     auto kept = [&](const std::string& run, const std::string& policy) {
-        return policy == ground_truth_policy || std::find(keep.begin(), keep.end(), std::pair(run, policy)) != keep.end();
+        return policy == ground_truth_policy ||
+               std::find(keep.begin(), keep.end(), std::pair(run, policy)) != keep.end();
     };
     emu::Report selected = report;
     std::erase_if(selected.rows, [&](const emu::ReportRow& row) { return !kept(row.run, row.policy); });

@@ -89,7 +89,8 @@ void ResultsView::rebuild() {
         const QSignalBlocker blocker(plot_list_);
         plot_list_->clear();
         for (const plots::PlotModel& plot : plots_.plots) plot_list_->addItem(QString::fromStdString(plot.title));
-        for (const plots::HeatmapModel& heatmap : plots_.heatmaps) plot_list_->addItem(QString::fromStdString(heatmap.title));
+        for (const plots::HeatmapModel& heatmap : plots_.heatmaps)
+            plot_list_->addItem(QString::fromStdString(heatmap.title));
     }
     if (shown.empty() || !select_plot(shown)) {
         plot_list_->setCurrentRow(plot_list_->count() > 0 ? 0 : -1);
@@ -109,8 +110,10 @@ bool ResultsView::select_plot(const std::string& id) {
     for (std::size_t i = 0; i < ids.size(); ++i) {
         if (ids[i].rfind(id, 0) != 0) continue;
         const int row = static_cast<int>(i);
-        if (plot_list_->currentRow() == row) show_current_plot();  // a rebuilt list: draw it again
-        else plot_list_->setCurrentRow(row);
+        if (plot_list_->currentRow() == row)
+            show_current_plot();  // a rebuilt list: draw it again
+        else
+            plot_list_->setCurrentRow(row);
         return true;
     }
     return false;
@@ -124,23 +127,28 @@ std::string ResultsView::current_plot_id() const {
 
 const plots::PlotModel* ResultsView::current_plot() const {
     const int row = plot_list_->currentRow();
-    return row >= 0 && row < static_cast<int>(plots_.plots.size()) ? &plots_.plots[static_cast<std::size_t>(row)] : nullptr;
+    return row >= 0 && row < static_cast<int>(plots_.plots.size()) ? &plots_.plots[static_cast<std::size_t>(row)]
+                                                                   : nullptr;
 }
 
 const plots::HeatmapModel* ResultsView::current_heatmap() const {
     const int row = plot_list_->currentRow() - static_cast<int>(plots_.plots.size());
     return row >= 0 && row < static_cast<int>(plots_.heatmaps.size()) ? &plots_.heatmaps[static_cast<std::size_t>(row)]
-                                                                       : nullptr;
+                                                                      : nullptr;
 }
 
 void ResultsView::show_current_plot() {
     delete plot_widget_;
     plot_widget_ = nullptr;
-    if (const plots::PlotModel* plot = current_plot()) plot_widget_ = new plots::PlotChartView(*plot, this);
-    else if (const plots::HeatmapModel* heatmap = current_heatmap()) plot_widget_ = new plots::HeatmapWidget(*heatmap, this);
+    if (const plots::PlotModel* plot = current_plot())
+        plot_widget_ = new plots::PlotChartView(*plot, this);
+    else if (const plots::HeatmapModel* heatmap = current_heatmap())
+        plot_widget_ = new plots::HeatmapWidget(*heatmap, this);
     else {
-        auto* empty = new QLabel(report_.rows.empty() ? QStringLiteral("No run yet: start one in the Runner or pick a story.")
-                                                      : QStringLiteral("This run has nothing to plot."), this);
+        auto* empty =
+            new QLabel(report_.rows.empty() ? QStringLiteral("No run yet: start one in the Runner or pick a story.")
+                                            : QStringLiteral("This run has nothing to plot."),
+                       this);
         empty->setAlignment(Qt::AlignCenter);
         plot_widget_ = empty;
     }
@@ -174,9 +182,9 @@ void ResultsView::save_plot(const QString& path) {
 }
 
 void ResultsView::save_plot_with_dialog() {
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save plot"),
-                                                      QString::fromStdString(current_plot_id()) + QStringLiteral(".png"),
-                                                      QStringLiteral("PNG image (*.png);;SVG drawing (*.svg)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, QStringLiteral("Save plot"), QString::fromStdString(current_plot_id()) + QStringLiteral(".png"),
+        QStringLiteral("PNG image (*.png);;SVG drawing (*.svg)"));
     if (path.isEmpty()) return;
     try {
         save_plot(path);

@@ -54,7 +54,8 @@ std::vector<emu::RunRequest> build_requests(const RunSetup& setup, int threads) 
         }
         const auto found = std::find(overrides_of_request.begin(), overrides_of_request.end(), entry.parameters);
         if (found != overrides_of_request.end()) {
-            requests[static_cast<std::size_t>(found - overrides_of_request.begin())].policies.push_back(std::move(policy));
+            requests[static_cast<std::size_t>(found - overrides_of_request.begin())].policies.push_back(
+                std::move(policy));
             continue;
         }
         std::map<std::string, std::string> values = setup.parameters;

@@ -82,8 +82,10 @@ void RunWorker::collect() {
     timer_.stop();
     join();
     running_ = false;
-    if (report) emit finished(*report);
-    else emit failed(QString::fromStdString(failure->message), failure->cancelled);
+    if (report)
+        emit finished(*report);
+    else
+        emit failed(QString::fromStdString(failure->message), failure->cancelled);
 }
 
 void RunWorker::cancel() {

@@ -139,7 +139,8 @@ std::string RunnerView::csv() const {
     std::string text = core::csv_record({"kind", "name", "value"}, core::csv_crlf);
     text += core::csv_record({"workload", s.workload, ""}, core::csv_crlf);
     for (const auto& [name, value] : s.parameters) text += core::csv_record({"parameter", name, value}, core::csv_crlf);
-    for (const PolicyEntry& entry : s.policies) text += core::csv_record({"policy", entry.text, describe_assignments(entry.parameters)}, core::csv_crlf);
+    for (const PolicyEntry& entry : s.policies)
+        text += core::csv_record({"policy", entry.text, describe_assignments(entry.parameters)}, core::csv_crlf);
     return text;
 }
 

@@ -50,7 +50,8 @@ std::string session_json(const Session& session) {
         emu::write_json(run.report, report);
         runs.push_back({{"title", run.title}, {"setup", setup_json(run.setup)}, {"report", json::parse(report.str())}});
     }
-    const json j = {{"format", format_tag}, {"version", format_version}, {"setup", setup_json(session.setup)}, {"runs", runs}};
+    const json j = {
+        {"format", format_tag}, {"version", format_version}, {"setup", setup_json(session.setup)}, {"runs", runs}};
     return j.dump(1) + "\n";
 }
 
@@ -67,13 +68,14 @@ Session parse_session(std::string_view text) {
     try {
         // Compared as JSON too: get<int>() of a number beyond int's range is undefined behaviour.
         if (j.at("version") != format_version)
-            throw Error("session version " + j.at("version").dump() + " is not supported; this FloatScope reads version " +
-                        std::to_string(format_version));
+            throw Error("session version " + j.at("version").dump() +
+                        " is not supported; this FloatScope reads version " + std::to_string(format_version));
         Session session;
         session.setup = setup_from(j.at("setup"));
         for (const json& run : j.at("runs")) {
             std::istringstream report(run.at("report").dump());
-            session.runs.push_back({run.at("title").get<std::string>(), setup_from(run.at("setup")), emu::read_json(report)});
+            session.runs.push_back(
+                {run.at("title").get<std::string>(), setup_from(run.at("setup")), emu::read_json(report)});
         }
         return session;
     } catch (const json::exception& e) {

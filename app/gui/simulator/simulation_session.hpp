@@ -20,8 +20,8 @@ struct FinishedRun {
 };
 
 struct Session {
-    RunSetup setup;                  ///< what the runner shows
-    std::vector<FinishedRun> runs;   ///< oldest first
+    RunSetup setup;  ///< what the runner shows
+    std::vector<FinishedRun> runs;  ///< oldest first
     friend bool operator==(const Session&, const Session&) = default;
 };
 

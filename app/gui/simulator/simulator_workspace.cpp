@@ -26,8 +26,9 @@ int engine_threads() { return static_cast<int>(std::max(1u, std::thread::hardwar
 QString run_title(const RunSetup& setup) {
     QStringList names;
     for (const PolicyEntry& entry : setup.policies) names << QString::fromStdString(emu::parse_policy(entry.text).name);
-    return QStringLiteral("%1  %2: %3").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
-                                            QString::fromStdString(setup.workload), names.join(QStringLiteral(", ")));
+    return QStringLiteral("%1  %2: %3")
+        .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), QString::fromStdString(setup.workload),
+             names.join(QStringLiteral(", ")));
 }
 
 }  // namespace
@@ -58,8 +59,8 @@ std::vector<WorkspaceView> SimulatorWorkspace::views() const {
 
 void SimulatorWorkspace::add_file_actions(QMenu& file) {
     file.addAction(QStringLiteral("Export run as CS&V..."), this, [this] {
-        with_file_dialog(QStringLiteral("Export run as CSV"), QStringLiteral("report.csv"), QStringLiteral("CSV files (*.csv)"),
-                         [this](const QString& path) { export_run_csv(path); });
+        with_file_dialog(QStringLiteral("Export run as CSV"), QStringLiteral("report.csv"),
+                         QStringLiteral("CSV files (*.csv)"), [this](const QString& path) { export_run_csv(path); });
     });
     file.addAction(QStringLiteral("Export run as &JSON..."), this, [this] {
         with_file_dialog(QStringLiteral("Export run as JSON"), QStringLiteral("report.json"),
@@ -68,19 +69,22 @@ void SimulatorWorkspace::add_file_actions(QMenu& file) {
     file.addSeparator();
     QAction* save = file.addAction(QStringLiteral("&Save session..."), this, [this] {
         with_file_dialog(QStringLiteral("Save session"), QStringLiteral("session.floatscope.json"),
-                         QStringLiteral("FloatScope sessions (*.json)"), [this](const QString& path) { save_session_to(path); });
+                         QStringLiteral("FloatScope sessions (*.json)"),
+                         [this](const QString& path) { save_session_to(path); });
     });
     save->setShortcut(QKeySequence::Save);
     QAction* open = file.addAction(QStringLiteral("&Open session..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(&window_, QStringLiteral("Open session"), QString(),
-                                                          QStringLiteral("FloatScope sessions (*.json);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(&window_, QStringLiteral("Open session"), QString(),
+                                         QStringLiteral("FloatScope sessions (*.json);;All files (*)"));
         if (!path.isEmpty()) open_session_from(path);
     });
     open->setShortcut(QKeySequence::Open);
 }
 
 template <class Action>
-void SimulatorWorkspace::with_file_dialog(const QString& title, const QString& suggested, const QString& filter, Action action) {
+void SimulatorWorkspace::with_file_dialog(const QString& title, const QString& suggested, const QString& filter,
+                                          Action action) {
     const QString path = QFileDialog::getSaveFileName(&window_, title, suggested, filter);
     if (path.isEmpty()) return;
     try {
@@ -202,7 +206,9 @@ std::string SimulatorWorkspace::report_csv() const {
     return text.str();
 }
 
-void SimulatorWorkspace::export_run_csv(const QString& path) const { core::write_file_atomically(path.toStdString(), report_csv()); }
+void SimulatorWorkspace::export_run_csv(const QString& path) const {
+    core::write_file_atomically(path.toStdString(), report_csv());
+}
 
 void SimulatorWorkspace::export_run_json(const QString& path) const {
     if (current_run() == nullptr) throw Error("no run to export; start one in the Runner or pick a story");
@@ -219,7 +225,8 @@ bool SimulatorWorkspace::open_session_from(const QString& path) {
         runner_->set_setup(loaded.setup);
         runs_ = std::move(loaded.runs);
     } catch (const Error& e) {
-        results_->show_message(QStringLiteral("Cannot open the session: %1").arg(QString::fromStdString(e.what())), true);
+        results_->show_message(QStringLiteral("Cannot open the session: %1").arg(QString::fromStdString(e.what())),
+                               true);
         emit view_requested(QStringLiteral("results"));
         return false;
     }

@@ -9,10 +9,10 @@
 namespace floatscope::gui {
 
 struct Story {
-    std::string name;     ///< what --story takes: "fp16-overflow"
-    std::string title;    ///< "10k x 10k in FP16"
+    std::string name;  ///< what --story takes: "fp16-overflow"
+    std::string title;  ///< "10k x 10k in FP16"
     std::string summary;  ///< two sentences: what happens and what the plot shows
-    RunSetup setup;       ///< small enough to finish in seconds
+    RunSetup setup;  ///< small enough to finish in seconds
     /// The id (or id prefix) of the plot to show when the run is done (plots/report_plots.hpp ids).
     std::string landing_plot;
 };

@@ -18,10 +18,11 @@ StoriesView::StoriesView(QWidget* parent) : QWidget(parent) {
     heading->setWordWrap(true);
     auto* buttons = new QVBoxLayout;
     for (const Story& story : stories()) {
-        auto* button = new QCommandLinkButton(QString::fromStdString(story.title), QString::fromStdString(story.summary), this);
+        auto* button =
+            new QCommandLinkButton(QString::fromStdString(story.title), QString::fromStdString(story.summary), this);
         button->setObjectName(QString::fromStdString(story.name));
-        button->setToolTip(QStringLiteral("%1 (--story %2)").arg(QString::fromStdString(story.setup.workload),
-                                                                 QString::fromStdString(story.name)));
+        button->setToolTip(QStringLiteral("%1 (--story %2)")
+                               .arg(QString::fromStdString(story.setup.workload), QString::fromStdString(story.name)));
         button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
         buttons->addWidget(button);
         connect(button, &QCommandLinkButton::clicked, this,

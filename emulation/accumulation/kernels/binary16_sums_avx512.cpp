@@ -44,8 +44,8 @@ void binary16_sums_avx512(const float* sums, float* out, const float* xs, std::s
         for (std::size_t j = 0; j < full; j += 16)
             _mm512_storeu_ps(o + j, rounded_sums(x, _mm512_loadu_ps(t + j), _mm512_loadu_ps(s + j)));
         if (last != 0) {
-            const __m512 tail = rounded_sums(x, _mm512_maskz_loadu_ps(last, t + full),
-                                             _mm512_maskz_loadu_ps(last, s + full));
+            const __m512 tail =
+                rounded_sums(x, _mm512_maskz_loadu_ps(last, t + full), _mm512_maskz_loadu_ps(last, s + full));
             _mm512_mask_storeu_ps(o + full, last, tail);
         }
     }

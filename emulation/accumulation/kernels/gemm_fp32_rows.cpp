@@ -11,7 +11,8 @@
 
 namespace floatscope::emu::detail {
 
-FLOATSCOPE_KERNEL_CLONES void multiply_row(float* __restrict out, float x, const float* __restrict row, std::size_t width) {
+FLOATSCOPE_KERNEL_CLONES void multiply_row(float* __restrict out, float x, const float* __restrict row,
+                                           std::size_t width) {
     for (std::size_t j = 0; j < width; ++j) out[j] = x * row[j];
 }
 
@@ -31,7 +32,7 @@ FLOATSCOPE_KERNEL_CLONES void merge_into(float* __restrict right, const float* _
 /// One Kahan step for a row of columns.
 template <bool fused>
 FLOATSCOPE_KERNEL_CLONES void kahan_step(float* __restrict sum, float* __restrict compensation, float x,
-                                  const float* __restrict row, std::size_t width) {
+                                         const float* __restrict row, std::size_t width) {
     for (std::size_t j = 0; j < width; ++j) {
         const float corrected = fused ? std::fma(x, row[j], -compensation[j]) : x * row[j] - compensation[j];
         const float next = sum[j] + corrected;
@@ -39,7 +40,6 @@ FLOATSCOPE_KERNEL_CLONES void kahan_step(float* __restrict sum, float* __restric
         sum[j] = next;
     }
 }
-
 
 /// Pairwise sums of one row of C over `width` columns: a binary counter of partial sums, level l
 /// holding the sum of 2^l consecutive terms; equal neighbours merge as soon as both exist.

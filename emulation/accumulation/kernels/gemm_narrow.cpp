@@ -1,4 +1,5 @@
-// Narrow-accumulator GEMM: each float sum rounded to the accumulator in one pass, exactly (TwoSum and round-to-odd when needed).
+// Narrow-accumulator GEMM: each float sum rounded to the accumulator in one pass, exactly (TwoSum and round-to-odd when
+// needed).
 #include "emulation/accumulation/kernels/gemm_narrow.hpp"
 
 #include <algorithm>
@@ -105,10 +106,11 @@ FLOATSCOPE_KERNEL_CLONES std::uint32_t add_rounded(const NormalRange<float>& ran
 using AddRounded = std::uint32_t (*)(const NormalRange<float>&, const float*, float*, float, const float*, std::size_t);
 
 /// Always flags the row: formats the one-pass rounding does not cover take the general code.
-std::uint32_t general_only(const NormalRange<float>&, const float*, float*, float, const float*, std::size_t) { return 1; }
+std::uint32_t general_only(const NormalRange<float>&, const float*, float*, float, const float*, std::size_t) {
+    return 1;
+}
 
-using Binary16Sums = void (*)(const float*, float*, const float*, std::size_t, const float*, std::size_t,
-                              std::size_t);
+using Binary16Sums = void (*)(const float*, float*, const float*, std::size_t, const float*, std::size_t, std::size_t);
 
 /// The kernel rounding with the CPU's binary16 conversion, for binary16 with nearest even on a CPU
 /// that has it, when `conversion` asks for it; otherwise null.
@@ -149,8 +151,7 @@ private:
     void add_row(const float* sums, float* out, float x, const float* terms, std::size_t width) const {
         // The plain sum, the sum rounded to odd when a plain one was ambiguous, the general code
         // for entries outside the normal range: each rarer and slower than the one before.
-        if (plain_(range_, sums, out, x, terms, width) == 0 || folded_(range_, sums, out, x, terms, width) == 0)
-            return;
+        if (plain_(range_, sums, out, x, terms, width) == 0 || folded_(range_, sums, out, x, terms, width) == 0) return;
         for (std::size_t j = 0; j < width; ++j) out[j] = folded_sum(sums[j], x * terms[j]);
         core::round_array(rounding_.format, rounding_.mode, std::span<const float>(out, width),
                           std::span<float>(out, width));

@@ -31,7 +31,7 @@ struct FloatRange {
     bool floats = false;  ///< every value of the format is a float
     int precision = 0;
     int quantum_exponent = 0;  ///< every value is a multiple of 2^quantum_exponent
-    int top_exponent = 0;      ///< every value is below 2^top_exponent in magnitude
+    int top_exponent = 0;  ///< every value is below 2^top_exponent in magnitude
 };
 
 inline FloatRange float_range(const core::FormatSpec& f) {

@@ -7,9 +7,9 @@
 #include <limits>
 #include <type_traits>
 
+#include "core/format_rounding.hpp"
 #include "core/round_array.hpp"
 #include "core/round_bits.hpp"
-#include "core/format_rounding.hpp"
 
 namespace floatscope::emu::detail {
 
@@ -41,9 +41,9 @@ struct NormalRange {
     /// Whether the kernels can round to `r` at all: a format round_array rounds branch-free and a
     /// mode with_mode takes.
     bool applies = false;
-    int shift = 0;          ///< fraction bits of T the format drops
-    Bits max_input = 0;     ///< largest magnitude that rounds to a finite value (in either sign)
-    Bits low_bias = 0;      ///< magnitudes a with a - low_bias < low_limit need the general code
+    int shift = 0;  ///< fraction bits of T the format drops
+    Bits max_input = 0;  ///< largest magnitude that rounds to a finite value (in either sign)
+    Bits low_bias = 0;  ///< magnitudes a with a - low_bias < low_limit need the general code
     Bits low_limit = 0;
 
     explicit NormalRange(const core::FormatRounding& r) {

@@ -67,8 +67,8 @@ IdxArray read_idx(const std::filesystem::path& path, std::size_t max_items) {
     if (in.read(magic, 4) != 4 || magic[0] != 0 || magic[1] != 0)
         throw Error(fmt::format("'{}' is not an IDX file: it does not start with two zero bytes", in.path()));
     if (magic[2] != unsigned_byte_type)
-        throw Error(fmt::format("IDX file '{}' holds type 0x{:02x}; only unsigned bytes (0x08) are read", in.path(),
-                                magic[2]));
+        throw Error(
+            fmt::format("IDX file '{}' holds type 0x{:02x}; only unsigned bytes (0x08) are read", in.path(), magic[2]));
     const int rank = magic[3];
     if (rank < 1 || rank > 4)
         throw Error(fmt::format("IDX file '{}' has {} dimensions; 1 to 4 are read", in.path(), rank));
@@ -78,9 +78,10 @@ IdxArray read_idx(const std::filesystem::path& path, std::size_t max_items) {
     for (int i = 0; i < rank; ++i) {
         unsigned char b[4];
         if (in.read(b, 4) != 4)
-            throw Error(fmt::format("IDX file '{}' ends inside its header (dimension {} of {})", in.path(), i + 1, rank));
-        const std::uint32_t d = (std::uint32_t{b[0]} << 24) | (std::uint32_t{b[1]} << 16) |
-                                (std::uint32_t{b[2]} << 8) | std::uint32_t{b[3]};
+            throw Error(
+                fmt::format("IDX file '{}' ends inside its header (dimension {} of {})", in.path(), i + 1, rank));
+        const std::uint32_t d = (std::uint32_t{b[0]} << 24) | (std::uint32_t{b[1]} << 16) | (std::uint32_t{b[2]} << 8) |
+                                std::uint32_t{b[3]};
         array.dimensions.push_back(d);
         if (d != 0 && total > max_values / d)
             throw Error(fmt::format("IDX file '{}' declares more than 2^31 values; not read", in.path()));
@@ -101,8 +102,8 @@ IdxArray read_idx(const std::filesystem::path& path, std::size_t max_items) {
         const std::size_t read = in.read(array.values.data() + got, step);
         got += read;
         if (read != step)
-            throw Error(fmt::format("IDX file '{}' is truncated: its header declares {} values, it holds {}",
-                                    in.path(), total, got));
+            throw Error(fmt::format("IDX file '{}' is truncated: its header declares {} values, it holds {}", in.path(),
+                                    total, got));
     }
     if (items == declared_items) {
         unsigned char extra;

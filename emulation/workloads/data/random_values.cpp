@@ -22,13 +22,13 @@ Distribution parse_distribution(std::string_view name) {
 
 double draw(Distribution distribution, std::mt19937_64& rng) {
     switch (distribution) {
-    case Distribution::Uniform: return uniform01(rng);
-    case Distribution::Symmetric: return 2 * uniform01(rng) - 1;
-    case Distribution::Normal: {
-        const double radius_draw = 1 - uniform01(rng);  // in (0, 1], so that the log is finite
-        const double angle_draw = uniform01(rng);
-        return std::sqrt(-2 * std::log(radius_draw)) * std::cos(2 * std::numbers::pi * angle_draw);
-    }
+        case Distribution::Uniform: return uniform01(rng);
+        case Distribution::Symmetric: return 2 * uniform01(rng) - 1;
+        case Distribution::Normal: {
+            const double radius_draw = 1 - uniform01(rng);  // in (0, 1], so that the log is finite
+            const double angle_draw = uniform01(rng);
+            return std::sqrt(-2 * std::log(radius_draw)) * std::cos(2 * std::numbers::pi * angle_draw);
+        }
     }
     return 0;
 }

@@ -11,9 +11,9 @@ namespace floatscope::emu {
 
 /// The distributions a workload's random inputs can follow.
 enum class Distribution {
-    Uniform,    ///< uniform on [0, 1): every value positive, so sums only grow (the hard case for accumulators)
+    Uniform,  ///< uniform on [0, 1): every value positive, so sums only grow (the hard case for accumulators)
     Symmetric,  ///< uniform on [-1, 1)
-    Normal,     ///< standard normal
+    Normal,  ///< standard normal
 };
 
 /// "uniform" "symmetric" "normal", in that order (a Choice parameter's choices).

@@ -21,9 +21,9 @@ class SeededRandom {
 public:
     explicit SeededRandom(std::uint64_t seed, std::uint32_t stream = 0) : engine_(random_stream(seed, stream)) {}
 
-    double uniform() { return uniform01(engine_); }                               ///< in [0, 1)
-    double symmetric() { return draw(Distribution::Symmetric, engine_); }         ///< in [-1, 1)
-    double normal() { return draw(Distribution::Normal, engine_); }               ///< standard normal
+    double uniform() { return uniform01(engine_); }  ///< in [0, 1)
+    double symmetric() { return draw(Distribution::Symmetric, engine_); }  ///< in [-1, 1)
+    double normal() { return draw(Distribution::Normal, engine_); }  ///< standard normal
     double next(Distribution distribution) { return draw(distribution, engine_); }
     /// Uniform integer in [0, n).
     std::uint64_t below(std::uint64_t n) { return static_cast<std::uint64_t>(uniform() * static_cast<double>(n)); }

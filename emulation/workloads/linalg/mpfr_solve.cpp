@@ -23,9 +23,10 @@ void subtract_product(mpfr_ptr rop, mpfr_srcptr x, mpfr_srcptr y) {
 std::vector<TruthNumber> mpfr_solve(std::span<const double> a, std::span<const double> b, std::size_t n,
                                     int precision) {
     if (a.size() != n * n || b.size() != n)
-        throw Error(fmt::format("mpfr_solve: expected a {0} x {0} matrix and {0} right-hand sides, got {1} and {2} "
-                                "values",
-                                n, a.size(), b.size()));
+        throw Error(
+            fmt::format("mpfr_solve: expected a {0} x {0} matrix and {0} right-hand sides, got {1} and {2} "
+                        "values",
+                        n, a.size(), b.size()));
     // Below 53 bits the inputs themselves would be rounded; the elimination works at least at that.
     precision = std::max(precision, 53);
     auto numbers = [&](std::span<const double> values) {
@@ -59,7 +60,8 @@ std::vector<TruthNumber> mpfr_solve(std::span<const double> a, std::span<const d
         }
     }
     for (std::size_t i = n; i-- > 0;) {
-        for (std::size_t j = i + 1; j < n; ++j) subtract_product(x[i].backend().data(), at(i, j), x[j].backend().data());
+        for (std::size_t j = i + 1; j < n; ++j)
+            subtract_product(x[i].backend().data(), at(i, j), x[j].backend().data());
         mpfr_div(x[i].backend().data(), x[i].backend().data(), at(i, i), MPFR_RNDN);
     }
     return x;

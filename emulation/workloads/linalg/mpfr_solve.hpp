@@ -15,7 +15,6 @@ namespace floatscope::emu {
 /// (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., 9.3). It costs n^3/3 MPFR
 /// operations, about a second for n = 300 at 256 bits; the workloads keep n at 100 or below.
 /// Throws floatscope::Error when the sizes do not match or a pivot is exactly zero (A singular).
-std::vector<TruthNumber> mpfr_solve(std::span<const double> a, std::span<const double> b, std::size_t n,
-                                    int precision);
+std::vector<TruthNumber> mpfr_solve(std::span<const double> a, std::span<const double> b, std::size_t n, int precision);
 
 }  // namespace floatscope::emu

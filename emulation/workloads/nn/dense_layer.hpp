@@ -17,11 +17,11 @@ struct LayerPrecision {
     /// The roles of `layer` of `layer_count`; `seed` seeds the stochastic roundings of the layer.
     LayerPrecision(const PrecisionPolicy& policy, int layer, int layer_count, std::uint64_t seed);
 
-    AccumulationModel matmul;      ///< policy.matmul_model(layer, layer_count)
-    ElementwiseArithmetic storage;     ///< parameters and data as kept in memory
-    ElementwiseArithmetic compute;     ///< elementwise operations
+    AccumulationModel matmul;  ///< policy.matmul_model(layer, layer_count)
+    ElementwiseArithmetic storage;  ///< parameters and data as kept in memory
+    ElementwiseArithmetic compute;  ///< elementwise operations
     ElementwiseArithmetic accumulate;  ///< reductions
-    ElementwiseArithmetic output;      ///< what the layer writes out
+    ElementwiseArithmetic output;  ///< what the layer writes out
     core::StochasticSource operand_random;  ///< stochastic operand roundings of the matrix products
 };
 

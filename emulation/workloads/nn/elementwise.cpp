@@ -30,7 +30,7 @@ ElementwiseArithmetic::ElementwiseArithmetic(const core::FormatRounding& roundin
     : rounding_(rounding),
       random_(std::make_unique<core::StochasticSource>(seed)),
       arithmetic_(rounding.format, options_for(rounding, random_.get())),
-      native_(is_ieee_rne(rounding, 11, 52)   ? Native::Double
+      native_(is_ieee_rne(rounding, 11, 52)  ? Native::Double
               : is_ieee_rne(rounding, 8, 23) ? Native::Float
                                              : Native::None) {}
 

@@ -5,8 +5,8 @@
 #include <memory>
 #include <span>
 
-#include "core/stochastic_source.hpp"
 #include "core/format_rounding.hpp"
+#include "core/stochastic_source.hpp"
 #include "emulation/arithmetic/arithmetic.hpp"
 
 namespace floatscope::emu {
@@ -44,7 +44,8 @@ public:
     }
     double fma(double a, double b, double c) const {
         if (native_ == Native::Double) return std::fma(a, b, c);
-        if (native_ == Native::Float) return std::fma(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c));
+        if (native_ == Native::Float)
+            return std::fma(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c));
         return arithmetic_.fma(a, b, c).value;
     }
 

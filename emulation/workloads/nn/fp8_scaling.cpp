@@ -12,8 +12,10 @@ DelayedScaling::DelayedScaling(double fp8_max, int history_length, int margin)
 void DelayedScaling::record(std::span<const double> values) {
     double amax = 0;
     for (double v : values) amax = std::isnan(v) ? v : std::max(amax, std::fabs(v));
-    if (history_.size() < history_length_) history_.push_back(amax);
-    else history_[next_] = amax;
+    if (history_.size() < history_length_)
+        history_.push_back(amax);
+    else
+        history_[next_] = amax;
     next_ = (next_ + 1) % history_length_;
     double largest = 0;
     for (double a : history_) largest = std::isnan(a) || std::isnan(largest) ? NAN : std::max(largest, a);

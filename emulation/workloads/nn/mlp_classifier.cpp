@@ -138,8 +138,10 @@ MlpClassifier::ForwardPass MlpClassifier::forward(const Matrix& x, bool training
             layer.weight_scaling.record(w.values);
         }
         Matrix next(h.rows, h.cols);
-        if (l + 1 < layers_.size()) activate(options_.activation, layer.precision.compute, h.values, next.values);
-        else next.values = h.values;
+        if (l + 1 < layers_.size())
+            activate(options_.activation, layer.precision.compute, h.values, next.values);
+        else
+            next.values = h.values;
         layer.precision.output.round(next.values, next.values);
         if (training) {
             pass.inputs.push_back(std::move(a));

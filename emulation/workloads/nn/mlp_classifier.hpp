@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "emulation/simulation/precision_policy.hpp"
 #include "emulation/quantize/quantization_scheme.hpp"
+#include "emulation/simulation/precision_policy.hpp"
 #include "emulation/workloads/nn/activation.hpp"
 #include "emulation/workloads/nn/dense_layer.hpp"
 #include "emulation/workloads/nn/fp8_scaling.hpp"
@@ -53,7 +53,9 @@ Matrix fake_quantize_weights(const QuantizationScheme& scheme, const Matrix& w, 
 struct UnderflowCount {
     std::uint64_t underflowed = 0;
     std::uint64_t nonzero = 0;  ///< entries nonzero in fp32
-    double fraction() const { return nonzero == 0 ? 0.0 : static_cast<double>(underflowed) / static_cast<double>(nonzero); }
+    double fraction() const {
+        return nonzero == 0 ? 0.0 : static_cast<double>(underflowed) / static_cast<double>(nonzero);
+    }
 };
 
 /// Dense layers widths[0] -> widths[1] -> ... -> widths.back() (logits), the activation after
@@ -67,10 +69,10 @@ public:
                   std::uint64_t seed);
 
     struct StepResult {
-        double loss = 0;          ///< mean cross-entropy of the batch (unscaled), in the autocast format
+        double loss = 0;  ///< mean cross-entropy of the batch (unscaled), in the autocast format
         std::size_t correct = 0;  ///< rows whose largest logit is their label
-        bool finite = true;       ///< every unscaled gradient finite
-        bool applied = true;      ///< the update was applied
+        bool finite = true;  ///< every unscaled gradient finite
+        bool applied = true;  ///< the update was applied
     };
     /// One step on a batch: x holds the inputs (rows, in double; rounded to the storage format
     /// here), the loss is multiplied by `loss_scale` before the backward pass and the gradients by

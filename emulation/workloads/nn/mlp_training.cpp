@@ -15,7 +15,12 @@ constexpr std::size_t synthetic_test_size = 500;
 
 std::vector<ParameterSpec> image_dataset_parameters(const std::string& train_size, const std::string& test_size) {
     return {
-        {"dataset", ParameterType::Choice, "fashion-mnist", 0, 0, {"fashion-mnist", "synthetic"},
+        {"dataset",
+         ParameterType::Choice,
+         "fashion-mnist",
+         0,
+         0,
+         {"fashion-mnist", "synthetic"},
          "Fashion-MNIST from data-dir, or a small synthetic dataset of the same shape"},
         {"data-dir", ParameterType::Text, fashion_mnist_directory, 0, 0, {}, "folder of the Fashion-MNIST .gz files"},
         {"train-size", ParameterType::Integer, train_size, 0, 60000, {}, "training images used (0: all)"},

@@ -11,9 +11,9 @@
 #include "emulation/simulation/parameters.hpp"
 #include "emulation/simulation/run_control.hpp"
 #include "emulation/workloads/data/image_dataset.hpp"
+#include "emulation/workloads/data/seeded_random.hpp"
 #include "emulation/workloads/nn/matrix.hpp"
 #include "emulation/workloads/nn/mlp_classifier.hpp"
-#include "emulation/workloads/data/seeded_random.hpp"
 
 namespace floatscope::emu {
 

@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <random>
 
-#include "tests/core/mpfr_reference.hpp"
-#include "tests/emulation/accumulation/accumulation_inputs.hpp"
-#include "tests/emulation/accumulation/accumulation_reference.hpp"
 #include "core/error.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/dot.hpp"
+#include "tests/core/mpfr_reference.hpp"
+#include "tests/emulation/accumulation/accumulation_inputs.hpp"
+#include "tests/emulation/accumulation/accumulation_reference.hpp"
 
 using namespace floatscope;
 

@@ -8,13 +8,13 @@
 #include <set>
 #include <string_view>
 
-#include "tests/core/mpfr_reference.hpp"
-#include "tests/emulation/accumulation/accumulation_inputs.hpp"
-#include "tests/emulation/accumulation/accumulation_reference.hpp"
 #include "core/error.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/kernels/gemm_fp32.hpp"
+#include "tests/core/mpfr_reference.hpp"
+#include "tests/emulation/accumulation/accumulation_inputs.hpp"
+#include "tests/emulation/accumulation/accumulation_reference.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -147,8 +147,8 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
         const std::size_t k = c.x.size(), n = 17;  // a vector of 16 columns and one more
         std::vector<double> b(k * n), out(n);
         for (std::size_t t = 0; t < k; ++t)
-            std::fill(b.begin() + static_cast<std::ptrdiff_t>(t * n), b.begin() + static_cast<std::ptrdiff_t>((t + 1) * n),
-                      c.y[t]);
+            std::fill(b.begin() + static_cast<std::ptrdiff_t>(t * n),
+                      b.begin() + static_cast<std::ptrdiff_t>((t + 1) * n), c.y[t]);
         emu::gemm(model, c.x, b, out, 1, k, n);
         const double want = test::ref_dot(model, c.x, c.y);
         for (std::size_t j = 0; j < n; ++j) {
@@ -163,7 +163,9 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
         const double u = std::ldexp(1.0, -accumulator.mantissa_bits);
         const std::vector<Case> cases = {
             {"inexact float sum on a midpoint, exact sum below it", {1, u, u / 2 * (1 - 0x1p-10)}, {1, 1, 1 + 0x1p-10}},
-            {"inexact float sum on a midpoint, exact sum above it", {1, u, -u / 2 * (1 - 0x1p-10)}, {1, 1, 1 + 0x1p-10}},
+            {"inexact float sum on a midpoint, exact sum above it",
+             {1, u, -u / 2 * (1 - 0x1p-10)},
+             {1, 1, 1 + 0x1p-10}},
             {"negative, inexact on a midpoint", {-1, -u, -u / 2 * (1 - 0x1p-10)}, {1, 1, 1 + 0x1p-10}},
             {"exact sum on a midpoint", {1, u, u / 2}, {1, 1, 1}},
             {"term absorbed by the float sum", {1, -0x1p-15}, {1, 0x1p-15}},
@@ -185,9 +187,11 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
         // and the values the conversion must not change or that leave the fast path.
         const double inf = std::numeric_limits<double>::infinity();
         const std::vector<Case> binary16_cases = {
-            {"inexact float sum on a subnormal midpoint", {1 + 0x1p-8, (1 + 0x1p-10) * 0x1p-12},
+            {"inexact float sum on a subnormal midpoint",
+             {1 + 0x1p-8, (1 + 0x1p-10) * 0x1p-12},
              {0x1p-16, (1 - 0x1p-10) * 0x1p-13}},
-            {"inexact float sum on the midpoint above the largest finite", {65504, 16 * (1 + 0x1p-10)},
+            {"inexact float sum on the midpoint above the largest finite",
+             {65504, 16 * (1 + 0x1p-10)},
              {1, 1 - 0x1p-10}},
             {"zero products of either sign", {-1, 1, 2}, {0, -0.0, 0}},
             {"an infinite term", {1, inf, 2}, {1, 1, 1}},
@@ -219,7 +223,8 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
 
 TEST_CASE("presets take the fast paths they are meant to") {
     auto path = [](const char* name) { return emu::gemm_path(emu::find_accumulation_preset(name).model); };
-    for (const char* name : {"fp32", "bf16_fp32", "fp16_fp32", "tf32", "tf32_rtz", "google_tpu_mxu_bf16", "intel_amx_bf16"})
+    for (const char* name :
+         {"fp32", "bf16_fp32", "fp16_fp32", "tf32", "tf32_rtz", "google_tpu_mxu_bf16", "intel_amx_bf16"})
         CHECK(path(name) == emu::GemmPath::NativeFp32);
     for (const char* name : {"fp16", "fp8_e4m3", "fp8_e5m2"}) CHECK(path(name) == emu::GemmPath::NarrowAccumulator);
     for (const char* name : {"nvidia_v100_fp16", "nvidia_a100_bf16", "nvidia_h100_fp8_e4m3", "amd_mi300_fp8_e4m3fnuz"})

@@ -13,9 +13,9 @@ namespace floatscope::test {
 
 namespace {
 
+using core::FormatRounding;
 using emu::AccumulationModel;
 using emu::AccumulationOrder;
-using core::FormatRounding;
 using emu::MultiplyAdd;
 
 // Doubles span 2^-1074 .. 2^1024: 2200 bits hold any sum or product of the values met here exactly.

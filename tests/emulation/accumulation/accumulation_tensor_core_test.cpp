@@ -5,14 +5,14 @@
 #include <limits>
 #include <vector>
 
-#include "tests/core/mpfr_reference.hpp"
-#include "tests/emulation/accumulation/accumulation_inputs.hpp"
-#include "tests/emulation/accumulation/accumulation_reference.hpp"
 #include "core/catalog.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/dot.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/tensor_core.hpp"
+#include "tests/core/mpfr_reference.hpp"
+#include "tests/emulation/accumulation/accumulation_inputs.hpp"
+#include "tests/emulation/accumulation/accumulation_reference.hpp"
 
 using namespace floatscope;
 
@@ -127,9 +127,9 @@ TEST_CASE("block FMA of every size and alignment agrees with the MPFR reference"
         for (int block_size : {1, 2, 3, 8, 16, 32})
             for (int extra : {-10, -3, 0, 1, 2, 6})
                 // Every normalisation mode the GEMM's in-range rounding takes (normal_range_rounding.hpp).
-                for (core::RoundingMode mode : {core::RoundingMode::TowardZero, core::RoundingMode::NearestEven,
-                                                core::RoundingMode::NearestAway, core::RoundingMode::Upward,
-                                                core::RoundingMode::ToOdd}) {
+                for (core::RoundingMode mode :
+                     {core::RoundingMode::TowardZero, core::RoundingMode::NearestEven, core::RoundingMode::NearestAway,
+                      core::RoundingMode::Upward, core::RoundingMode::ToOdd}) {
                     const auto model =
                         emu::tensor_core_model(input, core::RoundingMode::NearestEven, block_size, extra, mode);
                     for (std::size_t n : {1u, 7u, 40u, 97u})
@@ -169,12 +169,12 @@ TEST_CASE("the GEMM kernel agrees with the MPFR reference on inf, NaN and zero b
         constexpr std::size_t m = 3, k = 10, n = 40;  // 40 columns: a panel's groups and padding
         std::vector<double> a(m * k), b(k * n);
         for (std::size_t t = 0; t < k; ++t) {
-            a[t] = 1 + double(t % 4) / 4;          // ordinary row
-            a[k + t] = t % 3 == 0 ? -0.0 : 0.5;     // zeros: -0 and empty blocks
-            a[2 * k + t] = t == 5 ? inf : -1.0;     // an infinite term in every column with b != 0
+            a[t] = 1 + double(t % 4) / 4;  // ordinary row
+            a[k + t] = t % 3 == 0 ? -0.0 : 0.5;  // zeros: -0 and empty blocks
+            a[2 * k + t] = t == 5 ? inf : -1.0;  // an infinite term in every column with b != 0
             for (std::size_t j = 0; j < n; ++j) b[t * n + j] = (j % 2 ? -1.0 : 1.0) * double((t + j) % 7) / 8;
         }
-        b[3 * n + 1] = inf;                     // inf in one column
+        b[3 * n + 1] = inf;  // inf in one column
         b[2 * n + 2] = inf, b[3 * n + 2] = -inf;  // inf - inf in one block
         b[7 * n + 3] = std::nan("");
         b[4 * n + 5] = -inf;

@@ -41,7 +41,8 @@ std::array<std::vector<std::uint64_t>, 3> operand_patterns(const FormatInfo& f, 
 
 void check_arrays(const std::string& name, Tininess tininess, std::uint64_t seed) {
     const FormatInfo f(name);
-    for (Operation op : {Operation::Add, Operation::Sub, Operation::Mul, Operation::Div, Operation::Sqrt, Operation::Fma}) {
+    for (Operation op :
+         {Operation::Add, Operation::Sub, Operation::Mul, Operation::Div, Operation::Sqrt, Operation::Fma}) {
         const auto patterns = operand_patterns(f, op, seed + static_cast<std::uint64_t>(op));
         std::array<std::vector<RefOperand>, 3> operands;
         std::array<std::vector<double>, 3> values;
@@ -87,7 +88,8 @@ TEST_CASE("apply_arrays: the MPFR reference, element by element, with the flags 
     check_arrays("e6m9", Tininess::BeforeRounding, 8);
 }
 
-TEST_CASE("apply_arrays refuses arrays of different lengths and results that overlap the operands", "[arithmetic][arrays]") {
+TEST_CASE("apply_arrays refuses arrays of different lengths and results that overlap the operands",
+          "[arithmetic][arrays]") {
     const Arithmetic arithmetic(floatscope::core::parse_format("fp16"), {});
     std::vector<double> a(8, 1.0), b(7, 1.0), out(8);
     CHECK_THROWS_WITH(arithmetic.apply_arrays(Operation::Add, a, b, {}, out),

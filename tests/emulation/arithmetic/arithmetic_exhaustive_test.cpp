@@ -12,7 +12,8 @@ constexpr Operation binary_ops[] = {Operation::Add, Operation::Sub, Operation::M
 /// Arithmetic per reference mode.
 std::vector<Arithmetic> arithmetics(const FormatInfo& f, Tininess tininess) {
     std::vector<Arithmetic> out;
-    for (RoundingMode mode : floatscope::test::ref_modes) out.emplace_back(f.spec, floatscope::core::RoundingOptions{mode, tininess, nullptr});
+    for (RoundingMode mode : floatscope::test::ref_modes)
+        out.emplace_back(f.spec, floatscope::core::RoundingOptions{mode, tininess, nullptr});
     return out;
 }
 
@@ -63,7 +64,8 @@ void sweep_fma(const std::string& name, Tininess tininess, std::size_t samples, 
         return;
     }
     std::mt19937_64 random(seed);
-    for (std::size_t i = 0; i < samples; ++i) one(operands[random() % n], operands[random() % n], operands[random() % n]);
+    for (std::size_t i = 0; i < samples; ++i)
+        one(operands[random() % n], operands[random() % n], operands[random() % n]);
 }
 
 }  // namespace
@@ -92,7 +94,8 @@ TEST_CASE("exhaustive: e5m2fnuz + - * / sqrt in every mode", "[arithmetic][exhau
     ARITH_REPORT(tally);
 }
 
-TEST_CASE("exhaustive: saturating fp8 (fp8_e4m3:sat, fp8_e5m2:sat) + - * / sqrt in every mode", "[arithmetic][exhaustive-small]") {
+TEST_CASE("exhaustive: saturating fp8 (fp8_e4m3:sat, fp8_e5m2:sat) + - * / sqrt in every mode",
+          "[arithmetic][exhaustive-small]") {
     for (const char* name : {"fp8_e4m3:sat", "fp8_e5m2:sat"}) {
         Tally tally;
         sweep_format(name, Tininess::AfterRounding, tally);
@@ -100,7 +103,8 @@ TEST_CASE("exhaustive: saturating fp8 (fp8_e4m3:sat, fp8_e5m2:sat) + - * / sqrt 
     }
 }
 
-TEST_CASE("exhaustive: fp4_e2m1 + - * / sqrt fma in every mode, both tininess rules", "[arithmetic][exhaustive-small]") {
+TEST_CASE("exhaustive: fp4_e2m1 + - * / sqrt fma in every mode, both tininess rules",
+          "[arithmetic][exhaustive-small]") {
     for (Tininess tininess : {Tininess::AfterRounding, Tininess::BeforeRounding}) {
         Tally tally;
         sweep_format("fp4_e2m1", tininess, tally);

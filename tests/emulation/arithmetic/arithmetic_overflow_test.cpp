@@ -36,7 +36,8 @@ void expect(const FormatInfo& f, RoundingMode mode, Operation op, double a, doub
     INFO(describe_failure(f, op, bits, mode, Tininess::AfterRounding, "apply", got, hand));
     CHECK(matches(f, got, hand));
     const RefOperand operands[3] = {ref_operand(f, bits[0]), ref_operand(f, bits[1]), ref_operand(f, bits[2])};
-    const RefResult reference = ref_operation(f, op, operands[0], operands[1], operands[2], mode, Tininess::AfterRounding);
+    const RefResult reference =
+        ref_operation(f, op, operands[0], operands[1], operands[2], mode, Tininess::AfterRounding);
     CHECK(matches(f, got, reference));
     CHECK(agree(f, got, arith.apply_values(op, a, b, c)));
 }
@@ -88,7 +89,8 @@ TEST_CASE("fp8 overflow threshold: results that round to max do not overflow", "
             const Expected max{false, s * 448, NX};
             // 448 + 16 = 464: the midpoint of 448 and 480. Ties to even keep 448; ties away overflow.
             expect(f, RoundingMode::NearestEven, Operation::Add, s * 448, s * 16, 0, max);
-            expect(f, RoundingMode::NearestAway, Operation::Add, s * 448, s * 16, 0, overflow(f, RoundingMode::NearestAway, negative));
+            expect(f, RoundingMode::NearestAway, Operation::Add, s * 448, s * 16, 0,
+                   overflow(f, RoundingMode::NearestAway, negative));
             expect(f, RoundingMode::TowardZero, Operation::Add, s * 448, s * 16, 0, max);
             // Round to odd would pick 480, beyond max: an overflow that stops at max.
             expect(f, RoundingMode::ToOdd, Operation::Add, s * 448, s * 16, 0, {false, s * 448, OF | NX});
@@ -122,7 +124,8 @@ TEST_CASE("fp8 overflow threshold: results that round to max do not overflow", "
     }
 }
 
-TEST_CASE("fp8 division by zero: divide-by-zero, inf where the format has it, else NaN or max", "[arithmetic][overflow]") {
+TEST_CASE("fp8 division by zero: divide-by-zero, inf where the format has it, else NaN or max",
+          "[arithmetic][overflow]") {
     for (RoundingMode mode : modes) {
         for (double s : {1.0, -1.0}) {
             // x / 0 is an exact infinity, not an overflow: only divide-by-zero, in every mode.

@@ -26,12 +26,12 @@ public:
                 case 1:
                 case 2: return {pattern(), pattern(), pattern()};  // 30%: any pattern
                 case 3: v = {finite(), finite(), finite()}; break;  // 10%: any value
-                case 4: ok = close_exponents(op, v); break;          // 10%
-                case 5: ok = cancellation(op, v); break;             // 10%
+                case 4: ok = close_exponents(op, v); break;  // 10%
+                case 5: ok = cancellation(op, v); break;  // 10%
                 case 6:
-                case 7: ok = tie(op, v); break;                      // 20%
-                case 8: ok = overflow_boundary(op, v); break;        // 10%
-                default: ok = underflow_boundary(op, v); break;      // 10%
+                case 7: ok = tie(op, v); break;  // 20%
+                case 8: ok = overflow_boundary(op, v); break;  // 10%
+                default: ok = underflow_boundary(op, v); break;  // 10%
             }
             if (!ok) continue;
             if (op == Operation::Sqrt && pick(8) != 0) v[0] = std::fabs(v[0]);
@@ -48,7 +48,9 @@ public:
 
 private:
     std::uint64_t pick(std::uint64_t n) { return random_() % n; }
-    int pick_int(int lo, int hi) { return lo > hi ? lo : lo + static_cast<int>(pick(static_cast<std::uint64_t>(hi - lo + 1))); }
+    int pick_int(int lo, int hi) {
+        return lo > hi ? lo : lo + static_cast<int>(pick(static_cast<std::uint64_t>(hi - lo + 1)));
+    }
     double sign() { return f_.spec.has_sign && pick(2) == 0 ? -1.0 : 1.0; }
     std::uint64_t pattern() { return random_() & f_.mask(); }
 
@@ -143,7 +145,8 @@ private:
         const bool subnormal = pick(3) == 0 && !f_.flush;
         for (int attempt = 0; attempt < 20; ++attempt) {
             const int j1 = pick_int(1, p);
-            const int j2 = subnormal ? pick_int(1, p + 1 - j1) : std::clamp(p + 1 - j1 + static_cast<int>(pick(2)), 1, p);
+            const int j2 =
+                subnormal ? pick_int(1, p + 1 - j1) : std::clamp(p + 1 - j1 + static_cast<int>(pick(2)), 1, p);
             const std::uint64_t m1 = odd(j1), m2 = odd(j2);
             const unsigned __int128 m = static_cast<unsigned __int128>(m1) * m2;
             int w = 0;
@@ -154,7 +157,7 @@ private:
                 L = f_.emin - f_.M - 1;
             } else {
                 switch (pick(4)) {
-                    case 0: top = f_.emax + static_cast<int>(pick(2)); break;   // the overflow threshold
+                    case 0: top = f_.emax + static_cast<int>(pick(2)); break;  // the overflow threshold
                     case 1: top = f_.emin - 1 + static_cast<int>(pick(2)); break;  // around min normal
                     default: top = pick_int(f_.emin, f_.emax); break;
                 }
@@ -214,9 +217,11 @@ private:
                 if (!product_tie(a, b, L)) return false;
                 double c = 0;
                 if (L <= f_.emin - f_.M - 1) {
-                    c = pick(2) ? with_exponent(pick_int(lowest_exponent_, f_.emin + 1)) : 0.0;  // stays on the subnormal grid
+                    c = pick(2) ? with_exponent(pick_int(lowest_exponent_, f_.emin + 1))
+                                : 0.0;  // stays on the subnormal grid
                 } else {
-                    c = sign() * std::ldexp(static_cast<double>(pick(std::uint64_t{1} << std::min(f_.precision, 20))), L + 1);
+                    c = sign() *
+                        std::ldexp(static_cast<double>(pick(std::uint64_t{1} << std::min(f_.precision, 20))), L + 1);
                 }
                 v = {a, b, c};
                 return true;
@@ -246,7 +251,8 @@ private:
                 double a = with_exponent(e1), b = with_exponent(e2);
                 double c = 0;
                 if (op == Operation::Fma)
-                    c = pick(2) ? with_exponent(f_.emax - pick_int(0, 2)) : with_exponent(pick_int(lowest_exponent_, f_.emax));
+                    c = pick(2) ? with_exponent(f_.emax - pick_int(0, 2))
+                                : with_exponent(pick_int(lowest_exponent_, f_.emax));
                 v = {a, b, c};
                 return true;
             }
@@ -259,12 +265,14 @@ private:
         switch (op) {
             case Operation::Add:
             case Operation::Sub:
-                v = {with_exponent(pick_int(lowest_exponent_, f_.emin + 1)), with_exponent(pick_int(lowest_exponent_, f_.emin + 1)), 0};
+                v = {with_exponent(pick_int(lowest_exponent_, f_.emin + 1)),
+                     with_exponent(pick_int(lowest_exponent_, f_.emin + 1)), 0};
                 return true;
             case Operation::Mul:
             case Operation::Div: {
                 int e1 = 0, e2 = 0;
-                if (!split_exponent(pick_int(f_.emin - f_.M - 3, f_.emin + 1), op == Operation::Div, e1, e2)) return false;
+                if (!split_exponent(pick_int(f_.emin - f_.M - 3, f_.emin + 1), op == Operation::Div, e1, e2))
+                    return false;
                 v = {with_exponent(e1), with_exponent(e2), 0};
                 return true;
             }
@@ -275,7 +283,8 @@ private:
                 // A tiny product (down to far below the subnormals) beside a small addend, so
                 // that the exact sum lands just around the smallest normal.
                 const bool far = pick(2) == 0;
-                const int target = far ? pick_int(2 * lowest_exponent_, f_.emin - f_.M - 3) : pick_int(f_.emin - f_.M - 3, f_.emin + 1);
+                const int target = far ? pick_int(2 * lowest_exponent_, f_.emin - f_.M - 3)
+                                       : pick_int(f_.emin - f_.M - 3, f_.emin + 1);
                 int e1 = 0, e2 = 0;
                 if (!split_exponent(target, false, e1, e2)) return false;
                 double c = 0;
@@ -296,7 +305,7 @@ private:
     int lowest_exponent_ = 0;
 };
 
-constexpr Operation all_ops[] = {Operation::Add, Operation::Sub, Operation::Mul,
+constexpr Operation all_ops[] = {Operation::Add, Operation::Sub,  Operation::Mul,
                                  Operation::Div, Operation::Sqrt, Operation::Fma};
 
 /// `cases` operand sets per operation, each in all six modes under one tininess rule.
@@ -334,7 +343,9 @@ TEST_CASE("random: e3m4 in every mode", "[arithmetic][random]") { random_sweep("
 TEST_CASE("random: e6m9 in every mode", "[arithmetic][random]") { random_sweep("e6m9", cases_per_op, after, 5005); }
 TEST_CASE("random: e7m4 in every mode", "[arithmetic][random]") { random_sweep("e7m4", cases_per_op, after, 6006); }
 TEST_CASE("random: fp32 in every mode", "[arithmetic][random]") { random_sweep("fp32", cases_per_op, after, 7007); }
-TEST_CASE("random: fp64 in every mode (the MPFR path)", "[arithmetic][random]") { random_sweep("fp64", 10000, after, 8008); }
+TEST_CASE("random: fp64 in every mode (the MPFR path)", "[arithmetic][random]") {
+    random_sweep("fp64", 10000, after, 8008);
+}
 TEST_CASE("random: narrow formats on the MPFR path (e9m10, e8m30) in every mode", "[arithmetic][random]") {
     // Exponent range beyond +-250 (e9m10) or precision above 26 bits (e8m30): MPFR computes them.
     random_sweep("e9m10", 20000, after, 9501);
@@ -405,7 +416,7 @@ void check_one_fma(const char* name, RoundingMode mode, Tininess tininess, std::
 TEST_CASE("fma just inside the smallest normal, tininess before rounding", "[arithmetic][tininess-before]") {
     // fp32: 2^-149 * 2^-149 - 2^-126 = -(2^-126 - 2^-298): tiny before rounding, rounds to -2^-126.
     check_one_fma("fp32", RoundingMode::NearestEven, before, 0x00000001, 0x00000001, 0x80800000);  // expect flags 03
-    check_one_fma("fp32", RoundingMode::NearestEven, after, 0x00000001, 0x00000001, 0x80800000);   // flags 01
+    check_one_fma("fp32", RoundingMode::NearestEven, after, 0x00000001, 0x00000001, 0x80800000);  // flags 01
     check_one_fma("fp32", RoundingMode::Downward, before, 0x00000001, 0x00000001, 0x80800000);
     check_one_fma("fp32", RoundingMode::Upward, before, 0x00000001, 0x80000001, 0x00800000);
     // Flushed: the tiny result becomes -0 (underflow, inexact).

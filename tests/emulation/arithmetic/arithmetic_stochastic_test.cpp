@@ -33,7 +33,8 @@ bool describe(const FormatInfo& f, InexactCase& c) {
     mpfr_set(xr.get(), x, MPFR_RNDN);
     const RefResult down = floatscope::test::ref_round(f.spec, xr.get(), RoundingMode::Downward);
     const RefResult up = floatscope::test::ref_round(f.spec, xr.get(), RoundingMode::Upward);
-    if (down.nan || up.nan || !std::isfinite(down.value) || !std::isfinite(up.value) || down.value == up.value) return false;
+    if (down.nan || up.nan || !std::isfinite(down.value) || !std::isfinite(up.value) || down.value == up.value)
+        return false;
     if ((down.flags | up.flags) & ref_flags::overflow) return false;
     c.lo = down.value;
     c.hi = up.value;
@@ -53,18 +54,18 @@ bool describe(const FormatInfo& f, InexactCase& c) {
 /// error term: fp16 bf16 fp32 fp8; MPFR: fp64), including a subnormal result.
 std::vector<InexactCase> inexact_cases() {
     std::vector<InexactCase> cases = {
-        {"fp16", Operation::Add, {0x3C00, 0x0C00, 0}},      // 1 + 2^-12: p = 1/4
-        {"fp16", Operation::Div, {0x3C00, 0x4200, 0}},      // 1 / 3
-        {"fp16", Operation::Sqrt, {0x4000, 0, 0}},          // sqrt 2
-        {"fp16", Operation::Mul, {0x0155, 0x3555, 0}},      // a subnormal product
-        {"fp16", Operation::Fma, {0x3555, 0x3555, 0xB000}}, // 1/3 * 1/3 - 1/8 (approximately)
-        {"bf16", Operation::Add, {0x3F80, 0x3B80, 0}},      // 1 + 2^-8: a tie, p = 1/2
+        {"fp16", Operation::Add, {0x3C00, 0x0C00, 0}},  // 1 + 2^-12: p = 1/4
+        {"fp16", Operation::Div, {0x3C00, 0x4200, 0}},  // 1 / 3
+        {"fp16", Operation::Sqrt, {0x4000, 0, 0}},  // sqrt 2
+        {"fp16", Operation::Mul, {0x0155, 0x3555, 0}},  // a subnormal product
+        {"fp16", Operation::Fma, {0x3555, 0x3555, 0xB000}},  // 1/3 * 1/3 - 1/8 (approximately)
+        {"bf16", Operation::Add, {0x3F80, 0x3B80, 0}},  // 1 + 2^-8: a tie, p = 1/2
         {"bf16", Operation::Mul, {0x3EAB, 0x3EAB, 0}},
-        {"bf16", Operation::Div, {0x3F80, 0x4040, 0}},      // 1 / 3
+        {"bf16", Operation::Div, {0x3F80, 0x4040, 0}},  // 1 / 3
         {"fp32", Operation::Div, {0x3F800000, 0x40400000, 0}},
         {"fp8_e4m3", Operation::Mul, {0x3B, 0x3D, 0}},
         {"fp64", Operation::Div, {0x3FF0000000000000, 0x4008000000000000, 0}},  // 1/3 in fp64 (MPFR path)
-        {"fp64", Operation::Add, {0x3FF0000000000000, 0x3C90000000000000, 0}}, // 1 + 2^-54: p = 1/4
+        {"fp64", Operation::Add, {0x3FF0000000000000, 0x3C90000000000000, 0}},  // 1 + 2^-54: p = 1/4
     };
     std::mt19937_64 random(77);
     for (const char* name : {"fp16", "bf16", "e6m9"})
@@ -167,13 +168,16 @@ TEST_CASE("sr-equal picks each neighbour with probability 1/2", "[arithmetic][st
     for (const InexactCase& c : inexact_cases()) {
         const FormatInfo f(c.format);
         StochasticSource source(seed++);
-        const Arithmetic arith(f.spec, RoundingOptions{RoundingMode::StochasticEqual, Tininess::AfterRounding, &source});
+        const Arithmetic arith(f.spec,
+                               RoundingOptions{RoundingMode::StochasticEqual, Tininess::AfterRounding, &source});
         const std::uint64_t lo_bits = f.encode(c.lo), hi_bits = f.encode(c.hi);
         std::size_t count_hi = 0, strays = 0;
         for (std::size_t i = 0; i < N; ++i) {
             const floatscope::core::Rounded r = run(arith, c);
-            if (r.bits == hi_bits) ++count_hi;
-            else if (r.bits != lo_bits) ++strays;
+            if (r.bits == hi_bits)
+                ++count_hi;
+            else if (r.bits != lo_bits)
+                ++strays;
         }
         // Binomial(N, 1/2): five standard deviations are 5 sqrt(N) / 2.
         INFO(c.format << " " << describe_operands(f, c.op, c.bits) << ": " << count_hi << " of " << N << " up");
@@ -203,7 +207,8 @@ TEST_CASE("stochastic rounding leaves exact results and special cases alone", "[
             }
             // x / 0: divide-by-zero, the format's infinite result (NaN in fp8_e4m3).
             const RefOperand a = ref_operand(f, one), z = ref_operand(f, zero), none{};
-            const RefResult want = ref_operation(f, Operation::Div, a, z, none, RoundingMode::NearestEven, Tininess::AfterRounding);
+            const RefResult want =
+                ref_operation(f, Operation::Div, a, z, none, RoundingMode::NearestEven, Tininess::AfterRounding);
             CHECK(matches(f, arith.apply(Operation::Div, one, zero), want));
         }
     }

@@ -175,8 +175,10 @@ inline mpfr_srcptr ref_exact(const FormatInfo& f, Operation op, double a, double
     mpfr_set_prec(s.x.get(), P + 1);
     mpfr_set(s.x.get(), s.t.get(), MPFR_RNDN);  // exact
     if (ternary != 0) {
-        if (mpfr_sgn(s.x.get()) > 0) mpfr_nextabove(s.x.get());
-        else mpfr_nextbelow(s.x.get());
+        if (mpfr_sgn(s.x.get()) > 0)
+            mpfr_nextabove(s.x.get());
+        else
+            mpfr_nextbelow(s.x.get());
     }
     return s.x.get();
 }
@@ -244,14 +246,14 @@ inline RefResult ref_operation(const FormatInfo& f, Operation op, const RefOpera
         case Operation::Div: {
             const bool negative = A.negative != B.negative;
             if ((A.zero && B.zero) || (A.inf && B.inf)) return invalid();  // 7.2 (d)
-            if (A.inf) return ref_infinite(f, negative, 0);                // 6.1: exact infinity
+            if (A.inf) return ref_infinite(f, negative, 0);  // 6.1: exact infinity
             if (B.inf || A.zero) return ref_zero(f, negative, mode, tininess);
             if (B.zero) return ref_infinite(f, negative, divide_by_zero_flag);  // 7.3
             break;
         }
         case Operation::Sqrt: {
             if (A.zero) return ref_zero(f, A.negative, mode, tininess);  // 6.3: sqrt(-0) = -0
-            if (A.negative) return invalid();                            // 7.2 (g)
+            if (A.negative) return invalid();  // 7.2 (g)
             if (A.inf) return ref_infinite(f, false, 0);
             break;
         }
@@ -338,10 +340,11 @@ inline std::string describe_failure(const FormatInfo& f, Operation op, const std
                                     Tininess tininess, const char* what, const floatscope::core::Rounded& got,
                                     const RefResult& want) {
     std::ostringstream out;
-    out << f.spec.name << " " << mode_name(mode) << (tininess == Tininess::BeforeRounding ? " tininess=before" : "") << " "
-        << describe_operands(f, op, bits) << ": " << what << " got " << hex_bits(f, got.bits) << " "
+    out << f.spec.name << " " << mode_name(mode) << (tininess == Tininess::BeforeRounding ? " tininess=before" : "")
+        << " " << describe_operands(f, op, bits) << ": " << what << " got " << hex_bits(f, got.bits) << " "
         << floatscope::test::hex_double(got.value) << " flags " << flags_text(got.flags.bits) << ", expected "
-        << (want.nan ? std::string("NaN") : hex_bits(f, f.encode(want.value)) + " " + floatscope::test::hex_double(want.value))
+        << (want.nan ? std::string("NaN")
+                     : hex_bits(f, f.encode(want.value)) + " " + floatscope::test::hex_double(want.value))
         << " flags " << flags_text(want.flags);
     return out.str();
 }
@@ -359,30 +362,30 @@ inline bool agree(const FormatInfo& f, const floatscope::core::Rounded& x, const
 inline void check_case(const FormatInfo& f, const Arithmetic& arith, Operation op, const std::uint64_t* bits,
                        const RefOperand* operands, RoundingMode mode, Tininess tininess, Tally& tally,
                        const RefResult* precomputed = nullptr) {
-    const RefResult want = precomputed ? *precomputed
-                                       : ref_operation(f, op, operands[0], operands[1], operands[2], mode, tininess);
-    const floatscope::core::Rounded got = arith.apply(op, bits[0], arith_test::arity(op) >= 2 ? bits[1] : 0,
-                                                      arith_test::arity(op) >= 3 ? bits[2] : 0);
+    const RefResult want =
+        precomputed ? *precomputed : ref_operation(f, op, operands[0], operands[1], operands[2], mode, tininess);
+    const floatscope::core::Rounded got =
+        arith.apply(op, bits[0], arith_test::arity(op) >= 2 ? bits[1] : 0, arith_test::arity(op) >= 3 ? bits[2] : 0);
     auto kind = [&](const char* what) {
         return f.spec.name + " " + mode_name(mode) + (tininess == Tininess::BeforeRounding ? " before " : " after ") +
                op_name(op) + " " + what;
     };
     ++tally.checks;
-    if (!matches(f, got, want)) tally.fail(kind("apply"), describe_failure(f, op, bits, mode, tininess, "apply", got, want));
+    if (!matches(f, got, want))
+        tally.fail(kind("apply"), describe_failure(f, op, bits, mode, tininess, "apply", got, want));
     bool signaling = false;
     for (int i = 0; i < arity(op); ++i) signaling = signaling || operands[i].signaling;
     if (signaling) return;
-    const floatscope::core::Rounded by_value =
-        arith.apply_values(op, operands[0].value, arity(op) >= 2 ? operands[1].value : 0.0,
-                           arity(op) >= 3 ? operands[2].value : 0.0);
+    const floatscope::core::Rounded by_value = arith.apply_values(
+        op, operands[0].value, arity(op) >= 2 ? operands[1].value : 0.0, arity(op) >= 3 ? operands[2].value : 0.0);
     ++tally.checks;
     if (!agree(f, got, by_value))
         tally.fail(kind("apply_values"), describe_failure(f, op, bits, mode, tininess, "apply_values", by_value, want));
 }
 
-#define ARITH_REPORT(tally)          \
-    do {                             \
-        INFO((tally).text());        \
+#define ARITH_REPORT(tally)           \
+    do {                              \
+        INFO((tally).text());         \
         CHECK((tally).failures == 0); \
     } while (false)
 

@@ -41,8 +41,10 @@ double reference_horner_then_dot(const floatscope::core::FormatSpec& f, const st
         RefNumber ma(53), mb(53);
         mpfr_set_d(ma.get(), a, MPFR_RNDN);
         mpfr_set_d(mb.get(), b, MPFR_RNDN);
-        if (multiply) mpfr_mul(result.get(), ma.get(), mb.get(), MPFR_RNDN);
-        else mpfr_add(result.get(), ma.get(), mb.get(), MPFR_RNDN);
+        if (multiply)
+            mpfr_mul(result.get(), ma.get(), mb.get(), MPFR_RNDN);
+        else
+            mpfr_add(result.get(), ma.get(), mb.get(), MPFR_RNDN);
         return ref_round(f, result.get(), RoundingMode::NearestEven).value;
     };
     double acc = round(coefficients.front());
@@ -114,9 +116,9 @@ TEST_CASE("operations are counted into the active counters only", "[scalar][coun
     OperationCounters counters;
     {
         CountingScope counting(counters);
-        const Emulated big = 60000.0;                // exact conversion
+        const Emulated big = 60000.0;  // exact conversion
         const Emulated overflowed = big * Emulated(2.0);  // inf, overflow + inexact
-        const Emulated nan = overflowed - overflowed;     // inf - inf: invalid
+        const Emulated nan = overflowed - overflowed;  // inf - inf: invalid
         const Emulated tiny = Emulated(1e-7) * Emulated(1e-3);  // underflow to zero
         (void)nan;
         (void)tiny;
@@ -126,7 +128,7 @@ TEST_CASE("operations are counted into the active counters only", "[scalar][coun
     CHECK(counters.infinite_results == 1);
     CHECK(counters.invalid == 1);
     CHECK(counters.nan_results == 1);
-    CHECK(counters.underflow == 2);   // 1e-7 is subnormal and inexact in fp16; the product too
+    CHECK(counters.underflow == 2);  // 1e-7 is subnormal and inexact in fp16; the product too
     CHECK(counters.zero_results == 1);
     const OperationCounters before = counters;
     const Emulated outside = Emulated(3.0) * Emulated(5.0);  // no CountingScope: not counted

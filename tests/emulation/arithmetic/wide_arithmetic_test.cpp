@@ -32,7 +32,6 @@ namespace {
 constexpr Operation all_operations[] = {Operation::Add, Operation::Sub,  Operation::Mul,
                                         Operation::Div, Operation::Sqrt, Operation::Fma};
 
-
 /// Random patterns of a binary format, weighted toward the corners: zeros, subnormals, the
 /// smallest and largest binades, infinities, NaNs (quiet and signaling), short significands
 /// (which make exact results and ties common), and exponents close together (cancellation).
@@ -45,10 +44,10 @@ public:
         const std::int64_t top = (std::int64_t{1} << E) - 1;
         std::int64_t field = 0;
         switch (pick(8)) {
-            case 0: field = pick(3); break;                                   // zero, subnormal, smallest normals
-            case 1: field = top - 1 - pick(3); break;                         // largest binades
+            case 0: field = pick(3); break;  // zero, subnormal, smallest normals
+            case 1: field = top - 1 - pick(3); break;  // largest binades
             case 2: field = pick(40) == 0 ? top : top / 2 + pick(5) - 2; break;  // inf/NaN now and then, else near 1
-            case 3: field = top / 2 + pick(2 * M + 8) - M - 4; break;         // within a few significands of 1
+            case 3: field = top / 2 + pick(2 * M + 8) - M - 4; break;  // within a few significands of 1
             default: field = 1 + static_cast<std::int64_t>(pick(static_cast<std::uint64_t>(top - 1))); break;
         }
         field = std::clamp<std::int64_t>(field, 0, top);
@@ -108,7 +107,8 @@ TEST_CASE("the wide path matches the narrow one on narrow formats, stochastic dr
                         if (to_u64(actual.bits) == expected.bits && actual.flags == expected.flags) continue;
                         INFO(name << ' ' << to_string(mode) << ' ' << floatscope::emu::to_string(op) << ' '
                                   << format_bits_hex(spec, to_u64(a)) << ' ' << format_bits_hex(spec, to_u64(b)) << ' '
-                                  << format_bits_hex(spec, to_u64(c)) << (tininess == Tininess::AfterRounding ? "" : " before"));
+                                  << format_bits_hex(spec, to_u64(c))
+                                  << (tininess == Tininess::AfterRounding ? "" : " before"));
                         CHECK(format_bits_hex(spec, to_u64(actual.bits)) == format_bits_hex(spec, expected.bits));
                         CHECK(flags_hex(actual.flags) == flags_hex(expected.flags));
                     }
@@ -142,13 +142,13 @@ std::size_t run_vectors(const fs::path& file, const FormatSpec& spec, Operation 
         const mpz_class expected = parse_wide_bits(spec, words[n]);
         const WideRounded actual = wide.apply(op, operands[0], operands[1], operands[2]);
         const bool expected_nan = decode_wide_bits(spec, expected).value_class == ValueClass::NaN;
-        const bool same_result = expected_nan ? decode_wide_bits(spec, actual.bits).value_class == ValueClass::NaN
-                                              : actual.bits == expected;
+        const bool same_result =
+            expected_nan ? decode_wide_bits(spec, actual.bits).value_class == ValueClass::NaN : actual.bits == expected;
         ++cases;
         if (same_result && flags_hex(actual.flags) == words[n + 1]) continue;
         if (++failures <= 5)
-            FAIL_CHECK(file.filename().string() << ": " << line << " gave " << format_wide_bits_hex(spec, actual.bits) << ' '
-                                                << flags_hex(actual.flags));
+            FAIL_CHECK(file.filename().string() << ": " << line << " gave " << format_wide_bits_hex(spec, actual.bits)
+                                                << ' ' << flags_hex(actual.flags));
     }
     gzclose(in);
     CHECK(failures == 0);
@@ -158,8 +158,8 @@ std::size_t run_vectors(const fs::path& file, const FormatSpec& spec, Operation 
 /// Every `stride`-th case of every bundled f16, f32 and f64 arithmetic file, in every mode.
 void run_all_vectors(int stride) {
     const fs::path vectors = fs::path(FLOATSCOPE_TEST_DATA) / "testfloat";
-    const std::pair<const char*, Operation> functions[] = {{"add", Operation::Add}, {"sub", Operation::Sub},
-                                                           {"mul", Operation::Mul}, {"div", Operation::Div},
+    const std::pair<const char*, Operation> functions[] = {{"add", Operation::Add},   {"sub", Operation::Sub},
+                                                           {"mul", Operation::Mul},   {"div", Operation::Div},
                                                            {"sqrt", Operation::Sqrt}, {"mulAdd", Operation::Fma}};
     const std::pair<const char*, const char*> formats[] = {{"f16", "fp16"}, {"f32", "fp32"}, {"f64", "fp64"}};
     std::size_t cases = 0, files = 0;
@@ -236,7 +236,8 @@ Binary128Reference mpfr_binary128(Operation op, mpfr_srcptr a, mpfr_srcptr b, mp
         out.bits = sign;
     } else {
         mpz_class significand;
-        const mpfr_exp_t exponent = mpfr_get_z_2exp(significand.get_mpz_t(), r.get());  // |r| = s 2^exponent, s of 113 bits
+        const mpfr_exp_t exponent =
+            mpfr_get_z_2exp(significand.get_mpz_t(), r.get());  // |r| = s 2^exponent, s of 113 bits
         significand = abs(significand);
         const long binade = exponent + 112;  // r in [2^binade, 2^(binade+1))
         if (binade >= -16382)

@@ -93,8 +93,8 @@ TEST_CASE("corrupted cases are counted as failures and described", "[testfloat]"
     const std::string corrupted = good_lines +
                                   "3C072C85 2038 01\n"  // result off by one ulp
                                   "3C072C85 2039 00\n"  // inexact flag missing
-                                  "\n"                  // blank lines carry no case
-                                  "7F800001 7C00 10\n"; // infinity where a NaN is due
+                                  "\n"  // blank lines carry no case
+                                  "7F800001 7C00 10\n";  // infinity where a NaN is due
     const fs::path file = dir.write("f32_to_f16.rne.tv", corrupted);
     const TestFloatSummary summary = run_testfloat_file(file.string());
     CHECK(summary.passed == 5);
@@ -123,19 +123,18 @@ TEST_CASE("a NaN result matches any NaN, but only a NaN", "[testfloat]") {
 TEST_CASE("malformed lines throw an Error naming the file and line", "[testfloat]") {
     TempDir dir;
     const char* bad_lines[] = {
-        "3C072C85 2039\n",        // a field missing
+        "3C072C85 2039\n",  // a field missing
         "3C072C85 2039 01 00\n",  // a field too many
-        "3C07ZC85 2039 01\n",     // not hex
-        "3C072C85 12039 01\n",    // wider than f16
-        "3C072C85 2039 3G\n",     // flags not hex
-        "3C072C85 2039 20\n",     // flags beyond TestFloat's five
-        "3C072C85 2039 001\n",    // flags wider than two digits
+        "3C07ZC85 2039 01\n",  // not hex
+        "3C072C85 12039 01\n",  // wider than f16
+        "3C072C85 2039 3G\n",  // flags not hex
+        "3C072C85 2039 20\n",  // flags beyond TestFloat's five
+        "3C072C85 2039 001\n",  // flags wider than two digits
     };
     for (const char* bad : bad_lines) {
         INFO(bad);
         const fs::path file = dir.write("f32_to_f16.rne.tv", good_lines + bad);
-        CHECK_THROWS_WITH(run_testfloat_file(file.string()),
-                          Catch::Contains("f32_to_f16.rne.tv:6:"));
+        CHECK_THROWS_WITH(run_testfloat_file(file.string()), Catch::Contains("f32_to_f16.rne.tv:6:"));
     }
 }
 

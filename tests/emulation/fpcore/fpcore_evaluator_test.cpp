@@ -36,7 +36,8 @@ Value<double> emulate(const FPCore& core, const std::vector<double>& inputs, con
     return interpreter.run(inputs);
 }
 
-double emulate_number(const std::string& name, const std::vector<double>& inputs = {}, const ContextPolicy& policy = {}) {
+double emulate_number(const std::string& name, const std::vector<double>& inputs = {},
+                      const ContextPolicy& policy = {}) {
     const Value<double> v = emulate(benchmark(name), inputs, policy);
     REQUIRE(v.kind == Value<double>::Kind::Number);
     return v.number;
@@ -58,8 +59,8 @@ double mpfr_round_to(mpfr_srcptr x, int bits) {
     return mpfr_get_d(r.get(), MPFR_RNDN);
 }
 
-Value<double> emulate_text(const std::string& text, const std::vector<double>& inputs = {}, const ContextPolicy& policy = {},
-                           EvaluationLimits limits = {}) {
+Value<double> emulate_text(const std::string& text, const std::vector<double>& inputs = {},
+                           const ContextPolicy& policy = {}, EvaluationLimits limits = {}) {
     const std::vector<FPCore> cores = parse_fpcores(text);
     const Program program = compile_program(cores.at(0), cores, policy);
     EmulatedDomain domain(program);
@@ -118,7 +119,8 @@ TEST_CASE("a literal is rounded in its own context: 0.1 in binary32 against bina
     MpfrNumber b16(8), mixed(256);
     mpfr_set(b16.get(), tenth.get(), MPFR_RNDN);
     mpfr_sub(mixed.get(), f32.get(), b16.get(), MPFR_RNDN);
-    CHECK(emulate_number("literal in binary32 against binary64", {}, {floatscope::core::parse_format("bf16"), OverrideMode::Bang, {}}) ==
+    CHECK(emulate_number("literal in binary32 against binary64", {},
+                         {floatscope::core::parse_format("bf16"), OverrideMode::Bang, {}}) ==
           mpfr_round_to(mixed.get(), 24));
 }
 

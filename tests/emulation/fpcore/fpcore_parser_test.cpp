@@ -31,16 +31,19 @@ std::string parse_error(const std::string& text) {
 }
 
 bool same_core(const FPCore& a, const FPCore& b) {
-    if (a.identifier != b.identifier || a.arguments.size() != b.arguments.size() || a.properties.size() != b.properties.size())
+    if (a.identifier != b.identifier || a.arguments.size() != b.arguments.size() ||
+        a.properties.size() != b.properties.size())
         return false;
     for (std::size_t i = 0; i < a.arguments.size(); ++i) {
-        if (a.arguments[i].name != b.arguments[i].name || a.arguments[i].properties.size() != b.arguments[i].properties.size())
+        if (a.arguments[i].name != b.arguments[i].name ||
+            a.arguments[i].properties.size() != b.arguments[i].properties.size())
             return false;
         for (std::size_t k = 0; k < a.arguments[i].properties.size(); ++k)
             if (!a.arguments[i].properties[k].value.same_tree(b.arguments[i].properties[k].value)) return false;
     }
     for (std::size_t i = 0; i < a.properties.size(); ++i)
-        if (a.properties[i].name != b.properties[i].name || !a.properties[i].value.same_tree(b.properties[i].value)) return false;
+        if (a.properties[i].name != b.properties[i].name || !a.properties[i].value.same_tree(b.properties[i].value))
+            return false;
     return a.body.same_tree(b.body);
 }
 
@@ -52,7 +55,7 @@ TEST_CASE("number literals are exact rationals") {
     CHECK(parse_number_literal("+12.50") == rational(25, 2));
     CHECK(parse_number_literal("3969/625") == rational(3969, 625));
     CHECK(parse_number_literal("-6/4") == rational(-3, 2));
-    CHECK(parse_number_literal("0x1.8p-3") == rational(3, 16));    // 1.5 * 2^-3
+    CHECK(parse_number_literal("0x1.8p-3") == rational(3, 16));  // 1.5 * 2^-3
     CHECK(parse_number_literal("0X.8") == rational(1, 2));
     CHECK(parse_number_literal("1e3") == rational(1000, 1));
     CHECK(digits_value("3", "-2", "10") == rational(3, 100));
@@ -97,7 +100,8 @@ TEST_CASE("properties are kept, known or not, and brackets read as parentheses")
 
 TEST_CASE("print then parse gives the same trees for every FPCore of FloatScope's suite") {
     std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(FLOATSCOPE_TEST_DATA "/fpcore")) files.push_back(entry.path());
+    for (const auto& entry : std::filesystem::directory_iterator(FLOATSCOPE_TEST_DATA "/fpcore"))
+        files.push_back(entry.path());
     REQUIRE(files.size() >= 2);
     for (const auto& file : files) {
         INFO(file.string());
@@ -114,7 +118,8 @@ TEST_CASE("print then parse gives the same trees for every FPCore of FloatScope'
 TEST_CASE("errors name the line and column and what was expected") {
     CHECK_THAT(parse_error("(FPCore (x)\n  (+ x 1)"), Catch::Contains("t.fpcore:1:1: unbalanced parenthesis"));
     CHECK_THAT(parse_error("(FPCore (x) x))"), Catch::Contains("t.fpcore:1:15: unexpected ')'"));
-    CHECK_THAT(parse_error("(FPCore (x) [+ x 1))"), Catch::Contains("t.fpcore:1:19: ')' closes the list opened at 1:13 with '['"));
+    CHECK_THAT(parse_error("(FPCore (x) [+ x 1))"),
+               Catch::Contains("t.fpcore:1:19: ')' closes the list opened at 1:13 with '['"));
     CHECK_THAT(parse_error("(FPCore (x)\n  (frobnicate x))"),
                Catch::Contains("t.fpcore:2:3: unknown operation 'frobnicate'"));
     CHECK_THAT(parse_error("(FPCore (x) (+ x))"), Catch::Contains("t.fpcore:1:13: '+' takes 2 arguments, got 1"));
@@ -122,7 +127,8 @@ TEST_CASE("errors name the line and column and what was expected") {
     CHECK_THAT(parse_error("(FPCore (x)\n (+ x 1.2.3))"), Catch::Contains("t.fpcore:2:7: bad number '1.2.3'"));
     CHECK_THAT(parse_error("(FPCore (x) (+ x 1/0))"), Catch::Contains("t.fpcore:1:18: bad number '1/0'"));
     CHECK_THAT(parse_error("(FPCore (x) (+ x y))"), Catch::Contains("t.fpcore:1:18: unbound variable 'y'"));
-    CHECK_THAT(parse_error("(FPCore (x) :precision binary99 x)"), Catch::Contains("unknown precision binary99; valid: binary16"));
+    CHECK_THAT(parse_error("(FPCore (x) :precision binary99 x)"),
+               Catch::Contains("unknown precision binary99; valid: binary16"));
     CHECK_THAT(parse_error("(FPCore (x) (let ([y]) y))"), Catch::Contains("malformed binding (y)"));
     CHECK_THAT(parse_error("(FPCore (x) \"text"), Catch::Contains("t.fpcore:1:13: unterminated string"));
     CHECK_THAT(parse_error("(FPCore f (x) (f x))"), Catch::Contains("recursive call of 'f'"));

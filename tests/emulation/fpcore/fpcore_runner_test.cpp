@@ -39,10 +39,10 @@ std::vector<Outcome> run_text(const std::string& text, RunOptions options) {
 
 TEST_CASE("bits of error count the format values between result and truth (Herbie's measure)") {
     CHECK(bits("fp32", 1.0, 1.0) == 0);
-    CHECK(bits("fp32", 1.0, 1.0 + std::ldexp(1.0, -23)) == 1);               // neighbours: log2(1 + 1)
-    CHECK(bits("fp32", 1.0, 1.0 + 3 * std::ldexp(1.0, -23)) == 2);           // three apart: log2(4)
-    const double tiny = std::ldexp(1.0, -149);                               // binary32's smallest subnormal
-    CHECK(bits("fp32", -tiny, tiny) == Approx(std::log2(3.0)));              // -tiny, 0, tiny
+    CHECK(bits("fp32", 1.0, 1.0 + std::ldexp(1.0, -23)) == 1);  // neighbours: log2(1 + 1)
+    CHECK(bits("fp32", 1.0, 1.0 + 3 * std::ldexp(1.0, -23)) == 2);  // three apart: log2(4)
+    const double tiny = std::ldexp(1.0, -149);  // binary32's smallest subnormal
+    CHECK(bits("fp32", -tiny, tiny) == Approx(std::log2(3.0)));  // -tiny, 0, tiny
     CHECK(bits("fp32", std::nan(""), 1.0) == 32);
     CHECK(bits("fp32", std::nan(""), std::nan("")) == 0);
     // The truth is rounded to the format first: 1 + 2^-30 is 1 in binary32.
@@ -59,7 +59,8 @@ TEST_CASE("ordinals number a format's values consecutively") {
     CHECK(format_ordinal(nearest, std::ldexp(1.0, -24)) == 1);  // smallest binary16 subnormal
     CHECK(format_ordinal(nearest, -1.0) == -format_ordinal(nearest, 1.0));
     CHECK(format_ordinal(nearest, 1.0) == 0x3C00);
-    for (const std::int64_t ordinal : {-0x7BFF, -1, 0, 1, 0x3C00, 0x7BFF}) CHECK(format_ordinal(nearest, value_of_ordinal(fp16, ordinal)) == ordinal);
+    for (const std::int64_t ordinal : {-0x7BFF, -1, 0, 1, 0x3C00, 0x7BFF})
+        CHECK(format_ordinal(nearest, value_of_ordinal(fp16, ordinal)) == ordinal);
 }
 
 TEST_CASE("ranges come from :pre, and draws stay inside them") {
@@ -104,9 +105,11 @@ TEST_CASE("the runner measures each benchmark and says why others cannot run") {
     CHECK(cancel.bits_error_avg > 1);  // cancellation: several binary32 bits lost on average
     const Outcome& harmonic = find(outcomes, "harmonic sum");
     CHECK(harmonic.error.empty());
-    CHECK(std::any_of(harmonic.rows.begin(), harmonic.rows.end(), [](const auto& r) { return r.region_kind == "iteration"; }));
+    CHECK(std::any_of(harmonic.rows.begin(), harmonic.rows.end(),
+                      [](const auto& r) { return r.region_kind == "iteration"; }));
     const Outcome& quadratic = find(outcomes, "quadratic root");
-    CHECK(std::any_of(quadratic.rows.begin(), quadratic.rows.end(), [](const auto& r) { return r.region_kind == "binding" && r.region == "d"; }));
+    CHECK(std::any_of(quadratic.rows.begin(), quadratic.rows.end(),
+                      [](const auto& r) { return r.region_kind == "binding" && r.region == "d"; }));
     const Outcome& never = find(outcomes, "never ends");
     CHECK_THAT(never.error, Catch::Contains("ground truth") && Catch::Contains("iteration budget of 10000"));
     REQUIRE(never.rows.size() == 1);
@@ -118,7 +121,8 @@ TEST_CASE("too few valid inputs and empty ranges are reported, given inputs are 
     RunOptions options;
     options.formats = {parse_format("fp64")};
     options.samples = 32;
-    CHECK_THAT(run_text("(FPCore (x) :pre (and (<= 0 x 1) (> x 2)) x)", options).at(0).error, Catch::Contains(":pre leaves no value"));
+    CHECK_THAT(run_text("(FPCore (x) :pre (and (<= 0 x 1) (> x 2)) x)", options).at(0).error,
+               Catch::Contains(":pre leaves no value"));
     CHECK_THAT(run_text("(FPCore (x) :pre (== (* x x) 3) x)", options).at(0).error,
                Catch::Contains("too few valid inputs: 0 of 32") && Catch::Contains("x in ["));
     options.inputs = {{{"x", "0.1"}}, {{"x", "3/4"}}};
@@ -126,7 +130,8 @@ TEST_CASE("too few valid inputs and empty ranges are reported, given inputs are 
     CHECK(given.samples == 2);
     CHECK(given.bits_error_max == 0);
     options.inputs = {{{"y", "1"}}};
-    CHECK_THAT(run_text("(FPCore (x) x)", options).at(0).error, Catch::Contains("names 'y', not an argument (arguments: x)"));
+    CHECK_THAT(run_text("(FPCore (x) x)", options).at(0).error,
+               Catch::Contains("names 'y', not an argument (arguments: x)"));
 }
 
 TEST_CASE(":example fixes the arguments :pre leaves unbounded; rare :pre falls back to uniform in value") {
@@ -148,8 +153,8 @@ TEST_CASE(":example fixes the arguments :pre leaves unbounded; rare :pre falls b
     CHECK(single.samples == 1);
     // x + y >= 6 over [0, 6]^2: float-uniform draws crowd near 0 (most floats of [0, 6] are below
     // 1) and almost never satisfy it; uniform in value, half the draws do.
-    const Outcome rare = run_text("(FPCore (x y) :pre (and (<= 0 x 6) (<= 0 y 6) (>= (+ x y) 6)) (+ x y))",
-                                  options).at(0);
+    const Outcome rare =
+        run_text("(FPCore (x y) :pre (and (<= 0 x 6) (<= 0 y 6) (>= (+ x y) 6)) (+ x y))", options).at(0);
     CHECK(rare.error.empty());
     CHECK(rare.spread == Spread::Value);
     CHECK(rare.samples == 32);

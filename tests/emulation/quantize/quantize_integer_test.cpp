@@ -16,8 +16,8 @@ using floatscope::core::parse_format;
 using floatscope::core::RoundingMode;
 using namespace floatscope::emu;
 
-std::vector<std::int32_t> codes_of(const IntegerQuantizerConfig& config, const std::vector<float>& x,
-                                   std::size_t rows, std::size_t cols) {
+std::vector<std::int32_t> codes_of(const IntegerQuantizerConfig& config, const std::vector<float>& x, std::size_t rows,
+                                   std::size_t cols) {
     return quantize_integer(config, x, rows, cols).levels();
 }
 
@@ -82,7 +82,7 @@ TEST_CASE("UINT8 with a zero point keeps zero exact", "[quantize]") {
 TEST_CASE("INT4 per row, per column and per group", "[quantize]") {
     // 2 x 4, symmetric INT4 (codes -7..7). Row amaxes 7 and 0.7 (scales 1 and 0.7/7); column
     // amaxes 7, 7, 3.5, 0.7 (scales 1, 1, 0.5, 0.7/7).
-    const std::vector<float> x = {7.0f, -7.0f, 3.5f, 0.2f,   //
+    const std::vector<float> x = {7.0f, -7.0f, 3.5f,  0.2f,  //
                                   0.7f, 0.36f, -0.1f, 0.7f};
     IntegerQuantizerConfig config;
     config.bits = 4;
@@ -183,7 +183,8 @@ TEST_CASE("Bit widths: 2..8 and 16, others rejected; zero groups", "[quantize]")
     CHECK_THROWS_WITH(quantize_integer(config, x, 2, 2), Catch::Contains("2 x 2"));
     // NaN and infinities do not set the range (scale 127 / 127 = 1): NaN -> 0, +-inf -> +-127.
     const std::vector<float> special = {127.0f, std::numeric_limits<float>::quiet_NaN(),
-                                        std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()};
+                                        std::numeric_limits<float>::infinity(),
+                                        -std::numeric_limits<float>::infinity()};
     const IntegerQuantized s = quantize_integer(config, special, 1, 4);
     CHECK(s.scales[0] == 1.0f);
     CHECK(s.levels() == std::vector<std::int32_t>{127, 0, 127, -127});

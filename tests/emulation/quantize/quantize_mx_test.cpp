@@ -62,12 +62,12 @@ TEST_CASE("MXFP4 block by hand: floor scale, clamping between 6 and 8 times X, t
     // amax = 7: floor(log2 7) = 2, emax(E2M1) = 2, so X = 2^0 and the scale byte is 0 + 127.
     // E2M1 values 0 0.5 1 1.5 2 3 4 6 have codes 0..7, the sign in bit 3.
     std::vector<float> x(32, 0.0f);
-    x[0] = 1.0f;    // exact: code 2
-    x[1] = -2.5f;   // tie of 2 and 3: even mantissa -> -2 (code 8|4)
-    x[2] = 7.0f;    // 7 X lies between 6 X and 8 X: clamped to 6 (code 7)
-    x[3] = 0.3f;    // above the midpoint 0.25 of 0 and 0.5: 0.5 (code 1)
-    x[4] = 6.5f;    // clamped to 6
-    x[5] = -0.2f;   // below 0.25: -0 (code 8, E2M1 keeps -0)
+    x[0] = 1.0f;  // exact: code 2
+    x[1] = -2.5f;  // tie of 2 and 3: even mantissa -> -2 (code 8|4)
+    x[2] = 7.0f;  // 7 X lies between 6 X and 8 X: clamped to 6 (code 7)
+    x[3] = 0.3f;  // above the midpoint 0.25 of 0 and 0.5: 0.5 (code 1)
+    x[4] = 6.5f;  // clamped to 6
+    x[5] = -0.2f;  // below 0.25: -0 (code 8, E2M1 keeps -0)
     const BlockQuantized q = quantize_blocks(parse_block_format("mxfp4"), x);
     REQUIRE(q.scale_codes.size() == 1);
     CHECK(q.scale_codes[0] == 127);
@@ -97,7 +97,8 @@ TEST_CASE("MX scale rules at powers of two and at the element maximum", "[quanti
     CHECK(mx_shared_exponent(std::nextafter(6.0f, 7.0f), 2, 6.0, ScaleRule::Floor) == 0);
     CHECK(mx_shared_exponent(std::nextafter(6.0f, 7.0f), 2, 6.0, ScaleRule::Ceil) == 1);
     // MXFP8 E4M3: emax 8, so amax = 1 gives X = 2^-8; E5M2: emax 15.
-    CHECK(mx_shared_exponent(1.0f, mx_element_emax(parse_block_format("mxfp8_e4m3").element), 448, ScaleRule::Floor) == -8);
+    CHECK(mx_shared_exponent(1.0f, mx_element_emax(parse_block_format("mxfp8_e4m3").element), 448, ScaleRule::Floor) ==
+          -8);
     CHECK(mx_element_emax(parse_block_format("mxfp8_e5m2").element) == 15);
     CHECK(mx_element_emax(parse_block_format("mxfp6_e3m2").element) == 4);
     CHECK(mx_element_emax(parse_block_format("mxfp6_e2m3").element) == 2);
@@ -112,7 +113,7 @@ TEST_CASE("MX edge cases: all-zero block, NaN and inf blocks, E8M0 clamping of t
     std::vector<float> x(96, 0.0f);  // block 0 all zero
     x[32] = 1.0f;
     x[33] = not_a_number;  // block 1: NaN scale
-    x[64] = -infinity; // block 2: NaN scale
+    x[64] = -infinity;  // block 2: NaN scale
     x[65] = 2.0f;
     const BlockQuantized q = quantize_blocks(parse_block_format("mxfp8_e5m2"), x);
     REQUIRE(q.scale_codes.size() == 3);
@@ -147,11 +148,11 @@ TEST_CASE("MXFP8 E5M2 ties and MXINT8 fixed point by hand; a partial last block"
 
     // MXINT8: emax 0, so amax in [1, 2) gives X = 1 and elements k / 64, k = round(64 x) in -127..127.
     std::vector<float> y(32, 0.0f);
-    y[0] = 1.99f;    // 127.36 -> 127 (0x7F)
+    y[0] = 1.99f;  // 127.36 -> 127 (0x7F)
     y[1] = -1.999f;  // -127.94 -> -128, clamped to -127 (0x81)
-    y[2] = 0.5f;     // 32 (0x20)
-    y[3] = -1.0f;    // -64 (0xC0)
-    y[4] = 0.01f;    // 0.64 -> 1
+    y[2] = 0.5f;  // 32 (0x20)
+    y[3] = -1.0f;  // -64 (0xC0)
+    y[4] = 0.01f;  // 0.64 -> 1
     const BlockQuantized q = quantize_blocks(parse_block_format("mxint8"), y);
     CHECK(q.scale_codes[0] == 127);
     CHECK(std::vector<int>(q.codes.begin(), q.codes.begin() + 5) == std::vector<int>{0x7F, 0x81, 0x20, 0xC0, 0x01});
@@ -184,7 +185,8 @@ TEST_CASE("MX elements equal core::Rounder on the exact quotient, every format a
                     REQUIRE(q.scale_codes[b] == e + 127);
                     for (int i = 0; i < 32; ++i) {
                         const std::size_t k = b * 32 + i;
-                        const double expected = rounder(std::ldexp(static_cast<double>(x[k]), -e)).value * std::ldexp(1.0, e);
+                        const double expected =
+                            rounder(std::ldexp(static_cast<double>(x[k]), -e)).value * std::ldexp(1.0, e);
                         INFO(format.name << " value " << x[k]);
                         REQUIRE(v[k] == expected);
                     }

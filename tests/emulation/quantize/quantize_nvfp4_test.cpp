@@ -24,7 +24,7 @@ std::vector<float> dequantized(const BlockQuantized& q) {
 TEST_CASE("NVFP4 tensor encode scale follows Transformer Engine's rules", "[quantize]") {
     CHECK(nvfp4_tensor_encode_scale(2688.0f) == 1.0f);  // 448 * 6 / 2688
     CHECK(nvfp4_tensor_encode_scale(1.0f) == 2688.0f);
-    CHECK(nvfp4_tensor_encode_scale(0.0f) == 1.0f);     // amax 0
+    CHECK(nvfp4_tensor_encode_scale(0.0f) == 1.0f);  // amax 0
     CHECK(nvfp4_tensor_encode_scale(std::numeric_limits<float>::infinity()) == 1.0f);  // 2688 / inf = 0
     // 2688 / 2^-149 overflows: capped at FLT_MAX.
     CHECK(nvfp4_tensor_encode_scale(std::numeric_limits<float>::denorm_min()) == std::numeric_limits<float>::max());

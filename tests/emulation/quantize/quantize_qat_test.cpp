@@ -12,8 +12,8 @@
 #include "core/catalog.hpp"
 #include "emulation/simulation/precision_policy.hpp"
 #include "emulation/simulation/workload.hpp"
-#include "emulation/workloads/nn/mlp_classifier.hpp"
 #include "emulation/workloads/data/seeded_random.hpp"
+#include "emulation/workloads/nn/mlp_classifier.hpp"
 #include "emulation/workloads/registry.hpp"
 
 using namespace floatscope;
@@ -22,11 +22,22 @@ using namespace floatscope::emu;
 namespace {
 
 // QLoRA (Dettmers et al. 2023), appendix E: the NF4 values.
-const double nf4_published[16] = {-1.0, -0.6961928009986877, -0.5250730514526367, -0.39491748809814453,
-                                  -0.28444138169288635, -0.18477343022823334, -0.09105003625154495, 0.0,
-                                  0.07958029955625534, 0.16093020141124725, 0.24611230194568634,
-                                  0.33791524171829224, 0.44070982933044434, 0.5626170039176941,
-                                  0.7229568362236023, 1.0};
+const double nf4_published[16] = {-1.0,
+                                  -0.6961928009986877,
+                                  -0.5250730514526367,
+                                  -0.39491748809814453,
+                                  -0.28444138169288635,
+                                  -0.18477343022823334,
+                                  -0.09105003625154495,
+                                  0.0,
+                                  0.07958029955625534,
+                                  0.16093020141124725,
+                                  0.24611230194568634,
+                                  0.33791524171829224,
+                                  0.44070982933044434,
+                                  0.5626170039176941,
+                                  0.7229568362236023,
+                                  1.0};
 
 Matrix random_matrix(std::size_t rows, std::size_t cols, std::uint64_t seed) {
     SeededRandom random(seed, 9);
@@ -43,7 +54,8 @@ Matrix int4_reference(const Matrix& w) {
     Matrix q(w.rows, w.cols);
     for (std::size_t j = 0; j < w.cols; ++j) {
         double amax = 0;
-        for (std::size_t i = 0; i < w.rows; ++i) amax = std::max(amax, std::fabs(static_cast<double>(static_cast<float>(w(i, j)))));
+        for (std::size_t i = 0; i < w.rows; ++i)
+            amax = std::max(amax, std::fabs(static_cast<double>(static_cast<float>(w(i, j)))));
         const double scale = static_cast<float>(amax / 7);
         for (std::size_t i = 0; i < w.rows; ++i)
             q(i, j) = static_cast<float>(std::nearbyint(static_cast<float>(w(i, j)) / scale) * scale);
@@ -73,8 +85,9 @@ TEST_CASE("fake-quantized weights: NF4 blocks of 64 inputs of one output hold co
             for (std::size_t i = 64 * block; i < 64 * (block + 1); ++i) {
                 // The nearest table value to w / absmax, times absmax in float.
                 const double r = w(i, j) / absmax;
-                const double* nearest = std::min_element(std::begin(nf4_published), std::end(nf4_published),
-                                                         [&](double a, double b) { return std::fabs(a - r) < std::fabs(b - r); });
+                const double* nearest =
+                    std::min_element(std::begin(nf4_published), std::end(nf4_published),
+                                     [&](double a, double b) { return std::fabs(a - r) < std::fabs(b - r); });
                 INFO("output " << j << " input " << i);
                 CHECK(q(i, j) == static_cast<float>(static_cast<float>(*nearest) * static_cast<float>(absmax)));
             }
@@ -88,8 +101,7 @@ TEST_CASE("fake-quantized weights: INT4 has one scale per output, max / 7", "[qa
     CHECK(q.values == int4_reference(w).values);
 }
 
-TEST_CASE("QAT: the straight-through gradient is the gradient of the loss at the quantized weights",
-          "[qat]") {
+TEST_CASE("QAT: the straight-through gradient is the gradient of the loss at the quantized weights", "[qat]") {
     // 6 - 5 - 3, ReLU, fp32 throughout, SGD with learning rate 1 and no momentum: after one step
     // the weights moved by the gradient (up to fp32 roundings).
     TrainingOptions options;
@@ -137,7 +149,8 @@ TEST_CASE("QAT: the straight-through gradient is the gradient of the loss at the
             for (std::size_t i = 0; i < 6; ++i)
                 for (std::size_t j = 0; j < 5; ++j) g.first(i, j) += static_cast<double>(x(n, i) * d_h[n * 5 + j]);
             for (std::size_t j = 0; j < 5; ++j)
-                for (std::size_t k = 0; k < 3; ++k) g.second(j, k) += static_cast<double>(a[n * 5 + j] * d_logits[n * 3 + k]);
+                for (std::size_t k = 0; k < 3; ++k)
+                    g.second(j, k) += static_cast<double>(a[n * 5 + j] * d_logits[n * 3 + k]);
         }
         return g;
     };
@@ -191,8 +204,8 @@ TEST_CASE("quantize distribution=trained-mlp: weights of a trained model, its ac
           "[qat]") {
     const Workload& w = find_workload("quantize");
     const Parameters p = Parameters::parse(
-        w.parameters(), {"distribution=trained-mlp", "dataset=synthetic", "train-size=1024", "test-size=200", "epochs=3",
-                         "hidden=16", "schemes=int8,int4,mxfp8_e4m3,nf4", "matmul-rows=2"});
+        w.parameters(), {"distribution=trained-mlp", "dataset=synthetic", "train-size=1024", "test-size=200",
+                         "epochs=3", "hidden=16", "schemes=int8,int4,mxfp8_e4m3,nf4", "matmul-rows=2"});
     Trace trace;
     RunControl control;
     w.run(p, parse_policy("fp32"), trace, control);
@@ -211,7 +224,8 @@ TEST_CASE("quantize distribution=trained-mlp: weights of a trained model, its ac
         CHECK(metric(*region, "fp32_test_accuracy") > 0.9);
         const bool eight_bit = name == "int8" || name == "mxfp8_e4m3";
         bool has_activations = false;
-        for (const RegionMetric& m : region->metrics) has_activations |= m.name == "test_accuracy_quantized_activations";
+        for (const RegionMetric& m : region->metrics)
+            has_activations |= m.name == "test_accuracy_quantized_activations";
         CHECK(has_activations == eight_bit);
         if (eight_bit) {
             CHECK(std::fabs(metric(*region, "test_accuracy") - metric(*region, "fp32_test_accuracy")) <= 0.02);

@@ -107,7 +107,8 @@ TEST_CASE("Clipped values of block and integer quantizations", "[quantize]") {
 TEST_CASE("Matmul error with quantized weights against the exact product", "[quantize]") {
     // A = [1 2], W = [1; 1], Wq = [1; 0.5]: A W = 3, A Wq = 2.
     const std::vector<float> a = {1.0f, 2.0f};
-    const MatmulError e = matmul_quantization_error(a, std::vector<float>{1.0f, 1.0f}, std::vector<float>{1.0f, 0.5f}, 1, 2, 1);
+    const MatmulError e =
+        matmul_quantization_error(a, std::vector<float>{1.0f, 1.0f}, std::vector<float>{1.0f, 0.5f}, 1, 2, 1);
     CHECK(e.max_abs_error == 1.0);
     CHECK(e.relative_frobenius == Approx(1.0 / 3));
     // A case where float arithmetic cancels: 2^30 + 1 - 2^30 in the exact product is 1.

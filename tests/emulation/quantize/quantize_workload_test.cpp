@@ -65,9 +65,9 @@ TEST_CASE("quantize: heavy tails and outlier channels, and bad parameters", "[qu
     RunControl control;
     const auto policy = uniform_policy(floatscope::core::parse_format("fp32"));
     for (const char* distribution : {"laplace", "student-t", "outlier-channels"}) {
-        const Parameters p = Parameters::parse(
-            w.parameters(), {std::string("distribution=") + distribution, "rows=64", "cols=128", "schemes=int8,mxfp4:ceil",
-                             "matmul-rows=0"});
+        const Parameters p =
+            Parameters::parse(w.parameters(), {std::string("distribution=") + distribution, "rows=64", "cols=128",
+                                               "schemes=int8,mxfp4:ceil", "matmul-rows=0"});
         Trace trace;
         w.run(p, policy, trace, control);
         REQUIRE(trace.regions().size() == 2);

@@ -12,8 +12,8 @@
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "core/rounding.hpp"
-#include "emulation/simulation/engine.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/simulation/engine.hpp"
 #include "emulation/workloads/registry.hpp"
 
 using namespace floatscope;
@@ -126,8 +126,8 @@ TEST_CASE("region_rows: errors, counts, range and histogram of an fp16 region, b
     TraceRegion region{"layer", 0, "layer 0", core::parse_format("fp16"), {}, {}, {}};
     // fp16 (IEEE 754 binary16): max 65504, min normal 2^-14, min subnormal 2^-24, 10 fraction bits.
     region.values = {1.0, 1.5, inf, 0.0, std::ldexp(1.0, -20), nan, 65504.0};
-    const TruthRegion truth = truth_of({1.0, 1.25, 70000.0, std::ldexp(1.0, -26),
-                                        std::ldexp(1.0, -20) + std::ldexp(1.0, -30), 1.0, 1e5});
+    const TruthRegion truth =
+        truth_of({1.0, 1.25, 70000.0, std::ldexp(1.0, -26), std::ldexp(1.0, -20) + std::ldexp(1.0, -30), 1.0, 1e5});
     region.counters.operations = 10;
     region.counters.inexact = 4;
     region.counters.overflow = 1;

@@ -22,8 +22,8 @@ std::vector<std::string> small_parameters(const std::string& workload) {
     if (workload == "gemm") return {"m=4", "n=4", "k=8,32"};
     if (workload == "mlp-forward") return {"depth=3", "width=16", "batch=4"};
     if (workload == "train-mlp")
-        return {"dataset=synthetic", "train-size=128", "test-size=64", "hidden=8", "epochs=2", "log-every=1",
-                "qat=int8"};
+        return {"dataset=synthetic", "train-size=128", "test-size=64", "hidden=8",
+                "epochs=2",          "log-every=1",    "qat=int8"};
     if (workload == "iterative-refinement") return {"n=8", "max-iterations=3"};
     if (workload == "quantize") return {"rows=16", "cols=16", "matmul-rows=2"};
     if (workload == "fpcore") return {"samples=16"};

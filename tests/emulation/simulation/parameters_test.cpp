@@ -44,9 +44,8 @@ TEST_CASE("defaults fill every parameter, in schema order, normalised") {
 }
 
 TEST_CASE("assignments are parsed, trimmed and normalised; a later one wins") {
-    const Parameters p =
-        Parameters::parse(schema(), {"depth=+8", "init-scale= 0.25", "layer-norm=YES", "activation=gelu",
-                                     "data=/tmp/a=b", "depth=32"});
+    const Parameters p = Parameters::parse(
+        schema(), {"depth=+8", "init-scale= 0.25", "layer-norm=YES", "activation=gelu", "data=/tmp/a=b", "depth=32"});
     CHECK(p.integer("depth") == 32);
     CHECK(p.real("init-scale") == 0.25);
     CHECK(p.text("init-scale") == "0.25");

@@ -12,7 +12,9 @@ using core::RoundingMode;
 
 namespace {
 
-bool same(const core::FormatRounding& a, const core::FormatRounding& b) { return a.format == b.format && a.mode == b.mode; }
+bool same(const core::FormatRounding& a, const core::FormatRounding& b) {
+    return a.format == b.format && a.mode == b.mode;
+}
 
 /// Field-by-field equality apart from the name (what describe promises to keep).
 bool same_policy(const PrecisionPolicy& a, const PrecisionPolicy& b) {

@@ -20,8 +20,11 @@ Report sample() {
     Report r;
     r.floatscope_version = "0.1.0";
     r.created = "2026-11-29T18:07:34Z";
-    r.runs.push_back({"1", "mlp-forward", {{"depth", "16"}, {"data", "a \"quoted\", path\nwith a break"}},
-                      {{"bf16", "bf16"}, {"amp", "fp32; compute=bf16@sr"}}, 256});
+    r.runs.push_back({"1",
+                      "mlp-forward",
+                      {{"depth", "16"}, {"data", "a \"quoted\", path\nwith a break"}},
+                      {{"bf16", "bf16"}, {"amp", "fp32; compute=bf16@sr"}},
+                      256});
     r.runs.push_back({"2", "sum", {}, {{"fp16", "fp16"}}, 0});
     r.rows = {
         {"1", "mlp-forward", "bf16", "layer", 0, "layer 0 (relu)", "rel_error_max", 0.1},
@@ -131,10 +134,11 @@ TEST_CASE("JSON reader errors say what was expected") {
     CHECK_THROWS_AS(read_json(not_json), Error);
     // Integer fields that are floats or beyond int: refused (converting them is undefined behaviour).
     for (const char* precision : {"1e300", "2.5", "4294967296", "-4294967296", "18446744073709551615"}) {
-        std::istringstream in(std::string("{\"floatscope_version\":\"0.1.0\",\"created\":\"\",\"runs\":[{\"run\":\"1\","
-                                          "\"workload\":\"sum\",\"parameters\":[],\"policies\":[],\"mpfr_precision\":") +
-                              precision + "}],\"rows\":[]}");
-        CHECK_THROWS_WITH(read_json(in), Catch::Contains(std::string("mpfr_precision is ") ) &&
+        std::istringstream in(
+            std::string("{\"floatscope_version\":\"0.1.0\",\"created\":\"\",\"runs\":[{\"run\":\"1\","
+                        "\"workload\":\"sum\",\"parameters\":[],\"policies\":[],\"mpfr_precision\":") +
+            precision + "}],\"rows\":[]}");
+        CHECK_THROWS_WITH(read_json(in), Catch::Contains(std::string("mpfr_precision is ")) &&
                                              Catch::Contains("expected an integer that fits an int"));
     }
 }

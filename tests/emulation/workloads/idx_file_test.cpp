@@ -73,8 +73,8 @@ TEST_CASE("read_idx names the file and the defect of malformed files", "[idx]") 
 TEST_CASE("load_fashion_mnist checks its files and says how to install them", "[idx]") {
     test::TempDir dir;
     using Catch::Matchers::Contains;
-    CHECK_THROWS_WITH(load_fashion_mnist(dir.path(), true), Contains("apt install dataset-fashion-mnist") &&
-                                                                Contains("train-images-idx3-ubyte.gz"));
+    CHECK_THROWS_WITH(load_fashion_mnist(dir.path(), true),
+                      Contains("apt install dataset-fashion-mnist") && Contains("train-images-idx3-ubyte.gz"));
     write_gzip(dir, "t10k-images-idx3-ubyte.gz", idx_bytes(0x08, {2, 2, 2}, counting(8)));
     write_gzip(dir, "t10k-labels-idx1-ubyte.gz", idx_bytes(0x08, {3}, std::string("\x01\x02\x03", 3)));
     CHECK_THROWS_WITH(load_fashion_mnist(dir.path(), false), Contains("2 images but 3 labels"));

@@ -10,8 +10,8 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
-#include "emulation/simulation/engine.hpp"
 #include "emulation/fpcore/runner.hpp"
+#include "emulation/simulation/engine.hpp"
 #include "emulation/simulation/workload.hpp"
 #include "emulation/workloads/registry.hpp"
 

@@ -107,10 +107,9 @@ TEST_CASE("gemm entries are sequential fused accumulations of the rounded inputs
             REQUIRE(region.values.size() == 6);
             for (std::size_t i = 0; i < 3; ++i)
                 for (std::size_t j = 0; j < 2; ++j)
-                    CHECK(region.values[i * 2 + j] == reference_entry(in, 300, 2, i, j, ks[r], parse_format(c.storage),
-                                                                      parse_format(c.compute),
-                                                                      parse_format(c.accumulate),
-                                                                      parse_format(c.output)));
+                    CHECK(region.values[i * 2 + j] ==
+                          reference_entry(in, 300, 2, i, j, ks[r], parse_format(c.storage), parse_format(c.compute),
+                                          parse_format(c.accumulate), parse_format(c.output)));
         }
     }
 }

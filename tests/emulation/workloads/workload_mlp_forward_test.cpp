@@ -172,9 +172,8 @@ TEST_CASE("mlp-forward: a 3-layer MLP matches MPFR, and fp32 and bf16 match thei
                 for (std::size_t k = 0; k < 5; ++k)
                     s = std::fma(x[i * 5 + k], static_cast<float>(net.weights[l](k, j)), s);
                 const float h = s + static_cast<float>(net.biases[l][j]);
-                y[i * 5 + j] = activation == "relu"
-                                   ? std::max(h, 0.0f)
-                                   : static_cast<float>(0.5 * h * (1 + std::erf(h / std::sqrt(2.0))));
+                y[i * 5 + j] = activation == "relu" ? std::max(h, 0.0f)
+                                                    : static_cast<float>(0.5 * h * (1 + std::erf(h / std::sqrt(2.0))));
             }
         const std::vector<double>& got = layer_values(fp32, l);
         for (std::size_t i = 0; i < 10; ++i) {

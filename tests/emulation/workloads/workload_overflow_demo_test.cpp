@@ -41,7 +41,8 @@ double value(const Trace& trace, int step) { return trace.regions().at(static_ca
 
 }  // namespace
 
-TEST_CASE("fp16: 10^4 x 10^4 overflows to inf, inf - inf and 0 x inf are NaN, and NaN spreads", "[workload][overflow]") {
+TEST_CASE("fp16: 10^4 x 10^4 overflows to inf, inf - inf and 0 x inf are NaN, and NaN spreads",
+          "[workload][overflow]") {
     const Trace trace = run_demo("fp16");
     const auto& regions = trace.regions();
     REQUIRE(regions.size() == 6 + 4 + 1);  // the default 4 layers
@@ -155,6 +156,6 @@ TEST_CASE("step i follows layer i of the policy", "[workload][overflow]") {
     const Trace output = run_demo("fp32; output=bf16", {"steps=0", "a=3", "b=0.1"});
     CHECK(output.regions().back().format == parse_format("bf16"));
     CHECK(output.regions().back().values[0] == ref_round(parse_format("bf16"), 0.0, RoundingMode::NearestEven).value);
-    CHECK(value(output, step_product) == ref_round(parse_format("fp32"), 3 * static_cast<double>(0.1f),
-                                                   RoundingMode::NearestEven).value);
+    CHECK(value(output, step_product) ==
+          ref_round(parse_format("fp32"), 3 * static_cast<double>(0.1f), RoundingMode::NearestEven).value);
 }

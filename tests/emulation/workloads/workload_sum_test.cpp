@@ -64,8 +64,10 @@ double reference_term(const FormatSpec& f, long i) {
 double reference_add(const FormatSpec& f, double a, double b, bool subtract = false) {
     RefNumber s(2200);  // enough for the exact sum of any two doubles
     mpfr_set_d(s.get(), a, MPFR_RNDN);
-    if (subtract) mpfr_sub_d(s.get(), s.get(), b, MPFR_RNDN);
-    else mpfr_add_d(s.get(), s.get(), b, MPFR_RNDN);
+    if (subtract)
+        mpfr_sub_d(s.get(), s.get(), b, MPFR_RNDN);
+    else
+        mpfr_add_d(s.get(), s.get(), b, MPFR_RNDN);
     return ref_round(f, s.get(), RoundingMode::NearestEven).value;
 }
 
@@ -102,8 +104,10 @@ double reference_pairwise(const FormatSpec& f, const std::vector<double>& terms,
 long first_stagnant(const std::vector<double>& sums) {
     long first = 0;
     for (std::size_t i = 1; i < sums.size(); ++i) {
-        if (sums[i] != sums[i - 1]) first = 0;
-        else if (first == 0) first = static_cast<long>(i) + 1;
+        if (sums[i] != sums[i - 1])
+            first = 0;
+        else if (first == 0)
+            first = static_cast<long>(i) + 1;
     }
     return first;
 }

@@ -71,7 +71,7 @@ TEST_CASE("LossScaler follows GradScaler: backoff and skip on inf, growth after 
 
 TEST_CASE("DelayedScaling divides by max(amax history) * 2^margin / fp8 max", "[train-mlp]") {
     DelayedScaling s(448, 2, 1);  // E4M3's max is 448 (OCP FP8 specification)
-    CHECK(s.divisor() == 1);      // no history yet: Transformer Engine starts from scale 1
+    CHECK(s.divisor() == 1);  // no history yet: Transformer Engine starts from scale 1
     const std::vector<double> a = {-3, 2}, b = {1}, c = {0.5}, zero = {0};
     s.record(a);
     CHECK(s.divisor() == static_cast<float>(3.0 * 2 / 448));
@@ -145,8 +145,9 @@ TEST_CASE("train-mlp: bad parameters and a missing dataset give clear errors", "
     // 784*4097 + 2*4096*4097 + 4096*11 = 36819728 parameters, three doubles each: 842.7 MiB.
     const std::uint64_t limit = core::memory_limit();
     core::set_memory_limit(std::uint64_t{512} << 20);
-    CHECK_THROWS_WITH(workload().check(parse({"hidden=4096,4096,4096"})),
-                      Contains("hidden='4096,4096,4096'") && Contains("needs 842.7 MiB") && Contains("the limit is 512 MiB"));
+    CHECK_THROWS_WITH(workload().check(parse({"hidden=4096,4096,4096"})), Contains("hidden='4096,4096,4096'") &&
+                                                                              Contains("needs 842.7 MiB") &&
+                                                                              Contains("the limit is 512 MiB"));
     core::set_memory_limit(limit);
     Trace trace;
     RunControl control;
