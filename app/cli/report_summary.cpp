@@ -57,7 +57,8 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
     const bool several_runs = report.runs.size() > 1;
     Row header;
     if (several_runs) header.emplace_back("run");
-    for (const char* name : {"policy", "region", "rel_error_max", "bits_correct_min", "overflow", "underflow", "nan"})
+    for (const char* name : {"policy", "region", "normwise_rel_error", "normwise_bits_correct", "underflow_count",
+                             "overflow_count", "nan_count"})
         header.emplace_back(name);
     header.insert(header.end(), own_metrics.begin(), own_metrics.end());
     TextTable table(header);
@@ -67,10 +68,10 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
         if (several_runs) row.push_back(r.run);
         row.push_back(r.policy);
         row.push_back(r.region.empty() ? fmt::format("{} {}", r.region_kind, r.region_index) : r.region);
-        row.push_back(cell(line, emu::metric::rel_error_max, "{:.3g}"));
-        row.push_back(cell(line, emu::metric::bits_correct_min, "{:.1f}"));
+        row.push_back(cell(line, emu::metric::normwise_rel_error, "{:.3g}"));
+        row.push_back(cell(line, emu::metric::normwise_bits_correct, "{:.1f}"));
+        row.push_back(cell(line, emu::metric::underflow_count, "{:.0f}"));
         row.push_back(cell(line, emu::metric::overflow_count, "{:.0f}"));
-        row.push_back(cell(line, emu::metric::underflow_to_zero_count, "{:.0f}"));
         row.push_back(cell(line, emu::metric::nan_count, "{:.0f}"));
         for (const std::string& name : own_metrics) row.push_back(cell(line, name, "{:.6g}"));
         table.add_row(std::move(row));

@@ -77,8 +77,9 @@ std::vector<Benchmark> list_benchmarks(const std::vector<std::vector<FPCore>>& f
 /// on that point.
 ///
 /// Rows (run "1", workload, policy = format name): region "output"/"result" with metrics samples,
-/// rejected_count, bits_error_avg, bits_error_max, rel_error_avg, rel_error_max, overflow_count,
-/// underflow_count, nan_count, inf_count, budget_exceeded_count (counts are of points),
+/// rejected_count, bits_error_avg, bits_error_max, rel_error_avg, rel_error_max, op_overflow_flags,
+/// op_underflow_flags (points whose evaluation raised the IEEE flag), nan_count, inf_count,
+/// budget_exceeded_count (counts are of points),
 /// uniform_in_value (1 when the points were drawn uniformly in value, see choose_spread); region
 /// kind "binding" per let variable outside loops and kind "iteration" per iteration of the first
 /// loop (its first variable), each with bits_error_avg, bits_error_max, samples. A benchmark that

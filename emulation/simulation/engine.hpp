@@ -8,6 +8,7 @@
 
 #include "emulation/simulation/parameters.hpp"
 #include "emulation/simulation/precision_policy.hpp"
+#include "emulation/simulation/region_measures.hpp"
 #include "emulation/simulation/report.hpp"
 #include "emulation/simulation/run_control.hpp"
 #include "emulation/simulation/trace.hpp"
@@ -48,10 +49,5 @@ std::optional<core::WorkloadCounts> read_work(const Report& report, const std::s
 /// Whether `metric` is one the engine derives (errors, counts, value range, histogram, operation
 /// counters, timings) rather than one a workload reported itself (loss, accuracy).
 bool is_measured_metric(const std::string& metric);
-
-/// The rows of one emulated region measured against its truth (nullptr: no ground truth).
-/// Exposed for tests and for workloads composed by other front ends (FPCore).
-std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,
-                                   const TraceRegion& region, const TruthRegion* truth);
 
 }  // namespace floatscope::emu

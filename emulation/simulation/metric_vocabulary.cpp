@@ -20,12 +20,33 @@ constexpr MetricDefinition definitions[] = {
     {rel_error_median, E, "median |x - t| / |t|"},
     {ulp_error_max, E, "largest |x - t| in units of the region format's spacing at t"},
     {ulp_error_mean, E, "mean ULP error"},
-    {bits_correct_min, E, "fewest correct bits, -log2 of the relative error"},
-    {bits_correct_mean, E, "mean correct bits"},
-    {overflow_count, E, "results that became inf, NaN or the saturated maximum from a finite truth"},
+    {bits_correct_min, E, "fewest correct bits of a component, -log2 of its relative error in [0, p]"},
+    {bits_correct_mean, E, "mean correct bits of the components"},
+    {normwise_rel_error, E,
+     "||x - t||_2 / ||t||_2 over the compared values; absent when t = 0, inf for a NaN or inf x"},
+    {normwise_rel_error_inf, E, "||x - t||_inf / ||t||_inf over the compared values; absent when t = 0"},
+    {normwise_bits_correct, E, "-log2(normwise_rel_error) in [0, p], p the region format's precision; p when exact"},
+    {exact, E, "1 when every compared value equals its truth, 0 otherwise"},
+    {componentwise_rel_error_max, E, "largest |x_i - t_i| / |t_i| over the components with |t_i| >= 2^-p max|t|"},
+    {componentwise_rel_error_median, E, "median |x_i - t_i| / |t_i| over the same components"},
+    {componentwise_excluded_count, E,
+     "compared components below that floor (or with t_i = 0 or infinite), not in the componentwise measures"},
+    {overflow_count, E,
+     "results whose truth is beyond the range (|t| >= max + ulp(max)/2) and which came out inf, NaN or max"},
     {overflow_fraction, E, "overflow_count / value_count"},
-    {underflow_to_zero_count, E, "zero results whose truth is nonzero"},
-    {underflow_to_zero_fraction, E, "underflow_to_zero_count / value_count"},
+    {underflow_count, E,
+     "results whose truth is below the normal range (0 < |t| < min normal) and which came out subnormal or zero"},
+    {underflow_fraction, E, "underflow_count / value_count"},
+    {flushed_to_zero_count, E, "the underflows that came out zero"},
+    {flushed_to_zero_fraction, E, "flushed_to_zero_count / value_count"},
+    {subnormal_result_count, E, "the underflows that came out subnormal"},
+    {subnormal_result_fraction, E, "subnormal_result_count / value_count"},
+    {zeroed_count, E,
+     "zero results whose truth is in the normal range or beyond (cancellation, a ReLU after rounding): not underflow"},
+    {zeroed_fraction, E, "zeroed_count / value_count"},
+    {underflow_to_zero_count, E,
+     "older reports only: zero results whose truth is nonzero (now underflow_count and zeroed_count)"},
+    {underflow_to_zero_fraction, E, "older reports only: underflow_to_zero_count / value_count"},
     {subnormal_count, E, "subnormal results"},
     {subnormal_fraction, E, "subnormal_count / value_count"},
     {nan_count, E, "NaN results"},
@@ -35,8 +56,9 @@ constexpr MetricDefinition definitions[] = {
     {op_count, E, "emulated operations counted in the region"},
     {op_inexact, E, "operations that raised inexact"},
     {op_inexact_fraction, E, "op_inexact / op_count"},
-    {op_overflow, E, "operations that raised the IEEE overflow flag"},
-    {op_underflow, E, "operations that raised the IEEE underflow flag"},
+    {op_overflow_flags, E, "operations that raised the IEEE overflow flag (FPCore: points whose evaluation raised it)"},
+    {op_underflow_flags, E,
+     "operations that raised the IEEE underflow flag (FPCore: points whose evaluation raised it)"},
     {op_divide_by_zero, E, "operations that raised divide-by-zero"},
     {op_invalid, E, "operations that raised invalid"},
     {op_nan, E, "operations whose result is NaN"},
@@ -58,7 +80,6 @@ constexpr MetricDefinition definitions[] = {
     {bits_error_avg, F, "mean of Herbie's bits of error over the points"},
     {bits_error_max, F, "largest bits of error over the points"},
     {rel_error_avg, F, "mean relative error over the points"},
-    {underflow_count, F, "points whose result underflowed to zero from a nonzero truth"},
     {budget_exceeded_count, F, "points whose loops ran past the iteration budget"},
     {uniform_in_value, F, "1 when inputs were sampled uniformly in value, 0 when in bit patterns"},
     {error, F, "1 on the row that reports a benchmark's failure (its region names the reason)"},
@@ -91,6 +112,12 @@ constexpr MetricDefinition definitions[] = {
     {fp32_test_accuracy, W, "quantize: test accuracy of the unquantized model"},
     {test_accuracy_quantized_activations, W, "quantize: test accuracy with activations quantized too"},
     {activations_quantized, W, "quantize: 1 when the region's matmul quantized its activations"},
+    {error_bound_deterministic, W,
+     "sum, gemm: Higham's gamma_n = n u / (1 - n u) bound on the normwise relative error, inputs' rounding and "
+     "conditioning included"},
+    {error_bound_probabilistic, W, "sum, gemm: Higham and Mary's lambda sqrt(n) u (lambda = 1) in place of gamma_n"},
+    {error_bound_limiting_accuracy, W,
+     "iterative-refinement: the forward error refinement converges to, u + 4 n u_r kappa (Carson and Higham 2018)"},
 };
 
 }  // namespace
@@ -100,6 +127,13 @@ std::span<const MetricDefinition> vocabulary() { return definitions; }
 const MetricDefinition* find_definition(std::string_view name) {
     for (const MetricDefinition& d : definitions)
         if (d.is_prefix ? name.starts_with(d.name) : name == d.name) return &d;
+    return nullptr;
+}
+
+const char* position_metric(std::string_view region_kind) {
+    if (region_kind == "terms") return n;
+    if (region_kind == "k") return k;
+    if (region_kind == "step") return step;
     return nullptr;
 }
 

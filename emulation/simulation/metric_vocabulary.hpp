@@ -23,9 +23,26 @@ inline constexpr const char* ulp_error_max = "ulp_error_max";
 inline constexpr const char* ulp_error_mean = "ulp_error_mean";
 inline constexpr const char* bits_correct_min = "bits_correct_min";
 inline constexpr const char* bits_correct_mean = "bits_correct_mean";
+inline constexpr const char* normwise_rel_error = "normwise_rel_error";
+inline constexpr const char* normwise_rel_error_inf = "normwise_rel_error_inf";
+inline constexpr const char* normwise_bits_correct = "normwise_bits_correct";
+inline constexpr const char* exact = "exact";
+inline constexpr const char* componentwise_rel_error_max = "componentwise_rel_error_max";
+inline constexpr const char* componentwise_rel_error_median = "componentwise_rel_error_median";
+inline constexpr const char* componentwise_excluded_count = "componentwise_excluded_count";
 // ---- The engine: classification of a region's values (counts, and fractions of the values).
 inline constexpr const char* overflow_count = "overflow_count";
 inline constexpr const char* overflow_fraction = "overflow_fraction";
+inline constexpr const char* underflow_count = "underflow_count";
+inline constexpr const char* underflow_fraction = "underflow_fraction";
+inline constexpr const char* flushed_to_zero_count = "flushed_to_zero_count";
+inline constexpr const char* flushed_to_zero_fraction = "flushed_to_zero_fraction";
+inline constexpr const char* subnormal_result_count = "subnormal_result_count";
+inline constexpr const char* subnormal_result_fraction = "subnormal_result_fraction";
+inline constexpr const char* zeroed_count = "zeroed_count";
+inline constexpr const char* zeroed_fraction = "zeroed_fraction";
+/// Reports written before underflow meant underflow: every zero result of a nonzero truth. Read
+/// (plots of old reports), no longer written.
 inline constexpr const char* underflow_to_zero_count = "underflow_to_zero_count";
 inline constexpr const char* underflow_to_zero_fraction = "underflow_to_zero_fraction";
 inline constexpr const char* subnormal_count = "subnormal_count";
@@ -34,12 +51,13 @@ inline constexpr const char* nan_count = "nan_count";
 inline constexpr const char* nan_fraction = "nan_fraction";
 inline constexpr const char* inf_count = "inf_count";
 inline constexpr const char* inf_fraction = "inf_fraction";
-// ---- The engine: what the region's emulated operations flagged (workloads that count them).
+// ---- The engine: what the region's emulated operations flagged (workloads that count them): IEEE
+// flags per operation, named apart from the value measures above.
 inline constexpr const char* op_count = "op_count";
 inline constexpr const char* op_inexact = "op_inexact";
 inline constexpr const char* op_inexact_fraction = "op_inexact_fraction";
-inline constexpr const char* op_overflow = "op_overflow";
-inline constexpr const char* op_underflow = "op_underflow";
+inline constexpr const char* op_overflow_flags = "op_overflow_flags";
+inline constexpr const char* op_underflow_flags = "op_underflow_flags";
 inline constexpr const char* op_divide_by_zero = "op_divide_by_zero";
 inline constexpr const char* op_invalid = "op_invalid";
 inline constexpr const char* op_nan = "op_nan";
@@ -69,7 +87,6 @@ inline constexpr const char* rejected_count = "rejected_count";
 inline constexpr const char* bits_error_avg = "bits_error_avg";
 inline constexpr const char* bits_error_max = "bits_error_max";
 inline constexpr const char* rel_error_avg = "rel_error_avg";
-inline constexpr const char* underflow_count = "underflow_count";
 inline constexpr const char* budget_exceeded_count = "budget_exceeded_count";
 inline constexpr const char* uniform_in_value = "uniform_in_value";
 inline constexpr const char* error = "error";
@@ -105,6 +122,10 @@ inline constexpr const char* bits_per_value = "bits_per_value";
 inline constexpr const char* fp32_test_accuracy = "fp32_test_accuracy";
 inline constexpr const char* test_accuracy_quantized_activations = "test_accuracy_quantized_activations";
 inline constexpr const char* activations_quantized = "activations_quantized";
+// Error bounds beside the measured normwise error (docs/error-measures.md): sum, gemm, iterative-refinement.
+inline constexpr const char* error_bound_deterministic = "error_bound_deterministic";
+inline constexpr const char* error_bound_probabilistic = "error_bound_probabilistic";
+inline constexpr const char* error_bound_limiting_accuracy = "error_bound_limiting_accuracy";
 
 /// Region kinds that are not positions along a computation: whole-run figures (timings).
 inline constexpr const char* whole_run_kind = "run";
@@ -130,6 +151,11 @@ std::span<const MetricDefinition> vocabulary();
 /// The definition of `name` (a metric, or a member of a family); nullptr when it is not in the
 /// vocabulary. A name two sources write (rel_error_max) is found as the engine's.
 const MetricDefinition* find_definition(std::string_view name);
+
+/// The metric that holds a region kind's parameter, where its index is not the parameter: "n" for
+/// the sum's "terms" regions, "k" for gemm's "k", "step" for train-mlp's logged steps; nullptr for
+/// kinds whose index is the parameter (layer, iteration, epoch from 0).
+const char* position_metric(std::string_view region_kind);
 
 /// n of a metric name `<prefix><n>` (n a decimal integer, maybe negative); nullopt for any other name.
 std::optional<int> numbered(std::string_view metric_name, std::string_view prefix);

@@ -1,13 +1,16 @@
 // gemm: C = A B under the policy's matrix-product model, and how its error grows with k.
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include <fmt/format.h>
 
+#include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "core/memory_budget.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
+#include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
@@ -62,6 +65,26 @@ struct Operands {
     /// B's first k rows, k x n.
     std::span<const double> b_rows(std::size_t k) const { return std::span<const double>(b).first(k * n); }
 };
+
+/// || |A| |B| ||_F / ||A B||_F for the first k columns and rows: what turns the entrywise bound
+/// |C_hat - C| <= theta |A| |B| into one on the normwise error (1 for nonnegative entries); +inf
+/// when A B = 0.
+double normwise_conditioning(const Operands& o, std::size_t k) {
+    long double magnitude = 0, value = 0;
+    for (std::size_t i = 0; i < o.m; ++i)
+        for (std::size_t j = 0; j < o.n; ++j) {
+            long double abs_sum = 0, sum = 0;
+            for (std::size_t l = 0; l < k; ++l) {
+                const long double term =
+                    static_cast<long double>(o.a[i * o.k_max + l]) * static_cast<long double>(o.b[l * o.n + j]);
+                abs_sum += std::fabs(term);
+                sum += term;
+            }
+            magnitude += abs_sum * abs_sum;
+            value += sum * sum;
+        }
+    return value > 0 ? static_cast<double>(std::sqrt(magnitude / value)) : INFINITY;
+}
 
 Operands drawn_operands(const Parameters& parameters, const std::vector<std::size_t>& ks) {
     Operands o;
@@ -157,12 +180,16 @@ public:
              RunControl& control) const override {
         check(parameters);
         const std::vector<std::size_t> ks = parse_k_list(parameters.text("k"));
-        Operands operands = drawn_operands(parameters, ks);
+        const Operands exact = drawn_operands(parameters, ks);
+        Operands operands = exact;
         core::StochasticSource random(rounding_seed(static_cast<std::uint64_t>(parameters.integer("seed"))));
         const core::FormatRounding& storage = policy.at(Role::Storage);
         core::round_array(storage.format, storage.mode, operands.a, operands.a, &random);
         core::round_array(storage.format, storage.mode, operands.b, operands.b, &random);
         const AccumulationModel model = policy.matmul_model();
+        // The operands are doubles: rounding them to the storage format is exact when it holds binary64.
+        const double storage_u =
+            holds_values_of(storage.format, core::parse_format("fp64")) ? 0.0 : unit_roundoff(storage);
         for (std::size_t j = 0; j < ks.size(); ++j) {
             const std::size_t k = ks[j];
             TraceRegion& region =
@@ -170,6 +197,12 @@ public:
             region.values.resize(operands.m * operands.n);
             gemm(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n);
             region.metrics.push_back({metric::k, static_cast<double>(k)});
+            const ErrorBounds bounds = dot_error_bounds(model, static_cast<double>(k), storage.format, storage_u);
+            const double conditioning = normwise_conditioning(exact, k);
+            if (std::isfinite(bounds.deterministic * conditioning)) {
+                region.metrics.push_back({metric::error_bound_deterministic, bounds.deterministic * conditioning});
+                region.metrics.push_back({metric::error_bound_probabilistic, bounds.probabilistic * conditioning});
+            }
             control.checkpoint(static_cast<double>(j + 1) / static_cast<double>(ks.size()), region.label);
         }
     }

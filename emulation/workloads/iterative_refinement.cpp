@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "core/format_properties.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
+#include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/scalar.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
@@ -104,9 +106,6 @@ private:
     std::vector<double> reference_;
     std::vector<double> augmented_;
 };
-
-/// Unit roundoff of a format: half the spacing of its numbers at 1, 2^-p.
-double unit_roundoff(const core::FormatSpec& format) { return std::ldexp(1.0, -value_precision(format)); }
 
 /// The emulated refinement (Carson and Higham, SIAM J. Sci. Comput. 40(2), 2018):
 /// A = LU in u_f; x_0 from the factors; then r = b - A x in u_r, solve A d = r with the factors in
@@ -266,8 +265,14 @@ public:
         const ErrorMeasures measures(system);
         const int max_iterations = static_cast<int>(parameters.integer("max-iterations"));
         Refinement refinement(system, policy, static_cast<std::uint64_t>(parameters.integer("seed")));
-        const double tolerance =
-            std::sqrt(static_cast<double>(system.n)) * unit_roundoff(refinement.working_format()) * refinement.a_norm();
+        const double tolerance = std::sqrt(static_cast<double>(system.n)) *
+                                 core::format_properties(refinement.working_format()).unit_roundoff *
+                                 refinement.a_norm();
+        // Carson and Higham (SIAM J. Sci. Comput. 40(2), 2018, 3.2): the forward error converges to
+        // about u + 4 n u_r cond(A, x), with kappa standing for cond(A, x).
+        const double limiting_accuracy =
+            unit_roundoff(policy.at(Role::Storage)) +
+            4 * static_cast<double>(system.n) * unit_roundoff(policy.at(Role::Accumulate)) * parameters.real("kappa");
 
         OperationCounters counters;
         std::vector<double> x;
@@ -292,6 +297,8 @@ public:
                               {metric::backward_error, measures.backward_error(x)},
                               {metric::residual_norm, residual_norm},
                               {metric::converged, converged ? 1.0 : 0.0}};
+            if (std::isfinite(limiting_accuracy))
+                region.metrics.push_back({metric::error_bound_limiting_accuracy, limiting_accuracy});
             control.checkpoint(static_cast<double>(i + 1) / (max_iterations + 1), region.label);
             if (converged || !finite || i == max_iterations) break;
             counters = {};

@@ -1,11 +1,14 @@
 // sum: naive, pairwise and Kahan summation of a series in an accumulator format, and where it stagnates.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "core/catalog.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
+#include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
@@ -99,6 +102,49 @@ private:
     Arithmetic arithmetic_;
 };
 
+/// The a priori bounds on the relative error of the partial sums (Higham 2002, 4.2): the terms'
+/// rounding to the storage format and the summation's, times the condition number
+/// sum |t_i| / |sum t_i| of the exact terms (1 for a positive series).
+class SumBounds {
+public:
+    SumBounds(bool harmonic, const core::FormatRounding& storage, const core::FormatRounding& accumulator,
+              Method method)
+        : accumulator_(accumulator),
+          order_(method == Method::Pairwise ? AccumulationOrder::Pairwise : AccumulationOrder::Sequential),
+          compensated_(method == Method::Kahan) {
+        // The truth sums 1/i itself for the harmonic series (its double terms are rounded, u = 2^-53),
+        // the double terms otherwise (exact where the storage format holds binary64).
+        const bool storage_exact = holds_values_of(storage.format, core::parse_format("fp64"));
+        input_u_ = (storage_exact ? 0.0 : unit_roundoff(storage)) + (harmonic ? std::ldexp(1.0, -53) : 0.0);
+    }
+
+    /// The condition number of the first m terms at each checkpoint m, from the exact terms.
+    static std::vector<double> conditioning(const std::vector<double>& terms, const std::vector<std::size_t>& at) {
+        std::vector<double> out;
+        long double magnitude = 0, sum = 0;
+        std::size_t done = 0;
+        for (const std::size_t m : at) {
+            for (; done < m; ++done) magnitude += std::fabs(static_cast<long double>(terms[done])), sum += terms[done];
+            out.push_back(sum != 0 ? static_cast<double>(magnitude / std::fabs(sum)) : INFINITY);
+        }
+        return out;
+    }
+
+    /// The bounds for the first m terms, where they are finite.
+    void add(std::size_t m, double conditioning, std::vector<RegionMetric>& metrics) const {
+        const ErrorBounds b = sum_error_bounds(accumulator_, order_, compensated_, static_cast<double>(m), input_u_);
+        if (!std::isfinite(b.deterministic * conditioning)) return;
+        metrics.push_back({metric::error_bound_deterministic, b.deterministic * conditioning});
+        metrics.push_back({metric::error_bound_probabilistic, b.probabilistic * conditioning});
+    }
+
+private:
+    core::FormatRounding accumulator_;
+    AccumulationOrder order_;
+    bool compensated_;
+    double input_u_ = 0;
+};
+
 class SumSeries final : public Workload {
 public:
     std::string name() const override { return "sum"; }
@@ -172,13 +218,15 @@ public:
         const core::FormatRounding& storage = policy.at(Role::Storage);
         const core::FormatRounding& accumulator = policy.at(Role::Accumulate);
         std::vector<double> terms = series_terms(parameters.text("series"), n, seed);
+        const std::vector<std::size_t> at = checkpoints(n);
+        const std::vector<double> conditioning = SumBounds::conditioning(terms, at);
         core::round_array(storage.format, storage.mode, terms, terms, &random);
         const Summation summation(accumulator, random);
+        const SumBounds bounds(parameters.text("series") == "harmonic", storage, accumulator, method);
 
         double sum = 0, compensation = 0;  // the running sums of naive and Kahan summation
         StagnationTracker stagnation;
         std::size_t done = 0;
-        const std::vector<std::size_t> at = checkpoints(n);
         for (std::size_t j = 0; j < at.size(); ++j) {
             const std::size_t m = at[j];
             TraceRegion& region =
@@ -203,6 +251,7 @@ public:
             }
             region.values = {sum};
             region.metrics.push_back({metric::n, static_cast<double>(m)});
+            bounds.add(m, conditioning[j], region.metrics);
             if (m == n && method == Method::Naive) stagnation.add_metrics(region.metrics);
             control.checkpoint(static_cast<double>(m) / static_cast<double>(n), region.label);
         }

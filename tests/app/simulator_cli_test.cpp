@@ -67,7 +67,7 @@ TEST_CASE("run overflow-demo: 10^4 x 10^4 overflows fp16 (max 65504), not fp32")
     const fs::path csv = dir.path() / "report.csv";
     const CliResult r = run_cli({"run", "overflow-demo", "--formats", "fp16,fp32", "--csv", csv.string()});
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out.find("rel_error_max") != std::string::npos);  // the summary table
+    CHECK(r.out.find("normwise_rel_error") != std::string::npos);  // the summary table
     const Report report = csv_report(read_file(csv));
     REQUIRE(report.runs.size() == 1);
     CHECK(report.runs[0].workload == "overflow-demo");
@@ -80,7 +80,9 @@ TEST_CASE("run overflow-demo: 10^4 x 10^4 overflows fp16 (max 65504), not fp32")
     CHECK(metric(report, "fp16", 3, "nan_count") == 1);  // p - p = inf - inf
     CHECK(metric(report, "fp32", 2, "overflow_count") == 0);
     CHECK(metric(report, "fp32", 2, "rel_error_max") == 0);
-    CHECK(metric(report, "fp32", 2, "bits_correct_min") == 64);
+    CHECK(metric(report, "fp32", 2, "bits_correct_min") == 24);  // exact: all of binary32's 24 bits
+    CHECK(metric(report, "fp32", 2, "normwise_bits_correct") == 24);
+    CHECK(metric(report, "fp32", 2, "exact") == 1);
 }
 
 TEST_CASE("run: reports to stdout, JSON and CSV agree") {

@@ -137,7 +137,8 @@ TEST_CASE("region_rows: errors, counts, range and histogram of an fp16 region, b
     const auto m = metrics_of(rows, "fp16", "layer", 0);
 
     // Compared: every value with a non-NaN truth. 0: exact; 1: |1.5-1.25| = 0.25, rel 0.2, ulp(1.25) = 2^-10;
-    // 2: inf for 70000 and 5: NaN for 1: unbounded errors (inf), 0 bits correct;
+    // 2: inf for 70000 and 5: NaN for 1: unbounded errors (inf), 0 bits correct (an exact value has
+    // all of fp16's 11);
     // 3: 2^-26 flushed to 0, rel 1, ulp below 2^-14 is 2^-24; 4: 2^-30 off, rel 1/1025, ulp 2^-24;
     // 6: 65504 for 1e5, 34496 off, rel 0.34496, ulp at 2^16 <= 1e5 < 2^17 is 2^6.
     const double unbounded = std::numeric_limits<double>::infinity();
@@ -150,11 +151,19 @@ TEST_CASE("region_rows: errors, counts, range and histogram of an fp16 region, b
     CHECK(m.at("rel_error_median") == Approx(0.34496));  // of 0, 1/1025, 0.2, 0.34496, 1, inf, inf
     CHECK(m.at("ulp_error_max") == unbounded);
     CHECK(m.at("bits_correct_min") == 0);
-    CHECK(m.at("bits_correct_mean") == Approx((64 + std::log2(5.0) + 0 + std::log2(1025.0) - std::log2(0.34496)) / 7));
-    // Overflow: inf for 70000 and 65504 for 1e5 (both beyond 65504); underflow: 0 for 2^-26.
+    CHECK(m.at("bits_correct_mean") == Approx((11 + std::log2(5.0) + 0 + std::log2(1025.0) - std::log2(0.34496)) / 7));
+    // Overflow: inf for 70000 and 65504 for 1e5 (both at or beyond 65520, where fp16 rounds to inf);
+    // underflow: the truths 2^-26 (flushed to 0) and 2^-20 + 2^-30 (subnormal 2^-20), both below 2^-14.
     CHECK(m.at("overflow_count") == 2);
     CHECK(m.at("overflow_fraction") == Approx(2.0 / 7));
-    CHECK(m.at("underflow_to_zero_count") == 1);
+    CHECK(m.at("underflow_count") == 2);
+    CHECK(m.at("flushed_to_zero_count") == 1);
+    CHECK(m.at("subnormal_result_count") == 1);
+    CHECK(m.at("zeroed_count") == 0);
+    // An inf and a NaN result: the normwise error is unbounded.
+    CHECK(m.at("normwise_rel_error") == unbounded);
+    CHECK(m.at("normwise_bits_correct") == 0);
+    CHECK(m.at("exact") == 0);
     CHECK(m.at("subnormal_count") == 1);
     CHECK(m.at("nan_count") == 1);
     CHECK(m.at("inf_count") == 1);
@@ -162,7 +171,7 @@ TEST_CASE("region_rows: errors, counts, range and histogram of an fp16 region, b
     CHECK(m.at("op_count") == 10);
     CHECK(m.at("op_inexact") == 4);
     CHECK(m.at("op_inexact_fraction") == 0.4);
-    CHECK(m.at("op_overflow") == 1);
+    CHECK(m.at("op_overflow_flags") == 1);
     CHECK(m.at("op_nan") == 0);
     CHECK(m.at("min_abs") == std::ldexp(1.0, -20));
     CHECK(m.at("max_abs") == 65504);
@@ -184,7 +193,8 @@ TEST_CASE("region_rows without truth: the value-based rows only") {
     const auto m = metrics_of(region_rows("1", "w", "bf16", region, nullptr), "bf16", "layer", 2);
     CHECK(m.count("rel_error_max") == 0);
     CHECK(m.count("overflow_count") == 0);
-    CHECK(m.count("underflow_to_zero_count") == 0);
+    CHECK(m.count("underflow_count") == 0);
+    CHECK(m.count("normwise_rel_error") == 0);
     CHECK(m.count("op_count") == 0);  // no counted operations
     CHECK(m.at("value_count") == 3);
     CHECK(m.at("nan_count") == 0);
@@ -227,12 +237,14 @@ TEST_CASE("run: one shared ground truth, errors against it, metadata and timings
     const auto step0 = metrics_of(report.rows, "fp64", "step", 0);
     CHECK(step0.at("rel_error_max") == Approx(std::ldexp(1.0, -54)).epsilon(1e-15));
     CHECK(step0.at("ulp_error_max") == Approx(1.0 / 3.0).epsilon(1e-15));
-    CHECK(step0.at("bits_correct_min") == Approx(54).epsilon(1e-15));
+    CHECK(step0.at("bits_correct_min") == 53);  // -log2 of 2^-54 is 54, clamped to binary64's 53 bits
     CHECK(step0.at("k") == 0);
     CHECK(step0.at("op_count") == 1);
     CHECK(step0.at("op_inexact") == 0);  // the double is an fp64 value
     CHECK(metrics_of(report.rows, "fp32", "step", 0).at("op_inexact") == 1);
-    CHECK(metrics_of(report.rows, "fp64", "step", 2).at("bits_correct_min") == 64);
+    CHECK(metrics_of(report.rows, "fp64", "step", 2).at("bits_correct_min") == 53);  // exact: all 53 bits
+    CHECK(metrics_of(report.rows, "fp64", "step", 2).at("normwise_bits_correct") == 53);
+    CHECK(metrics_of(report.rows, "fp64", "step", 2).at("exact") == 1);
     CHECK(metrics_of(report.rows, "fp64", "step", 2).at("rel_error_max") == 0);
 
     // fp32: the hardware's conversion of the double, against (k+1)/3 in MPFR.

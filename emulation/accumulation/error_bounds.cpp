@@ -1,0 +1,81 @@
+// A priori error bounds: products of (1 + delta) factors, one per rounding a term meets.
+#include "emulation/accumulation/error_bounds.hpp"
+
+#include <cmath>
+
+namespace floatscope::emu {
+
+namespace {
+
+/// The factor (1 + u) of one rounding; NaN u (no relative bound) poisons the product.
+double factor(double u) { return 1 + u; }
+
+ErrorBounds combine(double others, double accumulation_u, double depth) {
+    const double deterministic = others * factor(gamma_bound(depth, accumulation_u)) - 1;
+    const double probabilistic = others * factor(probabilistic_bound(depth, accumulation_u)) - 1;
+    auto finite_or_inf = [](double b) { return std::isfinite(b) ? b : INFINITY; };
+    return {finite_or_inf(deterministic), finite_or_inf(probabilistic)};
+}
+
+}  // namespace
+
+bool holds_values_of(const core::FormatSpec& outer, const core::FormatSpec& inner) {
+    if (outer.kind != core::FormatKind::Binary || inner.kind != core::FormatKind::Binary) return false;
+    const core::BinaryGeometry o = core::binary_geometry(outer), i = core::binary_geometry(inner);
+    // Same or more significand bits, as wide an exponent range, and subnormals where inner has them.
+    const bool subnormals_kept =
+        outer.subnormals == core::SubnormalPolicy::Gradual || inner.subnormals == core::SubnormalPolicy::Flush;
+    return o.precision >= i.precision && o.emax >= i.emax && o.emin - o.precision <= i.emin - i.precision &&
+           subnormals_kept;
+}
+
+double unit_roundoff(const core::FormatRounding& rounding) {
+    if (rounding.format.kind != core::FormatKind::Binary) return NAN;
+    const int p = rounding.format.mantissa_bits + 1;
+    const bool nearest =
+        rounding.mode == core::RoundingMode::NearestEven || rounding.mode == core::RoundingMode::NearestAway;
+    return std::ldexp(1.0, nearest ? -p : 1 - p);
+}
+
+double gamma_bound(double n, double u) {
+    const double nu = n * u;
+    return nu < 1 ? nu / (1 - nu) : INFINITY;
+}
+
+double probabilistic_bound(double n, double u) { return probabilistic_lambda * std::sqrt(n) * u; }
+
+double accumulation_depth(AccumulationOrder order, int block_size, bool compensated, double n) {
+    if (compensated) return 2;
+    const double b = block_size > 0 ? block_size : 1;
+    switch (order) {
+        case AccumulationOrder::Sequential: return n;
+        case AccumulationOrder::Pairwise: return std::max(1.0, std::ceil(std::log2(n)));
+        case AccumulationOrder::Blocked: return b + std::ceil(n / b);
+        case AccumulationOrder::BlockFma: return std::ceil(n / b);
+    }
+    return n;
+}
+
+/// The factor of rounding values of `from` to `to`: exact where `to` holds them.
+double rounding_factor(const core::FormatRounding& to, const core::FormatSpec& from) {
+    return holds_values_of(to.format, from) ? 1.0 : factor(unit_roundoff(to));
+}
+
+ErrorBounds dot_error_bounds(const AccumulationModel& model, double n, const core::FormatSpec& input_format,
+                             double input_u) {
+    auto operand = [&](const OperandQuantization& q) {
+        return factor(input_u) * rounding_factor(q.rounding, input_format);
+    };
+    const core::FormatRounding& accumulator = result_rounding(model);
+    double others = operand(model.x) * operand(model.y) * rounding_factor(model.output, accumulator.format);
+    if (model.multiply_add == MultiplyAdd::Separate) others *= factor(unit_roundoff(model.product));
+    const double depth = accumulation_depth(model.order, model.block_size, model.compensated, n);
+    return combine(others, unit_roundoff(accumulator), depth);
+}
+
+ErrorBounds sum_error_bounds(const core::FormatRounding& accumulator, AccumulationOrder order, bool compensated,
+                             double n, double input_u) {
+    return combine(factor(input_u), unit_roundoff(accumulator), accumulation_depth(order, 0, compensated, n));
+}
+
+}  // namespace floatscope::emu

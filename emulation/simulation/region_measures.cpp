@@ -1,0 +1,363 @@
+// Measuring a region against its ground truth. Errors are formed in MPFR (x - t rounded once) and
+// norms accumulated in long double, whose exponent range holds the square of any double.
+#include "emulation/simulation/region_measures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/format_properties.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+constexpr int difference_precision = 64;  // x - t rounded once, to a long double's significand
+
+/// max, mean and median of a list of non-negative numbers.
+struct Statistics {
+    std::vector<double> values;
+
+    double max() const { return *std::max_element(values.begin(), values.end()); }
+    double min() const { return *std::min_element(values.begin(), values.end()); }
+    double mean() const {
+        double sum = 0;
+        for (double v : values) sum += v;
+        return sum / static_cast<double>(values.size());
+    }
+    double median() {
+        const std::size_t n = values.size(), half = n / 2;
+        std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half), values.end());
+        const double upper = values[half];
+        if (n % 2 == 1) return upper;
+        const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half));
+        return lower / 2 + upper / 2;
+    }
+};
+
+/// A TruthNumber of `bits` bits (operations on it round to that precision).
+TruthNumber scratch(int bits) {
+    TruthNumber x;
+    mpfr_set_prec(x.backend().data(), bits);
+    return x;
+}
+
+/// The spacing of `format`'s values at the real number `t` (a finite MPFR value): 2^(max(e, emin) - M)
+/// for binary and scale formats with e = floor(log2 |t|) (unbounded above, so that a value beyond
+/// max still has a spacing); below the normal range of a format that flushes, the gap from 0 to
+/// its smallest normal. 1 for integers, the gap between the table codes around t for tables.
+double ulp_at(const core::FormatSpec& format, mpfr_srcptr t) {
+    switch (format.kind) {
+        case core::FormatKind::Binary:
+        case core::FormatKind::ExponentScale: {
+            const core::BinaryGeometry g = core::binary_geometry(format);
+            // MPFR's exponent: |t| = m 2^exp with 1/2 <= m < 1, so floor(log2 |t|) = exp - 1.
+            const long e = mpfr_zero_p(t) ? g.emin - 1 : mpfr_get_exp(t) - 1;
+            const bool flushes =
+                format.kind == core::FormatKind::Binary && format.subnormals == core::SubnormalPolicy::Flush;
+            if (e < g.emin && flushes) return g.min_normal;
+            return std::ldexp(1.0, static_cast<int>(std::max<long>(e, g.emin) - (g.precision - 1)));
+        }
+        case core::FormatKind::Integer: return 1;
+        case core::FormatKind::Lookup: {
+            const std::vector<double>& codes = format.code_values;
+            if (codes.size() < 2) return NAN;
+            const double x = mpfr_get_d(t, MPFR_RNDN);
+            const std::size_t above =
+                static_cast<std::size_t>(std::upper_bound(codes.begin(), codes.end(), x) - codes.begin());
+            const std::size_t i = std::clamp<std::size_t>(above, 1, codes.size() - 1);
+            return codes[i] - codes[i - 1];
+        }
+    }
+    return NAN;
+}
+
+/// -log2 of a relative error, in [0, p]: p for an exact result (never more bits than the format has).
+double bits_correct(double relative_error, int precision) {
+    if (relative_error == 0) return precision;
+    const double bits = -std::log2(relative_error);
+    return bits > 0 ? std::min(bits, static_cast<double>(precision)) : 0.0;  // also +0 for bits = -0
+}
+
+/// Where the truth leaves the format's range: at max + half its ulp, the value round to nearest
+/// sends to infinity (binary, scale), max + 1/2 for integers, beyond max for tables (which saturate).
+struct OverflowRule {
+    TruthNumber threshold = scratch(128);
+    bool at_threshold_overflows = true;
+
+    explicit OverflowRule(const core::FormatSpec& spec, double max_finite) {
+        mpfr_ptr at = threshold.backend().data();
+        mpfr_set_d(at, max_finite, MPFR_RNDN);
+        switch (spec.kind) {
+            case core::FormatKind::Binary:
+            case core::FormatKind::ExponentScale: mpfr_add_d(at, at, ulp_at(spec, at) / 2, MPFR_RNDN); break;
+            case core::FormatKind::Integer: mpfr_add_d(at, at, 0.5, MPFR_RNDN); break;
+            case core::FormatKind::Lookup: at_threshold_overflows = false; break;
+        }
+    }
+    bool beyond_range(mpfr_srcptr t) const {
+        const int c = mpfr_cmpabs(t, threshold.backend().data());
+        return at_threshold_overflows ? c >= 0 : c > 0;
+    }
+};
+
+/// The normwise accumulators: ||x - t|| and ||t|| in the 2-norm (sums of squares) and the max norm.
+struct Norms {
+    long double error_squares = 0, truth_squares = 0, error_max = 0, truth_max = 0;
+    bool unbounded = false;  ///< some x is NaN or inf where the truth is finite, or disagrees with an infinite truth
+    bool exact = true;
+
+    void add(long double error, long double truth) {
+        error_squares += error * error;
+        truth_squares += truth * truth;
+        error_max = std::max(error_max, std::fabs(error));
+        truth_max = std::max(truth_max, std::fabs(truth));
+        exact = exact && error == 0;
+    }
+};
+
+/// A componentwise relative error and the magnitude of the truth it was measured against.
+struct Component {
+    long double truth_magnitude;
+    double relative_error;
+};
+
+void add_count(std::vector<ReportRow>& rows, const ReportRow& base, const char* count_metric,
+               const char* fraction_metric, std::uint64_t count, std::uint64_t total) {
+    rows.push_back(with_metric(base, count_metric, static_cast<double>(count)));
+    rows.push_back(with_metric(base, fraction_metric, static_cast<double>(count) / static_cast<double>(total)));
+}
+
+void add_counter_rows(std::vector<ReportRow>& rows, const ReportRow& base, const OperationCounters& c) {
+    if (c == OperationCounters{}) return;
+    rows.push_back(with_metric(base, metric::op_count, static_cast<double>(c.operations)));
+    rows.push_back(with_metric(base, metric::op_inexact, static_cast<double>(c.inexact)));
+    if (c.operations > 0)
+        rows.push_back(with_metric(base, metric::op_inexact_fraction,
+                                   static_cast<double>(c.inexact) / static_cast<double>(c.operations)));
+    rows.push_back(with_metric(base, metric::op_overflow_flags, static_cast<double>(c.overflow)));
+    rows.push_back(with_metric(base, metric::op_underflow_flags, static_cast<double>(c.underflow)));
+    rows.push_back(with_metric(base, metric::op_divide_by_zero, static_cast<double>(c.divide_by_zero)));
+    rows.push_back(with_metric(base, metric::op_invalid, static_cast<double>(c.invalid)));
+    rows.push_back(with_metric(base, metric::op_nan, static_cast<double>(c.nan_results)));
+    rows.push_back(with_metric(base, metric::op_inf, static_cast<double>(c.infinite_results)));
+    rows.push_back(with_metric(base, metric::op_zero, static_cast<double>(c.zero_results)));
+}
+
+/// The rows that compare the region with its truth.
+class TruthComparison {
+public:
+    TruthComparison(const core::FormatSpec& format, const core::FormatProperties& properties)
+        : format_(format),
+          precision_(measure_precision(format)),
+          min_normal_(properties.min_normal),
+          max_finite_(properties.max_finite),
+          overflow_(format, properties.max_finite) {}
+
+    void add(double x, mpfr_srcptr t) {
+        if (mpfr_nan_p(t)) return;  // nothing to compare with
+        ++compared_;
+        if (mpfr_inf_p(t) || !std::isfinite(x)) {
+            // Agreeing infinities are exact; any other non-finite pair (NaN or inf for a finite truth,
+            // a finite result for an infinite truth) is an unbounded error, never a silent gap.
+            const bool agree = std::isinf(x) && mpfr_inf_p(t) && (x > 0) == (mpfr_sgn(t) > 0);
+            const double error = agree ? 0.0 : INFINITY;
+            abs_error_.values.push_back(error);
+            ulp_error_.values.push_back(error);
+            rel_error_.values.push_back(error);
+            bits_correct_.values.push_back(agree ? precision_ : 0.0);
+            if (!agree) norms_.unbounded = true, norms_.exact = false;
+            if (mpfr_inf_p(t)) return;
+            overflow_count_ += overflow_.beyond_range(t);
+            components_.push_back({std::fabs(mpfr_get_ld(t, MPFR_RNDN)), INFINITY});
+            return;
+        }
+        classify(x, t);
+        // x - t rounded once; the ratios below round once more.
+        mpfr_ptr d = difference_.backend().data();
+        mpfr_d_sub(d, x, t, MPFR_RNDN);
+        const long double error = mpfr_get_ld(d, MPFR_RNDN), truth = mpfr_get_ld(t, MPFR_RNDN);
+        norms_.add(error, truth);
+        const double abs_error = std::fabs(static_cast<double>(error));
+        abs_error_.values.push_back(abs_error);
+        ulp_error_.values.push_back(abs_error / ulp_at(format_, t));
+        if (mpfr_zero_p(t)) return;
+        mpfr_div(d, d, t, MPFR_RNDN);
+        const double rel = std::fabs(mpfr_get_d(d, MPFR_RNDN));
+        rel_error_.values.push_back(rel);
+        bits_correct_.values.push_back(bits_correct(rel, precision_));
+        components_.push_back({std::fabs(truth), rel});
+    }
+
+    void write(std::vector<ReportRow>& rows, const ReportRow& base, std::uint64_t value_count) {
+        auto add = [&](const char* name, double value) { rows.push_back(with_metric(base, name, value)); };
+        add(metric::compared_count, static_cast<double>(compared_));
+        write_normwise(add);
+        write_componentwise(add);
+        if (!abs_error_.values.empty()) {
+            add(metric::abs_error_max, abs_error_.max());
+            add(metric::abs_error_mean, abs_error_.mean());
+            add(metric::abs_error_median, abs_error_.median());
+        }
+        if (!rel_error_.values.empty()) {
+            add(metric::rel_error_max, rel_error_.max());
+            add(metric::rel_error_mean, rel_error_.mean());
+            add(metric::rel_error_median, rel_error_.median());
+        }
+        if (!ulp_error_.values.empty()) {
+            add(metric::ulp_error_max, ulp_error_.max());
+            add(metric::ulp_error_mean, ulp_error_.mean());
+        }
+        if (!bits_correct_.values.empty()) {
+            add(metric::bits_correct_min, bits_correct_.min());
+            add(metric::bits_correct_mean, bits_correct_.mean());
+        }
+        add_count(rows, base, metric::overflow_count, metric::overflow_fraction, overflow_count_, value_count);
+        add_count(rows, base, metric::underflow_count, metric::underflow_fraction, flushed_ + subnormal_results_,
+                  value_count);
+        add_count(rows, base, metric::flushed_to_zero_count, metric::flushed_to_zero_fraction, flushed_, value_count);
+        add_count(rows, base, metric::subnormal_result_count, metric::subnormal_result_fraction, subnormal_results_,
+                  value_count);
+        add_count(rows, base, metric::zeroed_count, metric::zeroed_fraction, zeroed_, value_count);
+    }
+
+private:
+    /// Underflow means the exact value is below the normal range; a zero from a normal-range truth
+    /// (cancellation, a ReLU after rounding) is zeroed, not underflow. Overflow: the truth beyond
+    /// the range and the result infinite, NaN or saturated at max.
+    void classify(double x, mpfr_srcptr t) {
+        if (mpfr_zero_p(t)) return;
+        if (mpfr_cmp_d(magnitude(t), min_normal_) < 0) {
+            flushed_ += x == 0;
+            subnormal_results_ += x != 0 && std::fabs(x) < min_normal_;
+        } else {
+            zeroed_ += x == 0;
+        }
+        overflow_count_ += overflow_.beyond_range(t) && std::fabs(x) == max_finite_;
+    }
+    mpfr_srcptr magnitude(mpfr_srcptr t) {
+        mpfr_abs(magnitude_.backend().data(), t, MPFR_RNDN);
+        return magnitude_.backend().data();
+    }
+
+    template <class Add>
+    void write_normwise(Add add) const {
+        if (compared_ == 0) return;
+        add(metric::exact, norms_.exact ? 1.0 : 0.0);
+        if (norms_.truth_squares == 0) return;  // ||t|| = 0: a relative error is undefined
+        const double normwise =
+            norms_.unbounded ? INFINITY
+                             : static_cast<double>(std::sqrt(norms_.error_squares) / std::sqrt(norms_.truth_squares));
+        add(metric::normwise_rel_error, normwise);
+        add(metric::normwise_rel_error_inf,
+            norms_.unbounded ? INFINITY : static_cast<double>(norms_.error_max / norms_.truth_max));
+        add(metric::normwise_bits_correct, bits_correct(normwise, precision_));
+    }
+
+    /// Components whose |t_i| is at least u max|t| (u = 2^-p): below that floor a component is at
+    /// the level of the rounding noise of the largest ones, and its relative error measures
+    /// cancellation rather than the format.
+    template <class Add>
+    void write_componentwise(Add add) {
+        if (compared_ == 0) return;
+        long double largest = 0;
+        for (const Component& c : components_)
+            if (std::isfinite(c.truth_magnitude)) largest = std::max(largest, c.truth_magnitude);
+        Statistics kept;
+        const long double floor = std::ldexp(largest, -precision_);
+        for (const Component& c : components_)
+            if (c.truth_magnitude > 0 && c.truth_magnitude >= floor) kept.values.push_back(c.relative_error);
+        add(metric::componentwise_excluded_count, static_cast<double>(compared_ - kept.values.size()));
+        if (kept.values.empty()) return;
+        add(metric::componentwise_rel_error_max, kept.max());
+        add(metric::componentwise_rel_error_median, kept.median());
+    }
+
+    const core::FormatSpec& format_;
+    int precision_;
+    double min_normal_, max_finite_;
+    OverflowRule overflow_;
+    TruthNumber difference_ = scratch(difference_precision), magnitude_ = scratch(difference_precision);
+    std::uint64_t compared_ = 0, overflow_count_ = 0, flushed_ = 0, subnormal_results_ = 0, zeroed_ = 0;
+    Norms norms_;
+    std::vector<Component> components_;
+    Statistics abs_error_, rel_error_, ulp_error_, bits_correct_;
+};
+
+}  // namespace
+
+int measure_precision(const core::FormatSpec& format) {
+    switch (format.kind) {
+        case core::FormatKind::Binary: return format.mantissa_bits + 1;
+        case core::FormatKind::ExponentScale: return 1;
+        case core::FormatKind::Integer: return std::max(1, format.integer_bits - (format.has_sign ? 1 : 0));
+        case core::FormatKind::Lookup:
+            return std::max(1, static_cast<int>(std::ceil(std::log2(static_cast<double>(format.code_values.size())))));
+    }
+    return 1;
+}
+
+ReportRow with_metric(const ReportRow& base, const std::string& metric, double value) {
+    ReportRow row = base;
+    row.metric = metric;
+    row.value = value;
+    return row;
+}
+
+std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,
+                                   const TraceRegion& region, const TruthRegion* truth) {
+    if (truth != nullptr && truth->values.size() != region.values.size())
+        throw Error(fmt::format(
+            "workload '{}', region {} {} ('{}'): policy '{}' recorded {} values, the ground truth {}", workload,
+            region.kind, region.index, region.label, policy, region.values.size(), truth->values.size()));
+    std::vector<ReportRow> rows;
+    const ReportRow base{run_id, workload, policy, region.kind, region.index, region.label, "", 0};
+    if (!region.values.empty()) {
+        const core::FormatProperties format = core::format_properties(region.format);
+        const bool has_subnormals = region.format.kind == core::FormatKind::Binary && format.has_subnormals;
+        std::uint64_t nan = 0, inf = 0, subnormal = 0;
+        double min_abs = INFINITY, max_abs = 0;
+        std::map<int, std::uint64_t> histogram;
+        TruthComparison comparison(region.format, format);
+        for (std::size_t i = 0; i < region.values.size(); ++i) {
+            const double x = region.values[i];
+            nan += std::isnan(x);
+            inf += std::isinf(x);
+            if (std::isfinite(x) && x != 0) {
+                min_abs = std::min(min_abs, std::abs(x));
+                max_abs = std::max(max_abs, std::abs(x));
+                ++histogram[std::ilogb(x)];  // floor(log2 |x|), exact for every double
+                subnormal += has_subnormals && std::abs(x) < format.min_normal;
+            }
+            if (truth != nullptr) comparison.add(x, truth->values[i].backend().data());
+        }
+        const std::uint64_t n = region.values.size();
+        rows.push_back(with_metric(base, metric::value_count, static_cast<double>(n)));
+        if (truth != nullptr) comparison.write(rows, base, n);
+        add_count(rows, base, metric::subnormal_count, metric::subnormal_fraction, subnormal, n);
+        add_count(rows, base, metric::nan_count, metric::nan_fraction, nan, n);
+        add_count(rows, base, metric::inf_count, metric::inf_fraction, inf, n);
+        add_counter_rows(rows, base, region.counters);
+        if (max_abs > 0) {
+            rows.push_back(with_metric(base, metric::min_abs, min_abs));
+            rows.push_back(with_metric(base, metric::max_abs, max_abs));
+        }
+        rows.push_back(with_metric(base, metric::format_max, format.max_finite));
+        rows.push_back(with_metric(base, metric::format_min_normal, format.min_normal));
+        rows.push_back(with_metric(base, metric::format_min_subnormal, format.min_subnormal));
+        for (const auto& [exponent, count] : histogram)
+            rows.push_back(
+                with_metric(base, metric::log2_hist_prefix + std::to_string(exponent), static_cast<double>(count)));
+    } else {
+        add_counter_rows(rows, base, region.counters);
+    }
+    for (const RegionMetric& m : region.metrics) rows.push_back(with_metric(base, m.name, m.value));
+    return rows;
+}
+
+}  // namespace floatscope::emu
