@@ -17,13 +17,16 @@ struct ExceptionMetrics {
     const char* name;  ///< inside a label: "overflow"
 };
 
-ExceptionMetrics exception_metrics(ExceptionClass exception) {
+ExceptionMetrics exception_metrics(const emu::Report& report, ExceptionClass exception) {
     switch (exception) {
         case ExceptionClass::Overflow:
             return {metric::overflow_count, metric::overflow_fraction, "Overflow", "overflow"};
-        case ExceptionClass::UnderflowToZero:
-            return {metric::underflow_to_zero_count, metric::underflow_to_zero_fraction, "Underflow to zero",
-                    "underflow to zero"};
+        case ExceptionClass::Underflow:
+            if (region_kinds_with(report, metric::underflow_fraction).empty() &&
+                !region_kinds_with(report, metric::underflow_to_zero_fraction).empty())
+                return {metric::underflow_to_zero_count, metric::underflow_to_zero_fraction,
+                        "Zero of a nonzero truth (older report)", "zero of a nonzero truth"};
+            return {metric::underflow_count, metric::underflow_fraction, "Underflow", "underflow"};
         case ExceptionClass::Subnormal:
             return {metric::subnormal_count, metric::subnormal_fraction, "Subnormal", "subnormal"};
         case ExceptionClass::NaN: return {metric::nan_count, metric::nan_fraction, "NaN", "NaN"};
@@ -35,7 +38,7 @@ ExceptionMetrics exception_metrics(ExceptionClass exception) {
 }  // namespace
 
 std::vector<HeatmapModel> exception_heatmaps(const emu::Report& report, ExceptionClass exception, CellValue cell) {
-    const ExceptionMetrics names = exception_metrics(exception);
+    const ExceptionMetrics names = exception_metrics(report, exception);
     const std::string_view metric_name = cell == CellValue::Count ? names.count : names.fraction;
     const std::string what = cell == CellValue::Count ? " count" : " fraction";
     std::vector<HeatmapModel> heatmaps;

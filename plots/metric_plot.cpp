@@ -31,7 +31,9 @@ std::optional<PlotModel> metric_plot(const emu::Report& report, std::string_view
     PlotModel plot;
     plot.id = make_plot_id(spec.id_prefix + "_" + std::string(region_kind));
     plot.title = replace_kind(spec.title, region_kind);
-    plot.x_axis.label = std::string(region_kind);
+    const RegionPositions positions = region_positions(report, region_kind);
+    plot.x_axis.label = positions.label;
+    if (positions.logarithmic) plot.x_axis.scale = AxisScale::Log, plot.x_axis.log_base = 2;
     plot.y_axis = spec.y_axis;
     std::map<int, std::string> region_labels;  // the first label seen for each region index
     std::vector<std::string> policies;  // colour groups: one per (run, policy)
@@ -48,13 +50,13 @@ std::optional<PlotModel> metric_plot(const emu::Report& report, std::string_view
                                                 LinePattern::DashDotted};
             series.pattern = found.size() <= std::size(patterns) ? patterns[m] : LinePattern::Solid;
             for (const RegionValue& value : track.values) {
-                series.points.push_back({static_cast<double>(value.index), value.value});
+                series.points.push_back({positions.at(value.index), value.value});
                 region_labels.emplace(value.index, value.region);
             }
             plot.series.push_back(std::move(series));
         }
     }
-    for (const auto& [index, label] : region_labels) plot.x_axis.ticks.push_back({static_cast<double>(index), label});
+    for (const auto& [index, label] : region_labels) plot.x_axis.ticks.push_back({positions.at(index), label});
     return plot;
 }
 

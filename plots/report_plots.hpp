@@ -12,7 +12,12 @@
 namespace floatscope::plots {
 
 enum class ErrorMeasure {
-    RelativeErrorMax,  ///< rel_error_max, log axis
+    /// normwise_rel_error, log axis, with the error bounds the workload reports beside it (dashed:
+    /// deterministic gamma_n, dotted: probabilistic, dash-dotted: refinement's limiting accuracy)
+    NormwiseRelError,
+    /// componentwise_rel_error_max: over the components above the floor 2^-p max|t|, log axis
+    ComponentwiseRelErrorMax,
+    RelativeErrorMax,  ///< rel_error_max (every component with t != 0; reports before the normwise measures), log axis
     BitsCorrectMin,  ///< bits_correct_min (-log2 of the relative error), linear axis
     /// bits_error_max and bits_error_avg over the sampled points (FPCore runs: log2 of the distance in
     /// ULPs, as Herbie counts), linear axis
@@ -22,7 +27,9 @@ enum class ErrorMeasure {
 /// Error growth across regions: one plot per region kind (layer, step, ...), one series per policy.
 std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasure measure);
 
-enum class ExceptionClass { Overflow, UnderflowToZero, Subnormal, NaN, Inf };
+/// Underflow: results whose exact value is below the normal range (older reports: their zero results
+/// of a nonzero truth, underflow_to_zero_*).
+enum class ExceptionClass { Overflow, Underflow, Subnormal, NaN, Inf };
 enum class CellValue { Count, Fraction };
 
 /// Regions x policies heatmap of one exception class: one heatmap per region kind. Counts use a
@@ -48,8 +55,9 @@ std::vector<PlotModel> refinement_plots(const emu::Report& report);
 /// workload), one series per policy.
 std::vector<PlotModel> quantization_plots(const emu::Report& report);
 
-/// Every plot the report has data for: error growth (relative error, bits correct, bits of error),
-/// value-range histograms, training, refinement, quantization; heatmaps of the overflow, underflow-to-zero and
+/// Every plot the report has data for: error growth (normwise error with its bounds first, then
+/// componentwise, bits correct, bits of error; the unfloored relative error for older reports only),
+/// value-range histograms, training, refinement, quantization; heatmaps of the overflow, underflow and
 /// NaN fractions.
 struct ReportPlots {
     std::vector<PlotModel> plots;

@@ -2,6 +2,7 @@
 // track per policy, in the order the report lists them.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,16 @@ std::vector<std::string> region_kinds_with(const emu::Report& report, std::strin
 /// appearance; empty when there is none. A region listed twice keeps its first value.
 std::vector<MetricTrack> metric_tracks(const emu::Report& report, std::string_view region_kind,
                                        std::string_view metric);
+
+/// Where the regions of one kind lie along the x axis: at their parameter (the sum's n, gemm's k,
+/// a logged step; an epoch's number from 1), never at a bare index.
+struct RegionPositions {
+    std::string label;  ///< the axis label: "n (terms summed)", "k", "layer", "epoch"
+    bool logarithmic = false;  ///< positions spanning two decades and more (n = 1, 2, 4, ...)
+    std::map<int, double> by_index;
+    double at(int index) const;
+};
+RegionPositions region_positions(const emu::Report& report, std::string_view region_kind);
 
 /// The legend name of a policy of a run, as MetricTrack::name.
 std::string track_name(const emu::Report& report, const std::string& run, const std::string& policy);

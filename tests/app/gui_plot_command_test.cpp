@@ -46,9 +46,9 @@ TEST_CASE("floatscope --plot renders a report's plots to PNG and SVG and exits 2
     const std::filesystem::path out = dir.path() / "plots";
     REQUIRE(run_gui("--plot '" + report.string() + "' --out '" + out.string() + "'") == 0);
     const std::size_t png = count_with_extension(out, ".png");
-    CHECK(png >= 2);  // at least error growth (relative error, bits correct)
+    CHECK(png >= 2);  // at least error growth (normwise error, bits correct)
     CHECK(count_with_extension(out, ".svg") == png);
-    const QImage image(QString::fromStdString((out / "error_growth_rel_error_max_terms.png").string()));
+    const QImage image(QString::fromStdString((out / "error_growth_normwise_rel_error_terms.png").string()));
     REQUIRE_FALSE(image.isNull());
     CHECK(image.width() == 1000);
 

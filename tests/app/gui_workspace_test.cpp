@@ -23,6 +23,7 @@
 #include "app/gui/simulator/parameter_form.hpp"
 #include "app/gui/simulator/policy_editor.hpp"
 #include "app/gui/simulator/policy_presets.hpp"
+#include "app/gui/simulator/policy_summary.hpp"
 #include "app/gui/simulator/results_view.hpp"
 #include "app/gui/simulator/run_worker.hpp"
 #include "app/gui/simulator/runner_view.hpp"
@@ -122,7 +123,7 @@ TEST_CASE("a run from the runner reports progress, lands in Results and Compare,
 
     // Error growth along the 4 layers, one series per policy, in the order of the policy list.
     gui::ResultsView& results = *w.ws.results_view();
-    REQUIRE(results.select_plot("error_growth_rel_error_max_layer"));
+    REQUIRE(results.select_plot("error_growth_normwise_rel_error_layer"));
     const plots::PlotModel* plot = results.current_plot();
     REQUIRE(plot != nullptr);
     REQUIRE(plot->series.size() == 2);
@@ -182,7 +183,7 @@ TEST_CASE("selecting policies in Compare reduces the plots to them", "[gui]") {
     Workspace w;
     REQUIRE(w.run(small_mlp({{"fp32", {}}, {"bf16", {}}, {"fp16", {}}})));
     gui::ResultsView& results = *w.ws.results_view();
-    REQUIRE(results.select_plot("error_growth_rel_error_max_layer"));
+    REQUIRE(results.select_plot("error_growth_normwise_rel_error_layer"));
     CHECK(results.current_plot()->series.size() == 3);
     QTableView& table = *w.ws.compare_view()->table();
     table.selectionModel()->select(table.model()->index(2, 0),
@@ -285,7 +286,7 @@ TEST_CASE("a session saves and reopens with its setup and results, a bad file is
     CHECK(w.ws.session() == saved);
     CHECK(w.ws.runner_view()->policy_editor()->entries().size() == 2);
     CHECK(w.ws.compare_view()->table()->model()->rowCount() == 2);
-    CHECK(w.ws.results_view()->select_plot("error_growth_rel_error_max_layer"));
+    CHECK(w.ws.results_view()->select_plot("error_growth_normwise_rel_error_layer"));
 
     const QString bad = QString::fromStdString(dir.write("bad.json", "{\"format\": \"something else\"}").string());
     CHECK_FALSE(w.ws.open_session_from(bad));
@@ -388,4 +389,23 @@ TEST_CASE("timing: default comparison on screen, event loop stalls", "[.timing]"
                                                           << longest_gap << " ms");
     CHECK(w.ws.last_run_seconds() < 3);
     CHECK(longest_gap < 100);
+}
+
+TEST_CASE("Compare's final error is the normwise one; reports from before it still summarize", "[gui]") {
+    auto row = [](const char* metric, int layer, double value) {
+        return emu::ReportRow{"1", "w", "fp16", "layer", layer, "layer", metric, value};
+    };
+    emu::Report current;
+    current.rows = {row("normwise_rel_error", 0, 1e-3), row("normwise_bits_correct", 0, 9.97),
+                    row("rel_error_max", 0, 0.5),       row("normwise_rel_error", 1, 2e-3),
+                    row("underflow_count", 0, 3),       row("underflow_count", 1, 4)};
+    const gui::PolicySummary now = gui::summarize_policies(current).at(0);
+    CHECK(now.final_error == 2e-3);  // the last layer's, and normwise rather than the componentwise 0.5
+    CHECK(now.underflow == 7);
+    emu::Report old;  // rel_error_max, bits_correct_min and zeros of a nonzero truth only
+    old.rows = {row("rel_error_max", 0, 0.25), row("bits_correct_min", 0, 2), row("underflow_to_zero_count", 0, 5)};
+    const gui::PolicySummary before = gui::summarize_policies(old).at(0);
+    CHECK(before.final_error == 0.25);
+    CHECK(before.final_bits_correct == 2);
+    CHECK(before.underflow == 5);
 }

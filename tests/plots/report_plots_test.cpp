@@ -138,7 +138,7 @@ TEST_CASE("overflow heatmap: layers x policies") {
     }
     SECTION("NaN and underflow") {
         CHECK(exception_heatmaps(report, ExceptionClass::NaN, CellValue::Fraction).at(0).at(5, 3) == 0.5);
-        CHECK(exception_heatmaps(report, ExceptionClass::UnderflowToZero, CellValue::Fraction).at(0).at(0, 3) == 0.25);
+        CHECK(exception_heatmaps(report, ExceptionClass::Underflow, CellValue::Fraction).at(0).at(0, 3) == 0.25);
         CHECK(exception_heatmaps(report, ExceptionClass::Inf, CellValue::Count).empty());
     }
 }
@@ -199,13 +199,13 @@ TEST_CASE("training: loss, accuracy, loss scale, gradient underflow per layer") 
     REQUIRE(loss.series.size() == 4);  // 2 policies x (train, test)
     CHECK(loss.series[0].name == "fp32: train loss");
     CHECK(loss.series[3].name == "fp16 + loss scaling: test loss");
-    CHECK(loss.series[1].points[2] == PlotPoint{2, 0.7});
+    CHECK(loss.series[1].points[2] == PlotPoint{3, 0.7});  // epochs lie at their number, from 1
     // A policy keeps its colour across metrics; the metric sets the line pattern.
     CHECK(loss.series[0].colour_group == loss.series[2].colour_group);
     CHECK(loss.series[0].colour_group != loss.series[1].colour_group);
     CHECK(loss.series[0].pattern == LinePattern::Solid);
     CHECK(loss.series[2].pattern == LinePattern::Dashed);
-    CHECK(loss.x_axis.ticks[0] == AxisTick{0, "epoch 1"});
+    CHECK(loss.x_axis.ticks[0] == AxisTick{1, "epoch 1"});
 
     const PlotModel& step_loss = plots[1];
     CHECK(step_loss.id == "loss_step");
@@ -223,7 +223,7 @@ TEST_CASE("training: loss, accuracy, loss scale, gradient underflow per layer") 
     CHECK(scale.y_axis.scale == AxisScale::Log);
     CHECK(scale.y_axis.log_base == 2);
     REQUIRE(scale.series.size() == 1);
-    CHECK(scale.series[0].points == std::vector<PlotPoint>{{0, 65536}, {1, 32768}, {2, 65536}});
+    CHECK(scale.series[0].points == std::vector<PlotPoint>{{1, 65536}, {2, 32768}, {3, 65536}});
     CHECK(plots[4].id == "loss_scale_step");
 
     const PlotModel& underflow = plots[5];
@@ -247,7 +247,34 @@ TEST_CASE("iterative refinement: errors and residual per iteration") {
 }
 
 TEST_CASE("all_report_plots gathers every kind") {
+    // A report from before the normwise measures: its unfloored relative error is its headline.
     const ReportPlots all = all_report_plots(floatscope::test::sample_layers_report());
-    CHECK(all.plots.size() == 4);  // error growth x 2 measures, 2 histograms
-    CHECK(all.heatmaps.size() == 3);  // overflow, underflow to zero, NaN fractions
+    CHECK(all.plots.size() == 4);  // error growth x 2 measures (rel_error_max, bits correct), 2 histograms
+    CHECK(all.plots[0].id == "error_growth_rel_error_max_layer");
+    CHECK(all.heatmaps.size() == 3);  // overflow, underflow (its zero-of-nonzero rows), NaN fractions
+    // A current report: the normwise error leads, and the unfloored maximum is not listed.
+    const ReportPlots current = all_report_plots(floatscope::test::sample_sum_report());
+    REQUIRE_FALSE(current.plots.empty());
+    CHECK(current.plots[0].id == "error_growth_normwise_rel_error_terms");
+    for (const PlotModel& plot : current.plots) CHECK(plot.id.find("rel_error_max") == std::string::npos);
+}
+
+TEST_CASE("normwise error growth: bounds as dashed lines, the sum's n on a log axis") {
+    const std::vector<PlotModel> plots =
+        error_growth_plots(floatscope::test::sample_sum_report(), ErrorMeasure::NormwiseRelError);
+    REQUIRE(plots.size() == 1);
+    const PlotModel& plot = plots[0];
+    CHECK(plot.x_axis.label == "n (terms summed)");
+    CHECK(plot.x_axis.scale == AxisScale::Log);
+    REQUIRE(plot.series.size() == 6);  // 2 policies x (error, deterministic bound, probabilistic bound)
+    const Series& measured = series_named(plot, "fp16: normwise rel error");
+    CHECK(measured.pattern == LinePattern::Solid);
+    // x is n itself: 1, 4, 16, 64, 256, never the region index.
+    CHECK(measured.points[4] == PlotPoint{256, 16 * std::ldexp(1.0, -11) / 2});
+    const Series& gamma = series_named(plot, "fp16: error bound deterministic");
+    CHECK(gamma.pattern == LinePattern::Dashed);
+    CHECK(gamma.colour_group == measured.colour_group);
+    CHECK(gamma.points[2] == PlotPoint{16, 16 * std::ldexp(1.0, -11)});
+    CHECK(series_named(plot, "bf16: error bound probabilistic").pattern == LinePattern::Dotted);
+    CHECK(plot.x_axis.ticks[1] == AxisTick{4, "n = 4"});
 }

@@ -109,4 +109,26 @@ inline emu::Report sample_refinement_report() {
     return report;
 }
 
+/// sum-like, as the engine writes it since the normwise measures: partial sums at n = 1, 4, 16, 64,
+/// 256 of two policies, each region with its n, its normwise error and the workload's two bounds.
+inline emu::Report sample_sum_report() {
+    emu::Report report;
+    report.runs.push_back({"1", "sample", {{"n", "256"}}, {{"fp16", "fp16"}, {"bf16", "bf16"}}, 256});
+    const std::vector<std::string> policies = {"fp16", "bf16"};
+    const double u[] = {std::ldexp(1.0, -11), std::ldexp(1.0, -8)};
+    for (int j = 0; j < 5; ++j) {
+        const double n = std::pow(4.0, j);
+        const std::string region = "n = " + std::to_string(static_cast<int>(n));
+        for (std::size_t p = 0; p < policies.size(); ++p) {
+            report.rows.push_back(row(policies[p], "terms", j, region, "normwise_rel_error", std::sqrt(n) * u[p] / 2));
+            report.rows.push_back(row(policies[p], "terms", j, region, "underflow_fraction", 0));
+            report.rows.push_back(row(policies[p], "terms", j, region, "n", n));
+            report.rows.push_back(row(policies[p], "terms", j, region, "error_bound_deterministic", n * u[p]));
+            report.rows.push_back(
+                row(policies[p], "terms", j, region, "error_bound_probabilistic", std::sqrt(n) * u[p]));
+        }
+    }
+    return report;
+}
+
 }  // namespace floatscope::test

@@ -92,9 +92,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->verticalHeader()->hide();
-    note_ = new QLabel(QStringLiteral("Select rows to show only those policies in the plots (Results); "
-                                      "click a header to sort. Errors are those of the last region (the result)."),
-                       this);
+    note_ = new QLabel(
+        QStringLiteral("Select rows to show only those policies in the plots (Results); "
+                       "click a header to sort. Errors are those of the last region (the result): ||x - t|| / ||t||; "
+                       "underflow counts results whose exact value is below the normal range."),
+        this);
     note_->setWordWrap(true);
     hardware_ = new QComboBox(this);
     hardware_->setObjectName(QStringLiteral("hardware"));
@@ -129,8 +131,8 @@ void CompareView::show_report(const emu::Report& report) {
     const bool training = std::any_of(summaries.begin(), summaries.end(),
                                       [](const PolicySummary& s) { return s.test_accuracy || s.train_loss; });
     QStringList headers = {
-        QStringLiteral("Policy"),       QStringLiteral("Run"),      QStringLiteral("Final rel. error"),
-        QStringLiteral("Bits correct"), QStringLiteral("Overflow"), QStringLiteral("Underflow to 0"),
+        QStringLiteral("Policy"),       QStringLiteral("Run"),      QStringLiteral("Final error (normwise)"),
+        QStringLiteral("Bits correct"), QStringLiteral("Overflow"), QStringLiteral("Underflow"),
         QStringLiteral("NaN")};
     if (training) headers << QStringLiteral("Test accuracy") << QStringLiteral("Train loss");
     if (costed)
@@ -152,10 +154,10 @@ void CompareView::show_report(const emu::Report& report) {
         run->setData(QString::fromStdString(s.run).toInt(), sort_role);
         QList<QStandardItem*> row = {policy,
                                      run,
-                                     number_item(s.final_rel_error, 'e', 3),
+                                     number_item(s.final_error, 'e', 3),
                                      number_item(s.final_bits_correct, 'f', 1),
                                      number_item(s.overflow, 'g', 12),
-                                     number_item(s.underflow_to_zero, 'g', 12),
+                                     number_item(s.underflow, 'g', 12),
                                      number_item(s.nan, 'g', 12)};
         if (training) row << number_item(s.test_accuracy, 'f', 4) << number_item(s.train_loss, 'g', 5);
         if (costed) row << cost_items(s, cost_model_, cost_model_error_, hardware_->currentText().toStdString());

@@ -41,14 +41,18 @@ std::vector<PolicySummary> summarize_policies(const emu::Report& report) {
         if (row.region_kind == plots::metric::whole_run_kind) continue;
         if (row.metric == plots::metric::overflow_count)
             s->overflow += row.value;
-        else if (row.metric == plots::metric::underflow_to_zero_count)
-            s->underflow_to_zero += row.value;
+        else if (row.metric == plots::metric::underflow_count || row.metric == plots::metric::underflow_to_zero_count)
+            s->underflow += row.value;  // a report holds one or the other
         else if (row.metric == plots::metric::nan_count)
             s->nan += row.value;
     }
     for (PolicySummary& s : summaries) {
-        s.final_rel_error = final_value(report, s, plots::metric::rel_error_max);
-        s.final_bits_correct = final_value(report, s, plots::metric::bits_correct_min);
+        s.final_error = final_value(report, s, plots::metric::normwise_rel_error);
+        s.final_bits_correct = final_value(report, s, plots::metric::normwise_bits_correct);
+        if (!s.final_error) {  // a report from before the normwise measures
+            s.final_error = final_value(report, s, plots::metric::rel_error_max);
+            s.final_bits_correct = final_value(report, s, plots::metric::bits_correct_min);
+        }
         s.test_accuracy = final_value(report, s, plots::metric::test_accuracy);
         s.train_loss = final_value(report, s, plots::metric::train_loss);
         s.work = emu::read_work(report, s.run, s.policy);

@@ -14,13 +14,15 @@ struct PolicySummary {
     std::string run;
     std::string policy;
     std::string name;  ///< legend name (plots::track_name): "bf16", or "bf16 (run 2)" in a multi-run report
-    /// rel_error_max and bits_correct_min of the last region (the result) of the first region kind
-    /// that has them; nullopt without a ground truth.
-    std::optional<double> final_rel_error;
+    /// normwise_rel_error and normwise_bits_correct of the last region (the result) of the first
+    /// region kind that has them (older reports: rel_error_max, bits_correct_min); nullopt without a
+    /// ground truth.
+    std::optional<double> final_error;
     std::optional<double> final_bits_correct;
-    /// Counts summed over every region (whole-run rows left out).
+    /// Counts summed over every region (whole-run rows left out); underflow is true underflow
+    /// (older reports: their zero results of a nonzero truth).
     double overflow = 0;
-    double underflow_to_zero = 0;
+    double underflow = 0;
     double nan = 0;
     /// Training: the last epoch's test accuracy and train loss, where the workload reports them.
     std::optional<double> test_accuracy;

@@ -51,7 +51,7 @@ const std::vector<Story>& stories() {
          {"sum",
           {{"series", "harmonic"}, {"method", "naive"}, {"n", "4096"}},
           {{"fp16", {}}, {"bf16", {}}, {"fp32", {}}}},
-         "error_growth_rel_error_max"},
+         "error_growth_normwise_rel_error"},
         {"int4-nf4-fp4",
          "INT4 vs NF4 vs FP4 on the same weights",
          "One normally distributed weight tensor in each 4-bit scheme: NF4's code values are quantiles of the normal "
