@@ -177,3 +177,33 @@ TEST_CASE("the tooltip of a bit names its role and weight", "[gui]") {
     CHECK(floatscope::gui::describe_bit(floatscope::core::parse_format("int8"), 0, 7) ==
           "integer bit 7 (clear): weight -2^7 (two's complement sign)");
 }
+
+TEST_CASE("binary128 and wider formats show in the Bits view through MPFR", "[gui]") {
+    floatscope::test::gui_application();
+    LabState state;
+    state.set_chosen(QStringList{"fp16"});
+    state.add_custom_format(floatscope::core::parse_format("binary128"));  // as the sidebar's entry adds it
+    BitsView view(state);
+    type_value(view, "0.1");
+    const floatscope::gui::FormatReading& quad = row(view, "binary128").reading();
+    // 0.1 = 1.6 x 2^-4: exponent field 16383 - 4 = 0x3FFB, 112 fraction bits of 0.6 (0x999...9 with
+    // the last digit rounded up to A, as 0.6 x 2^112 ends in ...9.99); IEEE 754-2019 binary128.
+    CHECK(quad.wide);
+    CHECK(quad.hex == "3FFB999999999999999999999999999A");
+    CHECK(quad.exact.rfind("0.1000000000000000000000000000000000048148248609680896326399448564623", 0) == 0);
+    CHECK(quad.value_class == "normal");
+    CHECK(quad.relative_error.rfind("4.81482e-35", 0) == 0);  // (stored - 0.1) / 0.1
+    CHECK(row(view, "binary128").cells() == nullptr);  // read as text, not clicked
+    // Next up: one ulp, 2^-4 x 2^-112 = 2^-116, above the stored value.
+    const std::string before = quad.exact;
+    QPushButton* up = row(view, "binary128").next_up_button();
+    REQUIRE(up->isEnabled());
+    QTest::mouseClick(up, Qt::LeftButton);
+    CHECK(row(view, "binary128").reading().hex == "3FFB999999999999999999999999999B");
+    CHECK(row(view, "binary128").reading().exact != before);
+    // A binary128 pattern typed as FORMAT:HEX enters as its exact value.
+    type_value(view, "binary128:3FFF0000000000000000000000000000");
+    CHECK(view.entry_error().isEmpty());
+    CHECK(row(view, "binary128").reading().exact == "1");
+    CHECK(value_of(view, "fp16") == 1);
+}

@@ -199,14 +199,18 @@ TEST_CASE("the sidebar adds a format typed by name and chooses it", "[gui]") {
     QTest::keyClick(sidebar.name_entry(), Qt::Key_Return);
     CHECK(state.is_chosen("fp16"));
     CHECK(!state.is_custom("half"));
-    // A format wider than binary64 is refused with the narrow guard's message, not added.
+    // A format wider than binary64 is added too: the Bits view reads it through MPFR.
     QTest::keyClicks(sidebar.name_entry(), "binary128");
     QTest::keyClick(sidebar.name_entry(), Qt::Key_Return);
-    CHECK(!state.is_custom("binary128"));
+    CHECK(state.is_custom("binary128"));
+    CHECK(state.is_chosen("binary128"));
+    // A name nothing reads is refused with the parser's message.
+    QTest::keyClicks(sidebar.name_entry(), "fp18");
+    QTest::keyClick(sidebar.name_entry(), Qt::Key_Return);
+    CHECK(!state.is_custom("fp18"));
     const QList<QLabel*> labels = sidebar.findChildren<QLabel*>();
-    CHECK(std::any_of(labels.begin(), labels.end(), [](const QLabel* label) {
-        return label->text().contains(QStringLiteral("wider than binary64"));
-    }));
+    CHECK(std::any_of(labels.begin(), labels.end(),
+                      [](const QLabel* label) { return label->text().contains(QStringLiteral("fp18")); }));
 }
 
 TEST_CASE("every Learn page fills its placeholders from the catalog", "[gui]") {

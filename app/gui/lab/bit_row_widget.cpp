@@ -10,6 +10,7 @@
 
 #include "app/gui/lab/bit_cells_widget.hpp"
 #include "core/decimal.hpp"
+#include "core/format_width.hpp"
 
 namespace floatscope::gui {
 
@@ -50,8 +51,10 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
     left->addWidget(class_);
     left->addStretch();
 
-    cells_ = new BitCellsWidget(spec, this);
+    const bool wide = core::is_wider_than_binary64(spec);
+    if (!wide) cells_ = new BitCellsWidget(spec, this);
     hex_ = new QLabel(this);
+    hex_->setWordWrap(wide);
     hex_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     flags_ = new QLabel(this);
     next_down_ = new QPushButton(QStringLiteral("< next down"), this);
@@ -92,7 +95,7 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
 
     auto* right = new QVBoxLayout;
     right->setSpacing(2);
-    right->addWidget(cells_);
+    if (cells_ != nullptr) right->addWidget(cells_);
     right->addLayout(pattern_line);
     right->addLayout(value_line);
     right->addLayout(error_line);
@@ -103,6 +106,11 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
     layout->addLayout(left);
     layout->addLayout(right, 1);
 
+    if (wide) {
+        connect(next_up_, &QPushButton::clicked, this, [this] { emit value_chosen(reading_.next_up); });
+        connect(next_down_, &QPushButton::clicked, this, [this] { emit value_chosen(reading_.next_down); });
+        return;
+    }
     connect(cells_, &BitCellsWidget::bits_edited, this,
             [this](std::uint64_t bits) { emit pattern_chosen(reading_.spec, bits); });
     connect(next_up_, &QPushButton::clicked, this,
@@ -113,13 +121,12 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
 
 void BitRowWidget::show_reading(const FormatReading& reading) {
     reading_ = reading;
-    cells_->set_bits(reading.rounded.bits);
-    hex_->setText(QStringLiteral("0x") +
-                  QString::fromStdString(core::format_bits_hex(reading.spec, reading.rounded.bits)));
-    class_->setText(QString::fromLatin1(core::to_string(reading.decoded.value_class)));
-    flags_->setText(QString::fromStdString(core::flags_names(reading.rounded.flags)));
-    flags_->setStyleSheet(reading.rounded.flags.bits & (core::ExceptionFlags::overflow | core::ExceptionFlags::invalid |
-                                                        core::ExceptionFlags::underflow)
+    if (cells_ != nullptr) cells_->set_bits(reading.rounded.bits);
+    hex_->setText(QStringLiteral("0x") + QString::fromStdString(reading.hex));
+    class_->setText(QString::fromStdString(reading.value_class));
+    flags_->setText(QString::fromStdString(core::flags_names(reading.flags)));
+    flags_->setStyleSheet(reading.flags.bits & (core::ExceptionFlags::overflow | core::ExceptionFlags::invalid |
+                                                core::ExceptionFlags::underflow)
                               ? QStringLiteral("color: #b00020; font-weight: bold;")
                               : QString());
     exact_->setText(QString::fromStdString(reading.exact));
@@ -134,6 +141,11 @@ void BitRowWidget::show_reading(const FormatReading& reading) {
     formula_->setText(QString::fromStdString(reading.formula));
     formula_->setCursorPosition(0);
     formula_->setToolTip(QString::fromStdString(reading.formula));
+    if (reading.wide) {
+        next_up_->setEnabled(!reading.next_up.empty());
+        next_down_->setEnabled(!reading.next_down.empty());
+        return;
+    }
     const bool is_nan = reading.decoded.value_class == core::ValueClass::NaN;
     next_up_->setEnabled(!is_nan && core::next_up(reading.spec, reading.rounded.bits) != reading.rounded.bits);
     next_down_->setEnabled(!is_nan && core::next_down(reading.spec, reading.rounded.bits) != reading.rounded.bits);

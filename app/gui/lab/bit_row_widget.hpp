@@ -1,8 +1,10 @@
 // BitRowWidget: one format's row in the Bits view - the cells, the stored value, its errors and fields.
+// Formats wider than binary64 show their pattern as text (hundreds of bits are read, not clicked).
 #pragma once
 
 #include <QFrame>
 #include <cstdint>
+#include <string>
 
 #include "app/gui/lab/format_reading.hpp"
 
@@ -21,12 +23,15 @@ public:
 
     void show_reading(const FormatReading& reading);
     const FormatReading& reading() const { return reading_; }
+    /// nullptr for a format wider than binary64.
     BitCellsWidget* cells() const { return cells_; }
     QPushButton* next_up_button() const { return next_up_; }
 
 signals:
     /// The user set this row's pattern (a bit, a drag, next up or next down).
     void pattern_chosen(const core::FormatSpec& spec, std::uint64_t bits);
+    /// A wide format's next up or down: its exact value, to enter as a number.
+    void value_chosen(const std::string& exact_value);
 
 private:
     FormatReading reading_;

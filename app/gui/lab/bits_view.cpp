@@ -111,6 +111,8 @@ void BitsView::rebuild_rows() {
         connect(r, &BitRowWidget::pattern_chosen, this, [this](const core::FormatSpec& spec, std::uint64_t bits) {
             state_.set_value(entered_pattern(spec, bits));
         });
+        connect(r, &BitRowWidget::value_chosen, this,
+                [this](const std::string& exact_value) { state_.set_value_text(exact_value); });
         rows_layout_->addWidget(r);
         rows_.push_back(r);
     }
@@ -139,11 +141,10 @@ std::string BitsView::csv() const {
                                        core::csv_crlf);
     for (const BitRowWidget* r : rows_) {
         const FormatReading& x = r->reading();
-        out +=
-            core::csv_record({x.spec.name, state_.value().text, core::format_bits_hex(x.spec, x.rounded.bits), x.exact,
-                              x.shortest, core::to_string(x.decoded.value_class), x.absolute_error, x.relative_error,
-                              x.ulp_error, core::flags_hex(x.rounded.flags), x.exponent_field, x.formula},
-                             core::csv_crlf);
+        out += core::csv_record(
+            {x.spec.name, state_.value().text, x.hex, x.exact, x.shortest, x.value_class, x.absolute_error,
+             x.relative_error, x.ulp_error, core::flags_hex(x.flags), x.exponent_field, x.formula},
+            core::csv_crlf);
     }
     return out;
 }

@@ -10,6 +10,8 @@
 #include "core/codec.hpp"
 #include "core/decimal.hpp"
 #include "core/error.hpp"
+#include "core/format_width.hpp"
+#include "emulation/arithmetic/bit_level_format.hpp"
 
 namespace floatscope::gui {
 
@@ -25,6 +27,17 @@ std::string trimmed(std::string_view text) {
 const char* forms =
     "a decimal (0.1, -2.5e-3), a hex float (0x1.8p-3), inf, nan, a bit pattern of the first "
     "chosen format (0x3C00) or of a named one (fp16:3C00)";
+
+/// A pattern of `spec` typed as hex. Patterns wider than 64 bits enter as the exact value they stand
+/// for (a wide format's row rounds it back to the same pattern, NaN payloads aside).
+EnteredValue entered_bits(const core::FormatSpec& spec, const std::string& hex) {
+    if (!core::is_wider_than_binary64(spec)) return entered_pattern(spec, core::parse_bits(spec, hex));
+    const emu::BitLevelFormat format(spec, {});
+    EnteredValue v;
+    v.text = format.exact_decimal(format.canonical_hex(hex));
+    v.exact = core::parse_exact_value(v.text);
+    return v;
+}
 
 }  // namespace
 
@@ -48,11 +61,10 @@ EnteredValue parse_entered_value(std::string_view raw, const std::vector<core::F
             const auto known =
                 std::find_if(formats.begin(), formats.end(), [&](const core::FormatSpec& f) { return f.name == name; });
             const core::FormatSpec spec = known != formats.end() ? *known : core::parse_format(name);
-            return entered_pattern(spec, core::parse_bits(spec, text.substr(colon + 1)));
+            return entered_bits(spec, text.substr(colon + 1));
         }
         const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-        if (hex && text.find_first_of("pP.") == std::string::npos)
-            return entered_pattern(pattern_format, core::parse_bits(pattern_format, text));
+        if (hex && text.find_first_of("pP.") == std::string::npos) return entered_bits(pattern_format, text);
         EnteredValue v;
         v.text = text;
         v.exact = core::parse_exact_value(text);

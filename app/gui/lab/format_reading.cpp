@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 
 #include "core/decimal.hpp"
+#include "core/format_width.hpp"
 #include "core/rounding_error.hpp"
 #include "core/wide_format.hpp"
+#include "emulation/arithmetic/bit_level_format.hpp"
 
 namespace floatscope::gui {
 
@@ -58,10 +60,43 @@ void spell_binary(FormatReading& r) {
         fmt::format("(-1)^{} x 2^({} - {}) x {} = {}", sign, subnormal_field ? 1 : field, f.bias, significand, value);
 }
 
+/// A format wider than binary64, through emu::BitLevelFormat (MPFR): the entered text rounded once.
+FormatReading read_in_wide_format(const core::FormatSpec& spec, const EnteredValue& x,
+                                  const core::RoundingOptions& options) {
+    const emu::BitLevelFormat format(spec, options);
+    FormatReading r;
+    r.spec = spec;
+    r.wide = true;
+    const emu::Produced produced = format.round_text(x.text);
+    r.hex = produced.hex;
+    r.flags = produced.flags;
+    r.value_class = format.value_class(r.hex);
+    r.exact = format.exact_decimal(r.hex);
+    r.shortest = r.value_class == core::to_string(core::ValueClass::NaN) ? "nan" : format.shortest_decimal(r.hex);
+    // The spacing of the format's values around x, where a double holds it (beyond: no ULP error).
+    const std::int64_t quantum = format.quantum_exponent_at(x.exact.exponent);
+    const double spacing = x.exact.kind == core::ExactValue::Kind::Finite && std::abs(quantum) < 1000
+                               ? std::ldexp(1.0, static_cast<int>(quantum))
+                               : NAN;
+    const core::RoundingErrorText error =
+        core::measure_rounding_error(x.text, x.exact, format.value_of(r.hex), quantum, spacing, 6);
+    r.absolute_error = error.absolute;
+    r.relative_error = error.relative;
+    r.ulp_error = error.ulps;
+    r.formula = "fields " + format.fields(r.hex);
+    if (r.value_class != core::to_string(core::ValueClass::NaN)) {
+        const std::string up = format.next_up(r.hex), down = format.next_down(r.hex);
+        if (up != r.hex) r.next_up = format.exact_decimal(up);
+        if (down != r.hex) r.next_down = format.exact_decimal(down);
+    }
+    return r;
+}
+
 }  // namespace
 
 FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x,
                              const core::RoundingOptions& options) {
+    if (core::is_wider_than_binary64(spec)) return read_in_wide_format(spec, x, options);
     FormatReading r;
     r.spec = spec;
     if (x.pattern && x.pattern->format == spec.name) {
@@ -71,6 +106,9 @@ FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x
         r.rounded = core::Rounder(spec, options)(x.exact);
     }
     r.decoded = core::decode_bits(spec, r.rounded.bits);
+    r.hex = core::format_bits_hex(spec, r.rounded.bits);
+    r.value_class = core::to_string(r.decoded.value_class);
+    r.flags = r.rounded.flags;
     r.exact = core::exact_decimal(r.rounded.value);
     r.shortest = r.decoded.value_class == core::ValueClass::NaN ? "nan" : core::shortest_decimal(spec, r.rounded.value);
     measure_errors(r, x);

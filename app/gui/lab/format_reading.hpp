@@ -14,7 +14,13 @@ namespace floatscope::gui {
 /// Everything a Bits-view row shows, as text, computed apart from the widgets that show it.
 struct FormatReading {
     core::FormatSpec spec;
-    core::Rounded rounded;  ///< the pattern shown and the flags its conversion raised
+    /// Formats wider than binary64 (binary128, e15m112, ...) are read through MPFR: their rows show
+    /// the pattern as text (hex, fields) and leave `rounded` and `decoded` empty.
+    bool wide = false;
+    std::string hex;  ///< the pattern, padded to the format's width
+    std::string value_class;  ///< core::to_string(ValueClass): "normal", "subnormal", "nan", ...
+    core::ExceptionFlags flags;  ///< what producing the pattern raised
+    core::Rounded rounded;  ///< narrow formats: the pattern shown and the flags its conversion raised
     core::Decoded decoded;
     std::string exact;  ///< every digit of the stored value
     std::string shortest;  ///< shortest decimal that rounds back to it
@@ -23,10 +29,12 @@ struct FormatReading {
     std::string ulp_error;  ///< (stored - x) / ulp(stored), signed
     std::string exponent_field = "-";  ///< binary formats: field, bias and unbiased exponent
     std::string formula;  ///< the value spelled from its fields, e.g. (-1)^0 x 2^(13-15) x 1.1001010011b
+    /// Wide formats: the next larger and smaller values, exactly ("" where there is none).
+    std::string next_up, next_down;
 };
 
 /// Rounds `x` into `spec` under `options`; where `x` is a bit pattern of `spec` itself the pattern
-/// is shown unchanged (no flags).
+/// is shown unchanged (no flags). Formats wider than binary64 round x's text once, exactly.
 FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x, const core::RoundingOptions& options);
 
 /// The role of bit `index` (0 = least significant) of `spec`'s pattern `bits`, and its weight, for

@@ -5,6 +5,7 @@
 
 #include "app/gui/lab/lab_state.hpp"
 #include "core/decimal.hpp"
+#include "core/format_width.hpp"
 
 namespace floatscope::gui {
 
@@ -52,7 +53,10 @@ FormatsTableModel::FormatsTableModel(const LabState& state, QObject* parent)
 
 void FormatsTableModel::reload() {
     beginResetModel();
-    formats_ = state_.formats();
+    // Formats wider than binary64 (the Bits view shows them) have no row: their properties are not doubles.
+    formats_.clear();
+    for (const core::FormatSpec& f : state_.formats())
+        if (!core::is_wider_than_binary64(f)) formats_.push_back(f);
     properties_.clear();
     for (const core::FormatSpec& f : formats_) properties_.push_back(core::format_properties(f));
     endResetModel();
