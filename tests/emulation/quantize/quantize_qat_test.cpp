@@ -15,6 +15,7 @@
 #include "emulation/workloads/data/seeded_random.hpp"
 #include "emulation/workloads/nn/mlp_classifier.hpp"
 #include "emulation/workloads/registry.hpp"
+#include "tests/core/published_nf4.hpp"
 
 using namespace floatscope;
 using namespace floatscope::emu;
@@ -22,22 +23,7 @@ using namespace floatscope::emu;
 namespace {
 
 // QLoRA (Dettmers et al. 2023), appendix E: the NF4 values.
-const double nf4_published[16] = {-1.0,
-                                  -0.6961928009986877,
-                                  -0.5250730514526367,
-                                  -0.39491748809814453,
-                                  -0.28444138169288635,
-                                  -0.18477343022823334,
-                                  -0.09105003625154495,
-                                  0.0,
-                                  0.07958029955625534,
-                                  0.16093020141124725,
-                                  0.24611230194568634,
-                                  0.33791524171829224,
-                                  0.44070982933044434,
-                                  0.5626170039176941,
-                                  0.7229568362236023,
-                                  1.0};
+const auto& nf4_published = floatscope::test::published_nf4;
 
 Matrix random_matrix(std::size_t rows, std::size_t cols, std::uint64_t seed) {
     SeededRandom random(seed, 9);
