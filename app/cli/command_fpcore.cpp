@@ -109,12 +109,22 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
     run.threads =
         options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
-    // Every file must parse before anything runs: a syntax error names its line and column.
+    // A file that cannot be read or parsed is reported in its row (its error names line and column)
+    // and the others run; only when none can be read is there nothing to run.
     std::vector<std::vector<emu::fpcore::FPCore>> files;
-    for (const std::string& file : options.files) files.push_back(emu::fpcore::read_fpcore_file(file));
+    std::vector<emu::fpcore::Outcome> unreadable;
+    for (const std::string& file : options.files) {
+        try {
+            files.push_back(emu::fpcore::read_fpcore_file(file));
+        } catch (const Error& e) {
+            if (options.files.size() == 1) throw;
+            unreadable.push_back(emu::fpcore::unreadable_file(file, e.what(), run));
+            std::cerr << "floatscope-cli: " << e.what() << " (file skipped)" << std::endl;
+        }
+    }
+    if (files.empty()) throw Error(unreadable.front().error);
     const std::vector<emu::fpcore::Benchmark> benchmarks = emu::fpcore::list_benchmarks(files);
-    const std::vector<emu::fpcore::Outcome> outcomes = emu::fpcore::run_benchmarks(benchmarks, run);
-
+    std::vector<emu::fpcore::Outcome> outcomes = emu::fpcore::run_benchmarks(benchmarks, run);
     TextTable table({"benchmark", "format", "samples", "bits_avg", "bits_max", "nan", "inf", "status"});
     std::vector<bool> evaluated(benchmarks.size(), true);
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
@@ -130,12 +140,17 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
                        ok ? number(o.bits_error_avg, 2) : "-", ok ? number(o.bits_error_max, 2) : "-",
                        ok ? std::to_string(o.nan) : "-", ok ? std::to_string(o.inf) : "-", status});
     }
+    for (const emu::fpcore::Outcome& o : unreadable)
+        table.add_row({o.workload, o.format, "-", "-", "-", "-", "-", "error: " + o.error});
     table.print(out);
+    // An unreadable file counts as one FPCore that did not evaluate (its count is unknown).
     const auto count = static_cast<std::size_t>(std::count(evaluated.begin(), evaluated.end(), true));
-    const double coverage =
-        benchmarks.empty() ? 1.0 : static_cast<double>(count) / static_cast<double>(benchmarks.size());
-    out << fmt::format("{} of {} FPCores evaluated under every format ({:.1f}%)\n", count, benchmarks.size(),
-                       100 * coverage);
+    const std::size_t total = benchmarks.size() + unreadable.size();
+    const double coverage = total == 0 ? 1.0 : static_cast<double>(count) / static_cast<double>(total);
+    out << fmt::format("{} of {} FPCores evaluated under every format ({:.1f}%)", count, total, 100 * coverage);
+    if (!unreadable.empty()) out << fmt::format("; {} file(s) could not be read", unreadable.size());
+    out << "\n";
+    outcomes.insert(outcomes.end(), unreadable.begin(), unreadable.end());
 
     const emu::Report report = emu::fpcore::make_report(outcomes, run, options.files);
     if (!options.csv.empty()) {
@@ -148,12 +163,14 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
         emu::write_json(report, text);
         core::write_file_atomically(options.json, text.str());
     }
-    if (options.check_coverage >= 0 && coverage < options.check_coverage) {
+    if (options.check_coverage >= 0) {
+        if (coverage >= options.check_coverage) return 0;
         std::cerr << fmt::format("floatscope-cli: coverage {:.3f} is below --check-coverage {:.3f}\n", coverage,
                                  options.check_coverage);
         return 1;
     }
-    return 0;
+    // Without a coverage to meet, the exit status says whether anything failed.
+    return count == total ? 0 : 1;
 }
 
 }  // namespace

@@ -24,8 +24,11 @@ bool Datum::same_tree(const Datum& other) const {
 
 namespace {
 
+/// Symbols take letters, digits and FPCore's punctuation, and any byte of a UTF-8 sequence, so
+/// that θ or λ names a variable as Herbie's corpus writes them.
 bool is_symbol_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+    const auto byte = static_cast<unsigned char>(c);
+    return std::isalnum(byte) != 0 || byte >= 0x80 ||
            std::string_view("~!@$%^&*_-+=<>.?/:").find(c) != std::string_view::npos;
 }
 
@@ -34,6 +37,21 @@ bool all_of(std::string_view s, int (*predicate)(int)) {
     for (char c : s)
         if (predicate(static_cast<unsigned char>(c)) == 0) return false;
     return true;
+}
+
+/// Racket's single-float literals (0.6931f0, 1.5f-3), which Herbie's corpus carries: the decimal
+/// they spell, with `e` for the exponent marker; any other token unchanged.
+std::string without_single_float_marker(std::string token) {
+    const bool hex = token.find("0x") != std::string::npos || token.find("0X") != std::string::npos;
+    const auto f = token.find_first_of("fF");
+    if (hex || f == std::string::npos || f == 0 || std::isdigit(static_cast<unsigned char>(token[f - 1])) == 0)
+        return token;
+    std::string_view exponent = std::string_view(token).substr(f + 1);
+    if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) exponent.remove_prefix(1);
+    if (!all_of(exponent, isdigit)) return token;
+    std::string spelled = token;
+    spelled[f] = 'e';
+    return spelled;
 }
 
 /// [-+]?([0-9]+(\.[0-9]+)?|\.[0-9]+)(e[-+]?[0-9]+)? and the hex and rational forms of FPCore 2.0.
@@ -125,6 +143,7 @@ private:
         std::string token;
         while (pos_ < text_.size() && is_symbol_char(text_[pos_])) token += advance();
         if (token.empty()) fail_at(start, std::string("unexpected character '") + c + "'");
+        if (looks_numeric(token)) token = without_single_float_marker(std::move(token));
         if (is_number_token(token)) return Datum{Datum::Kind::Number, token, {}, start};
         if (looks_numeric(token))
             fail_at(start,

@@ -11,10 +11,12 @@ constexpr int any = -1;
 using R = ResultKind;
 
 constexpr std::array operations = {
-    OperationInfo{"+", Op::Add, 2, 2, R::Real},
-    OperationInfo{"-", Op::Sub, 1, 2, R::Real},
-    OperationInfo{"*", Op::Mul, 2, 2, R::Real},
-    OperationInfo{"/", Op::Div, 2, 2, R::Real},
+    // + - * / take any number of arguments as Herbie reads them: unary + and * are the value
+    // itself, unary - negates, and three or more associate to the left, (+ a b c) = (+ (+ a b) c).
+    OperationInfo{"+", Op::Add, 1, -1, R::Real},
+    OperationInfo{"-", Op::Sub, 1, -1, R::Real},
+    OperationInfo{"*", Op::Mul, 1, -1, R::Real},
+    OperationInfo{"/", Op::Div, 2, -1, R::Real},
     OperationInfo{"sqrt", Op::Sqrt, 1, 1, R::Real},
     OperationInfo{"fma", Op::Fma, 3, 3, R::Real},
     OperationInfo{"neg", Op::Neg, 1, 1, R::Real},

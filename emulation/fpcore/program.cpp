@@ -252,9 +252,21 @@ private:
             message.append(expected == "1" ? "" : "s").append(", got ").append(std::to_string(count));
             fail_at(d.location, message);
         }
+        const bool variadic = info.op == Op::Add || info.op == Op::Sub || info.op == Op::Mul || info.op == Op::Div;
+        if (variadic && count == 1 && info.op != Op::Sub) return expression(d.items[1], state);  // (+ x), (* x)
         Expr e = node(Expr::Kind::Operation, d, state);
         e.op = info.op == Op::Sub && count == 1 ? Op::Neg : info.op;
-        for (int i = 1; i <= count; ++i) e.children.push_back(expression(d.items[static_cast<std::size_t>(i)], state));
+        // Every argument of other operations (and, <=, fmax ...); the first two of + - * /, whose
+        // further arguments associate to the left, each step rounded in its context.
+        const int direct = variadic ? std::min(count, 2) : count;
+        for (int i = 1; i <= direct; ++i) e.children.push_back(expression(d.items[static_cast<std::size_t>(i)], state));
+        for (int i = 3; variadic && i <= count; ++i) {
+            Expr next = node(Expr::Kind::Operation, d, state);
+            next.op = info.op;
+            next.children.push_back(std::move(e));
+            next.children.push_back(expression(d.items[static_cast<std::size_t>(i)], state));
+            e = std::move(next);
+        }
         return e;
     }
 

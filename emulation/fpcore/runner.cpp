@@ -365,6 +365,16 @@ std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, co
     return outcomes;
 }
 
+Outcome unreadable_file(const std::string& file, const std::string& error, const RunOptions& options) {
+    Outcome out;
+    out.workload = file;
+    out.format = "-";
+    out.error = error;
+    for (const core::FormatSpec& f : options.formats)
+        out.rows.push_back({"1", file, f.name, metric::whole_run_kind, 0, error, metric::error, 1});
+    return out;
+}
+
 Report make_report(const std::vector<Outcome>& outcomes, const RunOptions& options,
                    const std::vector<std::string>& files) {
     Report report;

@@ -62,6 +62,11 @@ struct Outcome {
     std::vector<ReportRow> rows;
 };
 
+/// The outcome of a file that could not be read or parsed: workload = the file, format "-", and
+/// per format the error row a benchmark that cannot be evaluated has, so that a corpus run reports
+/// it and goes on.
+Outcome unreadable_file(const std::string& file, const std::string& error, const RunOptions& options);
+
 /// Names the benchmarks of the files: their :name, with " #2", " #3" added to repeated names.
 std::vector<Benchmark> list_benchmarks(const std::vector<std::vector<FPCore>>& files);
 

@@ -41,8 +41,9 @@ TEST_CASE("fpcore prints a table and writes the same tidy CSV as run") {
 
 TEST_CASE("fpcore evaluates given inputs") {
     const Result r = run_cli({"fpcore", accuracy, "--formats", "fp64", "--input", "x=4", "--input", "x=0x1p-3"});
-    // The benchmarks of x run on the two points; the others say why they cannot.
-    CHECK(r.exit_code == 0);
+    // The benchmarks of x run on the two points; the others say why they cannot, and the exit status
+    // says that something did not evaluate (--check-coverage states how much may not).
+    CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains("names 'x', not an argument (arguments: a, b, c)"));
     CHECK_THAT(r.out, Catch::Contains("3 of 5 FPCores evaluated under every format"));
 }
@@ -68,4 +69,22 @@ TEST_CASE("fpcore --check-coverage fails below the fraction") {
     const Result ok = run_cli({"fpcore", file.string(), "--formats", "fp16", "--samples", "4", "--max-iterations", "50",
                                "--check-coverage", "0.5"});
     CHECK(ok.exit_code == 0);
+}
+
+TEST_CASE("fpcore over a corpus: a file that does not parse is reported in its row and the rest runs") {
+    TempDir dir;
+    const fs::path good = dir.write("good.fpcore", "(FPCore (x) :name \"double\" (* x 2))\n");
+    const fs::path bad = dir.write("bad.fpcore", "(FPCore (x)\n  (+ x (frob x)))\n");
+    const fs::path csv = dir.path() / "report.csv";
+    const Result r = run_cli(
+        {"fpcore", bad.string(), good.string(), "--formats", "fp32,bf16", "--samples", "8", "--csv", csv.string()});
+    CHECK(r.exit_code == 1);  // something failed
+    CHECK_THAT(r.out, Catch::Contains("double") && Catch::Contains("bad.fpcore:2:8: unknown operation 'frob'"));
+    CHECK_THAT(r.out,
+               Catch::Contains("1 of 2 FPCores evaluated under every format (50.0%); 1 file(s) could not be read"));
+    CHECK_THAT(r.err, Catch::Contains("(file skipped)"));
+    const std::string report = floatscope::test::read_file(csv);
+    CHECK_THAT(report, Catch::Contains(bad.string() + ",fp32,run,0,") && Catch::Contains(",error,1"));
+    // The same run passes a coverage check it meets: the check decides the status, as before.
+    CHECK(run_cli({"fpcore", bad.string(), good.string(), "--samples", "8", "--check-coverage", "0.5"}).exit_code == 0);
 }

@@ -177,3 +177,44 @@ TEST_CASE("contexts FloatScope cannot emulate are refused unless overridden") {
     CHECK_THROWS_WITH(emulate_text(text, {1}), Catch::Contains("binary80 cannot be emulated"));
     CHECK(emulate_text(text, {1}, {floatscope::core::parse_format("fp16"), OverrideMode::All, {}}).number == 2);
 }
+
+namespace {
+
+/// The value of one FPCore given as text, evaluated in `format` with no inputs.
+double emulate_text(const std::string& text, const char* format, const std::vector<double>& inputs = {}) {
+    const std::vector<FPCore> cores = parse_fpcores(text);
+    ContextPolicy policy;
+    policy.format = floatscope::core::parse_format(format);
+    const Program program = compile_program(cores.front(), cores, policy);
+    EmulatedDomain domain(program);
+    Interpreter<EmulatedDomain> interpreter(program, domain, {});
+    const Value<double> v = interpreter.run(inputs);
+    REQUIRE(v.kind == Value<double>::Kind::Number);
+    return v.number;
+}
+
+}  // namespace
+
+TEST_CASE("n-ary + - * / associate to the left, each step rounded, as Herbie reads them", "[fpcore]") {
+    // fp16 spacing at 2048 is 2: 2048 + 1 is a tie and rounds to even 2048, twice; 1 + 1 + 2048 = 2050.
+    CHECK(emulate_text("(FPCore () (+ 2048 1 1))", "fp16") == 2048);
+    CHECK(emulate_text("(FPCore () (+ 1 1 2048))", "fp16") == 2050);
+    CHECK(emulate_text("(FPCore () (- 10 3 2 1))", "fp64") == 4);  // ((10 - 3) - 2) - 1
+    CHECK(emulate_text("(FPCore () (/ 64 4 2))", "fp64") == 8);  // (64 / 4) / 2, not 64 / (4 / 2)
+    CHECK(emulate_text("(FPCore () (* 3 5 7 11))", "fp64") == 1155);
+    // 13 terms in fp16: 2048 then twelve 1s, each a tie to even that leaves 2048.
+    CHECK(emulate_text("(FPCore () (+ 2048 1 1 1 1 1 1 1 1 1 1 1 1))", "fp16") == 2048);
+}
+
+TEST_CASE("unary + and * are the value itself; unary - negates", "[fpcore]") {
+    CHECK(emulate_text("(FPCore (x) (+ x))", "fp64", {2.5}) == 2.5);
+    CHECK(emulate_text("(FPCore (x) (* x))", "fp64", {-3.0}) == -3.0);
+    CHECK(emulate_text("(FPCore (x) (- x))", "fp64", {2.5}) == -2.5);
+}
+
+TEST_CASE("Unicode symbols name variables; Racket's 0.6931f0 is the decimal 0.6931", "[fpcore]") {
+    CHECK(emulate_text("(FPCore (\xce\xb8 \xce\xbb) (- \xce\xb8 \xce\xbb))", "fp64", {3.0, 1.0}) == 2.0);  // θ - λ
+    CHECK(emulate_text("(FPCore () 0.6931f0)", "fp64") == 0.6931);  // the double nearest 0.6931
+    CHECK(emulate_text("(FPCore () 1.5f-3)", "fp64") == 1.5e-3);
+    CHECK(emulate_text("(FPCore () 0x1.fp1)", "fp64") == 3.875);  // an f among hex digits is a digit
+}
