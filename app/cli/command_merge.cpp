@@ -16,6 +16,7 @@ struct MergeOptions {
     std::vector<std::string> shards;
     std::string csv;
     std::string json;
+    bool allow_missing = false;
 };
 
 /// A report file as floatscope-cli writes it: JSON when it starts with '{', CSV otherwise.
@@ -35,7 +36,7 @@ int merge(std::ostream& out, const MergeOptions& options) {
     check_outputs(options.csv, options.json);
     std::vector<emu::Report> shards;
     for (const std::string& path : options.shards) shards.push_back(read_report(path));
-    const emu::Report merged = emu::merge_reports(shards);
+    const emu::Report merged = emu::merge_reports(shards, options.allow_missing);
     const bool to_file = !options.csv.empty() || !options.json.empty();
     write_report_files(merged, to_file ? options.csv : "-", options.json, out);
     return 0;
@@ -52,6 +53,9 @@ Command add_merge_command(CLI::App& parent) {
     command->add_option("SHARD", options->shards, "report files, CSV or JSON")->required();
     command->add_option("--csv", options->csv, "write the merged report as CSV to this file ('-': stdout)");
     command->add_option("--json", options->json, "write the merged report as JSON to this file ('-': stdout)");
+    command->add_flag("--allow-missing", options->allow_missing,
+                      "merge the shards there are when some of the sweep's are missing; the report's metadata "
+                      "(missing_shards) lists them");
     return {command, [options](std::ostream& out) { return merge(out, *options); }};
 }
 

@@ -54,23 +54,20 @@ std::vector<GridAxis> parse_grid(const std::vector<std::string>& grid, const std
 }
 
 /// "i/N" with 0 <= i < N; {0, 1} for the whole grid.
-std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
+std::pair<std::size_t, std::size_t> shard_option(const std::string& text) {
     if (text.empty()) return {0, 1};
-    std::size_t index = 0, count = 0;
-    const auto slash = text.find('/');
-    const char* end = text.data() + text.size();
-    const auto first = std::from_chars(text.data(), text.data() + std::min(slash, text.size()), index);
-    const bool valid = slash != std::string::npos && first.ec == std::errc() && first.ptr == text.data() + slash &&
-                       std::from_chars(text.data() + slash + 1, end, count).ptr == end && count >= 1 && index < count;
-    if (!valid) throw Error("--shard '" + text + "': write i/N with 0 <= i < N, e.g. --shard 0/4 ... --shard 3/4");
-    return {index, count};
+    try {
+        return emu::parse_shard(text);
+    } catch (const Error&) {
+        throw Error("--shard '" + text + "': write i/N with 0 <= i < N, e.g. --shard 0/4 ... --shard 3/4");
+    }
 }
 
 int run_sweep(std::ostream& out, const SweepOptions& options) {
     const SimulationOptions& simulation = options.simulation;
     const emu::Workload& workload = emu::find_workload(simulation.workload);
     const std::vector<GridAxis> axes = parse_grid(options.grid, simulation.assignments);
-    const auto [shard, shards] = parse_shard(options.shard);
+    const auto [shard, shards] = shard_option(options.shard);
     const std::vector<emu::PrecisionPolicy> policies = chosen_policies(simulation);
     check_outputs(simulation.csv, simulation.json);
 
@@ -99,7 +96,9 @@ int run_sweep(std::ostream& out, const SweepOptions& options) {
 
     emu::RunControl control(progress_printer(simulation.progress));
     // A shard beyond the grid's end has no runs: its report is valid and empty.
-    const emu::Report report = emu::run_all(requests, thread_count(simulation), control);
+    emu::Report report = emu::run_all(requests, thread_count(simulation), control);
+    // The shard says which it is, so that merge can tell a missing or repeated shard.
+    if (!options.shard.empty()) report.shard = std::to_string(shard) + "/" + std::to_string(shards);
     if (!write_report_files(report, simulation.csv, simulation.json, out)) print_report_summary(report, out);
     return 0;
 }

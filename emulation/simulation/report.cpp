@@ -2,6 +2,7 @@
 #include "emulation/simulation/report.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <ctime>
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "core/csv.hpp"
@@ -39,6 +41,35 @@ RunInfo& find_run(Report& report, const std::string& id, const core::CsvReader& 
     for (RunInfo& r : report.runs)
         if (r.run == id) return r;
     throw reader.error(line, "metadata of run '" + id + "' before its mpfr_precision row");
+}
+
+// ---- merging --------------------------------------------------------------------------------
+
+/// The indices of the sweep's shards that none of the reports is ("" when all are there), for
+/// reports that say which shard they are; checks that they are shards of one N, each once.
+std::string missing_shards(const std::vector<Report>& reports, bool allow_missing) {
+    long count = 0;
+    std::vector<int> seen;
+    for (const Report& r : reports) {
+        if (r.shard.empty()) continue;
+        const auto [index, n] = parse_shard(r.shard);
+        if (count != 0 && static_cast<long>(n) != count)
+            throw Error(
+                fmt::format("the reports are shards of {} and of {} parts; merge the shards of one sweep", count, n));
+        count = static_cast<long>(n);
+        seen.resize(n);
+        if (seen[index]++ > 0) throw Error(fmt::format("shard {}/{} is given twice; give each shard once", index, n));
+    }
+    std::vector<std::string> missing;
+    for (std::size_t i = 0; i < seen.size(); ++i)
+        if (seen[i] == 0) missing.push_back(std::to_string(i));
+    const std::string list = fmt::format("{}", fmt::join(missing, ","));
+    if (!missing.empty() && !allow_missing)
+        throw Error(fmt::format(
+            "missing shard{} {} of {} (indices 0..{}, from sweep --shard i/{}); give {} or merge "
+            "--allow-missing, whose report lists what is missing",
+            missing.size() == 1 ? "" : "s", list, count, count - 1, count, missing.size() == 1 ? "it" : "them"));
+    return list;
 }
 
 // ---- JSON -----------------------------------------------------------------------------------
@@ -144,6 +175,8 @@ void write_csv(const Report& report, std::ostream& out) {
     };
     meta("", "", "", 0, "", "floatscope_version", report.floatscope_version);
     meta("", "", "", 0, "", "created", report.created);
+    if (!report.shard.empty()) meta("", "", "", 0, "", "shard", report.shard);
+    if (!report.missing_shards.empty()) meta("", "", "", 0, "", "missing_shards", report.missing_shards);
     for (const RunInfo& run : report.runs) {
         meta(run.run, run.workload, "", 0, "", "mpfr_precision", std::to_string(run.mpfr_precision));
         for (std::size_t i = 0; i < run.parameters.size(); ++i)
@@ -182,6 +215,10 @@ Report read_csv(std::istream& in) {
                 report.floatscope_version = text;
             } else if (key == "created") {
                 report.created = text;
+            } else if (key == "shard") {
+                report.shard = text;
+            } else if (key == "missing_shards") {
+                report.missing_shards = text;
             } else if (key == "mpfr_precision") {
                 RunInfo run{fields[0], fields[1], {}, {}, 0};
                 if (!parse_int(text, run.mpfr_precision))
@@ -194,7 +231,8 @@ Report read_csv(std::istream& in) {
             } else {
                 throw reader.error(line,
                                    "unknown metadata '" + key +
-                                       "'; valid: floatscope_version, created, mpfr_precision, parameter, policy");
+                                       "'; valid: floatscope_version, created, shard, missing_shards, mpfr_precision, "
+                                       "parameter, policy");
             }
             continue;
         }
@@ -224,10 +262,11 @@ void write_json(const Report& report, std::ostream& out) {
                         {"region", row.region},
                         {"metric", row.metric},
                         {"value", number_json(row.value)}});
-    const Json document = {{"floatscope_version", report.floatscope_version},
-                           {"created", report.created},
-                           {"runs", std::move(runs)},
-                           {"rows", std::move(rows)}};
+    Json document = {{"floatscope_version", report.floatscope_version}, {"created", report.created}};
+    if (!report.shard.empty()) document["shard"] = report.shard;
+    if (!report.missing_shards.empty()) document["missing_shards"] = report.missing_shards;
+    document["runs"] = std::move(runs);
+    document["rows"] = std::move(rows);
     out << document.dump(1) << '\n';
 }
 
@@ -237,6 +276,9 @@ Report read_json(std::istream& in) {
         Report report;
         report.floatscope_version = document.at("floatscope_version").get<std::string>();
         report.created = document.at("created").get<std::string>();
+        if (document.contains("shard")) report.shard = document.at("shard").get<std::string>();
+        if (document.contains("missing_shards"))
+            report.missing_shards = document.at("missing_shards").get<std::string>();
         for (const Json& run : document.at("runs"))
             report.runs.push_back({run.at("run").get<std::string>(), run.at("workload").get<std::string>(),
                                    json_pairs(run.at("parameters"), "value"), json_pairs(run.at("policies"), "text"),
@@ -253,9 +295,21 @@ Report read_json(std::istream& in) {
     }
 }
 
-Report merge_reports(const std::vector<Report>& shards) {
+std::pair<std::size_t, std::size_t> parse_shard(std::string_view text) {
+    std::size_t index = 0, count = 0;
+    const auto slash = text.find('/');
+    const char* end = text.data() + text.size();
+    const auto first = std::from_chars(text.data(), text.data() + std::min(slash, text.size()), index);
+    const bool valid = slash != std::string_view::npos && first.ec == std::errc() && first.ptr == text.data() + slash &&
+                       std::from_chars(text.data() + slash + 1, end, count).ptr == end && count >= 1 && index < count;
+    if (!valid) throw Error("shard '" + std::string(text) + "': write i/N with 0 <= i < N, e.g. 0/4 ... 3/4");
+    return {index, count};
+}
+
+Report merge_reports(const std::vector<Report>& shards, bool allow_missing) {
     if (shards.empty()) throw Error("no reports to merge");
     Report merged;
+    merged.missing_shards = missing_shards(shards, allow_missing);
     merged.floatscope_version = shards.front().floatscope_version;
     for (const Report& shard : shards) {
         merged.created = std::max(merged.created, shard.created);  // ISO 8601 text sorts by time

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,13 +37,18 @@ struct RunInfo {
 struct Report {
     std::string floatscope_version;
     std::string created;  ///< ISO 8601 UTC, "2026-11-29T18:07:34Z"
+    /// A shard of a sweep (`sweep --shard i/N`): "i/N"; empty for a whole run or sweep.
+    std::string shard;
+    /// A merge that went ahead without some shards (`merge --allow-missing`): their indices, "2,5".
+    std::string missing_shards;
     std::vector<RunInfo> runs;
     std::vector<ReportRow> rows;
     friend bool operator==(const Report&, const Report&) = default;
 };
 
 /// RFC 4180 CSV: header `run,workload,policy,region_kind,region_index,region,metric,value`, then
-/// the metadata as rows of region_kind "meta" (metric = the key, value = its text), then the rows.
+/// the metadata as rows of region_kind "meta" (metric = the key, value = its text; shard and
+/// missing_shards only where set), then the rows.
 /// Numbers are written as core::csv_number spells them (the shortest decimal that reads back to
 /// the same double; inf and nan as "inf", "-inf", "nan"); 17-digit numbers of older reports read too.
 void write_csv(const Report& report, std::ostream& out);
@@ -57,9 +63,15 @@ Report read_json(std::istream& in);
 /// The reports of a sweep's shards as one: runs and rows concatenated, then stably ordered by run id
 /// (numerically where the ids are numbers), so that merging the shards of a sweep gives the rows of
 /// the unsharded sweep; a run held by several shards keeps one RunInfo. `created` is the latest of
-/// the shards'. Throws floatscope::Error when two shards hold the same run id with different
-/// metadata, or when there is nothing to merge.
-Report merge_reports(const std::vector<Report>& shards);
+/// the shards'. Reports that say which shard they are must be the N shards of one sweep, each once:
+/// a shard given twice, shards of different N, or missing shards throw floatscope::Error naming
+/// the indices, unless `allow_missing`, when the merge lists them in missing_shards. Throws too when
+/// two shards hold the same run id with different metadata, or when there is nothing to merge.
+Report merge_reports(const std::vector<Report>& shards, bool allow_missing = false);
+
+/// i and N of a shard's "i/N" (0 <= i < N), as sweep --shard takes it and Report::shard holds it;
+/// throws floatscope::Error otherwise.
+std::pair<std::size_t, std::size_t> parse_shard(std::string_view text);
 
 /// The current UTC time as ISO 8601, for Report::created.
 std::string iso_utc_now();

@@ -160,4 +160,18 @@ TEST_CASE("sweep: grid order, run ids, and shards that merge back to the whole s
     const CliResult merged = run_cli(merge);
     REQUIRE(merged.exit_code == 0);
     CHECK(untimed(csv_report(merged.out)) == untimed(whole));
+
+    // A shard missing (its job failed): merge names it and writes nothing, unless told to go on.
+    const fs::path partial = dir.path() / "partial.csv";
+    const CliResult refused = run_cli({"merge", shard_files[0], shard_files[2], "--csv", partial.string()});
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.err, Catch::Contains("missing shard 1 of 3"));
+    CHECK_FALSE(fs::exists(partial));
+    const CliResult allowed =
+        run_cli({"merge", shard_files[0], shard_files[2], "--allow-missing", "--csv", partial.string()});
+    REQUIRE(allowed.exit_code == 0);
+    const Report partial_report = csv_report(read_file(partial));
+    CHECK(partial_report.missing_shards == "1");
+    CHECK(partial_report.runs.size() == 3);  // runs 1 and 4 (points 0 and 3) of shard 0, run 3 of shard 2
+    CHECK(run_cli({"merge", shard_files[0], shard_files[0], shard_files[1], shard_files[2]}).exit_code == 2);
 }

@@ -179,3 +179,49 @@ TEST_CASE("merge: shards in run order, metadata checked") {
 TEST_CASE("iso_utc_now has the ISO 8601 UTC form") {
     CHECK(std::regex_match(iso_utc_now(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
 }
+
+TEST_CASE("merge: the shards of a sweep, each once; missing ones refused or listed") {
+    Report full = sample();
+    Report s0 = full, s1 = full, s2 = full;
+    s0.runs = {full.runs[0]};
+    s0.rows.assign(full.rows.begin(), full.rows.begin() + 4);
+    s1.runs = {full.runs[1]};
+    s1.rows.assign(full.rows.begin() + 4, full.rows.end());
+    s2.runs.clear();  // a shard beyond the grid's end holds no runs
+    s2.rows.clear();
+    s0.shard = "0/3", s1.shard = "1/3", s2.shard = "2/3";
+    Report merged = merge_reports({s2, s1, s0});
+    CHECK(merged.rows == full.rows);
+    CHECK(merged.shard.empty());
+    CHECK(merged.missing_shards.empty());
+
+    using Catch::Matchers::Contains;
+    CHECK_THROWS_WITH(merge_reports({s0, s2}), Contains("missing shard 1 of 3") && Contains("--allow-missing"));
+    CHECK_THROWS_WITH(merge_reports({s0}), Contains("missing shards 1,2 of 3"));
+    CHECK_THROWS_WITH(merge_reports({s0, s1, s1, s2}), Contains("shard 1/3 is given twice"));
+    Report other = s1;
+    other.shard = "1/4";
+    CHECK_THROWS_WITH(merge_reports({s0, other}), Contains("shards of 3 and of 4 parts"));
+    Report bad = s1;
+    bad.shard = "3/3";
+    CHECK_THROWS_WITH(merge_reports({bad}), Contains("shard '3/3'"));
+    const Report partial = merge_reports({s0, s2}, true);
+    CHECK(partial.missing_shards == "1");
+    CHECK(partial.rows.size() == 4);
+}
+
+TEST_CASE("a shard's and a partial merge's metadata round-trip in CSV and JSON") {
+    Report r = sample();
+    r.shard = "2/8";
+    r.missing_shards = "1,5";
+    std::ostringstream csv, json;
+    write_csv(r, csv);
+    write_json(r, json);
+    CHECK(csv.str().find(",,,meta,0,,shard,2/8\n") != std::string::npos);
+    std::istringstream csv_in(csv.str()), json_in(json.str());
+    CHECK(read_csv(csv_in) == r);
+    CHECK(read_json(json_in) == r);
+    CHECK(parse_shard("3/4") == std::pair<std::size_t, std::size_t>{3, 4});
+    CHECK_THROWS_AS(parse_shard("4/4"), Error);
+    CHECK_THROWS_AS(parse_shard("1/"), Error);
+}
