@@ -37,14 +37,20 @@ double nice_step(double step) {
     return 10 * power;
 }
 
-QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positions, bool with_tick_labels) {
+/// `most_power_labels`: the labels a log axis shows at most (a horizontal axis has room for fewer).
+QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positions, bool with_tick_labels,
+                         double most_power_labels) {
     if (axis.scale == AxisScale::Log) {
         auto* log_axis = new QLogValueAxis;
-        log_axis->setBase(axis.log_base);
+        // A label at every power of the base, but not more than fit: over more powers (n = 1 ..
+        // 8192 on a base-2 x axis) the labels go to every 2nd, 3rd ... power, or Qt elides them all.
+        const double all_powers = std::log(range.max / range.min) / std::log(axis.log_base);
+        const double step = std::max(1.0, std::ceil(all_powers / most_power_labels));
+        log_axis->setBase(std::pow(axis.log_base, step));
         log_axis->setLabelFormat("%g");
         log_axis->setRange(range.min, range.max);
         // Minor ticks at 2..9 times each power (Qt: -1) help over a few decades and clutter more.
-        const double powers = std::log(range.max / range.min) / std::log(axis.log_base);
+        const double powers = all_powers / step;
         log_axis->setMinorTickCount(powers <= 6 ? -1 : 0);
         log_axis->setTitleText(text(axis.label));
         return log_axis;
@@ -131,8 +137,8 @@ PlotChartView::PlotChartView(PlotModel model, QWidget* parent) : QChartView(pare
 
     const bool bars = std::any_of(model_.series.begin(), model_.series.end(),
                                   [](const Series& s) { return s.style == SeriesStyle::Bars; });
-    x_axis_ = make_axis(model_.x_axis, visible_x_range(model_), all_integers(model_), !bars);
-    y_axis_ = make_axis(model_.y_axis, visible_y_range(model_), false, false);
+    x_axis_ = make_axis(model_.x_axis, visible_x_range(model_), all_integers(model_), !bars, 8);
+    y_axis_ = make_axis(model_.y_axis, visible_y_range(model_), false, false, 16);
     chart->addAxis(x_axis_, Qt::AlignBottom);
     chart->addAxis(y_axis_, Qt::AlignLeft);
     // Bands first, so that the data is drawn over them.

@@ -52,6 +52,21 @@ TEST_CASE("error growth: a log y axis, the layer labels on x, a line per policy"
     CHECK(x->categoriesLabels().at(3) == "layer 3 (relu)");
 }
 
+TEST_CASE("a log axis over many powers labels every few of them, so that the labels fit") {
+    application();
+    PlotModel model;
+    model.x_axis.scale = AxisScale::Log;
+    model.x_axis.log_base = 2;
+    model.series = {{"fp16", {{1, 1e-3}, {8192, 0.2}}, SeriesStyle::Line, 0}};
+    PlotChartView many(model);
+    auto* x = qobject_cast<QLogValueAxis*>(axis(many, Qt::Horizontal));
+    REQUIRE(x != nullptr);
+    CHECK(x->base() == 4);  // 2^-1 .. 2^14 in view: 15 powers of 2, every second one labelled
+    model.series = {{"fp16", {{16, 1e-3}, {256, 0.2}}, SeriesStyle::Line, 0}};
+    PlotChartView few(model);
+    CHECK(qobject_cast<QLogValueAxis*>(axis(few, Qt::Horizontal))->base() == 2);
+}
+
 TEST_CASE("a legend of long names goes beside the plot, short ones below it; names show in tooltips") {
     application();
     PlotModel model;
