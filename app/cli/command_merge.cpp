@@ -5,7 +5,6 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/simulation_options.hpp"
 #include "core/error.hpp"
-#include "core/input_file.hpp"
 #include "emulation/simulation/report.hpp"
 
 namespace floatscope::cli {
@@ -19,23 +18,10 @@ struct MergeOptions {
     bool allow_missing = false;
 };
 
-/// A report file as floatscope-cli writes it: JSON when it starts with '{', CSV otherwise.
-emu::Report read_report(const std::string& path) {
-    const std::string content = core::read_input_file(path, "report");
-    std::istringstream text(content);
-    const auto first = content.find_first_not_of(" \t\r\n");
-    try {
-        if (first != std::string::npos && content[first] == '{') return emu::read_json(text);
-        return emu::read_csv(text);
-    } catch (const Error& e) {
-        throw Error(path + ": " + e.what());
-    }
-}
-
 int merge(std::ostream& out, const MergeOptions& options) {
     check_outputs(options.csv, options.json);
     std::vector<emu::Report> shards;
-    for (const std::string& path : options.shards) shards.push_back(read_report(path));
+    for (const std::string& path : options.shards) shards.push_back(read_report_file(path));
     const emu::Report merged = emu::merge_reports(shards, options.allow_missing);
     const bool to_file = !options.csv.empty() || !options.json.empty();
     write_report_files(merged, to_file ? options.csv : "-", options.json, out);

@@ -1,13 +1,16 @@
 // `sweep WORKLOAD`: a workload over a grid of parameter values x policies, on every core, as one report;
 // `--shard i/N` keeps one deterministic slice of the grid so that a cluster can share it out.
-#include <charconv>
+#include <algorithm>
+#include <filesystem>
 #include <memory>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "app/cli/commands.hpp"
 #include "app/cli/report_summary.hpp"
 #include "app/cli/simulation_options.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/simulation/workload.hpp"
@@ -21,6 +24,7 @@ struct SweepOptions {
     SimulationOptions simulation;
     std::vector<std::string> grid;  ///< name=v1,v2,...
     std::string shard;  ///< i/N, empty for the whole grid
+    std::string resume;  ///< the report file the sweep checkpoints into and continues from
 };
 
 struct GridAxis {
@@ -63,6 +67,53 @@ std::pair<std::size_t, std::size_t> shard_option(const std::string& text) {
     }
 }
 
+/// The sweep of `requests` checkpointed in the report file `path`: grid points whose run the file
+/// holds already are skipped (their metadata must be this sweep's), the rest run `threads` at a
+/// time, and after each batch the file is rewritten atomically with every finished run, so that a
+/// killed sweep loses at most one batch and `--resume` continues from the file.
+emu::Report resumed_sweep(const std::string& path, const std::string& shard, std::vector<emu::RunRequest> requests,
+                          int threads, emu::RunControl& control) {
+    const bool resuming = std::filesystem::exists(path);
+    emu::Report done = resuming ? read_report_file(path) : emu::run_all({}, threads, control);
+    if (resuming) {
+        if (done.shard != shard)
+            throw Error(fmt::format("--resume {}: the report is {}, this sweep {}; resume it with the same --shard",
+                                    path, done.shard.empty() ? "a whole sweep" : "shard " + done.shard,
+                                    shard.empty() ? "the whole grid" : "shard " + shard));
+    }
+    std::erase_if(requests, [&](const emu::RunRequest& r) {
+        const auto held = std::find_if(done.runs.begin(), done.runs.end(),
+                                       [&](const emu::RunInfo& info) { return info.run == r.run_id; });
+        if (held == done.runs.end()) return false;
+        if (!(*held == emu::run_info(r)))
+            throw Error(
+                fmt::format("--resume {}: its run {} is not this sweep's grid point {} (other workload, "
+                            "parameters, policies or MPFR precision); resume with the same sweep",
+                            path, r.run_id, r.run_id));
+        return true;
+    });
+    const bool json = path.ends_with(".json");
+    auto save = [&](emu::Report report) {
+        report.shard = shard;
+        std::ostringstream text;
+        json ? emu::write_json(report, text) : emu::write_csv(report, text);
+        core::write_file_atomically(path, text.str());
+    };
+    const auto batch = static_cast<std::size_t>(std::max(1, threads));
+    for (std::size_t first = 0; first < requests.size(); first += batch) {
+        const std::vector<emu::RunRequest> part(
+            requests.begin() + static_cast<std::ptrdiff_t>(first),
+            requests.begin() + static_cast<std::ptrdiff_t>(std::min(first + batch, requests.size())));
+        emu::Report finished = emu::run_all(part, threads, control);
+        done.shard.clear();  // both halves are this shard: merged as runs, not as shards
+        // A finished run with the id of one in the file but other metadata is another sweep: refused.
+        done = done.runs.empty() ? std::move(finished) : emu::merge_reports({std::move(done), std::move(finished)});
+        save(done);
+    }
+    if (requests.empty() && !resuming) save(done);  // a shard beyond the grid's end: a valid, empty report
+    return done;
+}
+
 int run_sweep(std::ostream& out, const SweepOptions& options) {
     const SimulationOptions& simulation = options.simulation;
     const emu::Workload& workload = emu::find_workload(simulation.workload);
@@ -95,10 +146,13 @@ int run_sweep(std::ostream& out, const SweepOptions& options) {
     }
 
     emu::RunControl control(progress_printer(simulation.progress));
-    // A shard beyond the grid's end has no runs: its report is valid and empty.
-    emu::Report report = emu::run_all(requests, thread_count(simulation), control);
     // The shard says which it is, so that merge can tell a missing or repeated shard.
-    if (!options.shard.empty()) report.shard = std::to_string(shard) + "/" + std::to_string(shards);
+    const std::string shard_text = options.shard.empty() ? "" : std::to_string(shard) + "/" + std::to_string(shards);
+    // A shard beyond the grid's end has no runs: its report is valid and empty.
+    emu::Report report = options.resume.empty()
+                             ? emu::run_all(requests, thread_count(simulation), control)
+                             : resumed_sweep(options.resume, shard_text, requests, thread_count(simulation), control);
+    report.shard = shard_text;
     if (!write_report_files(report, simulation.csv, simulation.json, out)) print_report_summary(report, out);
     return 0;
 }
@@ -116,6 +170,9 @@ Command add_sweep_command(CLI::App& parent) {
                         "a parameter and its values name=v1,v2,..., repeatable: the grid is "
                         "their Cartesian product, run ids 1..G in order (first --grid slowest)");
     command->add_option("--shard", options->shard, "i/N: only the grid points whose index (from 0) is i modulo N");
+    command->add_option("--resume", options->resume,
+                        "a report file to checkpoint into (rewritten atomically after every few grid points) and "
+                        "to continue from: grid points it holds already are not run again");
     return {command, [options](std::ostream& out) { return run_sweep(out, *options); }};
 }
 

@@ -16,6 +16,7 @@
 #include "core/atomic_file.hpp"
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 
 namespace floatscope::cli {
 
@@ -64,6 +65,18 @@ int thread_count(const SimulationOptions& options) {
 
 void check_outputs(const std::string& csv, const std::string& json) {
     if (csv == "-" && json == "-") throw Error("--csv - and --json - both ask for stdout; write one of them to a file");
+}
+
+emu::Report read_report_file(const std::string& path) {
+    const std::string content = core::read_input_file(path, "report");
+    std::istringstream text(content);
+    const auto first = content.find_first_not_of(" \t\r\n");
+    try {
+        if (first != std::string::npos && content[first] == '{') return emu::read_json(text);
+        return emu::read_csv(text);
+    } catch (const Error& e) {
+        throw Error(path + ": " + e.what());
+    }
 }
 
 bool write_report_files(const emu::Report& report, const std::string& csv, const std::string& json, std::ostream& out) {

@@ -43,6 +43,10 @@ void check_outputs(const std::string& csv, const std::string& json);
 /// for "-"; returns whether a report went to `out` (then no summary table follows it).
 bool write_report_files(const emu::Report& report, const std::string& csv, const std::string& json, std::ostream& out);
 
+/// A report file as floatscope-cli writes it: JSON when it starts with '{', CSV otherwise; errors
+/// name the file.
+emu::Report read_report_file(const std::string& path);
+
 /// A progress callback printing "[ 42%] bf16: layer 3 of 16" lines on stderr, at most a few a
 /// second, when stderr is a terminal or `forced`; thread-safe. Empty when nothing is to be shown.
 emu::RunControl::ProgressCallback progress_printer(bool forced);

@@ -115,13 +115,14 @@ void check_request(const RunRequest& r) {
     r.workload->check(r.parameters);
 }
 
-RunInfo run_info(const RunRequest& r, bool with_truth) {
+}  // namespace
+
+RunInfo run_info(const RunRequest& r) {
+    const bool with_truth = r.ground_truth && r.workload->has_ground_truth();
     RunInfo info{r.run_id, r.workload->name(), r.parameters.values(), {}, with_truth ? r.mpfr_precision : 0};
     for (const PrecisionPolicy& p : r.policies) info.policies.emplace_back(p.name, p.describe());
     return info;
 }
-
-}  // namespace
 
 std::vector<ReportRow> work_rows(const ReportRow& base, const core::WorkloadCounts& work) {
     std::vector<ReportRow> rows;
@@ -178,7 +179,7 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
             s->truth_promise.set_value();
         }
         for (std::size_t p = 0; p < r.policies.size(); ++p) jobs.push_back({s.get(), p});
-        report.runs.push_back(run_info(r, s->with_truth));
+        report.runs.push_back(run_info(r));
         states.push_back(std::move(s));
     }
 

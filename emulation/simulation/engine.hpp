@@ -40,6 +40,9 @@ Report run(const RunRequest& request, RunControl& control);
 /// is called from the worker threads and must be thread-safe.
 Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl& control);
 
+/// What a report says of the run `request` asks for (its RunInfo), before it runs.
+RunInfo run_info(const RunRequest& request);
+
 /// Rows of a policy's whole run (region_kind "run") that hold its Workload::work counts:
 /// work_operations_<datasheet format>, work_dram_bytes, work_resident_bytes.
 std::vector<ReportRow> work_rows(const ReportRow& base, const core::WorkloadCounts& work);

@@ -175,3 +175,47 @@ TEST_CASE("sweep: grid order, run ids, and shards that merge back to the whole s
     CHECK(partial_report.runs.size() == 3);  // runs 1 and 4 (points 0 and 3) of shard 0, run 3 of shard 2
     CHECK(run_cli({"merge", shard_files[0], shard_files[0], shard_files[1], shard_files[2]}).exit_code == 2);
 }
+
+TEST_CASE("sweep --resume: checkpoints into its report and continues a killed sweep where it stopped") {
+    TempDir dir;
+    const std::vector<std::string> sweep = {"sweep",         "sum",    "--formats",          "fp16",      "--grid",
+                                            "n=10,100,1000", "--grid", "method=naive,kahan", "--threads", "2"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> a = sweep;
+        a.insert(a.end(), extra.begin(), extra.end());
+        return a;
+    };
+    const fs::path whole_file = dir.path() / "whole.csv";
+    REQUIRE(run_cli(with({"--csv", whole_file.string()})).exit_code == 0);
+    const Report whole = csv_report(read_file(whole_file));
+
+    // A sweep killed after its first three grid points left a report of those runs.
+    const fs::path checkpoint = dir.path() / "checkpoint.csv";
+    REQUIRE(run_cli(with({"--resume", checkpoint.string()})).exit_code == 0);
+    Report partial = csv_report(read_file(checkpoint));
+    CHECK(untimed(partial) == untimed(whole));  // a fresh --resume sweep is the sweep
+    std::erase_if(partial.runs, [](const floatscope::emu::RunInfo& r) { return std::stoi(r.run) > 3; });
+    std::erase_if(partial.rows, [](const ReportRow& r) { return std::stoi(r.run) > 3; });
+    for (ReportRow& row : partial.rows)
+        if (row.metric == "seconds") row.value = 1234.5;  // a mark: these runs must not run again
+    std::ostringstream text;
+    floatscope::emu::write_csv(partial, text);
+    const fs::path killed = dir.write("killed.csv", text.str());
+
+    REQUIRE(run_cli(with({"--resume", killed.string()})).exit_code == 0);
+    const Report resumed = csv_report(read_file(killed));
+    CHECK(untimed(resumed) == untimed(whole));
+    int marked = 0;
+    for (const ReportRow& row : resumed.rows) marked += row.metric == "seconds" && row.value == 1234.5;
+    CHECK(marked == 3);  // runs 1..3, one policy each, kept as they were
+
+    // Another sweep's report is not continued, and stays as it was.
+    const std::string before = read_file(killed);
+    std::vector<std::string> other = sweep;
+    other[3] = "bf16";
+    other.insert(other.end(), {"--resume", killed.string()});
+    const CliResult refused = run_cli(other);
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.err, Catch::Contains("is not this sweep's grid point"));
+    CHECK(read_file(killed) == before);
+}
