@@ -106,7 +106,6 @@ emu::Report resumed_sweep(const std::string& path, const std::string& shard, std
             requests.begin() + static_cast<std::ptrdiff_t>(std::min(first + batch, requests.size())));
         emu::Report finished = emu::run_all(part, threads, control);
         done.shard.clear();  // both halves are this shard: merged as runs, not as shards
-        // A finished run with the id of one in the file but other metadata is another sweep: refused.
         done = done.runs.empty() ? std::move(finished) : emu::merge_reports({std::move(done), std::move(finished)});
         save(done);
     }
