@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "core/catalog.hpp"
+
 namespace floatscope::emu {
 
 namespace {
@@ -35,6 +37,11 @@ double unit_roundoff(const core::FormatRounding& rounding) {
     const bool nearest =
         rounding.mode == core::RoundingMode::NearestEven || rounding.mode == core::RoundingMode::NearestAway;
     return std::ldexp(1.0, nearest ? -p : 1 - p);
+}
+
+double storage_roundoff(const core::FormatRounding& storage) {
+    static const core::FormatSpec binary64 = core::parse_format("fp64");
+    return holds_values_of(storage.format, binary64) ? 0.0 : unit_roundoff(storage);
 }
 
 double gamma_bound(double n, double u) {

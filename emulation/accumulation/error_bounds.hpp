@@ -39,6 +39,10 @@ struct ErrorBounds {
 /// Whether every value of `inner` is a value of `outer`, so that rounding to `outer` changes nothing.
 bool holds_values_of(const core::FormatSpec& outer, const core::FormatSpec& inner);
 
+/// The unit roundoff of rounding doubles into `storage`: 0 where the format holds every binary64
+/// value (the rounding is exact), unit_roundoff(storage) otherwise.
+double storage_roundoff(const core::FormatRounding& storage);
+
 /// The bounds of a dot product of n terms under `model`, whose inputs were first rounded with unit
 /// roundoff `input_u` (0: exact inputs) to `input_format`: the inputs' roundings, a rounded
 /// product's, the accumulation's and the output's, each a factor (1 + delta) (Higham 3.1); a

@@ -118,8 +118,8 @@ void check_request(const RunRequest& r) {
 }  // namespace
 
 RunInfo run_info(const RunRequest& r) {
-    const bool with_truth = r.ground_truth && r.workload->has_ground_truth();
-    RunInfo info{r.run_id, r.workload->name(), r.parameters.values(), {}, with_truth ? r.mpfr_precision : 0};
+    RunInfo info{r.run_id, r.workload->name(), r.parameters.values(), {}, r.mpfr_precision};
+    if (!r.ground_truth || !r.workload->has_ground_truth()) info.mpfr_precision = 0;  // no truth is run
     for (const PrecisionPolicy& p : r.policies) info.policies.emplace_back(p.name, p.describe());
     return info;
 }
@@ -168,7 +168,8 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
     for (const RunRequest& r : requests) {
         auto s = std::make_unique<RunState>();
         s->request = &r;
-        s->with_truth = r.ground_truth && r.workload->has_ground_truth();
+        report.runs.push_back(run_info(r));
+        s->with_truth = report.runs.back().mpfr_precision > 0;
         s->policy_rows.resize(r.policies.size());
         s->policies_left = r.policies.size();
         // The truth comes first in the queue, so a policy job waiting for it never waits for a job not started.
@@ -179,7 +180,6 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
             s->truth_promise.set_value();
         }
         for (std::size_t p = 0; p < r.policies.size(); ++p) jobs.push_back({s.get(), p});
-        report.runs.push_back(run_info(r));
         states.push_back(std::move(s));
     }
 

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "core/memory_budget.hpp"
 #include "core/round_array.hpp"
@@ -187,9 +186,7 @@ public:
         core::round_array(storage.format, storage.mode, operands.a, operands.a, &random);
         core::round_array(storage.format, storage.mode, operands.b, operands.b, &random);
         const AccumulationModel model = policy.matmul_model();
-        // The operands are doubles: rounding them to the storage format is exact when it holds binary64.
-        const double storage_u =
-            holds_values_of(storage.format, core::parse_format("fp64")) ? 0.0 : unit_roundoff(storage);
+        const double storage_u = storage_roundoff(storage);  // the operands are doubles
         for (std::size_t j = 0; j < ks.size(); ++j) {
             const std::size_t k = ks[j];
             TraceRegion& region =

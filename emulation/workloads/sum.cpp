@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "core/catalog.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
 #include "emulation/accumulation/error_bounds.hpp"
@@ -114,8 +113,7 @@ public:
           compensated_(method == Method::Kahan) {
         // The truth sums 1/i itself for the harmonic series (its double terms are rounded, u = 2^-53),
         // the double terms otherwise (exact where the storage format holds binary64).
-        const bool storage_exact = holds_values_of(storage.format, core::parse_format("fp64"));
-        input_u_ = (storage_exact ? 0.0 : unit_roundoff(storage)) + (harmonic ? std::ldexp(1.0, -53) : 0.0);
+        input_u_ = storage_roundoff(storage) + (harmonic ? std::ldexp(1.0, -53) : 0.0);
     }
 
     /// The condition number of the first m terms at each checkpoint m, from the exact terms.
