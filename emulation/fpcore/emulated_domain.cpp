@@ -70,7 +70,11 @@ EmulatedDomain::EmulatedDomain(const Program& program) {
         contexts_.push_back(Context{integer, format, rc.mode, core::binary_geometry(format),
                                     Arithmetic(format, options), core::Rounder(format, options)});
     }
-    for (const Function& f : program.functions) cache_literals(f.body);
+    for (const Function& f : program.functions) {
+        cache_literals(f.body);
+        for (const std::vector<Expr>& dimensions : f.argument_dimensions)
+            for (const Expr& d : dimensions) cache_literals(d);
+    }
     if (program.has_pre) cache_literals(program.pre);
 }
 

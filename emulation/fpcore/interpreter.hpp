@@ -30,11 +30,15 @@ public:
     Interpreter(const Program& program, Domain& domain, EvaluationLimits limits)
         : program_(program), domain_(domain), limits_(limits) {}
 
-    /// Evaluates the benchmark on `inputs` (one per argument; rounded to the arguments' contexts).
-    /// Throws BudgetExceeded past the limits, floatscope::Error for ill-typed programs.
+    /// Evaluates the benchmark on `inputs`: per argument its value, or a tensor argument's elements
+    /// in row-major order (its dimensions from the arguments before it); rounded to the arguments'
+    /// contexts. Throws BudgetExceeded past the limits, floatscope::Error for ill-typed programs.
     V run(const std::vector<Number>& inputs) {
         start();
-        return call(0, inputs);
+        const Function& f = program_.functions[0];
+        std::vector<V> frame(static_cast<std::size_t>(f.slot_count));
+        bind_inputs(f, inputs, frame);
+        return eval(f.body, frame);
     }
 
     /// Evaluates :pre on the inputs (true when the program has none).
@@ -67,16 +71,51 @@ private:
     }
 
     void bind_inputs(const Function& f, const std::vector<Number>& inputs, std::vector<V>& frame) {
-        for (std::size_t i = 0; i < f.argument_slots.size(); ++i)
-            frame[static_cast<std::size_t>(f.argument_slots[i])] =
-                V::of(domain_.input(f.argument_contexts[i], inputs[i]));
+        std::size_t next = 0;
+        auto take = [&](std::size_t argument) {
+            if (next == inputs.size())
+                throw Error("too few input values for argument '" + f.argument_names[argument] + "'");
+            return V::of(domain_.input(f.argument_contexts[argument], inputs[next++]));
+        };
+        for (std::size_t i = 0; i < f.argument_slots.size(); ++i) {
+            V& bound = frame[static_cast<std::size_t>(f.argument_slots[i])];
+            const std::vector<Expr>& dimensions = f.argument_dimensions[i];
+            if (dimensions.empty()) {
+                bound = take(i);
+                continue;
+            }
+            std::vector<long long> dims;  // index() refuses negative and fractional sizes
+            for (const Expr& d : dimensions) dims.push_back(index(eval(d, frame), d));
+            require_tensor_memory(dims);
+            long long count = 1;
+            for (long long d : dims) count *= d;
+            std::vector<V> flat;
+            for (long long k = 0; k < count; ++k) flat.push_back(take(i));
+            bound = nest(std::move(flat), dims);
+        }
+        if (next != inputs.size())
+            throw Error(std::to_string(inputs.size()) + " input values for " + std::to_string(next) +
+                        " argument elements");
     }
 
-    V call(int index, const std::vector<Number>& inputs) {
+    /// A called FPCore's arguments, each rounded to its context (a tensor element by element).
+    V call(int index, const std::vector<V>& arguments) {
         const Function& f = program_.functions[static_cast<std::size_t>(index)];
         std::vector<V> frame(static_cast<std::size_t>(f.slot_count));
-        bind_inputs(f, inputs, frame);
+        for (std::size_t i = 0; i < f.argument_slots.size(); ++i)
+            frame[static_cast<std::size_t>(f.argument_slots[i])] = rounded(f.argument_contexts[i], arguments[i]);
         return eval(f.body, frame);
+    }
+
+    V rounded(int context, const V& v) {
+        if (v.kind == V::Kind::Boolean) return v;
+        if (v.kind == V::Kind::Number) return V::of(domain_.input(context, v.number));
+        auto elements = std::make_shared<std::vector<V>>();
+        for (const V& e : *v.elements) elements->push_back(rounded(context, e));
+        V t;
+        t.kind = V::Kind::Tensor;
+        t.elements = std::move(elements);
+        return t;
     }
 
     void count_iteration(const Expr& e) {
@@ -116,8 +155,16 @@ private:
             case K::Variable: return frame[static_cast<std::size_t>(e.slot)];
             case K::Operation: return operation(e, frame);
             case K::Call: {
-                std::vector<Number> arguments;
-                for (const Expr& a : e.children) arguments.push_back(number(eval(a, frame), a));
+                const Function& callee = program_.functions[static_cast<std::size_t>(e.function)];
+                std::vector<V> arguments;
+                for (std::size_t i = 0; i < e.children.size(); ++i) {
+                    const Expr& a = e.children[i];
+                    arguments.push_back(eval(a, frame));
+                    if (callee.argument_dimensions[i].empty())
+                        number(arguments.back(), a);
+                    else if (arguments.back().kind != V::Kind::Tensor)
+                        fail_at(a.location, "expected a tensor for argument '" + callee.argument_names[i] + "'");
+                }
                 return call(e.function, arguments);
             }
             case K::If:

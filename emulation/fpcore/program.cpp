@@ -26,10 +26,11 @@ public:
         std::vector<std::pair<std::string, int>> scope;
         int slot_count = 0;
         for (const Argument& argument : core.arguments) {
-            if (!argument.dimensions.empty())
-                fail_at(argument.location,
-                        "tensor argument '" + argument.name +
-                            "': FloatScope samples scalar inputs only (give arrays with let and array)");
+            // A dimension names an argument before this one or is a number (FPCore 2.0).
+            State dimension_state{scope, slot_count, top, false, false};
+            std::vector<Expr> dimensions;
+            for (const Datum& d : argument.dimensions) dimensions.push_back(expression(d, dimension_state));
+            function.argument_dimensions.push_back(std::move(dimensions));
             const int slot = slot_count++;
             int context = top;
             if (!argument.properties.empty()) context = annotate(argument.properties, top);

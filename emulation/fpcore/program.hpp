@@ -61,6 +61,9 @@ struct Function {
     std::vector<std::string> argument_names;
     std::vector<int> argument_slots;
     std::vector<int> argument_contexts;  ///< inputs are rounded to these (program inputs are rounded)
+    /// Per argument, a tensor argument's dimensions (`(v n 3)`: expressions of the arguments before
+    /// it); empty for a scalar.
+    std::vector<std::vector<Expr>> argument_dimensions;
     Expr body;
 };
 

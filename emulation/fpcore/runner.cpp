@@ -70,6 +70,10 @@ std::vector<std::vector<double>> given_points(const Program& program, EmulatedDo
                             "', not an argument (arguments: " + names + ")");
         std::vector<double> point;
         for (std::size_t i = 0; i < f.argument_names.size(); ++i) {
+            if (!f.argument_dimensions[i].empty())
+                throw Error(
+                    "argument '" + f.argument_names[i] +
+                    "' is a tensor: FloatScope samples tensor arguments from :pre (leave out the input points)");
             const auto given = std::find_if(inputs[p].begin(), inputs[p].end(),
                                             [&](const auto& kv) { return kv.first == f.argument_names[i]; });
             if (given == inputs[p].end())
@@ -166,10 +170,9 @@ private:
         constexpr int pilot = 200;
         std::mt19937_64 pilot_random(random_());
         int accepted = 0;
-        std::vector<Real> inputs(ranges.size());
         for (int i = 0; i < pilot; ++i) {
-            const std::vector<double> point = draw_point(ranges, Spread::Ordinal, pilot_random);
-            for (std::size_t k = 0; k < point.size(); ++k) mpfr_set_d(inputs[k].get(), point[k], MPFR_RNDN);
+            std::vector<Real> inputs;
+            for (double x : draw_point(ranges, Spread::Ordinal, pilot_random)) inputs.push_back(real_of(x));
             accepted += truth_run_.precondition(inputs) ? 1 : 0;
         }
         return accepted * 20 >= pilot ? Spread::Ordinal : Spread::Value;

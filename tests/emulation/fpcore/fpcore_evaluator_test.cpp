@@ -165,6 +165,25 @@ TEST_CASE("booleans, integers and tensors") {
     CHECK(grid.elements->at(1).elements->at(1).number == 4);  // the 4th element, after 4 updates
 }
 
+TEST_CASE("tensor arguments take their elements in row-major order, sized by the arguments before them") {
+    const std::string sum = "(FPCore (n (v n)) (for ([i n]) ([s 0 (+ s (ref v i))]) s))";
+    CHECK(emulate_text(sum, {3, 1, 2, 4}).number == 7);
+    CHECK(emulate_text(sum, {0}).number == 0);
+    const std::string matrix = "(FPCore ((m 2 3)) (+ (* 10 (ref m 1 2)) (size m 1)))";
+    CHECK(emulate_text(matrix, {1, 2, 3, 4, 5, 6}).number == 63);
+    // Elements are rounded to the argument's context, as scalars are.
+    const std::string first = "(FPCore ((! :precision binary32 v 2)) (ref v 0))";
+    CHECK(emulate_text(first, {0.1, 0}).number == static_cast<double>(0.1f));
+    // A called FPCore takes a tensor argument the same way.
+    const std::string calls =
+        "(FPCore ((w 3)) (sum3 (array (ref w 2) 1 1))) (FPCore sum3 ((v 3)) (+ (ref v 0) (ref v 1) (ref v 2)))";
+    CHECK(emulate_text(calls, {1, 2, 5}).number == 7);
+    CHECK_THROWS_WITH(emulate_text(sum, {3, 1, 2}), Catch::Contains("too few input values for argument 'v'"));
+    CHECK_THROWS_WITH(emulate_text(sum, {1, 1, 2}), Catch::Contains("3 input values for 2 argument elements"));
+    CHECK_THROWS_WITH(emulate_text(sum, {-1}), Catch::Contains("1:15: expected a non-negative integer size"));
+    CHECK_THROWS_WITH(emulate_text("(FPCore ((v m)) 0)"), Catch::Contains("m"));
+}
+
 TEST_CASE("loops stop at the iteration budget with a clear message") {
     EvaluationLimits limits;
     limits.max_iterations = 100;

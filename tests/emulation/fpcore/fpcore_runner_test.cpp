@@ -85,6 +85,43 @@ TEST_CASE("ranges come from :pre, and draws stay inside them") {
     }
 }
 
+TEST_CASE("tensor arguments: elements drawn from the hull of :pre's element bounds, dimensions from :pre") {
+    const std::string text =
+        "(FPCore (n (v n) (w 2)) :pre (and (<= 1 n 8) (< 0 (ref w 0) 4) (<= -1 (ref w 1) 2)"
+        " (for ([i n]) ([ok TRUE (and ok (<= 0 (ref v i) 1))]) ok))"
+        " (+ (for ([i n]) ([s 0 (+ s (ref v i))]) s) (ref w 0) (ref w 1)))";
+    const auto cores = parse_fpcores(text);
+    const Program program = compile_program(cores[0], cores, {parse_format("fp32"), OverrideMode::All, {}});
+    const EmulatedDomain domain(program);
+    const auto ranges = argument_ranges(program, domain, 256);
+    REQUIRE(ranges.size() == 3);
+    CHECK(ranges[0].is_dimension);
+    CHECK((ranges[0].low == 1 && ranges[0].high == 8));
+    CHECK(ranges[1].describe() == "v (n) in [0, 1]");
+    CHECK(ranges[2].describe() == "w (2) in [-1, 4]");  // the hull of (0, 4) and [-1, 2]
+    std::mt19937_64 random(3);
+    for (int i = 0; i < 200; ++i) {
+        const std::vector<double> p = draw_point(ranges, Spread::Ordinal, random);
+        REQUIRE((p[0] >= 1 && p[0] <= 8 && p[0] == std::floor(p[0])));
+        REQUIRE(p.size() == 1 + static_cast<std::size_t>(p[0]) + 2);
+        for (std::size_t k = 1; k + 2 < p.size(); ++k) CHECK((p[k] >= 0 && p[k] <= 1));
+        for (std::size_t k = p.size() - 2; k < p.size(); ++k) CHECK((p[k] >= -1 && p[k] <= 4));
+    }
+
+    RunOptions options;
+    options.formats = {parse_format("fp32")};
+    options.samples = 32;
+    const Outcome outcome = run_text(text, options).at(0);
+    CHECK(outcome.error.empty());
+    CHECK(outcome.samples == 32);
+    CHECK(outcome.bits_error_max < 4);  // a sum of at most 10 binary32 values in [0, 4]
+    CHECK_THAT(run_text("(FPCore (n (v n)) (ref v 0))", options).at(0).error,
+               Catch::Contains(":pre must bound argument 'n', a dimension of a tensor argument"));
+    options.inputs = {{{"v", "1"}}};
+    CHECK_THAT(run_text("(FPCore ((v 1)) (ref v 0))", options).at(0).error,
+               Catch::Contains("argument 'v' is a tensor"));
+}
+
 TEST_CASE("the runner measures each benchmark and says why others cannot run") {
     RunOptions options;
     options.formats = {parse_format("fp32"), parse_format("bf16")};
