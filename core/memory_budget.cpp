@@ -36,6 +36,8 @@ std::uint64_t default_limit() {
 /// not matter when --memory-limit overrides it.
 std::atomic<std::uint64_t> chosen_limit{0};
 
+thread_local MemoryTally* innermost_tally = nullptr;
+
 }  // namespace
 
 std::uint64_t parse_memory_size(std::string_view text, std::string_view source) {
@@ -93,6 +95,11 @@ void require_memory(std::string_view what, double bytes) {
         throw Error(fmt::format("{} needs {}; the limit is {} (raise it with --memory-limit or {})", what,
                                 format_memory_size(bytes), format_memory_size(static_cast<double>(limit)),
                                 environment_variable));
+    if (innermost_tally != nullptr) innermost_tally->bytes_ += bytes;
 }
+
+MemoryTally::MemoryTally() : outer_(innermost_tally) { innermost_tally = this; }
+
+MemoryTally::~MemoryTally() { innermost_tally = outer_; }
 
 }  // namespace floatscope::core

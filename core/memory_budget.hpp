@@ -17,8 +17,8 @@ std::uint64_t parse_memory_size(std::string_view text, std::string_view source);
 std::string format_memory_size(double bytes);
 
 /// The limit in bytes: set_memory_limit's, else FLOATSCOPE_MEMORY_LIMIT's, else half the physical
-/// memory (8 GiB where it is unknown). Half, because a check covers the arrays of one run, and the
-/// ground truth's run and the policies' runs on other threads hold their own copies beside it.
+/// memory (8 GiB where it is unknown). Half, because the checks estimate the workloads' arrays only,
+/// not the report's rows, the allocator's slack or what other programs hold.
 std::uint64_t memory_limit();
 void set_memory_limit(std::uint64_t bytes);
 
@@ -29,6 +29,25 @@ double mpfr_number_bytes(long precision);
 /// --memory-limit or FLOATSCOPE_MEMORY_LIMIT)" when `bytes` exceed the limit. Callers estimate
 /// `bytes` (a double, so that products of large sizes cannot overflow) before they allocate, and
 /// say in `what` what was asked for: "mlp-forward with depth=1000, width=8192, batch=32".
+/// The bytes allowed are added to the thread's innermost MemoryTally, if one is alive.
 void require_memory(std::string_view what, double bytes);
+
+/// While one lives, it adds up the bytes that require_memory allows on its thread: how the engine
+/// learns, from a workload's checks, what a job will hold before it starts it, so that jobs on
+/// several threads together stay within the limit.
+class MemoryTally {
+public:
+    MemoryTally();
+    ~MemoryTally();
+    MemoryTally(const MemoryTally&) = delete;
+    MemoryTally& operator=(const MemoryTally&) = delete;
+
+    double bytes() const { return bytes_; }
+
+private:
+    friend void require_memory(std::string_view, double);
+    double bytes_ = 0;
+    MemoryTally* outer_;
+};
 
 }  // namespace floatscope::core

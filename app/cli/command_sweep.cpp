@@ -148,11 +148,26 @@ int run_sweep(std::ostream& out, const SweepOptions& options) {
     // The shard says which it is, so that merge can tell a missing or repeated shard.
     const std::string shard_text = options.shard.empty() ? "" : std::to_string(shard) + "/" + std::to_string(shards);
     // A shard beyond the grid's end has no runs: its report is valid and empty.
+    ReportOutputs outputs(simulation.csv, simulation.json, out);
+    if (options.resume.empty() && !outputs.empty()) {
+        // Each run's rows go to the files as it finishes: memory stays flat over a long sweep.
+        const emu::ReportStream stream{[&](const emu::Report& metadata) {
+                                           emu::Report shard_metadata = metadata;
+                                           shard_metadata.shard = shard_text;
+                                           outputs.begin(shard_metadata);
+                                       },
+                                       [&](std::vector<emu::ReportRow>&& rows) { outputs.write(rows); }};
+        emu::run_all(requests, thread_count(simulation), control, &stream);
+        outputs.commit();
+        return 0;
+    }
     emu::Report report = options.resume.empty()
                              ? emu::run_all(requests, thread_count(simulation), control)
                              : resumed_sweep(options.resume, shard_text, requests, thread_count(simulation), control);
     report.shard = shard_text;
-    if (!write_report_files(report, simulation.csv, simulation.json, out)) print_report_summary(report, out);
+    outputs.begin(report);
+    outputs.write(report.rows);
+    if (!outputs.commit()) print_report_summary(report, out);
     return 0;
 }
 

@@ -79,22 +79,48 @@ emu::Report read_report_file(const std::string& path) {
     }
 }
 
-bool write_report_files(const emu::Report& report, const std::string& csv, const std::string& json, std::ostream& out) {
+ReportOutputs::ReportOutputs(const std::string& csv, const std::string& json, std::ostream& out) : out_(out) {
+    for (const auto& [target, form] :
+         {std::pair{csv, emu::ReportWriter::Form::Csv}, std::pair{json, emu::ReportWriter::Form::Json}}) {
+        if (target.empty()) continue;
+        outputs_.push_back({form, target == "-" ? nullptr : std::make_unique<core::AtomicFile>(target), {}});
+    }
+}
+
+void ReportOutputs::begin(const emu::Report& metadata) {
+    for (Output& o : outputs_) {
+        core::AtomicFile* file = o.file.get();
+        o.writer.emplace(o.form, metadata, [this, file](std::string_view text) {
+            if (file != nullptr)
+                file->write(text);
+            else
+                out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+        });
+    }
+}
+
+void ReportOutputs::write(const std::vector<emu::ReportRow>& rows) {
+    for (Output& o : outputs_)
+        for (const emu::ReportRow& row : rows) o.writer->write(row);
+}
+
+bool ReportOutputs::commit() {
     bool to_stdout = false;
-    auto write = [&](const std::string& target, void (*writer)(const emu::Report&, std::ostream&)) {
-        if (target.empty()) return;
-        std::ostringstream text;
-        writer(report, text);
-        if (target == "-") {
-            out << text.str();
+    for (Output& o : outputs_) {
+        o.writer->finish();
+        if (o.file)
+            o.file->commit();
+        else
             to_stdout = true;
-        } else {
-            core::write_file_atomically(target, text.str());
-        }
-    };
-    write(csv, emu::write_csv);
-    write(json, emu::write_json);
+    }
     return to_stdout;
+}
+
+bool write_report_files(const emu::Report& report, const std::string& csv, const std::string& json, std::ostream& out) {
+    ReportOutputs outputs(csv, json, out);
+    outputs.begin(report);
+    outputs.write(report.rows);
+    return outputs.commit();
 }
 
 emu::RunControl::ProgressCallback progress_printer(bool forced) {

@@ -1,12 +1,15 @@
 // The options `run` and `sweep` share: policies, parameters, ground truth, threads, report files, progress.
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "core/atomic_file.hpp"
 #include "emulation/simulation/precision_policy.hpp"
 #include "emulation/simulation/report.hpp"
 #include "emulation/simulation/run_control.hpp"
@@ -38,6 +41,28 @@ int thread_count(const SimulationOptions& options);
 
 /// Throws floatscope::Error when --csv and --json both ask for stdout.
 void check_outputs(const std::string& csv, const std::string& json);
+
+/// The --csv and --json outputs written as the rows come (emu::ReportWriter), so that a sweep
+/// need not hold its rows: a file appears whole at commit() or not at all (destroyed uncommitted,
+/// an existing file stays as it was); "-" writes to `out` as it goes.
+class ReportOutputs {
+public:
+    ReportOutputs(const std::string& csv, const std::string& json, std::ostream& out);
+    bool empty() const { return outputs_.empty(); }  ///< neither was given
+    void begin(const emu::Report& metadata);
+    void write(const std::vector<emu::ReportRow>& rows);
+    /// Ends the documents and puts the files in place; returns whether a report went to `out`.
+    bool commit();
+
+private:
+    struct Output {
+        emu::ReportWriter::Form form;
+        std::unique_ptr<core::AtomicFile> file;  ///< null: to `out`
+        std::optional<emu::ReportWriter> writer;
+    };
+    std::ostream& out_;
+    std::vector<Output> outputs_;
+};
 
 /// Writes the report to the --csv and --json files (each all at once, or not at all) or to `out`
 /// for "-"; returns whether a report went to `out` (then no summary table follows it).

@@ -18,7 +18,9 @@
 
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
+#include "core/memory_budget.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/simulation/memory_admission.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/simulation/region_measures.hpp"
 
@@ -41,16 +43,52 @@ constexpr int max_mpfr_precision = 1 << 16;
 struct RunState {
     const RunRequest* request = nullptr;
     bool with_truth = false;
+    /// What each policy job and the ground truth hold while they live, as the checks state it.
+    std::uint64_t policy_bytes = 0;
+    std::uint64_t truth_bytes = 0;
     std::optional<TruthTrace> truth;
     std::promise<void> truth_promise;
     std::shared_future<void> truth_ready = truth_promise.get_future().share();
     std::vector<ReportRow> truth_rows;
     std::vector<std::vector<ReportRow>> policy_rows;
     std::atomic<std::size_t> policies_left{0};
+
+    /// The truth's rows, then each policy's: the run's part of the report.
+    std::vector<ReportRow> take_rows() {
+        std::vector<ReportRow> rows = std::move(truth_rows);
+        for (std::vector<ReportRow>& p : policy_rows) {
+            rows.insert(rows.end(), std::make_move_iterator(p.begin()), std::make_move_iterator(p.end()));
+            std::vector<ReportRow>().swap(p);
+        }
+        return rows;
+    }
+};
+
+/// Hands finished runs' rows on in request order (run_all's stream).
+class RowHandOver {
+public:
+    RowHandOver(const std::vector<std::unique_ptr<RunState>>& states, const ReportStream* stream)
+        : states_(states), stream_(stream), finished_(states.size()) {}
+
+    /// Run `index` is done: it and the done runs after it go out, once those before it have.
+    void done(std::size_t index) {
+        if (stream_ == nullptr) return;
+        const std::lock_guard<std::mutex> lock(mutex_);
+        finished_[index] = true;
+        for (; next_ < states_.size() && finished_[next_]; ++next_) stream_->rows(states_[next_]->take_rows());
+    }
+
+private:
+    const std::vector<std::unique_ptr<RunState>>& states_;
+    const ReportStream* stream_;
+    std::mutex mutex_;
+    std::vector<bool> finished_;
+    std::size_t next_ = 0;
 };
 
 struct Job {
     RunState* state = nullptr;
+    std::size_t run = 0;  ///< the index of its request
     std::optional<std::size_t> policy;  ///< nullopt: the ground truth
 };
 
@@ -112,7 +150,14 @@ void check_request(const RunRequest& r) {
         (r.mpfr_precision < min_mpfr_precision || r.mpfr_precision > max_mpfr_precision))
         throw Error(fmt::format("MPFR precision {} bits: valid {}..{}", r.mpfr_precision, min_mpfr_precision,
                                 max_mpfr_precision));
-    r.workload->check(r.parameters);
+}
+
+/// The bytes that `check` allows (core::MemoryTally): what the job it checks will hold.
+template <typename Check>
+std::uint64_t stated_bytes(const Check& check) {
+    const core::MemoryTally tally;
+    check();
+    return static_cast<std::uint64_t>(std::min(tally.bytes(), 0x1p63));
 }
 
 }  // namespace
@@ -155,7 +200,7 @@ bool is_measured_metric(const std::string& name) {
     return definition != nullptr && definition->source == metric::MetricSource::Engine;
 }
 
-Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl& control) {
+Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl& control, const ReportStream* stream) {
     if (threads < 1) throw Error(fmt::format("threads {}: give at least 1", threads));
     for (const RunRequest& r : requests) check_request(r);
 
@@ -170,24 +215,32 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
         s->request = &r;
         report.runs.push_back(run_info(r));
         s->with_truth = report.runs.back().mpfr_precision > 0;
+        s->policy_bytes = stated_bytes([&] { r.workload->check(r.parameters); });
+        if (s->with_truth)
+            s->truth_bytes = stated_bytes([&] { r.workload->check_ground_truth(r.parameters, r.mpfr_precision); });
         s->policy_rows.resize(r.policies.size());
         s->policies_left = r.policies.size();
         // The truth comes first in the queue, so a policy job waiting for it never waits for a job not started.
         if (s->with_truth) {
-            jobs.push_back({s.get(), std::nullopt});
+            jobs.push_back({s.get(), states.size(), std::nullopt});
             precision = std::max(precision, r.mpfr_precision);
         } else {
             s->truth_promise.set_value();
         }
-        for (std::size_t p = 0; p < r.policies.size(); ++p) jobs.push_back({s.get(), p});
+        for (std::size_t p = 0; p < r.policies.size(); ++p) jobs.push_back({s.get(), states.size(), p});
         states.push_back(std::move(s));
     }
+
+    if (stream != nullptr) stream->begin(report);
+    RowHandOver hand_over(states, stream);
 
     // Boost keeps one process-wide default precision: set before any thread creates a TruthNumber.
     std::optional<TruthPrecisionScope> precision_scope;
     if (precision > 0) precision_scope.emplace(precision);
 
     RunControl batch(control, 0, 1, "");
+    // One limit for the process: jobs on several threads wait rather than hold more together.
+    MemoryAdmission admission(core::memory_limit());
     std::atomic<std::size_t> next_job{0};
     std::mutex failure_mutex;
     std::exception_ptr failure;
@@ -195,6 +248,8 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
     auto worker = [&] {
         for (std::size_t j; (j = next_job.fetch_add(1)) < jobs.size();) {
             RunState& s = *jobs[j].state;
+            // Every ticket is admitted once, in order, before anything here can throw.
+            admission.admit(j, jobs[j].policy ? s.policy_bytes : s.truth_bytes, s.with_truth ? s.truth_bytes : 0);
             const std::string what = jobs[j].policy ? s.request->policies[*jobs[j].policy].name : "ground truth";
             const std::string label = several_runs ? "run " + s.request->run_id + ", " + what : what;
             const double size = 1.0 / static_cast<double>(jobs.size());
@@ -203,7 +258,12 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
                 if (jobs[j].policy) {
                     job_control.check_cancelled();
                     run_policy(s, *jobs[j].policy, job_control);
-                    if (--s.policies_left == 0) s.truth.reset();
+                    admission.release(s.policy_bytes);
+                    if (--s.policies_left == 0) {
+                        s.truth.reset();
+                        admission.release(s.truth_bytes);
+                        hand_over.done(jobs[j].run);
+                    }
                 } else {
                     // Policy jobs wait on the promise: every way out of here must fulfil it.
                     try {
@@ -221,6 +281,7 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
                     if (!failure) failure = std::current_exception();
                 }
                 batch.request_cancel();  // the others stop at their next checkpoint
+                admission.open();  // and must not wait for memory to get there
             }
         }
     };
@@ -231,10 +292,11 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
     for (std::thread& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
 
+    if (stream != nullptr) return report;
     for (const auto& s : states) {
-        report.rows.insert(report.rows.end(), s->truth_rows.begin(), s->truth_rows.end());
-        for (const std::vector<ReportRow>& rows : s->policy_rows)
-            report.rows.insert(report.rows.end(), rows.begin(), rows.end());
+        std::vector<ReportRow> rows = s->take_rows();
+        report.rows.insert(report.rows.end(), std::make_move_iterator(rows.begin()),
+                           std::make_move_iterator(rows.end()));
     }
     return report;
 }

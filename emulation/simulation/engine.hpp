@@ -2,6 +2,7 @@
 // policy against the ground truth into a Report.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,12 @@ struct RunRequest {
     std::string run_id = "1";
 };
 
+/// Where run_all hands on a report as it is made (see run_all).
+struct ReportStream {
+    std::function<void(const Report& metadata)> begin;
+    std::function<void(std::vector<ReportRow>&& rows)> rows;
+};
+
 /// Runs the request; the ground truth is computed once and shared by all policies. Rows per
 /// policy and region: errors (abs, rel, ULP, bits correct), classification counts, value range,
 /// the region's counters and metrics; rows of region_kind "run": seconds per policy and for the
@@ -38,7 +45,12 @@ Report run(const RunRequest& request, RunControl& control);
 /// once its policies are measured. Runs and rows in request order, each run's ground-truth rows
 /// before its policies' rows, whatever order the jobs finish in. The progress callback of `control`
 /// is called from the worker threads and must be thread-safe.
-Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl& control);
+/// With a `stream`, the report is handed on as it is made and the returned report has no rows:
+/// stream->begin gets the report without rows once the requests are checked, stream->rows each
+/// run's rows in request order as soon as that run and those before it are done (called from a
+/// worker thread, one call at a time); so that a long sweep holds only the rows of unfinished runs.
+Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl& control,
+               const ReportStream* stream = nullptr);
 
 /// What a report says of the run `request` asks for (its RunInfo), before it runs.
 RunInfo run_info(const RunRequest& request);

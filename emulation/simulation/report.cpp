@@ -35,8 +35,6 @@ bool parse_int(const std::string& text, int& value) {
     return true;
 }
 
-void write_record(std::ostream& out, const std::vector<std::string>& fields) { out << core::csv_record(fields); }
-
 RunInfo& find_run(Report& report, const std::string& id, const core::CsvReader& reader, int line) {
     for (RunInfo& r : report.runs)
         if (r.run == id) return r;
@@ -167,29 +165,96 @@ bool operator==(const ReportRow& a, const ReportRow& b) {
            a.metric == b.metric;
 }
 
-void write_csv(const Report& report, std::ostream& out) {
-    write_record(out, std::vector<std::string>(std::begin(csv_columns), std::end(csv_columns)));
-    auto meta = [&](const std::string& run, const std::string& workload, const std::string& policy, int index,
-                    const std::string& region, const std::string& key, const std::string& value) {
-        write_record(out, {run, workload, policy, meta_kind, std::to_string(index), region, key, value});
-    };
-    meta("", "", "", 0, "", "floatscope_version", report.floatscope_version);
-    meta("", "", "", 0, "", "created", report.created);
-    if (!report.shard.empty()) meta("", "", "", 0, "", "shard", report.shard);
-    if (!report.missing_shards.empty()) meta("", "", "", 0, "", "missing_shards", report.missing_shards);
-    for (const RunInfo& run : report.runs) {
-        meta(run.run, run.workload, "", 0, "", "mpfr_precision", std::to_string(run.mpfr_precision));
-        for (std::size_t i = 0; i < run.parameters.size(); ++i)
-            meta(run.run, run.workload, "", static_cast<int>(i), run.parameters[i].first, "parameter",
-                 run.parameters[i].second);
-        for (std::size_t i = 0; i < run.policies.size(); ++i)
-            meta(run.run, run.workload, run.policies[i].first, static_cast<int>(i), "", "policy",
-                 run.policies[i].second);
+ReportWriter::ReportWriter(Form form, const Report& metadata, TextSink sink) : form_(form), sink_(std::move(sink)) {
+    if (form_ == Form::Csv) {
+        pending_ = core::csv_record(std::vector<std::string>(std::begin(csv_columns), std::end(csv_columns)));
+        auto meta = [&](const std::string& run, const std::string& workload, const std::string& policy, int index,
+                        const std::string& region, const std::string& key, const std::string& value) {
+            pending_ += core::csv_record({run, workload, policy, meta_kind, std::to_string(index), region, key, value});
+        };
+        meta("", "", "", 0, "", "floatscope_version", metadata.floatscope_version);
+        meta("", "", "", 0, "", "created", metadata.created);
+        if (!metadata.shard.empty()) meta("", "", "", 0, "", "shard", metadata.shard);
+        if (!metadata.missing_shards.empty()) meta("", "", "", 0, "", "missing_shards", metadata.missing_shards);
+        for (const RunInfo& run : metadata.runs) {
+            meta(run.run, run.workload, "", 0, "", "mpfr_precision", std::to_string(run.mpfr_precision));
+            for (std::size_t i = 0; i < run.parameters.size(); ++i)
+                meta(run.run, run.workload, "", static_cast<int>(i), run.parameters[i].first, "parameter",
+                     run.parameters[i].second);
+            for (std::size_t i = 0; i < run.policies.size(); ++i)
+                meta(run.run, run.workload, run.policies[i].first, static_cast<int>(i), "", "policy",
+                     run.policies[i].second);
+        }
+        return;
     }
-    for (const ReportRow& row : report.rows)
-        write_record(out, {row.run, row.workload, row.policy, row.region_kind, std::to_string(row.region_index),
-                           row.region, row.metric, core::csv_number(row.value)});
+    // JSON: the metadata's keys, then the runs and rows a line each, so that the rows can follow.
+    pending_ = "{\n \"floatscope_version\": " + Json(metadata.floatscope_version).dump() +
+               ",\n \"created\": " + Json(metadata.created).dump() + ",\n";
+    if (!metadata.shard.empty()) pending_ += " \"shard\": " + Json(metadata.shard).dump() + ",\n";
+    if (!metadata.missing_shards.empty())
+        pending_ += " \"missing_shards\": " + Json(metadata.missing_shards).dump() + ",\n";
+    pending_ += " \"runs\": [";
+    for (std::size_t i = 0; i < metadata.runs.size(); ++i) {
+        const RunInfo& run = metadata.runs[i];
+        const Json info = {{"run", run.run},
+                           {"workload", run.workload},
+                           {"parameters", pairs_json(run.parameters, "value")},
+                           {"policies", pairs_json(run.policies, "text")},
+                           {"mpfr_precision", run.mpfr_precision}};
+        pending_ += (i == 0 ? "\n  " : ",\n  ") + info.dump();
+    }
+    pending_ += "\n ],\n \"rows\": [";
 }
+
+void ReportWriter::write(const ReportRow& row) {
+    if (form_ == Form::Csv) {
+        pending_ +=
+            core::csv_record({row.run, row.workload, row.policy, row.region_kind, std::to_string(row.region_index),
+                              row.region, row.metric, core::csv_number(row.value)});
+    } else {
+        const Json object = {{"run", row.run},
+                             {"workload", row.workload},
+                             {"policy", row.policy},
+                             {"region_kind", row.region_kind},
+                             {"region_index", row.region_index},
+                             {"region", row.region},
+                             {"metric", row.metric},
+                             {"value", number_json(row.value)}};
+        pending_ += (first_row_ ? "\n  " : ",\n  ") + object.dump();
+    }
+    first_row_ = false;
+    hand_on_when_full();
+}
+
+void ReportWriter::finish() {
+    if (form_ == Form::Json) pending_ += "\n ]\n}\n";
+    sink_(pending_);
+    pending_.clear();
+}
+
+void ReportWriter::hand_on_when_full() {
+    constexpr std::size_t piece = std::size_t{1} << 20;
+    if (pending_.size() < piece) return;
+    sink_(pending_);
+    pending_.clear();
+}
+
+namespace {
+
+/// The whole report through a ReportWriter into `out`.
+void write_report(ReportWriter::Form form, const Report& report, std::ostream& out) {
+    ReportWriter writer(form, report, [&](std::string_view text) {
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    });
+    for (const ReportRow& row : report.rows) writer.write(row);
+    writer.finish();
+}
+
+}  // namespace
+
+void write_csv(const Report& report, std::ostream& out) { write_report(ReportWriter::Form::Csv, report, out); }
+
+void write_json(const Report& report, std::ostream& out) { write_report(ReportWriter::Form::Json, report, out); }
 
 Report read_csv(std::istream& in) {
     core::CsvReader reader(in, "report CSV");
@@ -242,32 +307,6 @@ Report read_csv(std::istream& in) {
         report.rows.push_back(std::move(row));
     }
     return report;
-}
-
-void write_json(const Report& report, std::ostream& out) {
-    Json runs = Json::array();
-    for (const RunInfo& run : report.runs)
-        runs.push_back({{"run", run.run},
-                        {"workload", run.workload},
-                        {"parameters", pairs_json(run.parameters, "value")},
-                        {"policies", pairs_json(run.policies, "text")},
-                        {"mpfr_precision", run.mpfr_precision}});
-    Json rows = Json::array();
-    for (const ReportRow& row : report.rows)
-        rows.push_back({{"run", row.run},
-                        {"workload", row.workload},
-                        {"policy", row.policy},
-                        {"region_kind", row.region_kind},
-                        {"region_index", row.region_index},
-                        {"region", row.region},
-                        {"metric", row.metric},
-                        {"value", number_json(row.value)}});
-    Json document = {{"floatscope_version", report.floatscope_version}, {"created", report.created}};
-    if (!report.shard.empty()) document["shard"] = report.shard;
-    if (!report.missing_shards.empty()) document["missing_shards"] = report.missing_shards;
-    document["runs"] = std::move(runs);
-    document["rows"] = std::move(rows);
-    out << document.dump(1) << '\n';
 }
 
 Report read_json(std::istream& in) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -55,10 +56,32 @@ void write_csv(const Report& report, std::ostream& out);
 /// Reads what write_csv writes; throws floatscope::Error with the line number for anything else.
 Report read_csv(std::istream& in);
 
-/// JSON: {"floatscope_version", "created", "runs": [...], "rows": [{...}]}; non-finite values as
-/// the strings "inf", "-inf", "nan".
+/// JSON: {"floatscope_version", "created", "runs": [...], "rows": [{...}]}, a run or row a line;
+/// non-finite values as the strings "inf", "-inf", "nan".
 void write_json(const Report& report, std::ostream& out);
 Report read_json(std::istream& in);
+
+/// A report written as its rows come: the metadata first (all of the report given but its rows),
+/// then each row, so that a long sweep need not hold its rows; write_csv and write_json are one
+/// of these given the whole report. Text goes to `sink` in pieces of about a megabyte.
+class ReportWriter {
+public:
+    enum class Form { Csv, Json };
+    using TextSink = std::function<void(std::string_view)>;
+
+    ReportWriter(Form form, const Report& metadata, TextSink sink);
+    void write(const ReportRow& row);
+    /// Ends the document and hands on what is left; nothing may be written after.
+    void finish();
+
+private:
+    void hand_on_when_full();
+
+    Form form_;
+    TextSink sink_;
+    std::string pending_;
+    bool first_row_ = true;
+};
 
 /// The reports of a sweep's shards as one: runs and rows concatenated, then stably ordered by run id
 /// (numerically where the ids are numbers), so that merging the shards of a sweep gives the rows of

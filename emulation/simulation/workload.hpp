@@ -28,6 +28,13 @@ public:
     /// Checks what the schema cannot (combinations, memory needed: say how much was asked for and
     /// the limit) before anything is allocated; throws floatscope::Error.
     virtual void check(const Parameters& parameters) const { (void)parameters; }
+    /// The same for the ground truth at `precision` bits: `check`, and the memory of what only the
+    /// truth holds (its MPFR copies). The engine adds up what both allow (core::MemoryTally) to
+    /// decide which jobs may run at once within the process-wide limit.
+    virtual void check_ground_truth(const Parameters& parameters, int precision) const {
+        (void)precision;
+        check(parameters);
+    }
 
     /// Runs the computation under `policy`. The inputs depend on the parameters only (their seed),
     /// so that every policy and the ground truth see the same inputs. Calls control.checkpoint

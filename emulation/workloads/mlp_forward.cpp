@@ -126,14 +126,18 @@ public:
         }
     }
 
-    void run_ground_truth(const Parameters& parameters, int precision, TruthTrace& truth,
-                          RunControl& control) const override {
+    void check_ground_truth(const Parameters& parameters, int precision) const override {
         check(parameters);
         // The activations x and h of the batch, as MPFR numbers of `precision` bits.
         const double activations = 2 * parameters.real("batch") * parameters.real("width");
         core::require_memory(fmt::format("the mlp-forward ground truth at {} bits with width={}, batch={}", precision,
                                          parameters.integer("width"), parameters.integer("batch")),
                              activations * core::mpfr_number_bytes(precision));
+    }
+
+    void run_ground_truth(const Parameters& parameters, int precision, TruthTrace& truth,
+                          RunControl& control) const override {
+        check_ground_truth(parameters, precision);
         const MlpForwardNetwork net = mlp_forward_network(parameters);
         const int depth = static_cast<int>(net.weights.size());
         const std::size_t batch = net.input.rows, width = net.input.cols;

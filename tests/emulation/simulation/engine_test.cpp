@@ -323,6 +323,31 @@ TEST_CASE("run_all: several runs, one report in request order") {
     CHECK(steps["2"] == 4);
 }
 
+TEST_CASE("run_all with a stream: the metadata first, then each run's rows in request order") {
+    StepsWorkload w;
+    std::vector<RunRequest> requests;
+    for (const char* n : {"n=3", "n=1", "n=5", "n=2"}) {
+        requests.push_back(request(w, {n}));
+        requests.back().run_id = std::to_string(requests.size());
+    }
+    RunControl control;
+    const Report whole = run_all(requests, 3, control);
+    Report streamed;
+    std::vector<std::string> order;
+    const ReportStream stream{[&](const Report& metadata) { streamed = metadata; },
+                              [&](std::vector<ReportRow>&& rows) {
+                                  REQUIRE(!rows.empty());
+                                  order.push_back(rows.front().run);
+                                  for (ReportRow& row : rows) streamed.rows.push_back(std::move(row));
+                              }};
+    const Report returned = run_all(requests, 3, control, &stream);
+    CHECK(returned.rows.empty());
+    CHECK(returned.runs == whole.runs);
+    CHECK(order == std::vector<std::string>{"1", "2", "3", "4"});
+    CHECK(streamed.runs == whole.runs);
+    CHECK(untimed(streamed.rows) == untimed(whole.rows));
+}
+
 TEST_CASE("run: cancellation and failures propagate") {
     StepsWorkload w;
     {
