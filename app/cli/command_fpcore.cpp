@@ -32,6 +32,7 @@ struct FPCoreCommandOptions {
     std::string inputs_csv;
     std::string override_mode = "all";
     long long max_iterations = emu::fpcore::EvaluationLimits{}.max_iterations;
+    long long endless_loop_iterations = emu::fpcore::EvaluationLimits{}.endless_loop_iterations;
     double time_limit = 60;
     int threads = 0;
     std::string csv;
@@ -99,6 +100,7 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
     run.mpfr_precision = options.mpfr_precision;
     run.override_mode = emu::fpcore::parse_override_mode(options.override_mode);
     run.limits.max_iterations = options.max_iterations;
+    run.limits.endless_loop_iterations = options.endless_loop_iterations;
     run.limits.max_seconds = options.time_limit;
     run.seconds_per_benchmark = options.time_limit;
     for (const std::string& input : options.inputs) run.inputs.push_back(parse_input(input));
@@ -202,6 +204,11 @@ Command add_fpcore_command(CLI::App& parent) {
             "which precisions of the program the format replaces: all, top (the program's :precision), bang (! blocks)")
         ->capture_default_str();
     command->add_option("--max-iterations", options->max_iterations, "loop iterations allowed per evaluation")
+        ->capture_default_str()
+        ->check(whole_number_in(1, LLONG_MAX));
+    command
+        ->add_option("--endless-loop-iterations", options->endless_loop_iterations,
+                     "iterations of a (while TRUE ...) loop, whose result is taken there")
         ->capture_default_str()
         ->check(whole_number_in(1, LLONG_MAX));
     command->add_option("--time-limit", options->time_limit, "CPU seconds allowed per benchmark and format")

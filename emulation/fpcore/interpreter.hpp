@@ -60,6 +60,10 @@ public:
     /// Traces of the last run: each traced let binding's value (nullopt where not reached), and
     /// the traced loop's first variable after each iteration.
     const std::vector<std::optional<Number>>& binding_values() const { return bindings_; }
+    /// Loop iterations and tensor elements of the last evaluation.
+    long long iterations() const { return iteration_count_; }
+    /// The iterations allowed from the next evaluation on (EvaluationLimits::max_iterations).
+    void set_iteration_budget(long long iterations) { limits_.max_iterations = iterations; }
     const std::vector<Number>& iteration_values() const { return iterations_; }
 
 private:
@@ -258,7 +262,9 @@ private:
         // Brent's cycle detection (BIT 20, 1980) compares the state with one saved at powers of two.
         std::vector<V> snapshot;
         long long power = 1, since_snapshot = 0, iterations = 0;
-        while (boolean(eval(e.children[0], frame), e.children[0])) {
+        const Expr& test = e.children[0];
+        const bool endless = test.kind == Expr::Kind::Constant && test.constant == Constant::True;
+        while (endless ? iterations < limits_.endless_loop_iterations : boolean(eval(test, frame), test)) {
             count_iteration(e);
             if constexpr (Domain::finite_states) {
                 if (since_snapshot == 0) {
@@ -271,7 +277,8 @@ private:
             ++iterations;
             if (count > 0) record_iteration(e, frame, static_cast<std::size_t>(e.slots[0]));
             if constexpr (Domain::finite_states) {
-                if (same_state(e, frame, snapshot))
+                // An endless loop's result is its state after a fixed count, a repeated state included.
+                if (!endless && same_state(e, frame, snapshot))
                     throw BudgetExceeded(e.location.describe() + ": the loop returned to an earlier state after " +
                                          std::to_string(iterations) + " iterations: it never ends");
                 if (++since_snapshot == power) {

@@ -50,6 +50,13 @@ void flatten(const Value<N>& v, std::vector<N>& out, FromBool from_bool) {
     }
 }
 
+/// What an emulated evaluation may iterate: twice the exact program's iterations and 1000 more,
+/// within the limit. A format whose loop runs longer (a bf16 counter stuck at 256) does not end,
+/// and need not run to the whole budget to show it.
+long long emulated_iteration_budget(long long truth_iterations, long long limit) {
+    return std::min(limit, 2 * truth_iterations + 1000);
+}
+
 Real real_of(double x) {
     Real r;
     mpfr_set_d(r.get(), x, MPFR_RNDN);  // exact: the truth precision is at least 64 bits
@@ -95,7 +102,8 @@ public:
                                    ContextPolicy{format, options.override_mode, options.rounding})),
           emulated_(program_),
           truth_(program_, options.mpfr_precision),
-          limits_{options.limits.max_iterations, std::min(options.limits.max_seconds, options.seconds_per_benchmark)},
+          limits_{options.limits.max_iterations, options.limits.endless_loop_iterations,
+                  std::min(options.limits.max_seconds, options.seconds_per_benchmark)},
           emulated_run_(program_, emulated_, limits_),
           truth_run_(program_, truth_, limits_),
           nearest_(emulated_.format(program_.functions[0].body.context), {}),
@@ -129,7 +137,8 @@ public:
                 throw Error("too few valid inputs: " + std::to_string(out.samples) + " of " +
                             std::to_string(options_.samples) + " after " + std::to_string(draws) + " draws (" +
                             std::to_string(pre_rejected_) + " failed :pre, " + std::to_string(nan_rejected_) +
-                            " had a NaN real result" +
+                            " had a NaN real result, " + std::to_string(budget_rejected_) +
+                            " ran past the limits in the exact program" +
                             (thread_cpu_seconds() >= deadline ? ", time budget reached" : "") + "); sampled " +
                             (described.empty() ? "no arguments" : described));
             }
@@ -159,7 +168,7 @@ private:
         out.bits_error_max = bits_.max;
         out.rel_error_avg = relative_.mean();
         out.rel_error_max = relative_.max;
-        out.rejected = pre_rejected_ + nan_rejected_;
+        out.rejected = pre_rejected_ + nan_rejected_ + budget_rejected_;
     }
 
     /// Herbie's uniform draw over format values, unless :pre accepts under 1 in 20 of a pilot of
@@ -180,17 +189,14 @@ private:
 
     /// The flattened ground truth of a point: at the run's precision, and again with twice the
     /// bits while a cancellation makes it doubtful and the result (rounded to the format) changes.
+    /// Throws BudgetExceeded when the exact program runs past the limits.
     std::vector<Real> ground_truth(const std::vector<Real>& inputs) {
         std::vector<Real> previous;
         for (int bits = options_.mpfr_precision;; bits *= 2) {
             truth_.set_precision(bits);
             truth_.reset_cancelled();
             std::vector<Real> current;
-            try {
-                flatten(truth_run_.run(inputs), current, [](bool b) { return real_of(b ? 1 : 0); });
-            } catch (const BudgetExceeded& e) {
-                throw Error(std::string("ground truth: ") + e.what());
-            }
+            flatten(truth_run_.run(inputs), current, [](bool b) { return real_of(b ? 1 : 0); });
             const auto cancelled = truth_.cancelled();
             const bool settled = cancelled == TruthDomain::Cancellation::Partial && !previous.empty() &&
                                  same_in_format(previous, current);
@@ -219,13 +225,23 @@ private:
             ++pre_rejected_;
             return;
         }
-        std::vector<Real> truth = ground_truth(truth_inputs);
+        std::vector<Real> truth;
+        try {
+            truth = ground_truth(truth_inputs);
+        } catch (const BudgetExceeded& e) {
+            // A drawn point the exact program cannot finish is rejected, as one whose result is NaN;
+            // but when such points outnumber the valid ones, the program is not evaluable here.
+            if (!sampling || ++budget_rejected_ > out.samples + 2)
+                throw Error(std::string("ground truth: ") + e.what());
+            return;
+        }
         if (sampling &&
             std::any_of(truth.begin(), truth.end(), [](const Real& r) { return mpfr_nan_p(r.get()) != 0; })) {
             ++nan_rejected_;
             return;
         }
         emulated_.flags = {};
+        emulated_run_.set_iteration_budget(emulated_iteration_budget(truth_run_.iterations(), limits_.max_iterations));
         std::vector<double> computed;
         bool exceeded = false;
         try {
@@ -271,7 +287,7 @@ private:
     Stats bits_, relative_;
     std::vector<Stats> bindings_;
     std::vector<Stats> iterations_;
-    int pre_rejected_ = 0, nan_rejected_ = 0;
+    int pre_rejected_ = 0, nan_rejected_ = 0, budget_rejected_ = 0;
 };
 
 /// FNV-1a (Fowler, Noll, Vo): a hash of a name that is the same on every platform, unlike std::hash.
@@ -393,6 +409,7 @@ Report make_report(const std::vector<Outcome>& outcomes, const RunOptions& optio
                        {"seed", std::to_string(options.seed)},
                        {"override", to_string(options.override_mode)},
                        {"max-iterations", std::to_string(options.limits.max_iterations)},
+                       {"endless-loop-iterations", std::to_string(options.limits.endless_loop_iterations)},
                        {"inputs", std::to_string(options.inputs.size())}};
     for (const core::FormatSpec& f : options.formats) info.policies.emplace_back(f.name, f.name);
     info.mpfr_precision = options.mpfr_precision;

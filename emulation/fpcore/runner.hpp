@@ -53,7 +53,7 @@ struct Outcome {
     std::string format;
     std::string error;  ///< why it could not be evaluated; empty when it was
     int samples = 0;  ///< evaluated points
-    int rejected = 0;  ///< drawn points failing :pre, or whose real result is NaN
+    int rejected = 0;  ///< drawn points failing :pre, whose real result is NaN, or past the limits
     int budget_exceeded = 0;  ///< points where the emulated run exceeded the iteration budget
     double bits_error_avg = 0, bits_error_max = 0;
     double rel_error_avg = 0, rel_error_max = 0;
@@ -75,8 +75,10 @@ std::vector<Benchmark> list_benchmarks(const std::vector<std::vector<FPCore>>& f
 ///
 /// Per point: inputs are drawn per format (sampler.hpp; the points of a benchmark and format depend
 /// on the seed and their names only, not on which other benchmarks and formats run) and rejected when :pre is false or
-/// the ground truth is NaN (as Herbie discards them); the ground truth running past its budget makes the benchmark
-/// unevaluable; the emulated run doing so (or repeating a loop state) counts in budget_exceeded with a NaN result.
+/// the ground truth is NaN (as Herbie discards them) or runs past the limits (the benchmark is unevaluable when such
+/// points outnumber the valid ones by more than 2); the emulated run may iterate twice the exact program's iterations
+/// and 1000 more, and running past that (or repeating a loop state) counts in budget_exceeded with a NaN result.
+/// A (while TRUE ...) loop runs EvaluationLimits::endless_loop_iterations times, in both.
 /// Fewer than half the requested samples after 10x the draws (or past the time budget) is an error naming the ranges.
 /// When every argument is fixed (by :example, see argument_ranges, or because there are none) the benchmark runs once
 /// on that point.

@@ -35,10 +35,14 @@ struct Value {
 
 /// Bounds on one evaluation: loops stop with BudgetExceeded past them.
 struct EvaluationLimits {
-    /// Loop iterations and tensor elements, all loops together. The default lets every terminating
-    /// loop of the FPBench corpus finish (its longest, Newton's method, stops at 10^5) and keeps a
-    /// loop that never ends from costing more than a second of MPFR time.
+    /// Loop iterations and tensor elements, all loops together; the runner gives an emulated
+    /// evaluation less (twice the exact program's iterations and 1000 more). The default lets every
+    /// terminating loop of the FPBench corpus finish (Newton's method stops at 10^5) but Rocket
+    /// Trajectory's 2 * 10^6 iterations of some 50 operations, which take minutes in MPFR.
     long long max_iterations = 100'000;
+    /// A loop whose test is the constant TRUE never ends by design (FPBench's apron benchmarks
+    /// state invariants of such loops): it runs this many iterations and gives its result there.
+    long long endless_loop_iterations = 1000;
     double max_seconds = 60;  ///< CPU time of the evaluating thread (not wall time: a busy machine
                               ///< must not change which benchmarks evaluate)
 };

@@ -71,6 +71,7 @@ fpcore::RunOptions run_options(const Parameters& p) {
     options.mpfr_precision = static_cast<int>(p.integer("truth-precision"));
     options.override_mode = fpcore::parse_override_mode(p.text("override"));
     options.limits.max_iterations = p.integer("max-iterations");
+    options.limits.endless_loop_iterations = p.integer("endless-loop-iterations");
     options.limits.max_seconds = p.real("time-limit");
     options.seconds_per_benchmark = p.real("time-limit");
     return options;
@@ -126,6 +127,13 @@ public:
              1e12,
              {},
              "loop iterations allowed per evaluation"},
+            {"endless-loop-iterations",
+             ParameterType::Integer,
+             std::to_string(fpcore::EvaluationLimits{}.endless_loop_iterations),
+             1,
+             1e12,
+             {},
+             "iterations of a (while TRUE ...) loop, whose result is taken there"},
             {"time-limit",
              ParameterType::Real,
              "60",

@@ -184,6 +184,14 @@ TEST_CASE("tensor arguments take their elements in row-major order, sized by the
     CHECK_THROWS_WITH(emulate_text("(FPCore ((v m)) 0)"), Catch::Contains("m"));
 }
 
+TEST_CASE("a (while TRUE ...) loop runs the endless-loop count and gives its state there") {
+    EvaluationLimits limits;
+    limits.endless_loop_iterations = 10;
+    CHECK(emulate_text("(FPCore (x) (while TRUE ([x x (* x 1/2)]) x))", {1}, {}, limits).number == 0x1p-10);
+    // The same state every iteration (a fixed point) is the result, not a loop that never ends.
+    CHECK(emulate_text("(FPCore (x) (while* TRUE ([x x (* x 0)] [y 0 x]) y))", {3}, {}, limits).number == 0);
+}
+
 TEST_CASE("loops stop at the iteration budget with a clear message") {
     EvaluationLimits limits;
     limits.max_iterations = 100;

@@ -122,6 +122,38 @@ TEST_CASE("tensor arguments: elements drawn from the hull of :pre's element boun
                Catch::Contains("argument 'v' is a tensor"));
 }
 
+TEST_CASE("iteration budgets: points the exact program cannot finish are rejected, formats get twice its iterations") {
+    RunOptions options;
+    options.formats = {parse_format("bf16")};
+    options.samples = 32;
+    SECTION("a few points past the limit in the exact program are rejected, as NaN results are") {
+        options.limits.max_iterations = 1000;
+        const Outcome o =
+            run_text("(FPCore ((! :precision integer n)) :pre (<= 0 n 1100) (while (< i n) ([i 0 (+ i 1)]) i))",
+                     options)
+                .at(0);
+        CHECK(o.error.empty());
+        CHECK(o.samples == 32);
+        CHECK(o.rejected > 0);
+        const Outcome never = run_text("(FPCore (x) :pre (<= 0 x 1) (while (< x 2) ([x x (* x 1)]) x))", options).at(0);
+        CHECK_THAT(never.error, Catch::Contains("ground truth") && Catch::Contains("iteration budget of 1000"));
+    }
+    SECTION("a bf16 counter that stalls at 256 stops after twice the exact iterations, not at the limit") {
+        // j counts exactly (an integer context), so the bf16 loop's state never repeats: only the
+        // budget relative to the exact program's 300..400 iterations ends it within the time limit.
+        options.limits.max_iterations = 1'000'000'000'000;
+        options.seconds_per_benchmark = 20;
+        const Outcome o = run_text(
+                              "(FPCore (n) :pre (<= 300 n 400) (while (< i n) ([i 0 (+ i 1)]"
+                              " [j (! :precision integer 0) (! :precision integer (+ j 1))]) i))",
+                              options)
+                              .at(0);
+        CHECK(o.error.empty());
+        CHECK(o.samples == 32);
+        CHECK(o.budget_exceeded == 32);
+    }
+}
+
 TEST_CASE("the runner measures each benchmark and says why others cannot run") {
     RunOptions options;
     options.formats = {parse_format("fp32"), parse_format("bf16")};
