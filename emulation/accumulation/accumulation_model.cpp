@@ -96,16 +96,17 @@ void validate(const AccumulationModel& model) {
         if (model.block_size > max_block_fma_size)
             fail("block_size", fmt::format("block-fma blocks hold at most {} products, got {}", max_block_fma_size,
                                            model.block_size));
-        // The aligned terms are integers below 2^(p + extra) in units of the alignment quantum; the
-        // block_size + 1 of them must sum exactly in a double's 53 bits.
+        // The aligned terms are integers below 2^(p + extra + 1) in units of the alignment quantum (a
+        // product's significand product reaches 4); the block_size + 1 of them must sum exactly in a
+        // double's 53 bits.
         const int kept = model.accumulator.format.mantissa_bits + 1 + model.alignment_extra_bits;
         int carry_bits = 0;
         while ((1 << carry_bits) < model.block_size + 1) ++carry_bits;
-        if (kept < 1 || kept + carry_bits > 53)
+        if (kept < 1 || kept + 1 + carry_bits > 53)
             fail("alignment_extra_bits",
                  fmt::format("{} extra bits with a {}-bit accumulator and blocks of {} keep {} bits; valid: 1 to {}",
                              model.alignment_extra_bits, model.accumulator.format.mantissa_bits + 1, model.block_size,
-                             kept, 53 - carry_bits));
+                             kept, 52 - carry_bits));
     }
 
     const bool scaled = model.x.scale != 1 || model.y.scale != 1;

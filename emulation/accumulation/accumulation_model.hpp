@@ -28,8 +28,10 @@ enum class AccumulationOrder {
     /// block from +0; the block sums are then added sequentially in the `combine` format, from +0.
     Blocked,
     /// Tensor-core block FMA (tensor_core.hpp): each block of `block_size` exact products and the
-    /// accumulator are aligned to the largest exponent, truncated to `alignment_extra_bits` below the
-    /// accumulator's last bit, summed exactly and rounded once to the accumulator format.
+    /// accumulator are aligned to the largest alignment exponent (e(x) + e(y) for a product),
+    /// truncated to `alignment_extra_bits` below the accumulator's last bit, summed exactly, rounded
+    /// once to the accumulator format and stored in the output format (an instruction's D, the next
+    /// block's C): recursive summation of instruction results in the output format.
     BlockFma,
 };
 

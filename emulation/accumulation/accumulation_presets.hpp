@@ -14,12 +14,22 @@ enum class PresetKind {
     Hardware,  ///< a named accelerator's matrix unit
 };
 
+/// What a hardware preset's parameters rest on.
+enum class PresetEvidence {
+    Paper,  ///< a published description only
+    HardwareData,  ///< also reproduces real outputs of the unit bit for bit (tests/data/tensor-cores)
+};
+
 struct AccumulationPreset {
     std::string name;  ///< what the CLI and GUI accept: "bf16_fp32", "nvidia_a100_bf16"
     PresetKind kind = PresetKind::Recipe;
     std::string summary;  ///< one line
     std::string help;  ///< where the parameters come from, and which parts are assumptions
     AccumulationModel model;
+    PresetEvidence evidence = PresetEvidence::Paper;
+    /// Products one matrix instruction takes along k (the K of D = A B + C), for the block-FMA
+    /// units; 0 where the preset names no instruction.
+    int instruction_k = 0;
 };
 
 /// Every preset, recipes first, in display order (the CLI and GUI list them from here).
@@ -29,6 +39,8 @@ const std::vector<AccumulationPreset>& accumulation_presets();
 const AccumulationPreset& find_accumulation_preset(std::string_view name);
 
 const char* to_string(PresetKind kind);
+/// "paper" "hardware-data".
+const char* to_string(PresetEvidence evidence);
 
 /// FP8 GEMM as DeepSeek-V3 runs it on H800 tensor cores (DeepSeek-AI, "DeepSeek-V3 Technical
 /// Report", 2024, section 3.3.2): inputs in `input_format` divided by per-tensor scales, exact
@@ -38,8 +50,10 @@ AccumulationModel fp8_promoted_model(std::string_view input_format, int accumula
                                      int promotion_interval = 128, double x_scale = 1, double y_scale = 1);
 
 /// A tensor-core block FMA (tensor_core.hpp): inputs rounded to `input_format` with `input_mode`,
-/// blocks of `block_size` exact products aligned with `extra_bits`, normalised to fp32 with `normalisation`.
+/// blocks of `block_size` exact products aligned with `extra_bits`, normalised to `accumulator` with
+/// `normalisation`, output (D) in fp32.
 AccumulationModel tensor_core_model(std::string_view input_format, core::RoundingMode input_mode, int block_size,
-                                    int extra_bits, core::RoundingMode normalisation = core::RoundingMode::TowardZero);
+                                    int extra_bits, core::RoundingMode normalisation = core::RoundingMode::TowardZero,
+                                    std::string_view accumulator = "fp32");
 
 }  // namespace floatscope::emu

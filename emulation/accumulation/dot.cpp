@@ -30,14 +30,14 @@ double finish(const AccumulationModel& model, double scale, double value) {
 // A sequential sum carries one dependency from term to term, so these stay scalar; the operand
 // quantization before them is the vectorized array rounding of core.
 
-double dot(const AccumulationModel& model, std::span<const double> x, std::span<const double> y) {
+double dot(const AccumulationModel& model, std::span<const double> x, std::span<const double> y, double c) {
     validate(model);
     [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // see float_environment.hpp
     if (x.size() != y.size())
         throw Error(fmt::format("dot: the vectors have different lengths ({} and {})", x.size(), y.size()));
     const std::vector<double> qx = quantized(model.x, x);
     const std::vector<double> qy = quantized(model.y, y);
-    const double r = ScalarAccumulator(model).accumulate(qx.data(), 1, qy.data(), 1, qx.size());
+    const double r = ScalarAccumulator(model).accumulate(qx.data(), 1, qy.data(), 1, qx.size(), c);
     return finish(model, model.x.scale * model.y.scale, r);
 }
 

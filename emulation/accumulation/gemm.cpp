@@ -212,9 +212,8 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
         quantize(model.x, a, qa);
         quantize(model.y, b, qb);
         if (path == GemmPath::BlockFma) {
-            block_fma_gemm(BlockFma(model.accumulator, model.alignment_extra_bits),
-                           static_cast<std::size_t>(model.block_size), qa.data(), qb.data(), c.data(), m, k, n,
-                           products_fit_float(model.x.rounding.format, model.y.rounding.format));
+            block_fma_gemm(BlockFma(model), static_cast<std::size_t>(model.block_size), qa.data(), qb.data(), c.data(),
+                           m, k, n, products_fit_float(model.x.rounding.format, model.y.rounding.format));
         } else {
             scalar_gemm(model, qa.data(), qb.data(), c, m, k, n);
         }

@@ -5,6 +5,8 @@
 #include <bit>
 #include <vector>
 
+#include "core/error.hpp"
+
 namespace floatscope::emu {
 
 namespace {
@@ -39,7 +41,7 @@ ScalarAccumulator::ScalarAccumulator(const AccumulationModel& model)
       product_(product_rounding(model).format, options_of(product_rounding(model))),
       combine_(combine_rounding(model).format, options_of(combine_rounding(model))),
       accumulator_rounder_(model.accumulator.format, options_of(model.accumulator)),
-      block_fma_(model.accumulator, model.alignment_extra_bits) {}
+      block_fma_(model) {}
 
 double ScalarAccumulator::term(const Terms& terms, std::size_t i) const {
     const double x = terms.x_at(i), y = terms.y_at(i);
@@ -47,17 +49,17 @@ double ScalarAccumulator::term(const Terms& terms, std::size_t i) const {
     return model_.multiply_add == MultiplyAdd::Fused ? x * y : product_.mul(x, y).value;
 }
 
-double ScalarAccumulator::sequential(const Terms& terms, std::size_t begin, std::size_t end) const {
+double ScalarAccumulator::sequential(const Terms& terms, std::size_t begin, std::size_t end, double initial) const {
     const bool fused = model_.multiply_add == MultiplyAdd::Fused;
     if (!model_.compensated) {
-        double sum = 0;
+        double sum = initial;
         for (std::size_t i = begin; i < end; ++i)
             sum = fused ? accumulator_.fma(terms.x_at(i), terms.y_at(i), sum).value
                         : accumulator_.add(sum, term(terms, i)).value;
         return sum;
     }
     // Kahan (1965): the compensation c carries the part of each term the sum could not take.
-    double sum = 0, compensation = 0;
+    double sum = initial, compensation = 0;
     for (std::size_t i = begin; i < end; ++i) {
         const double corrected = fused ? accumulator_.fma(terms.x_at(i), terms.y_at(i), -compensation).value
                                        : accumulator_.sub(term(terms, i), compensation).value;
@@ -75,36 +77,40 @@ double ScalarAccumulator::pairwise(const Terms& terms, std::size_t begin, std::s
     return accumulator_.add(pairwise(terms, begin, begin + left), pairwise(terms, begin + left, end)).value;
 }
 
-double ScalarAccumulator::blocked(const Terms& terms, std::size_t n) const {
+double ScalarAccumulator::blocked(const Terms& terms, std::size_t n, double initial) const {
     const auto block = static_cast<std::size_t>(model_.block_size);
-    double total = 0;
+    double total = initial;
     for (std::size_t begin = 0; begin < n; begin += block)
-        total = combine_.add(total, sequential(terms, begin, std::min(n, begin + block))).value;
+        total = combine_.add(total, sequential(terms, begin, std::min(n, begin + block), 0)).value;
     return total;
 }
 
-double ScalarAccumulator::block_fma(const Terms& terms, std::size_t n) const {
+double ScalarAccumulator::block_fma(const Terms& terms, std::size_t n, double initial) const {
     const auto block = static_cast<std::size_t>(model_.block_size);
-    std::vector<double> products(std::min(block, n));
-    double acc = 0;
+    std::vector<double> x(std::min(block, n)), y(x.size());
+    double acc = initial;
     for (std::size_t begin = 0; begin < n; begin += block) {
         const std::size_t count = std::min(n, begin + block) - begin;
-        for (std::size_t i = 0; i < count; ++i) products[i] = term(terms, begin + i);
-        acc = block_fma_(acc, std::span<const double>(products.data(), count));
+        for (std::size_t i = 0; i < count; ++i) {
+            x[i] = terms.x_at(begin + i);
+            y[i] = terms.y_at(begin + i);
+        }
+        acc = block_fma_(acc, std::span<const double>(x.data(), count), std::span<const double>(y.data(), count));
     }
     return acc;
 }
 
 double ScalarAccumulator::accumulate(const double* x, std::ptrdiff_t x_stride, const double* y, std::ptrdiff_t y_stride,
-                                     std::size_t n) const {
+                                     std::size_t n, double initial) const {
     const Terms terms{x, x_stride, y, y_stride};
     switch (model_.order) {
-        case AccumulationOrder::Sequential: return sequential(terms, 0, n);
+        case AccumulationOrder::Sequential: return sequential(terms, 0, n, initial);
         case AccumulationOrder::Pairwise:
+            if (initial != 0) throw Error("a pairwise sum has no place for an addend c; give c = 0");
             if (n == 0) return 0;
             return n == 1 ? accumulator_rounder_(term(terms, 0)).value : pairwise(terms, 0, n);
-        case AccumulationOrder::Blocked: return blocked(terms, n);
-        case AccumulationOrder::BlockFma: return block_fma(terms, n);
+        case AccumulationOrder::Blocked: return blocked(terms, n, initial);
+        case AccumulationOrder::BlockFma: return block_fma(terms, n, initial);
     }
     return 0;
 }

@@ -18,18 +18,21 @@ public:
     /// `model` must be valid (validate()).
     explicit ScalarAccumulator(const AccumulationModel& model);
 
-    /// The accumulation of the n terms x[i * x_stride] * y[i * y_stride], operands already quantized;
-    /// a value of result_rounding(model), before the output rounding.
-    double accumulate(const double* x, std::ptrdiff_t x_stride, const double* y, std::ptrdiff_t y_stride,
-                      std::size_t n) const;
+    /// The accumulation of the n terms x[i * x_stride] * y[i * y_stride], operands already quantized,
+    /// onto `initial` (the addend c: the starting sum of sequential and blocked orders, the first
+    /// block's c of a block FMA; a pairwise sum takes none and throws floatscope::Error otherwise);
+    /// a value of result_rounding(model) (of the output format for a block FMA), before the output
+    /// rounding.
+    double accumulate(const double* x, std::ptrdiff_t x_stride, const double* y, std::ptrdiff_t y_stride, std::size_t n,
+                      double initial = 0) const;
 
 private:
     struct Terms;
     double term(const Terms& terms, std::size_t i) const;
-    double sequential(const Terms& terms, std::size_t begin, std::size_t end) const;
+    double sequential(const Terms& terms, std::size_t begin, std::size_t end, double initial) const;
     double pairwise(const Terms& terms, std::size_t begin, std::size_t end) const;
-    double blocked(const Terms& terms, std::size_t n) const;
-    double block_fma(const Terms& terms, std::size_t n) const;
+    double blocked(const Terms& terms, std::size_t n, double initial) const;
+    double block_fma(const Terms& terms, std::size_t n, double initial) const;
 
     AccumulationModel model_;
     Arithmetic accumulator_;

@@ -73,16 +73,31 @@ template <bool guarded>
     }
 }
 
+/// The operands of one block: `a` holds its `kb` values of one row of A, b its rows of B (stride
+/// ldb); pa and pb their alignment powers (alignment_powers), laid out alike.
+template <typename T>
+struct BlockOperands {
+    const T* __restrict a;
+    const T* __restrict b;
+    const T* __restrict pa;
+    const T* __restrict pb;
+    std::size_t ldb;
+    std::size_t kb;
+    BlockOperands at(std::size_t column) const { return {a, b + column, pa, pb + column, ldb, kb}; }
+};
+
 /// One block for `group` columns starting at acc: acc[j] becomes the block sum before normalisation.
-/// `a` holds the block's `kb` values of one row of A; b the block's rows of B (stride ldb).
 ///
 /// Two passes over the products (recomputing them is cheaper than keeping them): the first finds
-/// the largest magnitude and the plain double sum, which is non-finite exactly when a term is (so it
-/// is then the block's IEEE result); the second sums the truncated terms as integer multiples of
-/// the quantum (the conversion to integers truncates), exact below 2^53 (validate bounds kept bits
-/// + carry bits by 53).
-[[gnu::always_inline]] inline void block_group(const double* __restrict a, const double* __restrict b, std::size_t ldb,
-                                               std::size_t kb, int kept_bits, double* __restrict acc) {
+/// the largest alignment power (the product of the operands' powers, 2^(e(a) + e(b))) and the plain
+/// double sum, which is non-finite exactly when a term is (so it is then the block's IEEE result);
+/// the second sums the truncated terms as integer multiples of the quantum (the conversion to
+/// integers truncates), exact below 2^53 (validate bounds kept bits + carry bits by 52: a product
+/// term reaches 4 times its alignment power).
+[[gnu::always_inline]] inline void block_group(const BlockOperands<double>& o, int kept_bits, double* __restrict acc) {
+    const double* __restrict a = o.a;
+    const double* __restrict b = o.b;
+    const std::size_t ldb = o.ldb, kb = o.kb;
     const Words magnitude_mask = Words{} + ~(std::uint64_t{1} << 63);
     Doubles largest[vectors], plain[vectors], inverse[vectors], quantum[vectors];
     Integers units[vectors];
@@ -91,16 +106,15 @@ template <bool guarded>
         largest[v] = (Doubles)((Words)plain[v] & magnitude_mask);
     }
     for (std::size_t t = 0; t < kb; ++t) {
-        const double x = a[t];
+        const double x = a[t], power = o.pa[t];
         for (std::size_t v = 0; v < vectors; ++v) {
-            const Doubles p = x * load(b + t * ldb + v * lanes);
-            const Doubles magnitude = (Doubles)((Words)p & magnitude_mask);
-            largest[v] = magnitude > largest[v] ? magnitude : largest[v];
-            plain[v] += p;
+            const Doubles alignment = power * load(o.pb + t * ldb + v * lanes);
+            largest[v] = alignment > largest[v] ? alignment : largest[v];
+            plain[v] += x * load(b + t * ldb + v * lanes);
         }
     }
     for (std::size_t v = 0; v < vectors; ++v) {
-        // The quantum 2^(E - kept + 1) from the largest term's exponent field E (biased); an all-zero
+        // The quantum 2^(E - kept + 1) from the largest alignment power's exponent field E (biased); an all-zero
         // group has none, and any quantum gives its exact sum, 0.
         Integers field = (Integers)((Words)largest[v] >> 52) - (kept_bits - 1);
         field = field < 1 ? Integers{} + 1 : field;
@@ -157,10 +171,9 @@ template <int h>
 }
 
 /// The float kernel's first pass over a block for `group` columns: the accumulator as floats (its
-/// values are floats: exact conversions) and the largest magnitude, as bits so that a NaN term is
-/// the largest (and flagged by block_sums_float).
-[[gnu::always_inline]] inline void largest_float(const float* __restrict a, const float* __restrict b, std::size_t ldb,
-                                                 std::size_t kb, const double* __restrict acc, Floats* c,
+/// values are floats: exact conversions) and the largest alignment power, as bits so that an inf or
+/// NaN operand gives the largest (and is flagged by block_sums_float).
+[[gnu::always_inline]] inline void largest_float(const BlockOperands<float>& o, const double* __restrict acc, Floats* c,
                                                  Words32* largest) {
     constexpr std::uint32_t magnitude_mask = 0x7FFF'FFFF;
     for (std::size_t v = 0; v < float_vectors; ++v) {
@@ -169,19 +182,18 @@ template <int h>
         c[v] = interleave(low, high);
         largest[v] = (Words32)c[v] & magnitude_mask;
     }
-    for (std::size_t t = 0; t < kb; ++t) {
-        const float x = a[t];
+    for (std::size_t t = 0; t < o.kb; ++t) {
+        const float power = o.pa[t];
         for (std::size_t v = 0; v < float_vectors; ++v) {
-            const Words32 magnitude = (Words32)(x * load(b + t * ldb + v * float_lanes)) & magnitude_mask;
-            largest[v] = magnitude > largest[v] ? magnitude : largest[v];
+            const Words32 alignment = (Words32)(power * load(o.pb + t * o.ldb + v * float_lanes));
+            largest[v] = alignment > largest[v] ? alignment : largest[v];
         }
     }
 }
 
 /// The second pass for `group` columns: acc becomes the block sum, as in block_group.
-[[gnu::always_inline]] inline void sum_float(const float* __restrict a, const float* __restrict b, std::size_t ldb,
-                                             std::size_t kb, int kept_bits, const Floats* c, const Words32* largest,
-                                             double* __restrict acc) {
+[[gnu::always_inline]] inline void sum_float(const BlockOperands<float>& o, int kept_bits, const Floats* c,
+                                             const Words32* largest, double* __restrict acc) {
     Floats inverse[float_vectors];
     Integers32 field[float_vectors], units[float_vectors];
     for (std::size_t v = 0; v < float_vectors; ++v) {
@@ -190,10 +202,10 @@ template <int h>
         inverse[v] = (Floats)((Words32)(254 - field[v]) << 23);
         units[v] = __builtin_convertvector(c[v] * inverse[v], Integers32);
     }
-    for (std::size_t t = 0; t < kb; ++t) {
-        const float x = a[t];
+    for (std::size_t t = 0; t < o.kb; ++t) {
+        const float x = o.a[t];
         for (std::size_t v = 0; v < float_vectors; ++v)
-            units[v] += __builtin_convertvector((x * load(b + t * ldb + v * float_lanes)) * inverse[v], Integers32);
+            units[v] += __builtin_convertvector((x * load(o.b + t * o.ldb + v * float_lanes)) * inverse[v], Integers32);
     }
     // The sum times the quantum 2^(field - 127) in double (bias 1023): exact, as the double kernel's.
     const auto result = [](Integers sum, Integers exponent) {
@@ -210,13 +222,12 @@ template <int h>
 /// whose quantum or its inverse is not a normal float (a tiny accumulator alone in its block, or a
 /// huge one). Checked once for the whole row, as it is rare.
 constexpr std::size_t panel_columns = 128;
-FLOATSCOPE_KERNEL_CLONES bool block_sums_float(const float* __restrict a, const float* __restrict b, std::size_t ldb,
-                                               std::size_t kb, std::size_t width, int kept_bits,
+FLOATSCOPE_KERNEL_CLONES bool block_sums_float(const BlockOperands<float>& o, std::size_t width, int kept_bits,
                                                double* __restrict acc) {
     Floats c[panel_columns / float_lanes];
     Words32 largest[panel_columns / float_lanes];
     for (std::size_t j = 0; j < width; j += group)
-        largest_float(a, b + j, ldb, kb, acc + j, c + j / float_lanes, largest + j / float_lanes);
+        largest_float(o.at(j), acc + j, c + j / float_lanes, largest + j / float_lanes);
     // The quantum's exponent field E - (kept - 1) (E the largest's) must lie in 1 .. 253: largest
     // in low .. high, or 0.
     const std::uint32_t low = std::uint32_t(kept_bits) << 23;
@@ -229,14 +240,14 @@ FLOATSCOPE_KERNEL_CLONES bool block_sums_float(const float* __restrict a, const 
     }
     if (any_lane((Words)outside)) return false;
     for (std::size_t j = 0; j < width; j += group)
-        sum_float(a, b + j, ldb, kb, kept_bits, c + j / float_lanes, largest + j / float_lanes, acc + j);
+        sum_float(o.at(j), kept_bits, c + j / float_lanes, largest + j / float_lanes, acc + j);
     return true;
 }
 
 /// block_group over `width` columns (a multiple of `group`; the caller pads B and acc).
-FLOATSCOPE_KERNEL_CLONES void block_sums(const double* __restrict a, const double* __restrict b, std::size_t ldb,
-                                         std::size_t kb, std::size_t width, int kept_bits, double* __restrict acc) {
-    for (std::size_t j = 0; j < width; j += group) block_group(a, b + j, ldb, kb, kept_bits, acc + j);
+FLOATSCOPE_KERNEL_CLONES void block_sums(const BlockOperands<double>& o, std::size_t width, int kept_bits,
+                                         double* __restrict acc) {
+    for (std::size_t j = 0; j < width; j += group) block_group(o.at(j), kept_bits, acc + j);
 }
 
 /// out[i] = the block sum in[i] rounded to the accumulator, exact when RangeExtremes finds every
@@ -277,21 +288,63 @@ private:
 
 }  // namespace
 
-BlockFma::BlockFma(const core::FormatRounding& accumulator, int extra_bits)
-    : normalisation_(accumulator.format, {accumulator.mode}),
-      kept_bits_(accumulator.format.mantissa_bits + 1 + extra_bits) {}
+namespace {
 
-double BlockFma::operator()(double c, std::span<const double> products) const {
-    // The GEMM kernel on a single column: B is a row of ones that every product reads again
-    // (stride 0), so the terms are exactly c and the products.
+/// The floor of a format's alignment exponents: emin for binary formats (where subnormals sit),
+/// none for the others (their values' own exponents).
+int alignment_emin(const core::FormatSpec& format) {
+    return format.kind == core::FormatKind::Binary ? core::binary_geometry(format).emin
+                                                   : std::numeric_limits<double>::min_exponent - 1;
+}
+
+/// Whether rounding to `output` leaves every value of `accumulator` as it is: the same format, or a
+/// binary one at least as wide, fine and special.
+bool holds_values_of(const core::FormatSpec& output, const core::FormatSpec& accumulator) {
+    if (output == accumulator) return true;
+    if (output.kind != core::FormatKind::Binary || accumulator.kind != core::FormatKind::Binary) return false;
+    const core::BinaryGeometry o = core::binary_geometry(output), a = core::binary_geometry(accumulator);
+    return o.precision >= a.precision && o.max_finite >= a.max_finite && o.min_subnormal <= a.min_subnormal &&
+           (output.has_infinity || !accumulator.has_infinity) && (output.has_nan() || !accumulator.has_nan());
+}
+
+}  // namespace
+
+BlockFma::BlockFma(const AccumulationModel& model)
+    : normalisation_(model.accumulator.format, {model.accumulator.mode}),
+      output_(model.output.format, {model.output.mode}),
+      kept_bits_(model.accumulator.format.mantissa_bits + 1 + model.alignment_extra_bits),
+      output_rounds_(!holds_values_of(model.output.format, model.accumulator.format)),
+      x_emin_(alignment_emin(model.x.rounding.format)),
+      y_emin_(alignment_emin(model.y.rounding.format)) {}
+
+double BlockFma::operator()(double c, std::span<const double> a, std::span<const double> b) const {
+    // The GEMM kernel on a single column: the products and their alignment powers as A's row, and
+    // B a row of ones that every product reads again (stride 0).
     static constexpr std::array<double, group> ones = [] {
         std::array<double, group> row{};
         row.fill(1);
         return row;
     }();
+    std::vector<double> products(a.size()), powers(a.size()), power_b(b.size());
+    alignment_powers(x_emin_, a, powers);
+    alignment_powers(y_emin_, b, power_b);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        products[i] = a[i] * b[i];
+        powers[i] *= power_b[i];
+    }
     double acc[group] = {c};
-    block_sums(products.data(), ones.data(), 0, products.size(), group, kept_bits_, acc);
-    return normalisation_(acc[0]).value;
+    block_sums({products.data(), ones.data(), powers.data(), ones.data(), 0, products.size()}, group, kept_bits_, acc);
+    const double normalised = normalisation_(acc[0]).value;
+    return output_rounds_ ? output_(normalised).value : normalised;
+}
+
+void alignment_powers(int emin, std::span<const double> values, std::span<double> out) {
+    const double floor = std::ldexp(1.0, emin);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        // The exponent field alone (sign and significand cleared) is 2^floor(log2 |v|), inf for inf and NaN.
+        const double power = std::bit_cast<double>(std::bit_cast<std::uint64_t>(values[i]) & 0x7FF0'0000'0000'0000ULL);
+        out[i] = power != 0 && power < floor ? floor : power;
+    }
 }
 
 namespace {
@@ -311,7 +364,28 @@ bool values_fit_float(const core::FormatSpec& format) {
 bool float_kernel_applies(const BlockFma& fma, std::size_t block_size) {
     int carry_bits = 0;
     while ((std::size_t{1} << carry_bits) < block_size + 1) ++carry_bits;
-    return values_fit_float(fma.normalisation().spec()) && fma.kept_bits() >= 1 && fma.kept_bits() + carry_bits <= 31;
+    const core::Rounder& stored = fma.output_rounds() ? fma.output() : fma.normalisation();
+    // A product's aligned term is below 2^(kept + 1) (its significand product below 4).
+    return values_fit_float(fma.normalisation().spec()) && values_fit_float(stored.spec()) && fma.kept_bits() >= 1 &&
+           fma.kept_bits() + 1 + carry_bits <= 31;
+}
+
+/// A panel of B's rows (`width` columns from j0, zero-padded to `padded`), as doubles and, when
+/// `floats`, as floats interleaved as the float kernel reads them.
+void fill_panel(const double* b, std::size_t k, std::size_t n, std::size_t j0, std::size_t width, std::size_t padded,
+                double* panel, float* panel_floats) {
+    for (std::size_t t = 0; t < k; ++t) {
+        double* row = panel + t * padded;
+        std::copy(b + t * n + j0, b + t * n + j0 + width, row);
+        std::fill(row + width, row + padded, 0.0);
+        if (panel_floats == nullptr) continue;
+        float* row_floats = panel_floats + t * padded;
+        for (std::size_t j = 0; j < padded; j += float_lanes)
+            for (std::size_t i = 0; i < lanes; ++i) {
+                row_floats[j + 2 * i] = static_cast<float>(row[j + i]);
+                row_floats[j + 2 * i + 1] = static_cast<float>(row[j + lanes + i]);
+            }
+    }
 }
 
 }  // namespace
@@ -335,33 +409,31 @@ void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a
     // Two tiles half a page apart modulo 4 KiB: loads from one and stores to the other then never
     // look alike to the store buffer's 4 KiB address check within a few iterations.
     constexpr std::size_t tile_stride = panel_rows * panel_columns + 256;
-    detail::CacheLineBuffer<double> panel(k * panel_columns), sums(2 * tile_stride);
-    // The float kernel's copies of A and of the panel (exact: products_fit_float checks the inputs).
+    detail::CacheLineBuffer<double> panel(k * panel_columns), panel_powers(k * panel_columns), sums(2 * tile_stride);
+    // The alignment powers of A and B, and the float kernel's copies of A, B's panel and their
+    // powers (exact: products_fit_float checks the inputs, and their powers are floats then too).
+    std::vector<double> a_powers(m * k), b_powers(k * n);
+    alignment_powers(fma.x_emin(), std::span<const double>(a, m * k), a_powers);
+    alignment_powers(fma.y_emin(), std::span<const double>(b, k * n), b_powers);
     const bool floats = float_products && float_kernel_applies(fma, block_size);
-    std::vector<float> a_floats(floats ? m * k : 0);
-    detail::CacheLineBuffer<float> panel_floats(floats ? k * panel_columns : 0);
+    std::vector<float> a_floats(floats ? m * k : 0), a_power_floats(a_floats.size());
+    const std::size_t panel_float_size = floats ? k * panel_columns : 0;
+    detail::CacheLineBuffer<float> panel_floats(panel_float_size), panel_power_floats(panel_float_size);
     std::copy(a, a + a_floats.size(), a_floats.begin());
-    const Normalisation normalise(fma.normalisation());
+    std::copy(a_powers.begin(), a_powers.begin() + static_cast<std::ptrdiff_t>(a_floats.size()),
+              a_power_floats.begin());
+    const Normalisation normalise(fma.normalisation()), store(fma.output());
     [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // the normalisation rounds natively
     for (std::size_t j0 = 0; j0 < n; j0 += panel_columns) {
         const std::size_t width = std::min(panel_columns, n - j0);
         const std::size_t padded = (width + group - 1) / group * group;
-        for (std::size_t t = 0; t < k; ++t) {
-            double* row = panel.data() + t * padded;
-            std::copy(b + t * n + j0, b + t * n + j0 + width, row);
-            std::fill(row + width, row + padded, 0.0);
-            if (floats) {
-                float* row_floats = panel_floats.data() + t * padded;  // interleaved as the float kernel reads it
-                for (std::size_t j = 0; j < padded; j += float_lanes)
-                    for (std::size_t i = 0; i < lanes; ++i) {
-                        row_floats[j + 2 * i] = static_cast<float>(row[j + i]);
-                        row_floats[j + 2 * i + 1] = static_cast<float>(row[j + lanes + i]);
-                    }
-            }
-        }
+        fill_panel(b, k, n, j0, width, padded, panel.data(), floats ? panel_floats.data() : nullptr);
+        fill_panel(b_powers.data(), k, n, j0, width, padded, panel_powers.data(),
+                   floats ? panel_power_floats.data() : nullptr);
         for (std::size_t i0 = 0; i0 < m; i0 += panel_rows) {
             const std::size_t rows = std::min(panel_rows, m - i0);
-            // The block sums are formed in one tile and normalised into the other.
+            // The block sums are formed in one tile and normalised into the other (and stored back
+            // into the first in the output format, where that rounds).
             std::span<double> tile(sums.data(), rows * padded), normalised(sums.data() + tile_stride, tile.size());
             std::fill(tile.begin(), tile.end(), 0.0);
             for (std::size_t k0 = 0; k0 < k; k0 += block_size) {
@@ -369,12 +441,22 @@ void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a
                 for (std::size_t r = 0; r < rows; ++r) {
                     const std::size_t row = (i0 + r) * k + k0;
                     double* acc = tile.data() + r * padded;
-                    if (!floats || !block_sums_float(a_floats.data() + row, panel_floats.data() + k0 * padded, padded,
-                                                     kb, padded, fma.kept_bits(), acc))
-                        block_sums(a + row, panel.data() + k0 * padded, padded, kb, padded, fma.kept_bits(), acc);
+                    const BlockOperands<float> float_operands{a_floats.data() + row,
+                                                              panel_floats.data() + k0 * padded,
+                                                              a_power_floats.data() + row,
+                                                              panel_power_floats.data() + k0 * padded,
+                                                              padded,
+                                                              kb};
+                    if (!floats || !block_sums_float(float_operands, padded, fma.kept_bits(), acc))
+                        block_sums({a + row, panel.data() + k0 * padded, a_powers.data() + row,
+                                    panel_powers.data() + k0 * padded, padded, kb},
+                                   padded, fma.kept_bits(), acc);
                 }
                 normalise(tile, normalised);
-                std::swap(tile, normalised);
+                if (fma.output_rounds())
+                    store(normalised, tile);
+                else
+                    std::swap(tile, normalised);
             }
             for (std::size_t r = 0; r < rows; ++r)
                 std::copy(tile.data() + r * padded, tile.data() + r * padded + width, c + (i0 + r) * n + j0);

@@ -59,6 +59,7 @@ struct Reference {
     const AccumulationModel& m;
     const std::vector<double>& x;
     const std::vector<double>& y;
+    double c;  ///< the addend: the starting sum (the first block's c)
 
     /// t_i: the exact product (a double: inputs have at most 26 bits), or its rounding.
     double term(std::size_t i) const {
@@ -68,11 +69,11 @@ struct Reference {
         return rounded(m.product, p->get());
     }
 
-    /// s = acc(s + t_i) from +0 over [begin, end), or Kahan's compensated loop.
-    double sequential(std::size_t begin, std::size_t end) const {
+    /// s = acc(s + t_i) from `start` over [begin, end), or Kahan's compensated loop.
+    double sequential(std::size_t begin, std::size_t end, double start) const {
         const core::FormatRounding& acc = m.accumulator;
         const bool fused = m.multiply_add == MultiplyAdd::Fused;
-        double s = 0, c = 0;
+        double s = start, c = 0;
         for (std::size_t i = begin; i < end; ++i) {
             if (!m.compensated) {
                 s = fused ? multiply_add(acc, x[i], y[i], s) : add(acc, s, term(i));
@@ -93,25 +94,37 @@ struct Reference {
         return add(m.accumulator, pairwise(begin, begin + left), pairwise(begin + left, end));
     }
 
+    /// floor(log2 |v|) of a nonzero v, at least the emin of a binary `format` (tensor_core.hpp's e(v)).
+    static long alignment_exponent(const core::FormatSpec& format, double v) {
+        const long e = std::ilogb(v);
+        if (format.kind != core::FormatKind::Binary) return e;
+        return std::max(e, static_cast<long>(1 - format.bias));
+    }
+
     /// The block FMA of tensor_core.hpp, step by step on MPFR numbers.
     double block_fma(double c, std::size_t begin, std::size_t end) const {
         std::vector<Number> terms;
+        std::vector<long> exponents;  // each term's alignment exponent; none for a zero
         terms.push_back(number(c));
+        exponents.push_back(c != 0 && std::isfinite(c) ? std::ilogb(c) : 0);
         for (std::size_t i = begin; i < end; ++i) {
             terms.push_back(number(x[i]));
             Number yi = number(y[i]);
             mpfr_mul(terms.back()->get(), terms.back()->get(), yi->get(), MPFR_RNDN);
+            const bool finite = std::isfinite(x[i]) && std::isfinite(y[i]);
+            exponents.push_back(finite && x[i] != 0 && y[i] != 0 ? alignment_exponent(m.x.rounding.format, x[i]) +
+                                                                       alignment_exponent(m.y.rounding.format, y[i])
+                                                                 : 0);
         }
         Number plain = number(0);
         for (const Number& t : terms) mpfr_add(plain->get(), plain->get(), t->get(), MPFR_RNDN);
-        if (!mpfr_number_p(plain->get())) return rounded(m.accumulator, plain->get());  // an inf or NaN term
-        // E: the largest floor(log2 |t|) (MPFR's exponent is one more); q = 2^(E - (p - 1) - extra).
+        if (!mpfr_number_p(plain->get())) return stored(rounded(m.accumulator, plain->get()));  // an inf or NaN term
+        // E: the largest alignment exponent; q = 2^(E - (p - 1) - extra).
         bool any = false;
         long largest = 0;
-        for (const Number& t : terms) {
-            if (mpfr_zero_p(t->get())) continue;
-            const long e = static_cast<long>(mpfr_get_exp(t->get())) - 1;
-            largest = any ? std::max(largest, e) : e;
+        for (std::size_t i = 0; i < terms.size(); ++i) {
+            if (mpfr_zero_p(terms[i]->get())) continue;
+            largest = any ? std::max(largest, exponents[i]) : exponents[i];
             any = true;
         }
         const long quantum = largest - m.accumulator.format.mantissa_bits - m.alignment_extra_bits;
@@ -123,13 +136,19 @@ struct Reference {
         Number sum = number(0);
         for (const Number& t : terms) mpfr_add(sum->get(), sum->get(), t->get(), MPFR_RNDN);
         if (mpfr_zero_p(sum->get())) mpfr_set_zero(sum->get(), 1);  // an exact zero is +0
-        return rounded(m.accumulator, sum->get());
+        return stored(rounded(m.accumulator, sum->get()));
+    }
+
+    /// A block's normalised result in the output format (D, the next block's c).
+    double stored(double normalised) const {
+        Number v = number(normalised);
+        return rounded(m.output, v->get());
     }
 
     double accumulate() const {
         const std::size_t n = x.size();
         switch (m.order) {
-            case AccumulationOrder::Sequential: return sequential(0, n);
+            case AccumulationOrder::Sequential: return sequential(0, n, c);
             case AccumulationOrder::Pairwise: {
                 if (n == 0) return 0;
                 if (n > 1) return pairwise(0, n);
@@ -137,14 +156,14 @@ struct Reference {
                 return rounded(m.accumulator, t->get());
             }
             case AccumulationOrder::Blocked: {
-                double total = 0;
+                double total = c;
                 for (std::size_t b = 0; b < n; b += static_cast<std::size_t>(m.block_size))
-                    total =
-                        add(m.combine, total, sequential(b, std::min(n, b + static_cast<std::size_t>(m.block_size))));
+                    total = add(m.combine, total,
+                                sequential(b, std::min(n, b + static_cast<std::size_t>(m.block_size)), 0));
                 return total;
             }
             case AccumulationOrder::BlockFma: {
-                double acc = 0;
+                double acc = c;
                 for (std::size_t b = 0; b < n; b += static_cast<std::size_t>(m.block_size))
                     acc = block_fma(acc, b, std::min(n, b + static_cast<std::size_t>(m.block_size)));
                 return acc;
@@ -175,14 +194,14 @@ double finish(const AccumulationModel& m, double r, double scale) {
 
 }  // namespace
 
-double ref_dot(const AccumulationModel& model, const std::vector<double>& x, const std::vector<double>& y) {
+double ref_dot(const AccumulationModel& model, const std::vector<double>& x, const std::vector<double>& y, double c) {
     const std::vector<double> qx = quantized(model.x, x), qy = quantized(model.y, y);
-    return finish(model, Reference{model, qx, qy}.accumulate(), model.x.scale * model.y.scale);
+    return finish(model, Reference{model, qx, qy, c}.accumulate(), model.x.scale * model.y.scale);
 }
 
 double ref_sum(const AccumulationModel& model, const std::vector<double>& x) {
     const std::vector<double> qx = quantized(model.x, x), ones(x.size(), 1.0);
-    return finish(model, Reference{model, qx, ones}.accumulate(), model.x.scale);
+    return finish(model, Reference{model, qx, ones, 0}.accumulate(), model.x.scale);
 }
 
 bool same_result(double a, double b) {

@@ -12,8 +12,9 @@
 
 namespace floatscope::test {
 
-/// dot(x, y) as the model defines it (accumulation_model.hpp, tensor_core.hpp).
-double ref_dot(const emu::AccumulationModel& model, const std::vector<double>& x, const std::vector<double>& y);
+/// c + dot(x, y) as the model defines it (accumulation_model.hpp, tensor_core.hpp); c the starting sum.
+double ref_dot(const emu::AccumulationModel& model, const std::vector<double>& x, const std::vector<double>& y,
+               double c = 0);
 /// sum(x) as the model defines it: dot(x, 1) with the second operand exactly 1, scaled by x.scale.
 double ref_sum(const emu::AccumulationModel& model, const std::vector<double>& x);
 

@@ -31,16 +31,9 @@ struct Vector {
     double d;
 };
 
-double block(const emu::BlockFma& fma, const Vector& v) {
-    std::vector<double> products;
-    for (std::size_t i = 0; i < v.a.size(); ++i) products.push_back(v.a[i] * v.b[i]);
-    return fma(v.c, products);
-}
+double block(const emu::BlockFma& fma, const Vector& v) { return fma(v.c, v.a, v.b); }
 
-emu::BlockFma preset_block(const char* name) {
-    const auto& m = emu::find_accumulation_preset(name).model;
-    return emu::BlockFma(m.accumulator, m.alignment_extra_bits);
-}
+emu::BlockFma preset_block(const char* name) { return emu::BlockFma(emu::find_accumulation_preset(name).model); }
 
 const double below_one16 = 1 - std::ldexp(1.0, -11);
 
@@ -150,14 +143,16 @@ TEST_CASE("block FMA of every size and alignment agrees with the MPFR reference"
 TEST_CASE("a block with an infinite or NaN term gives the IEEE sum of its terms") {
     const emu::BlockFma fma = preset_block("nvidia_a100_fp16");
     const double inf = std::numeric_limits<double>::infinity();
-    CHECK(fma(1, std::vector<double>{inf, 1}) == inf);
-    CHECK(fma(-inf, std::vector<double>{1, 2}) == -inf);
-    CHECK(std::isnan(fma(inf, std::vector<double>{-inf})));
-    CHECK(std::isnan(fma(0, std::vector<double>{std::nan(""), 1})));
+    const auto block = [&fma](double c, std::vector<double> a, std::vector<double> b) { return fma(c, a, b); };
+    CHECK(block(1, {inf, 1}, {1, 1}) == inf);
+    CHECK(block(-inf, {1, 2}, {1, 1}) == -inf);
+    CHECK(std::isnan(block(inf, {-inf}, {1})));
+    CHECK(std::isnan(block(0, {std::nan(""), 1}, {1, 1})));
+    CHECK(std::isnan(block(0, {inf, 1}, {0, 1})));  // inf times 0
     // An exact zero is +0, whatever the signs of the zero terms.
-    CHECK(!std::signbit(fma(0, std::vector<double>{-0.0, 0.0})));
-    CHECK(!std::signbit(fma(-0.0, std::vector<double>{-0.0, -0.0})));
-    CHECK(!std::signbit(fma(-1, std::vector<double>{1, -0.0})));
+    CHECK(!std::signbit(block(0, {-0.0, 0.0}, {1, 1})));
+    CHECK(!std::signbit(block(-0.0, {-0.0, -0.0}, {1, 1})));
+    CHECK(!std::signbit(block(-1, {1, -0.0}, {1, 1})));
 }
 
 TEST_CASE("the GEMM kernel agrees with the MPFR reference on inf, NaN and zero blocks among ordinary columns") {
@@ -191,4 +186,53 @@ TEST_CASE("the GEMM kernel agrees with the MPFR reference on inf, NaN and zero b
                 REQUIRE(test::same_result(c[i * n + j], want));
             }
     }
+}
+
+TEST_CASE("a product whose significand product lies in [2, 4) keeps the bit above (Khattak and Mikaitis)") {
+    // 1.5 * 1.5 = 2.25 aligns at e(1.5) + e(1.5) = 0, not at 1: on the V100 (no extra bit) the
+    // quantum is 2^-23, so c = 2^-23 and three products 1 * 2^-23 survive the alignment and carry
+    // into 2.25 + 2^-21. Aligned at the product's own exponent (quantum 2^-22) they would all vanish.
+    const emu::BlockFma v100 = preset_block("nvidia_v100_fp16");
+    const double t = std::ldexp(1.0, -23);
+    CHECK(v100(t, std::vector<double>{1.5, 1, 1, 1}, std::vector<double>{1.5, t, t, t}) == 2.25 + std::ldexp(1.0, -21));
+    // The same terms with 2.25 as c (its own exponent, 1): the quantum is 2^-22 and they vanish.
+    CHECK(v100(2.25, std::vector<double>{t, t, t, t}, std::vector<double>{1, 1, 1, 1}) == 2.25);
+}
+
+TEST_CASE("the H100 FP8 block keeps 13 fraction bits and truncates its result to 14 significant bits") {
+    for (const char* name : {"nvidia_h100_fp8_e4m3", "nvidia_h100_fp8_e5m2"}) {
+        INFO(name);
+        const emu::BlockFma h100 = preset_block(name);
+        // 2^-7 and 2^-6 are values of both formats (2^-7 a subnormal E4M3 one).
+        const double p7 = std::ldexp(1.0, -7), p6 = std::ldexp(1.0, -6);
+        // Aligned at 1: 2^-13 = 2^-7 2^-6 is the last bit kept, 2^-14 = 2^-7 2^-7 is truncated away.
+        CHECK(h100(0, std::vector<double>{1, p7}, std::vector<double>{1, p6}) == 1 + std::ldexp(1.0, -13));
+        CHECK(h100(0, std::vector<double>{1, p7}, std::vector<double>{1, p7}) == 1);
+        // 1 + 1 + 2^-13 is exact in the aligned sum but has 15 significant bits: the result keeps 14.
+        CHECK(h100(0, std::vector<double>{1, 1, p7}, std::vector<double>{1, 1, p6}) == 2);
+    }
+}
+
+TEST_CASE("a block FMA takes an addend c and stores each block's result in the output format") {
+    // fp16 output (the tensor cores' f16 accumulators): each block's fp32 result is rounded to fp16
+    // with rne and is the next block's c; the kernels and dot against the MPFR reference.
+    unsigned seed = 23;
+    for (const char* name : {"nvidia_v100_fp16", "nvidia_a100_bf16", "nvidia_h100_fp16", "nvidia_h100_fp8_e4m3"})
+        for (const char* output : {"fp32", "fp16"}) {
+            auto model = emu::find_accumulation_preset(name).model;
+            model.output = {core::parse_format(output), core::RoundingMode::NearestEven};
+            for (std::size_t n : {1u, 7u, 40u, 97u})
+                for (const auto& pair : test::operand_families(model, n, seed++)) {
+                    INFO(name << " -> " << output << ", " << pair.family << ", n = " << n);
+                    const double want = test::ref_dot(model, pair.x, pair.y);
+                    REQUIRE(test::same_result(emu::dot(model, pair.x, pair.y), want));
+                    std::vector<double> c(1);
+                    emu::gemm(model, pair.x, pair.y, c, 1, n, 1);
+                    REQUIRE(test::same_result(c[0], want));
+                    // An addend: the fp16 value 0.75 + 2^-9, which the inputs' blocks align with.
+                    const double addend = 0.75 + std::ldexp(1.0, -9);
+                    REQUIRE(test::same_result(emu::dot(model, pair.x, pair.y, addend),
+                                              test::ref_dot(model, pair.x, pair.y, addend)));
+                }
+        }
 }

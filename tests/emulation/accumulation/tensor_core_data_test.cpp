@@ -1,0 +1,98 @@
+// The NVIDIA presets against real GPU outputs (tests/data/tensor-cores): every line bit for bit.
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/catalog.hpp"
+#include "core/codec.hpp"
+#include "core/rounding.hpp"
+#include "emulation/accumulation/accumulation_presets.hpp"
+#include "emulation/accumulation/dot.hpp"
+#include "tests/emulation/accumulation/accumulation_reference.hpp"
+
+using namespace floatscope;
+
+namespace {
+
+/// One instruction of the data: D = A B + C, with C and D values of the output format.
+struct Instruction {
+    std::vector<double> a, b;
+    double c = 0;
+    std::uint64_t d = 0;  ///< the GPU's bits
+};
+
+double binary32_value(const std::string& hex) {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(std::stoul(hex, nullptr, 16)));
+}
+
+/// The lines of a data file, `A_1 ... A_K ; B_1 ... B_K ; C ; D` (tests/data/tensor-cores/README.md).
+std::vector<Instruction> read_instructions(const std::string& name, const core::FormatSpec& output) {
+    std::ifstream in(std::string(FLOATSCOPE_TEST_DATA) + "/tensor-cores/" + name);
+    REQUIRE(in.good());
+    std::vector<Instruction> instructions;
+    for (std::string line; std::getline(in, line);) {
+        std::vector<std::string> fields;
+        std::istringstream split(line);
+        for (std::string field; std::getline(split, field, ';');) fields.push_back(field);
+        REQUIRE(fields.size() == 4);
+        Instruction instruction;
+        std::istringstream a(fields[0]), b(fields[1]);
+        for (std::string word; a >> word;) instruction.a.push_back(binary32_value(word));
+        for (std::string word; b >> word;) instruction.b.push_back(binary32_value(word));
+        // C and D: hex patterns of the output format; C decoded to its value, D kept as bits.
+        instruction.c = core::decode_bits(output, std::stoull(fields[2], nullptr, 16)).value;
+        instruction.d = std::stoull(fields[3], nullptr, 16);
+        instructions.push_back(instruction);
+    }
+    return instructions;
+}
+
+struct DataSet {
+    const char* file;
+    const char* preset;
+    const char* output;
+    std::size_t k;
+};
+
+}  // namespace
+
+TEST_CASE("the NVIDIA presets reproduce the GPUs' outputs bit for bit, and so does the MPFR reference") {
+    const std::vector<DataSet> sets = {
+        {"V100_fp16_fp32.txt", "nvidia_v100_fp16", "fp32", 4},
+        {"V100_fp16_fp16.txt", "nvidia_v100_fp16", "fp16", 4},
+        {"A100_fp16_fp32.txt", "nvidia_a100_fp16", "fp32", 8},
+        {"A100_fp16_fp16.txt", "nvidia_a100_fp16", "fp16", 8},
+        {"A100_bf16_fp32.txt", "nvidia_a100_bf16", "fp32", 8},
+        {"A100_tf32_fp32.txt", "nvidia_a100_tf32", "fp32", 4},
+        {"H100_fp16_fp32.txt", "nvidia_h100_fp16", "fp32", 16},
+        {"H100_fp16_fp16.txt", "nvidia_h100_fp16", "fp16", 16},
+        {"H100_bf16_fp32.txt", "nvidia_h100_bf16", "fp32", 16},
+        {"H100_tf32_fp32.txt", "nvidia_h100_tf32", "fp32", 4},
+        {"H100_E4M3_fp32.txt", "nvidia_h100_fp8_e4m3", "fp32", 32},
+        {"H100_E5M2_fp32.txt", "nvidia_h100_fp8_e5m2", "fp32", 32},
+    };
+    for (const DataSet& set : sets) {
+        const emu::AccumulationPreset& preset = emu::find_accumulation_preset(set.preset);
+        CHECK(preset.evidence == emu::PresetEvidence::HardwareData);
+        CHECK(preset.instruction_k == static_cast<int>(set.k));
+        emu::AccumulationModel model = preset.model;
+        model.output = {core::parse_format(set.output), core::RoundingMode::NearestEven};
+        const std::vector<Instruction> instructions = read_instructions(set.file, model.output.format);
+        REQUIRE(instructions.size() == 200);
+        std::size_t same = 0, same_reference = 0;
+        for (const Instruction& instruction : instructions) {
+            REQUIRE(instruction.a.size() == set.k);
+            const auto bits = [&](double d) { return core::round_to_format(model.output.format, d).bits; };
+            same += bits(emu::dot(model, instruction.a, instruction.b, instruction.c)) == instruction.d;
+            same_reference += bits(test::ref_dot(model, instruction.a, instruction.b, instruction.c)) == instruction.d;
+        }
+        INFO(set.file << " under " << set.preset);
+        CHECK(same == instructions.size());
+        CHECK(same_reference == instructions.size());
+    }
+}
