@@ -54,9 +54,10 @@ int list(std::ostream& out, const std::string& name) {
         out << '\n';
     }
     out << "Accumulation presets (a policy clause 'matmul = NAME', e.g. --policy 'bf16; matmul = bf16_fp32'):\n\n";
-    TextTable presets({"  preset", "kind", "summary"});
+    TextTable presets({"  preset", "kind", "evidence", "summary"});
     for (const emu::AccumulationPreset& p : emu::accumulation_presets())
-        presets.add_row({"  " + p.name, emu::to_string(p.kind), p.summary});
+        presets.add_row({"  " + p.name, emu::to_string(p.kind),
+                         p.kind == emu::PresetKind::Hardware ? emu::to_string(p.evidence) : "", p.summary});
     presets.print(out);
     return 0;
 }

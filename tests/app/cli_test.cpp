@@ -164,6 +164,30 @@ TEST_CASE("eval applies each operation of its batch, with IEEE flags", "[cli][ev
     CHECK(run_cli({"eval", "--format", "bf16"}, "div 3F80 4040\n").out == "3EAB 01\n");
 }
 
+TEST_CASE("dot runs tensor-core instructions: the GPUs' own outputs come back", "[cli][dot]") {
+    // The first 20 lines of some data sets of tests/data/tensor-cores (real V100, A100 and H100
+    // outputs): their first three fields are dot's input, the fourth what the GPU returned.
+    const std::vector<std::vector<std::string>> sets = {{"V100_fp16_fp16.txt", "nvidia_v100_fp16", "fp16"},
+                                                        {"A100_bf16_fp32.txt", "nvidia_a100_bf16", "fp32"},
+                                                        {"H100_E5M2_fp32.txt", "nvidia_h100_fp8_e5m2", "fp32"}};
+    for (const auto& set : sets) {
+        INFO(set[0]);
+        const std::vector<std::string> lines =
+            split(read_file(fs::path(FLOATSCOPE_TEST_DATA) / "tensor-cores" / set[0]), '\n');
+        std::string input, want;
+        for (std::size_t i = 0; i < 20; ++i) {
+            const std::size_t last = lines.at(i).rfind(';');
+            input += lines[i].substr(0, last) + "\n";
+            want += lines[i].substr(last + 2) + "\n";
+        }
+        const CliResult dot = run_cli({"dot", "--preset", set[1], "--output", set[2]}, input);
+        CHECK(dot.exit_code == 0);
+        CHECK(dot.out == want);
+    }
+    // A preset without an instruction takes any K: 1 x 1 + 0.5 in fp16 accumulation.
+    CHECK(run_cli({"dot", "--preset", "fp16", "--output", "fp16"}, "3F800000 ; 3F800000 ; 3800\n").out == "3E00\n");
+}
+
 TEST_CASE("formats wider than binary64 go through MPFR with the same commands and layout", "[cli][wide]") {
     const std::string one = "3FFF0000000000000000000000000000", two = "40000000000000000000000000000000";
     // 1 + 1, 1/3 (0x3FFD5555...), sqrt(2) (1.6A09E667F3BCC908B2FB1366EA95|7D3E...), 1/0, 0 x inf.

@@ -1,0 +1,109 @@
+// `dot --preset NAME [--output fp32|fp16]`: stdin `A_1 ... A_K ; B_1 ... B_K ; C` (hex), stdout D per line.
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/line_input.hpp"
+#include "core/catalog.hpp"
+#include "core/codec.hpp"
+#include "core/error.hpp"
+#include "core/rounding.hpp"
+#include "emulation/accumulation/accumulation_presets.hpp"
+#include "emulation/accumulation/dot.hpp"
+
+namespace floatscope::cli {
+
+namespace {
+
+struct DotOptions {
+    std::string preset;
+    std::string output;
+};
+
+/// The words of one `;`-separated field.
+std::vector<std::string> words_of(const std::string& field) {
+    std::istringstream in(field);
+    std::vector<std::string> words;
+    for (std::string word; in >> word;) words.push_back(word);
+    return words;
+}
+
+/// A hex bit pattern of `carrier` whose value must be one of `values`' (the operands are binary32
+/// patterns of input-format values); throws naming the field.
+double operand(const core::FormatSpec& carrier, const core::FormatSpec& values, const std::string& text,
+               const std::string& field) {
+    double value = 0;
+    try {
+        value = core::decode_bits(carrier, core::parse_bits(carrier, text)).value;
+    } catch (const Error& e) {
+        throw Error(fmt::format("{} '{}': {}", field, text, e.what()));
+    }
+    const double rounded = core::round_to_format(values, value).value;
+    if (!(rounded == value || (std::isnan(rounded) && std::isnan(value))) || (std::isnan(value) && !values.has_nan()))
+        throw Error(fmt::format("{} '{}' ({}) is not a value of {}", field, text, value, values.name));
+    return value;
+}
+
+int run_dot(std::istream& in, std::ostream& out, const DotOptions& options) {
+    const emu::AccumulationPreset& preset = emu::find_accumulation_preset(options.preset);
+    emu::AccumulationModel model = preset.model;
+    if (!options.output.empty()) model.output = {core::parse_format(options.output), core::RoundingMode::NearestEven};
+    emu::validate(model);
+    const core::FormatSpec binary32 = core::parse_format("fp32");
+    const core::FormatSpec& output = model.output.format;
+    const std::string expected = fmt::format(
+        "`A_1 ... A_K ; B_1 ... B_K ; C` with A and B hex binary32 patterns of {} values{} and C a hex pattern of {}",
+        model.x.rounding.format.name, preset.instruction_k > 0 ? fmt::format(", K = {}", preset.instruction_k) : "",
+        output.name);
+    for_each_input_line(in, expected, [&](const std::string& text) {
+        std::vector<std::string> fields;
+        std::istringstream split(text);
+        for (std::string field; std::getline(split, field, ';');) fields.push_back(field);
+        if (fields.size() != 3)
+            throw Error(fmt::format("{} ';'-separated fields, expected 3: {}", fields.size(), expected));
+        const std::vector<std::string> a_words = words_of(fields[0]), b_words = words_of(fields[1]),
+                                       c_words = words_of(fields[2]);
+        if (a_words.size() != b_words.size())
+            throw Error(fmt::format("A has {} operands and B {}; they must have the same number", a_words.size(),
+                                    b_words.size()));
+        const auto k = static_cast<int>(a_words.size());
+        if (k == 0 || (preset.instruction_k > 0 && k != preset.instruction_k))
+            throw Error(fmt::format(
+                "A and B hold K = {} operands; {} takes {}", k, preset.name,
+                preset.instruction_k > 0 ? fmt::format("K = {}", preset.instruction_k) : std::string("K >= 1")));
+        if (c_words.size() != 1) throw Error(fmt::format("field C holds {} words, expected one", c_words.size()));
+        std::vector<double> a, b;
+        for (int i = 0; i < k; ++i) {
+            a.push_back(operand(binary32, model.x.rounding.format, a_words[i], fmt::format("A_{}", i + 1)));
+            b.push_back(operand(binary32, model.y.rounding.format, b_words[i], fmt::format("B_{}", i + 1)));
+        }
+        const double c = operand(output, output, c_words[0], "C");
+        const double d = emu::dot(model, a, b, c);
+        out << core::format_bits_hex(output, core::round_to_format(output, d).bits) << '\n';
+    });
+    return 0;
+}
+
+}  // namespace
+
+Command add_dot_command(CLI::App& parent) {
+    auto options = std::make_shared<DotOptions>();
+    CLI::App* command = parent.add_subcommand(
+        "dot",
+        "D = A B + C under an accumulation preset (one matrix instruction for the hardware presets). stdin: "
+        "`A_1 ... A_K ; B_1 ... B_K ; C` a line, A and B hex binary32 patterns holding values of the preset's "
+        "input format, C a hex pattern of the output format; stdout: D a line, hex in the output format");
+    command->add_option("--preset,-p", options->preset, "accumulation preset (floatscope-cli list shows them)")
+        ->required();
+    command->add_option("--output", options->output, "output format (D and C) instead of the preset's")
+        ->check(CLI::IsMember({"fp32", "fp16"}));
+    return {command, [options](std::ostream& out) { return run_dot(std::cin, out, *options); }};
+}
+
+}  // namespace floatscope::cli
