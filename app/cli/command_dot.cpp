@@ -1,5 +1,4 @@
 // `dot --preset NAME [--output fp32|fp16]`: stdin `A_1 ... A_K ; B_1 ... B_K ; C` (hex), stdout D per line.
-#include <cmath>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -9,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/format_values.hpp"
 #include "app/cli/line_input.hpp"
 #include "core/catalog.hpp"
 #include "core/codec.hpp"
@@ -44,9 +44,7 @@ double operand(const core::FormatSpec& carrier, const core::FormatSpec& values, 
     } catch (const Error& e) {
         throw Error(fmt::format("{} '{}': {}", field, text, e.what()));
     }
-    const double rounded = core::round_to_format(values, value).value;
-    if (!(rounded == value || (std::isnan(rounded) && std::isnan(value))) || (std::isnan(value) && !values.has_nan()))
-        throw Error(fmt::format("{} '{}' ({}) is not a value of {}", field, text, value, values.name));
+    require_value_of(values, value, fmt::format("{} '{}'", field, text));
     return value;
 }
 

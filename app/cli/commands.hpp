@@ -23,6 +23,7 @@ Command add_decode_command(CLI::App& parent);
 Command add_convert_command(CLI::App& parent);
 Command add_eval_command(CLI::App& parent);
 Command add_dot_command(CLI::App& parent);
+Command add_matmul_command(CLI::App& parent);
 Command add_testfloat_command(CLI::App& parent);
 Command add_list_command(CLI::App& parent);
 Command add_run_command(CLI::App& parent);

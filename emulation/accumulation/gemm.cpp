@@ -125,11 +125,12 @@ void quantize_to_floats(const OperandQuantization& q, std::span<const double> in
 
 /// The scalar path on quantized operands.
 void scalar_gemm(const AccumulationModel& model, const double* a, const double* b, std::span<double> c, std::size_t m,
-                 std::size_t k, std::size_t n) {
+                 std::size_t k, std::size_t n, std::span<const double> addend = {}) {
     const ScalarAccumulator accumulator(model);
     for (std::size_t i = 0; i < m; ++i)
         for (std::size_t j = 0; j < n; ++j)
-            c[i * n + j] = accumulator.accumulate(a + i * k, 1, b + j, static_cast<std::ptrdiff_t>(n), k);
+            c[i * n + j] = accumulator.accumulate(a + i * k, 1, b + j, static_cast<std::ptrdiff_t>(n), k,
+                                                  addend.empty() ? 0.0 : addend[i * n + j]);
 }
 
 }  // namespace
@@ -152,7 +153,7 @@ GemmPath gemm_path(const AccumulationModel& model) {
 }
 
 void gemm(const AccumulationModel& model, std::span<const double> a, std::span<const double> b, std::span<double> c,
-          std::size_t m, std::size_t k, std::size_t n) {
+          std::size_t m, std::size_t k, std::size_t n, std::span<const double> addend) {
     validate(model);
     // Quantization and the native kernels compute with float and double operations that assume
     // round to nearest and subnormals, whatever the caller set.
@@ -160,7 +161,12 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
     if (a.size() != m * k || b.size() != k * n || c.size() != m * n)
         throw Error(fmt::format("gemm: A has {} entries, B {}, C {}; an {}x{} times {}x{} product needs {}, {} and {}",
                                 a.size(), b.size(), c.size(), m, k, k, n, m * k, k * n, m * n));
-    const GemmPath path = gemm_path(model);
+    if (!addend.empty() && addend.size() != m * n)
+        throw Error(
+            fmt::format("gemm: the addend has {} entries; an {}x{} result needs {}", addend.size(), m, n, m * n));
+    // The native kernels start every sum from 0; an addend takes the block FMA or the scalar path.
+    const GemmPath path =
+        addend.empty() || gemm_path(model) == GemmPath::BlockFma ? gemm_path(model) : GemmPath::Scalar;
     if (path == GemmPath::NativeFp32 || path == GemmPath::NarrowAccumulator) {
         const std::span<float> fa = sized(workspace.fa, a.size()), fb = sized(workspace.fb, b.size());
         const std::span<float> fc = sized(workspace.fc, c.size());
@@ -213,9 +219,10 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
         quantize(model.y, b, qb);
         if (path == GemmPath::BlockFma) {
             block_fma_gemm(BlockFma(model), static_cast<std::size_t>(model.block_size), qa.data(), qb.data(), c.data(),
-                           m, k, n, products_fit_float(model.x.rounding.format, model.y.rounding.format));
+                           m, k, n, products_fit_float(model.x.rounding.format, model.y.rounding.format),
+                           addend.empty() ? nullptr : addend.data());
         } else {
-            scalar_gemm(model, qa.data(), qb.data(), c, m, k, n);
+            scalar_gemm(model, qa.data(), qb.data(), c, m, k, n, addend);
         }
     }
     scale_to_output(model.output, model.x.scale * model.y.scale, c);

@@ -36,10 +36,12 @@ const char* to_string(GemmPath path);
 /// The path gemm takes for a (valid) model.
 GemmPath gemm_path(const AccumulationModel& model);
 
-/// C (m x n) = A (m x k) B (k x n) under `model`, all row-major. Throws floatscope::Error for an
-/// invalid model or spans whose sizes do not match the dimensions.
+/// C (m x n) = A (m x k) B (k x n) + addend under `model`, all row-major; the addend (m x n values of
+/// the output format, taken as they are; empty: none) is each entry's starting sum as in dot(), and
+/// sends models other than block FMAs to the scalar path. Throws floatscope::Error for an invalid
+/// model, spans whose sizes do not match the dimensions, or an addend to a pairwise order.
 void gemm(const AccumulationModel& model, std::span<const double> a, std::span<const double> b, std::span<double> c,
-          std::size_t m, std::size_t k, std::size_t n);
+          std::size_t m, std::size_t k, std::size_t n, std::span<const double> addend = {});
 
 /// The same on Eigen matrices.
 Eigen::MatrixXd gemm(const AccumulationModel& model, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);

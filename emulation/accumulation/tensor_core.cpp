@@ -401,7 +401,7 @@ bool products_fit_float(const core::FormatSpec& x, const core::FormatSpec& y) {
 }
 
 void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a, const double* b, double* c,
-                    std::size_t m, std::size_t k, std::size_t n, bool float_products) {
+                    std::size_t m, std::size_t k, std::size_t n, bool float_products, const double* addend) {
     // Cache blocking: a panel of B (k x 128 columns, padded with zero columns to whole groups) is
     // reused by a group of 16 rows of A, whose sums stay in L1; one block's rows of the panel
     // (at most 32 x 128 doubles) are reused by all 16 rows.
@@ -435,7 +435,14 @@ void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a
             // The block sums are formed in one tile and normalised into the other (and stored back
             // into the first in the output format, where that rounds).
             std::span<double> tile(sums.data(), rows * padded), normalised(sums.data() + tile_stride, tile.size());
-            std::fill(tile.begin(), tile.end(), 0.0);
+            for (std::size_t r = 0; r < rows; ++r) {
+                double* start = tile.data() + r * padded;
+                if (addend != nullptr)
+                    std::copy(addend + (i0 + r) * n + j0, addend + (i0 + r) * n + j0 + width, start);
+                else
+                    std::fill(start, start + width, 0.0);
+                std::fill(start + width, start + padded, 0.0);
+            }
             for (std::size_t k0 = 0; k0 < k; k0 += block_size) {
                 const std::size_t kb = std::min(block_size, k - k0);
                 for (std::size_t r = 0; r < rows; ++r) {

@@ -231,8 +231,32 @@ TEST_CASE("a block FMA takes an addend c and stores each block's result in the o
                     REQUIRE(test::same_result(c[0], want));
                     // An addend: the fp16 value 0.75 + 2^-9, which the inputs' blocks align with.
                     const double addend = 0.75 + std::ldexp(1.0, -9);
-                    REQUIRE(test::same_result(emu::dot(model, pair.x, pair.y, addend),
-                                              test::ref_dot(model, pair.x, pair.y, addend)));
+                    const double want_with_addend = test::ref_dot(model, pair.x, pair.y, addend);
+                    REQUIRE(test::same_result(emu::dot(model, pair.x, pair.y, addend), want_with_addend));
+                    emu::gemm(model, pair.x, pair.y, c, 1, n, 1, std::vector<double>{addend});
+                    REQUIRE(test::same_result(c[0], want_with_addend));
                 }
         }
+}
+
+TEST_CASE("gemm with an addend matrix gives each entry dot's c + row x column, on every path") {
+    // A block FMA (the addend fills the kernel's tiles), a native-fp32 model and a narrow one (both
+    // sent to the scalar path by the addend); 40 columns cross a group and its padding.
+    constexpr std::size_t m = 3, k = 37, n = 40;
+    std::vector<double> a(m * k), b(k * n), addend(m * n);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = double(int(i * 7 % 23) - 11) / 8;
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = double(int(i * 5 % 19) - 9) / 16;
+    for (std::size_t i = 0; i < addend.size(); ++i) addend[i] = double(int(i % 13) - 6) / 4;
+    for (const char* name : {"nvidia_a100_fp16", "bf16_fp32", "fp16"}) {
+        const auto& model = emu::find_accumulation_preset(name).model;
+        std::vector<double> c(m * n);
+        emu::gemm(model, a, b, c, m, k, n, addend);
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                std::vector<double> x(a.begin() + i * k, a.begin() + (i + 1) * k), y(k);
+                for (std::size_t t = 0; t < k; ++t) y[t] = b[t * n + j];
+                INFO(name << ", entry " << i << ", " << j);
+                REQUIRE(test::same_result(c[i * n + j], test::ref_dot(model, x, y, addend[i * n + j])));
+            }
+    }
 }
