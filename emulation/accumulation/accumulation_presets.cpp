@@ -177,6 +177,75 @@ std::vector<AccumulationPreset> build_presets() {
             tensor_core_model(input, rne, 32, 0, RoundingMode::TowardZero, "e8m13"), data, 32);
     }
 
+    // GPUs whose tensor cores follow a published model but whose outputs FloatScope has not seen.
+    // Each family: the block of each input format, the extra bits, and where that comes from.
+    struct FamilyBlock {
+        const char* input;
+        int block;
+        int extra;
+        RoundingMode normalisation;
+        const char* accumulator;
+    };
+    struct Family {
+        const char* gpu;  ///< the preset names' middle part
+        const char* title;
+        std::string source;
+        std::vector<FamilyBlock> blocks;
+    };
+    const RoundingMode rtz = RoundingMode::TowardZero;
+    const std::vector<Family> families = {
+        {"a2",
+         "NVIDIA A2 (Ampere)",
+         fmt::format("The A100's tensor core: {} model the A2 with their A100 model.", khattak),
+         {{"fp16", 8, 1, rtz, "fp32"}, {"bf16", 8, 1, rtz, "fp32"}, {"tf32", 4, 1, rtz, "fp32"}}},
+        {"h200",
+         "NVIDIA H200 (Hopper)",
+         fmt::format("The H100's tensor core, the same GH100 chip: the nvidia_h100_* presets' parameters, which "
+                     "reproduce the H100 data ({}).",
+                     khattak),
+         {{"fp16", 16, 2, rtz, "fp32"},
+          {"bf16", 16, 2, rtz, "fp32"},
+          {"tf32", 8, 2, rtz, "fp32"},
+          {"fp8_e4m3", 32, 0, rtz, "e8m13"},
+          {"fp8_e5m2", 32, 0, rtz, "e8m13"}}},
+        {"l40s",
+         "NVIDIA L40S (Ada)",
+         fmt::format("The Ada parameters of {}: blocks of 8 fp16/bf16 and 4 tf32 products with one extra bit, FP8 "
+                     "in blocks of 16 aligned to 13 fraction bits. Assumed: the FP8 block result keeps 14 bits as "
+                     "Hopper's does (e8m13, measured on the H100 data).",
+                     khattak),
+         {{"fp16", 8, 1, rtz, "fp32"},
+          {"bf16", 8, 1, rtz, "fp32"},
+          {"tf32", 4, 1, rtz, "fp32"},
+          {"fp8_e4m3", 16, 0, rtz, "e8m13"},
+          {"fp8_e5m2", 16, 0, rtz, "e8m13"}}},
+        {"b200",
+         "NVIDIA B200 (Blackwell)",
+         fmt::format(
+             "The B200 parameters of {}: blocks of 16 fp16/bf16 and 8 tf32 products with 2 extra bits, "
+             "normalised toward zero; FP8 in blocks of 32 (two interleaved halves of 16, one alignment) "
+             "with 2 extra bits and a full fp32 result, normalised to nearest as in their round-to-nearest B200 "
+             "variant (their default B200 model truncates there).",
+             khattak),
+         {{"fp16", 16, 2, rtz, "fp32"},
+          {"bf16", 16, 2, rtz, "fp32"},
+          {"tf32", 8, 2, rtz, "fp32"},
+          {"fp8_e4m3", 32, 2, rne, "fp32"},
+          {"fp8_e5m2", 32, 2, rne, "fp32"}}},
+    };
+    for (const Family& family : families)
+        for (const FamilyBlock& b : family.blocks) {
+            const RoundingMode input_mode = std::string_view(b.input) == "tf32" ? RoundingMode::NearestAway : rne;
+            add(fmt::format("nvidia_{}_{}", family.gpu, b.input), PresetKind::Hardware,
+                fmt::format("{} tensor core, {} inputs, fp32 output", family.title, b.input),
+                fmt::format("Block FMA (the mechanism of {}): {} exact products per block, {} extra alignment bits, "
+                            "normalised to {} with {}. {} {} Not validated against this GPU's outputs. {}",
+                            fasi, b.block, b.extra, b.accumulator, core::to_string(b.normalisation), family.source,
+                            product_alignment, block_order_assumption),
+                tensor_core_model(b.input, input_mode, b.block, b.extra, b.normalisation, b.accumulator),
+                PresetEvidence::Paper, b.block);
+        }
+
     add("google_tpu_mxu_bf16", PresetKind::Hardware, "Google TPU MXU: bf16 products, fp32 accumulation",
         "Google Cloud TPU documentation: the matrix unit multiplies bfloat16 operands and accumulates in float32 "
         "(fp32 inputs are rounded to bf16 under the default matmul precision). Model: rne conversion, exact "
