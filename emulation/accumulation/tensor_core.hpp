@@ -26,9 +26,9 @@ namespace floatscope::emu {
 /// toward zero to binary32 on NVIDIA, to 14 bits on Hopper FP8) and round_out stores it in the
 /// instruction's output format (D), which is the next block's c.
 ///
-/// Checked against the GPU outputs of Khattak and Mikaitis's data (V100, A100, H100: every line bit
-/// for bit; scripts/tensor-core-data.sh). Assumed, as neither source settles them: the alignment
-/// exponent is not clamped to the accumulator's emin (tiny blocks are truncated relative to their
+/// Checked against the GPU outputs of Khattak and Mikaitis's data (V100, A100, H100: every line of
+/// every set bit for bit, except Hopper FP8 with fp16 output; docs/tensor-cores.md). Assumed, as neither source settles
+/// them: the alignment exponent is not clamped to the accumulator's emin (tiny blocks are truncated relative to their
 /// own largest term and subnormal results come from the final rounding); c's exponent is its own
 /// floor(log2 |c|); an exact zero sum is +0 (the aligned significands are added as integers); blocks
 /// with an infinite or NaN term deliver the IEEE sum of their terms (inf, or NaN for inf - inf).
