@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/p3109.hpp"
+#include "core/unknown_format_error.hpp"
 
 namespace floatscope::core {
 
@@ -30,6 +32,12 @@ FormatSpec binary(std::string name, int E, int M, NanEncoding nan, std::string d
 
 FormatSpec saturating(FormatSpec f) {
     f.overflow = OverflowPolicy::Saturate;
+    return f;
+}
+
+/// A format whose values live in fp32 registers and memory (tf32: its 19 bits are the datapath's).
+FormatSpec in_fp32_storage(FormatSpec f) {
+    f.storage_bits = 32;
     return f;
 }
 
@@ -101,7 +109,9 @@ std::vector<FormatSpec> build_catalog() {
     std::vector<FormatSpec> formats = {
         binary("fp64", 11, 52, NanEncoding::Ieee, "IEEE 754 binary64"),
         binary("fp32", 8, 23, NanEncoding::Ieee, "IEEE 754 binary32"),
-        binary("tf32", 8, 10, NanEncoding::Ieee, "NVIDIA TensorFloat-32: fp32 range, fp16 precision"),
+        in_fp32_storage(binary("tf32", 8, 10, NanEncoding::Ieee,
+                               "NVIDIA TensorFloat-32: fp32 range, fp16 precision; 19 bits of datapath, "
+                               "stored in fp32 registers and memory")),
         binary("bf16", 8, 7, NanEncoding::Ieee, "bfloat16: fp32 range, 8 significant bits"),
         binary("fp16", 5, 10, NanEncoding::Ieee, "IEEE 754 binary16"),
         binary("fp8_e4m3", 4, 3, NanEncoding::AllOnes, "OCP FP8 E4M3 (e4m3fn): no inf, NaN = S.1111.111"),
@@ -125,6 +135,9 @@ std::vector<FormatSpec> build_catalog() {
         integer("int3", 3, true),
         integer("uint8", 8, false),
         integer("uint4", 4, false),
+        // The two 8-bit formats the P3109 Interim Report (v4.0) has every implementation support.
+        p3109_format({8, 3, true, true}),
+        p3109_format({8, 4, true, true}),
     };
     // fp6/fp4 use bias 1 (E2) and 3 (E3), as OCP MX v1.0 section 5.3 defines them.
     for (FormatSpec& f : formats) validate(f);
@@ -181,39 +194,13 @@ const std::map<std::string, std::string, std::less<>>& aliases() {
         {"quad", "binary128"},
         {"fp256", "binary256"},
         {"float256", "binary256"},
+        {"p3109_k8p3se", "binary8p3se"},
+        {"p3109_k8p4se", "binary8p4se"},
     };
     return table;
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
-[[noreturn]] void unknown_format(std::string_view name) {
-    std::vector<std::pair<std::size_t, std::string>> ranked;
-    for (const std::string& known : known_format_names()) ranked.emplace_back(edit_distance(name, known), known);
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::string suggestions;
-    for (std::size_t i = 0; i < ranked.size() && i < 3; ++i) {
-        if (i > 0) suggestions += ", ";
-        suggestions += ranked[i].second;
-    }
-    throw Error(
-        fmt::format("unknown format '{}'; did you mean {}? (eXmY, eXmYfn, eXmYfnuz, intN and uintN "
-                    "also work; floatscope-cli formats lists all)",
-                    name, suggestions));
-}
+[[noreturn]] void unknown_format(std::string_view name) { throw UnknownFormatError(name, known_format_names()); }
 
 int parse_int(std::string_view text, std::string_view whole) {
     int value = 0;
@@ -232,6 +219,7 @@ FormatSpec parse_base(std::string_view base, std::string_view whole) {
         for (const FormatSpec& f : *formats)
             if (f.name == name) return f;
     const std::string text(base);
+    if (const auto p3109 = parse_p3109_name(text)) return p3109_format(*p3109);
     // eXmY[fn|fnuz]: the digits after 'e' and after 'm', then the NaN-encoding suffix.
     const std::size_t m = text.find('m');
     if (text.size() > 3 && text[0] == 'e' && m != std::string::npos && m > 1) {
@@ -274,6 +262,13 @@ const std::vector<FormatSpec>& catalog_formats() {
     return formats;
 }
 
+std::vector<std::string> format_aliases(std::string_view name) {
+    std::vector<std::string> names;
+    for (const auto& [alias, target] : aliases())
+        if (target == name) names.push_back(alias);
+    return names;
+}
+
 std::vector<std::string> known_format_names() {
     std::vector<std::string> names;
     for (const FormatSpec& f : catalog_formats()) names.push_back(f.name);
@@ -292,9 +287,11 @@ FormatSpec parse_format(std::string_view name) {
     while (true) {
         const std::size_t next = rest.find(':');
         const std::string_view modifier = rest.substr(0, next);
-        if (modifier == "sat") {
+        if (modifier == "sat" || modifier == "satpropagate") {
             f.overflow = OverflowPolicy::Saturate;
-        } else if (modifier == "ieee") {
+        } else if (modifier == "satfinite") {
+            f.overflow = OverflowPolicy::SaturateFinite;
+        } else if (modifier == "ieee" || modifier == "satnone") {
             f.overflow = OverflowPolicy::Ieee;
         } else if (modifier == "ftz") {
             f.subnormals = SubnormalPolicy::Flush;
@@ -306,16 +303,18 @@ FormatSpec parse_format(std::string_view name) {
                                         name, bias));
         } else {
             throw Error(
-                fmt::format("unknown modifier '{}' in format '{}'; valid: sat, ieee, ftz, bias=N (binary "
-                            "formats)",
+                fmt::format("unknown modifier '{}' in format '{}'; valid: sat (= satpropagate), satfinite, "
+                            "ieee (= satnone), ftz, bias=N (binary formats)",
                             modifier, name));
         }
         if (next == std::string_view::npos) break;
         rest = rest.substr(next + 1);
     }
-    if ((f.overflow == OverflowPolicy::Saturate || f.subnormals == SubnormalPolicy::Flush) &&
+    if ((f.overflow != OverflowPolicy::Ieee || f.subnormals == SubnormalPolicy::Flush) &&
         f.kind != FormatKind::Binary && f.kind != FormatKind::ExponentScale)
         throw Error(fmt::format("format '{}': sat and ftz apply to floating-point formats only", name));
+    if (f.overflow == OverflowPolicy::SaturateFinite && f.kind != FormatKind::Binary)
+        throw Error(fmt::format("format '{}': satfinite applies to binary floating-point formats only", name));
     f.name = lowered;
     validate(f);
     return f;

@@ -12,6 +12,9 @@ namespace floatscope::core {
 /// The named formats in display order (one entry per format, aliases not repeated).
 const std::vector<FormatSpec>& catalog_formats();
 
+/// The other names of a catalog format ("p3109_k8p3se" for binary8p3se), in name order.
+std::vector<std::string> format_aliases(std::string_view name);
+
 /// Every name parse_format accepts without a grammar: catalog names and aliases.
 std::vector<std::string> known_format_names();
 
@@ -22,8 +25,11 @@ std::vector<std::string> known_format_names();
 ///   see core/format_width.hpp), eXmYfn (finite, NaN at all-ones),
 ///   eXmYfnuz (finite, no -0, NaN at the -0 pattern, bias 2^(X-1));
 /// - intN and uintN for N in 2..32;
-/// - any of those followed by modifiers ":sat" (saturating overflow), ":ieee" (IEEE overflow),
-///   ":ftz" (subnormals flushed), ":bias=N".
+/// - IEEE P3109 formats binaryKpP followed by s|u (signed, unsigned) and e|f (extended, finite),
+///   and the same as gfloat spells them, p3109_kKpP..., core/p3109.hpp;
+/// - any of those followed by modifiers ":sat" or ":satpropagate" (saturating overflow),
+///   ":satfinite" (infinities saturate too), ":ieee" or ":satnone" (IEEE overflow), ":ftz"
+///   (subnormals flushed), ":bias=N".
 /// Throws floatscope::Error listing the closest known names otherwise.
 FormatSpec parse_format(std::string_view name);
 

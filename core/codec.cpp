@@ -89,6 +89,13 @@ Decoded decode_binary(const FormatSpec& spec, std::uint64_t bits) {
             break;
         case NanEncoding::None: break;
     }
+    // Infinities next to the NaN (P3109 extended formats).
+    if (spec.has_infinity && spec.nan_encoding != NanEncoding::Ieee &&
+        ((field << M) | mantissa) == infinity_magnitude(spec)) {
+        d.value_class = ValueClass::Infinite;
+        d.value = negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+        return d;
+    }
     const int emin = 1 - spec.bias;
     double magnitude = 0;
     if (field == 0) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/format_properties.hpp"
 
 namespace floatscope::core {
 
@@ -108,7 +109,7 @@ std::string datasheet_format(const FormatSpec& format) {
     return format.name;
 }
 
-double bytes_per_value(const FormatSpec& format) { return format.total_bits() / 8.0; }
+double bytes_per_value(const FormatSpec& format) { return format_properties(format).bytes_per_value; }
 
 CostEstimate estimate_cost(const CostModel& model, std::string_view hardware, const WorkloadCounts& work) {
     const HardwareSpec& h = model.find(hardware);

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/format_width.hpp"
+#include "core/p3109.hpp"
 
 namespace floatscope::core {
 
@@ -53,28 +54,33 @@ BinaryGeometry binary_geometry(const FormatSpec& spec) {
         return g;
     }
     g.emin = 1 - spec.bias;
-    switch (spec.nan_encoding) {
-        case NanEncoding::Ieee:
-            g.max_exponent_field = all_ones_field - 1;
-            g.max_significand = full_significand;
-            break;
-        case NanEncoding::AllOnes:
-            // All-ones is NaN; with no mantissa bits that costs the whole top binade.
-            g.max_exponent_field = M == 0 ? all_ones_field - 1 : all_ones_field;
-            g.max_significand = M == 0 ? 1 : full_significand - 1;
-            break;
-        case NanEncoding::NegativeZero:
-        case NanEncoding::None:
-            g.max_exponent_field = all_ones_field;
-            g.max_significand = full_significand;
-            break;
-    }
+    // The largest magnitude pattern that is not NaN; an infinity outside the IEEE encoding takes
+    // it (P3109 extended formats), and max finite is then the pattern below.
+    const std::uint64_t magnitudes = std::uint64_t{1} << (spec.exponent_bits + M);
+    std::uint64_t top = magnitudes - 1;
+    if (spec.nan_encoding == NanEncoding::Ieee) top = (static_cast<std::uint64_t>(all_ones_field) << M) - 1;
+    if (spec.nan_encoding == NanEncoding::AllOnes) top = magnitudes - 2;
+    g.infinity_magnitude = infinity_magnitude(spec);
+    if (spec.has_infinity && spec.nan_encoding != NanEncoding::Ieee) --top;
+    g.max_exponent_field = static_cast<int>(top >> M);
+    g.max_significand = (top & (full_significand >> 1)) | (std::uint64_t{1} << M);
     g.emax = g.max_exponent_field - spec.bias;
     g.max_finite = std::ldexp(static_cast<double>(g.max_significand), g.emax - M);
     g.min_normal = std::ldexp(1.0, g.emin);
     const bool has_subnormals = spec.subnormals == SubnormalPolicy::Gradual && M > 0;
     g.min_subnormal = has_subnormals ? std::ldexp(1.0, g.emin - M) : g.min_normal;
     return g;
+}
+
+std::uint64_t infinity_magnitude(const FormatSpec& spec) {
+    if (!spec.has_infinity) return 0;
+    const int width = spec.exponent_bits + spec.mantissa_bits;
+    const std::uint64_t all_ones = (std::uint64_t{1} << width) - 1;
+    switch (spec.nan_encoding) {
+        case NanEncoding::Ieee: return all_ones ^ ((std::uint64_t{1} << spec.mantissa_bits) - 1);
+        case NanEncoding::AllOnes: return all_ones - 1;  // just below the NaN
+        default: return all_ones;
+    }
 }
 
 IntegerRange integer_range(const FormatSpec& spec) {
@@ -96,6 +102,8 @@ void validate_wide_binary(const FormatSpec& spec) {
     if (spec.exponent_bits > 30 || spec.mantissa_bits > 1024)
         fail(spec, fmt::format("exponent bits {} and mantissa bits {}: wide formats have at most 30 and 1024",
                                spec.exponent_bits, spec.mantissa_bits));
+    if (spec.overflow == OverflowPolicy::SaturateFinite)
+        fail(spec, "satfinite applies to formats within binary64; wide formats take sat or ieee");
     if (spec.nan_encoding != NanEncoding::Ieee || !spec.has_infinity || !spec.has_sign || !spec.has_negative_zero)
         fail(spec,
              "formats wider than binary64 take the IEEE encoding only (sign, inf, NaN at exponent all ones; "
@@ -108,10 +116,13 @@ void validate_wide_binary(const FormatSpec& spec) {
 }
 
 void validate_binary(const FormatSpec& spec) {
+    if (spec.is_p3109()) validate_p3109(spec);  // first: its message names the P3109 parameters
     if (spec.exponent_bits < 1) fail(spec, fmt::format("exponent bits {} below 1", spec.exponent_bits));
     if (spec.mantissa_bits < 0) fail(spec, fmt::format("mantissa bits {} below 0", spec.mantissa_bits));
-    if (spec.has_infinity != (spec.nan_encoding == NanEncoding::Ieee))
-        fail(spec, "infinities exist exactly when the NaN encoding is IEEE (exponent all ones)");
+    if (spec.nan_encoding == NanEncoding::Ieee && !spec.has_infinity)
+        fail(spec, "the IEEE encoding has infinities (exponent all ones, mantissa 0)");
+    if (spec.nan_encoding == NanEncoding::None && spec.has_infinity)
+        fail(spec, "infinities take the patterns next to NaN; a format without NaN has none");
     if (spec.nan_encoding == NanEncoding::Ieee && spec.mantissa_bits == 0)
         fail(spec, "the IEEE encoding needs at least one mantissa bit to tell NaN from infinity");
     // With E = 1 the IEEE encoding has field 0 (subnormals) and field 1 (inf, NaN): no normal number,
@@ -127,6 +138,8 @@ void validate_binary(const FormatSpec& spec) {
         fail(spec, "the fn encoding of e1m0 leaves no finite nonzero value");
     if (is_wider_than_binary64(spec)) return validate_wide_binary(spec);
     const BinaryGeometry g = binary_geometry(spec);
+    if (g.max_exponent_field < 1)
+        fail(spec, "NaN and infinities take every pattern above the subnormals: no normal number is left");
     if (g.emax > 1023 || g.emin - spec.mantissa_bits < -1074)
         fail(spec, fmt::format("bias {} puts values outside the range of binary64 (2^-1074 .. 2^1023)", spec.bias));
 }

@@ -1,6 +1,7 @@
 // Computation of format properties from the geometry.
 #include "core/format_properties.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace floatscope::core {
@@ -24,7 +25,8 @@ std::uint64_t binary_finite_values(const FormatSpec& spec, const BinaryGeometry&
 FormatProperties format_properties(const FormatSpec& spec) {
     FormatProperties p;
     p.total_bits = spec.total_bits();
-    p.bytes_per_value = p.total_bits / 8.0;
+    p.storage_bits = std::max(p.total_bits, spec.storage_bits);
+    p.bytes_per_value = p.storage_bits / 8.0;
     p.gb_per_billion = p.bytes_per_value;
     p.has_nan = spec.has_nan();
     switch (spec.kind) {
@@ -35,6 +37,7 @@ FormatProperties format_properties(const FormatSpec& spec) {
             p.mantissa_bits = spec.mantissa_bits;
             p.bias = spec.bias;
             p.max_finite = g.max_finite;
+            p.lowest = spec.kind == FormatKind::ExponentScale ? g.min_normal : spec.has_sign ? -g.max_finite : 0.0;
             p.min_normal = g.min_normal;
             p.min_subnormal = g.min_subnormal;
             p.epsilon = std::ldexp(1.0, -spec.mantissa_bits);
@@ -51,6 +54,7 @@ FormatProperties format_properties(const FormatSpec& spec) {
         case FormatKind::Integer: {
             const IntegerRange r = integer_range(spec);
             p.max_finite = static_cast<double>(r.max);
+            p.lowest = static_cast<double>(r.min);
             p.min_normal = 1;
             p.min_subnormal = 1;
             p.epsilon = 1;
@@ -62,6 +66,7 @@ FormatProperties format_properties(const FormatSpec& spec) {
         case FormatKind::Lookup: {
             const auto& codes = spec.code_values;
             p.max_finite = codes.back();
+            p.lowest = codes.front();
             double smallest_positive = codes.back();
             for (double c : codes)
                 if (c > 0 && c < smallest_positive) smallest_positive = c;

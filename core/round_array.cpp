@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/kernel_clones.hpp"
+#include "core/out_of_range.hpp"
 #include "core/round_bits.hpp"
 #include "core/rounding.hpp"
 
@@ -92,20 +93,16 @@ Plan<T> make_plan(const FormatSpec& spec, RoundingMode mode) {
     const Bits infinity = bits_of<T>(std::numeric_limits<T>::infinity());
     for (int negative = 0; negative < 2; ++negative) {
         const Bits sign = negative ? sign_bit : 0;
-        bool to_infinity = true;
-        if (mode == RoundingMode::TowardZero || mode == RoundingMode::ToOdd) to_infinity = false;
-        if (mode == RoundingMode::Upward) to_infinity = !negative;
-        if (mode == RoundingMode::Downward) to_infinity = negative;
-        const bool saturate = spec.overflow == OverflowPolicy::Saturate;
-        Bits over = sign | p.max_bits;
-        if (to_infinity && !saturate && spec.has_infinity)
-            over = sign | infinity;
-        else if (to_infinity && !saturate && spec.has_nan())
-            over = sign | quiet_nan;
-        p.overflow_bits[negative] = over;
-        Bits inf_result = sign | infinity;
-        if (!spec.has_infinity) inf_result = (saturate || !spec.has_nan()) ? (sign | p.max_bits) : (sign | quiet_nan);
-        p.infinity_input_bits[negative] = inf_result;
+        auto bits_for = [&](OutOfRange result) {
+            switch (result) {
+                case OutOfRange::Bound: return sign | p.max_bits;
+                case OutOfRange::Infinity: return sign | infinity;
+                case OutOfRange::NaN: break;
+            }
+            return spec.has_nan() ? sign | quiet_nan : Bits{0};
+        };
+        p.overflow_bits[negative] = bits_for(finite_overflow(spec, mode, negative != 0));
+        p.infinity_input_bits[negative] = bits_for(infinite_input(spec, negative != 0));
     }
     p.subnormal_range = g.emin > Native<T>::emin;
     const int quantum_exponent = g.emin - spec.mantissa_bits;
@@ -203,7 +200,9 @@ void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const
                       StochasticSource* random) {
     if (in.size() != out.size()) throw Error("round_array: input and output sizes differ");
     if (is_stochastic(mode) && random == nullptr) throw Error("stochastic rounding needs a random source");
-    if (!fast_path_applies<T>(spec, mode)) {
+    // The kernel's counter-based draws know only the default rule (N = 31 or more bits, variant A).
+    const bool default_draws = !is_stochastic(mode) || random->rule() == StochasticRule{};
+    if (!fast_path_applies<T>(spec, mode) || !default_draws) {
         const Rounder rounder(spec, {mode, Tininess::AfterRounding, random});
         for (std::size_t i = 0; i < in.size(); ++i) out[i] = static_cast<T>(rounder(static_cast<double>(in[i])).value);
         return;

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/mpfr_number.hpp"
+#include "core/out_of_range.hpp"
 #include "core/rounding_decision.hpp"
 
 namespace floatscope::core {
@@ -49,6 +50,7 @@ Rounder::Rounder(const FormatSpec& spec, RoundingOptions options) : spec_(spec),
     validate(spec_);
     if (is_stochastic(options_.mode) && options_.random == nullptr)
         throw Error("stochastic rounding needs a random source (RoundingOptions::random)");
+    if (options_.random != nullptr) stochastic_ = options_.random->rule();
     if (spec_.kind == FormatKind::Binary || spec_.kind == FormatKind::ExponentScale) geometry_ = binary_geometry(spec_);
 }
 
@@ -96,8 +98,8 @@ Rounded Rounder::binary_nan(bool negative, std::uint64_t payload, ExceptionFlags
 Rounded Rounder::binary_infinity(bool negative, ExceptionFlags flags) const {
     const int E = spec_.exponent_bits, M = spec_.mantissa_bits;
     const std::uint64_t sign = negative ? std::uint64_t{1} << (E + M) : 0;
-    return {sign | (((std::uint64_t{1} << E) - 1) << M),
-            signed_value(negative, std::numeric_limits<double>::infinity()), flags};
+    return {sign | geometry_.infinity_magnitude, signed_value(negative, std::numeric_limits<double>::infinity()),
+            flags};
 }
 
 Rounded Rounder::binary_max(bool negative, ExceptionFlags flags) const {
@@ -108,12 +110,14 @@ Rounded Rounder::binary_max(bool negative, ExceptionFlags flags) const {
             signed_value(negative, geometry_.max_finite), flags};
 }
 
-Rounded Rounder::binary_overflow(bool negative, ExceptionFlags flags) const {
-    if (!overflow_heads_to_infinity(options_.mode, negative) || spec_.overflow == OverflowPolicy::Saturate)
-        return binary_max(negative, flags);
-    if (spec_.has_infinity) return binary_infinity(negative, flags);
-    if (spec_.has_nan()) return binary_nan(negative, 0, flags);
-    return binary_max(negative, flags);
+Rounded Rounder::binary_out_of_range(OutOfRange result, bool negative, ExceptionFlags flags) const {
+    switch (result) {
+        case OutOfRange::Bound:
+            return negative && !spec_.has_sign ? binary_zero(false, flags) : binary_max(negative, flags);
+        case OutOfRange::Infinity: return binary_infinity(negative, flags);
+        case OutOfRange::NaN: break;
+    }
+    return binary_nan(negative && spec_.has_sign, 0, flags);
 }
 
 Rounded Rounder::binary_finite(bool negative, std::uint64_t count, std::int64_t quantum, ExceptionFlags flags) const {
@@ -146,12 +150,12 @@ Rounded Rounder::round_binary(const ExactValue& x) const {
         case ExactValue::Kind::NaN:
             if (x.signaling) flags.raise(ExceptionFlags::invalid);
             return binary_nan(x.negative, x.nan_payload, flags);
-        case ExactValue::Kind::Infinite:
-            if (unsigned_negative) return invalid_negative();
-            if (spec_.has_infinity) return binary_infinity(x.negative, flags);
-            flags.raise(ExceptionFlags::invalid);
-            if (spec_.overflow == OverflowPolicy::Saturate || !spec_.has_nan()) return binary_max(x.negative, flags);
-            return binary_nan(x.negative, 0, flags);
+        case ExactValue::Kind::Infinite: {
+            // An infinity the result cannot carry makes the conversion invalid.
+            const OutOfRange result = infinite_input(spec_, x.negative);
+            if (result != OutOfRange::Infinity) flags.raise(ExceptionFlags::invalid);
+            return binary_out_of_range(result, x.negative, flags);
+        }
         case ExactValue::Kind::Zero: return binary_zero(x.negative, flags);
         case ExactValue::Kind::Finite: break;
     }
@@ -162,7 +166,8 @@ Rounded Rounder::round_binary(const ExactValue& x) const {
     const Truncation t = truncate_to_quantum(x, quantum);
     // With M = 0 every normal significand is 1; parity is the exponent field's.
     const bool kept_odd = (M == 0 && t.kept != 0) ? ((quantum + spec_.bias) & 1) != 0 : (t.kept & 1) != 0;
-    const std::uint64_t count = t.kept + (rounds_away(options_.mode, x.negative, kept_odd, t, random) ? 1 : 0);
+    const std::uint64_t count =
+        t.kept + (rounds_away(options_.mode, x.negative, kept_odd, t, random, stochastic_) ? 1 : 0);
     if (t.inexact()) flags.raise(ExceptionFlags::inexact);
 
     bool tiny = x.exponent < g.emin;
@@ -171,7 +176,8 @@ Rounded Rounder::round_binary(const ExactValue& x) const {
         const std::int64_t unbounded_quantum = x.exponent - M;
         const Truncation u = truncate_to_quantum(x, unbounded_quantum);
         const bool u_odd = M == 0 ? ((unbounded_quantum + spec_.bias) & 1) != 0 : (u.kept & 1) != 0;
-        const std::uint64_t unbounded = u.kept + (rounds_away(options_.mode, x.negative, u_odd, u, random) ? 1 : 0);
+        const std::uint64_t unbounded =
+            u.kept + (rounds_away(options_.mode, x.negative, u_odd, u, random, stochastic_) ? 1 : 0);
         const std::int64_t limit_bits = g.emin - x.exponent + M;
         tiny = limit_bits >= 64 || unbounded < (std::uint64_t{1} << limit_bits);
     }
@@ -181,14 +187,18 @@ Rounded Rounder::round_binary(const ExactValue& x) const {
     }
     if (tiny && t.inexact()) flags.raise(ExceptionFlags::underflow);
     if (count == 0) return binary_zero(x.negative && spec_.has_sign, flags);
-    if (unsigned_negative) return invalid_negative();
+    if (unsigned_negative) {
+        if (finite_overflow(spec_, options_.mode, true) == OutOfRange::NaN) return invalid_negative();
+        flags.raise(ExceptionFlags::overflow | ExceptionFlags::inexact);  // below the range, clamped to 0
+        return binary_zero(false, flags);
+    }
 
     const int width = std::bit_width(count);
     const std::int64_t value_exponent = quantum + width - 1;
     const std::uint64_t normalized = width <= M + 1 ? count << (M + 1 - width) : count >> (width - M - 1);
     if (value_exponent > g.emax || (value_exponent == g.emax && normalized > g.max_significand)) {
         flags.raise(ExceptionFlags::overflow | ExceptionFlags::inexact);
-        return binary_overflow(x.negative, flags);
+        return binary_out_of_range(finite_overflow(spec_, options_.mode, x.negative), x.negative, flags);
     }
     return binary_finite(x.negative, count, quantum, flags);
 }
@@ -221,7 +231,7 @@ Rounded Rounder::round_exponent_scale(const ExactValue& x) const {
     const std::uint64_t random = random_bits();
     const Truncation t = truncate_to_quantum(x, x.exponent);
     const bool field_odd = ((x.exponent + spec_.bias) & 1) != 0;
-    const bool up = rounds_away(options_.mode, false, field_odd, t, random);
+    const bool up = rounds_away(options_.mode, false, field_odd, t, random, stochastic_);
     const std::int64_t exponent = x.exponent + (up ? 1 : 0);
     if (t.inexact()) flags.raise(ExceptionFlags::inexact);
     if (exponent > g.emax) {
@@ -265,7 +275,7 @@ Rounded Rounder::round_integer(const ExactValue& x) const {
     if (x.exponent >= 40) return clamp_overflow(x.negative);
     const Truncation t = truncate_to_quantum(x, 0);
     const std::uint64_t count =
-        t.kept + (rounds_away(options_.mode, x.negative, (t.kept & 1) != 0, t, random_bits()) ? 1 : 0);
+        t.kept + (rounds_away(options_.mode, x.negative, (t.kept & 1) != 0, t, random_bits(), stochastic_) ? 1 : 0);
     if (t.inexact()) flags.raise(ExceptionFlags::inexact);
     const std::int64_t value = x.negative ? -static_cast<std::int64_t>(count) : static_cast<std::int64_t>(count);
     if (value < range.min || value > range.max) return clamp_overflow(x.negative);

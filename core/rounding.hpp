@@ -6,6 +6,7 @@
 #include "core/exact_value.hpp"
 #include "core/exception_flags.hpp"
 #include "core/format.hpp"
+#include "core/out_of_range.hpp"
 #include "core/rounding_mode.hpp"
 #include "core/stochastic_source.hpp"
 
@@ -14,7 +15,7 @@ namespace floatscope::core {
 struct RoundingOptions {
     RoundingMode mode = RoundingMode::NearestEven;
     Tininess tininess = Tininess::AfterRounding;
-    StochasticSource* random = nullptr;  ///< required by sr and sr-equal; not owned
+    StochasticSource* random = nullptr;  ///< required by sr and sr-equal (and says how sr draws); not owned
 };
 
 /// One value of a format: its bit pattern, its value (exact: every format value is a double)
@@ -33,7 +34,11 @@ struct Rounded {
 /// stochastic overflow behaves as round-to-nearest. Conventions beyond IEEE, chosen here:
 /// - an infinite input to a format without infinities raises invalid (NaN, or +-max when saturating);
 /// - a NaN input to a format without NaN gives +0 and raises invalid;
-/// - a negative result in an unsigned float format gives NaN (or +0 without NaN), invalid;
+/// - a negative result in an unsigned float format gives NaN (or +0 without NaN), invalid; in the
+///   P3109 formats it follows the saturation mode (core/out_of_range.hpp: +0 with overflow and
+///   inexact where P3109 clamps it to 0);
+/// - P3109 formats: SatFinite (OverflowPolicy::SaturateFinite) also turns +-inf into +-max
+///   (invalid), and under SatNone round-to-odd overflows as the nearest modes do;
 /// - integers round to an integer and clamp to their range, raising overflow and inexact;
 /// - lookup tables (NF4) take the nearest code, ties to the lower code (as bitsandbytes'
 ///   decision tree does), and clamp outside the table (overflow, inexact);
@@ -43,7 +48,8 @@ struct Rounded {
 ///   inexact), and subnormal encodings decode as zero;
 /// - with only one significand bit (M = 0), ties-to-even and round-to-odd look at the parity of
 ///   the encoding (the exponent field), as no significand digit differs.
-/// Stochastic rounding compares 64 random bits with the first 64 bits of the discarded fraction.
+/// Stochastic rounding compares 64 random bits with the first 64 bits of the discarded fraction, or
+/// N of them by one of P3109's rules (the random source's StochasticRule); NF4 tables take the default.
 class Rounder {
 public:
     Rounder(const FormatSpec& spec, RoundingOptions options);
@@ -66,10 +72,11 @@ private:
     Rounded binary_nan(bool negative, std::uint64_t payload, ExceptionFlags flags) const;
     Rounded binary_infinity(bool negative, ExceptionFlags flags) const;
     Rounded binary_max(bool negative, ExceptionFlags flags) const;
-    Rounded binary_overflow(bool negative, ExceptionFlags flags) const;
+    Rounded binary_out_of_range(OutOfRange result, bool negative, ExceptionFlags flags) const;
 
     FormatSpec spec_;
     RoundingOptions options_;
+    StochasticRule stochastic_;  ///< the random source's rule, or the default
     BinaryGeometry geometry_;
 };
 

@@ -31,4 +31,26 @@ bool is_stochastic(RoundingMode mode) {
     return mode == RoundingMode::Stochastic || mode == RoundingMode::StochasticEqual;
 }
 
+void validate(const StochasticRule& rule) {
+    const int highest = rule.variant == StochasticVariant::A ? 64 : 63;
+    if (rule.random_bits < 1 || rule.random_bits > highest)
+        throw Error(fmt::format("stochastic rounding {} with {} random bits: {} takes 1..{}", to_string(rule.variant),
+                                rule.random_bits, to_string(rule.variant), highest));
+}
+
+const char* to_string(StochasticVariant variant) {
+    switch (variant) {
+        case StochasticVariant::A: return "a";
+        case StochasticVariant::B: return "b";
+        case StochasticVariant::C: return "c";
+    }
+    return "?";
+}
+
+StochasticVariant parse_stochastic_variant(std::string_view name) {
+    for (StochasticVariant v : {StochasticVariant::A, StochasticVariant::B, StochasticVariant::C})
+        if (name == to_string(v)) return v;
+    throw Error(fmt::format("unknown stochastic rounding variant '{}'; valid: a, b, c (P3109 StochasticA/B/C)", name));
+}
+
 }  // namespace floatscope::core

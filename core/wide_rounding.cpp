@@ -65,7 +65,7 @@ WideRounded WideRounder::nan(const WideValue& x, ExceptionFlags flags) const {
 }
 
 WideRounded WideRounder::overflow(bool negative, ExceptionFlags flags) const {
-    if (overflow_heads_to_infinity(options_.mode, negative) && spec_.overflow != OverflowPolicy::Saturate)
+    if (overflow_heads_to_infinity(options_.mode, negative) && spec_.overflow == OverflowPolicy::Ieee)
         return infinity(negative, flags);
     return {negative ? WideBits(sign_bit_ + max_finite_) : max_finite_, flags};
 }
@@ -93,7 +93,9 @@ WideRounded WideRounder::round_finite(const WideValue& x) const {
 
     auto round_at = [&](std::int64_t quantum, mpz_class& count) {
         const DiscardedBits d = split(x.significand, quantum - x.exponent, count);
-        if (rounds_away(mode, x.negative, mpz_odd_p(count.get_mpz_t()) != 0, d, random)) ++count;
+        if (rounds_away(mode, x.negative, mpz_odd_p(count.get_mpz_t()) != 0, d, random,
+                        options_.random != nullptr ? options_.random->rule() : StochasticRule{}))
+            ++count;
         return d;
     };
     const std::int64_t quantum = std::max(exponent, g.emin) - M;

@@ -26,7 +26,7 @@ namespace {
 /// What enumerating every pattern says about a format.
 struct Census {
     std::uint64_t finite_values = 0;
-    double max_finite = 0, min_positive = 0, min_positive_normal = 0;
+    double max_finite = 0, lowest = 0, min_positive = 0, min_positive_normal = 0;
     bool infinity = false, nan = false, negative_zero = false, below_normal = false;
 };
 
@@ -36,6 +36,7 @@ Census census(const FormatSpec& spec) {
     for (double v : sorted)
         if (std::isfinite(v)) ++c.finite_values;
     c.max_finite = sorted.back() == std::numeric_limits<double>::infinity() ? sorted[sorted.size() - 2] : sorted.back();
+    c.lowest = sorted.front() == -std::numeric_limits<double>::infinity() ? sorted[1] : sorted.front();
     c.min_positive = *std::upper_bound(sorted.begin(), sorted.end(), 0.0);
     const double normal_threshold = spec.kind == FormatKind::Binary ? std::ldexp(1.0, 1 - spec.bias) : 0.0;
     c.min_positive_normal = *std::lower_bound(sorted.begin(), sorted.end(), std::max(normal_threshold, c.min_positive));
@@ -71,6 +72,7 @@ TEST_CASE("properties agree with an enumeration of every value", "[properties]")
         CHECK(p.total_bits == spec.total_bits());
         CHECK(p.finite_values == c.finite_values);
         CHECK(p.max_finite == c.max_finite);
+        CHECK(p.lowest == c.lowest);
         CHECK(p.min_subnormal == c.min_positive);
         CHECK(p.min_normal == c.min_positive_normal);
         CHECK(p.has_infinity == c.infinity);
@@ -128,6 +130,18 @@ TEST_CASE("published counts, sizes and limits", "[properties][published]") {
     CHECK(format_properties(parse_format("int4")).bytes_per_value == 0.5);
     CHECK(format_properties(parse_format("fp6_e2m3")).bytes_per_value == 0.75);
     CHECK(format_properties(parse_format("nf4")).gb_per_billion == 0.5);
+    // tf32 computes with 19 bits but lives in fp32 registers and memory (NVIDIA A100 whitepaper).
+    CHECK(format_properties(parse_format("tf32")).total_bits == 19);
+    CHECK(format_properties(parse_format("tf32")).bytes_per_value == 4);
+
+    // The most negative finite value beside max.
+    CHECK(format_properties(parse_format("int8")).lowest == -128);
+    CHECK(format_properties(parse_format("int4")).lowest == -8);
+    CHECK(format_properties(parse_format("uint8")).lowest == 0);
+    CHECK(format_properties(parse_format("nf4")).lowest == -1);
+    CHECK(format_properties(parse_format("fp8_e4m3")).lowest == -448);
+    CHECK(format_properties(parse_format("binary8p4se")).lowest == -224);
+    CHECK(format_properties(parse_format("e8m0")).lowest == std::ldexp(1.0, -127));
 
     const FormatProperties fp32 = format_properties(parse_format("fp32"));
     CHECK(fp32.epsilon == FLT_EPSILON);

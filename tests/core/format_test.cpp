@@ -78,9 +78,21 @@ TEST_CASE("validate accepts every catalog format and rejects impossible specs", 
     check_rejected(binary_spec(1, 0, 0, NanEncoding::AllOnes), "e1m0");
     check_rejected(binary_spec(1, 2, 0), "two exponent bits");  // fuzzing: max was taken as 1.75, not 1.5
 
-    FormatSpec inf_without_ieee = binary_spec(4, 3, 7, NanEncoding::AllOnes);
-    inf_without_ieee.has_infinity = true;
-    check_rejected(inf_without_ieee, "infinities");
+    // Outside the IEEE encoding infinities sit next to the NaN (P3109's extended formats), so a
+    // format without NaN has none, and the IEEE encoding cannot lose its own.
+    FormatSpec inf_without_nan = binary_spec(2, 3, 1, NanEncoding::None);
+    inf_without_nan.has_infinity = true;
+    check_rejected(inf_without_nan, "infinities");
+    FormatSpec ieee_without_inf = binary_spec(5, 10, 15);
+    ieee_without_inf.has_infinity = false;
+    check_rejected(ieee_without_inf, "infinities");
+    FormatSpec inf_next_to_nan = binary_spec(4, 3, 7, NanEncoding::AllOnes);
+    inf_next_to_nan.has_infinity = true;
+    CHECK_NOTHROW(validate(inf_next_to_nan));
+    FormatSpec no_normal_left = binary_spec(1, 0, 0, NanEncoding::NegativeZero);
+    no_normal_left.has_infinity = true;
+    no_normal_left.has_negative_zero = false;
+    check_rejected(no_normal_left, "no normal number");
     FormatSpec fnuz_with_negative_zero = binary_spec(4, 3, 8, NanEncoding::NegativeZero);
     fnuz_with_negative_zero.has_negative_zero = true;
     check_rejected(fnuz_with_negative_zero, "fnuz");

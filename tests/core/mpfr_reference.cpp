@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 
@@ -58,6 +59,14 @@ Fields fields_of(const FormatSpec& spec, std::uint64_t bits) {
     return {spec.has_sign && ((bits >> (E + M)) & 1) != 0, (bits >> M) & mask(E), bits & mask(M)};
 }
 
+/// Infinities outside the IEEE encoding sit next to the NaN, as in P3109's extended formats (Interim
+/// Report v4.0, 4.7.2): +inf is 2^(K-1) - 1 when the NaN is the -0 code (signed; -inf 2^K - 1) and
+/// 2^K - 2 when the NaN is the top code 2^K - 1 (unsigned).
+std::uint64_t p3109_infinity_magnitude(const FormatSpec& spec) {
+    const std::uint64_t all_ones = mask(spec.exponent_bits + spec.mantissa_bits);
+    return spec.nan_encoding == NanEncoding::NegativeZero ? all_ones : all_ones - 1;
+}
+
 bool binary_is_nan(const FormatSpec& spec, std::uint64_t bits) {
     const Fields f = fields_of(spec, bits);
     const bool top_exponent = f.exponent == mask(spec.exponent_bits);
@@ -75,6 +84,9 @@ double binary_decode(const FormatSpec& spec, std::uint64_t bits) {
     const Fields f = fields_of(spec, bits);
     const int M = spec.mantissa_bits;
     if (spec.nan_encoding == NanEncoding::Ieee && f.exponent == mask(spec.exponent_bits))
+        return f.negative ? -infinity : infinity;
+    if (spec.has_infinity && spec.nan_encoding != NanEncoding::Ieee &&
+        ((f.exponent << spec.mantissa_bits) | f.mantissa) == p3109_infinity_magnitude(spec))
         return f.negative ? -infinity : infinity;
     RefNumber v(64);
     if (f.exponent == 0) {
@@ -101,7 +113,8 @@ std::uint64_t binary_encode(const FormatSpec& spec, double value) {
     const bool negative = std::signbit(value);
     if (negative && !spec.has_sign) broken("negative value in an unsigned format");
     const std::uint64_t sign = negative ? std::uint64_t{1} << (E + M) : 0;
-    if (std::isinf(value)) return sign | (mask(E) << M);
+    if (std::isinf(value))
+        return sign | (spec.nan_encoding == NanEncoding::Ieee ? mask(E) << M : p3109_infinity_magnitude(spec));
     if (value == 0) return negative && spec.has_negative_zero ? sign : 0;
     const double magnitude = std::fabs(value);
     const int e = std::ilogb(magnitude);
@@ -128,7 +141,7 @@ double exponent_scale_max(const FormatSpec& spec) {
 }
 
 struct SpecKey {
-    std::tuple<int, int, int, int, int, bool, bool> fields;
+    std::tuple<int, int, int, int, int, bool, bool, bool> fields;
     std::vector<double> codes;
     bool operator<(const SpecKey& o) const { return std::tie(fields, codes) < std::tie(o.fields, o.codes); }
 };
@@ -136,7 +149,7 @@ struct SpecKey {
 SpecKey key_of(const FormatSpec& spec) {
     return {{static_cast<int>(spec.kind), spec.exponent_bits, spec.mantissa_bits, spec.bias,
              static_cast<int>(spec.nan_encoding) * 2 + (spec.subnormals == core::SubnormalPolicy::Flush ? 1 : 0),
-             spec.has_sign, spec.has_negative_zero},
+             spec.has_sign, spec.has_negative_zero, spec.has_infinity},
             spec.code_values};
 }
 
@@ -247,14 +260,61 @@ RefResult binary_nan_result(const FormatSpec& spec, std::uint8_t flags) {
     return {true, quiet_nan, flags};
 }
 
+/// P3109's Saturate (Interim Report v4.0, 4.7.5) applied to R, the rounding of a finite x with an
+/// unbounded exponent range, or to an infinity R: its clauses in order, with M^lo = -max (signed)
+/// or 0 (unsigned) and M^hi = max. Returns nothing when R lies in [M^lo, M^hi]. Flags are
+/// FloatScope's: overflow and inexact when a finite R is out of range, invalid when R is an
+/// infinity that does not stay one, invalid alone for a NaN from a finite R.
+std::optional<RefResult> p3109_saturate(const FormatSpec& spec, mpfr_srcptr R, RoundingMode mode, double max_finite,
+                                        std::uint8_t flags) {
+    const bool is_signed = spec.has_sign, extended = spec.has_infinity;
+    const double lo = is_signed ? -max_finite : 0.0, hi = max_finite;
+    const bool pos_inf = mpfr_inf_p(R) && mpfr_sgn(R) > 0, neg_inf = mpfr_inf_p(R) && mpfr_sgn(R) < 0;
+    if (!mpfr_inf_p(R) && mpfr_cmp_d(R, lo) >= 0 && mpfr_cmp_d(R, hi) <= 0) return std::nullopt;
+    const bool finite = !mpfr_inf_p(R);
+    const bool above = pos_inf || (finite && mpfr_cmp_d(R, hi) > 0);
+    const std::uint8_t out_of_range =
+        mpfr_inf_p(R) ? ref_flags::invalid : flags | ref_flags::overflow | ref_flags::inexact;
+    auto bound = [&](bool high, std::uint8_t f) { return RefResult{false, high ? hi : lo, f}; };
+    // A NaN for an infinity, or for a negative result in an unsigned format, is an invalid operation
+    // (invalid alone); a NaN for an overflow keeps the overflow's flags, as in fp8_e4m3.
+    auto nan = [&] {
+        const bool invalid = !finite || (!above && !is_signed);
+        return RefResult{true, quiet_nan, invalid ? ref_flags::invalid : out_of_range};
+    };
+    auto inf = [&](bool positive) { return RefResult{false, positive ? infinity : -infinity, 0}; };
+    switch (spec.overflow) {
+        case core::OverflowPolicy::SaturateFinite: return bound(above, out_of_range);
+        case core::OverflowPolicy::Saturate:
+            if (pos_inf && extended) return inf(true);
+            if (neg_inf && extended && is_signed) return inf(false);
+            return bound(above, out_of_range);
+        case core::OverflowPolicy::Ieee: break;
+    }
+    // SatNone: the directions toward zero stop at the bounds (and round-to-odd at M^hi of unsigned
+    // extended formats, the odd code below +inf); the rest leave the range.
+    if (finite && above && (mode == RoundingMode::TowardZero || mode == RoundingMode::Downward))
+        return bound(true, out_of_range);
+    if (finite && !above && (mode == RoundingMode::TowardZero || mode == RoundingMode::Upward))
+        return bound(false, out_of_range);
+    if (finite && above && mode == RoundingMode::ToOdd && !is_signed && extended) return bound(true, out_of_range);
+    if (!extended) return nan();
+    if (above) return finite ? RefResult{false, infinity, out_of_range} : inf(true);
+    if (is_signed) return finite ? RefResult{false, -infinity, out_of_range} : inf(false);
+    return nan();
+}
+
 RefResult binary_round(const FormatSpec& spec, mpfr_srcptr x, RoundingMode mode, core::Tininess tininess) {
     const double max_finite = ref_max_finite(spec);
     const bool negative = mpfr_signbit(x) != 0;
     if (mpfr_nan_p(x)) return binary_nan_result(spec, 0);
     if (mpfr_zero_p(x)) return signed_zero(spec, negative, 0);
+    if (spec.is_p3109() && mpfr_inf_p(x)) return *p3109_saturate(spec, x, mode, max_finite, 0);
     if (negative && !spec.has_sign && mpfr_inf_p(x)) return binary_nan_result(spec, ref_flags::invalid);
     if (mpfr_inf_p(x)) {
-        if (spec.nan_encoding == NanEncoding::Ieee) return {false, negative ? -infinity : infinity, 0};
+        if (spec.overflow == core::OverflowPolicy::SaturateFinite)
+            return {false, negative ? -max_finite : max_finite, ref_flags::invalid};
+        if (spec.has_infinity) return {false, negative ? -infinity : infinity, 0};
         if (spec.overflow == core::OverflowPolicy::Saturate || spec.nan_encoding == NanEncoding::None)
             return {false, negative ? -max_finite : max_finite, ref_flags::invalid};
         return {true, quiet_nan, ref_flags::invalid};
@@ -280,6 +340,9 @@ RefResult binary_round(const FormatSpec& spec, mpfr_srcptr x, RoundingMode mode,
         return signed_zero(spec, negative, ref_flags::underflow | ref_flags::inexact);
     if (tiny && ternary != 0) flags |= ref_flags::underflow;
     if (mpfr_zero_p(r.get())) return signed_zero(spec, negative, flags);
+    if (spec.is_p3109()) {
+        if (const auto saturated = p3109_saturate(spec, r.get(), mode, max_finite, flags)) return *saturated;
+    }
     // Unsigned formats: a negative nonzero result is an invalid operation, which raises invalid alone.
     if (negative && !spec.has_sign) return binary_nan_result(spec, ref_flags::invalid);
 
@@ -288,7 +351,7 @@ RefResult binary_round(const FormatSpec& spec, mpfr_srcptr x, RoundingMode mode,
     mpfr_set_d(max_value.get(), max_finite, MPFR_RNDN);
     if (mpfr_cmpabs(r.get(), max_value.get()) > 0) {
         flags |= ref_flags::overflow | ref_flags::inexact;
-        if (!heads_to_infinity(mode, negative) || spec.overflow == core::OverflowPolicy::Saturate)
+        if (!heads_to_infinity(mode, negative) || spec.overflow != core::OverflowPolicy::Ieee)
             return {false, negative ? -max_finite : max_finite, flags};
         if (spec.nan_encoding == NanEncoding::Ieee) return {false, negative ? -infinity : infinity, flags};
         if (spec.nan_encoding != NanEncoding::None) return {true, quiet_nan, flags};

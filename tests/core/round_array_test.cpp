@@ -56,7 +56,8 @@ void check_against_rounder(const char* format_name, RoundingMode mode) {
 
 TEST_CASE("round_array equals Rounder for floats and doubles in every deterministic mode", "[round_array]") {
     for (const char* format : {"fp16", "bf16", "tf32", "fp8_e4m3", "fp8_e5m2", "e4m3fnuz", "e3m4", "fp6_e2m3",
-                               "fp4_e2m1", "fp8_e4m3:sat", "e6m9", "fp32"}) {
+                               "fp4_e2m1", "fp8_e4m3:sat", "e6m9", "fp32", "binary8p4se", "binary8p1se",
+                               "binary8p3sf", "binary8p4se:satpropagate", "binary8p3se:satfinite", "binary16p11se"}) {
         for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
                                   RoundingMode::Upward, RoundingMode::Downward, RoundingMode::ToOdd}) {
             if (std::string(format) != "fp32") check_against_rounder<float>(format, mode);
@@ -70,8 +71,9 @@ TEST_CASE("round_array falls back to Rounder where no fast path applies", "[roun
     CHECK_FALSE(round_array_is_fast(parse_format("int8"), RoundingMode::NearestEven, true));
     CHECK_FALSE(round_array_is_fast(parse_format("fp64"), RoundingMode::NearestEven, true));
     CHECK(round_array_is_fast(parse_format("fp16"), RoundingMode::Stochastic, false));
-    for (const char* format : {"fp16:ftz", "int8", "nf4", "e8m0", "fp64", "e11m20"})
+    for (const char* format : {"fp16:ftz", "int8", "nf4", "e8m0", "fp64", "e11m20", "binary8p4ue"})
         check_against_rounder<double>(format, RoundingMode::NearestEven);
+    CHECK_FALSE(round_array_is_fast(parse_format("binary8p4ue"), RoundingMode::NearestEven, false));  // unsigned
 }
 
 TEST_CASE("round_array's stochastic rounding stays between neighbours, is unbiased and repeats", "[round_array][sr]") {

@@ -323,6 +323,21 @@ TEST_CASE("small custom formats and modifiers round as MPFR in every mode", "[ro
         check_format_against_reference(name);
 }
 
+TEST_CASE("P3109 8-bit formats round as MPFR in every mode, SatNone", "[rounding][mpfr][p3109]") {
+    for (int P = 1; P <= 8; ++P)
+        for (const char* kind : {"se", "sf", "ue", "uf"})
+            if (P < 8 || kind[0] == 'u') check_format_against_reference(fmt::format("binary8p{}{}", P, kind));
+}
+
+TEST_CASE("P3109 formats round as MPFR under SatPropagate and SatFinite", "[rounding][mpfr][p3109]") {
+    for (const char* base : {"binary8p3se", "binary8p4sf", "binary8p1se", "binary8p4ue", "binary8p8uf", "binary4p2sf",
+                             "binary16p11se", "binary12p5ue"})
+        for (const char* sat : {":satpropagate", ":satfinite"}) check_format_against_reference(std::string(base) + sat);
+    // The same saturation on a format that is not P3109: infinities saturate too.
+    check_format_against_reference("fp16:satfinite");
+    check_format_against_reference("fp8_e4m3:satfinite");
+}
+
 TEST_CASE("unsigned binary formats round as MPFR, negative results being invalid", "[rounding][mpfr]") {
     // No catalog name makes one, but FormatSpec allows it (a custom format designer may).
     for (const char* base : {"e5m3", "e4m3fn", "e3m2", "e4m3:ftz"}) {
@@ -882,6 +897,53 @@ TEST_CASE("stochastic rounding is unbiased: the mean of many draws is the exact 
         INFO("format " << c.format);
         check_mean(d, c.x, mpfr_get_d(share.get(), MPFR_RNDN));
     }
+}
+
+TEST_CASE("P3109's stochastic rounding A, B and C with N random bits round up as often as their rules say",
+          "[rounding][stochastic][p3109]") {
+    // x = 1 + f ulp in binary8p4se (ulp 1/8 at 1). The chance of rounding up is the share of R in
+    // 0 .. 2^N - 1 that satisfy the variant's inequality (P3109 Interim Report v4.0, 4.7.4), counted here.
+    const FormatSpec spec = parse_format("binary8p4se");
+    auto share_up = [](StochasticVariant variant, int n, double f) {
+        const double two_n = std::ldexp(1.0, n);
+        int count = 0;
+        for (int r = 0; r < (1 << n); ++r) {
+            switch (variant) {
+                case StochasticVariant::A: count += std::floor(f * two_n) + r >= two_n; break;
+                case StochasticVariant::B: count += std::floor(f * 2 * two_n) + 2 * r + 1 >= 2 * two_n; break;
+                case StochasticVariant::C: count += std::nearbyint(f * two_n) + r >= two_n; break;
+            }
+        }
+        return count / two_n;
+    };
+    std::uint64_t seed = 4;
+    for (StochasticVariant variant : {StochasticVariant::A, StochasticVariant::B, StochasticVariant::C})
+        for (int n : {1, 2, 3, 5})
+            for (double f : {0.1, 0.2, 0.4, 0.5, 0.7, 0.95}) {
+                const double x = 1 + f / 8;
+                const double p = share_up(variant, n, f);
+                StochasticSource random(seed++, {variant, n});
+                const Rounder rounder(spec, {RoundingMode::Stochastic, Tininess::AfterRounding, &random});
+                int ups = 0, strays = 0;
+                constexpr int draws = 20000;
+                for (int i = 0; i < draws; ++i) {
+                    const double v = rounder(x).value;
+                    ups += v == 1.125;
+                    strays += v != 1.125 && v != 1.0;
+                }
+                INFO("variant " << to_string(variant) << ", N = " << n << ", f = " << f << ": " << ups << " of "
+                                << draws << " up, expected p = " << p);
+                CHECK(strays == 0);
+                // A share of 0 or 1 is exact: no draw may stray from it.
+                if (p == 0 || p == 1)
+                    CHECK(ups == (p == 1 ? draws : 0));
+                else
+                    CHECK(std::fabs(ups / double(draws) - p) <= 5 * std::sqrt(p * (1 - p) / draws));
+            }
+    CHECK_THROWS_WITH(StochasticSource(1, {StochasticVariant::B, 64}), Catch::Contains("1..63"));
+    CHECK_THROWS_WITH(StochasticSource(1, {StochasticVariant::A, 0}), Catch::Contains("1..64"));
+    CHECK(parse_stochastic_variant("c") == StochasticVariant::C);
+    CHECK_THROWS_WITH(parse_stochastic_variant("d"), Catch::Contains("a, b, c"));
 }
 
 TEST_CASE("sr-equal picks either neighbour with probability 1/2", "[rounding][stochastic]") {
