@@ -126,7 +126,9 @@ Arithmetic::Arithmetic(const core::FormatSpec& spec, core::RoundingOptions optio
     : rounder_(spec, options), path_(choose_path(spec)) {
     if (path_ != ExactPath::DoubleWithErrorTerm) return;
     normal_ = NormalRounding(spec, options.tininess);
-    if (!core::is_stochastic(options.mode))
+    // The fast rounding keeps a negative result's sign, which an unsigned format does not have:
+    // there the general rounder decides (NaN, or 0 when P3109 saturates).
+    if (!core::is_stochastic(options.mode) && spec.has_sign)
         fast_ = options.mode == core::RoundingMode::NearestEven ? FastRounding::NearestEven : FastRounding::OnBits;
     mantissa_bits_ = spec.mantissa_bits;
     sign_shift_ = spec.exponent_bits + spec.mantissa_bits;
@@ -150,7 +152,8 @@ Rounded Arithmetic::compute(Operation op, const Decoded& a, const Decoded& b, co
     const core::FormatSpec& f = rounder_.spec();
     const core::RoundingMode mode = rounder_.options().mode;
     const Decoded* operands[3] = {&a, &b, &c};
-    const SpecialCase special = special_case(op, {operand_class(a), operand_class(b), operand_class(c)}, mode);
+    const SpecialCase special =
+        special_case(op, {operand_class(a), operand_class(b), operand_class(c)}, mode, zero_division(f));
     auto with_flags = [&](Rounded r) {
         r.flags |= special.flags;
         return r;

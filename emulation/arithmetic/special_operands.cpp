@@ -11,7 +11,12 @@ bool zero_sum_sign(bool negative_a, bool negative_b, core::RoundingMode mode) {
     return (negative_a && negative_b) || (negative_a != negative_b && mode == core::RoundingMode::Downward);
 }
 
-SpecialCase special_case(Operation op, const OperandClass (&operands)[3], core::RoundingMode mode) {
+ZeroDivision zero_division(const core::FormatSpec& spec) {
+    return spec.is_p3109() ? ZeroDivision::Nan : ZeroDivision::Infinity;
+}
+
+SpecialCase special_case(Operation op, const OperandClass (&operands)[3], core::RoundingMode mode,
+                         ZeroDivision zero_division) {
     const OperandClass& a = operands[0];
     const OperandClass& b = operands[1];
     const OperandClass& c = operands[2];
@@ -70,6 +75,7 @@ SpecialCase special_case(Operation op, const OperandClass (&operands)[3], core::
             if (is_inf(a)) return result(Outcome::Infinity, negative);
             if (is_inf(b) || is_zero(a)) return result(Outcome::Zero, negative);
             if (is_zero(b)) {
+                if (zero_division == ZeroDivision::Nan) return invalid();
                 s.flags.raise(ExceptionFlags::divide_by_zero);
                 return result(Outcome::Infinity, negative);
             }

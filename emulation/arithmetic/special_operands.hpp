@@ -4,6 +4,7 @@
 
 #include "core/codec.hpp"
 #include "core/exception_flags.hpp"
+#include "core/format.hpp"
 #include "core/rounding_mode.hpp"
 #include "emulation/arithmetic/arithmetic.hpp"
 
@@ -32,8 +33,18 @@ struct SpecialCase {
     core::ExceptionFlags flags;  ///< invalid (signaling NaN, invalid operation), divide-by-zero
 };
 
+/// What a nonzero number divided by zero gives.
+enum class ZeroDivision {
+    Infinity,  ///< IEEE 754-2019 7.3: +-inf (or what the format has instead), divide-by-zero
+    Nan,  ///< P3109 (Interim Report v4.0, 4.10, Divide): its one zero has no sign, so NaN, invalid
+};
+/// The rule of a format: Nan for the P3109 formats, Infinity for the rest (the fnuz formats,
+/// with one zero too, follow IEEE 754 as their hardware does).
+ZeroDivision zero_division(const core::FormatSpec& spec);
+
 /// Operands beyond operand_count(op) are ignored.
-SpecialCase special_case(Operation op, const OperandClass (&operands)[3], core::RoundingMode mode);
+SpecialCase special_case(Operation op, const OperandClass (&operands)[3], core::RoundingMode mode,
+                         ZeroDivision zero_division);
 
 /// The sign of an exact zero sum: -0 only from two -0, or from opposite signs when rounding
 /// downward (IEEE 754-2019 6.3). An exact cancellation of nonzero values is zero_sum_sign(false, true).

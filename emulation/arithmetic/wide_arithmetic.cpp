@@ -84,7 +84,8 @@ WideRounded WideArithmetic::apply(Operation op, const core::WideBits& a, const c
     const WideDecoded dc = n >= 3 ? core::decode_wide_bits(f, c) : WideDecoded{};
     const WideDecoded* const operands[3] = {&da, &db, &dc};
     const core::RoundingMode mode = rounder_.options().mode;
-    const SpecialCase special = special_case(op, {operand_class(da), operand_class(db), operand_class(dc)}, mode);
+    const SpecialCase special = special_case(op, {operand_class(da), operand_class(db), operand_class(dc)}, mode,
+                                             ZeroDivision::Infinity);  // wide formats are IEEE 754's
     auto with_flags = [&](WideRounded r) {
         r.flags |= special.flags;
         return r;

@@ -140,3 +140,78 @@ TEST_CASE("exhaustive: fp8 fma, every triple in every mode", "[.exhaustive][arit
         ARITH_REPORT(tally);
     }
 }
+
+// ---- IEEE P3109 ------------------------------------------------------------------------------------
+
+namespace {
+
+/// Every 8-bit P3109 format: P 1..7 signed and 1..8 unsigned, extended and finite.
+std::vector<std::string> p3109_8bit_formats() {
+    std::vector<std::string> names;
+    for (int P = 1; P <= 8; ++P)
+        for (const char* kind : {"se", "sf", "ue", "uf"})
+            if (P < 8 || kind[0] == 'u') names.push_back("binary8p" + std::to_string(P) + kind);
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("exhaustive: P3109 binary8p3se and binary8p4se + - * / sqrt in every mode",
+          "[arithmetic][exhaustive-small][p3109]") {
+    // The two 8-bit formats the Interim Report has every implementation support, under each
+    // saturation mode.
+    for (const char* name : {"binary8p3se", "binary8p4se", "binary8p4se:satfinite", "binary8p3se:satpropagate"}) {
+        Tally tally;
+        sweep_format(name, Tininess::AfterRounding, tally);
+        ARITH_REPORT(tally);
+    }
+}
+
+TEST_CASE("exhaustive: P3109 corners (P = 1, finite, unsigned) + - * / sqrt in every mode",
+          "[arithmetic][exhaustive-small][p3109]") {
+    for (const char* name : {"binary8p1se", "binary8p3sf", "binary8p4ue", "binary8p8uf:satfinite"}) {
+        Tally tally;
+        sweep_format(name, Tininess::AfterRounding, tally);
+        ARITH_REPORT(tally);
+    }
+}
+
+TEST_CASE("sampled: P3109 fma in every mode", "[arithmetic][exhaustive-small][p3109]") {
+    std::uint64_t seed = 3109;
+    for (const char* name : {"binary8p3se", "binary8p4se", "binary8p1se", "binary8p4uf", "binary8p5ue:satpropagate"}) {
+        Tally tally;
+        sweep_fma(name, Tininess::AfterRounding, 40000, seed++, tally);
+        ARITH_REPORT(tally);
+    }
+}
+
+TEST_CASE("exhaustive: every 8-bit P3109 format + - * / sqrt in every mode and saturation mode",
+          "[.exhaustive][arithmetic][p3109]") {
+    // Run by scripts/p3109-exhaustive.sh, with the fma cases below.
+    for (const std::string& base : p3109_8bit_formats())
+        for (const char* sat : {":satnone", ":satpropagate", ":satfinite"}) {
+            Tally tally;
+            sweep_format(base + sat, Tininess::AfterRounding, tally);
+            ARITH_REPORT(tally);
+        }
+}
+
+TEST_CASE("exhaustive: P3109 binary8p3se and binary8p4se fma, every triple in every mode",
+          "[.exhaustive][arithmetic][p3109]") {
+    for (const char* name : {"binary8p3se", "binary8p4se"}) {
+        Tally tally;
+        sweep_fma(name, Tininess::AfterRounding, 0, 0, tally);
+        ARITH_REPORT(tally);
+    }
+}
+
+TEST_CASE("sampled: every 8-bit P3109 format fma, 10^6 triples per format and saturation mode",
+          "[.exhaustive][arithmetic][p3109]") {
+    std::uint64_t seed = 31090;
+    for (const std::string& base : p3109_8bit_formats())
+        for (const char* sat : {":satnone", ":satpropagate", ":satfinite"}) {
+            Tally tally;
+            sweep_fma(base + sat, Tininess::AfterRounding, 1000000, seed++, tally);
+            ARITH_REPORT(tally);
+        }
+}

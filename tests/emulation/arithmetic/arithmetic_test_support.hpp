@@ -192,12 +192,19 @@ inline RefResult ref_nan(const FormatInfo& f, RoundingMode mode, Tininess tinine
 }
 
 /// What IEEE 754 makes an exact infinity (inf operands, x/0), under the generalised rule of
-/// DESIGN.md: +-inf, else +-max when saturating or without NaN, else NaN; flags as given.
+/// DESIGN.md: the infinity rounded to the format when it has infinities (which saturation, P3109's
+/// included, may turn into +-max), else what a nearest rounding of an overflow gives (+-max when
+/// saturating or without NaN, else NaN) without the overflow's flags; flags as given.
 inline RefResult ref_infinite(const FormatInfo& f, bool negative, std::uint8_t flags) {
-    if (f.spec.has_infinity) return {false, negative ? -infinity : infinity, flags};
-    if (f.spec.overflow == floatscope::core::OverflowPolicy::Saturate || f.spec.nan_encoding == NanEncoding::None)
-        return {false, negative ? -f.max_finite : f.max_finite, flags};
-    return {true, quiet_nan, flags};
+    if (f.spec.has_infinity) {
+        RefResult r = floatscope::test::ref_round(f.spec, negative ? -infinity : infinity, RoundingMode::NearestEven);
+        r.flags |= flags;
+        return r;
+    }
+    RefResult r = floatscope::test::ref_round(f.spec, negative ? -std::ldexp(1.0, 1000) : std::ldexp(1.0, 1000),
+                                              RoundingMode::NearestEven);
+    r.flags = flags;
+    return r;
 }
 
 inline RefResult ref_zero(const FormatInfo& f, bool negative, RoundingMode mode, Tininess tininess) {
@@ -248,6 +255,8 @@ inline RefResult ref_operation(const FormatInfo& f, Operation op, const RefOpera
             if ((A.zero && B.zero) || (A.inf && B.inf)) return invalid();  // 7.2 (d)
             if (A.inf) return ref_infinite(f, negative, 0);  // 6.1: exact infinity
             if (B.inf || A.zero) return ref_zero(f, negative, mode, tininess);
+            // P3109 (Interim Report v4.0, 4.10, Divide): x/0 is NaN, as its one zero has no sign.
+            if (B.zero && f.spec.is_p3109()) return invalid();
             if (B.zero) return ref_infinite(f, negative, divide_by_zero_flag);  // 7.3
             break;
         }
