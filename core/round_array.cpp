@@ -189,6 +189,9 @@ bool fast_path_applies(const FormatSpec& spec, RoundingMode mode) {
     if (spec.kind != FormatKind::Binary || !spec.has_sign || spec.subnormals != SubnormalPolicy::Gradual) return false;
     if (mode == RoundingMode::StochasticEqual) return false;
     if (spec.mantissa_bits >= Native<T>::fraction_bits) return false;
+    // With no mantissa bits, ties-to-even and round-to-odd read the parity of the format's exponent
+    // field, which the native field's last bit gives only when the two biases differ by an even number.
+    if (spec.mantissa_bits == 0) return false;
     const BinaryGeometry g = binary_geometry(spec);
     const int native_emax = Native<T>::fraction_bits == 23 ? 127 : 1023;
     return g.emax <= native_emax && g.emin - spec.mantissa_bits >= Native<T>::emin - Native<T>::fraction_bits &&

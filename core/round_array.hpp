@@ -17,7 +17,8 @@ namespace floatscope::core {
 /// 31 or more random bits, so probabilities are exact to 2^-31).
 ///
 /// Fast, branch-free paths: binary formats whose values are all floats (for float input) or
-/// doubles (for double input), with gradual underflow, in modes rne rna rtz rup rdn rto sr (sr with
+/// doubles (for double input), with gradual underflow and at least one mantissa bit, in modes rne rna
+/// rtz rup rdn rto sr (sr with
 /// the default StochasticRule; P3109's other rules go through Rounder).
 /// Everything else goes element by element through Rounder.
 void round_array(const FormatSpec& spec, RoundingMode mode, std::span<const float> in, std::span<float> out,

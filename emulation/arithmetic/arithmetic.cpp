@@ -126,9 +126,10 @@ Arithmetic::Arithmetic(const core::FormatSpec& spec, core::RoundingOptions optio
     : rounder_(spec, options), path_(choose_path(spec)) {
     if (path_ != ExactPath::DoubleWithErrorTerm) return;
     normal_ = NormalRounding(spec, options.tininess);
-    // The fast rounding keeps a negative result's sign, which an unsigned format does not have:
-    // there the general rounder decides (NaN, or 0 when P3109 saturates).
-    if (!core::is_stochastic(options.mode) && spec.has_sign)
+    // The fast rounding keeps a negative result's sign, which an unsigned format does not have
+    // (there the general rounder decides: NaN, or 0 when P3109 saturates), and reads parity from the
+    // last significand bit, which a format without mantissa bits takes from its exponent field.
+    if (!core::is_stochastic(options.mode) && spec.has_sign && spec.mantissa_bits > 0)
         fast_ = options.mode == core::RoundingMode::NearestEven ? FastRounding::NearestEven : FastRounding::OnBits;
     mantissa_bits_ = spec.mantissa_bits;
     sign_shift_ = spec.exponent_bits + spec.mantissa_bits;
