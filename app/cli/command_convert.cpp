@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/format_name.hpp"
 #include "app/cli/line_input.hpp"
 #include "app/cli/rounding_choice.hpp"
-#include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "emulation/arithmetic/bit_level_format.hpp"
 
@@ -22,8 +22,8 @@ struct ConvertOptions {
 };
 
 int run_convert(std::istream& in, std::ostream& out, const ConvertOptions& options) {
-    const core::FormatSpec from_spec = core::parse_format(options.from);
-    const core::FormatSpec to_spec = core::parse_format(options.to);
+    const core::FormatSpec from_spec = parse_scalar_format(options.from);
+    const core::FormatSpec to_spec = parse_scalar_format(options.to);
     const RoundingSetup rounding(options.rounding);
     // The exact value crosses from one format to the other, narrow or wide, unrounded.
     const emu::BitLevelFormat from(from_spec, {});

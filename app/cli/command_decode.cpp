@@ -1,9 +1,10 @@
 // `decode --format F BITS...`: bit patterns of F as exact values and their class (text or CSV).
 #include <memory>
 
+#include "app/cli/block_lab.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/format_name.hpp"
 #include "app/cli/table.hpp"
-#include "core/catalog.hpp"
 #include "core/csv.hpp"
 #include "emulation/arithmetic/bit_level_format.hpp"
 
@@ -45,7 +46,11 @@ void print_csv(std::ostream& out, const core::FormatSpec& spec, const std::vecto
 }
 
 int run_decode(std::ostream& out, const DecodeOptions& options) {
-    const core::FormatSpec spec = core::parse_format(options.format);
+    if (const auto block = block_format_named(options.format)) {
+        print_decoded_blocks(out, *block, options.patterns, options.csv);
+        return 0;
+    }
+    const core::FormatSpec spec = parse_scalar_format(options.format);
     // Decoding rounds nothing: the default options only set the format's machinery up.
     const emu::BitLevelFormat format(spec, {});
     const std::vector<DecodedPattern> decoded = decode_patterns(format, options.patterns);
@@ -64,7 +69,10 @@ Command add_decode_command(CLI::App& parent) {
     command->add_option("--format,-f", options->format, "format of the patterns (floatscope-cli formats lists them)")
         ->required();
     command->add_flag("--csv", options->csv, "CSV: format,input,bits,value,class (value: exact decimal)");
-    command->add_option("BITS", options->patterns, "bit patterns in hex (3C00 or 0x3c00)")->required();
+    command
+        ->add_option("BITS", options->patterns,
+                     "bit patterns in hex (3C00 or 0x3c00); for MX and NVFP4 each is one block, SCALE:CODE,CODE,...")
+        ->required();
     return {command, [options](std::ostream& out) { return run_decode(out, *options); }};
 }
 

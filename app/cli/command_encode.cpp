@@ -1,10 +1,11 @@
 // `encode --format F VALUE...`: each value rounded once to F, as bits and flags (text or CSV).
 #include <memory>
 
+#include "app/cli/block_lab.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/format_name.hpp"
 #include "app/cli/rounding_choice.hpp"
 #include "app/cli/table.hpp"
-#include "core/catalog.hpp"
 #include "core/csv.hpp"
 #include "emulation/arithmetic/bit_level_format.hpp"
 
@@ -42,7 +43,11 @@ void print_csv(std::ostream& out, const emu::BitLevelFormat& format, const std::
 }
 
 int run_encode(std::ostream& out, const EncodeOptions& options) {
-    const core::FormatSpec spec = core::parse_format(options.format);
+    if (const auto block = block_format_named(options.format)) {
+        print_encoded_blocks(out, *block, options.values, options.csv);
+        return 0;
+    }
+    const core::FormatSpec spec = parse_scalar_format(options.format);
     const RoundingSetup rounding(options.rounding);
     const emu::BitLevelFormat format(spec, rounding.options());
     const std::vector<Encoded> encoded = encode_values(format, options.values);
@@ -67,7 +72,8 @@ Command add_encode_command(CLI::App& parent) {
     command->add_flag("--csv", options->csv, "CSV: format,input,bits,value,flags (value: exact decimal)");
     command
         ->add_option("VALUE", options->values,
-                     "decimal (0.1, -2.5e-3), hex float (0x1.8p-3), inf or nan (-inf and -nan only after --)")
+                     "decimal (0.1, -2.5e-3), hex float (0x1.8p-3), inf or nan (-inf and -nan only after --); for a "
+                     "block format (mxfp4, nvfp4, ...) each VALUE is one block, v1,v2,...")
         ->required();
     return {command, [options](std::ostream& out) { return run_encode(out, *options); }};
 }

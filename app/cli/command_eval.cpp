@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/format_name.hpp"
 #include "app/cli/line_input.hpp"
 #include "app/cli/rounding_choice.hpp"
-#include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "emulation/arithmetic/bit_level_format.hpp"
 
@@ -23,7 +23,7 @@ struct EvalOptions {
 };
 
 int run_eval(std::istream& in, std::ostream& out, const EvalOptions& options) {
-    const core::FormatSpec spec = core::parse_format(options.format);
+    const core::FormatSpec spec = parse_scalar_format(options.format);
     const RoundingSetup rounding(options.rounding);
     const emu::BitLevelFormat format(spec, rounding.options());
     const std::string expected = fmt::format(

@@ -9,10 +9,11 @@
 #include <fmt/format.h>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/format_name.hpp"
 #include "app/cli/number_option.hpp"
+#include "app/cli/split_list.hpp"
 #include "app/cli/table.hpp"
 #include "core/atomic_file.hpp"
-#include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "emulation/fpcore/runner.hpp"
@@ -40,21 +41,10 @@ struct FPCoreCommandOptions {
     double check_coverage = -1;
 };
 
-std::vector<std::string> split(const std::string& text, char separator) {
-    std::vector<std::string> parts;
-    std::string part;
-    std::istringstream in(text);
-    while (std::getline(in, part, separator)) {
-        const auto first = part.find_first_not_of(" \t\r"), last = part.find_last_not_of(" \t\r");
-        parts.push_back(first == std::string::npos ? "" : part.substr(first, last - first + 1));
-    }
-    return parts;
-}
-
 /// "x=1.5,y=2" as one input point.
 emu::fpcore::InputPoint parse_input(const std::string& text) {
     emu::fpcore::InputPoint point;
-    for (const std::string& assignment : split(text, ',')) {
+    for (const std::string& assignment : split_list(text, ',')) {
         const auto equals = assignment.find('=');
         if (equals == std::string::npos || equals == 0 || equals + 1 == assignment.size())
             throw Error("--input '" + text +
@@ -74,7 +64,7 @@ std::vector<emu::fpcore::InputPoint> read_inputs_csv(const std::string& path) {
     while (std::getline(in, line)) {
         ++line_number;
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        const std::vector<std::string> fields = split(line, ',');
+        const std::vector<std::string> fields = split_list(line, ',');
         if (header.empty()) {
             header = fields;
             continue;
@@ -94,7 +84,7 @@ std::string number(double x, int decimals) { return std::isnan(x) ? "-" : fmt::f
 
 int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
     emu::fpcore::RunOptions run;
-    for (const std::string& name : split(options.formats, ',')) run.formats.push_back(core::parse_format(name));
+    for (const std::string& name : split_list(options.formats, ',')) run.formats.push_back(parse_scalar_format(name));
     run.samples = options.samples;
     run.seed = options.seed;
     run.mpfr_precision = options.mpfr_precision;

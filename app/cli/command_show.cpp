@@ -3,13 +3,15 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "app/cli/block_lab.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/format_name.hpp"
 #include "app/cli/rounding_choice.hpp"
-#include "core/catalog.hpp"
 #include "core/codec.hpp"
 #include "core/exact_value.hpp"
 #include "core/rounding_error.hpp"
@@ -103,18 +105,34 @@ void print_view(std::ostream& out, const FormatView& v, bool colour) {
     line("next up", v.next_up);
 }
 
+/// A --format: a scalar format, or a block format whose block VALUE is (v1,v2,...).
+struct Shown {
+    std::optional<emu::BlockFormat> block;
+    core::FormatSpec spec;
+};
+
 int run_show(std::ostream& out, const ShowOptions& options) {
-    const core::ExactValue x = core::parse_exact_value(options.value);
     const std::vector<std::string>& names = options.formats.empty() ? default_formats : options.formats;
-    std::vector<core::FormatSpec> specs;
-    for (const std::string& name : names) specs.push_back(core::parse_format(name));
+    std::vector<Shown> shown;
+    for (const std::string& name : names) {
+        if (auto block = block_format_named(name))
+            shown.push_back({std::move(block), {}});
+        else
+            shown.push_back({std::nullopt, parse_scalar_format(name)});
+    }
     const RoundingSetup rounding(options.rounding);
 
     const bool colour = stdout_wants_colour();
     out << "input " << options.value << " (rounding " << options.rounding.mode << ")\n";
-    for (const core::FormatSpec& spec : specs) {
+    for (const Shown& f : shown) {
         out << '\n';
-        print_view(out, view_in(spec, options.value, x, rounding.options()), colour);
+        if (f.block) {
+            out << f.block->name << ": " << f.block->description << '\n';
+            print_encoded_blocks(out, *f.block, {options.value}, false);
+            continue;
+        }
+        const core::ExactValue x = core::parse_exact_value(options.value);
+        print_view(out, view_in(f.spec, options.value, x, rounding.options()), colour);
     }
     return 0;
 }
@@ -127,7 +145,8 @@ Command add_show_command(CLI::App& parent) {
         parent.add_subcommand("show", "a value in several formats: bits, exact value, error, neighbours");
     command
         ->add_option("VALUE", options->value,
-                     "decimal (0.1), hex float (0x1.8p-3), inf or nan (-inf and -nan only after --)")
+                     "decimal (0.1), hex float (0x1.8p-3), inf or nan (-inf and -nan only after --); a block "
+                     "v1,v2,... for block formats (mxfp4, nvfp4, ...)")
         ->required();
     command
         ->add_option("--format,-f", options->formats,

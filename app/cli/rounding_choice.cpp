@@ -20,6 +20,12 @@ void add_rounding_options(CLI::App& command, RoundingChoice& choice, bool with_t
             ->capture_default_str();
     command.add_option("--seed", choice.seed, "seed of the random source of sr and sr-equal")
         ->check(whole_number_in(0, UINT64_MAX));
+    command
+        .add_option("--sr-variant", choice.sr_variant,
+                    "how sr compares its random bits: a, b or c (P3109 StochasticA/B/C)")
+        ->capture_default_str();
+    command.add_option("--random-bits", choice.random_bits, "N, the random bits sr draws (a: 1..64, b and c: 1..63)")
+        ->capture_default_str();
 }
 
 core::Tininess parse_tininess(const std::string& name) {
@@ -28,7 +34,8 @@ core::Tininess parse_tininess(const std::string& name) {
     throw Error(fmt::format("unknown tininess '{}'; valid: after, before", name));
 }
 
-RoundingSetup::RoundingSetup(const RoundingChoice& choice) : random_(choice.seed) {
+RoundingSetup::RoundingSetup(const RoundingChoice& choice)
+    : random_(choice.seed, {core::parse_stochastic_variant(choice.sr_variant), choice.random_bits}) {
     options_.mode = core::parse_rounding_mode(choice.mode);
     options_.tininess = parse_tininess(choice.tininess);
     options_.random = &random_;

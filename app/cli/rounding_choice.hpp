@@ -17,6 +17,8 @@ struct RoundingChoice {
     std::string mode = "rne";
     std::string tininess = "after";
     std::uint64_t seed = core::StochasticSource::default_seed;
+    std::string sr_variant = "a";  ///< P3109's StochasticA, B or C
+    int random_bits = 64;  ///< N, the random bits sr compares
 };
 
 void add_rounding_options(CLI::App& command, RoundingChoice& choice, bool with_tininess);

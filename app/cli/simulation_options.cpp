@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
+#include "app/cli/format_name.hpp"
 #include "app/cli/number_option.hpp"
 #include "core/atomic_file.hpp"
-#include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 
@@ -49,12 +49,12 @@ std::vector<emu::PrecisionPolicy> chosen_policies(const SimulationOptions& optio
         const auto at = entry.rfind('@');
         const core::RoundingMode mode =
             at == std::string::npos ? core::RoundingMode::NearestEven : core::parse_rounding_mode(entry.substr(at + 1));
-        policies.push_back(emu::uniform_policy(core::parse_format(entry.substr(0, at)), mode));
+        policies.push_back(emu::uniform_policy(parse_scalar_format(entry.substr(0, at)), mode));
     }
     for (const std::string& text : options.policies) policies.push_back(emu::parse_policy(text));
     if (policies.empty())
         for (const char* name : {"fp32", "bf16", "fp16", "fp8_e4m3"})
-            policies.push_back(emu::uniform_policy(core::parse_format(name)));
+            policies.push_back(emu::uniform_policy(parse_scalar_format(name)));
     return policies;
 }
 

@@ -128,6 +128,59 @@ TEST_CASE("formats lists every format with its properties", "[cli]") {
         CHECK_THAT(text.out, Catch::Contains(std::string("\n") + name + " "));
 }
 
+TEST_CASE("formats shows lowest beside max, tf32's fp32 storage, P3109 aliases and block formats' bits",
+          "[cli][p3109]") {
+    const CliResult csv = run_cli({"formats", "--csv"});
+    REQUIRE(csv.exit_code == 0);
+    CHECK(csv_field(csv.out, "int8", "lowest") == "-128");
+    CHECK(csv_field(csv.out, "int4", "lowest") == "-8");
+    CHECK(csv_field(csv.out, "nf4", "lowest") == "-1");
+    CHECK(csv_field(csv.out, "fp8_e4m3", "lowest") == "-448");
+    CHECK(csv_field(csv.out, "tf32", "bits") == "19");
+    CHECK(csv_field(csv.out, "tf32", "bytes_per_value") == "4");
+    CHECK(csv_field(csv.out, "binary8p4se", "max_finite") == "224");  // P3109: 0x7F is +inf
+    CHECK(csv_field(csv.out, "binary8p4se", "aliases") == "p3109_k8p4se");
+    // OCP MX v1.0: 32 elements share an 8-bit scale; NVFP4: 16 share an E4M3 scale.
+    CHECK(csv_field(csv.out, "mxfp4", "bits") == "4.25");
+    CHECK(csv_field(csv.out, "mxfp8_e4m3", "bits") == "8.25");
+    CHECK(csv_field(csv.out, "nvfp4", "bits") == "4.5");
+    CHECK(csv_field(csv.out, "nvfp4", "kind") == "block");
+    const CliResult text = run_cli({"formats"});
+    CHECK_THAT(text.out, Catch::Contains("4 (in fp32)"));
+}
+
+TEST_CASE("P3109 formats in decode, encode and eval: the working group's values, x/0 is NaN", "[cli][p3109]") {
+    // Binary8p3se of the P3109 value tables: 0x01 = 2^-17, 0x7E = 0x1.8p+15, 0x7F = Inf, 0x80 = NaN.
+    CHECK(run_cli({"decode", "--format", "binary8p3se", "01", "7E", "7F", "80", "FF"}).out ==
+          "01 7.62939453125e-06 subnormal\n7E 49152 normal\n7F inf inf\n80 nan nan\nFF -inf inf\n");
+    CHECK(run_cli({"encode", "--format", "p3109_k8p3se", "49152", "1e6", "inf"}).out == "7E 00\n7F 05\n7F 00\n");
+    CHECK(run_cli({"encode", "--format", "binary8p3se:satfinite", "1e6", "inf"}).out == "7E 05\n7E 10\n");
+    CHECK(run_cli({"encode", "--format", "binary8p3sf", "1e6"}).out == "80 05\n");  // finite: NaN
+    // P3109 divides by its one, unsigned zero to NaN; IEEE fp16 gives +inf.
+    CHECK(run_cli({"eval", "--format", "binary8p4se"}, "div 38 00\n").out == "80 10\n");
+    CHECK(run_cli({"eval", "--format", "binary8p4se"}, "add 38 38\nmul 7E 7E\n").out == "40 00\n7F 05\n");
+}
+
+TEST_CASE("encode, decode and show take block formats, one block per argument", "[cli][block]") {
+    // OCP MX v1.0 6.3: the shared exponent is floor(log2(amax)) - emax_elem = 2 - 2, scale 2^0 (E8M0
+    // 7F); E2M1 codes: 0.5 = 1, 1 = 2, 2 = 4, 3 = 5, 6 = 7, and 0.1 rounds to 0.
+    CHECK(run_cli({"encode", "--format", "mxfp4", "0.1,1,6"}).out ==
+          "block 1: scale 7F = 1\n  0.1 0 0 error -0.1\n  1 2 1 error 0\n  6 7 6 error 0\n");
+    // amax 12: scale 2^1 (80), elements halved (-1.5 is E2M1 B).
+    CHECK(run_cli({"encode", "--format", "mxfp4", "12,-3"}).out ==
+          "block 1: scale 80 = 2\n  12 7 12 error 0\n  -3 B -3 error 0\n");
+    CHECK(run_cli({"decode", "--format", "mxfp4", "7F:2,4,7", "80:F"}).out ==
+          "block 1: scale 7F = 1\n  2 1\n  4 2\n  7 6\nblock 2: scale 80 = 2\n  F -12\n");
+    const CliResult csv = run_cli({"encode", "--format", "mxfp4", "--csv", "1,6"});
+    CHECK(csv.out ==
+          "format,block,input,scale_bits,scale,bits,value,error\nmxfp4,1,1,7F,1,2,1,0\nmxfp4,1,6,7F,1,7,6,0\n");
+    const CliResult shown = run_cli({"show", "1,6", "-f", "mxfp4"});
+    CHECK(shown.exit_code == 0);
+    CHECK_THAT(shown.out, Catch::Contains("block 1: scale 7F = 1\n  1 2 1 error 0\n  6 7 6 error 0\n"));
+    CHECK(run_cli({"encode", "--format", "mxfp4:block=2", "1,2,3"}).exit_code == 2);
+    CHECK_THAT(run_cli({"decode", "--format", "mxfp4", "7F2"}).err, Catch::Contains("SCALE:CODE"));
+}
+
 TEST_CASE("convert agrees with TestFloat's f32_to_f16 and f16_to_f32 vectors", "[cli]") {
     // Lines of f32_to_f16.rne.tv.gz, f32_to_f16.rtz.tv.gz and f16_to_f32.rne.tv.gz.
     const std::string f32_operands = "3E000000\n3C072C85\n8683F7FF\n4F951295\n33800000\n";

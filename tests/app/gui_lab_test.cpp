@@ -177,13 +177,15 @@ TEST_CASE("chosen and custom formats, rounding and value persist through QSettin
 }
 
 TEST_CASE("format descriptors read back to the same format", "[gui]") {
-    for (const char* name : {"fp8_e4m3", "e5m2fnuz", "fp6_e3m2", "e4m3b11fnuz", "fp16"}) {
+    for (const char* name : {"fp8_e4m3", "e5m2fnuz", "fp6_e3m2", "e4m3b11fnuz", "fp16", "fp16:satfinite", "binary8p3se",
+                             "binary8p4uf:satfinite", "binary6p2se:satpropagate"}) {
         core::FormatSpec spec = core::parse_format(name);
         const core::FormatSpec back = gui::parse_format_descriptor(gui::format_descriptor(spec), spec.name);
         spec.description = back.description;  // descriptors do not carry descriptions
         CHECK(back == spec);
     }
     CHECK(gui::format_descriptor(core::parse_format("fp8_e4m3")) == "e4m3fn:bias=7");
+    CHECK(gui::format_descriptor(core::parse_format("p3109_k8p4se:satfinite")) == "binary8p4se:satfinite");
     CHECK_THROWS_AS(gui::parse_format_descriptor("fields:sign=1,e=3", "x"), Error);
 }
 

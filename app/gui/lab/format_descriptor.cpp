@@ -8,6 +8,7 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/p3109.hpp"
 
 namespace floatscope::gui {
 
@@ -22,12 +23,30 @@ core::FormatSpec anonymous(core::FormatSpec spec) {
     return spec;
 }
 
+const char* overflow_modifier(core::OverflowPolicy overflow) {
+    switch (overflow) {
+        case core::OverflowPolicy::Ieee: return "";
+        case core::OverflowPolicy::Saturate: return ":sat";
+        case core::OverflowPolicy::SaturateFinite: return ":satfinite";
+    }
+    return "";
+}
+
+const char* overflow_key(core::OverflowPolicy overflow) {
+    switch (overflow) {
+        case core::OverflowPolicy::Ieee: return "ieee";
+        case core::OverflowPolicy::Saturate: return "sat";
+        case core::OverflowPolicy::SaturateFinite: return "satfinite";
+    }
+    return "ieee";
+}
+
 std::string grammar_name(const core::FormatSpec& spec) {
     const char* suffix = spec.nan_encoding == core::NanEncoding::AllOnes        ? "fn"
                          : spec.nan_encoding == core::NanEncoding::NegativeZero ? "fnuz"
                                                                                 : "";
     std::string name = fmt::format("e{}m{}{}", spec.exponent_bits, spec.mantissa_bits, suffix);
-    if (spec.overflow == core::OverflowPolicy::Saturate) name += ":sat";
+    name += overflow_modifier(spec.overflow);
     if (spec.subnormals == core::SubnormalPolicy::Flush) name += ":ftz";
     name += fmt::format(":bias={}", spec.bias);
     return name;
@@ -44,17 +63,16 @@ const char* nan_key(core::NanEncoding encoding) {
 }
 
 std::string fields_descriptor(const core::FormatSpec& spec) {
-    return fmt::format("{}sign={},e={},m={},bias={},nan={},negzero={},subnormals={},overflow={}", fields_prefix,
-                       spec.has_sign ? 1 : 0, spec.exponent_bits, spec.mantissa_bits, spec.bias,
-                       nan_key(spec.nan_encoding), spec.has_negative_zero ? 1 : 0,
-                       spec.subnormals == core::SubnormalPolicy::Flush ? "flush" : "gradual",
-                       spec.overflow == core::OverflowPolicy::Saturate ? "sat" : "ieee");
+    return fmt::format(
+        "{}sign={},e={},m={},bias={},nan={},negzero={},subnormals={},overflow={}", fields_prefix, spec.has_sign ? 1 : 0,
+        spec.exponent_bits, spec.mantissa_bits, spec.bias, nan_key(spec.nan_encoding), spec.has_negative_zero ? 1 : 0,
+        spec.subnormals == core::SubnormalPolicy::Flush ? "flush" : "gradual", overflow_key(spec.overflow));
 }
 
 [[noreturn]] void bad_fields(std::string_view descriptor, std::string_view why) {
     throw Error(
         fmt::format("format descriptor '{}': {}; expected fields:sign=0|1,e=N,m=N,bias=N,"
-                    "nan=ieee|fn|fnuz|none,negzero=0|1,subnormals=gradual|flush,overflow=ieee|sat",
+                    "nan=ieee|fn|fnuz|none,negzero=0|1,subnormals=gradual|flush,overflow=ieee|sat|satfinite",
                     descriptor, why));
 }
 
@@ -111,7 +129,15 @@ core::FormatSpec parse_fields(std::string_view descriptor) {
     spec.has_negative_zero = choice("negzero", "0", "1");
     spec.subnormals =
         choice("subnormals", "gradual", "flush") ? core::SubnormalPolicy::Flush : core::SubnormalPolicy::Gradual;
-    spec.overflow = choice("overflow", "ieee", "sat") ? core::OverflowPolicy::Saturate : core::OverflowPolicy::Ieee;
+    const std::string overflow = take("overflow");
+    if (overflow == "ieee")
+        spec.overflow = core::OverflowPolicy::Ieee;
+    else if (overflow == "sat")
+        spec.overflow = core::OverflowPolicy::Saturate;
+    else if (overflow == "satfinite")
+        spec.overflow = core::OverflowPolicy::SaturateFinite;
+    else
+        bad_fields(descriptor, fmt::format("'overflow={}' is unknown", overflow));
     if (!values.empty()) bad_fields(descriptor, fmt::format("unknown key '{}'", values.begin()->first));
     return spec;
 }
@@ -120,6 +146,9 @@ core::FormatSpec parse_fields(std::string_view descriptor) {
 
 std::string format_descriptor(const core::FormatSpec& spec) {
     if (spec.kind != core::FormatKind::Binary) return spec.name;
+    // P3109 formats are their four parameters and a saturation mode.
+    if (spec.is_p3109() && spec.subnormals == core::SubnormalPolicy::Gradual)
+        return core::p3109_name(spec.p3109) + overflow_modifier(spec.overflow);
     // The grammar covers signed formats whose specials follow the eXmY/fn/fnuz conventions.
     try {
         const std::string name = grammar_name(spec);
