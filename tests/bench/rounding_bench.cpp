@@ -1,4 +1,5 @@
-// Speed of array rounding to fp16, bf16 and fp8_e4m3, beside hardware conversions and memcpy.
+// Speed of array rounding to fp16, bf16, fp8_e4m3 and the P3109 8-bit formats, beside hardware
+// conversions and memcpy.
 #include <benchmark/benchmark.h>
 #include <immintrin.h>
 
@@ -135,7 +136,8 @@ void register_all() {
     benchmark::RegisterBenchmark("baseline/f16c_vcvtps2ph/float", hardware_fp16);
     benchmark::RegisterBenchmark("baseline/avx512bf16_vcvtneps2bf16/float", hardware_bf16);
     benchmark::RegisterBenchmark("baseline/cvtpd2ps/double", double_to_float_baseline);
-    for (const char* format : {"fp16", "bf16", "fp8_e4m3"}) {
+    // binary8p4se is P3109's E4M3 (bias 8, NaN at 0x80, inf at 0x7F): the figure to set beside fp8_e4m3's.
+    for (const char* format : {"fp16", "bf16", "fp8_e4m3", "binary8p4se", "binary8p3se", "binary8p4se:satfinite"}) {
         for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::TowardZero, RoundingMode::Stochastic}) {
             const std::string suffix = std::string(format) + "/" + floatscope::core::to_string(mode);
             benchmark::RegisterBenchmark(("round/float/" + suffix).c_str(),
