@@ -130,14 +130,14 @@ core::FormatSpec parse_fields(std::string_view descriptor) {
     spec.subnormals =
         choice("subnormals", "gradual", "flush") ? core::SubnormalPolicy::Flush : core::SubnormalPolicy::Gradual;
     const std::string overflow = take("overflow");
-    if (overflow == "ieee")
-        spec.overflow = core::OverflowPolicy::Ieee;
-    else if (overflow == "sat")
-        spec.overflow = core::OverflowPolicy::Saturate;
-    else if (overflow == "satfinite")
-        spec.overflow = core::OverflowPolicy::SaturateFinite;
-    else
-        bad_fields(descriptor, fmt::format("'overflow={}' is unknown", overflow));
+    bool known_overflow = false;
+    for (core::OverflowPolicy policy :
+         {core::OverflowPolicy::Ieee, core::OverflowPolicy::Saturate, core::OverflowPolicy::SaturateFinite})
+        if (overflow == overflow_key(policy)) {
+            spec.overflow = policy;
+            known_overflow = true;
+        }
+    if (!known_overflow) bad_fields(descriptor, fmt::format("'overflow={}' is unknown", overflow));
     if (!values.empty()) bad_fields(descriptor, fmt::format("unknown key '{}'", values.begin()->first));
     return spec;
 }
