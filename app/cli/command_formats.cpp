@@ -108,6 +108,13 @@ Row format_row(const core::FormatSpec& spec, Style style) {
     return row;
 }
 
+/// nf4 names the 16-code scalar format and bitsandbytes' blockwise scheme alike.
+bool shares_scalar_name(const std::string& name) {
+    for (const core::FormatSpec& spec : core::catalog_formats())
+        if (spec.name == name) return true;
+    return false;
+}
+
 /// A block format's row: its name, "block", bits per value with the scales amortized, and its
 /// storage; the element's range is its element format's row.
 Row block_row(const emu::BlockFormat& format, Style style) {
@@ -116,7 +123,7 @@ Row block_row(const emu::BlockFormat& format, Style style) {
     for (const Column& c : columns()) {
         const std::string header = c.csv_header;
         if (header == "format")
-            row.push_back(format.name);
+            row.push_back(shares_scalar_name(format.name) ? format.name + " (blockwise)" : format.name);
         else if (header == "kind")
             row.emplace_back("block");
         else if (header == "bits")
