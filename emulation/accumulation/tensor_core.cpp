@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -12,6 +13,7 @@
 
 #include "core/kernel_clones.hpp"
 #include "core/round_array.hpp"
+#include "emulation/accumulation/kernels/block_fma_registers.hpp"
 #include "emulation/accumulation/kernels/cache_line_buffer.hpp"
 #include "emulation/accumulation/kernels/float_environment.hpp"
 #include "emulation/accumulation/kernels/normal_range_rounding.hpp"
@@ -400,8 +402,11 @@ bool products_fit_float(const core::FormatSpec& x, const core::FormatSpec& y) {
            gx.max_finite * gy.max_finite <= std::numeric_limits<float>::max();
 }
 
-void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a, const double* b, double* c,
-                    std::size_t m, std::size_t k, std::size_t n, bool float_products, const double* addend) {
+namespace {
+
+/// block_fma_gemm for any operands: tiles of block sums, normalised a tile at a time.
+void block_fma_gemm_tiles(const BlockFma& fma, std::size_t block_size, const double* a, const double* b, double* c,
+                          std::size_t m, std::size_t k, std::size_t n, bool float_products, const double* addend) {
     // Cache blocking: a panel of B (k x 128 columns, padded with zero columns to whole groups) is
     // reused by a group of 16 rows of A, whose sums stay in L1; one block's rows of the panel
     // (at most 32 x 128 doubles) are reused by all 16 rows.
@@ -469,6 +474,47 @@ void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a
                 std::copy(tile.data() + r * padded, tile.data() + r * padded + width, c + (i0 + r) * n + j0);
         }
     }
+}
+
+bool all_finite(const double* values, std::size_t count) {
+    return std::all_of(values, values + count, [](double v) { return std::isfinite(v); });
+}
+
+}  // namespace
+
+void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a, const double* b, double* c,
+                    std::size_t m, std::size_t k, std::size_t n, bool float_products, const double* addend) {
+    // The common case takes the kernel that keeps accumulators in registers: finite operands, and a
+    // block result that is D (no rounding to another output format between blocks).
+    detail::BlockFmaRegisterGemm problem;
+    problem.mode = fma.normalisation().options().mode;
+    const detail::NormalRange<double> accumulator({fma.normalisation().spec(), problem.mode});
+    if (!accumulator.applies || fma.output_rounds() ||
+        !detail::block_fma_in_registers_applies(fma.kept_bits(), problem.mode) || !all_finite(a, m * k) ||
+        !all_finite(b, k * n) || (addend != nullptr && !all_finite(addend, m * n)))
+        return block_fma_gemm_tiles(fma, block_size, a, b, c, m, k, n, float_products, addend);
+    std::vector<double> a_powers(m * k), b_powers(k * n);
+    alignment_powers(fma.x_emin(), std::span<const double>(a, m * k), a_powers);
+    alignment_powers(fma.y_emin(), std::span<const double>(b, k * n), b_powers);
+    if (addend != nullptr)
+        std::copy(addend, addend + m * n, c);
+    else
+        std::fill(c, c + m * n, 0.0);
+    problem.a = a;
+    problem.a_powers = a_powers.data();
+    problem.b = b;
+    problem.b_powers = b_powers.data();
+    problem.c = c;
+    problem.m = m;
+    problem.k = k;
+    problem.n = n;
+    problem.block_size = block_size;
+    problem.kept_bits = fma.kept_bits();
+    [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // the kernel's doubles round natively
+    // Rows with a block sum out of the accumulator's normal range are computed again in full.
+    for (std::size_t i : detail::block_fma_in_registers(problem, accumulator))
+        block_fma_gemm_tiles(fma, block_size, a + i * k, b, c + i * n, 1, k, n, float_products,
+                             addend != nullptr ? addend + i * n : nullptr);
 }
 
 }  // namespace floatscope::emu
