@@ -94,6 +94,18 @@ TEST_CASE("gemm delivers the model's values (MPFR reference) on every path") {
         CHECK(paths_seen[path] >= 2);
 }
 
+TEST_CASE("int8 GEMM stays exact where its int32 sums pass 2^24, beyond binary32's integers") {
+    // 1100 products 127 * 127 (odd): the partial sums pass 2^24 after 1041 of them, where a float
+    // sum would round; the int32 accumulator holds 1100 * 16129 exactly.
+    const auto& model = emu::find_accumulation_preset("intel_amx_int8").model;
+    constexpr std::size_t k = 1100;
+    const std::vector<double> a(k, 127.0), b(k, 127.0);
+    std::vector<double> c(1);
+    emu::gemm(model, a, b, c, 1, k, 1);
+    CHECK(c[0] == 1100.0 * 16129.0);
+    CHECK(test::same_result(c[0], test::ref_dot(model, a, b)));
+}
+
 TEST_CASE("every binary32 kernel this CPU runs delivers the model's values") {
     // gemm picks the widest kernel; the others (AVX2, portable C++) are checked here directly, on
     // bf16 values (exact floats) with products spanning fp32's range, subnormals included.
