@@ -6,7 +6,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "emulation/accumulation/kernels/cache_line_buffer.hpp"
 #include "emulation/accumulation/kernels/float_environment.hpp"
 #include "emulation/accumulation/kernels/normal_range_rounding.hpp"
+#include "emulation/accumulation/kernels/vector_memory.hpp"
 
 namespace floatscope::emu {
 
@@ -39,12 +39,8 @@ constexpr std::size_t group = lanes * vectors;  ///< columns one block_group cal
 // The helpers below are always inlined, so the calling convention of 64-byte vectors (which GCC
 // warns about, to the end of the file, when the default build lacks AVX-512) never applies.
 #pragma GCC diagnostic ignored "-Wpsabi"
-[[gnu::always_inline]] inline Doubles load(const double* p) {
-    Doubles v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-[[gnu::always_inline]] inline void store(double* p, Doubles v) { std::memcpy(p, &v, sizeof v); }
+[[gnu::always_inline]] inline Doubles load(const double* p) { return detail::load_lanes<Doubles>(p); }
+[[gnu::always_inline]] inline void store(double* p, Doubles v) { detail::store_lanes(p, v); }
 
 /// Whether a lane of a comparison's mask is set: folded in halves, a few shuffles rather than a
 /// lane at a time.
@@ -154,11 +150,7 @@ using Integers32 = std::int32_t __attribute__((vector_size(64)));
 using HalfFloats = float __attribute__((vector_size(32)));
 constexpr std::size_t float_lanes = 16, float_vectors = group / float_lanes;
 
-[[gnu::always_inline]] inline Floats load(const float* p) {
-    Floats v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
+[[gnu::always_inline]] inline Floats load(const float* p) { return detail::load_lanes<Floats>(p); }
 
 // A vector of 16 floats holds 16 columns interleaved, column i in lane 2i and column 8 + i in lane
 // 2i + 1, so that each 64-bit half of a lane pair widens to a double in place (GCC splits the

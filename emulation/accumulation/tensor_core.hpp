@@ -72,8 +72,11 @@ bool products_fit_float(const core::FormatSpec& x, const core::FormatSpec& y);
 /// C (m x n) = A (m x k) B (k x n), all row-major, under a BlockFma order with blocks of
 /// `block_size` products along k (the last block may be shorter), each entry's first block from its
 /// `addend` (m x n, values of the output format; +0 when null); A and B hold values of the input
-/// formats, C receives values of the output format. Vectorized across columns; with
-/// `float_products` (products_fit_float of the input formats) on floats where that is exact.
+/// formats, C receives values of the output format. Finite operands whose blocks deliver D directly
+/// (no fp16 output) take kernels/block_fma_registers (accumulators in registers along all of k; a
+/// row with a block sum outside the accumulator's normal range is done again here); the rest, and
+/// those rows, take tiles vectorized across columns, with `float_products` (products_fit_float of
+/// the input formats) on floats where that is exact.
 void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a, const double* b, double* c,
                     std::size_t m, std::size_t k, std::size_t n, bool float_products = false,
                     const double* addend = nullptr);

@@ -1,4 +1,4 @@
-// The NVIDIA presets against real GPU outputs (tests/data/tensor-cores): every line bit for bit.
+// The NVIDIA presets against real GPU outputs (tests/data/tensor-cores): every line bit for bit, by dot and by gemm.
 #include <catch2/catch.hpp>
 
 #include <bit>
@@ -13,6 +13,7 @@
 #include "core/rounding.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/dot.hpp"
+#include "emulation/accumulation/gemm.hpp"
 #include "tests/emulation/accumulation/accumulation_reference.hpp"
 
 using namespace floatscope;
@@ -28,6 +29,24 @@ struct Instruction {
 
 double binary32_value(const std::string& hex) {
     return std::bit_cast<float>(static_cast<std::uint32_t>(std::stoul(hex, nullptr, 16)));
+}
+
+/// The instructions through gemm at once: A's row i is instruction i's A, B's column i its B, and
+/// the addend's (i, i) its C, so that D(i, i) is its D (the off-diagonal entries are other sums).
+std::vector<double> gemm_diagonal(const emu::AccumulationModel& model, const std::vector<Instruction>& instructions) {
+    const std::size_t m = instructions.size(), k = instructions.front().a.size();
+    std::vector<double> a(m * k), b(k * m), addend(m * m), d(m * m);
+    for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t t = 0; t < k; ++t) {
+            a[i * k + t] = instructions[i].a[t];
+            b[t * m + i] = instructions[i].b[t];
+        }
+        addend[i * m + i] = instructions[i].c;
+    }
+    emu::gemm(model, a, b, d, m, k, m, addend);
+    std::vector<double> diagonal(m);
+    for (std::size_t i = 0; i < m; ++i) diagonal[i] = d[i * m + i];
+    return diagonal;
 }
 
 /// The lines of a data file, `A_1 ... A_K ; B_1 ... B_K ; C ; D` (tests/data/tensor-cores/README.md).
@@ -61,7 +80,9 @@ struct DataSet {
 
 }  // namespace
 
-TEST_CASE("the NVIDIA presets reproduce the GPUs' outputs bit for bit, and so does the MPFR reference") {
+TEST_CASE(
+    "the NVIDIA presets reproduce the GPUs' outputs bit for bit through dot and gemm, and so does the MPFR "
+    "reference") {
     const std::vector<DataSet> sets = {
         {"V100_fp16_fp32.txt", "nvidia_v100_fp16", "fp32", 4},
         {"V100_fp16_fp16.txt", "nvidia_v100_fp16", "fp16", 4},
@@ -84,15 +105,19 @@ TEST_CASE("the NVIDIA presets reproduce the GPUs' outputs bit for bit, and so do
         model.output = {core::parse_format(set.output), core::RoundingMode::NearestEven};
         const std::vector<Instruction> instructions = read_instructions(set.file, model.output.format);
         REQUIRE(instructions.size() == 200);
-        std::size_t same = 0, same_reference = 0;
-        for (const Instruction& instruction : instructions) {
-            REQUIRE(instruction.a.size() == set.k);
+        std::size_t same = 0, same_gemm = 0, same_reference = 0;
+        for (const Instruction& instruction : instructions) REQUIRE(instruction.a.size() == set.k);
+        const std::vector<double> diagonal = gemm_diagonal(model, instructions);
+        for (std::size_t i = 0; i < instructions.size(); ++i) {
+            const Instruction& instruction = instructions[i];
             const auto bits = [&](double d) { return core::round_to_format(model.output.format, d).bits; };
             same += bits(emu::dot(model, instruction.a, instruction.b, instruction.c)) == instruction.d;
+            same_gemm += bits(diagonal[i]) == instruction.d;
             same_reference += bits(test::ref_dot(model, instruction.a, instruction.b, instruction.c)) == instruction.d;
         }
         INFO(set.file << " under " << set.preset);
         CHECK(same == instructions.size());
+        CHECK(same_gemm == instructions.size());
         CHECK(same_reference == instructions.size());
     }
 }
