@@ -26,7 +26,9 @@ enum class GemmPath {
     /// The tensor-core block FMA, vectorized over columns in double (tensor_core.hpp).
     BlockFma,
     /// ScalarAccumulator per entry: everything else (narrow accumulators with Kahan or pairwise
-    /// order, rounding downward, integer and other flushing accumulators).
+    /// order, rounding downward, integer and other flushing accumulators). A sequential integer
+    /// model whose sums for this k stay integers within 2^24 (int8 into int32, k <= 1024) is handed
+    /// to the native binary32 kernel, exact there.
     Scalar,
 };
 
