@@ -11,6 +11,7 @@ namespace floatscope::core {
 struct FormatRounding {
     FormatSpec format;
     RoundingMode mode = RoundingMode::NearestEven;
+    friend bool operator==(const FormatRounding&, const FormatRounding&) = default;
 };
 
 }  // namespace floatscope::core

@@ -81,7 +81,9 @@ void validate(const AccumulationModel& model) {
     if (model.multiply_add == MultiplyAdd::Separate) check_arithmetic_format("product", model.product);
     if (model.order == AccumulationOrder::Blocked) check_arithmetic_format("combine", model.combine);
 
-    const bool blocked = model.order == AccumulationOrder::Blocked || model.order == AccumulationOrder::BlockFma;
+    const bool two_stage = model.order == AccumulationOrder::TwoStageBlockFma;
+    const bool blocked =
+        model.order == AccumulationOrder::Blocked || model.order == AccumulationOrder::BlockFma || two_stage;
     if (blocked && model.block_size < 1)
         fail("block_size",
              fmt::format("{} needs a block size of at least 1, got {}", to_string(model.order), model.block_size));
@@ -89,6 +91,31 @@ void validate(const AccumulationModel& model) {
         fail("compensated", fmt::format("Kahan compensation applies to sequential and blocked orders, not {}",
                                         to_string(model.order)));
 
+    if (model.order == AccumulationOrder::Blocked && model.block_order != AccumulationOrder::Sequential &&
+        model.block_order != AccumulationOrder::Pairwise)
+        fail("block_order", fmt::format("the terms of a block are summed sequentially or pairwise, not {}",
+                                        to_string(model.block_order)));
+    if (model.order == AccumulationOrder::Blocked && model.block_order == AccumulationOrder::Pairwise &&
+        model.compensated)
+        fail("compensated", "Kahan compensation applies to sequential blocks, not pairwise ones");
+    if (two_stage) {
+        if (model.multiply_add != MultiplyAdd::Fused)
+            fail("multiply_add", "two-stage-block-fma adds exact products; use fused");
+        if (model.product_groups != 1 && model.product_groups != 2)
+            fail("product_groups", fmt::format("1 or 2 interleaved groups, got {}", model.product_groups));
+        if (model.block_size > max_block_fma_size)
+            fail("block_size", fmt::format("two-stage-block-fma blocks hold at most {} products, got {}",
+                                           max_block_fma_size, model.block_size));
+        // Its terms are integers in units of 2^-(F + 7) at the join (two_stage_block_fma.hpp), which
+        // must stay exact in a double; a binary accumulator of at most binary32's precision bounds them.
+        const int fraction_bits = model.accumulator.format.mantissa_bits + model.alignment_extra_bits;
+        if (model.accumulator.format.kind != core::FormatKind::Binary || model.accumulator.format.mantissa_bits > 23)
+            fail("accumulator", "two-stage-block-fma needs a binary accumulator of at most 24 significant bits");
+        if (fraction_bits < 1 || fraction_bits > 24)
+            fail("alignment_extra_bits",
+                 fmt::format("{} extra bits with a {}-bit accumulator align to {} fraction bits; valid: 1 to 24",
+                             model.alignment_extra_bits, model.accumulator.format.mantissa_bits + 1, fraction_bits));
+    }
     if (model.order == AccumulationOrder::BlockFma) {
         if (model.multiply_add != MultiplyAdd::Fused) fail("multiply_add", "block-fma adds exact products; use fused");
         if (model.accumulator.format.kind != core::FormatKind::Binary)
@@ -121,16 +148,19 @@ const char* to_string(AccumulationOrder order) {
         case AccumulationOrder::Pairwise: return "pairwise";
         case AccumulationOrder::Blocked: return "blocked";
         case AccumulationOrder::BlockFma: return "block-fma";
+        case AccumulationOrder::TwoStageBlockFma: return "two-stage-block-fma";
     }
     return "?";
 }
 
 AccumulationOrder parse_accumulation_order(std::string_view name) {
-    for (AccumulationOrder order : {AccumulationOrder::Sequential, AccumulationOrder::Pairwise,
-                                    AccumulationOrder::Blocked, AccumulationOrder::BlockFma})
+    for (AccumulationOrder order :
+         {AccumulationOrder::Sequential, AccumulationOrder::Pairwise, AccumulationOrder::Blocked,
+          AccumulationOrder::BlockFma, AccumulationOrder::TwoStageBlockFma})
         if (name == to_string(order)) return order;
-    throw Error(
-        fmt::format("unknown accumulation order '{}'; valid orders: sequential pairwise blocked block-fma", name));
+    throw Error(fmt::format(
+        "unknown accumulation order '{}'; valid orders: sequential pairwise blocked block-fma two-stage-block-fma",
+        name));
 }
 
 const char* to_string(MultiplyAdd multiply_add) { return multiply_add == MultiplyAdd::Fused ? "fused" : "separate"; }
@@ -156,11 +186,19 @@ std::string describe(const AccumulationModel& model) {
         case AccumulationOrder::Sequential:
         case AccumulationOrder::Pairwise: text += to_string(model.order); break;
         case AccumulationOrder::Blocked:
-            text += fmt::format("blocks of {} combined in {}", model.block_size, rounding(model.combine));
+            text += fmt::format("{}blocks of {} combined in {}",
+                                model.block_order == AccumulationOrder::Pairwise ? "pairwise " : "", model.block_size,
+                                rounding(model.combine));
             break;
         case AccumulationOrder::BlockFma:
             text += fmt::format("block FMA of {} products with {} extra alignment bits", model.block_size,
                                 model.alignment_extra_bits);
+            break;
+        case AccumulationOrder::TwoStageBlockFma:
+            text +=
+                fmt::format("two-stage block FMA of {} products{} with {} extra alignment bits, c joined after them",
+                            model.block_size, model.product_groups == 2 ? " in two interleaved halves" : "",
+                            model.alignment_extra_bits);
             break;
     }
     if (model.compensated) text += ", Kahan-compensated";

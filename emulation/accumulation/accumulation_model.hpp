@@ -24,8 +24,9 @@ enum class AccumulationOrder {
     /// the largest power of two below n, where the sum of one term is the term itself (so a pair of
     /// exact products is rounded once). A single term alone gives acc(t_1), no term gives +0.
     Pairwise,
-    /// Sequential within consecutive blocks of `block_size` terms (the last may be shorter), each
-    /// block from +0; the block sums are then added sequentially in the `combine` format, from +0.
+    /// Within consecutive blocks of `block_size` terms (the last may be shorter) in `block_order`
+    /// (sequential from +0, or pairwise), rounded to `accumulator`; the block sums are then added
+    /// sequentially in the `combine` format, from the addend (+0 without one).
     Blocked,
     /// Tensor-core block FMA (tensor_core.hpp): each block of `block_size` exact products and the
     /// accumulator are aligned to the largest alignment exponent (e(x) + e(y) for a product),
@@ -33,6 +34,11 @@ enum class AccumulationOrder {
     /// once to the accumulator format and stored in the output format (an instruction's D, the next
     /// block's C): recursive summation of instruction results in the output format.
     BlockFma,
+    /// Block FMA with the products aligned first and the addend joined after them (two_stage_block_fma.hpp:
+    /// AMD CDNA3 matrix cores): per block, the exact products in `product_groups` interleaved groups
+    /// are aligned and truncated among themselves, their sum and c are then aligned together and
+    /// rounded down, and the exact result is rounded once to the accumulator and stored in the output.
+    TwoStageBlockFma,
 };
 
 /// How a product meets the accumulator.
@@ -59,10 +65,14 @@ struct AccumulationModel {
     core::FormatRounding product;  ///< Separate only
     core::FormatRounding accumulator;
     AccumulationOrder order = AccumulationOrder::Sequential;
-    int block_size = 0;  ///< Blocked: terms per block; BlockFma: products per block
+    int block_size = 0;  ///< Blocked: terms per block; BlockFma, TwoStageBlockFma: products per block
+    /// Blocked only: the order within a block, Sequential or Pairwise (AMD CDNA1/2's trees of 2 or 4).
+    AccumulationOrder block_order = AccumulationOrder::Sequential;
+    int product_groups = 1;  ///< TwoStageBlockFma only: 1, or 2 interleaved halves (CDNA3 FP8)
     core::FormatRounding combine;  ///< Blocked only: the format the block sums are added in
     bool compensated = false;  ///< Kahan summation (Sequential, and within the blocks of Blocked)
-    int alignment_extra_bits = 0;  ///< BlockFma only; negative keeps fewer bits than the accumulator has
+    /// BlockFma and TwoStageBlockFma; negative keeps fewer bits than the accumulator has
+    int alignment_extra_bits = 0;
     core::FormatRounding output;
 };
 
@@ -72,7 +82,8 @@ void validate(const AccumulationModel& model);
 /// One line for reports and the GUI: "bf16(rne) x bf16(rne), exact products, fp32(rne) accumulator, sequential".
 std::string describe(const AccumulationModel& model);
 
-/// "sequential" "pairwise" "blocked" "block-fma"; parse throws floatscope::Error listing them.
+/// "sequential" "pairwise" "blocked" "block-fma" "two-stage-block-fma"; parse throws floatscope::Error
+/// listing them.
 const char* to_string(AccumulationOrder order);
 AccumulationOrder parse_accumulation_order(std::string_view name);
 /// "fused" "separate"; parse throws floatscope::Error listing them.

@@ -52,6 +52,120 @@ constexpr const char* block_order_assumption =
     "Assumed: blocks follow each other in increasing k, the fp32 accumulator carried from one block "
     "to the next (as a loop of mma instructions over k does), inputs converted with round to nearest even.";
 
+//  MMA-Sim 2025: P. Xie, Y. Wang, F. Yang, M. Yang, "MMA-Sim: Bit-Accurate Reference Model of Tensor
+//    Cores and Matrix Cores", arXiv:2511.10909, 2025, and its simulator (github.com/microsoft/MMA-Sim).
+constexpr const char* mma_sim =
+    "Xie, Wang, Yang and Yang, \"MMA-Sim: Bit-Accurate Reference Model of Tensor Cores and Matrix Cores\", "
+    "arXiv:2511.10909 (2025), and their simulator";
+constexpr const char* amd_unvalidated =
+    "Not validated against this GPU's outputs here (no AMD data were at hand); MMA-Sim reports its models "
+    "bitwise equal to the hardware on its own tests.";
+
+/// AMD CDNA1/2 (MI100, MI250): products rounded to fp32, summed pairwise in groups of `group`, each
+/// group added to the running fp32 sum; `flushing` (CDNA2) flushes subnormal inputs and results.
+AccumulationModel amd_pairwise_model(std::string_view input, int group, bool flushing) {
+    const std::string suffix = flushing ? ":ftz" : "";
+    AccumulationModel m;
+    m.x.rounding = rounding(std::string(input) + suffix);
+    m.y.rounding = m.x.rounding;
+    m.multiply_add = MultiplyAdd::Separate;
+    m.product = rounding("fp32" + suffix);
+    m.accumulator = m.product;
+    m.order = AccumulationOrder::Blocked;
+    m.block_order = AccumulationOrder::Pairwise;
+    m.block_size = group;
+    m.combine = m.product;
+    m.output = rounding("fp32");
+    return m;
+}
+
+/// AMD CDNA3 (MI300): the two-stage block FMA of two_stage_block_fma.hpp, 24 fraction bits, rne.
+AccumulationModel amd_two_stage_model(std::string_view input, RoundingMode input_mode, int block, int groups) {
+    AccumulationModel m = tensor_core_model(input, input_mode, block, 1, RoundingMode::NearestEven);
+    m.order = AccumulationOrder::TwoStageBlockFma;
+    m.product_groups = groups;
+    return m;
+}
+
+template <typename Add>
+void add_amd_presets(const Add& add) {
+    const RoundingMode rne = RoundingMode::NearestEven;
+    const std::string order =
+        "Assumed: a K longer than one instruction chains instructions along k in increasing order, D the next C.";
+    struct Pairwise {
+        const char* gpu;
+        const char* title;
+        bool flushing;
+        const char* input;
+        const char* suffix;
+        int group;
+        int k;
+        const char* instruction;
+    };
+    for (const Pairwise& q : std::initializer_list<Pairwise>{
+             {"mi100", "AMD MI100 (CDNA1)", false, "fp16", "", 4, 8, "v_mfma_f32_32x32x8f16"},
+             {"mi100", "AMD MI100 (CDNA1)", false, "bf16", "", 2, 4, "v_mfma_f32_32x32x4bf16"},
+             {"mi250", "AMD MI250 (CDNA2)", true, "fp16", "", 4, 8, "v_mfma_f32_32x32x8f16"},
+             {"mi250", "AMD MI250 (CDNA2)", true, "bf16", "", 2, 4, "v_mfma_f32_32x32x4bf16"},
+             {"mi250", "AMD MI250 (CDNA2)", true, "bf16", "_1k", 4, 8, "v_mfma_f32_32x32x8bf16_1k"},
+         }) {
+        const std::string revision =
+            q.flushing ? ""
+                       : " A later revision of the simulator sums each CDNA1 group and C exactly and rounds once "
+                         "instead; this preset follows the pairwise tree of the first.";
+        const std::string flush =
+            q.flushing ? " CDNA2 flushes subnormals: inputs and C to zero, every product and sum to a zero of its "
+                         "sign. Assumed: a flushed input or C is a zero of its own sign (the simulator makes it +0; "
+                         "the two differ only in the sign of an all-zero result)."
+                       : "";
+        add(fmt::format("amd_{}_{}{}", q.gpu, q.input, q.suffix), PresetKind::Hardware,
+            fmt::format("{} matrix core, {} inputs, pairwise fp32 trees of {}", q.title, q.input, q.group),
+            fmt::format("The {} model of {} ({}, K = {}): each product rounded to fp32, the products of a group of "
+                        "{} summed pairwise with fp32 additions (round to nearest even), each group's sum then added "
+                        "to the running fp32 sum, which starts from C.{}{} {} {}",
+                        q.title, mma_sim, q.instruction, q.k, q.group, flush, revision, amd_unvalidated, order),
+            amd_pairwise_model(q.input, q.group, q.flushing), PresetEvidence::Paper, q.k);
+    }
+    const std::string two_stage =
+        "the products of a group aligned at the sum of their operands' exponents and truncated to 24 fraction bits "
+        "below the largest, their sum and C then aligned together, the sum rounded down to 31 fraction bits and C to "
+        "24 (round toward minus infinity: the asymmetric rounding MMA-Sim reports), the exact total rounded to fp32 "
+        "with round to nearest even";
+    struct TwoStage {
+        const char* input;
+        RoundingMode input_mode;
+        int block;
+        int groups;
+        int k;
+        const char* instruction;
+        const char* note;
+    };
+    for (const TwoStage& t : std::initializer_list<TwoStage>{
+             {"fp16", rne, 8, 1, 16, "v_mfma_f32_16x16x16_f16", ""},
+             {"bf16", rne, 8, 1, 16, "v_mfma_f32_16x16x16_bf16", ""},
+             {"xf32", RoundingMode::TowardZero, 4, 1, 8, "v_mfma_f32_16x16x8_xf32",
+              " xf32 is tf32 (e8m10): fp32 operands lose their 13 low bits by truncation."},
+             {"fp8_e4m3fnuz", rne, 16, 2, 32, "v_mfma_f32_16x16x32_fp8_fp8",
+              " FP8 groups of 16 are two interleaved halves (even and odd k), each aligned alone; the halves are "
+              "rounded down to the larger one's 24 fraction bits before they are added, and a C below 2^-25 of the "
+              "join is dropped."},
+             {"fp8_e5m2fnuz", rne, 16, 2, 32, "v_mfma_f32_16x16x32_bf8_bf8",
+              " FP8 groups of 16 are two interleaved halves (even and odd k), each aligned alone; the halves are "
+              "rounded down to the larger one's 24 fraction bits before they are added, and a C below 2^-25 of the "
+              "join is dropped."},
+         }) {
+        const std::string input = t.input == std::string_view("xf32") ? "tf32" : t.input;
+        add(fmt::format("amd_mi300_{}", t.input), PresetKind::Hardware,
+            fmt::format("AMD MI300 (CDNA3) matrix core, {} inputs, fp32 accumulation", t.input),
+            fmt::format("The CDNA3 model of {} ({}, K = {}): groups of {} exact products, {}.{} CDNA3 takes the "
+                        "FNUZ FP8 formats (one NaN at 0x80, no -0, no infinity; AMD CDNA3 ISA). The simulator's code "
+                        "holds two revisions of this model, which differ in the FP8 join (rounding down, then "
+                        "truncation); this preset follows the first. {} {}",
+                        mma_sim, t.instruction, t.k, t.block, two_stage, t.note, amd_unvalidated, order),
+            amd_two_stage_model(input, t.input_mode, t.block, t.groups), PresetEvidence::Paper, t.k);
+    }
+}
+
 std::vector<AccumulationPreset> build_presets() {
     std::vector<AccumulationPreset> p;
     auto add = [&p](std::string name, PresetKind kind, std::string summary, std::string help, AccumulationModel m,
@@ -275,17 +389,7 @@ std::vector<AccumulationPreset> build_presets() {
             m);
     }
 
-    for (const char* input : {"e4m3fnuz", "e5m2fnuz"}) {
-        add(fmt::format("amd_mi300_fp8_{}", input), PresetKind::Hardware,
-            fmt::format("AMD MI300 (CDNA3) matrix core, FNUZ FP8 {} inputs, fp32 accumulation", input),
-            fmt::format("CDNA3 takes the FNUZ FP8 formats (bias 8 and 16, one NaN at 0x80, no -0, no infinity; AMD "
-                        "CDNA3 ISA). Block FMA with the CDNA3 FP8 parameters of {}: 16 exact products per block, "
-                        "1 extra alignment bit, normalisation with round to nearest even. Not modelled: that model "
-                        "adds the accumulator after the products' sum and groups FP8 products odd/even; here the "
-                        "accumulator is aligned with the products as in NVIDIA's block. {}",
-                        khattak, block_order_assumption),
-            tensor_core_model(input, rne, 16, 1, rne));
-    }
+    add_amd_presets(add);
     return p;
 }
 

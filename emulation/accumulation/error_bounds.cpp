@@ -51,14 +51,19 @@ double gamma_bound(double n, double u) {
 
 double probabilistic_bound(double n, double u) { return probabilistic_lambda * std::sqrt(n) * u; }
 
-double accumulation_depth(AccumulationOrder order, int block_size, bool compensated, double n) {
-    if (compensated) return 2;
-    const double b = block_size > 0 ? block_size : 1;
-    switch (order) {
+double pairwise_depth(double n) { return std::max(1.0, std::ceil(std::log2(n))); }
+
+double accumulation_depth(const AccumulationModel& model, double n) {
+    if (model.compensated) return 2;
+    const double b = model.block_size > 0 ? model.block_size : 1;
+    switch (model.order) {
         case AccumulationOrder::Sequential: return n;
-        case AccumulationOrder::Pairwise: return std::max(1.0, std::ceil(std::log2(n)));
-        case AccumulationOrder::Blocked: return b + std::ceil(n / b);
+        case AccumulationOrder::Pairwise: return pairwise_depth(n);
+        case AccumulationOrder::Blocked:
+            return (model.block_order == AccumulationOrder::Pairwise ? pairwise_depth(b) : b) + std::ceil(n / b);
         case AccumulationOrder::BlockFma: return std::ceil(n / b);
+        // The truncation of the products and the rounding down at the join, then the rounding.
+        case AccumulationOrder::TwoStageBlockFma: return 2 * std::ceil(n / b);
     }
     return n;
 }
@@ -76,13 +81,16 @@ ErrorBounds dot_error_bounds(const AccumulationModel& model, double n, const cor
     const core::FormatRounding& accumulator = result_rounding(model);
     double others = operand(model.x) * operand(model.y) * rounding_factor(model.output, accumulator.format);
     if (model.multiply_add == MultiplyAdd::Separate) others *= factor(unit_roundoff(model.product));
-    const double depth = accumulation_depth(model.order, model.block_size, model.compensated, n);
+    const double depth = accumulation_depth(model, n);
     return combine(others, unit_roundoff(accumulator), depth);
 }
 
 ErrorBounds sum_error_bounds(const core::FormatRounding& accumulator, AccumulationOrder order, bool compensated,
                              double n, double input_u) {
-    return combine(factor(input_u), unit_roundoff(accumulator), accumulation_depth(order, 0, compensated, n));
+    AccumulationModel plain;
+    plain.order = order;
+    plain.compensated = compensated;
+    return combine(factor(input_u), unit_roundoff(accumulator), accumulation_depth(plain, n));
 }
 
 }  // namespace floatscope::emu

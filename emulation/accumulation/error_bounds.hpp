@@ -25,9 +25,11 @@ double probabilistic_bound(double n, double u);
 
 /// How many accumulator roundings a term meets on its way into a sum of n terms, the n of gamma_n:
 /// sequential n (Higham 3.1), pairwise ceil(log2 n) (Higham 4.2), blocked b + ceil(n / b) (block
-/// sums, then their sum), block FMA ceil(n / b) (one rounding per block and accumulator),
-/// compensated 2 (Kahan's summation to first order: 2u, Higham 4.3).
-double accumulation_depth(AccumulationOrder order, int block_size, bool compensated, double n);
+/// sums, then their sum; ceil(log2 b) + ceil(n / b) for pairwise blocks), block FMA ceil(n / b) (one
+/// rounding per block and accumulator), two-stage block FMA 2 ceil(n / b) (a truncation and a
+/// rounding per block), compensated 2 (Kahan's summation to first order: 2u, Higham 4.3). Only the
+/// model's order, block_size, block_order and compensated are read.
+double accumulation_depth(const AccumulationModel& model, double n);
 
 /// Relative bounds: |computed - exact| <= bound * (|x|^T |y|) for a dot product, entry by entry for
 /// a GEMM. Infinite where no bound applies (a non-binary format, n u >= 1).

@@ -27,8 +27,11 @@ using detail::is_binary32_rne;
 using detail::products_exact_in_float;
 using detail::takes_float_round_to_odd;
 
+/// Sequential sums, or blocks of them: what the native tile and narrow kernels compute.
 bool order_without_compensation(const AccumulationModel& m) {
-    return !m.compensated && (m.order == AccumulationOrder::Sequential || m.order == AccumulationOrder::Blocked);
+    return !m.compensated &&
+           (m.order == AccumulationOrder::Sequential ||
+            (m.order == AccumulationOrder::Blocked && m.block_order == AccumulationOrder::Sequential));
 }
 
 /// Which native binary32 kernel computes the model exactly, if one does.
@@ -69,7 +72,17 @@ bool sums_stay_normal(const AccumulationModel& m, std::span<const float> a, std:
     return qa + qb >= std::numeric_limits<float>::min_exponent - 1;
 }
 
+/// Pairwise blocks of products rounded to binary32 (rne, optionally flushing), summed and combined
+/// in that same format (AMD CDNA1/2): the native rows kernel's PairwiseBlocks order.
+bool pairwise_blocks_fp32(const AccumulationModel& m) {
+    const bool fp32 = is_binary32_rne(m.product) || is_flushing_binary32_rne(m.product);
+    return m.order == AccumulationOrder::Blocked && m.block_order == AccumulationOrder::Pairwise && !m.compensated &&
+           m.multiply_add == MultiplyAdd::Separate && fp32 && m.accumulator == m.product && m.combine == m.product &&
+           float_range(m.x.rounding.format).floats && float_range(m.y.rounding.format).floats;
+}
+
 NativeKernel native_fp32(const AccumulationModel& m) {
+    if (pairwise_blocks_fp32(m)) return NativeKernel::Rows;
     // fma and mul-then-add in binary32 with rne are exactly the Fused and Separate(fp32, rne) steps.
     const bool fp32 = is_binary32_rne(m.accumulator) && float_range(m.x.rounding.format).floats &&
                       float_range(m.y.rounding.format).floats &&
@@ -78,7 +91,7 @@ NativeKernel native_fp32(const AccumulationModel& m) {
     if (!fp32) return NativeKernel::None;
     const bool combine = m.order != AccumulationOrder::Blocked || is_binary32_rne(m.combine);
     if (order_without_compensation(m) && combine) return NativeKernel::Tiles;
-    if (m.compensated && combine) return NativeKernel::Rows;
+    if (m.compensated && combine && m.block_order == AccumulationOrder::Sequential) return NativeKernel::Rows;
     // A pair of exact products is rounded once: the float product must be exact.
     const bool exact_leaves =
         m.multiply_add == MultiplyAdd::Separate || products_exact_in_float(m.x.rounding.format, m.y.rounding.format);
@@ -224,8 +237,11 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
             detail::gemm_fp32({fa.data(), fb.data(), fc.data(), m, k, n, fused, block});
         } else if (path == GemmPath::NativeFp32) {
             using Order = detail::Fp32RowsGemm::Order;
-            const Order order = model.compensated ? Order::Compensated : Order::Pairwise;
-            detail::gemm_fp32_rows({fa.data(), fb.data(), fc.data(), m, k, n, order, fused, block});
+            const Order order = pairwise_blocks_fp32(model) ? Order::PairwiseBlocks
+                                : model.compensated         ? Order::Compensated
+                                                            : Order::Pairwise;
+            detail::gemm_fp32_rows({fa.data(), fb.data(), fc.data(), m, k, n, order, fused, block,
+                                    pairwise_blocks_fp32(model) && is_flushing_binary32_rne(model.product)});
         } else {
             detail::NarrowGemm problem;
             problem.a = fa.data();

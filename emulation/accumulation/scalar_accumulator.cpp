@@ -41,7 +41,8 @@ ScalarAccumulator::ScalarAccumulator(const AccumulationModel& model)
       product_(product_rounding(model).format, options_of(product_rounding(model))),
       combine_(combine_rounding(model).format, options_of(combine_rounding(model))),
       accumulator_rounder_(model.accumulator.format, options_of(model.accumulator)),
-      block_fma_(model) {}
+      block_fma_(model),
+      two_stage_block_fma_(model) {}
 
 double ScalarAccumulator::term(const Terms& terms, std::size_t i) const {
     const double x = terms.x_at(i), y = terms.y_at(i);
@@ -79,13 +80,21 @@ double ScalarAccumulator::pairwise(const Terms& terms, std::size_t begin, std::s
 
 double ScalarAccumulator::blocked(const Terms& terms, std::size_t n, double initial) const {
     const auto block = static_cast<std::size_t>(model_.block_size);
+    const bool pairwise_blocks = model_.block_order == AccumulationOrder::Pairwise;
     double total = initial;
-    for (std::size_t begin = 0; begin < n; begin += block)
-        total = combine_.add(total, sequential(terms, begin, std::min(n, begin + block), 0)).value;
+    for (std::size_t begin = 0; begin < n; begin += block) {
+        const std::size_t end = std::min(n, begin + block);
+        const double part = !pairwise_blocks   ? sequential(terms, begin, end, 0)
+                            : end - begin == 1 ? accumulator_rounder_(term(terms, begin)).value
+                                               : pairwise(terms, begin, end);
+        total = combine_.add(total, part).value;
+    }
     return total;
 }
 
-double ScalarAccumulator::block_fma(const Terms& terms, std::size_t n, double initial) const {
+template <typename BlockOperation>
+double ScalarAccumulator::blocks_of_products(const BlockOperation& operation, const Terms& terms, std::size_t n,
+                                             double initial) const {
     const auto block = static_cast<std::size_t>(model_.block_size);
     std::vector<double> x(std::min(block, n)), y(x.size());
     double acc = initial;
@@ -95,7 +104,7 @@ double ScalarAccumulator::block_fma(const Terms& terms, std::size_t n, double in
             x[i] = terms.x_at(begin + i);
             y[i] = terms.y_at(begin + i);
         }
-        acc = block_fma_(acc, std::span<const double>(x.data(), count), std::span<const double>(y.data(), count));
+        acc = operation(acc, std::span<const double>(x.data(), count), std::span<const double>(y.data(), count));
     }
     return acc;
 }
@@ -110,7 +119,8 @@ double ScalarAccumulator::accumulate(const double* x, std::ptrdiff_t x_stride, c
             if (n == 0) return 0;
             return n == 1 ? accumulator_rounder_(term(terms, 0)).value : pairwise(terms, 0, n);
         case AccumulationOrder::Blocked: return blocked(terms, n, initial);
-        case AccumulationOrder::BlockFma: return block_fma(terms, n, initial);
+        case AccumulationOrder::BlockFma: return blocks_of_products(block_fma_, terms, n, initial);
+        case AccumulationOrder::TwoStageBlockFma: return blocks_of_products(two_stage_block_fma_, terms, n, initial);
     }
     return 0;
 }

@@ -6,6 +6,7 @@
 #include "core/rounding.hpp"
 #include "emulation/accumulation/accumulation_model.hpp"
 #include "emulation/accumulation/tensor_core.hpp"
+#include "emulation/accumulation/two_stage_block_fma.hpp"
 #include "emulation/arithmetic/arithmetic.hpp"
 
 namespace floatscope::emu {
@@ -32,7 +33,9 @@ private:
     double sequential(const Terms& terms, std::size_t begin, std::size_t end, double initial) const;
     double pairwise(const Terms& terms, std::size_t begin, std::size_t end) const;
     double blocked(const Terms& terms, std::size_t n, double initial) const;
-    double block_fma(const Terms& terms, std::size_t n, double initial) const;
+    /// The blocks of a block FMA order, each block's d the next one's c.
+    template <typename BlockOperation>
+    double blocks_of_products(const BlockOperation& operation, const Terms& terms, std::size_t n, double initial) const;
 
     AccumulationModel model_;
     Arithmetic accumulator_;
@@ -40,6 +43,7 @@ private:
     Arithmetic combine_;
     core::Rounder accumulator_rounder_;
     BlockFma block_fma_;
+    TwoStageBlockFma two_stage_block_fma_;
 };
 
 }  // namespace floatscope::emu

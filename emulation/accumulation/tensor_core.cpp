@@ -282,14 +282,12 @@ private:
 
 }  // namespace
 
-namespace {
-
-/// The floor of a format's alignment exponents: emin for binary formats (where subnormals sit),
-/// none for the others (their values' own exponents).
 int alignment_emin(const core::FormatSpec& format) {
     return format.kind == core::FormatKind::Binary ? core::binary_geometry(format).emin
                                                    : std::numeric_limits<double>::min_exponent - 1;
 }
+
+namespace {
 
 /// Whether rounding to `output` leaves every value of `accumulator` as it is: the same format, or a
 /// binary one at least as wide, fine and special.

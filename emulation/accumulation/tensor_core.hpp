@@ -60,6 +60,10 @@ private:
     int x_emin_, y_emin_;
 };
 
+/// The floor of a format's alignment exponents: emin for binary formats (where subnormals sit),
+/// none for the others (their values' own exponents).
+int alignment_emin(const core::FormatSpec& format);
+
 /// 2^e(v) for each value: e(v) = floor(log2 |v|), at least `emin`; 0 for a zero, inf for inf and NaN
 /// (so that a block holding one is found special). The product of two of these is 2^(e(a) + e(b)),
 /// exactly, which is how the kernels find a block's largest alignment exponent.

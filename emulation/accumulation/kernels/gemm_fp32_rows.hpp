@@ -13,9 +13,13 @@ namespace floatscope::emu::detail {
 ///   below n, the sum of one term the term itself; no term gives +0;
 /// - Compensated: Kahan's loop from s = c = +0: y = t - c (fma(a, b, -c) when `fused`),
 ///   u = s + y, c = (u - s) - y, s = u; with `block` > 0, blocks of `block` terms each summed
-///   that way from +0, then added in order into a total that starts at +0.
+///   that way from +0, then added in order into a total that starts at +0;
+/// - PairwiseBlocks: blocks of `block` terms, each summed pairwise as above, then added in order
+///   into a total that starts at +0 (AMD CDNA1/2's trees).
+/// With `flush_subnormals`, every product and sum below binary32's smallest normal becomes a zero
+/// of its sign (CDNA2), the inputs having none.
 struct Fp32RowsGemm {
-    enum class Order { Pairwise, Compensated };
+    enum class Order { Pairwise, Compensated, PairwiseBlocks };
     const float* a = nullptr;
     const float* b = nullptr;
     float* c = nullptr;
@@ -23,6 +27,7 @@ struct Fp32RowsGemm {
     Order order = Order::Pairwise;
     bool fused = true;
     std::size_t block = 0;
+    bool flush_subnormals = false;
 };
 
 void gemm_fp32_rows(const Fp32RowsGemm& problem);

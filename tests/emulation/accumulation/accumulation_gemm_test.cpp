@@ -236,12 +236,14 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
 TEST_CASE("presets take the fast paths they are meant to") {
     auto path = [](const char* name) { return emu::gemm_path(emu::find_accumulation_preset(name).model); };
     for (const char* name :
-         {"fp32", "bf16_fp32", "fp16_fp32", "tf32", "tf32_rtz", "google_tpu_mxu_bf16", "intel_amx_bf16"})
+         {"fp32", "bf16_fp32", "fp16_fp32", "tf32", "tf32_rtz", "google_tpu_mxu_bf16", "intel_amx_bf16",
+          "amd_mi100_fp16", "amd_mi100_bf16", "amd_mi250_fp16", "amd_mi250_bf16_1k"})
         CHECK(path(name) == emu::GemmPath::NativeFp32);
     for (const char* name : {"fp16", "fp8_e4m3", "fp8_e5m2"}) CHECK(path(name) == emu::GemmPath::NarrowAccumulator);
-    for (const char* name : {"nvidia_v100_fp16", "nvidia_a100_bf16", "nvidia_h100_fp8_e4m3", "amd_mi300_fp8_e4m3fnuz"})
+    for (const char* name : {"nvidia_v100_fp16", "nvidia_a100_bf16", "nvidia_h100_fp8_e4m3"})
         CHECK(path(name) == emu::GemmPath::BlockFma);
-    CHECK(path("intel_amx_int8") == emu::GemmPath::Scalar);
+    for (const char* name : {"intel_amx_int8", "amd_mi300_fp16", "amd_mi300_fp8_e4m3fnuz"})
+        CHECK(path(name) == emu::GemmPath::Scalar);
 }
 
 TEST_CASE("a flushing fp32 accumulator flushes subnormal partial sums on the native path's data check") {

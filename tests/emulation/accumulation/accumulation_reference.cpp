@@ -139,6 +139,74 @@ struct Reference {
         return stored(rounded(m.accumulator, sum->get()));
     }
 
+    /// t * 2^-quantum rounded to an integer by `round` (mpfr_trunc or mpfr_floor), times 2^quantum.
+    static void to_multiple(mpfr_ptr t, long quantum, int (*round)(mpfr_ptr, mpfr_srcptr)) {
+        mpfr_mul_2si(t, t, -quantum, MPFR_RNDN);
+        round(t, t);
+        mpfr_mul_2si(t, t, quantum, MPFR_RNDN);
+    }
+
+    /// The two-stage block FMA of two_stage_block_fma.hpp (AMD CDNA3), step by step on MPFR numbers.
+    double two_stage(double c, std::size_t begin, std::size_t end) const {
+        const long f = m.accumulator.format.mantissa_bits + m.alignment_extra_bits;
+        Number plain = number(c);
+        bool positive_overflow = false, negative_overflow = false;
+        const double overflow = std::ldexp(1.0, core::binary_geometry(m.accumulator.format).emax + 1);
+        for (std::size_t i = begin; i < end; ++i) {
+            Number p = number(x[i]), q = number(y[i]);
+            mpfr_mul(p->get(), p->get(), q->get(), MPFR_RNDN);
+            positive_overflow |= mpfr_cmp_d(p->get(), overflow) >= 0;
+            negative_overflow |= mpfr_cmp_d(p->get(), -overflow) <= 0;
+            mpfr_add(plain->get(), plain->get(), p->get(), MPFR_RNDN);
+        }
+        if (!mpfr_number_p(plain->get())) return stored(rounded(m.accumulator, plain->get()));
+        if (positive_overflow && negative_overflow) return std::nan("");
+        if (positive_overflow || negative_overflow) return positive_overflow ? INFINITY : -INFINITY;
+        // Each group (positions begin + g, begin + g + groups, ...) truncated below its largest exponent.
+        const std::size_t groups = static_cast<std::size_t>(m.product_groups);
+        std::vector<Number> sums;
+        std::vector<long> largest;
+        for (std::size_t g = 0; g < groups; ++g) {
+            bool any = false;
+            long e_max = 0;
+            for (std::size_t i = begin + g; i < end; i += groups)
+                if (x[i] != 0 && y[i] != 0) {
+                    const long e =
+                        alignment_exponent(m.x.rounding.format, x[i]) + alignment_exponent(m.y.rounding.format, y[i]);
+                    e_max = any ? std::max(e_max, e) : e;
+                    any = true;
+                }
+            if (!any) continue;
+            Number sum = number(0);
+            for (std::size_t i = begin + g; i < end; i += groups) {
+                Number p = number(x[i]), q = number(y[i]);
+                mpfr_mul(p->get(), p->get(), q->get(), MPFR_RNDN);
+                to_multiple(p->get(), e_max - f, mpfr_trunc);
+                mpfr_add(sum->get(), sum->get(), p->get(), MPFR_RNDN);
+            }
+            sums.push_back(std::move(sum));
+            largest.push_back(e_max);
+        }
+        Number products = number(0);
+        bool any_product = !sums.empty();
+        const long e_p = any_product ? *std::max_element(largest.begin(), largest.end()) : 0;
+        for (const Number& sum : sums) {
+            to_multiple(sum->get(), e_p - f, mpfr_floor);
+            mpfr_add(products->get(), products->get(), sum->get(), MPFR_RNDN);
+        }
+        const bool any_c = c != 0;
+        if (!any_product && !any_c) return stored(0.0);
+        const long e_c = any_c ? std::max<long>(std::ilogb(c), 1 - m.output.format.bias) : 0;
+        const long join = !any_product ? e_c : !any_c ? e_p : std::max(e_p, e_c);
+        to_multiple(products->get(), join - f - 7, mpfr_floor);
+        Number addend = number(c);
+        to_multiple(addend->get(), join - f, mpfr_floor);
+        if (groups == 2 && any_c && e_c < join - f - 1) mpfr_set_zero(addend->get(), 1);
+        mpfr_add(products->get(), products->get(), addend->get(), MPFR_RNDN);
+        if (mpfr_zero_p(products->get())) mpfr_set_zero(products->get(), 1);  // an exact zero is +0
+        return stored(rounded(m.accumulator, products->get()));
+    }
+
     /// A block's normalised result in the output format (D, the next block's c).
     double stored(double normalised) const {
         Number v = number(normalised);
@@ -157,10 +225,26 @@ struct Reference {
             }
             case AccumulationOrder::Blocked: {
                 double total = c;
-                for (std::size_t b = 0; b < n; b += static_cast<std::size_t>(m.block_size))
-                    total = add(m.combine, total,
-                                sequential(b, std::min(n, b + static_cast<std::size_t>(m.block_size)), 0));
+                for (std::size_t b = 0; b < n; b += static_cast<std::size_t>(m.block_size)) {
+                    const std::size_t end = std::min(n, b + static_cast<std::size_t>(m.block_size));
+                    double part = 0;
+                    if (m.block_order == AccumulationOrder::Sequential) {
+                        part = sequential(b, end, 0);
+                    } else if (end - b > 1) {
+                        part = pairwise(b, end);
+                    } else {
+                        Number t = number(term(b));
+                        part = rounded(m.accumulator, t->get());
+                    }
+                    total = add(m.combine, total, part);
+                }
                 return total;
+            }
+            case AccumulationOrder::TwoStageBlockFma: {
+                double acc = c;
+                for (std::size_t b = 0; b < n; b += static_cast<std::size_t>(m.block_size))
+                    acc = two_stage(acc, b, std::min(n, b + static_cast<std::size_t>(m.block_size)));
+                return acc;
             }
             case AccumulationOrder::BlockFma: {
                 double acc = c;

@@ -43,11 +43,22 @@ TEST_CASE("gamma_n = n u / (1 - n u), none once n u reaches 1; lambda sqrt(n) u"
 }
 
 TEST_CASE("rounding depth of each accumulation order", "[bounds]") {
-    CHECK(accumulation_depth(AccumulationOrder::Sequential, 0, false, 100) == 100);
-    CHECK(accumulation_depth(AccumulationOrder::Pairwise, 0, false, 100) == 7);  // ceil(log2 100)
-    CHECK(accumulation_depth(AccumulationOrder::Blocked, 32, false, 100) == 36);  // 32 + ceil(100 / 32)
-    CHECK(accumulation_depth(AccumulationOrder::BlockFma, 4, false, 16) == 4);
-    CHECK(accumulation_depth(AccumulationOrder::Sequential, 0, true, 1e6) == 2);  // Kahan: 2u to first order
+    auto depth = [](AccumulationOrder order, int block_size, bool compensated, double n,
+                    AccumulationOrder block_order = AccumulationOrder::Sequential) {
+        AccumulationModel m;
+        m.order = order;
+        m.block_size = block_size;
+        m.compensated = compensated;
+        m.block_order = block_order;
+        return accumulation_depth(m, n);
+    };
+    CHECK(depth(AccumulationOrder::Sequential, 0, false, 100) == 100);
+    CHECK(depth(AccumulationOrder::Pairwise, 0, false, 100) == 7);  // ceil(log2 100)
+    CHECK(depth(AccumulationOrder::Blocked, 32, false, 100) == 36);  // 32 + ceil(100 / 32)
+    CHECK(depth(AccumulationOrder::Blocked, 4, false, 16, AccumulationOrder::Pairwise) == 6);  // 2 + 16 / 4
+    CHECK(depth(AccumulationOrder::BlockFma, 4, false, 16) == 4);
+    CHECK(depth(AccumulationOrder::TwoStageBlockFma, 8, false, 16) == 4);  // 2 per block
+    CHECK(depth(AccumulationOrder::Sequential, 0, true, 1e6) == 2);  // Kahan: 2u to first order
 }
 
 TEST_CASE("a format holds another's values when its precision and range cover them", "[bounds]") {
