@@ -14,6 +14,7 @@
 #include "emulation/accumulation/kernels/gemm_fp32_rows.hpp"
 #include "emulation/accumulation/kernels/gemm_narrow.hpp"
 #include "emulation/accumulation/kernels/native_formats.hpp"
+#include "emulation/accumulation/kernels/two_stage_rows.hpp"
 #include "emulation/accumulation/operand_scaling.hpp"
 #include "emulation/accumulation/scalar_accumulator.hpp"
 #include "emulation/accumulation/tensor_core.hpp"
@@ -155,6 +156,22 @@ void quantize_to_floats(const OperandQuantization& q, std::span<const double> in
     }
 }
 
+/// Whether the two-stage kernel's data conditions hold: finite operands and addend, and every
+/// product below 2^128 (the largest magnitudes' product), so that no block meets a special.
+bool two_stage_kernel_applies(const AccumulationModel& model, std::span<const double> a, std::span<const double> b,
+                              std::span<const double> addend) {
+    auto largest = [](std::span<const double> values) {
+        double top = 0;
+        for (double v : values) top = std::max(top, std::fabs(v));  // NaN: ignored here, caught below
+        return top;
+    };
+    auto finite = [](std::span<const double> values) {
+        return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+    };
+    const double overflow = std::ldexp(1.0, core::binary_geometry(model.accumulator.format).emax + 1);
+    return finite(a) && finite(b) && finite(addend) && largest(a) * largest(b) < overflow;
+}
+
 /// The scalar path on quantized operands.
 void scalar_gemm(const AccumulationModel& model, const double* a, const double* b, std::span<double> c, std::size_t m,
                  std::size_t k, std::size_t n, std::span<const double> addend = {}) {
@@ -172,6 +189,7 @@ const char* to_string(GemmPath path) {
         case GemmPath::NativeFp32: return "native-fp32";
         case GemmPath::NarrowAccumulator: return "narrow-accumulator";
         case GemmPath::BlockFma: return "block-fma";
+        case GemmPath::TwoStageBlockFma: return "two-stage-block-fma";
         case GemmPath::Scalar: return "scalar";
     }
     return "?";
@@ -179,6 +197,9 @@ const char* to_string(GemmPath path) {
 
 GemmPath gemm_path(const AccumulationModel& model) {
     if (model.order == AccumulationOrder::BlockFma) return GemmPath::BlockFma;
+    if (model.order == AccumulationOrder::TwoStageBlockFma)
+        return is_binary32_rne(model.accumulator) && is_binary32_rne(model.output) ? GemmPath::TwoStageBlockFma
+                                                                                   : GemmPath::Scalar;
     if (native_fp32(model) != NativeKernel::None) return GemmPath::NativeFp32;
     if (narrow_accumulator(model)) return GemmPath::NarrowAccumulator;
     return GemmPath::Scalar;
@@ -197,8 +218,9 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
         throw Error(
             fmt::format("gemm: the addend has {} entries; an {}x{} result needs {}", addend.size(), m, n, m * n));
     // The native kernels start every sum from 0; an addend takes the block FMA or the scalar path.
-    const GemmPath path =
-        addend.empty() || gemm_path(model) == GemmPath::BlockFma ? gemm_path(model) : GemmPath::Scalar;
+    const GemmPath chosen = gemm_path(model);
+    const bool takes_addend = chosen == GemmPath::BlockFma || chosen == GemmPath::TwoStageBlockFma;
+    const GemmPath path = addend.empty() || takes_addend ? chosen : GemmPath::Scalar;
     if (path == GemmPath::Scalar && addend.empty() && integer_sums_exact_in_float(model, k)) {
         const std::span<float> fa = sized(workspace.fa, a.size()), fb = sized(workspace.fb, b.size());
         const std::span<float> fc = sized(workspace.fc, c.size());
@@ -262,7 +284,23 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
         const std::span<double> qa = sized(workspace.a, a.size()), qb = sized(workspace.b, b.size());
         quantize(model.x, a, qa);
         quantize(model.y, b, qb);
-        if (path == GemmPath::BlockFma) {
+        if (path == GemmPath::TwoStageBlockFma && two_stage_kernel_applies(model, qa, qb, addend)) {
+            detail::TwoStageGemm problem;
+            problem.a = qa.data();
+            problem.b = qb.data();
+            problem.c = c.data();
+            problem.addend = addend.empty() ? nullptr : addend.data();
+            problem.m = m;
+            problem.k = k;
+            problem.n = n;
+            problem.block = static_cast<std::size_t>(model.block_size);
+            problem.groups = model.product_groups;
+            problem.fraction_bits = model.accumulator.format.mantissa_bits + model.alignment_extra_bits;
+            problem.x_emin = alignment_emin(model.x.rounding.format);
+            problem.y_emin = alignment_emin(model.y.rounding.format);
+            problem.float_products = products_fit_float(model.x.rounding.format, model.y.rounding.format);
+            detail::two_stage_gemm(problem);
+        } else if (path == GemmPath::BlockFma) {
             block_fma_gemm(BlockFma(model), static_cast<std::size_t>(model.block_size), qa.data(), qb.data(), c.data(),
                            m, k, n, products_fit_float(model.x.rounding.format, model.y.rounding.format),
                            addend.empty() ? nullptr : addend.data());

@@ -25,6 +25,10 @@ enum class GemmPath {
     NarrowAccumulator,
     /// The tensor-core block FMA, vectorized over columns in double (tensor_core.hpp).
     BlockFma,
+    /// The two-stage block FMA (AMD CDNA3) with a binary32 rne accumulator and output, vectorized
+    /// over columns in double (kernels/two_stage_rows.hpp) when the operands are finite and their
+    /// products within binary32's range; the scalar path for other data.
+    TwoStageBlockFma,
     /// ScalarAccumulator per entry: everything else (narrow accumulators with Kahan or pairwise
     /// order, rounding downward, integer and other flushing accumulators). A sequential integer
     /// model whose sums for this k stay integers within 2^24 (int8 into int32, k <= 1024) is handed

@@ -242,8 +242,9 @@ TEST_CASE("presets take the fast paths they are meant to") {
     for (const char* name : {"fp16", "fp8_e4m3", "fp8_e5m2"}) CHECK(path(name) == emu::GemmPath::NarrowAccumulator);
     for (const char* name : {"nvidia_v100_fp16", "nvidia_a100_bf16", "nvidia_h100_fp8_e4m3"})
         CHECK(path(name) == emu::GemmPath::BlockFma);
-    for (const char* name : {"intel_amx_int8", "amd_mi300_fp16", "amd_mi300_fp8_e4m3fnuz"})
-        CHECK(path(name) == emu::GemmPath::Scalar);
+    for (const char* name : {"amd_mi300_fp16", "amd_mi300_xf32", "amd_mi300_fp8_e4m3fnuz"})
+        CHECK(path(name) == emu::GemmPath::TwoStageBlockFma);
+    CHECK(path("intel_amx_int8") == emu::GemmPath::Scalar);
 }
 
 TEST_CASE("a flushing fp32 accumulator flushes subnormal partial sums on the native path's data check") {

@@ -241,13 +241,15 @@ TEST_CASE("a block FMA takes an addend c and stores each block's result in the o
 
 TEST_CASE("gemm with an addend matrix gives each entry dot's c + row x column, on every path") {
     // A block FMA (the addend fills the kernel's tiles), a native-fp32 model and a narrow one (both
-    // sent to the scalar path by the addend); 40 columns cross a group and its padding.
+    // sent to the scalar path by the addend), the two-stage kernel (it takes the addend);
+    // 40 columns cross a group and its padding.
     constexpr std::size_t m = 3, k = 37, n = 40;
     std::vector<double> a(m * k), b(k * n), addend(m * n);
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = double(int(i * 7 % 23) - 11) / 8;
     for (std::size_t i = 0; i < b.size(); ++i) b[i] = double(int(i * 5 % 19) - 9) / 16;
     for (std::size_t i = 0; i < addend.size(); ++i) addend[i] = double(int(i % 13) - 6) / 4;
-    for (const char* name : {"nvidia_a100_fp16", "bf16_fp32", "fp16"}) {
+    for (const char* name :
+         {"nvidia_a100_fp16", "bf16_fp32", "fp16", "amd_mi250_fp16", "amd_mi300_bf16", "amd_mi300_fp8_e4m3fnuz"}) {
         const auto& model = emu::find_accumulation_preset(name).model;
         std::vector<double> c(m * n);
         emu::gemm(model, a, b, c, m, k, n, addend);
