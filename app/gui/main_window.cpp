@@ -14,6 +14,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 
+#include "app/gui/hardware/hardware_view.hpp"
 #include "app/gui/lab/bits_view.hpp"
 #include "app/gui/lab/custom_format_designer.hpp"
 #include "app/gui/lab/format_sidebar.hpp"
@@ -78,6 +79,8 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
              [this] { return designer_->csv(); });
     workspace_ = new SimulatorWorkspace(*this);
     for (const WorkspaceView& view : workspace_->views()) add_view(view.widget, view.title, view.name, view.csv);
+    hardware_ = new HardwareView(tabs_);
+    add_view(hardware_, QStringLiteral("&Hardware"), QStringLiteral("hardware"), [this] { return hardware_->csv(); });
     connect(workspace_, &SimulatorWorkspace::view_requested, this, [this](const QString& name) { show_view(name); });
     build_menus();
 

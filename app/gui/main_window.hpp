@@ -17,6 +17,7 @@ class BitsView;
 class CustomFormatDesigner;
 class FormatSidebar;
 class FormatsView;
+class HardwareView;
 class LabState;
 class LearnView;
 class NumberLineView;
@@ -51,6 +52,7 @@ public:
     CustomFormatDesigner* designer() const { return designer_; }
     FormatSidebar* sidebar() const { return sidebar_; }
     SimulatorWorkspace* workspace() const { return workspace_; }
+    HardwareView* hardware_view() const { return hardware_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -70,6 +72,7 @@ private:
     LearnView* learn_ = nullptr;
     CustomFormatDesigner* designer_ = nullptr;
     SimulatorWorkspace* workspace_ = nullptr;
+    HardwareView* hardware_ = nullptr;
     QStringList view_names_;
     std::vector<std::function<std::string()>> exports_;
 };

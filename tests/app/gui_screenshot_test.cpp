@@ -28,7 +28,7 @@ bool varied(const QImage& image) {
 }
 
 TEST_CASE("every view renders to a PNG of the requested size", "[gui]") {
-    for (const char* view : {"bits", "formats", "numberline", "learn", "designer"}) {
+    for (const char* view : {"bits", "formats", "numberline", "learn", "designer", "hardware"}) {
         INFO(view);
         const std::filesystem::path file =
             std::filesystem::temp_directory_path() / ("floatscope_view_" + std::string(view) + ".png");
