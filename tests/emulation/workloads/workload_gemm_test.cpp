@@ -10,6 +10,7 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/simulation/workload.hpp"
 #include "emulation/workloads/registry.hpp"
@@ -191,7 +192,18 @@ TEST_CASE("gemm rejects bad k lists, oversized runs and fp64 operands", "[worklo
     };
     CHECK_THROWS_WITH(check({"k=16,x"}), Catch::Contains("'k'") && Catch::Contains("[1, 1048576]"));
     CHECK_THROWS_WITH(check({"k=0"}), Catch::Contains("'k'"));
-    CHECK_THROWS_WITH(check({"m=1024", "n=1024", "k=64"}), Catch::Contains("67108864") && Catch::Contains("16777216"));
+    // No cap on the products but the memory limit: 512^3 is taken; under a 768 MiB limit a k of
+    // 2^20 with m = n = 1024 (A and B in double, 16 GiB) is not, and m = n = 64 with k = 2^17 runs
+    // emulated (604 MB) while its truth's MPFR copies of A and B (939 MB with the doubles) do not fit.
+    CHECK_NOTHROW(check({"m=512", "n=512", "k=512"}));
+    const std::uint64_t previous = floatscope::core::memory_limit();
+    floatscope::core::set_memory_limit(std::uint64_t{768} << 20);
+    CHECK_THROWS_WITH(check({"m=1024", "n=1024", "k=1048576"}),
+                      Catch::Contains("gemm with m=1024, n=1024, k up to 1048576") && Catch::Contains("limit"));
+    const Parameters deep = Parameters::parse(workload.parameters(), {"m=64", "n=64", "k=131072"});
+    CHECK_NOTHROW(workload.check(deep));
+    CHECK_THROWS_WITH(workload.check_ground_truth(deep, 113), Catch::Contains("the gemm ground truth"));
+    floatscope::core::set_memory_limit(previous);
     CHECK_NOTHROW(check({}));
     CHECK_THROWS_WITH(run_gemm("fp64", {"k=4"}), Catch::Contains("26"));
 }
