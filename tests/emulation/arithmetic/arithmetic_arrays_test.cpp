@@ -1,7 +1,8 @@
 // Arithmetic::apply_arrays against the MPFR reference of arithmetic_test_support, element by
 // element, with the flags of all operations gathered. The arrays mix blocks of values whose results
-// are normal (which the vectorized kernel rounds) with blocks of random bit patterns (specials,
-// subnormals, overflow: the element-by-element fallback).
+// are normal (which the vectorized kernel rounds), blocks of random bit patterns (specials,
+// subnormals, overflow: the element-by-element fallback) and blocks of normal values with a random
+// pattern every 8th element (the kernel's results kept, only the marked ones redone).
 #include "tests/emulation/arithmetic/arithmetic_test_support.hpp"
 
 #include <array>
@@ -13,9 +14,10 @@ using namespace arith_test;
 constexpr std::size_t block = 256;  // apply_arrays' block length; the mix below alternates at it
 constexpr std::size_t length = 8 * block + 37;  // and a short tail
 
-/// Operand patterns for one operation: even blocks hold values with exponents in the middle half
-/// of the format's range (products and quotients stay normal), odd blocks random patterns
-/// (signaling NaNs left out: a double cannot carry them).
+/// Operand patterns for one operation: blocks 0, 3, 6, ... hold values with exponents in the middle
+/// half of the format's range (products and quotients stay normal), blocks 1, 4, ... random
+/// patterns, blocks 2, 5, ... middle values with every 8th a random pattern (signaling NaNs left
+/// out: a double cannot carry them).
 std::array<std::vector<std::uint64_t>, 3> operand_patterns(const FormatInfo& f, Operation op, std::uint64_t seed) {
     std::mt19937_64 random(seed);
     const std::uint64_t width_mask = f.width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << f.width) - 1;
@@ -28,7 +30,8 @@ std::array<std::vector<std::uint64_t>, 3> operand_patterns(const FormatInfo& f, 
     for (auto& p : patterns) {
         p.resize(length);
         for (std::size_t i = 0; i < length; ++i) {
-            const bool clean = (i / block) % 2 == 0;
+            const std::size_t kind = (i / block) % 3;
+            const bool clean = kind == 0 || (kind == 2 && i % 8 != 0);
             do {
                 p[i] = clean ? f.encode(middle_value()) : random() & width_mask;
             } while (ref_operand(f, p[i]).signaling);
@@ -72,6 +75,17 @@ void check_arrays(const std::string& name, Tininess tininess, std::uint64_t seed
             INFO(name << " " << op_name(op) << " " << mode_name(mode));
             ARITH_REPORT(tally);
             CHECK(flags_text(flags) == flags_text(want_flags));
+            // A mixed block alone: its flags are the kernel's results' and the redone ones' together.
+            const std::size_t mixed = 2 * block;
+            auto slice = [&](const std::vector<double>& v) { return std::span<const double>(v).subspan(mixed, block); };
+            std::vector<double> block_out(block);
+            const std::uint8_t block_flags =
+                arithmetic.apply_arrays(op, slice(values[0]), slice(values[1]), slice(values[2]), block_out).bits;
+            std::uint8_t want_block_flags = 0;
+            for (std::size_t i = mixed; i < mixed + block; ++i)
+                want_block_flags |=
+                    ref_operation(f, op, operands[0][i], operands[1][i], operands[2][i], mode, tininess).flags;
+            CHECK(flags_text(block_flags) == flags_text(want_block_flags));
         }
     }
 }
