@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "emulation/accumulation/exact_product_sum.hpp"
 
 namespace floatscope::emu {
 namespace {
@@ -78,12 +79,30 @@ std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<co
         pointers[l] = products.back().value;
     }
     std::vector<TruthNumber> c(m * n);
+    ExactProductSum fixed_point;
     for (std::size_t i = 0; i < m; ++i) {
         for (std::size_t j = 0; j < n; ++j) {
-            for (std::size_t l = 0; l < k; ++l)
-                mpfr_mul(pointers[l], a[i * k + l].backend().data(), b[l * n + j].backend().data(), MPFR_RNDN);
             mpfr_ptr entry = c[i * n + j].backend().data();
             mpfr_set_prec(entry, precision);
+            // Finite operands whose products span a bounded window: the fixed-point sum.
+            ExactProductSum::Window window;
+            bool finite = true;
+            for (std::size_t l = 0; l < k; ++l) {
+                mpfr_srcptr x = a[i * k + l].backend().data(), y = b[l * n + j].backend().data();
+                finite = finite && mpfr_number_p(x) && mpfr_number_p(y);
+                if (finite) window.include(x, y);
+            }
+            if (finite && !window.empty && window.high - window.low <= max_exact_product_window) {
+                fixed_point.begin(window, k);
+                for (std::size_t l = 0; l < k; ++l)
+                    fixed_point.add(a[i * k + l].backend().data(), b[l * n + j].backend().data());
+                fixed_point.round_to(entry);
+                continue;
+            }
+            // Otherwise (specials, zeros only, magnitudes too far apart) MPFR's correctly rounded sum,
+            // which also gives an all-zero sum its IEEE sign.
+            for (std::size_t l = 0; l < k; ++l)
+                mpfr_mul(pointers[l], a[i * k + l].backend().data(), b[l * n + j].backend().data(), MPFR_RNDN);
             mpfr_sum(entry, pointers.data(), k, MPFR_RNDN);
         }
     }

@@ -15,7 +15,9 @@ namespace floatscope::emu {
 TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const TruthNumber> y, int precision);
 TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const double> y, int precision);
 
-/// C (m x n) = A (m x k) B (k x n), row-major, each entry an exact_dot.
+/// C (m x n) = A (m x k) B (k x n), row-major, each entry an exact_dot: summed in fixed point
+/// (exact_product_sum.hpp) when its operands are finite and its products span at most
+/// max_exact_product_window bits, by mpfr_sum otherwise; the same numbers either way.
 std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<const TruthNumber> b, std::size_t m,
                                     std::size_t k, std::size_t n, int precision);
 

@@ -150,7 +150,7 @@ public:
     }
 
     /// The truth holds, beside the doubles, one k's A and B and its m n results as MPFR numbers
-    /// (exact_gemm sums the m n k exact products as it goes, about 0.1 us each).
+    /// (exact_gemm sums the m n k exact products in fixed point as it goes).
     void check_ground_truth(const Parameters& parameters, int precision) const override {
         const std::vector<std::size_t> ks = parse_k_list(parameters.text("k"));
         const auto m = static_cast<double>(parameters.integer("m")), n = static_cast<double>(parameters.integer("n"));

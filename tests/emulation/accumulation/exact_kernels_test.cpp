@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "emulation/accumulation/exact_kernels.hpp"
@@ -67,4 +68,112 @@ TEST_CASE("TruthPrecisionScope sets the default precision and restores it") {
         CHECK(mpfr_get_prec(TruthNumber(1).backend().data()) >= 512);
     }
     CHECK(TruthNumber::default_precision() == before);
+}
+
+namespace {
+
+/// An MPFR number of `precision` bits: a random significand, exponent in [-spread, spread], sign.
+TruthNumber random_number(std::mt19937_64& random, int precision, int spread) {
+    TruthNumber x;
+    mpfr_ptr v = x.backend().data();
+    mpfr_set_prec(v, precision);
+    mpz_t bits;  // `precision` random bits, 32 at a time
+    mpz_init(bits);
+    int drawn = 0;
+    for (; drawn < precision; drawn += 32) {
+        mpz_mul_2exp(bits, bits, 32);
+        mpz_add_ui(bits, bits, static_cast<unsigned long>(random() & 0xFFFF'FFFFu));
+    }
+    mpz_fdiv_q_2exp(bits, bits, static_cast<mp_bitcnt_t>(drawn - precision));
+    mpfr_set_z_2exp(v, bits, -precision, MPFR_RNDN);  // exact: precision bits
+    mpfr_mul_2si(v, v, std::uniform_int_distribution<int>(-spread, spread)(random), MPFR_RNDN);
+    if (random() & 1) mpfr_neg(v, v, MPFR_RNDN);
+    mpz_clear(bits);
+    return x;
+}
+
+/// The reference: each product exact at the sum of its factors' precisions, mpfr_sum rounding once.
+TruthNumber reference_dot(const std::vector<TruthNumber>& x, const std::vector<TruthNumber>& y, int precision) {
+    std::vector<TruthNumber> products(x.size());
+    std::vector<mpfr_ptr> pointers;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        mpfr_ptr p = products[i].backend().data();
+        mpfr_set_prec(p, mpfr_get_prec(x[i].backend().data()) + mpfr_get_prec(y[i].backend().data()));
+        mpfr_mul(p, x[i].backend().data(), y[i].backend().data(), MPFR_RNDN);
+        pointers.push_back(p);
+    }
+    TruthNumber r;
+    mpfr_set_prec(r.backend().data(), precision);
+    mpfr_sum(r.backend().data(), pointers.data(), pointers.size(), MPFR_RNDN);
+    return r;
+}
+
+bool same_number(const TruthNumber& a, const TruthNumber& b) {
+    mpfr_srcptr x = a.backend().data(), y = b.backend().data();
+    if (mpfr_nan_p(x) || mpfr_nan_p(y)) return mpfr_nan_p(x) && mpfr_nan_p(y);
+    return mpfr_equal_p(x, y) && mpfr_signbit(x) == mpfr_signbit(y) && mpfr_get_prec(x) == mpfr_get_prec(y);
+}
+
+}  // namespace
+
+TEST_CASE("exact_gemm's fixed-point sums equal MPFR's correctly rounded sums of exact products") {
+    std::mt19937_64 random(25);
+    std::size_t checks = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        const int pa = std::vector<int>{24, 53, 64, 113, 256, 300}[trial % 6];
+        const int pb = std::vector<int>{53, 24, 200}[trial % 3];
+        const int precision = std::vector<int>{24, 53, 113, 256}[trial % 4];
+        const int spread = std::vector<int>{0, 4, 60, 400}[trial % 4];
+        const std::size_t k = 1 + trial % 37, m = 2, n = 3;
+        std::vector<TruthNumber> a, b;
+        for (std::size_t i = 0; i < m * k; ++i) a.push_back(random_number(random, pa, spread));
+        for (std::size_t i = 0; i < k * n; ++i) b.push_back(random_number(random, pb, spread));
+        // Cancellation: in every other trial the second half of row 0 repeats the first with b negated
+        // in column 0, plus zeros among the operands.
+        if (trial % 2 == 1 && k >= 2) {
+            for (std::size_t l = 0; l < k / 2; ++l) {
+                mpfr_set(a[k / 2 + l].backend().data(), a[l].backend().data(), MPFR_RNDN);
+                mpfr_neg(b[(k / 2 + l) * n].backend().data(), b[l * n].backend().data(), MPFR_RNDN);
+            }
+            mpfr_set_zero(a[k - 1].backend().data(), trial % 4 == 1 ? 1 : -1);
+        }
+        const std::vector<TruthNumber> c = exact_gemm(a, b, m, k, n, precision);
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                std::vector<TruthNumber> x(a.begin() + static_cast<long>(i * k),
+                                           a.begin() + static_cast<long>((i + 1) * k));
+                std::vector<TruthNumber> y;
+                for (std::size_t l = 0; l < k; ++l) y.push_back(b[l * n + j]);
+                INFO("trial " << trial << " entry " << i << "," << j);
+                REQUIRE(same_number(c[i * n + j], reference_dot(x, y, precision)));
+                ++checks;
+            }
+    }
+    CHECK(checks == 1800);
+}
+
+TEST_CASE("exact_gemm: ties, exact zeros, signed zero sums, specials and far-apart magnitudes") {
+    auto gemm_1x2 = [](std::vector<double> a, std::vector<double> b, int precision) {
+        return exact_gemm(to_truth(a, 53), to_truth(b, 53), 1, a.size(), 1, precision)[0];
+    };
+    // 1 + 2^-24 at 24 bits: a tie, to even (1); 1 + 3 2^-25 goes up; -(1 + 2^-24) to -1.
+    CHECK(as_double(gemm_1x2({1, 1}, {1, std::ldexp(1.0, -24)}, 24)) == 1);
+    CHECK(as_double(gemm_1x2({1, 3}, {1, std::ldexp(1.0, -25)}, 24)) == 1 + std::ldexp(1.0, -23));
+    CHECK(as_double(gemm_1x2({-1, -1}, {1, std::ldexp(1.0, -24)}, 24)) == -1);
+    // An exact cancellation is +0; all-zero products keep IEEE's sign rule (-0 only if all are -0).
+    const TruthNumber zero = gemm_1x2({3, 3}, {0.5, -0.5}, 53);
+    CHECK((mpfr_zero_p(zero.backend().data()) && !mpfr_signbit(zero.backend().data())));
+    const TruthNumber negative_zero = gemm_1x2({-0.0, 0.0}, {1, -1}, 53);
+    CHECK((mpfr_zero_p(negative_zero.backend().data()) && mpfr_signbit(negative_zero.backend().data())));
+    // Magnitudes 2^1000 apart (wider than the fixed-point window): still exact, through mpfr_sum.
+    const TruthNumber far = gemm_1x2({std::ldexp(1.0, 600), std::ldexp(1.0, -500)}, {std::ldexp(1.0, 400), 1}, 1200);
+    mpfr_t want;
+    mpfr_init2(want, 1200);
+    mpfr_set_ui_2exp(want, 1, 1000, MPFR_RNDN);
+    mpfr_add_d(want, want, std::ldexp(1.0, -500), MPFR_RNDN);
+    CHECK(mpfr_equal_p(far.backend().data(), want));
+    mpfr_clear(want);
+    // Infinities and NaN: the IEEE sum.
+    CHECK(std::isinf(as_double(gemm_1x2({INFINITY, 1}, {1, 1}, 53))));
+    CHECK(std::isnan(as_double(gemm_1x2({INFINITY, INFINITY}, {1, -1}, 53))));
 }
