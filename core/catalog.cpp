@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/p3109.hpp"
+#include "core/tapered_format.hpp"
 #include "core/unknown_format_error.hpp"
 
 namespace floatscope::core {
@@ -138,6 +139,18 @@ std::vector<FormatSpec> build_catalog() {
         // The two 8-bit formats the P3109 Interim Report (v4.0) has every implementation support.
         p3109_format({8, 3, true, true}),
         p3109_format({8, 4, true, true}),
+        // Tapered formats: the Posit Standard's posit<n,2> (2022), two posits of the earlier drafts,
+        // Hunhold's linear takums (2024) and Huawei's HiFloat8 (2024); positN and takumN take any N
+        // in 8..32 by the grammar.
+        posit_format(8, 2),
+        posit_format(16, 2),
+        posit_format(32, 2),
+        posit_format(8, 0),
+        posit_format(16, 1),
+        takum_format(8),
+        takum_format(16),
+        takum_format(32),
+        hifloat8_format(),
     };
     // fp6/fp4 use bias 1 (E2) and 3 (E3), as OCP MX v1.0 section 5.3 defines them.
     for (FormatSpec& f : formats) validate(f);
@@ -196,6 +209,10 @@ const std::map<std::string, std::string, std::less<>>& aliases() {
         {"float256", "binary256"},
         {"p3109_k8p3se", "binary8p3se"},
         {"p3109_k8p4se", "binary8p4se"},
+        {"hif8", "hifloat8"},
+        {"posit8_es2", "posit8"},
+        {"posit16_es2", "posit16"},
+        {"posit32_es2", "posit32"},
     };
     return table;
 }
@@ -220,6 +237,7 @@ FormatSpec parse_base(std::string_view base, std::string_view whole) {
             if (f.name == name) return f;
     const std::string text(base);
     if (const auto p3109 = parse_p3109_name(text)) return p3109_format(*p3109);
+    if (auto tapered = parse_tapered_name(text)) return *tapered;
     // eXmY[fn|fnuz]: the digits after 'e' and after 'm', then the NaN-encoding suffix.
     const std::size_t m = text.find('m');
     if (text.size() > 3 && text[0] == 'e' && m != std::string::npos && m > 1) {
@@ -310,6 +328,11 @@ FormatSpec parse_format(std::string_view name) {
         if (next == std::string_view::npos) break;
         rest = rest.substr(next + 1);
     }
+    if ((f.overflow != OverflowPolicy::Ieee || f.subnormals == SubnormalPolicy::Flush) && f.is_tapered())
+        throw Error(
+            fmt::format("format '{}': posits, takums and HiFloat8 take no :sat or :ftz (posits and takums "
+                        "saturate by definition)",
+                        name));
     if ((f.overflow != OverflowPolicy::Ieee || f.subnormals == SubnormalPolicy::Flush) &&
         f.kind != FormatKind::Binary && f.kind != FormatKind::ExponentScale)
         throw Error(fmt::format("format '{}': sat and ftz apply to floating-point formats only", name));

@@ -27,7 +27,9 @@ std::vector<std::string> known_format_names();
 /// - intN and uintN for N in 2..32;
 /// - IEEE P3109 formats binaryKpP followed by s|u (signed, unsigned) and e|f (extended, finite),
 ///   and the same as gfloat spells them, p3109_kKpP..., core/p3109.hpp;
-/// - any of those followed by modifiers ":sat" or ":satpropagate" (saturating overflow),
+/// - posits positN (posit<N,2>, the Posit Standard's) and positN_esK for N in 8..32, K in 0..4;
+///   linear takums takumN for N in 8..32; hifloat8 (hif8), core/tapered_format.hpp;
+/// - any of those but the tapered formats followed by modifiers ":sat" or ":satpropagate" (saturating overflow),
 ///   ":satfinite" (infinities saturate too), ":ieee" or ":satnone" (IEEE overflow), ":ftz"
 ///   (subnormals flushed), ":bias=N".
 /// Throws floatscope::Error listing the closest known names otherwise.

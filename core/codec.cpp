@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/format_width.hpp"
+#include "core/tapered_format.hpp"
 
 namespace floatscope::core {
 
@@ -118,6 +119,25 @@ Decoded decode_binary(const FormatSpec& spec, std::uint64_t bits) {
     return d;
 }
 
+/// Posits, takums, HiF8: the value from the stored fields; HiF8's denormals (below 2^-15) are its
+/// subnormals.
+Decoded decode_tapered(const FormatSpec& spec, std::uint64_t bits) {
+    Decoded d;
+    d.value = tapered_value(spec, bits);
+    d.negative = std::isnan(d.value) ? bits == tapered_nan_code(spec) : std::signbit(d.value);
+    if (std::isnan(d.value))
+        d.value_class = ValueClass::NaN;
+    else if (std::isinf(d.value))
+        d.value_class = ValueClass::Infinite;
+    else if (d.value == 0)
+        d.value_class = ValueClass::Zero;
+    else if (spec.kind == FormatKind::HiFloat8 && std::fabs(d.value) < std::ldexp(1.0, -15))
+        d.value_class = ValueClass::Subnormal;
+    else
+        d.value_class = ValueClass::Normal;
+    return d;
+}
+
 }  // namespace
 
 Decoded decode_bits(const FormatSpec& spec, std::uint64_t bits) {
@@ -143,6 +163,9 @@ Decoded decode_bits(const FormatSpec& spec, std::uint64_t bits) {
             d.value_class = value == 0 ? ValueClass::Zero : ValueClass::Normal;
             return d;
         }
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: return decode_tapered(spec, bits);
         case FormatKind::Lookup:
             d.value = spec.code_values.at(bits);
             d.negative = std::signbit(d.value);
@@ -186,6 +209,15 @@ std::string format_bits_fields(const FormatSpec& spec, std::uint64_t bits) {
     require_within_binary64(spec);
     const int n = spec.total_bits();
     std::string out;
+    if (spec.is_tapered()) {
+        // The code's own fields, which move with its value.
+        int position = n;
+        for (const TaperedField& field : tapered_fields(spec, bits)) {
+            if (position != n) out += '|';
+            for (int i = 0; i < field.width; ++i) out += ((bits >> (--position)) & 1) != 0 ? '1' : '0';
+        }
+        return out;
+    }
     for (int i = n - 1; i >= 0; --i) {
         out += ((bits >> i) & 1) != 0 ? '1' : '0';
         if (spec.kind != FormatKind::Binary || i == 0) continue;
@@ -253,6 +285,9 @@ std::uint64_t next_up(const FormatSpec& spec, std::uint64_t bits) {
             const Decoded d = decode_bits(spec, bits);
             return d.value == static_cast<double>(integer_range(spec).max) ? bits : (bits + 1) & width_mask(spec);
         }
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: return tapered_next(spec, bits, true);
         case FormatKind::Lookup: return bits + 1 < spec.code_values.size() ? bits + 1 : bits;
     }
     return bits;
@@ -270,6 +305,9 @@ std::uint64_t next_down(const FormatSpec& spec, std::uint64_t bits) {
             const Decoded d = decode_bits(spec, bits);
             return d.value == static_cast<double>(integer_range(spec).min) ? bits : (bits - 1) & width_mask(spec);
         }
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: return tapered_next(spec, bits, false);
         case FormatKind::Lookup: return bits > 0 ? bits - 1 : bits;
     }
     return bits;
@@ -287,6 +325,16 @@ double ulp(const FormatSpec& spec, std::uint64_t bits) {
         }
         case FormatKind::ExponentScale: return d.value;  // the gap to the next scale up
         case FormatKind::Integer: return 1.0;
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: {
+            // The gap to the neighbour away from zero, or toward zero at the top of the range.
+            const bool up = !d.negative || d.value == 0;
+            double neighbour = decode_bits(spec, tapered_next(spec, bits, up)).value;
+            if (!std::isfinite(neighbour) || neighbour == d.value)
+                neighbour = decode_bits(spec, tapered_next(spec, bits, !up)).value;
+            return std::fabs(neighbour - d.value);
+        }
         case FormatKind::Lookup: {
             const std::size_t i = bits, last = spec.code_values.size() - 1;
             return i < last ? spec.code_values[i + 1] - spec.code_values[i]

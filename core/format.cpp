@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/format_width.hpp"
 #include "core/p3109.hpp"
+#include "core/tapered_format.hpp"
 
 namespace floatscope::core {
 
@@ -16,6 +17,9 @@ int FormatSpec::total_bits() const {
         case FormatKind::Binary:
         case FormatKind::ExponentScale: return (has_sign ? 1 : 0) + exponent_bits + mantissa_bits;
         case FormatKind::Integer: return integer_bits;
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: return tapered_bits;
         case FormatKind::Lookup: {
             int bits = 0;
             while ((std::size_t{1} << bits) < code_values.size()) ++bits;
@@ -31,6 +35,9 @@ bool FormatSpec::has_nan() const {
         case FormatKind::ExponentScale: return nan_encoding != NanEncoding::None;
         case FormatKind::Integer:
         case FormatKind::Lookup: return false;
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: return true;  // NaR, or HiF8's NaN
     }
     return false;
 }
@@ -149,6 +156,9 @@ void validate_binary(const FormatSpec& spec) {
 void validate(const FormatSpec& spec) {
     switch (spec.kind) {
         case FormatKind::Binary: validate_binary(spec); return;
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: validate_tapered(spec); return;
         case FormatKind::ExponentScale: {
             if (spec.exponent_bits < 1 || spec.exponent_bits > 10 || spec.mantissa_bits != 0 || spec.has_sign)
                 fail(spec, "an exponent scale has 1..10 exponent bits, no mantissa and no sign");
@@ -178,6 +188,9 @@ const char* to_string(FormatKind kind) {
         case FormatKind::Integer: return "integer";
         case FormatKind::Lookup: return "lookup";
         case FormatKind::ExponentScale: return "exponent-scale";
+        case FormatKind::Posit: return "posit";
+        case FormatKind::Takum: return "takum";
+        case FormatKind::HiFloat8: return "hifloat8";
     }
     return "?";
 }

@@ -12,6 +12,9 @@ enum class FormatKind {
     Integer,  ///< two's complement or unsigned integers of 2..32 bits
     Lookup,  ///< a table of code values (NF4)
     ExponentScale,  ///< exponent-only scale with no zero and no sign (OCP E8M0)
+    Posit,  ///< posit<n, es> (Posit Standard 2022): one zero, NaR, two's complement (core/tapered_format.hpp)
+    Takum,  ///< linear takum of n bits (Hunhold 2024): one zero, NaR, two's complement
+    HiFloat8,  ///< Huawei HiF8 (Luo et al. 2024): sign-magnitude, prefix-coded exponent width, +-inf, NaN
 };
 
 /// Where a binary format keeps its NaN. Infinities: with Ieee, exponent all ones and mantissa 0;
@@ -66,12 +69,17 @@ struct FormatSpec {
     int storage_bits = 0;  ///< bits a value occupies in memory when more than its width (tf32: 32)
 
     int integer_bits = 0;  ///< Integer kind: width
+    int tapered_bits = 0;  ///< Posit, Takum, HiFloat8 kinds: width n (a posit's es is exponent_bits)
     std::vector<double> code_values;  ///< Lookup kind: value of code i, ascending
     std::string description;
 
     int total_bits() const;
     bool has_nan() const;
     bool is_p3109() const { return p3109.bits != 0; }
+    /// Posit, Takum or HiFloat8: variable-width fields, values ordered by code (core/tapered_format.hpp).
+    bool is_tapered() const {
+        return kind == FormatKind::Posit || kind == FormatKind::Takum || kind == FormatKind::HiFloat8;
+    }
     friend bool operator==(const FormatSpec&, const FormatSpec&) = default;
 };
 

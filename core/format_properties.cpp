@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/rounding.hpp"
+#include "core/tapered_format.hpp"
+
 namespace floatscope::core {
 
 namespace {
@@ -18,6 +21,31 @@ std::uint64_t binary_finite_values(const FormatSpec& spec, const BinaryGeometry&
     if (spec.subnormals == SubnormalPolicy::Flush) magnitudes -= per_field - 1;  // flushed patterns are zero
     const std::uint64_t nonzero = magnitudes - 1;
     return 1 + (spec.has_sign ? 2 * nonzero : nonzero);
+}
+
+/// Posits, takums, HiF8: limits from the codes next to zero and at the top, precision at 1.
+void tapered_properties(const FormatSpec& spec, FormatProperties& p) {
+    const std::uint64_t max_code = tapered_max_code(spec);
+    p.exponent_bits = spec.exponent_bits;
+    p.max_finite = tapered_value(spec, max_code);
+    p.lowest = -p.max_finite;
+    p.min_subnormal = tapered_value(spec, 1);
+    p.has_infinity = spec.has_infinity;
+    p.has_negative_zero = false;
+    if (spec.kind == FormatKind::HiFloat8) {
+        p.min_normal = 0x1p-15;  // the denormals 2^-22 .. 2^-16 lie below
+        p.has_subnormals = true;
+        p.finite_values = 253;  // 256 codes less NaN and +-inf
+    } else {
+        p.min_normal = p.min_subnormal;
+        p.finite_values = (std::uint64_t{1} << spec.tapered_bits) - 1;  // every code but NaR
+    }
+    // The precision at 1: the fraction bits of the code of 1, from the gap to the next value.
+    const std::uint64_t one = round_to_format(spec, 1.0).bits;
+    p.epsilon = tapered_value(spec, tapered_next(spec, one, true)) - 1.0;
+    p.mantissa_bits = -std::ilogb(p.epsilon);
+    p.unit_roundoff = p.epsilon / 2;
+    p.decimal_digits = (p.mantissa_bits + 1) * std::log10(2.0);
 }
 
 }  // namespace
@@ -63,6 +91,9 @@ FormatProperties format_properties(const FormatSpec& spec) {
             p.decimal_digits = std::log10(static_cast<double>(p.finite_values));
             break;
         }
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: tapered_properties(spec, p); break;
         case FormatKind::Lookup: {
             const auto& codes = spec.code_values;
             p.max_finite = codes.back();

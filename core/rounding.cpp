@@ -11,6 +11,7 @@
 #include "core/mpfr_number.hpp"
 #include "core/out_of_range.hpp"
 #include "core/rounding_decision.hpp"
+#include "core/tapered_rounding.hpp"
 
 namespace floatscope::core {
 
@@ -60,6 +61,9 @@ Rounded Rounder::operator()(const ExactValue& x) const {
         case FormatKind::ExponentScale: return round_exponent_scale(x);
         case FormatKind::Integer: return round_integer(x);
         case FormatKind::Lookup: return round_lookup(x);
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: return round_tapered(spec_, x, options_, stochastic_, random_bits());
     }
     return {};
 }

@@ -46,6 +46,8 @@ struct Rounded {
 ///   give 2^-127 (underflow, inexact);
 /// - with subnormals flushed, a tiny result (by the chosen tininess rule) becomes zero (underflow,
 ///   inexact), and subnormal encodings decode as zero;
+/// - posits, takums and HiFloat8 round as core/tapered_rounding.hpp says (saturating bit-string
+///   rounding; HiF8 with its exponent-dependent mantissa width), in every mode;
 /// - with only one significand bit (M = 0), ties-to-even and round-to-odd look at the parity of
 ///   the encoding (the exponent field), as no significand digit differs.
 /// Stochastic rounding compares 64 random bits with the first 64 bits of the discarded fraction, or

@@ -27,8 +27,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::string message(std::string_view name, const std::vector<std::string>& candidates) {
     return fmt::format(
-        "unknown format '{}'; did you mean {}? (eXmY, eXmYfn, eXmYfnuz, intN, uintN and P3109's "
-        "binaryKpP[s|u][e|f] also work; floatscope-cli formats lists all)",
+        "unknown format '{}'; did you mean {}? (eXmY, eXmYfn, eXmYfnuz, intN, uintN, P3109's "
+        "binaryKpP[s|u][e|f], positN, positN_esK and takumN also work; floatscope-cli formats lists all)",
         name, fmt::join(nearest_names(name, candidates), ", "));
 }
 

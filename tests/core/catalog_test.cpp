@@ -216,5 +216,8 @@ TEST_CASE("unknown names throw an error that names them and suggests close names
     check_error("flaot32", {"flaot32", "float32"});
     check_error("fp8_e4m4", {"fp8_e4m4", "fp8_e4m3"});
     check_error("", {"''"});
-    check_error("posit16", {"posit16"});
+    check_error("posit6", {"posit6", "8..32"});  // posits are a family now; its range is named
+    check_error("posti16", {"posti16", "posit16"});
+    check_error("takum", {"'takum'", "takum8"});
+    check_error("hifloat", {"hifloat", "hifloat8"});
 }

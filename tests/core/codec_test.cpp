@@ -36,6 +36,8 @@ ValueClass expected_class(const FormatSpec& spec, double value) {
     if (value == 0) return ValueClass::Zero;
     if (spec.kind == FormatKind::Binary && std::fabs(value) < std::ldexp(1.0, 1 - spec.bias))
         return ValueClass::Subnormal;
+    // HiF8's denormal codes (dot 0000) hold 2^-22 .. 2^-16, below its smallest normal 2^-15.
+    if (spec.kind == FormatKind::HiFloat8 && std::fabs(value) < std::ldexp(1.0, -15)) return ValueClass::Subnormal;
     return ValueClass::Normal;
 }
 
@@ -221,6 +223,13 @@ TEST_CASE("ulp is 2^(max(e, emin) - M), the gap above the value", "[codec]") {
                 case FormatKind::ExponentScale: want = v; break;
                 case FormatKind::Lookup:
                     want = v < sorted.back() ? value_above(sorted, v) - v : v - value_below(sorted, v);
+                    break;
+                case FormatKind::Posit:
+                case FormatKind::Takum:
+                case FormatKind::HiFloat8:
+                    // The gap away from zero, or toward zero at the largest finite magnitude.
+                    want = magnitude < top ? value_above(sorted, magnitude) - magnitude
+                                           : magnitude - value_below(sorted, magnitude);
                     break;
             }
             wrong += got != want;

@@ -38,9 +38,12 @@ Census census(const FormatSpec& spec) {
     c.max_finite = sorted.back() == std::numeric_limits<double>::infinity() ? sorted[sorted.size() - 2] : sorted.back();
     c.lowest = sorted.front() == -std::numeric_limits<double>::infinity() ? sorted[1] : sorted.front();
     c.min_positive = *std::upper_bound(sorted.begin(), sorted.end(), 0.0);
-    const double normal_threshold = spec.kind == FormatKind::Binary ? std::ldexp(1.0, 1 - spec.bias) : 0.0;
+    // HiF8's smallest normal is 2^-15, its denormals 2^-22 .. 2^-16 (Luo et al. 2024).
+    const double normal_threshold = spec.kind == FormatKind::Binary     ? std::ldexp(1.0, 1 - spec.bias)
+                                    : spec.kind == FormatKind::HiFloat8 ? std::ldexp(1.0, -15)
+                                                                        : 0.0;
     c.min_positive_normal = *std::lower_bound(sorted.begin(), sorted.end(), std::max(normal_threshold, c.min_positive));
-    c.below_normal = spec.kind == FormatKind::Binary && c.min_positive < normal_threshold;
+    c.below_normal = c.min_positive < normal_threshold;
     for (std::uint64_t bits = 0; bits < (std::uint64_t{1} << spec.total_bits()); ++bits) {
         const double v = ref_decode(spec, bits);
         c.nan = c.nan || std::isnan(v);
@@ -95,6 +98,12 @@ TEST_CASE("properties agree with an enumeration of every value", "[properties]")
             const auto one = std::lower_bound(sorted.begin(), sorted.end(), 1.0);
             if (one != sorted.end() && *one == 1.0 && one + 1 != sorted.end() && std::isfinite(*(one + 1)))
                 CHECK(*(one + 1) - 1.0 == p.epsilon);
+        } else if (spec.is_tapered()) {
+            // The fraction bits at 1, where a tapered format is most precise: epsilon is the gap above 1.
+            const std::vector<double> sorted = ref_sorted_values(spec);
+            const auto one = std::lower_bound(sorted.begin(), sorted.end(), 1.0);
+            CHECK(*(one + 1) - 1.0 == p.epsilon);
+            CHECK(p.epsilon == std::ldexp(1.0, -p.mantissa_bits));
         } else {
             CHECK(p.mantissa_bits == 0);
         }

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "tapered_reference.hpp"
+
 namespace floatscope::test {
 
 using core::FormatKind;
@@ -141,7 +143,7 @@ double exponent_scale_max(const FormatSpec& spec) {
 }
 
 struct SpecKey {
-    std::tuple<int, int, int, int, int, bool, bool, bool> fields;
+    std::tuple<int, int, int, int, int, bool, bool, bool, int, int> fields;
     std::vector<double> codes;
     bool operator<(const SpecKey& o) const { return std::tie(fields, codes) < std::tie(o.fields, o.codes); }
 };
@@ -149,7 +151,7 @@ struct SpecKey {
 SpecKey key_of(const FormatSpec& spec) {
     return {{static_cast<int>(spec.kind), spec.exponent_bits, spec.mantissa_bits, spec.bias,
              static_cast<int>(spec.nan_encoding) * 2 + (spec.subnormals == core::SubnormalPolicy::Flush ? 1 : 0),
-             spec.has_sign, spec.has_negative_zero, spec.has_infinity},
+             spec.has_sign, spec.has_negative_zero, spec.has_infinity, spec.integer_bits, spec.tapered_bits},
             spec.code_values};
 }
 
@@ -508,6 +510,9 @@ bool ref_is_nan_pattern(const FormatSpec& spec, std::uint64_t bits) {
         case FormatKind::Binary: return binary_is_nan(spec, bits);
         case FormatKind::ExponentScale:
             return spec.nan_encoding != NanEncoding::None && bits == mask(spec.exponent_bits);
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: return tapered_ref_is_nan(spec, bits);
         default: return false;
     }
 }
@@ -525,6 +530,9 @@ double ref_decode(const FormatSpec& spec, std::uint64_t bits) {
             return negative ? static_cast<double>(bits) - std::ldexp(1.0, n) : static_cast<double>(bits);
         }
         case FormatKind::Lookup: return spec.code_values.at(bits);
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: return tapered_ref_decode(spec, bits);
     }
     return quiet_nan;
 }
@@ -547,6 +555,9 @@ std::uint64_t ref_encode(const FormatSpec& spec, double value) {
             for (std::size_t i = 0; i < spec.code_values.size(); ++i)
                 if (spec.code_values[i] == value) return i;
             broken("not a code: " + hex_double(value));
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: return tapered_ref_encode(spec, value);
     }
     return 0;
 }
@@ -577,6 +588,9 @@ double ref_max_finite(const FormatSpec& spec) {
                 spec.has_sign ? std::ldexp(1.0, spec.integer_bits - 1) - 1 : std::ldexp(1.0, spec.integer_bits) - 1;
             break;
         case FormatKind::Lookup: result = *std::max_element(spec.code_values.begin(), spec.code_values.end()); break;
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: result = tapered_ref_max(spec); break;
     }
     cache.emplace(key, result);
     return result;
@@ -601,6 +615,9 @@ RefResult ref_round(const FormatSpec& spec, mpfr_srcptr x, RoundingMode mode, co
         case FormatKind::ExponentScale: return exponent_scale_round(spec, x, mode, tininess);
         case FormatKind::Integer: return integer_round(spec, x, mode);
         case FormatKind::Lookup: return lookup_round(spec, x, mode);
+        case FormatKind::Posit:
+        case FormatKind::Takum:
+        case FormatKind::HiFloat8: return tapered_ref_round(spec, x, mode, tininess);
     }
     broken("unknown kind");
 }
