@@ -106,9 +106,12 @@ std::string shortest_decimal(const FormatSpec& spec, double value) {
     MpfrNumber x(53);
     mpfr_set_d(x.get(), value, MPFR_RNDN);
     return shortest_decimal(x.get(), 40, [&](const std::string& candidate) {
-        // A decimal beyond max that saturates back to it is not a spelling of max.
+        // A decimal beyond max that saturates back to it is not a spelling of max, nor one below a
+        // posit's or takum's minpos (underflow there means saturation) a spelling of minpos.
         const Rounded read_back = nearest(parse_exact_value(candidate));
-        return read_back.value == value && !read_back.flags.has(ExceptionFlags::overflow);
+        const bool saturated_up =
+            spec.is_tapered() && spec.kind != FormatKind::HiFloat8 && read_back.flags.has(ExceptionFlags::underflow);
+        return read_back.value == value && !read_back.flags.has(ExceptionFlags::overflow) && !saturated_up;
     });
 }
 

@@ -1,5 +1,5 @@
-// Speed of array rounding to fp16, bf16, fp8_e4m3 and the P3109 8-bit formats, beside hardware
-// conversions and memcpy.
+// Speed of array rounding to fp16, bf16, fp8_e4m3, the P3109 8-bit formats, posits, takum16 and
+// HiFloat8, beside hardware conversions and memcpy.
 #include <benchmark/benchmark.h>
 #include <immintrin.h>
 
@@ -137,7 +137,10 @@ void register_all() {
     benchmark::RegisterBenchmark("baseline/avx512bf16_vcvtneps2bf16/float", hardware_bf16);
     benchmark::RegisterBenchmark("baseline/cvtpd2ps/double", double_to_float_baseline);
     // binary8p4se is P3109's E4M3 (bias 8, NaN at 0x80, inf at 0x7F): the figure to set beside fp8_e4m3's.
-    for (const char* format : {"fp16", "bf16", "fp8_e4m3", "binary8p4se", "binary8p3se", "binary8p4se:satfinite"}) {
+    // posit16 (bit-manipulation kernel) is the tapered figure to set beside fp8_e4m3's; posit8, takum16
+    // (the same kernel) and hifloat8 (element by element through Rounder) beside it.
+    for (const char* format : {"fp16", "bf16", "fp8_e4m3", "binary8p4se", "binary8p3se", "binary8p4se:satfinite",
+                               "posit16", "posit8", "takum16", "hifloat8"}) {
         for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::TowardZero, RoundingMode::Stochastic}) {
             const std::string suffix = std::string(format) + "/" + floatscope::core::to_string(mode);
             benchmark::RegisterBenchmark(("round/float/" + suffix).c_str(),

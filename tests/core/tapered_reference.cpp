@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace floatscope::test {
@@ -210,7 +212,9 @@ RefResult hifloat8_round(mpfr_srcptr x, RoundingMode mode, core::Tininess tinine
 
 }  // namespace
 
-double tapered_ref_decode_width(const FormatSpec& spec, int width, std::uint64_t bits) {
+namespace {
+
+double decode_by_definition(const FormatSpec& spec, int width, std::uint64_t bits) {
     const std::uint64_t sign = std::uint64_t{1} << (width - 1);
     if (bits == 0) return 0.0;
     if (bits == sign) return nan_value;
@@ -219,6 +223,20 @@ double tapered_ref_decode_width(const FormatSpec& spec, int width, std::uint64_t
     const std::string body = bit_text(positive, width - 1);
     const double v = spec.kind == FormatKind::Posit ? posit_positive(body, spec.exponent_bits) : takum_positive(body);
     return negative ? -v : v;
+}
+
+}  // namespace
+
+double tapered_ref_decode_width(const FormatSpec& spec, int width, std::uint64_t bits) {
+    // Up to 17 bits (the midpoints of 16-bit formats), every code read once and kept: the exhaustive
+    // arithmetic tests ask for the same values millions of times.
+    if (width > 17) return decode_by_definition(spec, width, bits);
+    static std::map<std::tuple<int, int, int>, std::vector<double>> tables;
+    std::vector<double>& table = tables[{static_cast<int>(spec.kind), spec.exponent_bits, width}];
+    if (table.empty())
+        for (std::uint64_t code = 0; code < (std::uint64_t{1} << width); ++code)
+            table.push_back(decode_by_definition(spec, width, code));
+    return table[bits];
 }
 
 double tapered_ref_decode(const FormatSpec& spec, std::uint64_t bits) {
