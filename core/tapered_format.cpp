@@ -36,20 +36,21 @@ FormatSpec tapered(std::string name, FormatKind kind, int bits, int exponent_siz
     return f;
 }
 
-/// A code's fields and value, read from its stored bits.
+/// A code's value, read from its stored bits, and its fields where asked for (decoding needs the
+/// value alone, and leaves the list alone: no allocation per decode).
 struct Reading {
-    std::vector<TaperedField> fields;
+    std::vector<TaperedField>* fields = nullptr;
     double value = 0;
 };
 
 void add_field(Reading& r, const char* name, int width) {
-    if (width > 0) r.fields.push_back({name, width});
+    if (width > 0 && r.fields != nullptr) r.fields->push_back({name, width});
 }
 
 /// The Posit Standard's formula on the stored bits: ((1 - 3s) + f) 2^((1 - 2s)(k 2^es + e + s)).
-Reading read_posit(const FormatSpec& spec, std::uint64_t bits) {
+Reading read_posit(const FormatSpec& spec, std::uint64_t bits, std::vector<TaperedField>* fields) {
     const int n = spec.tapered_bits, es = spec.exponent_bits;
-    Reading r;
+    Reading r{fields};
     const int s = static_cast<int>((bits >> (n - 1)) & 1);
     add_field(r, "sign", 1);
     if ((bits & low_mask(n - 1)) == 0) {
@@ -79,11 +80,11 @@ Reading read_posit(const FormatSpec& spec, std::uint64_t bits) {
 
 /// Hunhold's linear takum on the stored bits (codes under 12 bits padded with zeros), with the sign
 /// folded in as the posit formula folds it: ((1 - 3S) + M) 2^((1 - 2S)(c + S)).
-Reading read_takum(const FormatSpec& spec, std::uint64_t bits) {
+Reading read_takum(const FormatSpec& spec, std::uint64_t bits, std::vector<TaperedField>* fields) {
     const int n = spec.tapered_bits;
     const int padded = std::max(n, 12);
     const std::uint64_t code = bits << (padded - n);
-    Reading r;
+    Reading r{fields};
     const int s = static_cast<int>((code >> (padded - 1)) & 1);
     add_field(r, "sign", 1);
     if ((code & low_mask(padded - 1)) == 0) {
@@ -112,8 +113,8 @@ Reading read_takum(const FormatSpec& spec, std::uint64_t bits) {
 }
 
 /// HiF8 (Luo et al. 2024, section 2): sign-magnitude; the dot prefix gives the exponent width D.
-Reading read_hifloat8(std::uint64_t bits) {
-    Reading r;
+Reading read_hifloat8(std::uint64_t bits, std::vector<TaperedField>* fields = nullptr) {
+    Reading r{fields};
     const bool negative = (bits & 0x80) != 0;
     const std::uint64_t magnitude = bits & 0x7F;
     add_field(r, "sign", 1);
@@ -151,11 +152,11 @@ Reading read_hifloat8(std::uint64_t bits) {
     return r;
 }
 
-Reading read_code(const FormatSpec& spec, std::uint64_t bits) {
+Reading read_code(const FormatSpec& spec, std::uint64_t bits, std::vector<TaperedField>* fields = nullptr) {
     switch (spec.kind) {
-        case FormatKind::Posit: return read_posit(spec, bits);
-        case FormatKind::Takum: return read_takum(spec, bits);
-        case FormatKind::HiFloat8: return read_hifloat8(bits);
+        case FormatKind::Posit: return read_posit(spec, bits, fields);
+        case FormatKind::Takum: return read_takum(spec, bits, fields);
+        case FormatKind::HiFloat8: return read_hifloat8(bits, fields);
         default: break;
     }
     throw Error(fmt::format("format '{}' is not a tapered format", spec.name));
@@ -250,7 +251,9 @@ void validate_tapered(const FormatSpec& spec) {
 }
 
 std::vector<TaperedField> tapered_fields(const FormatSpec& spec, std::uint64_t bits) {
-    return read_code(spec, bits).fields;
+    std::vector<TaperedField> fields;
+    read_code(spec, bits, &fields);
+    return fields;
 }
 
 double tapered_value(const FormatSpec& spec, std::uint64_t bits) { return read_code(spec, bits).value; }

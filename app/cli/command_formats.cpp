@@ -66,13 +66,23 @@ std::string layout_field(const Entry& e, int value) {
     return has_layout ? std::to_string(value) : not_applicable(e.style);
 }
 
+/// E is a posit's es; M of a tapered format is its fraction bits at 1, where it has the most.
+std::string exponent_field(const Entry& e) {
+    if (e.spec.kind == core::FormatKind::Posit) return std::to_string(e.spec.exponent_bits);
+    return layout_field(e, e.p.exponent_bits);
+}
+std::string mantissa_field(const Entry& e) {
+    if (e.spec.is_tapered()) return std::to_string(e.p.mantissa_bits);
+    return layout_field(e, e.p.mantissa_bits);
+}
+
 const std::vector<Column>& columns() {
     static const std::vector<Column> table = {
         {"format", "format", [](const Entry& e) { return e.spec.name; }},
         {"kind", "kind", [](const Entry& e) { return std::string(core::to_string(e.spec.kind)); }},
         {"bits", "bits", [](const Entry& e) { return std::to_string(e.p.total_bits); }},
-        {"E", "exponent_bits", [](const Entry& e) { return layout_field(e, e.p.exponent_bits); }},
-        {"M", "mantissa_bits", [](const Entry& e) { return layout_field(e, e.p.mantissa_bits); }},
+        {"E", "exponent_bits", [](const Entry& e) { return exponent_field(e); }},
+        {"M", "mantissa_bits", [](const Entry& e) { return mantissa_field(e); }},
         {"bias", "bias", [](const Entry& e) { return layout_field(e, e.p.bias); }},
         {"max", "max_finite", [](const Entry& e) { return real(e, e.p.max_finite); }},
         {"lowest", "lowest", [](const Entry& e) { return real(e, e.p.lowest); }},

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/format_properties.hpp"
 
 namespace floatscope::emu {
 
@@ -53,6 +54,14 @@ void check_operand(const std::string& field, const OperandQuantization& q) {
             fail(field, fmt::format("'{}' reaches beyond 2^+-{}; input formats are limited to that range", f.name,
                                     input_exponent_limit));
     }
+    if (f.is_tapered()) {
+        // The same bound for posits, takums, HiF8: the top value and the last bit of the smallest.
+        const core::FormatProperties p = core::format_properties(f);
+        if (std::ilogb(p.max_finite) > input_exponent_limit ||
+            std::ilogb(p.min_subnormal) - p.mantissa_bits < -input_exponent_limit)
+            fail(field, fmt::format("'{}' reaches beyond 2^+-{}; input formats are limited to that range", f.name,
+                                    input_exponent_limit));
+    }
     if (!(q.scale > 0) || !std::isfinite(q.scale) || static_cast<double>(static_cast<float>(q.scale)) != q.scale)
         fail(field + ".scale", fmt::format("{} is not a positive finite float value", q.scale));
 }
@@ -65,6 +74,9 @@ int value_precision(const core::FormatSpec& spec) {
         case core::FormatKind::Integer: return spec.integer_bits;
         case core::FormatKind::Lookup: return 24;  // the codes are float constants
         case core::FormatKind::ExponentScale: return 1;
+        case core::FormatKind::Posit:
+        case core::FormatKind::Takum:
+        case core::FormatKind::HiFloat8: return core::format_properties(spec).mantissa_bits + 1;  // at 1, the most
     }
     return 53;
 }

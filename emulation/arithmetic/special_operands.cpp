@@ -12,7 +12,9 @@ bool zero_sum_sign(bool negative_a, bool negative_b, core::RoundingMode mode) {
 }
 
 ZeroDivision zero_division(const core::FormatSpec& spec) {
-    return spec.is_p3109() ? ZeroDivision::Nan : ZeroDivision::Infinity;
+    // Posits and takums have no infinity: x / 0 is NaR (Posit Standard 2022; Hunhold 2024).
+    const bool nar = spec.kind == core::FormatKind::Posit || spec.kind == core::FormatKind::Takum;
+    return spec.is_p3109() || nar ? ZeroDivision::Nan : ZeroDivision::Infinity;
 }
 
 SpecialCase special_case(Operation op, const OperandClass (&operands)[3], core::RoundingMode mode,

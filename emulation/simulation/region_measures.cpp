@@ -9,8 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "core/codec.hpp"
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
+#include "core/rounding.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 
 namespace floatscope::emu {
@@ -50,7 +52,8 @@ TruthNumber scratch(int bits) {
 /// The spacing of `format`'s values at the real number `t` (a finite MPFR value): 2^(max(e, emin) - M)
 /// for binary and scale formats with e = floor(log2 |t|) (unbounded above, so that a value beyond
 /// max still has a spacing); below the normal range of a format that flushes, the gap from 0 to
-/// its smallest normal. 1 for integers, the gap between the table codes around t for tables.
+/// its smallest normal. 1 for integers, the gap between the table codes around t for tables; for
+/// tapered formats the gap away from zero at the value t truncates to.
 double ulp_at(const core::FormatSpec& format, mpfr_srcptr t) {
     switch (format.kind) {
         case core::FormatKind::Binary:
@@ -64,6 +67,14 @@ double ulp_at(const core::FormatSpec& format, mpfr_srcptr t) {
             return std::ldexp(1.0, static_cast<int>(std::max<long>(e, g.emin) - (g.precision - 1)));
         }
         case core::FormatKind::Integer: return 1;
+        case core::FormatKind::Posit:
+        case core::FormatKind::Takum:
+        case core::FormatKind::HiFloat8: {
+            // The gap at the code t truncates to (the largest finite one beyond the range).
+            const core::Rounded below =
+                core::round_to_format(format, core::ExactValue::from_mpfr(t), {core::RoundingMode::TowardZero});
+            return core::ulp(format, below.bits);
+        }
         case core::FormatKind::Lookup: {
             const std::vector<double>& codes = format.code_values;
             if (codes.size() < 2) return NAN;
@@ -85,7 +96,8 @@ double bits_correct(double relative_error, int precision) {
 }
 
 /// Where the truth leaves the format's range: at max + half its ulp, the value round to nearest
-/// sends to infinity (binary, scale), max + 1/2 for integers, beyond max for tables (which saturate).
+/// sends to infinity (binary, scale), max + 1/2 for integers, beyond max for tables, posits and takums
+/// (which saturate), beyond 40960 for HiF8 (the tie there goes to the even code of 32768).
 struct OverflowRule {
     TruthNumber threshold = scratch(128);
     bool at_threshold_overflows = true;
@@ -97,7 +109,13 @@ struct OverflowRule {
             case core::FormatKind::Binary:
             case core::FormatKind::ExponentScale: mpfr_add_d(at, at, ulp_at(spec, at) / 2, MPFR_RNDN); break;
             case core::FormatKind::Integer: mpfr_add_d(at, at, 0.5, MPFR_RNDN); break;
-            case core::FormatKind::Lookup: at_threshold_overflows = false; break;
+            case core::FormatKind::Lookup:
+            case core::FormatKind::Posit:
+            case core::FormatKind::Takum: at_threshold_overflows = false; break;
+            case core::FormatKind::HiFloat8:
+                mpfr_add_d(at, at, 8192, MPFR_RNDN);  // half the top binade's step of 16384
+                at_threshold_overflows = false;
+                break;
         }
     }
     bool beyond_range(mpfr_srcptr t) const {
@@ -298,6 +316,9 @@ int measure_precision(const core::FormatSpec& format) {
         case core::FormatKind::Integer: return std::max(1, format.integer_bits - (format.has_sign ? 1 : 0));
         case core::FormatKind::Lookup:
             return std::max(1, static_cast<int>(std::ceil(std::log2(static_cast<double>(format.code_values.size())))));
+        case core::FormatKind::Posit:
+        case core::FormatKind::Takum:
+        case core::FormatKind::HiFloat8: return core::format_properties(format).mantissa_bits + 1;  // at 1
     }
     return 1;
 }
@@ -319,7 +340,9 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
     const ReportRow base{run_id, workload, policy, region.kind, region.index, region.label, "", 0};
     if (!region.values.empty()) {
         const core::FormatProperties format = core::format_properties(region.format);
-        const bool has_subnormals = region.format.kind == core::FormatKind::Binary && format.has_subnormals;
+        const bool has_subnormals =
+            (region.format.kind == core::FormatKind::Binary || region.format.kind == core::FormatKind::HiFloat8) &&
+            format.has_subnormals;
         std::uint64_t nan = 0, inf = 0, subnormal = 0;
         double min_abs = INFINITY, max_abs = 0;
         std::map<int, std::uint64_t> histogram;

@@ -21,6 +21,27 @@ namespace {
 
 constexpr double nan_value = std::numeric_limits<double>::quiet_NaN();
 
+/// |x| as the double d below it and whether it is d exactly: every code value and midpoint of these
+/// formats is a double, and none lies strictly between d and the next double, so comparing |x| with
+/// one needs no MPFR call (the exhaustive arithmetic tests compare millions of times).
+struct Magnitude {
+    double below = 0;
+    bool exact = true;
+
+    explicit Magnitude(mpfr_srcptr x) {
+        RefNumber a(mpfr_get_prec(x));
+        mpfr_abs(a.get(), x, MPFR_RNDN);
+        below = mpfr_get_d(a.get(), MPFR_RNDZ);
+        exact = mpfr_cmp_d(a.get(), below) == 0;
+    }
+    /// -1, 0, +1 as |x| is below, at or above the double v.
+    int compare(double v) const {
+        if (v > below) return -1;
+        if (v < below || !exact) return 1;
+        return 0;
+    }
+};
+
 /// The code's bits as text, most significant first.
 std::string bit_text(std::uint64_t bits, int width) {
     std::string text;
@@ -110,12 +131,12 @@ bool two_complement_kind(const FormatSpec& spec) { return spec.kind != FormatKin
 int width_of(const FormatSpec& spec) { return spec.tapered_bits; }
 
 /// Largest positive code whose value is <= a (a >= 0), by bisection over the ordered codes.
-std::uint64_t code_at_or_below(const FormatSpec& spec, mpfr_srcptr a) {
+std::uint64_t code_at_or_below(const FormatSpec& spec, const Magnitude& a) {
     std::uint64_t lo = 0, hi = (std::uint64_t{1} << (width_of(spec) - 1)) - 1;
-    if (mpfr_cmp_d(a, tapered_ref_decode(spec, hi)) >= 0) return hi;
+    if (a.compare(tapered_ref_decode(spec, hi)) >= 0) return hi;
     while (hi - lo > 1) {
         const std::uint64_t middle = lo + (hi - lo) / 2;
-        (mpfr_cmp_d(a, tapered_ref_decode(spec, middle)) >= 0 ? lo : hi) = middle;
+        (a.compare(tapered_ref_decode(spec, middle)) >= 0 ? lo : hi) = middle;
     }
     return lo;
 }
@@ -142,21 +163,20 @@ RefResult posit_or_takum_round(const FormatSpec& spec, mpfr_srcptr x, RoundingMo
     if (mpfr_inf_p(x)) return {true, nan_value, ref_flags::invalid};
     if (mpfr_zero_p(x)) return {false, 0.0, 0};
     const bool negative = mpfr_sgn(x) < 0;
-    RefNumber a(mpfr_get_prec(x));
-    mpfr_abs(a.get(), x, MPFR_RNDN);
-    const std::uint64_t lo = code_at_or_below(spec, a.get());
+    const Magnitude a(x);
+    const std::uint64_t lo = code_at_or_below(spec, a);
     const double lo_value = tapered_ref_decode(spec, lo);
     auto signed_value = [&](std::uint64_t code) {
         const double v = tapered_ref_decode(spec, code);
         return negative ? -v : v;
     };
-    if (mpfr_cmp_d(a.get(), lo_value) == 0) return {false, signed_value(lo), 0};
+    if (a.compare(lo_value) == 0) return {false, signed_value(lo), 0};
     std::uint8_t flags = ref_flags::inexact;
     if (lo == max_code) return {false, signed_value(max_code), static_cast<std::uint8_t>(flags | ref_flags::overflow)};
     if (lo == 0) flags |= ref_flags::underflow;
     // The bit-string midpoint between c and c + 1 is the (n+1)-bit code 2c + 1.
     const double midpoint = tapered_ref_decode_width(spec, n + 1, 2 * lo + 1);
-    const int side = mpfr_cmp_d(a.get(), midpoint);
+    const int side = a.compare(midpoint);
     std::uint64_t code = take_above(mode, negative, side, (lo & 1) != 0) ? lo + 1 : lo;
     if (code == 0 && nearest_mode(mode)) code = 1;  // never to zero
     return {false, code == 0 ? 0.0 : signed_value(code), flags};
@@ -179,8 +199,7 @@ RefResult hifloat8_round(mpfr_srcptr x, RoundingMode mode, core::Tininess tinine
         std::sort(g.begin(), g.end());
         return g;
     }();
-    RefNumber a(mpfr_get_prec(x));
-    mpfr_abs(a.get(), x, MPFR_RNDN);
+    const Magnitude a(x);
     auto overflowed = [&](bool to_infinity) {
         const double v = to_infinity ? infinity : 32768.0;
         return RefResult{false, negative ? -v : v, static_cast<std::uint8_t>(ref_flags::overflow | ref_flags::inexact)};
@@ -188,22 +207,22 @@ RefResult hifloat8_round(mpfr_srcptr x, RoundingMode mode, core::Tininess tinine
     const bool heads_to_infinity = mode == RoundingMode::NearestEven || mode == RoundingMode::NearestAway ||
                                    (mode == RoundingMode::Upward && !negative) ||
                                    (mode == RoundingMode::Downward && negative);
-    if (mpfr_cmp_d(a.get(), 49152.0) >= 0) return overflowed(heads_to_infinity);
-    std::size_t i = 0;
-    while (mpfr_cmp_d(a.get(), grid[i + 1].first) >= 0) ++i;
+    if (a.compare(49152.0) >= 0) return overflowed(heads_to_infinity);
+    // The last grid value <= |x|: bisection (grid[0] = 0 <= |x| < 49152 = the last).
+    std::size_t i = 0, j = grid.size() - 1;
+    while (j - i > 1) {
+        const std::size_t middle = (i + j) / 2;
+        (a.compare(grid[middle].first) >= 0 ? i : j) = middle;
+    }
     double result = grid[i].first;
     std::uint8_t flags = 0;
-    if (mpfr_cmp_d(a.get(), result) != 0) {
+    if (a.compare(result) != 0) {
         flags = ref_flags::inexact;
-        RefNumber midpoint(64);
-        mpfr_set_d(midpoint.get(), grid[i].first, MPFR_RNDN);
-        mpfr_add_d(midpoint.get(), midpoint.get(), grid[i + 1].first, MPFR_RNDN);
-        mpfr_div_2ui(midpoint.get(), midpoint.get(), 1, MPFR_RNDN);
-        const int side = mpfr_cmp(a.get(), midpoint.get());
+        const double midpoint = 0.5 * (grid[i].first + grid[i + 1].first);  // exact: both have few bits
+        const int side = a.compare(midpoint);
         if (take_above(mode, negative, side, grid[i].second)) result = grid[i + 1].first;
         if (result > 32768) return overflowed(heads_to_infinity);
-        const bool tiny =
-            tininess == core::Tininess::BeforeRounding ? mpfr_cmp_d(a.get(), 0x1p-15) < 0 : result < 0x1p-15;
+        const bool tiny = tininess == core::Tininess::BeforeRounding ? a.compare(0x1p-15) < 0 : result < 0x1p-15;
         if (tiny) flags |= ref_flags::underflow;
     }
     if (result == 0) return {false, 0.0, flags};
@@ -232,7 +251,13 @@ double tapered_ref_decode_width(const FormatSpec& spec, int width, std::uint64_t
     // arithmetic tests ask for the same values millions of times.
     if (width > 17) return decode_by_definition(spec, width, bits);
     static std::map<std::tuple<int, int, int>, std::vector<double>> tables;
-    std::vector<double>& table = tables[{static_cast<int>(spec.kind), spec.exponent_bits, width}];
+    const std::tuple<int, int, int> key{static_cast<int>(spec.kind), spec.exponent_bits, width};
+    thread_local std::tuple<int, int, int> last_key{-1, -1, -1};
+    thread_local std::vector<double>* last = nullptr;
+    if (last != nullptr && key == last_key) return (*last)[bits];
+    std::vector<double>& table = tables[key];
+    last_key = key;
+    last = &table;
     if (table.empty())
         for (std::uint64_t code = 0; code < (std::uint64_t{1} << width); ++code)
             table.push_back(decode_by_definition(spec, width, code));
@@ -240,7 +265,14 @@ double tapered_ref_decode_width(const FormatSpec& spec, int width, std::uint64_t
 }
 
 double tapered_ref_decode(const FormatSpec& spec, std::uint64_t bits) {
-    if (!two_complement_kind(spec)) return hifloat8_value(bits);
+    if (!two_complement_kind(spec)) {
+        static const std::vector<double> table = [] {
+            std::vector<double> t;
+            for (std::uint64_t code = 0; code < 256; ++code) t.push_back(hifloat8_value(code));
+            return t;
+        }();
+        return table.at(bits);
+    }
     return tapered_ref_decode_width(spec, width_of(spec), bits);
 }
 
@@ -257,7 +289,7 @@ std::uint64_t tapered_ref_encode(const FormatSpec& spec, double value) {
     }
     RefNumber a(64);
     mpfr_set_d(a.get(), std::fabs(value), MPFR_RNDN);
-    const std::uint64_t code = code_at_or_below(spec, a.get());
+    const std::uint64_t code = code_at_or_below(spec, Magnitude(a.get()));
     if (tapered_ref_decode(spec, code) != std::fabs(value)) throw std::logic_error("tapered_reference: not a value");
     return value < 0 ? (std::uint64_t{1} << n) - code : code;
 }

@@ -72,6 +72,8 @@ inline void check_valid_format(const core::FormatSpec& f, const std::uint64_t* p
         if (p.epsilon != std::ldexp(1.0, -f.mantissa_bits))
             property_failed("epsilon is 2^-M", fmt::format("{}: {}", name, p.epsilon));
     }
+    if (f.is_tapered() && p.epsilon != std::ldexp(1.0, -p.mantissa_bits))
+        property_failed("tapered epsilon is 2^-(fraction bits at 1)", fmt::format("{}: {}", name, p.epsilon));
     const std::uint64_t mask = p.total_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << p.total_bits) - 1;
     const core::Rounder round(f, {});
     for (int i = 0; i < count; ++i) {

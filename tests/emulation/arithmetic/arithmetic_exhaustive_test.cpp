@@ -24,17 +24,21 @@ std::vector<RefOperand> all_operands(const FormatInfo& f) {
     return out;
 }
 
-void sweep_format(const std::string& name, Tininess tininess, Tally& tally) {
+/// Every operand pair in every mode; with `other_modes_stride` > 1, every pair in rne (ref_modes[0])
+/// and every stride-th pair in the other modes.
+void sweep_format(const std::string& name, Tininess tininess, Tally& tally, std::size_t other_modes_stride = 1) {
     const FormatInfo f(name);
     const std::vector<RefOperand> operands = all_operands(f);
     const std::vector<Arithmetic> arith = arithmetics(f, tininess);
     const RefOperand none{};
+    std::size_t pair = 0;
     for (Operation op : binary_ops) {
         for (const RefOperand& a : operands)
             for (const RefOperand& b : operands) {
                 const RefOperand triple[3] = {a, b, none};
                 const std::uint64_t bits[3] = {a.bits, b.bits, 0};
-                for (std::size_t m = 0; m < arith.size(); ++m)
+                const std::size_t modes = pair++ % other_modes_stride == 0 ? arith.size() : 1;
+                for (std::size_t m = 0; m < modes; ++m)
                     check_case(f, arith[m], op, bits, triple, floatscope::test::ref_modes[m], tininess, tally);
             }
     }
@@ -137,6 +141,38 @@ TEST_CASE("exhaustive: fp8 fma, every triple in every mode", "[.exhaustive][arit
     for (const char* name : {"fp8_e4m3", "fp8_e5m2", "e4m3fnuz", "e5m2fnuz"}) {
         Tally tally;
         sweep_fma(name, Tininess::AfterRounding, 0, 0, tally);
+        ARITH_REPORT(tally);
+    }
+}
+
+// ---- tapered formats -------------------------------------------------------------------------------
+
+TEST_CASE("exhaustive: posit8, posit8_es0, takum8, hifloat8 + - * / sqrt, every pair in rne, a seventh in the rest",
+          "[arithmetic][exhaustive-small][tapered]") {
+    // The exact result rounded once on the bit string (posits, takums: saturating, x/0 = NaR) or on
+    // HiF8's grid, against tests/core/tapered_reference. rne is the Posit Standard's rounding; the
+    // other modes see every seventh pair here (ctest time) and every pair under [.exhaustive].
+    for (const char* name : {"posit8", "posit8_es0", "takum8", "hifloat8"}) {
+        Tally tally;
+        sweep_format(name, Tininess::AfterRounding, tally, 7);
+        ARITH_REPORT(tally);
+    }
+}
+
+TEST_CASE("exhaustive: posit8, posit8_es0, takum8, hifloat8 + - * / sqrt in every mode",
+          "[.exhaustive][arithmetic][tapered]") {
+    for (const char* name : {"posit8", "posit8_es0", "takum8", "hifloat8"}) {
+        Tally tally;
+        sweep_format(name, Tininess::AfterRounding, tally);
+        ARITH_REPORT(tally);
+    }
+}
+
+TEST_CASE("sampled: posit8, takum8, hifloat8 fma in every mode", "[arithmetic][exhaustive-small][tapered]") {
+    std::uint64_t seed = 2022;
+    for (const char* name : {"posit8", "posit8_es0", "takum8", "hifloat8"}) {
+        Tally tally;
+        sweep_fma(name, Tininess::AfterRounding, 8000, seed++, tally);
         ARITH_REPORT(tally);
     }
 }

@@ -80,6 +80,15 @@ struct FormatInfo {
         min_normal = std::ldexp(1.0, emin);
         flush = spec.subnormals == floatscope::core::SubnormalPolicy::Flush;
         min_subnormal = flush ? min_normal : std::ldexp(1.0, emin - M);
+        if (spec.is_tapered()) {
+            // Posits, takums, HiF8: their codes' width; exact sums and products need the range from the
+            // smallest value's last bit (at most 40 below it) to the largest value.
+            width = spec.total_bits();
+            M = 0;
+            min_subnormal = floatscope::test::ref_decode(spec, 1);
+            emin = std::ilogb(min_subnormal) - 40;
+            min_normal = min_subnormal;
+        }
     }
 
     std::uint64_t mask() const { return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1; }
@@ -257,6 +266,10 @@ inline RefResult ref_operation(const FormatInfo& f, Operation op, const RefOpera
             if (B.inf || A.zero) return ref_zero(f, negative, mode, tininess);
             // P3109 (Interim Report v4.0, 4.10, Divide): x/0 is NaN, as its one zero has no sign.
             if (B.zero && f.spec.is_p3109()) return invalid();
+            // Posits and takums: x/0 is NaR (Posit Standard 2022; Hunhold 2024), they have no infinity.
+            const bool nar = f.spec.kind == floatscope::core::FormatKind::Posit ||
+                             f.spec.kind == floatscope::core::FormatKind::Takum;
+            if (B.zero && nar) return invalid();
             if (B.zero) return ref_infinite(f, negative, divide_by_zero_flag);  // 7.3
             break;
         }
