@@ -33,25 +33,6 @@ struct Native<double> {
     static constexpr int emin = -1022;
 };
 
-/// Counter-based random bits (the finalizers of MurmurHash3, public domain, by Austin Appleby):
-/// independent of the order in which elements are processed, so loops vectorize.
-inline std::uint32_t hash_bits(std::uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x85EBCA6Bu;
-    x ^= x >> 13;
-    x *= 0xC2B2AE35u;
-    x ^= x >> 16;
-    return x;
-}
-inline std::uint64_t hash_bits(std::uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xFF51AFD7ED558CCDull;
-    x ^= x >> 33;
-    x *= 0xC4CEB9FE1A85EC53ull;
-    x ^= x >> 33;
-    return x;
-}
-
 template <typename T>
 inline T pick_value(bool c, T a, T b) {
     using Bits = typename Native<T>::Bits;

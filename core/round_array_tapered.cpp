@@ -13,16 +13,6 @@ namespace floatscope::core {
 
 namespace {
 
-/// The finalizer of MurmurHash3 (public domain, Austin Appleby), as round_array.cpp uses it.
-inline std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xFF51AFD7ED558CCDull;
-    x ^= x >> 33;
-    x *= 0xC4CEB9FE1A85EC53ull;
-    x ^= x >> 33;
-    return x;
-}
-
 struct Plan {
     bool takum = false;
     int bits = 0;  ///< n
@@ -111,7 +101,7 @@ FLOATSCOPE_KERNEL_CLONES void tapered_kernel(const Plan& plan, const T* __restri
             word = posit_word(p, e, fraction);
         }
         std::uint64_t random = 0;
-        if constexpr (mode == RoundingMode::Stochastic) random = mix(seed + i);
+        if constexpr (mode == RoundingMode::Stochastic) random = hash_bits(seed + i);
         std::uint64_t code = round_normal_bits<mode>(word, p.shift, negative, random) >> p.shift;
         code = code > p.max_code ? p.max_code : code;
         code = pick<std::uint64_t>(p.never_zero && code == 0, 1, code);
@@ -126,15 +116,6 @@ FLOATSCOPE_KERNEL_CLONES void tapered_kernel(const Plan& plan, const T* __restri
 /// posits whose values are all normal floats and whose n - 1 bits, round bit and a sticky bit fit a
 /// 32-bit word, from float input: the same steps in 32-bit lanes, twice as many per vector.
 inline bool posit_fits_float_word(const Plan& p) { return !p.takum && p.bits <= 30 && (p.bits - 2) << p.es <= 126; }
-
-inline std::uint32_t mix32(std::uint32_t x) {
-    x ^= x >> 16;
-    x *= 0x85EBCA6Bu;
-    x ^= x >> 13;
-    x *= 0xC2B2AE35u;
-    x ^= x >> 16;
-    return x;
-}
 
 /// Every float through the bit string (the exact path for the whole range).
 template <RoundingMode mode>
@@ -164,7 +145,7 @@ FLOATSCOPE_KERNEL_CLONES void posit_float_exact(const Plan& plan, const float* _
         const std::uint32_t word =
             regime | ((rest << l) >> r) | static_cast<std::uint32_t>((rest & ((1u << r) - 1)) != 0);
         std::uint32_t random = 0;
-        if constexpr (mode == RoundingMode::Stochastic) random = mix32(static_cast<std::uint32_t>(seed + i));
+        if constexpr (mode == RoundingMode::Stochastic) random = hash_bits(static_cast<std::uint32_t>(seed + i));
         std::uint32_t code = round_normal_bits<mode>(word, shift, sign != 0, random) >> shift;
         code = std::min(code, max_code);
         code = pick<std::uint32_t>(p.never_zero & (code == 0), 1u, code);
@@ -235,7 +216,8 @@ FLOATSCOPE_KERNEL_CLONES void float_kernel(const Plan& plan, const float* __rest
             const std::int32_t kept = kept_fraction_bits<takum>(a, es, last_bits);
             const std::int32_t cut = std::min(std::max(23 - kept, 1), 23);
             std::uint32_t random = 0;
-            if constexpr (mode == RoundingMode::Stochastic) random = mix32(static_cast<std::uint32_t>(seed + base + j));
+            if constexpr (mode == RoundingMode::Stochastic)
+                random = hash_bits(static_cast<std::uint32_t>(seed + base + j));
             // 23 or more kept fraction bits: the float is a value of the format.
             std::uint32_t bits =
                 sign | pick<std::uint32_t>(kept >= 23, a, round_normal_bits<mode>(a, cut, sign != 0, random));

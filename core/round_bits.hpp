@@ -2,6 +2,8 @@
 // shared by the array rounding kernels and the fast path of emulated arithmetic.
 #pragma once
 
+#include <cstdint>
+
 #include "core/rounding_mode.hpp"
 
 namespace floatscope::core {
@@ -10,6 +12,25 @@ namespace floatscope::core {
 template <typename Bits>
 inline Bits pick(bool c, Bits a, Bits b) {
     return b ^ ((a ^ b) & (Bits{0} - static_cast<Bits>(c)));
+}
+
+/// Counter-based random bits (the finalizers of MurmurHash3, public domain, by Austin Appleby):
+/// independent of the order in which elements are processed, so that array loops vectorize.
+inline std::uint32_t hash_bits(std::uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x85EBCA6Bu;
+    x ^= x >> 13;
+    x *= 0xC2B2AE35u;
+    x ^= x >> 16;
+    return x;
+}
+inline std::uint64_t hash_bits(std::uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ull;
+    x ^= x >> 33;
+    return x;
 }
 
 /// Rounds the magnitude bits `a` (of a number whose sign is `negative`) to a multiple of 2^shift

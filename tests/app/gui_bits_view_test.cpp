@@ -207,3 +207,46 @@ TEST_CASE("binary128 and wider formats show in the Bits view through MPFR", "[gu
     CHECK(row(view, "binary128").reading().exact == "1");
     CHECK(value_of(view, "fp16") == 1);
 }
+
+TEST_CASE("posits, takums and HiF8 show their own fields for each code", "[gui][tapered]") {
+    floatscope::test::gui_application();
+    LabState state;
+    state.set_chosen(QStringList{"posit16", "takum16", "hifloat8"});
+    BitsView view(state);
+    type_value(view, "3.14159");
+    CHECK(view.entry_error().isEmpty());
+    // posit16: 3.14159 = 1.5708 x 2^1: k = 0 (regime 10), e = 01, 11 fraction bits of 0.5708 x 2^11
+    // = 1169.0 -> 10010010001b: 0|10|01|10010010001 = 0x4C91.
+    CHECK(bits_of(view, "posit16") == 0x4C91);
+    // takum16: c = 1: D = 1, R = 001, C = 0 (r = 1), 10 mantissa bits of 0.5708 x 2^10 = 584.5... -> 584
+    // (3.140625; 3.142578125 is farther): 0|1|001|0|1001001000 = 0x4A48.
+    CHECK(bits_of(view, "takum16") == 0x4A48);
+    // HiF8: |E| = 1: dot 001, exponent sign 0 (the magnitude 1 implicit), 3 mantissa bits: 0.5708 x 8
+    // = 4.57 -> 5 = 101b: 0|001|0|101 = 0x15 = 3.25.
+    CHECK(bits_of(view, "hifloat8") == 0x15);
+    CHECK(value_of(view, "hifloat8") == 3.25);
+    using floatscope::gui::bit_field;
+    using floatscope::gui::BitField;
+    const auto posit16 = floatscope::core::parse_format("posit16");
+    CHECK(bit_field(posit16, 0x4C91, 15) == BitField::Sign);
+    CHECK(bit_field(posit16, 0x4C91, 14) == BitField::Regime);
+    CHECK(bit_field(posit16, 0x4C91, 13) == BitField::Regime);
+    CHECK(bit_field(posit16, 0x4C91, 12) == BitField::Exponent);
+    CHECK(bit_field(posit16, 0x4C91, 10) == BitField::Mantissa);
+    // Near maxpos the regime takes every bit: 0x7FFF is sign and a run of fifteen ones.
+    CHECK(bit_field(posit16, 0x7FFF, 0) == BitField::Regime);
+    const auto hif8 = floatscope::core::parse_format("hifloat8");
+    CHECK(bit_field(hif8, 0x15, 6) == BitField::Dot);
+    CHECK(bit_field(hif8, 0x15, 4) == BitField::Dot);
+    CHECK(bit_field(hif8, 0x15, 3) == BitField::Exponent);
+    CHECK(bit_field(hif8, 0x15, 2) == BitField::Mantissa);
+    CHECK(bit_field(hif8, 0x01, 3) == BitField::Dot);  // denormal: dot 0000, then 3 bits
+    const auto takum16 = floatscope::core::parse_format("takum16");
+    CHECK(bit_field(takum16, 0x4A48, 14) == BitField::Regime);  // the direction bit
+    CHECK(bit_field(takum16, 0x4A48, 10) == BitField::Exponent);  // the characteristic bit
+    CHECK(bit_field(takum16, 0x4A48, 9) == BitField::Mantissa);
+    CHECK(floatscope::gui::describe_bit(posit16, 0x4C91, 14).rfind("regime bit 1 of 2 (set)", 0) == 0);
+    CHECK(row(view, "posit16").reading().exponent_field == "fields 0|10|01|10010010001");
+    CHECK(row(view, "posit16").reading().formula.find("= 3.1416015625") == std::string::npos);
+    CHECK(row(view, "posit16").reading().formula.find(": 3.1416015625") != std::string::npos);
+}

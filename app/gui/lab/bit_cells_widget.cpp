@@ -1,4 +1,4 @@
-// Bit cells: fields in colour (sign, exponent, mantissa, integer, NF4 code), set bits drawn darker.
+// Bit cells: fields in colour (sign, exponent, mantissa, integer, NF4 code, regime, dot), set bits darker.
 #include "app/gui/lab/bit_cells_widget.hpp"
 
 #include <QHelpEvent>
@@ -16,6 +16,8 @@ QColor bit_field_colour(BitField field, bool set) {
         case BitField::Mantissa: return set ? QColor(0x15, 0x65, 0xC0) : QColor(0xD2, 0xE4, 0xF8);
         case BitField::Integer: return set ? QColor(0xE6, 0x5C, 0x00) : QColor(0xFC, 0xE4, 0xC4);
         case BitField::Code: return set ? QColor(0x6A, 0x1B, 0x9A) : QColor(0xEB, 0xD8, 0xF2);
+        case BitField::Regime: return set ? QColor(0x8D, 0x6E, 0x00) : QColor(0xF5, 0xEB, 0xC0);
+        case BitField::Dot: return set ? QColor(0x00, 0x83, 0x8F) : QColor(0xC8, 0xEE, 0xF0);
     }
     return set ? Qt::black : Qt::white;
 }
@@ -55,7 +57,7 @@ void BitCellsWidget::paintEvent(QPaintEvent*) {
         const int index = width_bits_ - 1 - column;
         const bool set = ((bits_ >> index) & 1) != 0;
         const QRect cell(column * cell_width, 0, cell_width, cell_height);
-        painter.fillRect(cell, bit_field_colour(bit_field(spec_, index), set));
+        painter.fillRect(cell, bit_field_colour(bit_field(spec_, bits_, index), set));
         painter.setPen(QColor(0x90, 0x90, 0x90));
         painter.drawRect(cell);
         painter.setPen(set ? Qt::white : QColor(0x40, 0x40, 0x40));

@@ -20,11 +20,10 @@ namespace {
 /// What the cell colours mean; click and drag hints for those who do not hover.
 QLabel* field_legend(QWidget* parent) {
     QString html;
-    const std::pair<BitField, const char*> fields[] = {{BitField::Sign, "sign"},
-                                                       {BitField::Exponent, "exponent"},
-                                                       {BitField::Mantissa, "mantissa"},
-                                                       {BitField::Integer, "integer"},
-                                                       {BitField::Code, "NF4 code"}};
+    const std::pair<BitField, const char*> fields[] = {
+        {BitField::Sign, "sign"},       {BitField::Exponent, "exponent"}, {BitField::Mantissa, "mantissa"},
+        {BitField::Integer, "integer"}, {BitField::Code, "NF4 code"},     {BitField::Regime, "regime"},
+        {BitField::Dot, "dot"}};
     for (const auto& [field, name] : fields)
         html += QStringLiteral("<span style='background:%1; color:white'>&nbsp;1&nbsp;</span> %2 &nbsp;")
                     .arg(bit_field_colour(field, true).name(), QString::fromLatin1(name));

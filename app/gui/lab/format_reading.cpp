@@ -8,6 +8,7 @@
 #include "core/decimal.hpp"
 #include "core/format_width.hpp"
 #include "core/rounding_error.hpp"
+#include "core/tapered_format.hpp"
 #include "core/wide_format.hpp"
 #include "emulation/arithmetic/bit_level_format.hpp"
 
@@ -58,6 +59,54 @@ void spell_binary(FormatReading& r) {
         fmt::format("{}{}{}b", subnormal_field ? '0' : '1', M > 0 ? "." : "", binary_digits(fraction, M));
     r.formula =
         fmt::format("(-1)^{} x 2^({} - {}) x {} = {}", sign, subnormal_field ? 1 : field, f.bias, significand, value);
+}
+
+/// The field of a tapered code that holds bit `index`, and the bit's place in it (0 = its top bit).
+struct TaperedBit {
+    core::TaperedField field;
+    int position = 0;
+};
+
+TaperedBit tapered_bit(const core::FormatSpec& spec, std::uint64_t bits, int index) {
+    int top = spec.total_bits() - 1;
+    for (const core::TaperedField& field : core::tapered_fields(spec, bits)) {
+        if (index > top - field.width) return {field, top - index};
+        top -= field.width;
+    }
+    return {};
+}
+
+/// The parameters the definitions read from a tapered code's fields, and its value.
+void spell_tapered(FormatReading& r) {
+    const core::FormatSpec& f = r.spec;
+    const std::uint64_t bits = r.rounded.bits;
+    const std::string fields = core::format_bits_fields(f, bits);
+    r.exponent_field = "fields " + fields;
+    const std::string value = core::exact_decimal(r.rounded.value);
+    if (r.decoded.value_class == core::ValueClass::NaN) {
+        r.formula = fmt::format("{}: {}", f.kind == core::FormatKind::HiFloat8 ? "NaN" : "NaR", fields);
+        return;
+    }
+    if (r.decoded.value_class == core::ValueClass::Zero || r.decoded.value_class == core::ValueClass::Infinite) {
+        r.formula = fmt::format("{} = {}", fields, value);
+        return;
+    }
+    switch (f.kind) {
+        case core::FormatKind::Posit:
+            r.formula = fmt::format("((1 - 3s) + f) x 2^((1 - 2s)(k 2^{} + e + s)), s|regime|e|f = {}: {}",
+                                    f.exponent_bits, fields, value);
+            break;
+        case core::FormatKind::Takum:
+            r.formula = fmt::format(
+                "((1 - 3S) + M) x 2^((1 - 2S)(c + S)), c = 2^r - 1 + C (D = 1) or -2^(r+1) + 1 + C, "
+                "S|D|R|C|M = {}: {}",
+                fields, value);
+            break;
+        default:
+            r.formula = fmt::format("{} x 2^E x 1.m (denormal dot 0000: 2^(m - 23)), S|dot|E|m = {}: {}",
+                                    r.rounded.value < 0 ? "-1" : "+1", fields, value);
+            break;
+    }
 }
 
 /// A format wider than binary64, through emu::BitLevelFormat (MPFR): the entered text rounded once.
@@ -125,14 +174,27 @@ FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x
             r.formula = fmt::format("code {} of {}: table[{}] = {}", r.rounded.bits, spec.code_values.size(),
                                     r.rounded.bits, r.exact);
             break;
+        case core::FormatKind::Posit:
+        case core::FormatKind::Takum:
+        case core::FormatKind::HiFloat8: spell_tapered(r); break;
     }
     return r;
 }
 
-BitField bit_field(const core::FormatSpec& spec, int index) {
+BitField bit_field(const core::FormatSpec& spec, std::uint64_t bits, int index) {
     switch (spec.kind) {
         case core::FormatKind::Integer: return BitField::Integer;
         case core::FormatKind::Lookup: return BitField::Code;
+        case core::FormatKind::Posit:
+        case core::FormatKind::Takum:
+        case core::FormatKind::HiFloat8: {
+            const std::string name = tapered_bit(spec, bits, index).field.name;
+            if (name == "sign") return BitField::Sign;
+            if (name == "regime" || name == "direction") return BitField::Regime;
+            if (name == "dot") return BitField::Dot;
+            if (name == "exponent" || name == "characteristic") return BitField::Exponent;
+            return BitField::Mantissa;
+        }
         default: break;
     }
     if (index < spec.mantissa_bits) return BitField::Mantissa;
@@ -140,10 +202,45 @@ BitField bit_field(const core::FormatSpec& spec, int index) {
     return BitField::Sign;
 }
 
+namespace {
+
+/// What a field of a tapered code does, by the format's definition.
+std::string tapered_field_role(const core::FormatSpec& spec, const std::string& name) {
+    const bool posit = spec.kind == core::FormatKind::Posit, takum = spec.kind == core::FormatKind::Takum;
+    if (name == "sign")
+        return spec.kind == core::FormatKind::HiFloat8
+                   ? "the value is negative when set"
+                   : "negative when set; the other fields are read as stored, by the formula with s";
+    if (name == "regime" && posit)
+        return fmt::format(
+            "a run of equal bits and the opposite bit ending it: k = run - 1 for ones, -run for "
+            "zeros, scale 2^(k 2^{})",
+            spec.exponent_bits);
+    if (name == "regime") return "R: r = R (D = 1) or 7 - R characteristic bits follow";
+    if (name == "direction") return "D = 1 for characteristics c >= 0, 0 for c < 0";
+    if (name == "characteristic") return "C: c = 2^r - 1 + C (D = 1) or -2^(r+1) + 1 + C (D = 0)";
+    if (name == "exponent" && posit) return "e, added to k 2^es (bits cut off at the end read as 0)";
+    if (name == "exponent") return "E in sign-magnitude, its leading magnitude bit implicit";
+    if (name == "dot") return "prefix code 11 10 01 001 0001: exponent width 4 3 2 1 0; 0000: denormal";
+    if (name == "mantissa" && spec.kind == core::FormatKind::HiFloat8)
+        return "significand bits (denormal: the exponent m - 23)";
+    return takum ? "mantissa M: bits of the significand 1 + M" : "fraction f: bits of the significand 1 + f";
+}
+
+std::string describe_tapered_bit(const core::FormatSpec& spec, std::uint64_t bits, int index,
+                                 const std::string& state) {
+    const TaperedBit b = tapered_bit(spec, bits, index);
+    return fmt::format("{} bit {} of {} ({}): {}", b.field.name, b.position + 1, b.field.width, state,
+                       tapered_field_role(spec, b.field.name));
+}
+
+}  // namespace
+
 std::string describe_bit(const core::FormatSpec& spec, std::uint64_t bits, int index) {
     const bool set = ((bits >> index) & 1) != 0;
     const std::string state = set ? "set" : "clear";
-    switch (bit_field(spec, index)) {
+    if (spec.is_tapered()) return describe_tapered_bit(spec, bits, index, state);
+    switch (bit_field(spec, bits, index)) {
         case BitField::Integer: {
             const bool top = spec.has_sign && index == spec.integer_bits - 1;
             return fmt::format("integer bit {} ({}): weight {}2^{}{}", index, state, top ? "-" : "", index,
@@ -166,6 +263,8 @@ std::string describe_bit(const core::FormatSpec& spec, std::uint64_t bits, int i
             return fmt::format("mantissa bit {} of {} ({}): weight 2^-{} of the significand, 2^{} at this exponent", j,
                                M, state, j, unbiased - j);
         }
+        case BitField::Regime:
+        case BitField::Dot: break;  // tapered formats only, described above
     }
     return {};
 }

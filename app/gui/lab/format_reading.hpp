@@ -41,8 +41,10 @@ FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x
 /// the tooltip: "mantissa bit 1 (top): weight 2^-1 of the significand, 2^-3 here".
 std::string describe_bit(const core::FormatSpec& spec, std::uint64_t bits, int index);
 
-/// The field a bit belongs to, for colouring.
-enum class BitField { Sign, Exponent, Mantissa, Integer, Code };
-BitField bit_field(const core::FormatSpec& spec, int index);
+/// The field a bit belongs to, for colouring. Tapered formats' fields move with the code: a posit's
+/// regime and a takum's direction and regime are Regime, a takum's characteristic is Exponent,
+/// HiF8's prefix is Dot.
+enum class BitField { Sign, Exponent, Mantissa, Integer, Code, Regime, Dot };
+BitField bit_field(const core::FormatSpec& spec, std::uint64_t bits, int index);
 
 }  // namespace floatscope::gui

@@ -73,7 +73,7 @@ QVariant FormatsTableModel::data(const QModelIndex& index, int role) const {
     const core::FormatSpec& f = formats_[static_cast<std::size_t>(index.row())];
     const core::FormatProperties& p = properties_[static_cast<std::size_t>(index.row())];
     const bool binary = f.kind == core::FormatKind::Binary || f.kind == core::FormatKind::ExponentScale;
-    const bool has_mantissa = f.kind == core::FormatKind::Binary;
+    const bool has_mantissa = f.kind == core::FormatKind::Binary || f.is_tapered();  // tapered: the bits at 1
     const int column = index.column();
     if (role == Qt::ToolTipRole) {
         switch (column) {

@@ -27,7 +27,10 @@ double lowest_value(const core::FormatSpec& f, const core::FormatProperties& p) 
         case core::FormatKind::Integer: return static_cast<double>(core::integer_range(f).min);
         case core::FormatKind::Lookup: return f.code_values.front();
         case core::FormatKind::ExponentScale: return p.min_subnormal;
-        case core::FormatKind::Binary: break;
+        case core::FormatKind::Binary:
+        case core::FormatKind::Posit:
+        case core::FormatKind::Takum:
+        case core::FormatKind::HiFloat8: break;
     }
     return f.has_sign ? -p.max_finite : 0.0;
 }

@@ -31,7 +31,8 @@ NumberLine number_line(const core::FormatSpec& spec) {
     line.max_finite = p.max_finite;
     line.min_positive = p.min_subnormal;
     line.has_subnormals = p.has_subnormals;
-    line.min_normal = spec.kind == core::FormatKind::Binary ? p.min_normal : 0;
+    line.min_normal =
+        spec.kind == core::FormatKind::Binary || spec.kind == core::FormatKind::HiFloat8 ? p.min_normal : 0;
     return line;
 }
 
