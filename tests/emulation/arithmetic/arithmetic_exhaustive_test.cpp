@@ -147,30 +147,38 @@ TEST_CASE("exhaustive: fp8 fma, every triple in every mode", "[.exhaustive][arit
 
 // ---- tapered formats -------------------------------------------------------------------------------
 
+namespace {
+
+/// The 8-bit formats of the tapered families: the Posit Standard's, a draft's, Hunhold's, Huawei's.
+constexpr const char* tapered_8bit[] = {"posit8", "posit8_es0", "takum8", "hifloat8"};
+
+/// Every operand pair of each format, every mode on every `stride`-th pair and rne on the rest.
+void sweep_tapered(std::size_t stride) {
+    for (const char* name : tapered_8bit) {
+        Tally tally;
+        sweep_format(name, Tininess::AfterRounding, tally, stride);
+        ARITH_REPORT(tally);
+    }
+}
+
+}  // namespace
+
 TEST_CASE("exhaustive: posit8, posit8_es0, takum8, hifloat8 + - * / sqrt, every pair in rne, a seventh in the rest",
           "[arithmetic][exhaustive-small][tapered]") {
     // The exact result rounded once on the bit string (posits, takums: saturating, x/0 = NaR) or on
     // HiF8's grid, against tests/core/tapered_reference. rne is the Posit Standard's rounding; the
     // other modes see every seventh pair here (ctest time) and every pair under [.exhaustive].
-    for (const char* name : {"posit8", "posit8_es0", "takum8", "hifloat8"}) {
-        Tally tally;
-        sweep_format(name, Tininess::AfterRounding, tally, 7);
-        ARITH_REPORT(tally);
-    }
+    sweep_tapered(7);
 }
 
 TEST_CASE("exhaustive: posit8, posit8_es0, takum8, hifloat8 + - * / sqrt in every mode",
           "[.exhaustive][arithmetic][tapered]") {
-    for (const char* name : {"posit8", "posit8_es0", "takum8", "hifloat8"}) {
-        Tally tally;
-        sweep_format(name, Tininess::AfterRounding, tally);
-        ARITH_REPORT(tally);
-    }
+    sweep_tapered(1);
 }
 
 TEST_CASE("sampled: posit8, takum8, hifloat8 fma in every mode", "[arithmetic][exhaustive-small][tapered]") {
     std::uint64_t seed = 2022;
-    for (const char* name : {"posit8", "posit8_es0", "takum8", "hifloat8"}) {
+    for (const char* name : tapered_8bit) {
         Tally tally;
         sweep_fma(name, Tininess::AfterRounding, 8000, seed++, tally);
         ARITH_REPORT(tally);
