@@ -187,7 +187,7 @@ void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const
     if (is_stochastic(mode) && random == nullptr) throw Error("stochastic rounding needs a random source");
     // The kernel's counter-based draws know only the default rule (N = 31 or more bits, variant A).
     const bool default_draws = !is_stochastic(mode) || random->rule() == StochasticRule{};
-    if (tapered_array_applies(spec, mode) && default_draws)
+    if (tapered_array_applies(spec, mode, sizeof(T) == 8) && default_draws)
         return round_array_tapered(spec, mode, in, out, mode == RoundingMode::Stochastic ? random->next() : 0);
     if (!fast_path_applies<T>(spec, mode) || !default_draws) {
         const Rounder rounder(spec, {mode, Tininess::AfterRounding, random});
@@ -224,7 +224,7 @@ void round_array(const FormatSpec& spec, RoundingMode mode, std::span<const doub
 }
 
 bool round_array_is_fast(const FormatSpec& spec, RoundingMode mode, bool double_input) {
-    if (tapered_array_applies(spec, mode)) return true;
+    if (tapered_array_applies(spec, mode, double_input)) return true;
     return double_input ? fast_path_applies<double>(spec, mode) : fast_path_applies<float>(spec, mode);
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/kernel_clones.hpp"
 #include "core/round_bits.hpp"
+#include "core/rounding.hpp"
 
 namespace floatscope::core {
 
@@ -228,6 +229,58 @@ FLOATSCOPE_KERNEL_CLONES void float_kernel(const Plan& plan, const float* __rest
     }
 }
 
+/// Whether an overflow in `mode` goes to infinity (HiF8 follows DESIGN.md's generalised rule).
+template <RoundingMode mode>
+inline bool overflow_to_infinity(bool negative) {
+    if constexpr (mode == RoundingMode::TowardZero || mode == RoundingMode::ToOdd) return false;
+    if constexpr (mode == RoundingMode::Upward) return !negative;
+    if constexpr (mode == RoundingMode::Downward) return negative;
+    return true;
+}
+
+/// HiFloat8 from floats: a binary format whose mantissa width m depends on the exponent (3 for
+/// |e| <= 3, 2 to 7, 1 to 15, 0 for the denormals 2^-22 .. 2^-16), so the float's own rounding at
+/// bit 23 - m is HiF8's; the last kept bit is the code's last bit (in the denormal range the float
+/// exponent's parity is that of HiF8's m = e + 23), so ties to even agree. Chunks holding values
+/// below 2^-22 or from 2^16 up go through Rounder.
+template <RoundingMode mode>
+FLOATSCOPE_KERNEL_CLONES void hifloat8_kernel(const Rounder& rounder, const float* __restrict in, float* __restrict out,
+                                              std::size_t n) {
+    constexpr std::size_t chunk = 64;
+    for (std::size_t base = 0; base < n; base += chunk) {
+        const std::size_t count = std::min(chunk, n - base);
+        std::uint32_t beyond = 0;
+        for (std::size_t j = 0; j < count; ++j) {
+            const std::uint32_t a = std::bit_cast<std::uint32_t>(in[base + j]) & 0x7FFFFFFFu;
+            const std::int32_t e = static_cast<std::int32_t>(a >> 23) - 127;
+            beyond |= static_cast<std::uint32_t>((e < -22) | (e > 15)) & static_cast<std::uint32_t>(a != 0) &
+                      static_cast<std::uint32_t>(a < 0x7F800000u);
+        }
+        if (beyond != 0) {
+            for (std::size_t j = 0; j < count; ++j)
+                out[base + j] = static_cast<float>(rounder(static_cast<double>(in[base + j])).value);
+            continue;
+        }
+        for (std::size_t j = 0; j < count; ++j) {
+            const std::uint32_t u = std::bit_cast<std::uint32_t>(in[base + j]);
+            const std::uint32_t sign = u & 0x80000000u;
+            const std::uint32_t a = u ^ sign;
+            const std::int32_t e = static_cast<std::int32_t>(a >> 23) - 127;
+            const std::int32_t size = std::max(e, -e);
+            const std::int32_t m = 3 - static_cast<std::int32_t>(size > 3) - static_cast<std::int32_t>(size > 7) -
+                                   static_cast<std::int32_t>(e < -15);
+            const std::uint32_t rounded = round_normal_bits<mode>(a, 23 - m, sign != 0, 0u);
+            const bool overflow = rounded > 0x47000000u;  // beyond 32768
+            const std::uint32_t top = overflow_to_infinity<mode>(sign != 0) ? 0x7F800000u : 0x47000000u;
+            std::uint32_t bits = sign | pick<std::uint32_t>(overflow, top, rounded);
+            bits = pick<std::uint32_t>(a == 0, 0u, bits);  // one zero
+            bits =
+                pick<std::uint32_t>(a >= 0x7F800000u, u | pick<std::uint32_t>(a > 0x7F800000u, 0x7FC00000u, 0u), bits);
+            out[base + j] = std::bit_cast<float>(bits);
+        }
+    }
+}
+
 /// The kernels as types, so that one switch over the modes serves them all.
 template <bool takum>
 struct ChunkedFloat {
@@ -280,13 +333,29 @@ void run(const FormatSpec& spec, RoundingMode mode, std::span<const T> in, std::
 
 }  // namespace
 
-bool tapered_array_applies(const FormatSpec& spec, RoundingMode mode) {
+bool tapered_array_applies(const FormatSpec& spec, RoundingMode mode, bool double_input) {
+    if (spec.kind == FormatKind::HiFloat8) return !double_input && !is_stochastic(mode);
     return (spec.kind == FormatKind::Posit || spec.kind == FormatKind::Takum) && mode != RoundingMode::StochasticEqual;
 }
 
 void round_array_tapered(const FormatSpec& spec, RoundingMode mode, std::span<const float> in, std::span<float> out,
                          std::uint64_t seed) {
-    run<float>(spec, mode, in, out, seed);
+    if (spec.kind != FormatKind::HiFloat8) return run<float>(spec, mode, in, out, seed);
+    const Rounder rounder(spec, {mode});
+    const float* source = in.data();
+    float* target = out.data();
+    switch (mode) {
+        case RoundingMode::NearestEven:
+            return hifloat8_kernel<RoundingMode::NearestEven>(rounder, source, target, in.size());
+        case RoundingMode::NearestAway:
+            return hifloat8_kernel<RoundingMode::NearestAway>(rounder, source, target, in.size());
+        case RoundingMode::TowardZero:
+            return hifloat8_kernel<RoundingMode::TowardZero>(rounder, source, target, in.size());
+        case RoundingMode::Upward: return hifloat8_kernel<RoundingMode::Upward>(rounder, source, target, in.size());
+        case RoundingMode::Downward: return hifloat8_kernel<RoundingMode::Downward>(rounder, source, target, in.size());
+        case RoundingMode::ToOdd: return hifloat8_kernel<RoundingMode::ToOdd>(rounder, source, target, in.size());
+        default: break;
+    }
 }
 
 void round_array_tapered(const FormatSpec& spec, RoundingMode mode, std::span<const double> in, std::span<double> out,

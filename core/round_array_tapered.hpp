@@ -1,4 +1,4 @@
-// The branch-free array kernel of posits and takums: round_array's fast path for those formats.
+// The branch-free array kernels of posits, takums and HiFloat8: round_array's fast path for them.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +9,9 @@
 
 namespace floatscope::core {
 
-/// Whether round_array_tapered takes this format and mode: posits and takums, every mode but sr-equal.
-bool tapered_array_applies(const FormatSpec& spec, RoundingMode mode);
+/// Whether round_array_tapered takes this format, mode and input type: posits and takums in every
+/// mode but sr-equal; HiFloat8 from floats in the deterministic modes.
+bool tapered_array_applies(const FormatSpec& spec, RoundingMode mode, bool double_input);
 
 /// Rounds each in[i] to the posit or takum `spec` and writes its value (in and out may alias): the
 /// bit string of |x| built in a 64-bit word (regime or direction, regime and characteristic, then the

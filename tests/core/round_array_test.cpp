@@ -119,9 +119,38 @@ TEST_CASE("posits and takums: the bit-manipulation kernel equals Rounder in ever
             check_against_rounder<double>(format, mode, 5);
         }
     }
-    CHECK_FALSE(round_array_is_fast(parse_format("hifloat8"), RoundingMode::NearestEven, false));
-    check_against_rounder<float>("hifloat8", RoundingMode::NearestAway);
+    // HiF8 from floats: the float's rounding at its exponent's mantissa width; doubles through Rounder.
+    CHECK(round_array_is_fast(parse_format("hifloat8"), RoundingMode::NearestEven, false));
+    CHECK_FALSE(round_array_is_fast(parse_format("hifloat8"), RoundingMode::NearestEven, true));
+    for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
+                              RoundingMode::Upward, RoundingMode::Downward, RoundingMode::ToOdd})
+        check_against_rounder<float>("hifloat8", mode);
     check_against_rounder<float>("posit30", RoundingMode::NearestEven);  // 25 fraction bits at 1: floats stay
+}
+
+TEST_CASE("HiFloat8's float kernel equals Rounder inside its range, ties, overflow and denormals included",
+          "[round_array][tapered]") {
+    // Values of 2^-22 .. 2^16 and their midpoints, so that whole chunks take the fast path.
+    const FormatSpec h = parse_format("hifloat8");
+    std::vector<float> in;
+    std::mt19937_64 generator(8);
+    for (int i = 0; i < 40000; ++i) {
+        const int e = static_cast<int>(generator() % 38) - 22;
+        const float x = std::ldexp(1.0f + static_cast<float>(generator() % 64) / 64, e);
+        in.push_back((generator() & 1) ? -x : x);
+    }
+    in.push_back(40960.0f);  // the tie above 32768
+    in.push_back(0.0f);
+    std::vector<float> out(in.size());
+    for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
+                              RoundingMode::Upward, RoundingMode::Downward, RoundingMode::ToOdd}) {
+        round_array(h, mode, std::span<const float>(in), std::span<float>(out));
+        const Rounder rounder(h, {mode});
+        std::size_t mismatches = 0;
+        for (std::size_t i = 0; i < in.size(); ++i)
+            mismatches += !same_value(out[i], static_cast<float>(rounder(static_cast<double>(in[i])).value));
+        CHECK(mismatches == 0);
+    }
 }
 
 TEST_CASE("the posit kernel's stochastic rounding stays between neighbours and is unbiased", "[round_array][sr]") {
