@@ -24,9 +24,17 @@ struct Page {
 };
 
 const Page learn_pages[] = {
-    {"FP64", "fp64"},       {"FP32", "fp32"},           {"TF32", "tf32"},         {"BF16", "bf16"},
-    {"FP16", "fp16"},       {"FP8 E4M3 / E5M2", "fp8"}, {"FP6 / FP4", "fp6_fp4"}, {"NF4", "nf4"},
-    {"INT8 / INT4", "int"}, {"MX block formats", "mx"},
+    {"FP64", "fp64"},
+    {"FP32", "fp32"},
+    {"TF32", "tf32"},
+    {"BF16", "bf16"},
+    {"FP16", "fp16"},
+    {"FP8 E4M3 / E5M2", "fp8"},
+    {"FP6 / FP4", "fp6_fp4"},
+    {"NF4", "nf4"},
+    {"INT8 / INT4", "int"},
+    {"MX block formats", "mx"},
+    {"Posits, takums, HiF8", "tapered"},
 };
 
 }  // namespace
