@@ -21,7 +21,8 @@ namespace floatscope::core {
 /// rtz rup rdn rto sr (sr with
 /// the default StochasticRule; P3109's other rules go through Rounder).
 /// Posits and takums take a branch-free kernel of their own (core/round_array_tapered.hpp), every
-/// mode but sr-equal; HiFloat8 too, from floats in the deterministic modes. Everything else goes element by element through Rounder.
+/// mode but sr-equal; HiFloat8 too, from floats in the deterministic modes. Everything else goes element by element
+/// through Rounder.
 void round_array(const FormatSpec& spec, RoundingMode mode, std::span<const float> in, std::span<float> out,
                  StochasticSource* random = nullptr);
 void round_array(const FormatSpec& spec, RoundingMode mode, std::span<const double> in, std::span<double> out,
