@@ -1,7 +1,9 @@
 // Block formats in the lab commands: a block's scale and elements, quantized or decoded.
 #include "app/cli/block_lab.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -28,7 +30,13 @@ struct ScaleText {
 
 ScaleText scale_text(const emu::BlockQuantized& q, std::size_t block) {
     const double factor = q.block_scales[block];
-    if (q.scale_codes.empty()) return {"fp32", core::exact_decimal(factor)};
+    // An absmax is an fp32 value (its bits, as decode takes them back); with double quantization an
+    // 8-bit code of a second-level block.
+    if (q.format.family == emu::BlockFamily::Absmax && !q.format.double_quantization)
+        return {core::format_bits_hex(q.format.scale, std::bit_cast<std::uint32_t>(static_cast<float>(factor))),
+                core::exact_decimal(factor)};
+    if (q.format.double_quantization)
+        return {fmt::format("{:02X} (8-bit code)", q.scale_codes[block]), core::exact_decimal(factor)};
     return {core::format_bits_hex(q.format.scale, q.scale_codes[block]), core::exact_decimal(factor)};
 }
 
@@ -84,10 +92,11 @@ void print_encoded_blocks(std::ostream& out, const emu::BlockFormat& format, con
 
 void print_decoded_blocks(std::ostream& out, const emu::BlockFormat& format, const std::vector<std::string>& blocks,
                           bool csv) {
-    if (format.family == emu::BlockFamily::Absmax)
+    if (format.double_quantization)
         throw Error(
-            fmt::format("decode takes MX and NVFP4 block formats, whose scales are codes; {} keeps an fp32 "
-                        "absmax per block (encode shows it)",
+            fmt::format("{} stores each absmax as an 8-bit code of a second-level block (QLoRA's double "
+                        "quantization), which decode cannot take; decode the plain format with the absmax's "
+                        "fp32 bits as SCALE (encode without :dq shows them)",
                         format.name));
     if (csv) out << core::csv_record({"format", "block", "scale_bits", "scale", "bits", "value"});
     const emu::ElementCodec element(format);
@@ -95,8 +104,9 @@ void print_decoded_blocks(std::ostream& out, const emu::BlockFormat& format, con
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const std::size_t colon = blocks[b].find(':');
         if (colon == std::string::npos)
-            throw Error(fmt::format("block '{}' of {}: expected SCALE:CODE,CODE,... in hex, such as 7F:1,2,3",
-                                    blocks[b], format.name));
+            throw Error(fmt::format("block '{}' of {}: expected SCALE:CODE,CODE,... in hex, such as {}:1,2,3",
+                                    blocks[b], format.name,
+                                    format.family == emu::BlockFamily::Absmax ? "3F800000" : "7F"));
         const std::uint64_t scale_code = core::parse_bits(format.scale, blocks[b].substr(0, colon));
         const double scale = core::decode_bits(format.scale, scale_code).value;
         const std::vector<std::string> codes = split_list(blocks[b].substr(colon + 1), ',');

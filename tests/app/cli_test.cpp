@@ -47,6 +47,22 @@ std::string csv_field(const std::string& csv, const std::string& key, const std:
     return "<no row " + key + ">";
 }
 
+/// The `column` field of the CSV row whose `key_column` field is `key`.
+std::string csv_lookup(const std::string& csv, const std::string& key_column, const std::string& key,
+                       const std::string& column) {
+    const std::vector<std::string> lines = split(csv, '\n');
+    const std::vector<std::string> header = split(lines.at(0), ',');
+    const auto key_at = std::find(header.begin(), header.end(), key_column);
+    const auto at = std::find(header.begin(), header.end(), column);
+    if (key_at == header.end() || at == header.end()) return "<no column>";
+    for (const std::string& line : lines) {
+        const std::vector<std::string> fields = split(line, ',');
+        if (fields.size() == header.size() && fields[static_cast<std::size_t>(key_at - header.begin())] == key)
+            return fields[static_cast<std::size_t>(at - header.begin())];
+    }
+    return "<no row " + key + ">";
+}
+
 const std::string vectors = std::string(FLOATSCOPE_TEST_DATA) + "/testfloat";
 
 }  // namespace
@@ -179,6 +195,29 @@ TEST_CASE("encode, decode and show take block formats, one block per argument", 
     CHECK_THAT(shown.out, Catch::Contains("block 1: scale 7F = 1\n  1 2 1 error 0\n  6 7 6 error 0\n"));
     CHECK(run_cli({"encode", "--format", "mxfp4:block=2", "1,2,3"}).exit_code == 2);
     CHECK_THAT(run_cli({"decode", "--format", "mxfp4", "7F2"}).err, Catch::Contains("SCALE:CODE"));
+}
+
+TEST_CASE("an absmax block format's scale is its fp32 bits, and decode takes them back", "[cli][block]") {
+    // bitsandbytes' blockwise FP4: the block's absmax, 3, is stored as fp32 (40400000); the elements
+    // are codes of the table scaled by it. Decoding the codes encode printed gives its values again.
+    const CliResult encoded = run_cli({"encode", "--format", "bnb_fp4", "--csv", "0.5,-1,3"});
+    REQUIRE(encoded.exit_code == 0);
+    CHECK(csv_lookup(encoded.out, "input", "3", "scale_bits") == "40400000");
+    std::string codes;
+    for (const char* input : {"0.5", "-1", "3"})
+        codes += (codes.empty() ? "" : ",") + csv_lookup(encoded.out, "input", input, "bits");
+    const CliResult decoded = run_cli({"decode", "--format", "bnb_fp4", "--csv", "40400000:" + codes});
+    REQUIRE(decoded.exit_code == 0);
+    for (const char* input : {"0.5", "-1", "3"}) {
+        const std::string code = csv_lookup(encoded.out, "input", input, "bits");
+        CHECK(csv_lookup(decoded.out, "bits", code, "value") == csv_lookup(encoded.out, "input", input, "value"));
+    }
+    // Double quantization keeps 8-bit codes of a second-level block: encode shows them, decode refuses.
+    CHECK_THAT(run_cli({"encode", "--format", "bnb_fp4:dq", "0.5,-1,3"}).out, Catch::Contains("(8-bit code) = 3"));
+    const CliResult dq = run_cli({"decode", "--format", "bnb_fp4:dq", "7F:1"});
+    CHECK(dq.exit_code == 2);
+    CHECK_THAT(dq.err, Catch::Contains("double quantization"));
+    CHECK(dq.out.empty());
 }
 
 TEST_CASE("convert agrees with TestFloat's f32_to_f16 and f16_to_f32 vectors", "[cli]") {
