@@ -1,6 +1,7 @@
 // The Bits view driven in-process: typed values give the right patterns, clicks and drags edit bits.
 #include <catch2/catch.hpp>
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QMouseEvent>
 #include <QPushButton>
@@ -9,6 +10,7 @@
 #include "app/gui/lab/bit_cells_widget.hpp"
 #include "app/gui/lab/bit_row_widget.hpp"
 #include "app/gui/lab/bits_view.hpp"
+#include "app/gui/lab/block_panel.hpp"
 #include "app/gui/lab/format_reading.hpp"
 #include "app/gui/lab/lab_state.hpp"
 #include "core/catalog.hpp"
@@ -249,4 +251,52 @@ TEST_CASE("posits, takums and HiF8 show their own fields for each code", "[gui][
     CHECK(row(view, "posit16").reading().exponent_field == "fields 0|10|01|10010010001");
     CHECK(row(view, "posit16").reading().formula.find("= 3.1416015625") == std::string::npos);
     CHECK(row(view, "posit16").reading().formula.find(": 3.1416015625") != std::string::npos);
+}
+
+TEST_CASE("the Bits view shows a block of a block format: its scale cell and element rows", "[gui][block]") {
+    using floatscope::gui::BlockPanel;
+    floatscope::test::gui_application();
+    LabState state;
+    BitsView view(state);
+    BlockPanel& block = *view.block_panel();
+    auto type_block = [&](const QString& text) {
+        block.values_entry()->clear();
+        QTest::keyClicks(block.values_entry(), text);
+    };
+    block.format_choice()->setCurrentText(QStringLiteral("mxfp4"));
+    // OCP MX v1.0 6.3: amax 6 gives the shared exponent floor(log2 6) - emax(E2M1) = 2 - 2 = 0, scale
+    // 1 (E8M0 7F); the E2M1 codes of 1, 6, -3 are 2, 7, B; 0.3 rounds to 0.5 (1) and 0.1 to 0.
+    type_block(QStringLiteral("0.1, 1, 6, -3, 0.3"));
+    REQUIRE(block.error().isEmpty());
+    REQUIRE(block.block().has_value());
+    CHECK(block.scale_cells()->bits() == 0x7F);
+    CHECK(block.scale_factor() == 1);
+    const std::uint64_t codes[] = {0x0, 0x2, 0x7, 0xD, 0x1};
+    for (std::size_t i = 0; i < 5; ++i) CHECK(block.element_cells(i)->bits() == codes[i]);
+    CHECK(block.stored_value(4) == 0.5);
+    // amax 12: scale 2 (80), 12 = 6 x 2 (7), -3 = -1.5 x 2 (B).
+    type_block(QStringLiteral("12, -3"));
+    CHECK(block.scale_cells()->bits() == 0x80);
+    CHECK(block.element_cells(0)->bits() == 0x7);
+    CHECK(block.element_cells(1)->bits() == 0xB);
+    // Clicking an element's last bit: code 6 is E2M1 4, times the scale 2.
+    QTest::mouseClick(block.element_cells(0), Qt::LeftButton, Qt::NoModifier, block.element_cells(0)->cell_centre(0));
+    CHECK(block.element_cells(0)->bits() == 0x6);
+    CHECK(block.stored_value(0) == 8);
+    // Clicking the scale's last bit: E8M0 81 is 4, every element rescaled.
+    QTest::mouseClick(block.scale_cells(), Qt::LeftButton, Qt::NoModifier, block.scale_cells()->cell_centre(0));
+    CHECK(block.scale_factor() == 4);
+    CHECK(block.stored_value(1) == -6);
+    CHECK(block.csv().find("format,input,scale_bits,scale,bits,value,error\nmxfp4,12,81,4,6,16,") == 0);
+    // bitsandbytes FP4: the absmax, 3, is the scale, as fp32 (32 cells, 40400000).
+    block.format_choice()->setCurrentText(QStringLiteral("bnb_fp4"));
+    type_block(QStringLiteral("0.5, -1, 3"));
+    CHECK(block.scale_cells()->bits() == 0x40400000);
+    CHECK(block.scale_factor() == 3);
+    // More values than a block holds: the message, and the last block read stays (typed one key at
+    // a time, the 64 ones before: absmax 1).
+    type_block(QString(QStringLiteral("1,")).repeated(65) + QStringLiteral("1"));
+    CHECK(block.error().contains(QStringLiteral("66 values; bnb_fp4 blocks hold at most 64")));
+    CHECK(block.scale_factor() == 1);
+    CHECK(block.block()->codes.size() == 64);
 }

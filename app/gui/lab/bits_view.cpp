@@ -8,6 +8,7 @@
 
 #include "app/gui/lab/bit_cells_widget.hpp"
 #include "app/gui/lab/bit_row_widget.hpp"
+#include "app/gui/lab/block_panel.hpp"
 #include "app/gui/lab/lab_state.hpp"
 #include "core/codec.hpp"
 #include "core/csv.hpp"
@@ -61,6 +62,8 @@ BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(s
     rows_layout_ = new QVBoxLayout;
     rows_layout_->setSpacing(4);
     box_layout->addLayout(rows_layout_);
+    block_panel_ = new BlockPanel(rows_box_);  // a block format's scale and elements, under the rows
+    box_layout->addWidget(block_panel_);
     box_layout->addStretch();  // few rows sit at the top instead of spreading out
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(rows_box_);

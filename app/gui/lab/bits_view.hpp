@@ -12,6 +12,7 @@ class QVBoxLayout;
 namespace floatscope::gui {
 
 class BitRowWidget;
+class BlockPanel;
 class LabState;
 
 class BitsView : public QWidget {
@@ -26,6 +27,8 @@ public:
     const std::vector<BitRowWidget*>& rows() const { return rows_; }
     /// The row of a format, nullptr if it is not chosen.
     BitRowWidget* row(const std::string& format) const;
+    /// The block of a block-scaled format under the rows (its own values entry).
+    BlockPanel* block_panel() const { return block_panel_; }
 
     /// One record per row: format, input, bits (hex), value (exact), shortest, class, errors,
     /// flags, exponent fields, formula.
@@ -42,6 +45,7 @@ private:
     QWidget* rows_box_ = nullptr;
     QVBoxLayout* rows_layout_ = nullptr;
     std::vector<BitRowWidget*> rows_;
+    BlockPanel* block_panel_ = nullptr;
     bool typing_ = false;  ///< the value changes because of the entry: leave its text alone
 };
 
