@@ -2,7 +2,7 @@
 # Include arrows point one way (docs/architecture.md): a file includes only its own subsystem and
 # those below it. Prints each include that points up and exits 1 if there is one.
 #   core  <  emulation/arithmetic  <  accumulation  <  simulation, conformance  <  quantize, fpcore
-#         <  workloads  <  plots  <  app
+#         <  weights  <  workloads  <  plots  <  app
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,9 +13,10 @@ level() {
     emulation/accumulation/*) echo 2 ;;
     emulation/simulation/* | emulation/conformance/*) echo 3 ;;
     emulation/quantize/* | emulation/fpcore/*) echo 4 ;;
-    emulation/workloads/*) echo 5 ;;
-    plots/*) echo 6 ;;
-    app/*) echo 7 ;;
+    emulation/weights/*) echo 5 ;;
+    emulation/workloads/*) echo 6 ;;
+    plots/*) echo 7 ;;
+    app/*) echo 8 ;;
     *) echo -1 ;;
   esac
 }
