@@ -30,5 +30,6 @@ Command add_run_command(CLI::App& parent);
 Command add_sweep_command(CLI::App& parent);
 Command add_merge_command(CLI::App& parent);
 Command add_fpcore_command(CLI::App& parent);
+Command add_weights_info_command(CLI::App& parent);
 
 }  // namespace floatscope::cli

@@ -12,13 +12,15 @@
 
 namespace floatscope::emu {
 
-QuantizationError measure_quantization_error(std::span<const float> original, std::span<const float> quantized,
-                                             std::size_t clipped) {
+namespace {
+
+template <typename Original>
+QuantizationError measure(std::span<const Original> original, std::span<const float> quantized, std::size_t clipped) {
     if (original.size() != quantized.size()) throw Error("quantization error: the two tensors differ in size");
     QuantizationError r;
     double signal = 0;
     double noise = 0;
-    std::size_t flushed = 0;
+    std::size_t& flushed = r.flushed;
     for (std::size_t i = 0; i < original.size(); ++i) {
         const double x = original[i];
         const double q = quantized[i];
@@ -39,6 +41,18 @@ QuantizationError measure_quantization_error(std::span<const float> original, st
     r.fraction_clipped = static_cast<double>(clipped) / n;
     r.fraction_flushed = static_cast<double>(flushed) / n;
     return r;
+}
+
+}  // namespace
+
+QuantizationError measure_quantization_error(std::span<const float> original, std::span<const float> quantized,
+                                             std::size_t clipped) {
+    return measure(original, quantized, clipped);
+}
+
+QuantizationError measure_quantization_error(std::span<const double> original, std::span<const float> quantized,
+                                             std::size_t clipped) {
+    return measure(original, quantized, clipped);
 }
 
 std::size_t count_clipped(const BlockQuantized& q, std::span<const float> original) {

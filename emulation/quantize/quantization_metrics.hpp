@@ -20,11 +20,16 @@ struct QuantizationError {
     double relative_frobenius = 0;  ///< ||q - x||_F / ||x||_F (0 when both are 0)
     double fraction_clipped = 0;  ///< values beyond the largest magnitude their block or group holds
     double fraction_flushed = 0;  ///< nonzero values that became zero
+    std::size_t flushed = 0;  ///< how many those are
 };
 
 /// Errors of `quantized` against `original` (same size); sums in double. Values that are NaN in
 /// either are skipped. `clipped` is the number of clipped values (from count_clipped).
 QuantizationError measure_quantization_error(std::span<const float> original, std::span<const float> quantized,
+                                             std::size_t clipped = 0);
+/// The same against an original in double (a checkpoint's tensor decoded exactly, fp64 or Q4_1
+/// values that float would round).
+QuantizationError measure_quantization_error(std::span<const double> original, std::span<const float> quantized,
                                              std::size_t clipped = 0);
 
 /// Values whose magnitude exceeds the largest magnitude their block can represent (element max *

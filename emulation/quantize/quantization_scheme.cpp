@@ -46,6 +46,21 @@ std::vector<QuantizationScheme> parse_scheme_list(std::string_view text) {
     return schemes;
 }
 
+std::vector<QuantizationScheme> parse_scheme_list(std::string_view text, std::string_view context) {
+    try {
+        return parse_scheme_list(text);
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: {}", context, e.what()));
+    }
+}
+
+std::uint64_t scheme_storage_bits(const QuantizationScheme& scheme, std::size_t rows, std::size_t cols) {
+    // intN: codes plus one FP32 scale per row.
+    if (scheme.integer)
+        return static_cast<std::uint64_t>(scheme.integer_config.bits) * rows * cols + std::uint64_t{32} * rows;
+    return storage_bits(scheme.block, rows * cols);
+}
+
 FakeQuantization fake_quantize(const QuantizationScheme& scheme, std::span<const float> x, std::size_t rows,
                                std::size_t cols, std::span<float> out, core::StochasticSource* random) {
     FakeQuantization result;
@@ -53,16 +68,13 @@ FakeQuantization fake_quantize(const QuantizationScheme& scheme, std::span<const
         const IntegerQuantized q = quantize_integer(scheme.integer_config, x, rows, cols, random);
         dequantize_integer(q, out);
         result.clipped = count_clipped(q, x);
-        // Codes plus one FP32 scale per row.
-        result.bits_per_value =
-            scheme.integer_config.bits + 32.0 * static_cast<double>(rows) / static_cast<double>(x.size());
     } else {
         const BlockQuantized q = quantize_blocks(scheme.block, x, random);
         dequantize_blocks(q, out);
         result.clipped = count_clipped(q, x);
-        result.bits_per_value =
-            static_cast<double>(storage_bits(scheme.block, x.size())) / static_cast<double>(x.size());
     }
+    result.bits_per_value =
+        static_cast<double>(scheme_storage_bits(scheme, rows, cols)) / static_cast<double>(x.size());
     return result;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,12 @@ struct QuantizationScheme {
 QuantizationScheme parse_quantization_scheme(std::string_view name);
 /// Comma-separated scheme names ("int8,nf4:dq,mxfp4"); throws on an empty list or name.
 std::vector<QuantizationScheme> parse_scheme_list(std::string_view text);
+/// The same, its errors prefixed with `context` ("quantize: ..."), as a workload reports them.
+std::vector<QuantizationScheme> parse_scheme_list(std::string_view text, std::string_view context);
+
+/// Exact storage of a rows x cols tensor in `scheme`, in bits: intN's codes and one FP32 scale per
+/// row; a block format's storage_bits (packing.hpp) of its rows * cols values.
+std::uint64_t scheme_storage_bits(const QuantizationScheme& scheme, std::size_t rows, std::size_t cols);
 
 struct FakeQuantization {
     std::size_t clipped = 0;  ///< count_clipped of the quantized tensor

@@ -122,6 +122,12 @@ inline constexpr const char* bits_per_value = "bits_per_value";
 inline constexpr const char* fp32_test_accuracy = "fp32_test_accuracy";
 inline constexpr const char* test_accuracy_quantized_activations = "test_accuracy_quantized_activations";
 inline constexpr const char* activations_quantized = "activations_quantized";
+inline constexpr const char* clipped_count = "clipped_count";  // weights, per tensor and scheme
+inline constexpr const char* flushed_count = "flushed_count";
+inline constexpr const char* outlier_channels = "outlier_channels";
+inline constexpr const char* parameter_count = "parameter_count";
+inline constexpr const char* sampled_values = "sampled_values";
+inline constexpr const char* model_bytes = "model_bytes";  // weights, per scheme
 // Error bounds beside the measured normwise error (docs/error-measures.md): sum, gemm, iterative-refinement.
 inline constexpr const char* error_bound_deterministic = "error_bound_deterministic";
 inline constexpr const char* error_bound_probabilistic = "error_bound_probabilistic";

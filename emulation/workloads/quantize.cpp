@@ -25,11 +25,7 @@ namespace {
 constexpr std::size_t max_values = std::size_t{1} << 20;
 
 std::vector<QuantizationScheme> schemes_of(const Parameters& p) {
-    try {
-        return parse_scheme_list(p.text("schemes"));
-    } catch (const Error& e) {
-        throw Error(fmt::format("quantize: {}", e.what()));
-    }
+    return parse_scheme_list(p.text("schemes"), "quantize");
 }
 
 /// A tensor of floats, rows x cols, row-major.

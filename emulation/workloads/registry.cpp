@@ -12,7 +12,7 @@ std::vector<const Workload*> builtin_workloads() {
         // BUILTIN-WORKLOADS (one line each, in `list` order)
         &overflow_demo_workload(), &sum_workload(),       &gemm_workload(),
         &mlp_forward_workload(),   &train_mlp_workload(), &iterative_refinement_workload(),
-        &quantize_workload(),      &fpcore_workload(),
+        &quantize_workload(),      &weights_workload(),   &fpcore_workload(),
     };
 }
 

@@ -15,6 +15,7 @@ const Workload& find_workload(std::string_view name);
 
 // BUILTIN-WORKLOAD-DECLARATIONS (one accessor each: const Workload& overflow_demo_workload();)
 const Workload& quantize_workload();
+const Workload& weights_workload();
 const Workload& fpcore_workload();
 const Workload& overflow_demo_workload();
 const Workload& sum_workload();

@@ -1,0 +1,248 @@
+// weights: a real checkpoint (safetensors or GGUF) quantized tensor by tensor with each scheme: the
+// error of every tensor, and the memory the model needs under each scheme beside fp32, bf16, fp16.
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <fnmatch.h>
+
+#include "core/catalog.hpp"
+#include "core/error.hpp"
+#include "core/memory_budget.hpp"
+#include "emulation/quantize/quantization_metrics.hpp"
+#include "emulation/quantize/quantization_scheme.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/weights/checkpoint.hpp"
+#include "emulation/workloads/data/random_values.hpp"
+#include "emulation/workloads/registry.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+/// Bytes one sampled value holds while its tensor is analysed: the exact value (double), the
+/// quantizers' float input and output, their codes and scales.
+constexpr double bytes_per_sampled_value = 8 + 4 + 4 + 4;
+
+/// Tensors the schemes leave alone (norms, biases) count at 16 bits, as deployments keep them.
+constexpr int unquantized_bits = 16;
+
+struct Reference {
+    const char* name;
+    int bits;
+};
+/// The seed's memory table: 4 bytes per parameter in fp32, 2 in bf16 and fp16.
+constexpr Reference references[] = {{"fp32", 32}, {"bf16", 16}, {"fp16", 16}};
+
+std::vector<QuantizationScheme> schemes_of(const Parameters& p) {
+    return parse_scheme_list(p.text("schemes"), "weights");
+}
+
+/// Whether `name` matches one of the comma-separated shell globs of `patterns`.
+bool matches(std::string_view patterns, const std::string& name) {
+    std::size_t start = 0;
+    while (start <= patterns.size()) {
+        const std::size_t comma = std::min(patterns.find(',', start), patterns.size());
+        const std::string glob(patterns.substr(start, comma - start));
+        if (!glob.empty() && ::fnmatch(glob.c_str(), name.c_str(), 0) == 0) return true;
+        start = comma + 1;
+    }
+    return false;
+}
+
+/// A tensor the schemes quantize: its rows (all dimensions but the last) and the leading rows sampled.
+struct Selected {
+    const WeightTensor* tensor = nullptr;
+    std::uint64_t rows = 0;
+    std::uint64_t cols = 0;
+    std::uint64_t sampled_rows = 0;
+
+    std::uint64_t sampled_values() const { return sampled_rows * cols; }
+};
+
+/// Tensors of two dimensions or more whose name matches `tensors`, in the checkpoint's order.
+std::vector<Selected> select(const Checkpoint& c, const Parameters& p) {
+    const auto cap = static_cast<std::uint64_t>(p.integer("max-values"));
+    std::vector<Selected> selected;
+    for (const WeightTensor& t : c.tensors) {
+        if (t.shape.size() < 2 || t.count == 0 || !matches(p.text("tensors"), t.name)) continue;
+        Selected s{&t, t.rows(), t.row_length(), t.rows()};
+        if (cap > 0) s.sampled_rows = std::clamp<std::uint64_t>(cap / s.cols, 1, s.rows);
+        selected.push_back(s);
+    }
+    if (selected.empty()) {
+        std::string names;
+        for (std::size_t i = 0; i < c.tensors.size() && i < 8; ++i) names += (i ? ", " : "") + c.tensors[i].name;
+        throw Error(
+            fmt::format("weights: no tensor of 2 or more dimensions in '{}' matches tensors='{}' (its tensors: "
+                        "{}{})",
+                        c.path, p.text("tensors"), names, c.tensors.size() > 8 ? ", ..." : ""));
+    }
+    return selected;
+}
+
+Checkpoint open_model(const Parameters& p) {
+    const std::string& model = p.text("model");
+    if (model.empty())
+        throw Error(
+            "weights: give the checkpoint with --set model=FILE|DIR (.safetensors, .gguf, "
+            "model.safetensors.index.json or a directory of shards)");
+    return open_checkpoint(model);
+}
+
+/// Rows whose largest |x| exceeds `factor` times the median over rows of the largest |x|: the
+/// outlier channels LLM.int8() and SmoothQuant find in trained weights (a row of a weight stored
+/// out x in is an output channel).
+std::uint64_t outlier_rows(std::span<const double> x, std::uint64_t rows, std::uint64_t cols, double factor) {
+    std::vector<double> row_max(rows, 0);
+    for (std::uint64_t r = 0; r < rows; ++r)
+        for (std::uint64_t j = 0; j < cols; ++j) row_max[r] = std::max(row_max[r], std::fabs(x[r * cols + j]));
+    std::vector<double> sorted = row_max;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(rows / 2), sorted.end());
+    const double median = sorted[rows / 2];
+    return static_cast<std::uint64_t>(
+        std::count_if(row_max.begin(), row_max.end(), [&](double m) { return m > factor * median; }));
+}
+
+class Weights final : public Workload {
+public:
+    std::string name() const override { return "weights"; }
+    std::string summary() const override {
+        return "a safetensors or GGUF checkpoint quantized tensor by tensor with each scheme: error per tensor, the "
+               "model's bytes per scheme beside fp32/bf16/fp16";
+    }
+    std::string help() const override {
+        return "Reads the checkpoint `model` through a memory mapping: a .safetensors file (F64 F32 F16 BF16 I8 U8 "
+               "F8_E4M3 F8_E5M2 F8_E8M0 F4), a sharded model (its model.safetensors.index.json, or the directory "
+               "holding it) or a GGUF file (F32 F16 BF16 and the blocks Q8_0 Q4_0 Q4_1 Q5_0 Q5_1 MXFP4, decoded "
+               "exactly). Every tensor of 2 or more dimensions whose name matches `tensors` (shell globs, comma-"
+               "separated) is taken as rows (all dimensions but the last) x columns, its leading rows up to "
+               "`max-values` values (0: all), and quantized and dequantized with each scheme of `schemes`, as the "
+               "quantize workload does: one region (kind 'tensor') per tensor and scheme with mse, sqnr_db, "
+               "max_abs_error, relative_frobenius (the normwise relative error), fraction_clipped, clipped_count, "
+               "fraction_flushed, flushed_count, bits_per_value, parameter_count, sampled_values and "
+               "outlier_channels (rows whose largest |x| exceeds outlier-factor times the median row's). One "
+               "region (kind 'model') per scheme, then one each for fp32, bf16 and fp16, holds model_bytes and "
+               "bits_per_value of the whole checkpoint: the quantized tensors at their exact storage (element "
+               "codes, scales; intN: one FP32 scale per row), every other tensor at 16 bits. The ground truth is "
+               "the decoded tensor itself, exact in double; the policy's formats are not used (run it with "
+               "--formats fp32 to run it once).";
+    }
+    const std::vector<ParameterSpec>& parameters() const override {
+        static const std::vector<ParameterSpec> schema = {
+            {"model",
+             ParameterType::Text,
+             "",
+             0,
+             0,
+             {},
+             "the checkpoint: .safetensors, .gguf, an index or a directory"},
+            {"schemes",
+             ParameterType::Text,
+             "int8,int4,nf4,nf4:dq,bnb_fp4,mxfp8_e4m3,mxfp6_e2m3,mxfp4,mxint8,nvfp4",
+             0,
+             0,
+             {},
+             "comma-separated schemes, as the quantize workload takes them"},
+            {"tensors", ParameterType::Text, "*", 0, 0, {}, "tensor names to quantize: comma-separated shell globs"},
+            {"max-values",
+             ParameterType::Integer,
+             "0",
+             0,
+             9007199254740991.0,
+             {},
+             "values sampled per tensor, its leading rows (at least one); 0: all"},
+            {"outlier-factor",
+             ParameterType::Real,
+             "6",
+             1,
+             1e6,
+             {},
+             "a row is an outlier channel when its largest |x| exceeds this times the median row's"},
+            {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {}, "seed of stochastic rounding"},
+        };
+        return schema;
+    }
+
+    bool has_ground_truth() const override { return false; }
+
+    void check(const Parameters& parameters) const override {
+        schemes_of(parameters);
+        const Checkpoint c = open_model(parameters);
+        std::uint64_t largest = 0;
+        const WeightTensor* which = nullptr;
+        for (const Selected& s : select(c, parameters))
+            if (s.sampled_values() > largest) largest = s.sampled_values(), which = s.tensor;
+        core::require_memory(
+            fmt::format("weights: tensor '{}' ({} values; max-values samples fewer)", which->name, largest),
+            static_cast<double>(largest) * bytes_per_sampled_value);
+    }
+
+    void run(const Parameters& parameters, const PrecisionPolicy&, Trace& trace, RunControl& control) const override {
+        check(parameters);
+        const Checkpoint c = open_model(parameters);
+        const std::vector<QuantizationScheme> schemes = schemes_of(parameters);
+        const std::vector<Selected> selected = select(c, parameters);
+        core::StochasticSource random(rounding_seed(static_cast<std::uint64_t>(parameters.integer("seed"))));
+        const core::FormatSpec fp32 = core::parse_format("fp32");
+        // Storage of the whole model per scheme: every tensor at 16 bits, then the quantized ones replaced.
+        const std::uint64_t parameters_total = c.parameter_count();
+        std::vector<double> model_bits(schemes.size(), static_cast<double>(parameters_total) * unquantized_bits);
+        std::vector<double> truth;
+        std::vector<float> x;
+        std::vector<float> out;
+        for (std::size_t i = 0; i < selected.size(); ++i) {
+            const Selected& s = selected[i];
+            const WeightTensor& t = *s.tensor;
+            const auto n = static_cast<std::size_t>(s.sampled_values());
+            truth.resize(n);
+            decode_elements(t, 0, truth);
+            x.assign(truth.begin(), truth.end());
+            out.resize(n);
+            const auto outliers =
+                static_cast<double>(outlier_rows(truth, s.sampled_rows, s.cols, parameters.real("outlier-factor")));
+            for (std::size_t k = 0; k < schemes.size(); ++k) {
+                const QuantizationScheme& scheme = schemes[k];
+                const FakeQuantization f = fake_quantize(scheme, x, s.sampled_rows, s.cols, out, &random);
+                const QuantizationError e = measure_quantization_error(truth, out, f.clipped);
+                TraceRegion& region = trace.add_region("tensor", static_cast<int>(i * schemes.size() + k),
+                                                       fmt::format("{} [{}]", t.name, scheme.name), fp32);
+                region.metrics = {{metric::mse, e.mse},
+                                  {metric::sqnr_db, e.sqnr_db},
+                                  {metric::max_abs_error, e.max_abs_error},
+                                  {metric::relative_frobenius, e.relative_frobenius},
+                                  {metric::fraction_clipped, e.fraction_clipped},
+                                  {metric::clipped_count, static_cast<double>(f.clipped)},
+                                  {metric::fraction_flushed, e.fraction_flushed},
+                                  {metric::flushed_count, static_cast<double>(e.flushed)},
+                                  {metric::bits_per_value, f.bits_per_value},
+                                  {metric::parameter_count, static_cast<double>(t.count)},
+                                  {metric::sampled_values, static_cast<double>(n)},
+                                  {metric::outlier_channels, outliers}};
+                model_bits[k] += static_cast<double>(scheme_storage_bits(scheme, s.rows, s.cols)) -
+                                 static_cast<double>(t.count) * unquantized_bits;
+            }
+            control.checkpoint(static_cast<double>(i + 1) / static_cast<double>(selected.size()), t.name);
+        }
+        const auto add_model = [&](std::size_t index, const std::string& label, double bits) {
+            trace.add_region("model", static_cast<int>(index), label, fp32).metrics = {
+                {metric::model_bytes, bits / 8},
+                {metric::bits_per_value, bits / static_cast<double>(parameters_total)},
+                {metric::parameter_count, static_cast<double>(parameters_total)}};
+        };
+        for (std::size_t k = 0; k < schemes.size(); ++k) add_model(k, schemes[k].name, model_bits[k]);
+        for (std::size_t r = 0; r < std::size(references); ++r)
+            add_model(schemes.size() + r, references[r].name,
+                      static_cast<double>(parameters_total) * references[r].bits);
+    }
+};
+
+}  // namespace
+
+const Workload& weights_workload() {
+    static const Weights workload;
+    return workload;
+}
+
+}  // namespace floatscope::emu

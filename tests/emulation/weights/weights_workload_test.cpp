@@ -1,0 +1,111 @@
+// The weights workload on the NumPy writer's checkpoints: one region per tensor and scheme, the
+// model's bytes per scheme worked by hand, sampling of leading rows, outlier channels.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/catalog.hpp"
+#include "core/error.hpp"
+#include "emulation/simulation/workload.hpp"
+#include "emulation/workloads/registry.hpp"
+#include "tests/temp_dir.hpp"
+
+namespace {
+
+using namespace floatscope::emu;
+
+const std::string folder = FLOATSCOPE_CHECKPOINTS;
+
+/// region label -> metric -> value, for the regions of one kind.
+using Table = std::map<std::string, std::map<std::string, double>>;
+
+Table run_weights(const std::vector<std::string>& settings, const std::string& kind) {
+    const Workload& w = find_workload("weights");
+    const Parameters p = Parameters::parse(w.parameters(), settings);
+    Trace trace;
+    RunControl control;
+    w.run(p, uniform_policy(floatscope::core::parse_format("fp32")), trace, control);
+    Table table;
+    for (const TraceRegion& r : trace.regions())
+        if (r.kind == kind)
+            for (const RegionMetric& m : r.metrics) table[r.label][m.name] = m.value;
+    return table;
+}
+
+/// A safetensors file of one F32 tensor, rows x cols.
+std::string f32_safetensors(const std::vector<float>& values, std::size_t rows, std::size_t cols) {
+    const std::string header = "{\"w\":{\"dtype\":\"F32\",\"shape\":[" + std::to_string(rows) + "," +
+                               std::to_string(cols) + "],\"data_offsets\":[0," + std::to_string(values.size() * 4) +
+                               "]}}";
+    std::string bytes(8, '\0');
+    const std::uint64_t length = header.size();
+    std::memcpy(bytes.data(), &length, 8);
+    bytes += header;
+    bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * 4);
+    return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("weights: a region per tensor and scheme, GGUF's MXFP4 exact under OCP mxfp4", "[weights]") {
+    const Table tensors = run_weights({"model=" + folder + "/blocks.gguf", "schemes=int8,mxfp4"}, "tensor");
+    REQUIRE(tensors.size() == 9 * 2);
+    // ggml's MXFP4 blocks are OCP MX blocks of 32 along the rows: FloatScope's mxfp4 stores them exactly.
+    const auto& exact = tensors.at("blk.mxfp4.weight [mxfp4]");
+    CHECK(exact.at("max_abs_error") == 0);
+    CHECK(std::isinf(exact.at("sqnr_db")));
+    const auto& q8 = tensors.at("blk.q8_0.weight [int8]");
+    CHECK(q8.at("parameter_count") == 256);
+    CHECK(q8.at("sampled_values") == 256);
+    CHECK(q8.at("bits_per_value") == 8 + 32.0 * 4 / 256);
+    CHECK(q8.at("sqnr_db") > 35);
+    CHECK(q8.at("clipped_count") == 0);
+}
+
+TEST_CASE("weights: the memory table of the sharded model, worked by hand", "[weights]") {
+    // Three 4 x 8 tensors and an 8-value norm: 104 parameters.
+    const Table model = run_weights({"model=" + folder + "/sharded", "schemes=int8,int4,mxfp4"}, "model");
+    REQUIRE(model.size() == 6);
+    CHECK(model.at("fp32").at("model_bytes") == 416);
+    CHECK(model.at("bf16").at("model_bytes") == 208);
+    CHECK(model.at("fp16").at("model_bytes") == 208);
+    CHECK(model.at("fp32").at("bits_per_value") == 32);
+    // int8: 32 codes of 8 bits and 4 FP32 row scales per tensor; the norm at 16 bits.
+    CHECK(model.at("int8").at("model_bytes") == (3 * (32 * 8 + 4 * 32) + 8 * 16) / 8.0);
+    CHECK(model.at("int4").at("model_bytes") == (3 * (32 * 4 + 4 * 32) + 8 * 16) / 8.0);
+    // mxfp4: one block of 32 FP4 codes and an E8M0 scale per tensor.
+    CHECK(model.at("mxfp4").at("model_bytes") == (3 * (32 * 4 + 8) + 8 * 16) / 8.0);
+    CHECK(model.at("mxfp4").at("bits_per_value") == (3 * (32 * 4 + 8) + 8 * 16) / 104.0);
+    CHECK(model.at("int8").at("parameter_count") == 104);
+}
+
+TEST_CASE("weights: leading rows up to max-values, tensor globs, outlier channels", "[weights]") {
+    // 16 rows of 32: rows 3 and 7 ten times the others (outliers at factor 6), row 5 five times (not).
+    std::vector<float> values(16 * 32, 0.5F);
+    for (std::size_t j = 0; j < 32; ++j) values[3 * 32 + j] = values[7 * 32 + j] = 5, values[5 * 32 + j] = 2.5F;
+    const floatscope::test::TempDir dir;
+    const std::string path = dir.write("o.safetensors", f32_safetensors(values, 16, 32)).string();
+    const Table all = run_weights({"model=" + path, "schemes=int8"}, "tensor");
+    CHECK(all.at("w [int8]").at("outlier_channels") == 2);
+    const Table leading = run_weights({"model=" + path, "schemes=int8", "max-values=100"}, "tensor");
+    CHECK(leading.at("w [int8]").at("sampled_values") == 96);  // 3 rows of 32
+    CHECK(leading.at("w [int8]").at("outlier_channels") == 0);  // rows 0..2
+    const Table few = run_weights({"model=" + folder + "/sharded", "schemes=int8", "tensors=layers.*,emb*"}, "tensor");
+    CHECK(few.size() == 3);
+    CHECK(few.count("layers.1.weight [int8]") == 1);
+}
+
+TEST_CASE("weights: no model, no matching tensor, a bad scheme", "[weights]") {
+    const Workload& w = find_workload("weights");
+    const auto check = [&](const std::vector<std::string>& settings) {
+        w.check(Parameters::parse(w.parameters(), settings));
+    };
+    CHECK_THROWS_WITH(check({}), Catch::Contains("give the checkpoint with --set model=FILE|DIR"));
+    CHECK_THROWS_WITH(check({"model=" + folder + "/sharded", "tensors=norm*"}),
+                      Catch::Contains("no tensor of 2 or more dimensions") && Catch::Contains("norm.weight"));
+    CHECK_THROWS_WITH(check({"model=" + folder + "/sharded", "schemes=int8,fp18"}), Catch::Contains("weights: "));
+}
