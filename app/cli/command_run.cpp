@@ -17,7 +17,7 @@ int run_workload(std::ostream& out, const SimulationOptions& options) {
     emu::RunRequest request;
     request.workload = &emu::find_workload(options.workload);
     request.parameters = emu::Parameters::parse(request.workload->parameters(), options.assignments);
-    request.policies = chosen_policies(options);
+    request.policies = chosen_policies(options, *request.workload);
     request.ground_truth = !options.no_ground_truth;
     request.mpfr_precision = options.mpfr_precision;
     request.threads = thread_count(options);

@@ -118,7 +118,7 @@ int run_sweep(std::ostream& out, const SweepOptions& options) {
     const emu::Workload& workload = emu::find_workload(simulation.workload);
     const std::vector<GridAxis> axes = parse_grid(options.grid, simulation.assignments);
     const auto [shard, shards] = shard_option(options.shard);
-    const std::vector<emu::PrecisionPolicy> policies = chosen_policies(simulation);
+    const std::vector<emu::PrecisionPolicy> policies = chosen_policies(simulation, workload);
     check_outputs(simulation.csv, simulation.json);
 
     // Every grid point is checked, also those of other shards, so that all shards fail alike.

@@ -43,7 +43,7 @@ void add_simulation_options(CLI::App& command, SimulationOptions& options) {
     command.add_flag("--progress", options.progress, "progress lines on stderr even when it is not a terminal");
 }
 
-std::vector<emu::PrecisionPolicy> chosen_policies(const SimulationOptions& options) {
+std::vector<emu::PrecisionPolicy> chosen_policies(const SimulationOptions& options, const emu::Workload& workload) {
     std::vector<emu::PrecisionPolicy> policies;
     for (const std::string& entry : options.formats) {
         const auto at = entry.rfind('@');
@@ -52,6 +52,8 @@ std::vector<emu::PrecisionPolicy> chosen_policies(const SimulationOptions& optio
         policies.push_back(emu::uniform_policy(parse_scalar_format(entry.substr(0, at)), mode));
     }
     for (const std::string& text : options.policies) policies.push_back(emu::parse_policy(text));
+    if (policies.empty() && !workload.uses_policy())
+        policies.push_back(emu::uniform_policy(parse_scalar_format("fp32")));
     if (policies.empty())
         for (const char* name : {"fp32", "bf16", "fp16", "fp8_e4m3"})
             policies.push_back(emu::uniform_policy(parse_scalar_format(name)));

@@ -13,6 +13,7 @@
 #include "emulation/simulation/precision_policy.hpp"
 #include "emulation/simulation/report.hpp"
 #include "emulation/simulation/run_control.hpp"
+#include "emulation/simulation/workload.hpp"
 
 namespace floatscope::cli {
 
@@ -33,8 +34,9 @@ struct SimulationOptions {
 
 void add_simulation_options(CLI::App& command, SimulationOptions& options);
 
-/// The --formats and --policy policies in that order; fp32, bf16, fp16, fp8_e4m3 when none is given.
-std::vector<emu::PrecisionPolicy> chosen_policies(const SimulationOptions& options);
+/// The --formats and --policy policies in that order; when none is given, fp32, bf16, fp16, fp8_e4m3,
+/// or fp32 alone for a workload whose results do not depend on the policy (Workload::uses_policy).
+std::vector<emu::PrecisionPolicy> chosen_policies(const SimulationOptions& options, const emu::Workload& workload);
 
 /// --threads, or every core the machine reports.
 int thread_count(const SimulationOptions& options);

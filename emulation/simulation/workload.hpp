@@ -51,6 +51,9 @@ public:
         return std::nullopt;
     }
 
+    /// Whether the results depend on the policy: false for workloads that compare their own schemes
+    /// (weights), which the CLI then runs once, under fp32, unless policies are given.
+    virtual bool uses_policy() const { return true; }
     /// Whether run_ground_truth exists (a training run has no MPFR twin; it reports its own metrics).
     virtual bool has_ground_truth() const { return true; }
     /// The same computation on the same inputs in MPFR at `precision` bits, recording the regions

@@ -126,8 +126,8 @@ public:
                "region (kind 'model') per scheme, then one each for fp32, bf16 and fp16, holds model_bytes and "
                "bits_per_value of the whole checkpoint: the quantized tensors at their exact storage (element "
                "codes, scales; intN: one FP32 scale per row), every other tensor at 16 bits. The ground truth is "
-               "the decoded tensor itself, exact in double; the policy's formats are not used (run it with "
-               "--formats fp32 to run it once).";
+               "the decoded tensor itself, exact in double; the policy's formats are not used (without --formats or "
+               "--policy it runs once, under fp32).";
     }
     const std::vector<ParameterSpec>& parameters() const override {
         static const std::vector<ParameterSpec> schema = {
@@ -166,6 +166,7 @@ public:
     }
 
     bool has_ground_truth() const override { return false; }
+    bool uses_policy() const override { return false; }
 
     void check(const Parameters& parameters) const override {
         schemes_of(parameters);
