@@ -27,6 +27,7 @@ std::vector<std::string> small_parameters(const std::string& workload) {
     if (workload == "iterative-refinement") return {"n=8", "max-iterations=3"};
     if (workload == "quantize") return {"rows=16", "cols=16", "matmul-rows=2"};
     if (workload == "fpcore") return {"samples=16"};
+    if (workload == "weights") return {std::string("model=") + FLOATSCOPE_CHECKPOINTS + "/sharded"};
     return {};
 }
 
