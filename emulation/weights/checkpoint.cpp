@@ -93,7 +93,19 @@ void check_disjoint(std::span<const WeightTensor> tensors, const std::string& fi
     }
 }
 
-Checkpoint open_checkpoint(const std::string& path) {
+namespace {
+
+/// Shards of one model may not hold the same tensor twice.
+void check_unique_names(const Checkpoint& c) {
+    std::map<std::string, const WeightTensor*> seen;
+    for (const WeightTensor& t : c.tensors) {
+        const auto [at, inserted] = seen.emplace(t.name, &t);
+        if (!inserted)
+            throw Error(fmt::format("{}: tensor '{}' is in {} and in {}", c.path, t.name, at->second->file, t.file));
+    }
+}
+
+Checkpoint read_checkpoint(const std::string& path) {
     Checkpoint c;
     c.path = path;
     std::error_code error;
@@ -128,6 +140,14 @@ Checkpoint open_checkpoint(const std::string& path) {
         c.container = "safetensors";
         read_safetensors(c.files.back(), c);
     }
+    return c;
+}
+
+}  // namespace
+
+Checkpoint open_checkpoint(const std::string& path) {
+    Checkpoint c = read_checkpoint(path);
+    check_unique_names(c);
     return c;
 }
 

@@ -215,6 +215,10 @@ void read_gguf(const std::shared_ptr<const MappedFile>& file, Checkpoint& into) 
     if (!is_gguf(*file)) throw Error(fmt::format("{}: not a GGUF file (no 'GGUF' magic)", path));
     c.take(4, "magic");
     const auto version = c.read<std::uint32_t>("version");
+    if (version == 0x02000000 || version == 0x03000000)
+        throw Error(
+            fmt::format("{}: a big-endian GGUF file (version {} byte-swapped); only little-endian files are read", path,
+                        version >> 24));
     if (version != 2 && version != 3) throw Error(fmt::format("{}: GGUF version {} (readable: 2, 3)", path, version));
     const auto tensor_count = c.read<std::uint64_t>("tensor_count");
     const auto kv_count = c.read<std::uint64_t>("metadata_kv_count");

@@ -97,11 +97,18 @@ TEST_CASE("sharded safetensors: an index that names a missing shard or tensor", 
     CHECK_THROWS_WITH(open_checkpoint(dir.path().string()), Contains("cannot open") && Contains("b.safetensors"));
     dir.write("model.safetensors.index.json", R"({"weights": {}})");
     CHECK_THROWS_WITH(open_checkpoint(dir.path().string()), Contains("no 'weight_map' object"));
+    // Without an index, the directory's shards: two that hold the same tensor.
+    const floatscope::test::TempDir shards;
+    shards.write("a.safetensors", safetensors("{" + one_f32 + "}", 16));
+    shards.write("b.safetensors", safetensors("{" + one_f32 + "}", 16));
+    CHECK_THROWS_WITH(open_checkpoint(shards.path().string()),
+                      Contains("tensor 'w' is in") && Contains("a.safetensors and in") && Contains("b.safetensors"));
 }
 
 TEST_CASE("GGUF lies: header, metadata, tensor infos, offsets", "[weights]") {
     check_refused("GGUF" + le32(3) + le64(1), "truncated: metadata_kv_count needs 8 bytes at offset 16, 0 are left");
     check_refused(gguf({}, 0, {}, 4), "GGUF version 4 (readable: 2, 3)");
+    check_refused(gguf({}, 0, {}, 0x03000000), "a big-endian GGUF file (version 3 byte-swapped)");
     check_refused("GGUF" + le32(3) + le64(std::uint64_t{1} << 40) + le64(0),
                   "tensor_count 1099511627776 cannot fit in the file");
     check_refused(gguf({{"w", {32, 1, 1, 1, 1}, 0, 0}}, 128), "tensor 'w': n_dims 5 (valid 1..4)");
