@@ -14,8 +14,9 @@ namespace floatscope::emu {
 
 namespace {
 
-template <typename Original>
-QuantizationError measure(std::span<const Original> original, std::span<const float> quantized, std::size_t clipped) {
+template <typename Original, typename Quantized>
+QuantizationError measure(std::span<const Original> original, std::span<const Quantized> quantized,
+                          std::size_t clipped) {
     if (original.size() != quantized.size()) throw Error("quantization error: the two tensors differ in size");
     QuantizationError r;
     double signal = 0;
@@ -51,6 +52,11 @@ QuantizationError measure_quantization_error(std::span<const float> original, st
 }
 
 QuantizationError measure_quantization_error(std::span<const double> original, std::span<const float> quantized,
+                                             std::size_t clipped) {
+    return measure(original, quantized, clipped);
+}
+
+QuantizationError measure_quantization_error(std::span<const double> original, std::span<const double> quantized,
                                              std::size_t clipped) {
     return measure(original, quantized, clipped);
 }

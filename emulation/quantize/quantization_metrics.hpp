@@ -31,6 +31,9 @@ QuantizationError measure_quantization_error(std::span<const float> original, st
 /// values that float would round).
 QuantizationError measure_quantization_error(std::span<const double> original, std::span<const float> quantized,
                                              std::size_t clipped = 0);
+/// And both in double: one checkpoint's tensor against another's.
+QuantizationError measure_quantization_error(std::span<const double> original, std::span<const double> quantized,
+                                             std::size_t clipped = 0);
 
 /// Values whose magnitude exceeds the largest magnitude their block can represent (element max *
 /// block scale): those the scheme clamped.

@@ -117,6 +117,12 @@ constexpr MetricDefinition definitions[] = {
     {outlier_channels, W, "weights: rows whose largest |x| exceeds outlier-factor times the median row's largest |x|"},
     {parameter_count, W, "weights: elements of the tensor (of every tensor, in a 'model' region)"},
     {sampled_values, W, "weights: the values quantized and measured (the leading rows, at most max-values)"},
+    {differing_values, W, "weights, reference: values of the model's tensor that differ from the reference's"},
+    {differing_blocks, W, "weights, reference: blocks (reference-block values along a row) holding a difference"},
+    {block_count, W, "weights, reference: the blocks of the sampled rows"},
+    {ulp_difference_max, W,
+     "weights, reference: the largest |model - reference| in ulps of the reference's element format at the "
+     "reference value"},
     {model_bytes, W,
      "weights: bytes of the whole model under the scheme, scales and 16-bit unquantized tensors included"},
     {error_bound_deterministic, W,

@@ -128,6 +128,10 @@ inline constexpr const char* outlier_channels = "outlier_channels";
 inline constexpr const char* parameter_count = "parameter_count";
 inline constexpr const char* sampled_values = "sampled_values";
 inline constexpr const char* model_bytes = "model_bytes";  // weights, per scheme
+inline constexpr const char* differing_values = "differing_values";  // weights, against a reference
+inline constexpr const char* differing_blocks = "differing_blocks";
+inline constexpr const char* block_count = "block_count";
+inline constexpr const char* ulp_difference_max = "ulp_difference_max";
 // Error bounds beside the measured normwise error (docs/error-measures.md): sum, gemm, iterative-refinement.
 inline constexpr const char* error_bound_deterministic = "error_bound_deterministic";
 inline constexpr const char* error_bound_probabilistic = "error_bound_probabilistic";

@@ -2,9 +2,12 @@
 // error of every tensor, and the memory the model needs under each scheme beside fp32, bf16, fp16.
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fnmatch.h>
 
 #include "core/catalog.hpp"
@@ -14,6 +17,7 @@
 #include "emulation/quantize/quantization_scheme.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/weights/checkpoint.hpp"
+#include "emulation/weights/tensor_difference.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/registry.hpp"
 
@@ -91,6 +95,31 @@ Checkpoint open_model(const Parameters& p) {
     return open_checkpoint(model);
 }
 
+/// With `reference`: the reference checkpoint's tensor of each selected tensor's name (nullptr where
+/// it has none); its shape must be the same. Throws when no tensor has a counterpart.
+std::vector<const WeightTensor*> counterparts(const std::vector<Selected>& selected, const Checkpoint& reference) {
+    std::map<std::string, const WeightTensor*> by_name;
+    for (const WeightTensor& t : reference.tensors) by_name[t.name] = &t;
+    std::vector<const WeightTensor*> found;
+    bool any = false;
+    for (const Selected& s : selected) {
+        const auto at = by_name.find(s.tensor->name);
+        const WeightTensor* r = at == by_name.end() ? nullptr : at->second;
+        if (r != nullptr && r->shape != s.tensor->shape)
+            throw Error(fmt::format("weights: tensor '{}' has shape [{}] in the model, [{}] in the reference '{}'",
+                                    s.tensor->name, fmt::join(s.tensor->shape, ", "), fmt::join(r->shape, ", "),
+                                    reference.path));
+        found.push_back(r);
+        any = any || r != nullptr;
+    }
+    if (!any)
+        throw Error(
+            fmt::format("weights: the reference '{}' holds none of the tensors selected from the model (its "
+                        "tensors are named apart: '{}' ...)",
+                        reference.path, reference.tensors.empty() ? "" : reference.tensors.front().name));
+    return found;
+}
+
 /// Rows whose largest |x| exceeds `factor` times the median over rows of the largest |x|: the
 /// outlier channels LLM.int8() and SmoothQuant find in trained weights (a row of a weight stored
 /// out x in is an output channel).
@@ -125,7 +154,13 @@ public:
                "outlier_channels (rows whose largest |x| exceeds outlier-factor times the median row's). One "
                "region (kind 'model') per scheme, then one each for fp32, bf16 and fp16, holds model_bytes and "
                "bits_per_value of the whole checkpoint: the quantized tensors at their exact storage (element "
-               "codes, scales; intN: one FP32 scale per row), every other tensor at 16 bits. The ground truth is "
+               "codes, scales; intN: one FP32 scale per row), every other tensor at 16 bits. With `reference` (a "
+               "second "
+               "checkpoint, e.g. the same model as another quantizer wrote it), one region (kind 'reference') per "
+               "tensor it holds under the same name (the same shape, else an error) compares the model's values "
+               "with the reference's: differing_values, differing_blocks of block_count (reference-block values "
+               "along a row), ulp_difference_max (in ulps of the reference's element format, where it has one per "
+               "value: not for ggml blocks), sqnr_db, relative_frobenius, max_abs_error. The ground truth is "
                "the decoded tensor itself, exact in double; the policy's formats are not used (without --formats or "
                "--policy it runs once, under fp32).";
     }
@@ -161,6 +196,20 @@ public:
              {},
              "a row is an outlier channel when its largest |x| exceeds this times the median row's"},
             {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {}, "seed of stochastic rounding"},
+            {"reference",
+             ParameterType::Text,
+             "",
+             0,
+             0,
+             {},
+             "a second checkpoint: where its tensors of the same names differ from the model's"},
+            {"reference-block",
+             ParameterType::Integer,
+             "32",
+             1,
+             65536,
+             {},
+             "reference: values per block along a row in the differing_blocks count"},
         };
         return schema;
     }
@@ -171,13 +220,17 @@ public:
     void check(const Parameters& parameters) const override {
         schemes_of(parameters);
         const Checkpoint c = open_model(parameters);
+        const std::vector<Selected> selected = select(c, parameters);
         std::uint64_t largest = 0;
         const WeightTensor* which = nullptr;
-        for (const Selected& s : select(c, parameters))
+        for (const Selected& s : selected)
             if (s.sampled_values() > largest) largest = s.sampled_values(), which = s.tensor;
+        const bool compared = !parameters.text("reference").empty();
+        if (compared) counterparts(selected, open_checkpoint(parameters.text("reference")));
+        // A reference adds its tensor's values in double.
         core::require_memory(
             fmt::format("weights: tensor '{}' ({} values; max-values samples fewer)", which->name, largest),
-            static_cast<double>(largest) * bytes_per_sampled_value);
+            static_cast<double>(largest) * (bytes_per_sampled_value + (compared ? 8 : 0)));
     }
 
     void run(const Parameters& parameters, const PrecisionPolicy&, Trace& trace, RunControl& control) const override {
@@ -190,7 +243,14 @@ public:
         // Storage of the whole model per scheme: every tensor at 16 bits, then the quantized ones replaced.
         const std::uint64_t parameters_total = c.parameter_count();
         std::vector<double> model_bits(schemes.size(), static_cast<double>(parameters_total) * unquantized_bits);
+        std::optional<Checkpoint> reference;
+        std::vector<const WeightTensor*> reference_of;
+        if (!parameters.text("reference").empty()) {
+            reference = open_checkpoint(parameters.text("reference"));
+            reference_of = counterparts(selected, *reference);
+        }
         std::vector<double> truth;
+        std::vector<double> other;
         std::vector<float> x;
         std::vector<float> out;
         for (std::size_t i = 0; i < selected.size(); ++i) {
@@ -224,6 +284,11 @@ public:
                 model_bits[k] += static_cast<double>(scheme_storage_bits(scheme, s.rows, s.cols)) -
                                  static_cast<double>(t.count) * unquantized_bits;
             }
+            if (reference && reference_of[i] != nullptr) {
+                other.resize(n);
+                decode_elements(*reference_of[i], 0, other);
+                add_difference(trace, i, t.name, truth, other, s.cols, *reference_of[i], parameters);
+            }
             control.checkpoint(static_cast<double>(i + 1) / static_cast<double>(selected.size()), t.name);
         }
         const auto add_model = [&](std::size_t index, const std::string& label, double bits) {
@@ -236,6 +301,26 @@ public:
         for (std::size_t r = 0; r < std::size(references); ++r)
             add_model(schemes.size() + r, references[r].name,
                       static_cast<double>(parameters_total) * references[r].bits);
+    }
+
+private:
+    /// One region (kind 'reference') per tensor the reference holds: the model's values against it.
+    static void add_difference(Trace& trace, std::size_t index, const std::string& name, std::span<const double> values,
+                               std::span<const double> reference, std::uint64_t cols,
+                               const WeightTensor& reference_tensor, const Parameters& parameters) {
+        const TensorDifference d =
+            tensor_difference(values, reference, cols,
+                              static_cast<std::uint64_t>(parameters.integer("reference-block")), reference_tensor);
+        const QuantizationError e = measure_quantization_error(reference, values);
+        TraceRegion& region = trace.add_region("reference", static_cast<int>(index), name, core::parse_format("fp64"));
+        region.metrics = {{metric::differing_values, static_cast<double>(d.differing_values)},
+                          {metric::differing_blocks, static_cast<double>(d.differing_blocks)},
+                          {metric::block_count, static_cast<double>(d.blocks)},
+                          {metric::sqnr_db, e.sqnr_db},
+                          {metric::relative_frobenius, e.relative_frobenius},
+                          {metric::max_abs_error, e.max_abs_error},
+                          {metric::sampled_values, static_cast<double>(values.size())}};
+        if (d.max_ulps) region.metrics.push_back({metric::ulp_difference_max, *d.max_ulps});
     }
 };
 

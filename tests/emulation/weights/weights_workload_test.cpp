@@ -99,6 +99,41 @@ TEST_CASE("weights: leading rows up to max-values, tensor globs, outlier channel
     CHECK(few.count("layers.1.weight [int8]") == 1);
 }
 
+TEST_CASE("weights: against a reference, the values and blocks that differ and by how many ulps", "[weights]") {
+    // 2 rows of 64 values 1 + i/128; the model has value 5 one fp32 ulp (2^-23) up, value 104 (row 1,
+    // its second block of 32) three.
+    std::vector<float> reference(128);
+    for (std::size_t i = 0; i < reference.size(); ++i) reference[i] = 1 + static_cast<float>(i % 128) / 128;
+    std::vector<float> model = reference;
+    model[5] += 0x1p-23F;
+    model[104] += 3 * 0x1p-23F;
+    const floatscope::test::TempDir dir;
+    const std::string m = dir.write("m.safetensors", f32_safetensors(model, 2, 64)).string();
+    const std::string r = dir.write("r.safetensors", f32_safetensors(reference, 2, 64)).string();
+    const Table d = run_weights({"model=" + m, "reference=" + r, "schemes=int8"}, "reference");
+    REQUIRE(d.size() == 1);
+    const auto& w = d.at("w");
+    CHECK(w.at("differing_values") == 2);
+    CHECK(w.at("block_count") == 4);
+    CHECK(w.at("differing_blocks") == 2);
+    CHECK(w.at("ulp_difference_max") == 3);
+    CHECK(w.at("max_abs_error") == 3 * 0x1p-23);
+    const Table rows = run_weights({"model=" + m, "reference=" + r, "schemes=int8", "reference-block=64"}, "reference");
+    CHECK(rows.at("w").at("block_count") == 2);
+    CHECK(rows.at("w").at("differing_blocks") == 2);
+    // A GGUF file against itself: nothing differs; its block tensors have no ulp of their own.
+    const std::string gguf = folder + "/blocks.gguf";
+    const Table same = run_weights({"model=" + gguf, "reference=" + gguf, "schemes=int8"}, "reference");
+    REQUIRE(same.size() == 9);
+    CHECK(same.at("blk.q4_0.weight").at("differing_values") == 0);
+    CHECK(same.at("blk.q4_0.weight").count("ulp_difference_max") == 0);
+    CHECK(same.at("blk.f16.weight").at("ulp_difference_max") == 0);
+    // Same name, other shape.
+    const std::string wide = dir.write("wide.safetensors", f32_safetensors(reference, 1, 128)).string();
+    CHECK_THROWS_WITH(run_weights({"model=" + m, "reference=" + wide}, "reference"),
+                      Catch::Contains("tensor 'w' has shape [2, 64] in the model, [1, 128] in the reference"));
+}
+
 TEST_CASE("weights: no model, no matching tensor, a bad scheme", "[weights]") {
     const Workload& w = find_workload("weights");
     const auto check = [&](const std::vector<std::string>& settings) {
