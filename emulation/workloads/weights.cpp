@@ -120,9 +120,9 @@ std::vector<const WeightTensor*> counterparts(const std::vector<Selected>& selec
     return found;
 }
 
-/// Rows whose largest |x| exceeds `factor` times the median over rows of the largest |x|: the
-/// outlier channels LLM.int8() and SmoothQuant find in trained weights (a row of a weight stored
-/// out x in is an output channel).
+/// Rows whose largest |x| exceeds `factor` times the median over rows of the largest |x|: the few
+/// channels on which a per-tensor or per-block scale spends its range (a row of a weight stored
+/// out x in is an output channel; LLM.int8() and SmoothQuant describe such channels in activations).
 std::uint64_t outlier_rows(std::span<const double> x, std::uint64_t rows, std::uint64_t cols, double factor) {
     std::vector<double> row_max(rows, 0);
     for (std::uint64_t r = 0; r < rows; ++r)
