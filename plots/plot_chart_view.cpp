@@ -13,6 +13,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QMouseEvent>
+#include <QScatterSeries>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -25,7 +26,7 @@ namespace {
 
 // More category labels than this overlap at the usual plot width; the axis then shows numbers
 // and the tooltips the labels.
-constexpr std::size_t max_tick_labels = 12;
+constexpr std::size_t max_tick_labels = 16;
 
 QString text(const std::string& s) { return QString::fromStdString(s); }
 
@@ -62,6 +63,7 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
             if (tick.value >= range.min && tick.value <= range.max) category_axis->append(text(tick.label), tick.value);
         category_axis->setRange(range.min, range.max);
         category_axis->setTitleText(text(axis.label));
+        if (axis.ticks.size() > 8) category_axis->setLabelsAngle(-45);  // long names side by side overlap
         return category_axis;
     }
     auto* value_axis = new QValueAxis;
@@ -137,7 +139,9 @@ PlotChartView::PlotChartView(PlotModel model, QWidget* parent) : QChartView(pare
 
     const bool bars = std::any_of(model_.series.begin(), model_.series.end(),
                                   [](const Series& s) { return s.style == SeriesStyle::Bars; });
-    x_axis_ = make_axis(model_.x_axis, visible_x_range(model_), all_integers(model_), !bars, 8);
+    // Histogram bins read by their numbers; bars over categories (schemes) by their ticks' names.
+    x_axis_ = make_axis(model_.x_axis, visible_x_range(model_), all_integers(model_),
+                        !bars || !model_.x_axis.ticks.empty(), 8);
     y_axis_ = make_axis(model_.y_axis, visible_y_range(model_), false, false, 16);
     chart->addAxis(x_axis_, Qt::AlignBottom);
     chart->addAxis(y_axis_, Qt::AlignLeft);
@@ -145,9 +149,14 @@ PlotChartView::PlotChartView(PlotModel model, QWidget* parent) : QChartView(pare
     for (const Band& band : model_.bands) add_band(band);
     int next_group = 0;  // past the colour groups' colours, ungrouped series take the next ones
     for (const Series& series : model_.series) next_group = std::max(next_group, series.colour_group + 1);
-    for (const Series& series : model_.series)
+    for (const Series& series : model_.series) {
+        if (series.colour_group == neutral_colour) {
+            add_series(series, QColor(70, 70, 70));
+            continue;
+        }
         add_series(series, series_colour(static_cast<std::size_t>(series.colour_group >= 0 ? series.colour_group
                                                                                            : next_group++)));
+    }
     // A long legend (many entries, or long names such as "fp16 AMP + loss scaling: layer 1") reads
     // better as a column beside the plot than elided in a row below it; a name elided even there
     // shows in full as the marker's tooltip.
@@ -215,6 +224,16 @@ void PlotChartView::add_series(const Series& series, QColor colour) {
         connect(area, &QAreaSeries::hovered, this,
                 [this, &series](QPointF point, bool hovered) { show_tooltip(series, point, hovered); });
         drawn = area;
+    } else if (series.style == SeriesStyle::Points) {
+        auto* points = new QScatterSeries;
+        for (const PlotPoint& p : series.points)
+            if (drawable_on(model_.x_axis, p.x) && drawable_on(model_.y_axis, p.y)) points->append(p.x, p.y);
+        points->setMarkerSize(11);
+        points->setColor(colour);
+        points->setBorderColor(colour.darker(150));
+        connect(points, &QScatterSeries::hovered, this,
+                [this, &series](QPointF point, bool hovered) { show_tooltip(series, point, hovered); });
+        drawn = points;
     } else {
         auto* line = new QLineSeries;
         for (const PlotPoint& p : series.points)

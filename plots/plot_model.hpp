@@ -41,6 +41,7 @@ enum class SeriesStyle {
     Line,  ///< points joined in order
     LineWithPoints,  ///< joined, each point marked (few points: regions, epochs)
     Bars,  ///< histogram: point (x, y) is the bin [x, x + bar_width) of height y
+    Points,  ///< markers only: a scatter, points in no order (schemes by bits and error)
 };
 
 struct PlotPoint {
@@ -48,6 +49,9 @@ struct PlotPoint {
     double y = 0;
     friend bool operator==(const PlotPoint&, const PlotPoint&) = default;
 };
+
+/// The colour_group of a reference line drawn in a neutral dark grey rather than a palette colour.
+inline constexpr int neutral_colour = -2;
 
 /// Line patterns, so that several metrics of one policy share its colour and differ in pattern.
 enum class LinePattern { Solid, Dashed, Dotted, DashDotted };
@@ -57,7 +61,8 @@ struct Series {
     std::vector<PlotPoint> points;  ///< exact values; non-finite y and, on log axes, y <= 0 are not drawn
     SeriesStyle style = SeriesStyle::LineWithPoints;
     double bar_width = 1;  ///< Bars only
-    /// Series with the same colour group share a colour (one policy's metrics); -1: a colour of its own.
+    /// Series with the same colour group share a colour (one policy's metrics); -1: a colour of its
+    /// own; neutral_colour: dark grey, for a line that is no datum of its own (a Pareto front).
     int colour_group = -1;
     LinePattern pattern = LinePattern::Solid;
     friend bool operator==(const Series&, const Series&) = default;

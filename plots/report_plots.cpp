@@ -13,11 +13,12 @@ ReportPlots all_report_plots(const emu::Report& report) {
          {std::move(normwise), error_growth_plots(report, ErrorMeasure::ComponentwiseRelErrorMax), std::move(unfloored),
           error_growth_plots(report, ErrorMeasure::BitsCorrectMin),
           error_growth_plots(report, ErrorMeasure::BitsOfError), value_range_histograms(report), training_plots(report),
-          refinement_plots(report), quantization_plots(report)})
+          refinement_plots(report), quantization_plots(report), quantization_tradeoff_plots(report)})
         for (PlotModel& plot : group) all.plots.push_back(std::move(plot));
     for (const ExceptionClass exception : {ExceptionClass::Overflow, ExceptionClass::Underflow, ExceptionClass::NaN})
         for (HeatmapModel& heatmap : exception_heatmaps(report, exception, CellValue::Fraction))
             all.heatmaps.push_back(std::move(heatmap));
+    for (HeatmapModel& heatmap : quantization_heatmaps(report)) all.heatmaps.push_back(std::move(heatmap));
     return all;
 }
 

@@ -55,10 +55,20 @@ std::vector<PlotModel> refinement_plots(const emu::Report& report);
 /// workload), one series per policy.
 std::vector<PlotModel> quantization_plots(const emu::Report& report);
 
+/// The quantization decision: for each (run, policy) with regions holding bits_per_value and
+/// sqnr_db (the quantize workload's schemes, the weights workload's models), SQNR against bits per
+/// value, a point per scheme, and the Pareto front of the schemes no other beats on both (dashed);
+/// and the model's bytes per scheme (model_bytes, bars on a categorical axis).
+std::vector<PlotModel> quantization_tradeoff_plots(const emu::Report& report);
+
+/// The weights workload's tensors x schemes: relative Frobenius error of each "tensor" region
+/// (labelled "NAME [SCHEME]"), log colour scale.
+std::vector<HeatmapModel> quantization_heatmaps(const emu::Report& report);
+
 /// Every plot the report has data for: error growth (normwise error with its bounds first, then
 /// componentwise, bits correct, bits of error; the unfloored relative error for older reports only),
-/// value-range histograms, training, refinement, quantization; heatmaps of the overflow, underflow and
-/// NaN fractions.
+/// value-range histograms, training, refinement, quantization and its trade-off; heatmaps of the
+/// overflow, underflow and NaN fractions and of the per-tensor quantization error.
 struct ReportPlots {
     std::vector<PlotModel> plots;
     std::vector<HeatmapModel> heatmaps;

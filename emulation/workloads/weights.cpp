@@ -2,6 +2,7 @@
 // error of every tensor, and the memory the model needs under each scheme beside fp32, bf16, fp16.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -249,6 +250,10 @@ public:
             reference = open_checkpoint(parameters.text("reference"));
             reference_of = counterparts(selected, *reference);
         }
+        // Over the sampled values of every tensor: sum x^2, and per scheme sum (q - x)^2, for the
+        // model's SQNR and relative error (the decision plot's y).
+        double signal = 0;
+        std::vector<double> noise(schemes.size(), 0.0);
         std::vector<double> truth;
         std::vector<double> other;
         std::vector<float> x;
@@ -261,6 +266,8 @@ public:
             decode_elements(t, 0, truth);
             x.assign(truth.begin(), truth.end());
             out.resize(n);
+            for (double v : truth)
+                if (!std::isnan(v)) signal += v * v;
             const auto outliers =
                 static_cast<double>(outlier_rows(truth, s.sampled_rows, s.cols, parameters.real("outlier-factor")));
             for (std::size_t k = 0; k < schemes.size(); ++k) {
@@ -281,6 +288,7 @@ public:
                                   {metric::parameter_count, static_cast<double>(t.count)},
                                   {metric::sampled_values, static_cast<double>(n)},
                                   {metric::outlier_channels, outliers}};
+                noise[k] += e.mse * static_cast<double>(e.count);
                 model_bits[k] += static_cast<double>(scheme_storage_bits(scheme, s.rows, s.cols)) -
                                  static_cast<double>(t.count) * unquantized_bits;
             }
@@ -297,7 +305,14 @@ public:
                 {metric::bits_per_value, bits / static_cast<double>(parameters_total)},
                 {metric::parameter_count, static_cast<double>(parameters_total)}};
         };
-        for (std::size_t k = 0; k < schemes.size(); ++k) add_model(k, schemes[k].name, model_bits[k]);
+        for (std::size_t k = 0; k < schemes.size(); ++k) {
+            add_model(k, schemes[k].name, model_bits[k]);
+            // The whole model's error over what was measured (as quantize defines them per tensor).
+            std::vector<RegionMetric>& metrics = trace.regions().back().metrics;
+            metrics.push_back({metric::sqnr_db, noise[k] > 0 ? 10 * std::log10(signal / noise[k])
+                                                             : std::numeric_limits<double>::infinity()});
+            metrics.push_back({metric::relative_frobenius, signal > 0 ? std::sqrt(noise[k] / signal) : 0.0});
+        }
         for (std::size_t r = 0; r < std::size(references); ++r)
             add_model(schemes.size() + r, references[r].name,
                       static_cast<double>(parameters_total) * references[r].bits);
