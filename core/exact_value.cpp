@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/mpfr_number.hpp"
+#include "core/value_expression.hpp"
 
 namespace floatscope::core {
 
@@ -190,7 +191,36 @@ int read_digits(const NumberText& n, std::string_view raw, mpfr_ptr out, mpfr_rn
 
 }  // namespace
 
+namespace {
+
+/// An expression's exact value (value_expression.hpp) at MPFR's precision of `out`, rounded with
+/// `mode`; the ternary value says whether it was exact.
+int read_expression(std::string_view text, mpfr_ptr out, mpfr_rnd_t mode) {
+    mpq_t q;
+    mpq_init(q);
+    try {
+        evaluate_value_expression(text, q);
+    } catch (...) {
+        mpq_clear(q);
+        throw;
+    }
+    const int ternary = mpfr_set_q(out, q, mode);
+    mpq_clear(q);
+    return ternary;
+}
+
+}  // namespace
+
 ExactValue parse_exact_value(std::string_view raw) {
+    if (is_value_expression(raw)) {
+        // 64 bits toward zero and the rest as the sticky bit: exact for rounding, as for a number.
+        MpfrNumber parsed(64);
+        const int ternary = read_expression(raw, parsed.get(), MPFR_RNDZ);
+        if (mpfr_zero_p(parsed.get())) return ExactValue::zero();
+        ExactValue v = ExactValue::from_mpfr(parsed.get());
+        v.sticky = v.sticky || ternary != 0;
+        return v;
+    }
     const NumberText n = split_number_text(raw);
     switch (n.spelling) {
         case NumberText::Spelling::Infinity: return ExactValue::infinity(n.negative);
@@ -226,6 +256,10 @@ ExactValue parse_exact_value(std::string_view raw) {
 }
 
 void parse_value_to_mpfr(std::string_view text, mpfr_ptr out) {
+    if (is_value_expression(text)) {
+        read_expression(text, out, MPFR_RNDN);
+        return;
+    }
     const NumberText n = split_number_text(text);
     switch (n.spelling) {
         case NumberText::Spelling::Infinity: mpfr_set_inf(out, n.negative ? -1 : 1); return;

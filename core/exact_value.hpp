@@ -43,8 +43,9 @@ struct ExactValue {
 int compare(const ExactValue& a, const ExactValue& b);
 
 /// Parses a decimal ("0.1", "-2.5e-3", 200-digit strings), a hex float ("0x1.8p-3"),
-/// "inf"/"infinity"/"nan" with optional sign; exact to the sticky bit, never through a double.
-/// Throws floatscope::Error naming the text otherwise.
+/// "inf"/"infinity"/"nan" with optional sign, or an expression of numbers ("1/3", "2^-24": see
+/// value_expression.hpp, evaluated exactly in rationals); exact to the sticky bit, never through a
+/// double. Throws floatscope::Error naming the text otherwise.
 ExactValue parse_exact_value(std::string_view text);
 
 /// The same text read into `out` at out's precision, rounded to nearest: for measuring the error

@@ -300,3 +300,21 @@ TEST_CASE("the Bits view shows a block of a block format: its scale cell and ele
     CHECK(block.scale_factor() == 1);
     CHECK(block.block()->codes.size() == 64);
 }
+
+TEST_CASE("the Bits view reads expressions exactly: 1/3, 2^-24", "[gui]") {
+    floatscope::test::gui_application();
+    LabState state;
+    state.set_chosen(QStringList{"fp16", "fp32"});
+    BitsView view(state);
+    type_value(view, "1/3");
+    CHECK(view.entry_error().isEmpty());
+    // 1/3 = 1.010101...b x 2^-2: fp16 keeps 10 fraction bits 0101010101, the next bit is 0 (down):
+    // 0|01101|0101010101 = 0x3555; fp32 keeps 23, 0101...010, the next bit is 1 and more follow
+    // (up): ...011, 0x3EAAAAAB.
+    CHECK(bits_of(view, "fp16") == 0x3555);
+    CHECK(bits_of(view, "fp32") == 0x3EAAAAAB);
+    type_value(view, "2^-24");
+    CHECK(bits_of(view, "fp16") == 0x0001);
+    type_value(view, "1/0");
+    CHECK(view.entry_error().contains("division by zero"));
+}

@@ -38,9 +38,10 @@ QLabel* field_legend(QWidget* parent) {
 BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(state) {
     entry_ = new QLineEdit(this);
     entry_->setObjectName(QStringLiteral("value_entry"));
-    entry_->setPlaceholderText(QStringLiteral("0.1, 1e-8, 0x1.8p-3, inf, nan, 0x3FB999999999999A, fp16:3C00"));
+    entry_->setPlaceholderText(QStringLiteral("0.1, 1/3, 2^-24, 0x1.8p-3, inf, nan, 0x3FB999999999999A, fp16:3C00"));
     entry_->setToolTip(
-        QStringLiteral("A decimal or hex float is rounded once, exactly, into every chosen format.\n"
+        QStringLiteral("A decimal, hex float or expression (1/3, 2^-24, (1 + 2^-10) * 3: exact rationals) is\n"
+                       "rounded once, exactly, into every chosen format.\n"
                        "FORMAT:HEX (fp16:3C00) is a bit pattern of that format; 0x... without a 'p' exponent is a\n"
                        "bit pattern of the first chosen format."));
     entry_->setClearButtonEnabled(true);

@@ -25,8 +25,8 @@ std::string trimmed(std::string_view text) {
 }
 
 const char* forms =
-    "a decimal (0.1, -2.5e-3), a hex float (0x1.8p-3), inf, nan, a bit pattern of the first "
-    "chosen format (0x3C00) or of a named one (fp16:3C00)";
+    "a decimal (0.1, -2.5e-3), a hex float (0x1.8p-3), an expression (1/3, 2^-24), inf, nan, a bit "
+    "pattern of the first chosen format (0x3C00) or of a named one (fp16:3C00)";
 
 /// A pattern of `spec` typed as hex. Patterns wider than 64 bits enter as the exact value they stand
 /// for (a wide format's row rounds it back to the same pattern, NaN payloads aside).
