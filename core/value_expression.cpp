@@ -15,6 +15,8 @@ namespace {
 
 constexpr long max_decimal_exponent = 100000;  // 10^100000 has 332,000 bits: big, but finite work
 constexpr long max_power = 100000;
+constexpr std::size_t max_bits = std::size_t{1} << 22;  // numerator and denominator of any value on the way
+constexpr int max_depth = 200;  // nested parentheses, powers and signs: a bounded stack
 
 /// An mpq_t that clears itself.
 struct Rational {
@@ -60,7 +62,24 @@ private:
         return false;
     }
 
+    /// Refuses values whose numerator and denominator together pass max_bits (a typed value never
+    /// needs them; "(10^100000)^100000" would exhaust memory).
+    void check_size(const mpq_t value) const {
+        if (mpz_sizeinbase(mpq_numref(value), 2) + mpz_sizeinbase(mpq_denref(value), 2) > max_bits)
+            fail(fmt::format("a value of more than {} bits", max_bits));
+    }
+
+    /// Counts the nesting of a recursive rule while it runs.
+    struct Nesting {
+        Reader& reader;
+        explicit Nesting(Reader& r) : reader(r) {
+            if (++reader.depth_ > max_depth) reader.fail(fmt::format("more than {} nested levels", max_depth));
+        }
+        ~Nesting() { --reader.depth_; }
+    };
+
     void expression(mpq_t out) {
+        const Nesting nesting(*this);
         term(out);
         while (true) {
             const bool plus = take('+');
@@ -71,6 +90,7 @@ private:
                 mpq_add(out, out, right.q);
             else
                 mpq_sub(out, out, right.q);
+            check_size(out);
         }
     }
 
@@ -87,10 +107,12 @@ private:
                 if (mpq_sgn(right.q) == 0) fail("division by zero");
                 mpq_div(out, out, right.q);
             }
+            check_size(out);
         }
     }
 
     void unary(mpq_t out) {
+        const Nesting nesting(*this);
         if (take('-')) {
             unary(out);
             mpq_neg(out, out);
@@ -112,6 +134,10 @@ private:
         const long n = mpz_get_si(mpq_numref(exponent.q));
         if (n < 0 && mpq_sgn(out) == 0) fail("zero to a negative power");
         const unsigned long magnitude = static_cast<unsigned long>(n < 0 ? -n : n);
+        const std::size_t base_bits = mpz_sizeinbase(mpq_numref(out), 2) + mpz_sizeinbase(mpq_denref(out), 2);
+        if (mpq_sgn(out) != 0 && mpz_cmpabs_ui(mpq_numref(out), 1) + mpz_cmp_ui(mpq_denref(out), 1) != 0 &&
+            base_bits > max_bits / (magnitude + 1))
+            fail(fmt::format("a power of more than {} bits", max_bits));
         mpz_pow_ui(mpq_numref(out), mpq_numref(out), magnitude);
         mpz_pow_ui(mpq_denref(out), mpq_denref(out), magnitude);
         mpq_canonicalize(out);
@@ -191,6 +217,7 @@ private:
 
     std::string_view text_;
     std::size_t at_ = 0;
+    int depth_ = 0;
 };
 
 }  // namespace

@@ -98,4 +98,9 @@ TEST_CASE("a malformed expression says what and where") {
     CHECK_THROWS_WITH(parse_exact_value("2^1000000"), Catch::Contains("exponent beyond"));
     CHECK_THROWS_WITH(parse_exact_value("1 + nan"), Catch::Contains("expected a number"));
     CHECK_THROWS_AS(parse_exact_value("3 4/2"), Error);
+    // Bounded work whatever is typed: deep nesting and powers of huge values are refused.
+    CHECK_THROWS_WITH(parse_exact_value(std::string(1000, '(') + "1" + std::string(1000, ')')),
+                      Catch::Contains("nested levels"));
+    CHECK_THROWS_WITH(parse_exact_value("(10^100000)^100000"), Catch::Contains("bits"));
+    CHECK(equals("(-1)^99999", -1, 1));  // +-1 to any power costs nothing
 }
