@@ -113,42 +113,16 @@ void native_chain(benchmark::State& state) {
     });
 }
 
-/// Independent operations over arrays (throughput): one call per array (Arithmetic::apply_arrays).
-void emulated_array(benchmark::State& state, const char* format, Operation op) {
-    const Arithmetic arithmetic(parse_format(format), {});
-    const std::vector<double> a = operands(arithmetic, 2), b = operands(arithmetic, 3), c = operands(arithmetic, 4);
+/// How a benchmark calls the arithmetic: one apply_arrays call per array, or apply_values per element.
+enum class Calls { Array, Loop };
+
+/// Throughput of `op` over the operands a, b, c in `arithmetic`'s format, called as `calls` says.
+void time_operations(benchmark::State& state, const Arithmetic& arithmetic, Operation op, Calls calls,
+                     const std::vector<double>& a, const std::vector<double>& b, const std::vector<double>& c) {
     std::vector<double> out(array_length);
     std::uint8_t flags = 0;
     for (auto _ : state) {
-        flags |= arithmetic.apply_arrays(op, a, b, c, out).bits;
-        benchmark::DoNotOptimize(out.data());
-        benchmark::ClobberMemory();
-    }
-    benchmark::DoNotOptimize(flags);
-    count_operations(state);
-}
-
-/// Operands a, b = +-2^u, u uniform on (-8, 8), times a significand in [1, 2), rounded to `format`
-/// (fp16): about 1% of their products leave fp16's normal range (0.8% below 2^-14, 0.2% above
-/// 2^15), as realistic data does; `seed` tells the operands apart.
-std::vector<double> spread_operands(const Arithmetic& arithmetic, std::uint64_t seed) {
-    std::mt19937_64 generator(seed);
-    std::uniform_real_distribution<double> exponent(-8, 8), significand(1, 2);
-    std::vector<double> v(array_length);
-    for (std::size_t i = 0; i < array_length; ++i)
-        v[i] = arithmetic.round((i % 2 ? -1 : 1) * significand(generator) * std::exp2(exponent(generator))).value;
-    return v;
-}
-
-/// Array and scalar-loop throughput on the spread operands (specials among normal results).
-void emulated_spread(benchmark::State& state, const char* format, Operation op, bool array) {
-    const Arithmetic arithmetic(parse_format(format), {});
-    const std::vector<double> a = spread_operands(arithmetic, 6), b = spread_operands(arithmetic, 7),
-                              c = spread_operands(arithmetic, 8);
-    std::vector<double> out(array_length);
-    std::uint8_t flags = 0;
-    for (auto _ : state) {
-        if (array) {
+        if (calls == Calls::Array) {
             flags |= arithmetic.apply_arrays(op, a, b, c, out).bits;
         } else {
             for (std::size_t i = 0; i < array_length; ++i) {
@@ -164,23 +138,31 @@ void emulated_spread(benchmark::State& state, const char* format, Operation op, 
     count_operations(state);
 }
 
-/// Independent operations over arrays, one scalar call each (what a plain loop over apply_values gets).
-void emulated_loop(benchmark::State& state, const char* format, Operation op) {
+/// Independent operations over arrays of operands near 1: one apply_arrays call per array
+/// (throughput), or one scalar call each (what a plain loop over apply_values gets).
+void emulated_operations(benchmark::State& state, const char* format, Operation op, Calls calls) {
     const Arithmetic arithmetic(parse_format(format), {});
-    const std::vector<double> a = operands(arithmetic, 2), b = operands(arithmetic, 3), c = operands(arithmetic, 4);
-    std::vector<double> out(array_length);
-    std::uint8_t flags = 0;
-    for (auto _ : state) {
-        for (std::size_t i = 0; i < array_length; ++i) {
-            const floatscope::core::Rounded r = arithmetic.apply_values(op, a[i], b[i], c[i]);
-            out[i] = r.value;
-            flags |= r.flags.bits;
-        }
-        benchmark::DoNotOptimize(out.data());
-        benchmark::ClobberMemory();
-    }
-    benchmark::DoNotOptimize(flags);
-    count_operations(state);
+    time_operations(state, arithmetic, op, calls, operands(arithmetic, 2), operands(arithmetic, 3),
+                    operands(arithmetic, 4));
+}
+
+/// Operands a, b = +-2^u, u uniform on (-8, 8), times a significand in [1, 2), rounded to `format`
+/// (fp16): about 1% of their products leave fp16's normal range (0.8% below 2^-14, 0.2% above
+/// 2^15), as realistic data does; `seed` tells the operands apart.
+std::vector<double> spread_operands(const Arithmetic& arithmetic, std::uint64_t seed) {
+    std::mt19937_64 generator(seed);
+    std::uniform_real_distribution<double> exponent(-8, 8), significand(1, 2);
+    std::vector<double> v(array_length);
+    for (std::size_t i = 0; i < array_length; ++i)
+        v[i] = arithmetic.round((i % 2 ? -1 : 1) * significand(generator) * std::exp2(exponent(generator))).value;
+    return v;
+}
+
+/// The same on the spread operands (specials among normal results).
+void emulated_spread(benchmark::State& state, const char* format, Operation op, Calls calls) {
+    const Arithmetic arithmetic(parse_format(format), {});
+    time_operations(state, arithmetic, op, calls, spread_operands(arithmetic, 6), spread_operands(arithmetic, 7),
+                    spread_operands(arithmetic, 8));
 }
 
 template <typename T>
@@ -257,15 +239,15 @@ void register_all() {
                                              [=](auto& s) { emulated_chain<o()>(s, format); });
             });
             benchmark::RegisterBenchmark(("emulated/" + std::string(format) + "/array/" + name).c_str(),
-                                         [=](auto& s) { emulated_array(s, format, op); });
+                                         [=](auto& s) { emulated_operations(s, format, op, Calls::Array); });
             benchmark::RegisterBenchmark(("emulated/" + std::string(format) + "/loop/" + name).c_str(),
-                                         [=](auto& s) { emulated_loop(s, format, op); });
+                                         [=](auto& s) { emulated_operations(s, format, op, Calls::Loop); });
         }
         // About 1% of the results out of range: the array path against the plain loop.
         benchmark::RegisterBenchmark(("emulated/fp16/spread_array/" + name).c_str(),
-                                     [op](auto& s) { emulated_spread(s, "fp16", op, true); });
+                                     [op](auto& s) { emulated_spread(s, "fp16", op, Calls::Array); });
         benchmark::RegisterBenchmark(("emulated/fp16/spread_loop/" + name).c_str(),
-                                     [op](auto& s) { emulated_spread(s, "fp16", op, false); });
+                                     [op](auto& s) { emulated_spread(s, "fp16", op, Calls::Loop); });
     }
 }
 
