@@ -30,9 +30,9 @@ struct ScaleText {
 
 ScaleText scale_text(const emu::BlockQuantized& q, std::size_t block) {
     const double factor = q.block_scales[block];
-    // An absmax is an fp32 value (its bits, as decode takes them back); with double quantization an
-    // 8-bit code of a second-level block.
-    if (q.format.family == emu::BlockFamily::Absmax && !q.format.double_quantization)
+    // An absmax (or an FP32 fp8_blockwise scale) is an fp32 value (its bits, as decode takes them
+    // back); with double quantization an 8-bit code of a second-level block.
+    if (q.scale_codes.empty())
         return {core::format_bits_hex(q.format.scale, std::bit_cast<std::uint32_t>(static_cast<float>(factor))),
                 core::exact_decimal(factor)};
     if (q.format.double_quantization)

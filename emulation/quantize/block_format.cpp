@@ -2,6 +2,7 @@
 #include "emulation/quantize/block_format.hpp"
 
 #include <charconv>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -62,7 +63,22 @@ std::vector<BlockFormat> build_block_formats() {
     nvfp4.element = core::parse_format("fp4_e2m1");
     nvfp4.scale = saturating(core::parse_format("fp8_e4m3"));
     nvfp4.block_size = 16;
-    nvfp4.description = "NVIDIA NVFP4: E2M1, blocks of 16 with an E4M3 scale, FP32 tensor scale";
+    nvfp4.description =
+        "NVIDIA NVFP4: E2M1, blocks of 16 with an E4M3 scale, FP32 tensor scale (Transformer Engine's recipe; "
+        ":torchao, :2d 16x16 tiles, :rht random Hadamard transform, :sr)";
+
+    // DeepSeek-V3 (arXiv:2412.19437 section 3.3): E4M3 elements clamped to +-448, FP32 scales; the
+    // activations' 1x128 tiles by default (one per row and 128 columns), ":128x128" the weights' blocks.
+    BlockFormat fp8_blockwise;
+    fp8_blockwise.name = "fp8_blockwise";
+    fp8_blockwise.family = BlockFamily::Fp8Blockwise;
+    fp8_blockwise.element = saturating(core::parse_format("fp8_e4m3"));
+    fp8_blockwise.scale = core::parse_format("fp32");
+    fp8_blockwise.block_size = 128;
+    fp8_blockwise.tile_rows = 1;
+    fp8_blockwise.description =
+        "DeepSeek-V3 FP8 blockwise: E4M3, scale amax/448 per 1x128 tile (:128x128 blocks, :ue8m0 power-of-two "
+        "scales)";
 
     BlockFormat mxint8 = mx("mxint8", "int8", "OCP MXINT8: 8-bit 1.6 fixed point, blocks of 32, E8M0 scale");
     return {
@@ -75,6 +91,7 @@ std::vector<BlockFormat> build_block_formats() {
         nvfp4,
         absmax("nf4", core::parse_format("nf4"), "QLoRA NF4 (bitsandbytes): blocks of 64, FP32 absmax"),
         absmax("bnb_fp4", bnb_fp4_element(), "bitsandbytes FP4 code table: blocks of 64, FP32 absmax"),
+        fp8_blockwise,
     };
 }
 
@@ -90,6 +107,15 @@ std::string joined_names() {
 }
 
 bool is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+/// The MX scale rule a modifier names; rceil is ceil's library name (ScaleRule::Ceil says why).
+std::optional<ScaleRule> mx_rule(std::string_view modifier) {
+    if (modifier == "floor") return ScaleRule::Floor;
+    if (modifier == "ceil" || modifier == "rceil") return ScaleRule::Ceil;
+    if (modifier == "ceil_amax") return ScaleRule::CeilAmax;
+    if (modifier == "even") return ScaleRule::Even;
+    return std::nullopt;
+}
 
 }  // namespace
 
@@ -126,17 +152,33 @@ BlockFormat parse_block_format(std::string_view name) {
             if (error != std::errc() || end != digits.data() + digits.size())
                 throw Error(fmt::format("block format '{}': block size '{}' is not a number", name, digits));
             format.block_size = size;
-        } else if (format.family == BlockFamily::Mx && (modifier == "floor" || modifier == "ceil")) {
-            format.scale_rule = modifier == "floor" ? ScaleRule::Floor : ScaleRule::Ceil;
+        } else if (format.family == BlockFamily::Mx && mx_rule(modifier)) {
+            format.scale_rule = *mx_rule(modifier);
         } else if (format.family == BlockFamily::Absmax && modifier == "dq") {
             format.double_quantization = true;
+        } else if (format.family == BlockFamily::Nvfp4 && (modifier == "te" || modifier == "torchao")) {
+            format.nvfp4_recipe = modifier == "te" ? Nvfp4Recipe::TransformerEngine : Nvfp4Recipe::Torchao;
+        } else if (format.family == BlockFamily::Nvfp4 && modifier == "2d") {
+            format.tile_rows = 16;  // TE's NVFP4 training recipe: 16x16 weight tiles
+        } else if (format.family == BlockFamily::Nvfp4 && modifier == "rht") {
+            format.hadamard = true;
+        } else if (format.family == BlockFamily::Fp8Blockwise) {
+            if (modifier == "1x128" || modifier == "128x128") {
+                format.tile_rows = modifier == "1x128" ? 1 : 128;
+                format.block_size = 128;
+            } else if (modifier == "ue8m0") {
+                format.scale = core::parse_format("e8m0");
+            } else {
+                throw bad("1x128, 128x128, ue8m0");
+            }
         } else if (format.family != BlockFamily::Absmax) {
             core::RoundingMode mode{};
             try {
                 mode = core::parse_rounding_mode(modifier);
             } catch (const Error&) {
-                throw bad(format.family == BlockFamily::Mx ? "block=N, floor, ceil, rne, rna, rtz, rup, rdn, rto, sr"
-                                                           : "rne, sr");
+                throw bad(format.family == BlockFamily::Mx
+                              ? "block=N, floor, ceil, rceil, ceil_amax, even, rne, rna, rtz, rup, rdn, rto, sr"
+                              : "te, torchao, 2d, rht, rne, sr");
             }
             format.element_rounding = mode;
         } else {
@@ -158,6 +200,10 @@ void validate(const BlockFormat& format) {
         if (format.element_rounding != core::RoundingMode::NearestEven &&
             format.element_rounding != core::RoundingMode::Stochastic)
             fail("NVFP4 element rounding is rne or sr");
+    } else if (format.family == BlockFamily::Fp8Blockwise) {
+        if (format.block_size != 128 || (format.tile_rows != 1 && format.tile_rows != 128))
+            fail("DeepSeek's FP8 blockwise tiles are 1x128 or 128x128");
+        if (format.element_rounding != core::RoundingMode::NearestEven) fail("FP8 blockwise element rounding is rne");
     } else if (!is_power_of_two(format.block_size) || format.block_size < 2 || format.block_size > 4096) {
         fail(fmt::format("block size {} is not a power of two in 2..4096", format.block_size));
     }
@@ -169,6 +215,11 @@ void validate(const BlockFormat& format) {
         if (format.element_rounding == core::RoundingMode::StochasticEqual)
             fail("MX element rounding is one of rne, rna, rtz, rup, rdn, rto, sr");
     }
+    if (format.family != BlockFamily::Nvfp4 &&
+        (format.hadamard || format.nvfp4_recipe != Nvfp4Recipe::TransformerEngine))
+        fail("the Hadamard transform and the te/torchao recipes apply to nvfp4 only");
+    if (format.family != BlockFamily::Nvfp4 && format.family != BlockFamily::Fp8Blockwise && format.tile_rows != 0)
+        fail("2-D tiles apply to nvfp4 and fp8_blockwise only");
     if (format.double_quantization && format.family != BlockFamily::Absmax)
         fail("double quantization applies to nf4 and bnb_fp4 only");
 }

@@ -15,12 +15,14 @@ namespace floatscope::emu {
 struct BlockQuantized {
     BlockFormat format;
     std::vector<std::uint8_t> codes;  ///< element codes, one per value
-    /// Per block, the stored scale: E8M0 bits (MX), E4M3 bits (NVFP4), the 8-bit code of the
-    /// absmax (absmax with double quantization). Empty for plain absmax, which stores FP32.
+    /// Per block, the stored scale: E8M0 bits (MX, fp8_blockwise:ue8m0), E4M3 bits (NVFP4), the
+    /// 8-bit code of the absmax (absmax with double quantization). Empty for plain absmax and FP32
+    /// fp8_blockwise, which store FP32 (block_scales).
     std::vector<std::uint8_t> scale_codes;
     /// Per block, the factor dequantization multiplies element values by (NaN for a NaN scale).
     std::vector<float> block_scales;
-    /// NVFP4: the FP32 tensor encode scale S_enc = 448*6/amax. Absmax with double quantization:
+    /// NVFP4: the FP32 tensor encode scale S_enc = 448*6/amax (torchao's recipe: its decode scale
+    /// amax/(448*6)). Absmax with double quantization:
     /// the mean subtracted from the absmax values before their quantization. Otherwise 1.
     float tensor_scale = 1;
     /// Absmax with double quantization: the FP32 scale of each group of 256 absmax values.

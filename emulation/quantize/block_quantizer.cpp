@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "emulation/quantize/element_codec.hpp"
+#include "emulation/quantize/fp8_blockwise.hpp"
 #include "emulation/quantize/mx.hpp"
 #include "emulation/quantize/nf4.hpp"
 #include "emulation/quantize/nvfp4.hpp"
@@ -16,6 +17,7 @@ BlockQuantized quantize_blocks(const BlockFormat& format, std::span<const float>
         case BlockFamily::Mx: return quantize_mx(format, x, random);
         case BlockFamily::Nvfp4: return quantize_nvfp4(format, x, random);
         case BlockFamily::Absmax: return quantize_absmax(format, x);
+        case BlockFamily::Fp8Blockwise: return quantize_fp8_blockwise(format, x);
     }
     throw Error("quantize_blocks: unknown block family");
 }

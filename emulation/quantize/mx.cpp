@@ -3,7 +3,9 @@
 #include "emulation/quantize/mx.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -34,13 +36,30 @@ inline float rint_small(float v) {
 
 }  // namespace
 
-int mx_shared_exponent(float amax, int emax_elem, double max_elem, ScaleRule rule) {
+int mx_shared_exponent(float amax, int emax_elem, double max_elem, ScaleRule rule, int element_mantissa_bits) {
     if (amax == 0) return -127;
     int e = std::ilogb(amax) - emax_elem;  // ilogb = floor(log2 |amax|), exact, subnormals included
-    // amax / 2^e lies in [2^emax_elem, 2^(emax_elem+1)) and max_elem in the same binade: the
-    // round-up rule needs at most one more step.
-    if (rule == ScaleRule::Ceil && std::ldexp(static_cast<double>(amax), -e) > max_elem) ++e;
-    return std::clamp(e, -127, 127);  // E8M0 holds 2^-127 .. 2^127
+    switch (rule) {
+        case ScaleRule::Floor: break;
+        case ScaleRule::Ceil:
+            // amax / 2^e lies in [2^emax_elem, 2^(emax_elem+1)) and max_elem in the same binade: the
+            // round-up rule needs at most one more step.
+            if (std::ldexp(static_cast<double>(amax), -e) > max_elem) ++e;
+            break;
+        case ScaleRule::CeilAmax:
+            // torchao CEIL: one more when amax's FP32 mantissa bits are not all zero.
+            if (std::ldexp(static_cast<double>(amax), -std::ilogb(amax)) != 1.0) ++e;
+            break;
+        case ScaleRule::Even: {
+            // torchao EVEN, on amax's FP32 bits: add half an element ulp, keep the exponent field
+            // (a subnormal amax has field 0, so 2^-127; the clamp below makes that -127 anyway).
+            const std::uint32_t bits = std::bit_cast<std::uint32_t>(amax) + (1u << (22 - element_mantissa_bits));
+            e = static_cast<int>(bits >> 23) - 127 - emax_elem;
+            break;
+        }
+    }
+    // E8M0 holds 2^-127 .. 2^127: the scale saturates at codes 0 and 254, never reaching 0xFF (NaN).
+    return std::clamp(e, -127, 127);
 }
 
 BlockQuantized quantize_mx(const BlockFormat& format, std::span<const float> x, core::StochasticSource* random) {
@@ -54,6 +73,7 @@ BlockQuantized quantize_mx(const BlockFormat& format, std::span<const float> x, 
     const int emax_elem = mx_element_emax(format.element);
     const double max_elem = element_max_magnitude(format);
     const int unit = integer ? 6 : 0;  // MXINT8 counts in 2^-6
+    const int mantissa_bits = integer ? 6 : format.element.mantissa_bits;  // MXINT8: 1.6 fixed point
     const std::size_t n = x.size();
     const std::size_t block = static_cast<std::size_t>(format.block_size);
     BlockQuantized q = BlockQuantized::sized(format, n, true);
@@ -82,7 +102,7 @@ BlockQuantized quantize_mx(const BlockFormat& format, std::span<const float> x, 
                 if (!in_float) std::fill(wide.begin() + b0, wide.begin() + b1, 0.0);
                 continue;
             }
-            const int e = mx_shared_exponent(amax, emax_elem, max_elem, format.scale_rule);
+            const int e = mx_shared_exponent(amax, emax_elem, max_elem, format.scale_rule, mantissa_bits);
             q.scale_codes[index] = static_cast<std::uint8_t>(e + 127);
             q.block_scales[index] = std::ldexp(1.0f, e);
             const int k = unit - e;  // V_i / X = V_i * 2^k, k in [-127, 133]

@@ -8,10 +8,13 @@
 
 namespace floatscope::emu {
 
-/// The shared exponent of an MX block with largest magnitude `amax` (finite, >= 0) under `rule`,
-/// clamped to E8M0's range [-127, 127]. An all-zero block gets -127 (the spec leaves it open;
-/// every element is zero under any scale).
-int mx_shared_exponent(float amax, int emax_elem, double max_elem, ScaleRule rule);
+/// The shared exponent of an MX block with largest magnitude `amax` (finite, >= 0) under `rule`
+/// (ScaleRule says where each comes from), saturated to E8M0's range [-127, 127] (codes 0..254;
+/// 0xFF, NaN, only for a block holding NaN or infinity). An all-zero block gets -127 (the spec
+/// leaves it open; every element is zero under any scale). `element_mantissa_bits` serves Even.
+/// Under Floor and Even the largest element can exceed the element's max after scaling
+/// (MXFP4: amax / X up to 8 for Floor); quantize_mx clamps such elements to +-max.
+int mx_shared_exponent(float amax, int emax_elem, double max_elem, ScaleRule rule, int element_mantissa_bits = 0);
 
 /// Quantizes to an MX format (OCP Microscaling Formats (MX) Specification v1.0, section 6.3):
 /// per block X = 2^shared_exponent, P_i = V_i / X rounded to the element format with the

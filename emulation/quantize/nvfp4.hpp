@@ -19,8 +19,13 @@ float nvfp4_tensor_encode_scale(float tensor_amax);
 ///   s_b   = (amax_b / 6) * S_enc rounded to E4M3 (round to nearest even, saturating at 448),
 ///   P_i   = x_i * (S_enc / s_b) rounded to E2M1 with saturation at 6 (0 when s_b = 0),
 ///   value = P_i * (s_b * (1 / S_enc)).
-/// Element rounding: the format's (rne, or sr as TE offers for gradients). The tensor amax
-/// ignores NaN; a block holding a NaN gets the E4M3 NaN scale and decodes as NaN.
+/// Element rounding: the format's (rne, or sr as TE offers for gradients: NVIDIA, "Pretraining
+/// Large Language Models with NVFP4", arXiv:2509.25149, stochastic rounding of gradients). The
+/// tensor amax ignores NaN; a block holding a NaN gets the E4M3 NaN scale and decodes as NaN.
+/// With format.nvfp4_recipe == Torchao, torchao's nvfp4_quantize instead (Nvfp4Recipe::Torchao):
+/// per-tensor scale amax / 2688, block scale clamped to [2^-6, 448] before its E4M3 rounding,
+/// elements divided by the float product of the two; q.tensor_scale then holds that per-tensor
+/// (decode) scale rather than S_enc.
 BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> x, core::StochasticSource* random);
 
 }  // namespace floatscope::emu

@@ -1,6 +1,8 @@
 // Bit-stream packing of codes through a 64-bit accumulator, and storage accounting.
 #include "emulation/quantize/packing.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -66,32 +68,51 @@ std::vector<std::uint16_t> unpack_codes(std::span<const std::uint8_t> stream, in
     return codes;
 }
 
+namespace {
+
+/// Bits of one block's (or tile's) scale.
+std::uint64_t scale_bits(const BlockFormat& format) {
+    switch (format.family) {
+        case BlockFamily::Mx:
+        case BlockFamily::Nvfp4: return 8;  // E8M0, E4M3
+        case BlockFamily::Absmax: return format.double_quantization ? 8 : 32;
+        case BlockFamily::Fp8Blockwise: return static_cast<std::uint64_t>(format.scale.total_bits());  // fp32, e8m0
+    }
+    return 0;
+}
+
+/// Bits stored once per tensor: NVFP4's FP32 tensor scale; with double quantization the FP32 mean
+/// and one FP32 scale per 256 blocks.
+std::uint64_t tensor_bits(const BlockFormat& format, std::uint64_t blocks) {
+    if (format.family == BlockFamily::Nvfp4) return 32;
+    if (format.double_quantization) return ((blocks + 255) / 256) * 32 + 32;
+    return 0;
+}
+
+}  // namespace
+
 std::uint64_t storage_bits(const BlockFormat& format, std::size_t count) {
+    if (format.tile_rows > 0) return tiled_storage_bits(format, 1, count);
     const std::uint64_t block = static_cast<std::uint64_t>(format.block_size);
     const std::uint64_t blocks = (count + block - 1) / block;
     const std::uint64_t element_bits = static_cast<std::uint64_t>(format.element.total_bits());
-    std::uint64_t bits = count * element_bits;
-    switch (format.family) {
-        case BlockFamily::Mx: return bits + blocks * 8;  // one E8M0 per block
-        case BlockFamily::Nvfp4: return bits + blocks * 8 + 32;  // E4M3 per block, FP32 per tensor
-        case BlockFamily::Absmax:
-            if (!format.double_quantization) return bits + blocks * 32;  // FP32 absmax per block
-            // 8-bit absmax codes, an FP32 scale per 256 of them, and the FP32 mean.
-            return bits + blocks * 8 + ((blocks + 255) / 256) * 32 + 32;
-    }
-    return bits;
+    return count * element_bits + blocks * scale_bits(format) + tensor_bits(format, blocks);
+}
+
+std::uint64_t tiled_storage_bits(const BlockFormat& format, std::size_t rows, std::size_t cols) {
+    if (format.tile_rows == 0) return storage_bits(format, rows * cols);
+    const std::uint64_t tile_rows = static_cast<std::uint64_t>(format.tile_rows);
+    const std::uint64_t tile_cols = static_cast<std::uint64_t>(format.block_size);
+    const std::uint64_t tiles = ((rows + tile_rows - 1) / tile_rows) * ((cols + tile_cols - 1) / tile_cols);
+    const std::uint64_t element_bits = static_cast<std::uint64_t>(format.element.total_bits());
+    return std::uint64_t{rows} * cols * element_bits + tiles * scale_bits(format) + tensor_bits(format, tiles);
 }
 
 double bits_per_value(const BlockFormat& format) {
-    const double block = format.block_size;
+    const double values = static_cast<double>(format.block_size) * std::max(1, format.tile_rows);
     const double element = format.element.total_bits();
-    switch (format.family) {
-        case BlockFamily::Mx:
-        case BlockFamily::Nvfp4: return element + 8 / block;
-        case BlockFamily::Absmax:
-            return format.double_quantization ? element + 8 / block + 32 / (block * 256) : element + 32 / block;
-    }
-    return element;
+    const double second_level = format.double_quantization ? 32 / (values * 256) : 0;
+    return element + static_cast<double>(scale_bits(format)) / values + second_level;
 }
 
 }  // namespace floatscope::emu

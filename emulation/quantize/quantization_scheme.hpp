@@ -35,7 +35,7 @@ std::vector<QuantizationScheme> parse_scheme_list(std::string_view text);
 std::vector<QuantizationScheme> parse_scheme_list(std::string_view text, std::string_view context);
 
 /// Exact storage of a rows x cols tensor in `scheme`, in bits: intN's codes and one FP32 scale per
-/// row; a block format's storage_bits (packing.hpp) of its rows * cols values.
+/// row; a block format's tiled_storage_bits (packing.hpp): its blocks, or its tiles of the matrix.
 std::uint64_t scheme_storage_bits(const QuantizationScheme& scheme, std::size_t rows, std::size_t cols);
 
 struct FakeQuantization {
@@ -46,7 +46,10 @@ struct FakeQuantization {
 /// Quantizes x (rows x cols, row-major) with `scheme` and writes its dequantization to `out`
 /// (same size): INT-N scales each row, block formats run their blocks over the row-major order,
 /// so a weight stored out x in (as PyTorch's Linear) or an activation stored tokens x features
-/// is blocked along the dimension that matrix products reduce. `random` serves stochastic rounding.
+/// is blocked along the dimension that matrix products reduce; tiled formats (nvfp4:2d,
+/// fp8_blockwise) take one scale per tile of the rows x cols matrix; nvfp4:rht quantizes the
+/// random Hadamard transform of each 16 values (hadamard.hpp) and transforms the dequantized
+/// values back. `random` serves stochastic rounding.
 FakeQuantization fake_quantize(const QuantizationScheme& scheme, std::span<const float> x, std::size_t rows,
                                std::size_t cols, std::span<float> out, core::StochasticSource* random = nullptr);
 

@@ -33,7 +33,8 @@ constexpr float infinity = std::numeric_limits<float>::infinity();
 
 TEST_CASE("block format names parse with their modifiers", "[quantize]") {
     CHECK(block_format_names() == std::vector<std::string>{"mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e2m3", "mxfp6_e3m2",
-                                                           "mxfp4", "mxint8", "nvfp4", "nf4", "bnb_fp4"});
+                                                           "mxfp4", "mxint8", "nvfp4", "nf4", "bnb_fp4",
+                                                           "fp8_blockwise"});
     const BlockFormat mxfp4 = parse_block_format("mxfp4");
     CHECK(mxfp4.family == BlockFamily::Mx);
     CHECK(mxfp4.block_size == 32);
