@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/round_array.hpp"
+#include "emulation/quantize/block_amax.hpp"
 #include "emulation/quantize/element_codec.hpp"
 
 namespace floatscope::emu {
@@ -35,13 +36,7 @@ BlockQuantized quantize_fp8_blockwise(const BlockFormat& format, std::span<const
     std::vector<float> scaled(x.size());
     for (std::size_t b0 = 0, index = 0; b0 < n; b0 += block, ++index) {
         const std::size_t b1 = std::min(n, b0 + block);
-        float amax = 0;
-        bool special = false;
-        for (std::size_t i = b0; i < b1; ++i) {
-            const float a = std::fabs(x[i]);
-            amax = std::max(amax, a);
-            special |= !(a <= std::numeric_limits<float>::max());
-        }
+        const auto [amax, nan, special] = block_magnitude(x.subspan(b0, b1 - b0));
         if (special) {
             q.block_scales[index] = std::numeric_limits<float>::quiet_NaN();
             if (power_of_two) q.scale_codes[index] = 0xFF;

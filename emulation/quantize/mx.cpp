@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/round_array.hpp"
+#include "emulation/quantize/block_amax.hpp"
 #include "emulation/quantize/element_codec.hpp"
 #include "emulation/quantize/integer_rounding.hpp"
 
@@ -88,13 +89,7 @@ BlockQuantized quantize_mx(const BlockFormat& format, std::span<const float> x, 
         for (std::size_t b0 = 0; b0 < length; b0 += block) {
             const std::size_t b1 = std::min(length, b0 + block);
             const std::size_t index = (start + b0) / block;
-            float amax = 0;
-            bool special = false;
-            for (std::size_t i = b0; i < b1; ++i) {
-                const float a = std::fabs(in[i]);
-                amax = std::max(amax, a);
-                special |= !(a <= std::numeric_limits<float>::max());  // NaN or infinity
-            }
+            const auto [amax, nan, special] = block_magnitude({in + b0, in + b1});
             if (special) {
                 q.scale_codes[index] = 0xFF;  // E8M0 NaN: the whole block decodes as NaN
                 q.block_scales[index] = std::numeric_limits<float>::quiet_NaN();

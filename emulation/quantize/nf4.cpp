@@ -8,6 +8,7 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "emulation/quantize/block_amax.hpp"
 
 namespace floatscope::emu {
 
@@ -165,14 +166,8 @@ BlockQuantized quantize_absmax(const BlockFormat& format, std::span<const float>
     for (std::size_t b = 0; b < blocks; ++b) {
         const std::size_t b0 = b * block;
         const std::size_t b1 = std::min(n, b0 + block);
-        float amax = 0;
-        bool nan = false;
-        for (std::size_t i = b0; i < b1; ++i) {
-            const float a = std::fabs(x[i]);
-            amax = std::max(amax, a);
-            nan |= std::isnan(a);
-        }
-        if (nan) amax = std::numeric_limits<float>::quiet_NaN();
+        const BlockMagnitude magnitude = block_magnitude(x.subspan(b0, b1 - b0));
+        const float amax = magnitude.nan ? std::numeric_limits<float>::quiet_NaN() : magnitude.amax;
         absmax[b] = amax;
         q.block_scales[b] = amax;
         const float inverse = 1.0f / amax;  // bitsandbytes multiplies by the reciprocal

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/round_array.hpp"
+#include "emulation/quantize/block_amax.hpp"
 #include "emulation/quantize/element_codec.hpp"
 
 namespace floatscope::emu {
@@ -49,13 +50,8 @@ BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> 
         const std::size_t length = std::min(chunk, n - start);
         const std::size_t count = (length + block - 1) / block;
         for (std::size_t b = 0; b < count; ++b) {
-            float amax = 0;
-            bool nan = false;
-            for (std::size_t i = b * block; i < std::min(length, (b + 1) * block); ++i) {
-                const float a = std::fabs(x[start + i]);
-                amax = std::max(amax, a);
-                nan |= std::isnan(a);
-            }
+            const float* in = x.data() + start;
+            const auto [amax, nan, special] = block_magnitude({in + b * block, in + std::min(length, (b + 1) * block)});
             nan_block[b] = nan;
             scales[b] =
                 torchao ? std::clamp(amax / 6.0f / torchao_scale, e4m3_smallest_normal, 448.0f) : amax / 6.0f * encode;
