@@ -32,17 +32,20 @@ enum class ScaleRule {
     /// torchao's ScaleCalculationMode.RCEIL, which compute descale = amax * fl(1 / max_elem) in
     /// FP32 and convert it with round-up and saturation (PTX cvt.rp.satfinite.ue8m0x2.f32): for the
     /// FP8, FP6 and FP4 elements the rounded product crosses no power of two that the exact
-    /// quotient does not (fl(max_elem * fl(1/max_elem)) = 1 and fl(next(max_elem) * fl(1/max_elem))
-    /// > 1), so the two are one formula; ":rceil" is accepted as its name. (For MXINT8, where no
-    /// library offers RCEIL, fl(1/1.984375) lies below the exact reciprocal and they would differ.)
+    /// quotient does not (fl(1/max_elem) lies above 1/max_elem, fl(max_elem * fl(1/max_elem)) = 1
+    /// and fl(next(max_elem) * fl(1/max_elem)) > 1), so the two are one formula and ":rceil" is
+    /// accepted as its name; they part only where the product falls among FP32's subnormals
+    /// (amax below 2^-126 max_elem, about 1e-36), whose coarser rounding can give RCEIL 2^-127
+    /// where the exact rule gives 2^-126. (For MXINT8, where no library offers RCEIL,
+    /// fl(1/1.984375) lies below the exact reciprocal and they would differ.)
     Ceil,
     /// torchao's ScaleCalculationMode.CEIL: amax rounded up to a power of two first,
     /// ceil(log2(amax)) - emax_elem: a binade coarser than Floor whenever amax is not a power of two.
     CeilAmax,
     /// torchao's ScaleCalculationMode.EVEN, its "round to nearest": amax rounded to the element's
     /// mantissa width (add half an element ulp to amax's FP32 bits, ties upward in magnitude) before
-    /// Floor, so a block whose amax would round up to the next binade gets the larger scale and
-    /// does not clip there.
+    /// Floor, so a block whose amax would round up to the next binade gets the larger scale; an amax
+    /// between max_elem and that point still clips (E4M3: 480 keeps 2^0 and clamps to 448).
     Even,
 };
 

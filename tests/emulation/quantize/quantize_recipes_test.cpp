@@ -224,3 +224,20 @@ TEST_CASE("DeepSeek-V3 FP8 blockwise scales", "[quantize][recipes]") {
     CHECK(bits_per_value(parse_block_format("fp8_blockwise:128x128")) == 8 + 32.0 / 16384);
     CHECK_THROWS_WITH(parse_block_format("fp8_blockwise:64x64"), Catch::Contains("1x128, 128x128, ue8m0"));
 }
+
+TEST_CASE("Recipe variants combine and list in scheme lists", "[quantize][recipes]") {
+    const std::vector<QuantizationScheme> schemes =
+        parse_scheme_list("mxfp4:even:rna,nvfp4:2d:rht:sr,fp8_blockwise:128x128:ue8m0,nvfp4:torchao");
+    REQUIRE(schemes.size() == 4);
+    CHECK(schemes[0].block.scale_rule == ScaleRule::Even);
+    CHECK(schemes[1].block.tile_rows == 16);
+    CHECK(schemes[1].block.hadamard);
+    CHECK(schemes[2].block.tile_rows == 128);
+    CHECK(schemes[2].code_bits() == 8);
+    CHECK(schemes[3].block.nvfp4_recipe == Nvfp4Recipe::Torchao);
+    // Modifiers of one family are refused on another, with the valid ones named.
+    CHECK_THROWS_WITH(parse_block_format("mxfp4:torchao"), Catch::Contains("ceil_amax"));
+    CHECK_THROWS_WITH(parse_block_format("nf4:2d"), Catch::Contains("block=N, dq"));
+    // torchao on an all-zero tensor: its division by a zero per-tensor scale would give NaN; zeros stay zeros.
+    for (const float v : fake("nvfp4:torchao", std::vector<float>(16, 0.0f), 1, 16)) CHECK(v == 0.0f);
+}
