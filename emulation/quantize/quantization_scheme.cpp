@@ -77,7 +77,8 @@ struct TileLayout {
     TileLayout(const BlockFormat& format, std::size_t r, std::size_t c)
         : rows(r),
           cols(c),
-          tile_rows(static_cast<std::size_t>(format.tile_rows)),
+          // A matrix shorter than a tile takes tiles as tall as itself: the same amaxes, less padding.
+          tile_rows(std::clamp<std::size_t>(r, 1, static_cast<std::size_t>(format.tile_rows))),
           tile_cols(static_cast<std::size_t>(format.block_size)),
           tiles_across((c + tile_cols - 1) / tile_cols),
           tile_count(((r + tile_rows - 1) / tile_rows) * tiles_across) {}
