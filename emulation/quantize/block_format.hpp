@@ -28,9 +28,10 @@ enum class ScaleRule {
     Floor,
     /// The smallest power of two X with amax / X <= max_elem, i.e. ceil(log2(amax / max_elem)):
     /// never clips, at the price of up to one binade of resolution. This is the RCEIL rule of
-    /// cuBLAS's block scaling ("1D block quantization"), Transformer Engine's MXFP8 cast and
-    /// torchao's ScaleCalculationMode.RCEIL, which compute descale = amax * fl(1 / max_elem) in
-    /// FP32 and convert it with round-up and saturation (PTX cvt.rp.satfinite.ue8m0x2.f32): for the
+    /// cuBLAS's block scaling ("1D block quantization") as torchao's reference (_to_mx_rceil in
+    /// mx_tensor.py) implements it, torchao's ScaleCalculationMode.RCEIL: descale = amax *
+    /// fl(1 / max_elem) in FP32, converted with round-up (PTX cvt.rp.ue8m0x2.f32 on Blackwell;
+    /// Transformer Engine's MXFP8 cast is taken to do the same, not checked here): for the
     /// FP8, FP6 and FP4 elements the rounded product crosses no power of two that the exact
     /// quotient does not (fl(1/max_elem) lies above 1/max_elem, fl(max_elem * fl(1/max_elem)) = 1
     /// and fl(next(max_elem) * fl(1/max_elem)) > 1), so the two are one formula and ":rceil" is
