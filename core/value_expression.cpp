@@ -226,6 +226,7 @@ bool is_value_expression(std::string_view text) {
     std::size_t i = 0;
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])) != 0) ++i;
     if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;  // a leading sign
+    const bool hex = text.find("0x") != std::string_view::npos || text.find("0X") != std::string_view::npos;
     for (; i < text.size(); ++i) {
         const char c = text[i];
         if (c == '/' || c == '*' || c == '^' || c == '(' || c == ')') return true;
@@ -233,7 +234,6 @@ bool is_value_expression(std::string_view text) {
             // A binary + or - follows an operand's last character; an exponent's sign follows e
             // (decimal) or p (hex float). "--1" is then no expression but a malformed number.
             const char before = i > 0 ? static_cast<char>(std::tolower(static_cast<unsigned char>(text[i - 1]))) : ' ';
-            const bool hex = text.find("0x") != std::string_view::npos || text.find("0X") != std::string_view::npos;
             const bool exponent_sign = before == 'p' || (before == 'e' && !hex);
             const bool after_operand =
                 std::isalnum(static_cast<unsigned char>(before)) != 0 || before == '.' || before == ' ';
