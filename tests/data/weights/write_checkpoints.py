@@ -236,6 +236,91 @@ def write_gguf_cases(folder, rng, alignment=64):
             f.write(raw + b"\0" * (-len(raw) % alignment))
 
 
+# ---- a Hugging Face Llama model and its llama.cpp conversion ------------------------------------
+
+def llama_permute(w, n_head):
+    """convert_hf_to_gguf.py's LlamaModel.permute (q_proj with num_attention_heads, k_proj with
+    num_key_value_heads): rows as (n_head, 2, head_dim / 2), the last two axes swapped."""
+    return w.reshape(n_head, 2, w.shape[0] // n_head // 2, *w.shape[1:]).swapaxes(1, 2).reshape(w.shape)
+
+
+def write_gguf_file(path, tensors, kvs, alignment=32):
+    """tensors: list of (name, row-major shape, ggml type id, raw bytes); kvs: encoded key-value pairs."""
+    header = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kvs)) + b"".join(kvs)
+    offset = 0
+    for name, shape, type_id, raw in tensors:
+        ne = list(reversed(shape))  # ne[0] is the fastest dimension
+        header += gguf_string(name) + struct.pack("<I", len(ne)) + struct.pack("<%dQ" % len(ne), *ne)
+        header += struct.pack("<IQ", type_id, offset)
+        offset += len(raw) + (-len(raw) % alignment)
+    with open(path, "wb") as f:
+        f.write(header + b"\0" * (-len(header) % alignment))
+        for _, _, _, raw in tensors:
+            f.write(raw + b"\0" * (-len(raw) % alignment))
+
+
+LLAMA_LAYER = [("self_attn.q_proj", "attn_q"), ("self_attn.k_proj", "attn_k"), ("self_attn.v_proj", "attn_v"),
+               ("self_attn.o_proj", "attn_output"), ("mlp.gate_proj", "ffn_gate"), ("mlp.up_proj", "ffn_up"),
+               ("mlp.down_proj", "ffn_down"), ("input_layernorm", "attn_norm"),
+               ("post_attention_layernorm", "ffn_norm")]
+
+
+def write_llama_cases(folder, rng):
+    """llama/model.safetensors: a Llama-like model (2 layers, hidden 64, 4 heads, 2 KV heads) in F32
+    with Hugging Face's names; llama/model-f32.gguf: it as llama.cpp's converter writes it (gguf-py's
+    names, llama.* metadata, Q and K rows permuted), every tensor F32 but blk.1.attn_q.weight, Q8_0
+    (its dequantized values, in Hugging Face's row order, in expected/). model-no-kv-heads.gguf lacks
+    llama.attention.head_count_kv; model-bad-shape.gguf stores blk.0.ffn_down.weight transposed."""
+    hidden, heads, kv_heads, ffn, vocab, layers = 64, 4, 2, 128, 32, 2
+    kv = hidden // heads * kv_heads
+    shapes = {"embed_tokens": (vocab, hidden), "self_attn.q_proj": (hidden, hidden),
+              "self_attn.k_proj": (kv, hidden), "self_attn.v_proj": (kv, hidden),
+              "self_attn.o_proj": (hidden, hidden), "mlp.gate_proj": (ffn, hidden), "mlp.up_proj": (ffn, hidden),
+              "mlp.down_proj": (hidden, ffn), "input_layernorm": (hidden,), "post_attention_layernorm": (hidden,),
+              "norm": (hidden,), "lm_head": (vocab, hidden)}
+    hf, gguf = [], []  # (name, shape, float32 values)
+    def add(hf_name, gguf_name, shape, permute_heads=0):
+        x = rng.standard_normal(shape).astype(np.float32)
+        hf.append((hf_name, shape, x))
+        gguf.append((gguf_name, shape, llama_permute(x, permute_heads) if permute_heads else x))
+    add("model.embed_tokens.weight", "token_embd.weight", shapes["embed_tokens"])
+    for i in range(layers):
+        for hf_part, gguf_part in LLAMA_LAYER:
+            heads_of = {"attn_q": heads, "attn_k": kv_heads}.get(gguf_part, 0)
+            add("model.layers.%d.%s.weight" % (i, hf_part), "blk.%d.%s.weight" % (i, gguf_part), shapes[hf_part],
+                heads_of)
+    add("model.norm.weight", "output_norm.weight", shapes["norm"])
+    add("lm_head.weight", "output.weight", shapes["lm_head"])
+    out = os.path.join(folder, "llama")
+    os.makedirs(out, exist_ok=True)
+    write_safetensors(os.path.join(out, "model.safetensors"),
+                      [(n, "F32", shape, x.astype("<f4").tobytes()) for n, shape, x in hf], {"format": "pt"})
+    quantized = "blk.1.attn_q.weight"
+    def encode(name, shape, x):
+        if name != quantized:
+            return (name, shape, GGML["F32"], x.astype("<f4").tobytes())
+        raw, values = b"", []
+        for k in range(0, x.size, 32):
+            block, v = quantize_block("Q8_0", x.ravel()[k:k + 32])
+            raw += block
+            values += v
+        # Back to Hugging Face's row order: the inverse of the permutation.
+        dequantized = np.array(values).reshape(shape).reshape(heads, shape[0] // heads // 2, 2, shape[1])
+        save_expected(out, "q8_0." + quantized, dequantized.swapaxes(1, 2).reshape(shape).ravel())
+        return (name, shape, GGML["Q8_0"], raw)
+    tensors = [encode(n, shape, x) for n, shape, x in gguf]
+    def u32(key, v):
+        return gguf_kv(key, 4, struct.pack("<I", v))
+    kvs = [gguf_kv("general.architecture", 8, gguf_string("llama")), u32("llama.block_count", layers),
+           u32("llama.embedding_length", hidden), u32("llama.feed_forward_length", ffn),
+           u32("llama.attention.head_count", heads), u32("llama.attention.head_count_kv", kv_heads)]
+    write_gguf_file(os.path.join(out, "model-f32.gguf"), tensors, kvs)
+    write_gguf_file(os.path.join(out, "model-no-kv-heads.gguf"), tensors, kvs[:-1])
+    transposed = [(n, tuple(reversed(shape)) if n == "blk.0.ffn_down.weight" else shape, t, raw)
+                  for n, shape, t, raw in tensors]
+    write_gguf_file(os.path.join(out, "model-bad-shape.gguf"), transposed, kvs)
+
+
 # ---- a large model for the speed check ---------------------------------------------------------
 
 def write_model(path, parameters, rng):
@@ -280,6 +365,7 @@ def main():
     os.makedirs(folder, exist_ok=True)
     write_safetensors_cases(folder, rng)
     write_gguf_cases(folder, rng)
+    write_llama_cases(folder, rng)
 
 
 if __name__ == "__main__":
