@@ -1,6 +1,7 @@
 // weights: a real checkpoint (safetensors or GGUF) quantized tensor by tensor with each scheme: the
 // error of every tensor, and the memory the model needs under each scheme beside fp32, bf16, fp16.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -18,6 +19,7 @@
 #include "emulation/quantize/quantization_scheme.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/weights/checkpoint.hpp"
+#include "emulation/weights/llama_names.hpp"
 #include "emulation/weights/tensor_difference.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/registry.hpp"
@@ -96,22 +98,77 @@ Checkpoint open_model(const Parameters& p) {
     return open_checkpoint(model);
 }
 
-/// With `reference`: the reference checkpoint's tensor of each selected tensor's name (nullptr where
-/// it has none); its shape must be the same. Throws when no tensor has a counterpart.
-std::vector<const WeightTensor*> counterparts(const std::vector<Selected>& selected, const Checkpoint& reference) {
+/// A selected tensor's version in the reference: the tensor, and where the rows are in another
+/// order (llama.cpp's Q and K projections against Hugging Face's), the reference row of each model row.
+struct Counterpart {
+    const WeightTensor* tensor = nullptr;  ///< nullptr: the reference has none
+    std::uint64_t heads = 0;  ///< 0: the same row order; else the heads of llama.cpp's permutation
+    bool model_is_gguf = false;  ///< which side holds llama.cpp's row order
+
+    std::uint64_t reference_row(std::uint64_t model_row, std::uint64_t rows) const {
+        if (heads == 0) return model_row;
+        return model_is_gguf ? hf_row_of_gguf_row(model_row, rows, heads) : gguf_row_of_hf_row(model_row, rows, heads);
+    }
+};
+
+/// The text of GGUF metadata `key` of `c`; throws naming the tensor and the key when it is missing.
+const std::string& metadata_value(const Checkpoint& c, const std::string& key, const std::string& tensor) {
+    const auto at = std::find_if(c.metadata.begin(), c.metadata.end(), [&](const auto& kv) { return kv.first == key; });
+    if (at == c.metadata.end())
+        throw Error(
+            fmt::format("weights: tensor '{}' of '{}' holds llama.cpp's permuted rows; undoing that needs the "
+                        "metadata key '{}', which the file lacks",
+                        tensor, c.path, key));
+    return at->second;
+}
+
+/// The heads llama.cpp's converter permuted the rows of `gguf_tensor` (attn_q or attn_k) with, from its
+/// file's metadata: {general.architecture}.attention.head_count (Q) or .head_count_kv (K).
+std::uint64_t permutation_heads(const Checkpoint& gguf, const WeightTensor& gguf_tensor, LlamaRowOrder order) {
+    const std::string key = metadata_value(gguf, "general.architecture", gguf_tensor.name) +
+                            (order == LlamaRowOrder::Query ? ".attention.head_count" : ".attention.head_count_kv");
+    const std::string& text = metadata_value(gguf, key, gguf_tensor.name);
+    std::uint64_t heads = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), heads);
+    if (error != std::errc() || end != text.data() + text.size() || heads == 0)
+        throw Error(fmt::format("weights: tensor '{}' of '{}': metadata '{}' is '{}', not a positive head count",
+                                gguf_tensor.name, gguf.path, key, text));
+    if (gguf_tensor.rows() % (2 * heads) != 0)
+        throw Error(fmt::format("weights: tensor '{}' of '{}': its {} rows are not {} heads of an even head size ({})",
+                                gguf_tensor.name, gguf.path, gguf_tensor.rows(), heads, key));
+    return heads;
+}
+
+/// With `reference`: the reference checkpoint's tensor of each selected tensor's name, else, where it
+/// has none of that name, of its Llama name in the other naming (Hugging Face's or llama.cpp's GGUF
+/// names, with the Q/K rows in llama.cpp's order); its shape must be the same. Throws when no tensor
+/// has a counterpart.
+std::vector<Counterpart> counterparts(const std::vector<Selected>& selected, const Checkpoint& model,
+                                      const Checkpoint& reference) {
     std::map<std::string, const WeightTensor*> by_name;
     for (const WeightTensor& t : reference.tensors) by_name[t.name] = &t;
-    std::vector<const WeightTensor*> found;
+    std::vector<Counterpart> found;
     bool any = false;
     for (const Selected& s : selected) {
-        const auto at = by_name.find(s.tensor->name);
-        const WeightTensor* r = at == by_name.end() ? nullptr : at->second;
-        if (r != nullptr && r->shape != s.tensor->shape)
-            throw Error(fmt::format("weights: tensor '{}' has shape [{}] in the model, [{}] in the reference '{}'",
-                                    s.tensor->name, fmt::join(s.tensor->shape, ", "), fmt::join(r->shape, ", "),
-                                    reference.path));
-        found.push_back(r);
-        any = any || r != nullptr;
+        Counterpart c;
+        auto at = by_name.find(s.tensor->name);
+        std::optional<LlamaCounterpart> mapped;
+        if (at == by_name.end() && (mapped = llama_counterpart(s.tensor->name))) at = by_name.find(mapped->name);
+        c.tensor = at == by_name.end() ? nullptr : at->second;
+        if (c.tensor == nullptr) mapped.reset();
+        if (c.tensor != nullptr && c.tensor->shape != s.tensor->shape)
+            throw Error(fmt::format(
+                "weights: tensor '{}' has shape [{}] in the model, [{}] in the reference '{}'{}", s.tensor->name,
+                fmt::join(s.tensor->shape, ", "), fmt::join(c.tensor->shape, ", "), reference.path,
+                mapped ? fmt::format(" (as '{}', its name there)", c.tensor->name) : std::string()));
+        if (mapped && mapped->rows != LlamaRowOrder::Same) {
+            // The GGUF side is the one whose name starts "blk.".
+            c.model_is_gguf = s.tensor->name.starts_with("blk.");
+            c.heads = c.model_is_gguf ? permutation_heads(model, *s.tensor, mapped->rows)
+                                      : permutation_heads(reference, *c.tensor, mapped->rows);
+        }
+        found.push_back(c);
+        any = any || c.tensor != nullptr;
     }
     if (!any)
         throw Error(
@@ -158,7 +215,10 @@ public:
                "codes, scales; intN: one FP32 scale per row), every other tensor at 16 bits. With `reference` (a "
                "second "
                "checkpoint, e.g. the same model as another quantizer wrote it), one region (kind 'reference') per "
-               "tensor it holds under the same name (the same shape, else an error) compares the model's values "
+               "tensor it holds under the same name, else under the tensor's Llama name in the other naming (Hugging "
+               "Face's model.layers.N.self_attn.q_proj.weight, llama.cpp's GGUF blk.N.attn_q.weight, ...; the Q and K "
+               "rows put back from llama.cpp's order with the GGUF file's attention.head_count and head_count_kv), "
+               "labelled 'MODEL ~ REFERENCE' (the same shape, else an error), compares the model's values "
                "with the reference's: differing_values, differing_blocks of block_count (reference-block values "
                "along a row), ulp_difference_max (in ulps of the reference's element format, where it has one per "
                "value: not for ggml blocks), sqnr_db, relative_frobenius, max_abs_error. The ground truth is "
@@ -203,7 +263,8 @@ public:
              0,
              0,
              {},
-             "a second checkpoint: where its tensors of the same names differ from the model's"},
+             "a second checkpoint: where its tensors of the same names (or Llama's Hugging Face/GGUF names) differ "
+             "from the model's"},
             {"reference-block",
              ParameterType::Integer,
              "32",
@@ -227,7 +288,7 @@ public:
         for (const Selected& s : selected)
             if (s.sampled_values() > largest) largest = s.sampled_values(), which = s.tensor;
         const bool compared = !parameters.text("reference").empty();
-        if (compared) counterparts(selected, open_checkpoint(parameters.text("reference")));
+        if (compared) counterparts(selected, c, open_checkpoint(parameters.text("reference")));
         // A reference adds its tensor's values in double.
         core::require_memory(
             fmt::format("weights: tensor '{}' ({} values; max-values samples fewer)", which->name, largest),
@@ -245,10 +306,10 @@ public:
         const std::uint64_t parameters_total = c.parameter_count();
         std::vector<double> model_bits(schemes.size(), static_cast<double>(parameters_total) * unquantized_bits);
         std::optional<Checkpoint> reference;
-        std::vector<const WeightTensor*> reference_of;
+        std::vector<Counterpart> reference_of;
         if (!parameters.text("reference").empty()) {
             reference = open_checkpoint(parameters.text("reference"));
-            reference_of = counterparts(selected, *reference);
+            reference_of = counterparts(selected, c, *reference);
         }
         // Over the sampled values of every tensor: sum x^2, and per scheme sum (q - x)^2, for the
         // model's SQNR and relative error (the decision plot's y).
@@ -292,10 +353,19 @@ public:
                 model_bits[k] += static_cast<double>(scheme_storage_bits(scheme, s.rows, s.cols)) -
                                  static_cast<double>(t.count) * unquantized_bits;
             }
-            if (reference && reference_of[i] != nullptr) {
+            if (reference && reference_of[i].tensor != nullptr) {
+                const Counterpart& r = reference_of[i];
                 other.resize(n);
-                decode_elements(*reference_of[i], 0, other);
-                add_difference(trace, i, t.name, truth, other, s.cols, *reference_of[i], parameters);
+                if (r.heads == 0) {
+                    decode_elements(*r.tensor, 0, other);
+                } else {
+                    for (std::uint64_t row = 0; row < s.sampled_rows; ++row)
+                        decode_elements(*r.tensor, r.reference_row(row, s.rows) * s.cols,
+                                        std::span(other).subspan(row * s.cols, s.cols));
+                }
+                const std::string label =
+                    r.tensor->name == t.name ? t.name : fmt::format("{} ~ {}", t.name, r.tensor->name);
+                add_difference(trace, i, label, truth, other, s.cols, *r.tensor, parameters);
             }
             control.checkpoint(static_cast<double>(i + 1) / static_cast<double>(selected.size()), t.name);
         }

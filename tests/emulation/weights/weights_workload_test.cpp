@@ -1,9 +1,12 @@
 // The weights workload on the NumPy writer's checkpoints: one region per tensor and scheme, the
-// model's bytes per scheme worked by hand, sampling of leading rows, outlier channels.
+// model's bytes per scheme worked by hand, sampling of leading rows, outlier channels, a Hugging Face
+// Llama model against its llama.cpp GGUF conversion.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -11,6 +14,8 @@
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "emulation/simulation/workload.hpp"
+#include "emulation/weights/checkpoint.hpp"
+#include "emulation/weights/llama_names.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -47,6 +52,25 @@ std::string f32_safetensors(const std::vector<float>& values, std::size_t rows, 
     bytes += header;
     bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * 4);
     return bytes;
+}
+
+/// A file of raw little-endian binary64 values (the writer's expected/ files).
+std::vector<double> read_f64(const std::string& path) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    std::vector<double> values(static_cast<std::size_t>(in.tellg()) / 8);
+    in.seekg(0);
+    in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * 8));
+    return values;
+}
+
+/// The values of the tensor `name` of `c`, decoded.
+std::vector<double> decoded(const Checkpoint& c, const std::string& name) {
+    const auto t =
+        std::find_if(c.tensors.begin(), c.tensors.end(), [&](const WeightTensor& w) { return w.name == name; });
+    REQUIRE(t != c.tensors.end());
+    std::vector<double> values(t->count);
+    decode_elements(*t, 0, values);
+    return values;
 }
 
 }  // namespace
@@ -143,4 +167,87 @@ TEST_CASE("weights: no model, no matching tensor, a bad scheme", "[weights]") {
     CHECK_THROWS_WITH(check({"model=" + folder + "/sharded", "tensors=norm*"}),
                       Catch::Contains("no tensor of 2 or more dimensions") && Catch::Contains("norm.weight"));
     CHECK_THROWS_WITH(check({"model=" + folder + "/sharded", "schemes=int8,fp18"}), Catch::Contains("weights: "));
+}
+
+TEST_CASE("weights: Hugging Face names against llama.cpp's GGUF names, the Q/K rows put back", "[weights]") {
+    const std::string llama = folder + "/llama";
+    const std::string hf = llama + "/model.safetensors";
+    const std::string gguf = llama + "/model-f32.gguf";
+    const std::string q8 = "model.layers.1.self_attn.q_proj.weight ~ blk.1.attn_q.weight";
+    // The Q8_0 tensor differs as its quantization does: the writer's dequantized values against the originals.
+    const Checkpoint original = open_checkpoint(hf);
+    const std::vector<double> x = decoded(original, "model.layers.1.self_attn.q_proj.weight");
+    const std::vector<double> dequantized = read_f64(llama + "/expected/q8_0.blk.1.attn_q.weight.f64");
+    REQUIRE(dequantized.size() == x.size());
+    double differing = 0;
+    double largest = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        differing += x[i] != dequantized[i] ? 1 : 0;
+        largest = std::max(largest, std::fabs(x[i] - dequantized[i]));
+    }
+    REQUIRE(differing > 0);
+    for (const auto& [model, reference] : {std::pair{hf, gguf}, std::pair{gguf, hf}}) {
+        const bool from_hf = model == hf;
+        const Table d = run_weights({"model=" + model, "reference=" + reference, "schemes=int8"}, "reference");
+        // Every tensor of 2 dimensions: the embedding, 7 per layer, the output.
+        REQUIRE(d.size() == 16);
+        for (const auto& [label, metrics] : d) {
+            INFO(label);
+            CHECK(label.find(" ~ ") != std::string::npos);
+            if (label == q8 || label == "blk.1.attn_q.weight ~ model.layers.1.self_attn.q_proj.weight") {
+                CHECK(metrics.at("differing_values") == differing);
+                CHECK(metrics.at("max_abs_error") == largest);
+            } else {
+                CHECK(metrics.at("differing_values") == 0);
+            }
+        }
+        CHECK(d.count(from_hf ? "model.layers.0.self_attn.k_proj.weight ~ blk.0.attn_k.weight"
+                              : "blk.0.attn_k.weight ~ model.layers.0.self_attn.k_proj.weight") == 1);
+        CHECK(d.count(from_hf ? "lm_head.weight ~ output.weight" : "output.weight ~ lm_head.weight") == 1);
+    }
+    // Leading rows only (10 of q_proj's 64: HF row 8 is GGUF row 1): still the same values.
+    const Table few = run_weights({"model=" + hf, "reference=" + gguf, "schemes=int8", "max-values=640"}, "reference");
+    CHECK(few.at("model.layers.0.self_attn.q_proj.weight ~ blk.0.attn_q.weight").at("sampled_values") == 640);
+    CHECK(few.at("model.layers.0.self_attn.q_proj.weight ~ blk.0.attn_q.weight").at("differing_values") == 0);
+    CHECK(few.at("model.layers.0.self_attn.k_proj.weight ~ blk.0.attn_k.weight").at("differing_values") == 0);
+    // The GGUF file's Q rows are in another order: compared row for row they would differ.
+    const Checkpoint converted = open_checkpoint(gguf);
+    CHECK(decoded(converted, "blk.0.attn_q.weight") != decoded(original, "model.layers.0.self_attn.q_proj.weight"));
+    // Without the heads in the metadata, or with a transposed tensor: refused, naming the tensor.
+    CHECK_THROWS_WITH(
+        run_weights({"model=" + hf, "reference=" + llama + "/model-no-kv-heads.gguf"}, "reference"),
+        Catch::Contains("tensor 'blk.0.attn_k.weight'") && Catch::Contains("'llama.attention.head_count_kv'"));
+    CHECK_THROWS_WITH(
+        run_weights({"model=" + hf, "reference=" + llama + "/model-bad-shape.gguf"}, "reference"),
+        Catch::Contains("tensor 'model.layers.0.mlp.down_proj.weight' has shape [64, 128] in the model, [128, 64]") &&
+            Catch::Contains("'blk.0.ffn_down.weight'"));
+}
+
+TEST_CASE("weights: the Llama name map both ways, llama.cpp's row order and its inverse", "[weights]") {
+    const auto other = [](std::string_view name) {
+        const auto c = llama_counterpart(name);
+        return c ? c->name : std::string("-");
+    };
+    CHECK(other("model.embed_tokens.weight") == "token_embd.weight");
+    CHECK(other("token_embd.weight") == "model.embed_tokens.weight");
+    CHECK(other("model.layers.12.self_attn.o_proj.weight") == "blk.12.attn_output.weight");
+    CHECK(other("blk.3.ffn_norm.weight") == "model.layers.3.post_attention_layernorm.weight");
+    CHECK(other("model.layers.0.input_layernorm.weight") == "blk.0.attn_norm.weight");
+    CHECK(other("output_norm.weight") == "model.norm.weight");
+    CHECK(other("lm_head.weight") == "output.weight");
+    CHECK(other("blk.7.ffn_gate.weight") == "model.layers.7.mlp.gate_proj.weight");
+    CHECK(llama_counterpart("blk.0.attn_k.weight")->rows == LlamaRowOrder::Key);
+    CHECK(llama_counterpart("model.layers.0.self_attn.q_proj.weight")->rows == LlamaRowOrder::Query);
+    CHECK(llama_counterpart("blk.0.attn_v.weight")->rows == LlamaRowOrder::Same);
+    CHECK(other("model.layers.01.self_attn.q_proj.weight") == "-");
+    CHECK(other("blk.x.attn_q.weight") == "-");
+    CHECK(other("blk.0.attn_q.bias") == "-");
+    CHECK(other("model.layers.0.self_attn.q_proj") == "-");
+    // 2 heads of 8 rows: HF rows 0..3 (first halves) go to even GGUF rows, 4..7 to odd ones.
+    CHECK(gguf_row_of_hf_row(0, 16, 2) == 0);
+    CHECK(gguf_row_of_hf_row(1, 16, 2) == 2);
+    CHECK(gguf_row_of_hf_row(4, 16, 2) == 1);
+    CHECK(gguf_row_of_hf_row(15, 16, 2) == 15);
+    CHECK(gguf_row_of_hf_row(12, 16, 2) == 9);
+    for (std::uint64_t r = 0; r < 64; ++r) CHECK(hf_row_of_gguf_row(gguf_row_of_hf_row(r, 64, 4), 64, 4) == r);
 }
