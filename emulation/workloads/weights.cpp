@@ -124,9 +124,14 @@ const std::string& metadata_value(const Checkpoint& c, const std::string& key, c
 
 /// The heads llama.cpp's converter permuted the rows of `gguf_tensor` (attn_q or attn_k) with, from its
 /// file's metadata: {general.architecture}.attention.head_count (Q) or .head_count_kv (K).
+/// The permutation is llama.cpp's LlamaModel's (general.architecture "llama": Llama, and Mistral
+/// and others converted as it); other architectures are compared in their stored order, 0, which
+/// has not been checked against each converter.
 std::uint64_t permutation_heads(const Checkpoint& gguf, const WeightTensor& gguf_tensor, LlamaRowOrder order) {
-    const std::string key = metadata_value(gguf, "general.architecture", gguf_tensor.name) +
-                            (order == LlamaRowOrder::Query ? ".attention.head_count" : ".attention.head_count_kv");
+    const std::string& architecture = metadata_value(gguf, "general.architecture", gguf_tensor.name);
+    if (architecture != "llama") return 0;
+    const std::string key =
+        architecture + (order == LlamaRowOrder::Query ? ".attention.head_count" : ".attention.head_count_kv");
     const std::string& text = metadata_value(gguf, key, gguf_tensor.name);
     std::uint64_t heads = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), heads);
