@@ -31,7 +31,8 @@ enum class ScaleRule {
     /// cuBLAS's block scaling ("1D block quantization") as torchao's reference (_to_mx_rceil in
     /// mx_tensor.py) implements it, torchao's ScaleCalculationMode.RCEIL: descale = amax *
     /// fl(1 / max_elem) in FP32, converted with round-up (PTX cvt.rp.ue8m0x2.f32 on Blackwell;
-    /// Transformer Engine's MXFP8 cast is taken to do the same, not checked here): for the
+    /// Transformer Engine's MXFP8 recipe the same: float_to_e8m0(amax / max_norm), rounding the
+    /// FP32 exponent up when mantissa bits are set, its docs' "MXFP8" page): for the
     /// FP8, FP6 and FP4 elements the rounded product crosses no power of two that the exact
     /// quotient does not (fl(1/max_elem) lies above 1/max_elem, fl(max_elem * fl(1/max_elem)) = 1
     /// and fl(next(max_elem) * fl(1/max_elem)) > 1), so the two are one formula and ":rceil" is
