@@ -7,6 +7,7 @@ packages=(
   libmpfr-dev libgmp-dev libboost-dev libeigen3-dev
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
   catch2 libcli11-dev libfmt-dev nlohmann-json3-dev libbenchmark-dev zlib1g-dev
+  libonnx-dev libprotobuf-dev python3-onnx
   dataset-fashion-mnist python3-numpy
   xvfb xauth fonts-dejavu-core
   clang libclang-rt-14-dev

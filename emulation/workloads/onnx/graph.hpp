@@ -1,0 +1,79 @@
+// An ONNX graph as FloatScope evaluates it: nodes in topological order, initializers, the
+// graph's inputs and outputs, and the opset of the default domain.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulation/workloads/onnx/tensor.hpp"
+
+namespace floatscope::emu::onnx {
+
+/// One attribute of a node (AttributeProto), the kinds FloatScope's operators read.
+struct Attribute {
+    enum class Kind { Float, Int, String, Tensor, Floats, Ints, Strings, Other };
+    Kind kind = Kind::Other;
+    double f = 0;
+    std::int64_t i = 0;
+    std::string s;
+    Tensor<double> t;
+    std::vector<double> floats;
+    std::vector<std::int64_t> ints;
+    std::vector<std::string> strings;
+};
+
+struct Node {
+    std::string name;  ///< as the model names it ("/encoder/layer.0/MatMul"); may be empty in a model
+    std::string op_type;  ///< "MatMul"
+    std::string domain;  ///< "" (ai.onnx) for every operator FloatScope evaluates
+    std::vector<std::string> inputs;  ///< value names; "" for an omitted optional input
+    std::vector<std::string> outputs;
+    std::map<std::string, Attribute> attributes;
+
+    /// "node '/encoder/MatMul' (MatMul)": how errors name the node.
+    std::string describe() const;
+    bool has(std::string_view attribute) const { return attributes.count(std::string(attribute)) != 0; }
+    /// The attribute's value, or `fallback` where the node leaves it out; throws floatscope::Error
+    /// naming the node and the attribute when it is of another kind.
+    std::int64_t int_attribute(std::string_view attribute, std::int64_t fallback) const;
+    double float_attribute(std::string_view attribute, double fallback) const;
+    std::string string_attribute(std::string_view attribute, std::string_view fallback) const;
+    std::vector<std::int64_t> ints_attribute(std::string_view attribute, std::vector<std::int64_t> fallback = {}) const;
+    std::vector<double> floats_attribute(std::string_view attribute) const;
+    /// A required attribute of kind Tensor; throws when absent.
+    const Tensor<double>& tensor_attribute(std::string_view attribute) const;
+    /// Throws floatscope::Error naming the node when it carries an attribute not in `known`
+    /// (an attribute FloatScope would otherwise silently ignore).
+    void check_attributes(std::initializer_list<std::string_view> known) const;
+};
+
+/// A graph input or output as declared (ValueInfoProto): dimensions < 0 are symbolic.
+struct ValueInfo {
+    std::string name;
+    ElementType type = ElementType::Float;
+    Shape shape;  ///< -1 for a symbolic or unknown dimension
+    std::vector<std::string> dimension_names;  ///< per dimension: its symbol ("batch") or ""
+};
+
+struct Graph {
+    std::string name;
+    std::string producer;  ///< "pytorch 2.1", as the model says
+    int opset = 0;  ///< version of the default (ai.onnx) domain
+    /// The inputs a caller supplies, in graph order (graph inputs that are initializers excluded).
+    std::vector<ValueInfo> inputs;
+    std::vector<ValueInfo> outputs;
+    /// Constant tensors by name, their values exact in double (float16, bfloat16, float and double
+    /// are all doubles) or integers.
+    std::map<std::string, Tensor<double>> initializers;
+    std::vector<Node> nodes;  ///< topological order: every input is made before the node reads it
+};
+
+/// The opset versions of the default domain FloatScope evaluates.
+inline constexpr int min_supported_opset = 13;
+inline constexpr int max_supported_opset = 17;
+
+}  // namespace floatscope::emu::onnx

@@ -1,0 +1,119 @@
+// Evaluating an ONNX graph: values by name, each node's operator from the table, values released
+// after their last reader.
+#include "emulation/workloads/onnx/graph_evaluation.hpp"
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "emulation/workloads/onnx/operator_table.hpp"
+
+namespace floatscope::emu::onnx {
+
+template <class Number>
+void check_inputs(const Graph& graph, std::vector<Tensor<Number>>& inputs) {
+    if (inputs.size() != graph.inputs.size())
+        throw Error(fmt::format("the graph takes {} input(s), {} given", graph.inputs.size(), inputs.size()));
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const ValueInfo& declared = graph.inputs[i];
+        Tensor<Number>& given = inputs[i];
+        const bool type_fits = declared.type == given.type || (is_floating(declared.type) && given.floating());
+        if (!type_fits)
+            throw Error(fmt::format("input '{}' is declared {}, the tensor given is {}", declared.name,
+                                    to_string(declared.type), to_string(given.type)));
+        given.type = declared.type;
+        bool shape_fits = declared.shape.empty() || declared.shape.size() == given.shape.size();
+        for (std::size_t d = 0; shape_fits && d < declared.shape.size(); ++d)
+            shape_fits = declared.shape[d] < 0 || declared.shape[d] == given.shape[d];
+        if (!shape_fits)
+            throw Error(fmt::format("input '{}' has shape {} in the model, the tensor given has shape {}",
+                                    declared.name, describe(declared.shape), describe(given.shape)));
+    }
+}
+
+template <class Numerics>
+Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<typename Numerics::Number>& constants,
+                                                 std::vector<Tensor<typename Numerics::Number>> inputs,
+                                                 const std::function<Numerics(std::size_t)>& numerics_for,
+                                                 const NodeObserver<typename Numerics::Number>& observer,
+                                                 RunControl* control) {
+    using Number = typename Numerics::Number;
+    check_inputs(graph, inputs);
+    // The index of the last node that reads each value (graph outputs are kept to the end).
+    std::map<std::string, std::size_t> last_reader;
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+        for (const std::string& name : graph.nodes[i].inputs)
+            if (!name.empty()) last_reader[name] = i;
+    for (const ValueInfo& output : graph.outputs) last_reader[output.name] = graph.nodes.size();
+
+    Values<Number> values;
+    for (std::size_t i = 0; i < inputs.size(); ++i) values[graph.inputs[i].name] = std::move(inputs[i]);
+    auto lookup = [&](const std::string& name) -> const Tensor<Number>* {
+        if (const auto it = values.find(name); it != values.end()) return &it->second;
+        if (const auto it = constants.find(name); it != constants.end()) return &it->second;
+        return nullptr;
+    };
+
+    const OperatorTable& table = operator_table();
+    for (std::size_t index = 0; index < graph.nodes.size(); ++index) {
+        const Node& node = graph.nodes[index];
+        const Numerics numerics = numerics_for(index);
+        OperatorCall<Numerics> call{node, graph.opset, {}, numerics};
+        for (const std::string& name : node.inputs) {
+            const Tensor<Number>* t = name.empty() ? nullptr : lookup(name);
+            if (!name.empty() && !t)
+                throw Error(fmt::format("{} reads '{}', which no earlier node makes", node.describe(), name));
+            call.inputs.push_back(t);
+        }
+        Outputs<Numerics> outputs;
+        try {
+            outputs = table.run(call);
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const Error& e) {
+            // Name the node unless the operator already did.
+            const std::string what = e.what();
+            if (what.find(node.describe()) != std::string::npos) throw;
+            throw Error(fmt::format("{}: {}", node.describe(), what));
+        }
+        if (outputs.size() < node.outputs.size())
+            throw Error(fmt::format("{} made {} output(s), the model names {}", node.describe(), outputs.size(),
+                                    node.outputs.size()));
+        std::vector<const Tensor<Number>*> made;
+        for (std::size_t o = 0; o < node.outputs.size(); ++o) {
+            if (node.outputs[o].empty()) {
+                made.push_back(nullptr);
+                continue;
+            }
+            Tensor<Number>& t = values[node.outputs[o]] = std::move(outputs[o]);
+            if (t.floating()) numerics.to_output(t.numbers);
+            made.push_back(&t);
+        }
+        if (observer) observer(index, made);
+        for (const std::string& name : node.inputs) {
+            const auto last = last_reader.find(name);
+            if (last != last_reader.end() && last->second == index) values.erase(name);
+        }
+        if (control)
+            control->checkpoint(static_cast<double>(index + 1) / static_cast<double>(graph.nodes.size()),
+                                fmt::format("node {} of {}", index + 1, graph.nodes.size()));
+    }
+
+    Values<Number> results;
+    for (const ValueInfo& output : graph.outputs) {
+        const Tensor<Number>* t = lookup(output.name);
+        if (!t) throw Error(fmt::format("graph output '{}' is made by no node", output.name));
+        results[output.name] = *t;
+    }
+    return results;
+}
+
+template void check_inputs(const Graph&, std::vector<Tensor<double>>&);
+template void check_inputs(const Graph&, std::vector<Tensor<TruthNumber>>&);
+template Values<double> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<double>>,
+                                       const std::function<EmulatedNumerics(std::size_t)>&,
+                                       const NodeObserver<double>&, RunControl*);
+template Values<TruthNumber> evaluate_graph(const Graph&, const Values<TruthNumber>&, std::vector<Tensor<TruthNumber>>,
+                                            const std::function<TruthNumerics(std::size_t)>&,
+                                            const NodeObserver<TruthNumber>&, RunControl*);
+
+}  // namespace floatscope::emu::onnx

@@ -1,0 +1,31 @@
+// Reading ONNX models (ModelProto) and tensors (TensorProto .pb files) with ONNX's own protobuf
+// definitions (Debian's libonnx-dev).
+#pragma once
+
+#include <filesystem>
+#include <string_view>
+
+#include "emulation/workloads/onnx/graph.hpp"
+#include "emulation/workloads/onnx/tensor.hpp"
+
+namespace floatscope::emu::onnx {
+
+/// The graph of the model in `path`: initializers with their embedded or external data (the
+/// data files relative to the model's folder), inputs, outputs, nodes in topological order, the
+/// ai.onnx opset. Throws floatscope::Error naming the file and what is wrong: not a model, a
+/// tensor of an unsupported element type (naming the tensor), external data missing or short,
+/// a cycle, a node reading a value nothing makes, tensors that would exceed the memory limit
+/// (before allocating them, with the sizes), an opset outside min/max_supported_opset.
+Graph read_model(const std::filesystem::path& path);
+/// The same from the bytes of a model (external data relative to `folder`); `source` names it in errors.
+Graph parse_model(std::string_view bytes, std::string_view source, const std::filesystem::path& folder = {});
+
+/// The tensor a TensorProto .pb file holds (ONNX's test data: input_0.pb ...), exact in double.
+Tensor<double> read_tensor_file(const std::filesystem::path& path);
+Tensor<double> parse_tensor(std::string_view bytes, std::string_view source);
+
+/// The tensor of a graph input from a file: .pb (TensorProto) or .npy (float16/32/64, int32/64,
+/// bool, any rank; numpy's C order). Throws naming the file for other files.
+Tensor<double> read_input_file(const std::filesystem::path& path);
+
+}  // namespace floatscope::emu::onnx

@@ -1,0 +1,233 @@
+// The emulated and the ground-truth arithmetic of ONNX operators.
+#include "emulation/workloads/onnx/numerics.hpp"
+
+#include <cmath>
+
+#include <mpfr.h>
+
+#include "core/catalog.hpp"
+#include "core/exact_value.hpp"
+#include "core/rounding.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/workloads/nn/dense_layer.hpp"
+
+namespace floatscope::emu::onnx {
+
+namespace {
+
+/// The format Cast converts to, nullptr for double (which keeps the value: binary64 holds every
+/// value an emulated run has, and the truth's conversion to it is not a rounding the model asks
+/// for beyond what the truth keeps).
+const core::FormatSpec* cast_format(ElementType to) {
+    static const core::FormatSpec fp16 = core::parse_format("fp16");
+    static const core::FormatSpec bf16 = core::parse_format("bf16");
+    static const core::FormatSpec fp32 = core::parse_format("fp32");
+    switch (to) {
+        case ElementType::Float16: return &fp16;
+        case ElementType::BFloat16: return &bf16;
+        case ElementType::Float: return &fp32;
+        default: return nullptr;
+    }
+}
+
+double evaluate_in_double(Function f, double x) {
+    switch (f) {
+        case Function::Neg: return -x;
+        case Function::Abs: return std::fabs(x);
+        case Function::Exp: return std::exp(x);
+        case Function::Log: return std::log(x);
+        case Function::Sqrt: return std::sqrt(x);
+        case Function::Reciprocal: return 1 / x;
+        case Function::Erf: return std::erf(x);
+        case Function::Tanh: return std::tanh(x);
+        case Function::Sigmoid: return 1 / (1 + std::exp(-x));
+        case Function::Floor: return std::floor(x);
+        case Function::Ceil: return std::ceil(x);
+        case Function::Round: return std::nearbyint(x);  // the default rounding mode: ties to even
+        case Function::Sin: return std::sin(x);
+        case Function::Cos: return std::cos(x);
+    }
+    return x;
+}
+
+}  // namespace
+
+EmulatedNumerics::EmulatedNumerics(const NodeFormats& formats, std::uint64_t seed)
+    : formats_(formats),
+      compute_(formats.compute, seed),
+      accumulate_(formats.accumulate, seed + 1),
+      output_(formats.output, seed + 2),
+      operand_random_(seed + 3) {}
+
+EmulatedNumerics::Number EmulatedNumerics::pow(Number a, Number b) const {
+    return compute_.round(std::pow(operand(a), operand(b)));
+}
+
+EmulatedNumerics::Number EmulatedNumerics::apply(Function f, Number x) const {
+    x = operand(x);
+    switch (f) {
+        // Exact in every format (or correctly rounded by the format's own arithmetic).
+        case Function::Neg:
+        case Function::Abs:
+        case Function::Floor:
+        case Function::Ceil:
+        case Function::Round: return evaluate_in_double(f, x);
+        case Function::Sqrt: return compute_.sqrt(x);
+        case Function::Reciprocal: return compute_.div(1, x);
+        default: return compute_.round(evaluate_in_double(f, x));
+    }
+}
+
+EmulatedNumerics::Number EmulatedNumerics::max(Number a, Number b) const {
+    if (is_nan(a) || is_nan(b)) return std::nan("");
+    return a < b ? b : a;
+}
+
+EmulatedNumerics::Number EmulatedNumerics::min(Number a, Number b) const {
+    if (is_nan(a) || is_nan(b)) return std::nan("");
+    return b < a ? b : a;
+}
+
+EmulatedNumerics::Number EmulatedNumerics::sum(std::span<const Number> terms) const {
+    double s = 0;
+    for (double t : terms) s = accumulate_.add(s, accumulate_.round(t));
+    return s;
+}
+
+std::vector<EmulatedNumerics::Number> EmulatedNumerics::matmul(std::span<const Number> a, std::span<const Number> b,
+                                                               std::size_t m, std::size_t k, std::size_t n) const {
+    Matrix ma(m, k), mb(k, n);
+    std::copy(a.begin(), a.end(), ma.values.begin());
+    std::copy(b.begin(), b.end(), mb.values.begin());
+    return emu::matmul(formats_.matmul, ma, mb, operand_random_).values;
+}
+
+void EmulatedNumerics::to_output(std::span<Number> values) const { output_.round(values, values); }
+
+EmulatedNumerics::Number EmulatedNumerics::cast(Number x, ElementType to) const {
+    const core::FormatSpec* format = cast_format(to);
+    return format ? core::round_to_format(*format, x).value : x;
+}
+
+TruthNumerics::Number TruthNumerics::from_double(double x) const {
+    Number r;
+    r.precision(static_cast<unsigned>(precision_));
+    mpfr_set_d(r.backend().data(), x, MPFR_RNDN);
+    return r;
+}
+
+double TruthNumerics::to_double(const Number& x) const { return mpfr_get_d(x.backend().data(), MPFR_RNDN); }
+
+namespace {
+
+using Number = TruthNumerics::Number;
+
+Number make(int precision) {
+    Number r;
+    r.precision(static_cast<unsigned>(precision));
+    return r;
+}
+
+}  // namespace
+
+TruthNumerics::Number TruthNumerics::add(const Number& a, const Number& b) const {
+    Number r = make(precision_);
+    mpfr_add(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    return r;
+}
+
+TruthNumerics::Number TruthNumerics::sub(const Number& a, const Number& b) const {
+    Number r = make(precision_);
+    mpfr_sub(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    return r;
+}
+
+TruthNumerics::Number TruthNumerics::mul(const Number& a, const Number& b) const {
+    Number r = make(precision_);
+    mpfr_mul(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    return r;
+}
+
+TruthNumerics::Number TruthNumerics::div(const Number& a, const Number& b) const {
+    Number r = make(precision_);
+    mpfr_div(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    return r;
+}
+
+TruthNumerics::Number TruthNumerics::fma(const Number& a, const Number& b, const Number& c) const {
+    Number r = make(precision_);
+    mpfr_fma(r.backend().data(), a.backend().data(), b.backend().data(), c.backend().data(), MPFR_RNDN);
+    return r;
+}
+
+TruthNumerics::Number TruthNumerics::pow(const Number& a, const Number& b) const {
+    Number r = make(precision_);
+    mpfr_pow(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    return r;
+}
+
+TruthNumerics::Number TruthNumerics::apply(Function f, const Number& x) const {
+    Number r = make(precision_);
+    mpfr_ptr out = r.backend().data();
+    mpfr_srcptr in = x.backend().data();
+    switch (f) {
+        case Function::Neg: mpfr_neg(out, in, MPFR_RNDN); break;
+        case Function::Abs: mpfr_abs(out, in, MPFR_RNDN); break;
+        case Function::Exp: mpfr_exp(out, in, MPFR_RNDN); break;
+        case Function::Log: mpfr_log(out, in, MPFR_RNDN); break;
+        case Function::Sqrt: mpfr_sqrt(out, in, MPFR_RNDN); break;
+        case Function::Reciprocal: mpfr_ui_div(out, 1, in, MPFR_RNDN); break;
+        case Function::Erf: mpfr_erf(out, in, MPFR_RNDN); break;
+        case Function::Tanh: mpfr_tanh(out, in, MPFR_RNDN); break;
+        case Function::Sigmoid:  // 1 / (1 + e^-x), two extra roundings far below the truth's precision
+            mpfr_neg(out, in, MPFR_RNDN);
+            mpfr_exp(out, out, MPFR_RNDN);
+            mpfr_add_ui(out, out, 1, MPFR_RNDN);
+            mpfr_ui_div(out, 1, out, MPFR_RNDN);
+            break;
+        case Function::Floor: mpfr_floor(out, in); break;
+        case Function::Ceil: mpfr_ceil(out, in); break;
+        case Function::Round: mpfr_rint(out, in, MPFR_RNDN); break;
+        case Function::Sin: mpfr_sin(out, in, MPFR_RNDN); break;
+        case Function::Cos: mpfr_cos(out, in, MPFR_RNDN); break;
+    }
+    return r;
+}
+
+bool TruthNumerics::less(const Number& a, const Number& b) const {
+    return mpfr_less_p(a.backend().data(), b.backend().data()) != 0;
+}
+
+bool TruthNumerics::equal(const Number& a, const Number& b) const {
+    return mpfr_equal_p(a.backend().data(), b.backend().data()) != 0;
+}
+
+bool TruthNumerics::is_nan(const Number& x) const { return mpfr_nan_p(x.backend().data()) != 0; }
+
+TruthNumerics::Number TruthNumerics::max(const Number& a, const Number& b) const {
+    if (is_nan(a)) return a;
+    if (is_nan(b)) return b;
+    return less(a, b) ? b : a;
+}
+
+TruthNumerics::Number TruthNumerics::min(const Number& a, const Number& b) const {
+    if (is_nan(a)) return a;
+    if (is_nan(b)) return b;
+    return less(b, a) ? b : a;
+}
+
+TruthNumerics::Number TruthNumerics::sum(std::span<const Number> terms) const { return exact_sum(terms, precision_); }
+
+std::vector<TruthNumerics::Number> TruthNumerics::matmul(std::span<const Number> a, std::span<const Number> b,
+                                                         std::size_t m, std::size_t k, std::size_t n) const {
+    return exact_gemm(a, b, m, k, n, precision_);
+}
+
+TruthNumerics::Number TruthNumerics::cast(const Number& x, ElementType to) const {
+    const core::FormatSpec* format = cast_format(to);
+    if (!format) return x;
+    // ExactValue keeps 64 significant bits and a sticky bit: the one rounding to the format is exact.
+    return from_double(core::round_to_format(*format, core::ExactValue::from_mpfr(x.backend().data())).value);
+}
+
+}  // namespace floatscope::emu::onnx

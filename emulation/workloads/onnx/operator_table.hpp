@@ -1,0 +1,85 @@
+// The operators FloatScope evaluates: each written once as a generic function of an OperatorCall,
+// instantiated for the emulated run and for the ground truth (numerics.hpp).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulation/workloads/onnx/graph.hpp"
+#include "emulation/workloads/onnx/numerics.hpp"
+#include "emulation/workloads/onnx/tensor.hpp"
+
+namespace floatscope::emu::onnx {
+
+[[noreturn]] void throw_missing_input(const Node& node, std::size_t index);
+
+/// What an operator receives: its node, the graph's opset, its inputs (nullptr for an omitted
+/// optional input, and for inputs past the ones the node names) and the node's arithmetic.
+template <class Numerics>
+struct OperatorCall {
+    using Number = typename Numerics::Number;
+    const Node& node;
+    int opset;
+    std::vector<const Tensor<Number>*> inputs;
+    const Numerics& numerics;
+
+    /// Input i, or nullptr when the node omits it.
+    const Tensor<Number>* optional_input(std::size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
+    /// Input i; throws floatscope::Error naming the node when it is omitted.
+    const Tensor<Number>& input(std::size_t i) const {
+        const Tensor<Number>* t = optional_input(i);
+        if (!t) throw_missing_input(node, i);
+        return *t;
+    }
+};
+
+template <class Numerics>
+using Outputs = std::vector<Tensor<typename Numerics::Number>>;
+
+class OperatorTable {
+public:
+    /// Registers `op_type` with an operator written as a generic callable
+    /// (`[](const auto& call) { ... return outputs; }`), instantiated for both evaluations.
+    template <class Operator>
+    void add(std::string op_type, Operator op) {
+        entries_[std::move(op_type)] = {std::function<Outputs<EmulatedNumerics>(const OperatorCall<EmulatedNumerics>&)>(op),
+                                        std::function<Outputs<TruthNumerics>(const OperatorCall<TruthNumerics>&)>(op)};
+    }
+
+    bool contains(std::string_view op_type) const { return entries_.count(std::string(op_type)) != 0; }
+    /// The operator of `node`; throws floatscope::Error naming the node, its op and the supported
+    /// list when FloatScope has none for it (or the node is of another domain).
+    Outputs<EmulatedNumerics> run(const OperatorCall<EmulatedNumerics>& call) const;
+    Outputs<TruthNumerics> run(const OperatorCall<TruthNumerics>& call) const;
+    /// Throws as run would for a node it cannot evaluate.
+    void check(const Node& node) const { (void)find(node); }
+    /// The supported op types, sorted.
+    std::vector<std::string> op_types() const;
+
+private:
+    struct Entry {
+        std::function<Outputs<EmulatedNumerics>(const OperatorCall<EmulatedNumerics>&)> emulated;
+        std::function<Outputs<TruthNumerics>(const OperatorCall<TruthNumerics>&)> truth;
+    };
+    const Entry& find(const Node& node) const;
+    std::map<std::string, Entry> entries_;
+};
+
+/// Every operator FloatScope evaluates.
+const OperatorTable& operator_table();
+
+/// Throws floatscope::Error naming the node, its op, and the supported ops, when `node` is not one
+/// FloatScope evaluates (another domain, or an op it lacks).
+void check_supported(const Node& node);
+
+// Each family of operators registers itself (operators/*.cpp).
+void add_elementwise_operators(OperatorTable& table);
+void add_reduction_operators(OperatorTable& table);  ///< Reduce*, Softmax, LogSoftmax, norms
+void add_shape_operators(OperatorTable& table);  ///< Reshape, Transpose, Concat, Gather, Shape, ...
+void add_linear_operators(OperatorTable& table);  ///< MatMul, Gemm, Conv, ConvTranspose, pooling
+
+}  // namespace floatscope::emu::onnx

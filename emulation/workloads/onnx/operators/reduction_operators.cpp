@@ -1,0 +1,8 @@
+// ONNX operators: reduction (being written).
+#include "emulation/workloads/onnx/operator_table.hpp"
+
+namespace floatscope::emu::onnx {
+
+void add_reduction_operators(OperatorTable& table) { (void)table; }
+
+}  // namespace floatscope::emu::onnx

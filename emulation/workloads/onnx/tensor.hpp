@@ -1,0 +1,78 @@
+// Tensors of an ONNX graph: an element type, a shape, and the values in the number type of one
+// evaluation (double for an emulated run, TruthNumber for the ground truth) or as integers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace floatscope::emu::onnx {
+
+/// The element types FloatScope evaluates (TensorProto.DataType's FLOAT, DOUBLE, FLOAT16, BFLOAT16,
+/// INT8, UINT8, INT32, INT64, BOOL).
+enum class ElementType { Float, Double, Float16, BFloat16, Int8, UInt8, Int32, Int64, Bool };
+
+/// "float" "double" "float16" "bfloat16" "int8" "uint8" "int32" "int64" "bool" (ONNX's names).
+const char* to_string(ElementType type);
+/// Float, Double, Float16 and BFloat16: values held as numbers; the others as integers.
+bool is_floating(ElementType type);
+/// The ONNX TensorProto.DataType number of `type` (FLOAT = 1, ...).
+int onnx_data_type(ElementType type);
+/// The element type of an ONNX data type number; throws floatscope::Error naming `context`, the
+/// type (by ONNX's name where it has one) and the supported types otherwise.
+ElementType element_type_from_onnx(int data_type, std::string_view context);
+
+using Shape = std::vector<std::int64_t>;
+
+/// The number of elements of `shape` (1 for a scalar); throws floatscope::Error for a negative
+/// dimension or a count past 2^62.
+std::size_t element_count(const Shape& shape);
+/// "[2, 3, 4]", "[]" for a scalar.
+std::string describe(const Shape& shape);
+/// Row-major strides of `shape` in elements.
+std::vector<std::size_t> strides(const Shape& shape);
+
+/// A tensor whose values are `Number`s (floating element types) or integers (the integer types,
+/// and bool as 0 and 1). Exactly one of `numbers` and `integers` holds element_count(shape)
+/// values, row-major.
+template <class Number>
+struct Tensor {
+    ElementType type = ElementType::Float;
+    Shape shape;
+    std::vector<Number> numbers;
+    std::vector<std::int64_t> integers;
+
+    bool floating() const { return is_floating(type); }
+    std::size_t size() const { return floating() ? numbers.size() : integers.size(); }
+};
+
+/// A floating tensor of `shape` holding `values`.
+template <class Number>
+Tensor<Number> number_tensor(ElementType type, Shape shape, std::vector<Number> values) {
+    Tensor<Number> t;
+    t.type = type;
+    t.shape = std::move(shape);
+    t.numbers = std::move(values);
+    return t;
+}
+
+/// An integer (or bool) tensor of `shape` holding `values`.
+template <class Number>
+Tensor<Number> integer_tensor(ElementType type, Shape shape, std::vector<std::int64_t> values) {
+    Tensor<Number> t;
+    t.type = type;
+    t.shape = std::move(shape);
+    t.integers = std::move(values);
+    return t;
+}
+
+/// The shape numpy broadcasting gives two shapes (ONNX's multidirectional broadcasting); throws
+/// floatscope::Error naming `context` and both shapes when they do not broadcast.
+Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view context);
+/// For each element of `result` (row-major), the index of the element of `operand` that
+/// broadcasting pairs with it (operand broadcasts to result).
+std::vector<std::size_t> broadcast_indices(const Shape& operand, const Shape& result);
+
+}  // namespace floatscope::emu::onnx
