@@ -31,5 +31,6 @@ Command add_sweep_command(CLI::App& parent);
 Command add_merge_command(CLI::App& parent);
 Command add_fpcore_command(CLI::App& parent);
 Command add_weights_info_command(CLI::App& parent);
+Command add_onnx_conformance_command(CLI::App& parent);
 
 }  // namespace floatscope::cli

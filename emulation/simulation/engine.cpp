@@ -143,9 +143,15 @@ void check_request(const RunRequest& r) {
     if (r.workload == nullptr) throw Error("no workload given");
     if (r.policies.empty()) throw Error("workload '" + r.workload->name() + "': no precision policy given");
     std::map<std::string, int> names;
-    for (const PrecisionPolicy& p : r.policies)
+    for (const PrecisionPolicy& p : r.policies) {
         if (++names[p.name] == 2)
             throw Error("two policies are named '" + p.name + "'; give one another name (name=... in the policy)");
+        // A clause the workload would ignore must not pass silently.
+        if (p.has_graph_clauses() && !r.workload->reads_graph_policy())
+            throw Error(fmt::format("policy '{}': ops, nodes, autocast and weights clauses select the nodes of a graph; "
+                                    "workload '{}' has none (they apply to onnx)",
+                                    p.name, r.workload->name()));
+    }
     if (r.ground_truth && r.workload->has_ground_truth() &&
         (r.mpfr_precision < min_mpfr_precision || r.mpfr_precision > max_mpfr_precision))
         throw Error(fmt::format("MPFR precision {} bits: valid {}..{}", r.mpfr_precision, min_mpfr_precision,

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
@@ -17,7 +18,8 @@ namespace {
 
 constexpr const char* clause_forms =
     "FORMAT[@ROUND], ROLE=FORMAT[@ROUND] (roles: storage, compute, accumulate, output), "
-    "layers LIST [ROLE] = FORMAT[@ROUND], matmul = PRESET, name = TEXT";
+    "layers LIST [ROLE] = FORMAT[@ROUND], matmul = PRESET, name = TEXT; in graph workloads also "
+    "ops OP,OP [ROLE] = FORMAT[@ROUND], nodes PATTERN [ROLE] = FORMAT[@ROUND], autocast = FORMAT, weights = SCHEME";
 
 std::string trimmed(std::string_view text) {
     const auto first = text.find_first_not_of(" \t\r\n");
@@ -101,10 +103,67 @@ std::string describe_selection(const LayerSelection& selection) {
     return out;
 }
 
+/// Splits a trailing role word off a selection ("MatMul,Gemm compute" -> role compute).
+std::optional<Role> take_role(std::string& selection) {
+    const auto space = selection.find_last_of(" \t");
+    if (space == std::string::npos || !std::isalpha(static_cast<unsigned char>(selection[space + 1]))) return std::nullopt;
+    const Role role = parse_role(selection.substr(space + 1));
+    selection = trimmed(selection.substr(0, space));
+    return role;
+}
+
+/// "ops MatMul,Gemm [ROLE]" or "nodes PATTERN [ROLE]" = FORMAT: op types and node names keep their case.
+PrecisionPolicy::Override parse_node_override(std::string_view keyword, std::string selection, std::string_view value) {
+    PrecisionPolicy::Override override;
+    override.role = take_role(selection);
+    if (selection.empty())
+        throw Error(fmt::format("'{}' needs {} before '='", keyword,
+                                keyword == "ops" ? "op types (ops MatMul,Gemm = fp8_e4m3)" : "a name pattern (nodes /encoder/* = bf16)"));
+    if (keyword == "ops") {
+        std::string_view rest = selection;
+        while (!rest.empty()) {
+            const std::string op = trimmed(rest.substr(0, rest.find(',')));
+            if (op.empty()) throw Error(fmt::format("op list '{}' has an empty op type", selection));
+            override.op_types.push_back(op);
+            rest = rest.find(',') == std::string_view::npos ? std::string_view() : rest.substr(rest.find(',') + 1);
+        }
+    } else {
+        override.node_pattern = selection;
+    }
+    override.rounding = parse_format_rounding(value);
+    return override;
+}
+
+/// '*' matches any text, '?' one character (node names hold '/' and '.', which match themselves).
+bool matches_pattern(std::string_view pattern, std::string_view text) {
+    std::size_t p = 0, t = 0, star = std::string_view::npos, resume = 0;
+    while (t < text.size()) {
+        if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+            ++p, ++t;
+        } else if (p < pattern.size() && pattern[p] == '*') {
+            star = p++, resume = t;
+        } else if (star != std::string_view::npos) {
+            p = star + 1, t = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*') ++p;
+    return p == pattern.size();
+}
+
 /// Applies one clause of the text form to `policy`; `roles_set` tracks which roles have a format.
 void apply_clause(const std::string& clause, PrecisionPolicy& policy, std::array<bool, 4>& roles_set) {
     const auto equals = clause.find('=');
     const std::string key = equals == std::string::npos ? std::string() : lowered(trimmed(clause.substr(0, equals)));
+    for (std::string_view keyword : {"ops", "nodes"}) {
+        if (key.rfind(keyword, 0) == 0 && (key.size() == keyword.size() || std::isspace(static_cast<unsigned char>(key[keyword.size()])))) {
+            const std::string original_key = trimmed(clause.substr(0, equals));
+            policy.overrides.push_back(parse_node_override(keyword, trimmed(std::string_view(original_key).substr(keyword.size())),
+                                                           trimmed(clause.substr(equals + 1))));
+            return;
+        }
+    }
     // Format modifiers (":bias=7") hold '=' only after a ':'; a key never holds one.
     if (equals == std::string::npos || key.find(':') != std::string::npos) {
         const core::FormatRounding r = parse_format_rounding(clause);
@@ -122,6 +181,16 @@ void apply_clause(const std::string& clause, PrecisionPolicy& policy, std::array
         policy.matmul_preset = find_accumulation_preset(value).name;
         return;
     }
+    if (key == "autocast") {
+        policy.autocast = parse_format_rounding(value);
+        return;
+    }
+    if (key == "weights") {
+        // A quantize scheme; the graph workload that reads it names the valid schemes if it is not one.
+        if (value.empty()) throw Error("weights = needs a quantize scheme (nf4, int4, mxfp4, ...)");
+        policy.weight_quantization = value;
+        return;
+    }
     for (Role role : all_roles) {
         if (key == to_string(role)) {
             policy.roles[static_cast<std::size_t>(role)] = parse_format_rounding(value);
@@ -134,11 +203,7 @@ void apply_clause(const std::string& clause, PrecisionPolicy& policy, std::array
         std::string selection = trimmed(std::string_view(key).substr(keyword.size()));
         PrecisionPolicy::Override override;
         // A trailing word restricts the override to one role ("layers 3 compute = fp16").
-        const auto space = selection.find_last_of(" \t");
-        if (space != std::string::npos && std::isalpha(static_cast<unsigned char>(selection[space + 1]))) {
-            override.role = parse_role(selection.substr(space + 1));
-            selection = trimmed(selection.substr(0, space));
-        }
+        override.role = take_role(selection);
         override.layers = parse_layer_selection(selection);
         override.rounding = parse_format_rounding(value);
         policy.overrides.push_back(std::move(override));
@@ -173,25 +238,50 @@ bool LayerSelection::contains(int layer, int layer_count) const {
     });
 }
 
+bool PrecisionPolicy::Override::selects(const GraphNode& node) const {
+    if (!node_pattern.empty()) return matches_pattern(node_pattern, node.name);
+    return std::find(op_types.begin(), op_types.end(), node.op_type) != op_types.end();
+}
+
+bool PrecisionPolicy::has_graph_clauses() const {
+    return autocast || !weight_quantization.empty() ||
+           std::any_of(overrides.begin(), overrides.end(), [](const Override& o) { return o.selects_nodes(); });
+}
+
 const core::FormatRounding& PrecisionPolicy::at(Role role, int layer, int layer_count) const {
     const core::FormatRounding* result = &roles[static_cast<std::size_t>(role)];
     for (const Override& o : overrides)
-        if ((!o.role || *o.role == role) && o.layers.contains(layer, layer_count)) result = &o.rounding;
+        if (!o.selects_nodes() && (!o.role || *o.role == role) && o.layers.contains(layer, layer_count))
+            result = &o.rounding;
+    return *result;
+}
+
+core::FormatRounding PrecisionPolicy::at(Role role, const GraphNode& node, const core::FormatRounding& base) const {
+    const core::FormatRounding* result = &base;
+    for (const Override& o : overrides)
+        if (o.selects_nodes() && (!o.role || *o.role == role) && o.selects(node)) result = &o.rounding;
     return *result;
 }
 
 AccumulationModel PrecisionPolicy::matmul_model(int layer, int layer_count) const {
+    return matmul_model(at(Role::Compute, layer, layer_count), at(Role::Accumulate, layer, layer_count),
+                        at(Role::Output, layer, layer_count));
+}
+
+AccumulationModel PrecisionPolicy::matmul_model(const core::FormatRounding& compute,
+                                                const core::FormatRounding& accumulate,
+                                                const core::FormatRounding& output) const {
     AccumulationModel model;
     if (!matmul_preset.empty()) {
         model = find_accumulation_preset(matmul_preset).model;
     } else {
-        model.x.rounding = at(Role::Compute, layer, layer_count);
-        model.y.rounding = model.x.rounding;
+        model.x.rounding = compute;
+        model.y.rounding = compute;
         model.multiply_add = MultiplyAdd::Fused;
-        model.accumulator = at(Role::Accumulate, layer, layer_count);
+        model.accumulator = accumulate;
         model.order = AccumulationOrder::Sequential;
     }
-    model.output = at(Role::Output, layer, layer_count);
+    model.output = output;
     return model;
 }
 
@@ -209,10 +299,16 @@ std::string PrecisionPolicy::describe() const {
         const core::FormatRounding& r = roles[static_cast<std::size_t>(role)];
         if (!same(r, roles[base])) text += fmt::format("; {}={}", to_string(role), format_text(r));
     }
-    for (const Override& o : overrides)
-        text += fmt::format("; layers {}{} = {}", describe_selection(o.layers),
-                            o.role ? std::string(" ") + to_string(*o.role) : std::string(), format_text(o.rounding));
+    for (const Override& o : overrides) {
+        const std::string selection = !o.op_types.empty()       ? fmt::format("ops {}", fmt::join(o.op_types, ","))
+                                      : !o.node_pattern.empty() ? "nodes " + o.node_pattern
+                                                                : "layers " + describe_selection(o.layers);
+        text += fmt::format("; {}{} = {}", selection, o.role ? std::string(" ") + to_string(*o.role) : std::string(),
+                            format_text(o.rounding));
+    }
     if (!matmul_preset.empty()) text += "; matmul = " + matmul_preset;
+    if (autocast) text += "; autocast = " + format_text(*autocast);
+    if (!weight_quantization.empty()) text += "; weights = " + weight_quantization;
     return text;
 }
 
@@ -241,6 +337,13 @@ PrecisionPolicy parse_policy(std::string_view text) {
         if (end == std::string_view::npos) break;
         rest = rest.substr(end + 1);
     }
+    // Autocast runs everything outside its lists in fp32 unless the policy says otherwise.
+    if (policy.autocast)
+        for (Role role : all_roles)
+            if (!roles_set[static_cast<std::size_t>(role)]) {
+                policy.roles[static_cast<std::size_t>(role)] = {core::parse_format("fp32"), core::RoundingMode::NearestEven};
+                roles_set[static_cast<std::size_t>(role)] = true;
+            }
     std::string missing;
     for (Role role : all_roles)
         if (!roles_set[static_cast<std::size_t>(role)])

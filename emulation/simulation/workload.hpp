@@ -54,6 +54,9 @@ public:
     /// Whether the results depend on the policy: false for workloads that compare their own schemes
     /// (weights), which the CLI then runs once, under fp32, unless policies are given.
     virtual bool uses_policy() const { return true; }
+    /// Whether the workload runs a graph whose nodes the policy's ops, nodes, autocast and weights
+    /// clauses select (onnx); the engine refuses those clauses elsewhere.
+    virtual bool reads_graph_policy() const { return false; }
     /// Whether run_ground_truth exists (a training run has no MPFR twin; it reports its own metrics).
     virtual bool has_ground_truth() const { return true; }
     /// The same computation on the same inputs in MPFR at `precision` bits, recording the regions

@@ -13,6 +13,7 @@ std::vector<const Workload*> builtin_workloads() {
         &overflow_demo_workload(), &sum_workload(),       &gemm_workload(),
         &mlp_forward_workload(),   &train_mlp_workload(), &iterative_refinement_workload(),
         &quantize_workload(),      &weights_workload(),   &fpcore_workload(),
+        &onnx_workload(),
     };
 }
 

@@ -17,6 +17,7 @@ const Workload& find_workload(std::string_view name);
 const Workload& quantize_workload();
 const Workload& weights_workload();
 const Workload& fpcore_workload();
+const Workload& onnx_workload();
 const Workload& overflow_demo_workload();
 const Workload& sum_workload();
 const Workload& gemm_workload();

@@ -1,0 +1,361 @@
+// onnx: a user's ONNX graph under a precision policy, node by node against its MPFR evaluation.
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <functional>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/memory_budget.hpp"
+#include "emulation/quantize/quantization_scheme.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/workloads/data/idx_file.hpp"
+#include "emulation/workloads/data/random_values.hpp"
+#include "emulation/workloads/data/seeded_random.hpp"
+#include "emulation/workloads/onnx/graph_evaluation.hpp"
+#include "emulation/workloads/onnx/graph_precision.hpp"
+#include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/onnx/npy_writer.hpp"
+#include "emulation/workloads/onnx/weight_quantization.hpp"
+#include "emulation/workloads/registry.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+using onnx::Graph;
+using onnx::Tensor;
+
+/// What every run of the workload reads: the graph, its inputs, the labels of a classifier's inputs.
+struct ModelRun {
+    Graph graph;
+    std::vector<Tensor<double>> inputs;
+    std::vector<std::int64_t> labels;  ///< empty: no accuracy
+};
+
+std::vector<std::string> file_list(const std::string& text) {
+    std::vector<std::string> files;
+    std::size_t start = 0;
+    while (start <= text.size() && !text.empty()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        if (comma > start) files.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return files;
+}
+
+bool is_tensor_file(const std::filesystem::path& path) {
+    return path.extension() == ".npy" || path.extension() == ".pb";
+}
+
+/// IDX images as the declared input: the first item count fills the batch dimension, pixels / 255
+/// (as train-mlp scales them).
+Tensor<double> idx_images(const std::filesystem::path& path, const onnx::ValueInfo& declared, std::size_t batch) {
+    const IdxArray idx = read_idx(path, batch);
+    const std::size_t items = idx.dimensions.empty() ? 0 : idx.dimensions[0];
+    const std::size_t per_item = items == 0 ? 0 : idx.values.size() / items;
+    onnx::Shape shape = declared.shape;
+    if (shape.empty()) {
+        shape.assign(idx.dimensions.begin(), idx.dimensions.end());
+    } else {
+        std::size_t fixed = 1;
+        for (std::size_t d = 1; d < shape.size(); ++d) fixed *= shape[d] < 0 ? 0 : static_cast<std::size_t>(shape[d]);
+        if (fixed != per_item || (shape[0] >= 0 && static_cast<std::size_t>(shape[0]) != items))
+            throw Error(fmt::format("onnx: '{}' holds {} items of {} values; input '{}' takes shape {}", path.string(),
+                                    items, per_item, declared.name, onnx::describe(declared.shape)));
+        shape[0] = static_cast<std::int64_t>(items);
+    }
+    std::vector<double> values(idx.values.begin(), idx.values.end());
+    for (double& v : values) v /= 255.0;
+    return onnx::number_tensor(declared.type, shape, std::move(values));
+}
+
+/// An input drawn from the seed: symbolic dimensions take `batch`; floating values the
+/// distribution times the scale, integers uniformly in [0, integer-range), bools 0 or 1.
+Tensor<double> generated_input(const onnx::ValueInfo& declared, std::size_t index, const Parameters& p) {
+    onnx::Shape shape = declared.shape;
+    for (std::int64_t& d : shape)
+        if (d < 0) d = p.integer("batch");
+    const std::size_t count = onnx::element_count(shape);
+    SeededRandom random(static_cast<std::uint64_t>(p.integer("seed")), 10 + static_cast<std::uint32_t>(index));
+    if (onnx::is_floating(declared.type)) {
+        const Distribution distribution = parse_distribution(p.text("input"));
+        std::vector<double> values(count);
+        for (double& v : values) v = p.real("input-scale") * random.next(distribution);
+        return onnx::number_tensor(declared.type, shape, std::move(values));
+    }
+    const auto range = declared.type == onnx::ElementType::Bool ? 2 : static_cast<std::uint64_t>(p.integer("integer-range"));
+    std::vector<std::int64_t> values(count);
+    for (std::int64_t& v : values) v = static_cast<std::int64_t>(random.below(range));
+    return onnx::integer_tensor<double>(declared.type, shape, std::move(values));
+}
+
+std::vector<std::int64_t> read_labels(const std::filesystem::path& path) {
+    if (path.extension() == ".npy") {
+        const Tensor<double> t = onnx::read_input_file(path);
+        if (t.floating()) throw Error(fmt::format("onnx: labels '{}' are {}, not integers", path.string(), onnx::to_string(t.type)));
+        return t.integers;
+    }
+    const IdxArray idx = read_idx(path);
+    if (idx.dimensions.size() != 1) throw Error(fmt::format("onnx: labels '{}' are not a 1-D IDX file", path.string()));
+    return {idx.values.begin(), idx.values.end()};
+}
+
+ModelRun load(const Parameters& p) {
+    const std::string& model = p.text("model");
+    if (model.empty()) throw Error("onnx: give the model with --set model=FILE.onnx");
+    ModelRun run{onnx::read_model(model), {}, {}};
+    const std::vector<std::string> files = file_list(p.text("inputs"));
+    if (!files.empty() && files.size() != run.graph.inputs.size())
+        throw Error(fmt::format("onnx: the model takes {} input(s) ({}), inputs= names {} file(s)",
+                                run.graph.inputs.size(), run.graph.inputs.size(), files.size()));
+    const auto batch = static_cast<std::size_t>(p.integer("batch"));
+    for (std::size_t i = 0; i < run.graph.inputs.size(); ++i) {
+        if (files.empty()) {
+            run.inputs.push_back(generated_input(run.graph.inputs[i], i, p));
+        } else {
+            const std::filesystem::path file = files[i];
+            run.inputs.push_back(is_tensor_file(file) ? onnx::read_input_file(file)
+                                                      : idx_images(file, run.graph.inputs[i], batch));
+        }
+    }
+    onnx::check_inputs(run.graph, run.inputs);
+    if (!p.text("labels").empty()) {
+        run.labels = read_labels(p.text("labels"));
+        if (run.graph.outputs.empty()) throw Error("onnx: labels= given, but the model has no output");
+    }
+    return run;
+}
+
+/// The fraction of rows of `scores` (the first graph output, rows along its last axis) whose
+/// largest entry is at their label; labels beyond the rows are not read (IDX label files hold more).
+template <class Number, class Less>
+double accuracy(const Tensor<Number>& scores, const std::vector<std::int64_t>& labels, Less less) {
+    if (!scores.floating() || scores.shape.empty()) throw Error("onnx: labels= given, but the first output is not a floating tensor with a class axis");
+    const auto classes = static_cast<std::size_t>(scores.shape.back());
+    const std::size_t rows = classes == 0 ? 0 : scores.numbers.size() / classes;
+    if (labels.size() < rows)
+        throw Error(fmt::format("onnx: the first output has {} rows, the labels only {}", rows, labels.size()));
+    std::size_t correct = 0;
+    for (std::size_t r = 0; r < rows; ++r) {
+        std::size_t best = 0;
+        for (std::size_t c = 1; c < classes; ++c)
+            if (less(scores.numbers[r * classes + best], scores.numbers[r * classes + c])) best = c;
+        correct += static_cast<std::int64_t>(best) == labels[r];
+    }
+    return rows == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(rows);
+}
+
+/// "fp8_e4m3; matmul=x" -> "fp8_e4m3_matmul_x": a policy name as part of a file name.
+std::string file_safe(const std::string& name) {
+    std::string out;
+    for (char c : name) {
+        const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
+        if (keep) out += c;
+        else if (!out.empty() && out.back() != '_') out += '_';
+    }
+    while (!out.empty() && out.back() == '_') out.pop_back();
+    return out.empty() ? "policy" : out;
+}
+
+std::string node_label(const onnx::Node& node) { return fmt::format("{} ({})", node.name, node.op_type); }
+
+/// The first floating output of a node, or nullptr.
+template <class Number>
+const Tensor<Number>* first_floating(const std::vector<const Tensor<Number>*>& outputs) {
+    for (const Tensor<Number>* t : outputs)
+        if (t && t->floating()) return t;
+    return nullptr;
+}
+
+class OnnxWorkload final : public Workload {
+public:
+    std::string name() const override { return "onnx"; }
+    std::string summary() const override {
+        return "an ONNX model's graph under the policy, node by node against its MPFR evaluation";
+    }
+    std::string help() const override {
+        return "Reads an ONNX model (opsets 13-17; floatscope-cli onnx-info lists its nodes) and evaluates its graph "
+               "under each policy and in MPFR. One region per node with a floating output (kind node, in "
+               "topological order, labelled by node name and op type) holds that node's first floating output, "
+               "measured against the same node of the MPFR evaluation of the same graph with the same "
+               "initializers and inputs; one region per graph output (kind output). Initializers and inputs are "
+               "rounded to the storage format; each node computes in its compute format (operands rounded into "
+               "it), sums in its accumulate format, writes its outputs in its output format; MatMul, Gemm and "
+               "Conv go through the policy's accumulation model or matmul preset (the gemm kernels). Policies may "
+               "select nodes: 'ops MatMul,Gemm = fp8_e4m3', 'nodes /encoder/layer.0/* = bf16', 'autocast = fp16' "
+               "(PyTorch autocast's op lists) and 'weights = nf4' (MatMul/Gemm/Conv weights fake-quantized with a "
+               "quantize scheme along their reduced dimension). Inputs: inputs=FILE[,FILE...] (.npy, .pb "
+               "TensorProto, or IDX images scaled to [0, 1] as train-mlp does), one per graph input in order, or "
+               "drawn from the seed with batch for symbolic dimensions. labels=FILE (IDX or .npy) reports the "
+               "accuracy of the first output per policy and of the truth. save-outputs=DIR writes "
+               "truth_<output>.npy (float64) and <policy>_<output>.npy.";
+    }
+    const std::vector<ParameterSpec>& parameters() const override {
+        static const std::vector<ParameterSpec> schema = {
+            {"model", ParameterType::Text, "", 0, 0, {}, "the .onnx file"},
+            {"inputs", ParameterType::Text, "", 0, 0, {}, "one file per graph input, comma-separated (.npy, .pb, IDX images); empty: drawn from the seed"},
+            {"labels", ParameterType::Text, "", 0, 0, {}, "class labels of the inputs (IDX or .npy): accuracy of the first output"},
+            {"batch", ParameterType::Integer, "1", 1, 1 << 20, {}, "symbolic dimensions of drawn inputs; images read from an IDX file"},
+            {"input", ParameterType::Choice, "normal", 0, 0, distribution_names(), "distribution of drawn floating inputs"},
+            {"input-scale", ParameterType::Real, "1", 0, 1e30, {}, "multiplier of drawn floating inputs"},
+            {"integer-range", ParameterType::Integer, "2", 1, 9007199254740992.0, {}, "drawn integer inputs are uniform in [0, this)"},
+            {"save-outputs", ParameterType::Text, "", 0, 0, {}, "folder for the graph outputs as .npy (truth_<output>.npy, <policy>_<output>.npy)"},
+            {"seed", ParameterType::Integer, "1", 0, 9007199254740992.0, {}, "seed of drawn inputs and stochastic rounding"},
+        };
+        return schema;
+    }
+
+    bool reads_graph_policy() const override { return true; }
+
+    void check(const Parameters& p) const override {
+        const ModelRun run = load(p);
+        double values = 0;
+        for (const Tensor<double>& t : run.inputs) values += static_cast<double>(t.size());
+        core::require_memory("the onnx model's inputs", 8 * values);
+        check_output_folder(p);
+    }
+
+    void check_ground_truth(const Parameters& p, int precision) const override {
+        const ModelRun run = load(p);
+        double values = 0;
+        for (const auto& [name, t] : run.graph.initializers) values += static_cast<double>(t.size());
+        for (const Tensor<double>& t : run.inputs) values += static_cast<double>(t.size());
+        core::require_memory(fmt::format("the onnx ground truth's initializers and inputs at {} bits", precision),
+                             values * core::mpfr_number_bytes(precision));
+        check_output_folder(p);
+    }
+
+    void run(const Parameters& p, const PrecisionPolicy& policy, Trace& trace, RunControl& control) const override {
+        ModelRun run = load(p);
+        const onnx::GraphPrecision precision(run.graph, policy);
+        const ElementwiseArithmetic storage(precision.storage(), static_cast<std::uint64_t>(p.integer("seed")));
+        onnx::Values<double> constants = run.graph.initializers;
+        for (auto& [name, t] : constants)
+            if (t.floating()) storage.round(t.numbers, t.numbers);
+        if (!policy.weight_quantization.empty()) {
+            const QuantizationScheme scheme = parse_weight_scheme(policy);
+            for (const auto& [name, consumer] : onnx::weight_initializers(run.graph))
+                constants[name] = onnx::quantize_weight(run.graph.initializers.at(name), *consumer, scheme);
+        }
+        for (Tensor<double>& t : run.inputs)
+            if (t.floating()) storage.round(t.numbers, t.numbers);
+
+        const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
+        const std::function<onnx::EmulatedNumerics(std::size_t)> numerics = [&](std::size_t i) {
+            return onnx::EmulatedNumerics(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
+        };
+        int regions = 0;
+        const onnx::NodeObserver<double> observe = [&](std::size_t i, const std::vector<const Tensor<double>*>& outputs) {
+            const Tensor<double>* t = first_floating(outputs);
+            if (!t) return;
+            TraceRegion& region =
+                trace.add_region("node", regions++, node_label(run.graph.nodes[i]), precision.node(i).output.format);
+            region.values = t->numbers;
+        };
+        const onnx::Values<double> results =
+            onnx::evaluate_graph(run.graph, constants, std::move(run.inputs), numerics, observe, &control);
+        std::map<std::string, std::size_t> producer;
+        for (std::size_t i = 0; i < run.graph.nodes.size(); ++i)
+            for (const std::string& output : run.graph.nodes[i].outputs) producer[output] = i;
+        for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
+            const std::string& name = run.graph.outputs[o].name;
+            const Tensor<double>& t = results.at(name);
+            const auto made_by = producer.find(name);
+            TraceRegion& region = trace.add_region(
+                "output", static_cast<int>(o), name,
+                made_by == producer.end() ? precision.storage().format : precision.node(made_by->second).output.format);
+            if (t.floating()) region.values = t.numbers;
+            if (o == 0 && !run.labels.empty())
+                region.metrics.push_back({metric::test_accuracy, accuracy(t, run.labels, std::less<double>())});
+        }
+        save_outputs(p, run.graph, results, file_safe(policy.name));
+    }
+
+    void run_ground_truth(const Parameters& p, int precision, TruthTrace& truth, RunControl& control) const override {
+        ModelRun run = load(p);
+        const onnx::TruthNumerics numerics(precision);
+        const auto to_truth_tensor = [&](const Tensor<double>& t) {
+            Tensor<TruthNumber> r;
+            r.type = t.type;
+            r.shape = t.shape;
+            r.integers = t.integers;
+            r.numbers.reserve(t.numbers.size());
+            for (double v : t.numbers) r.numbers.push_back(numerics.from_double(v));
+            return r;
+        };
+        onnx::Values<TruthNumber> constants;
+        for (const auto& [name, t] : run.graph.initializers) constants[name] = to_truth_tensor(t);
+        std::vector<Tensor<TruthNumber>> inputs;
+        for (const Tensor<double>& t : run.inputs) inputs.push_back(to_truth_tensor(t));
+
+        int regions = 0;
+        const std::function<onnx::TruthNumerics(std::size_t)> numerics_for = [&](std::size_t) { return numerics; };
+        const onnx::NodeObserver<TruthNumber> observe = [&](std::size_t i,
+                                                            const std::vector<const Tensor<TruthNumber>*>& outputs) {
+            const Tensor<TruthNumber>* t = first_floating(outputs);
+            if (!t) return;
+            truth.add_region("node", regions++, node_label(run.graph.nodes[i])).values = t->numbers;
+        };
+        const onnx::Values<TruthNumber> results =
+            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics_for, observe, &control);
+        for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
+            const Tensor<TruthNumber>& t = results.at(run.graph.outputs[o].name);
+            TruthRegion& region = truth.add_region("output", static_cast<int>(o), run.graph.outputs[o].name);
+            if (t.floating()) region.values = t.numbers;
+            if (o == 0 && !run.labels.empty())
+                region.metrics.push_back({metric::test_accuracy, accuracy(t, run.labels, [&](const TruthNumber& a, const TruthNumber& b) {
+                                              return numerics.less(a, b);
+                                          })});
+        }
+        if (!p.text("save-outputs").empty()) {
+            onnx::Values<double> rounded;
+            for (const auto& [name, t] : results) {
+                Tensor<double>& r = rounded[name];
+                r.type = t.type;
+                r.shape = t.shape;
+                r.integers = t.integers;
+                for (const TruthNumber& v : t.numbers) r.numbers.push_back(numerics.to_double(v));
+            }
+            save_outputs(p, run.graph, rounded, "truth");
+        }
+    }
+
+private:
+    static QuantizationScheme parse_weight_scheme(const PrecisionPolicy& policy) {
+        try {
+            return parse_quantization_scheme(policy.weight_quantization);
+        } catch (const Error& e) {
+            throw Error(fmt::format("policy '{}', weights = {}: {}", policy.name, policy.weight_quantization, e.what()));
+        }
+    }
+
+    static void check_output_folder(const Parameters& p) {
+        const std::string& folder = p.text("save-outputs");
+        if (!folder.empty() && !std::filesystem::is_directory(folder))
+            throw Error(fmt::format("onnx: save-outputs='{}' is not a folder", folder));
+    }
+
+    /// <prefix>_<output>.npy for each graph output (float64, exact for every policy's values), in the
+    /// folder of save-outputs (nothing without it).
+    static void save_outputs(const Parameters& p, const Graph& graph, const onnx::Values<double>& results,
+                             const std::string& prefix) {
+        const std::string& folder = p.text("save-outputs");
+        if (folder.empty()) return;
+        for (const onnx::ValueInfo& output : graph.outputs) {
+            const Tensor<double>& t = results.at(output.name);
+            onnx::write_npy(std::filesystem::path(folder) / fmt::format("{}_{}.npy", prefix, file_safe(output.name)), t);
+        }
+    }
+};
+
+}  // namespace
+
+const Workload& onnx_workload() {
+    static const OnnxWorkload workload;
+    return workload;
+}
+
+}  // namespace floatscope::emu

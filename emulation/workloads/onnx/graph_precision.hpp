@@ -1,0 +1,34 @@
+// The formats of every node of a graph under a precision policy: the roles, autocast's lists,
+// and the op-type and node-name overrides.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "emulation/simulation/precision_policy.hpp"
+#include "emulation/workloads/onnx/graph.hpp"
+#include "emulation/workloads/onnx/numerics.hpp"
+
+namespace floatscope::emu::onnx {
+
+/// Each node's NodeFormats, decided before the graph runs. Without autocast a node takes the
+/// policy's roles; with it, autocast_list decides: LowerPrecision nodes compute and write in the
+/// autocast format (accumulating in the policy's accumulate format, fp32 by default), Float32
+/// nodes take the policy's roles, Promote nodes compute and write in the widest format among the
+/// formats their floating inputs were written in (inputs and initializers: the storage format).
+/// Then the policy's `ops` and `nodes` overrides apply, the last matching one winning. Matrix
+/// products follow policy.matmul_model of the node's formats.
+class GraphPrecision {
+public:
+    GraphPrecision(const Graph& graph, const PrecisionPolicy& policy);
+
+    const NodeFormats& node(std::size_t index) const { return nodes_.at(index); }
+    /// The format of the graph's inputs and initializers (the storage role).
+    const core::FormatRounding& storage() const { return storage_; }
+
+private:
+    core::FormatRounding storage_;
+    std::vector<NodeFormats> nodes_;
+};
+
+}  // namespace floatscope::emu::onnx

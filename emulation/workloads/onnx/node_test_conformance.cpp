@@ -1,0 +1,193 @@
+// Running ONNX's node test cases: read, evaluate twice, compare with NumPy's outputs.
+#include "emulation/workloads/onnx/node_test_conformance.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/catalog.hpp"
+#include "core/error.hpp"
+#include "emulation/simulation/precision_policy.hpp"
+#include "emulation/workloads/onnx/graph_evaluation.hpp"
+#include "emulation/workloads/onnx/graph_precision.hpp"
+#include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/onnx/operator_table.hpp"
+
+namespace floatscope::emu::onnx {
+
+namespace {
+
+std::string squashed(std::string_view text) {
+    std::string out;
+    for (char c : text)
+        if (c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+/// The op a case tests: its only node's, or for a graph of several nodes (an "_expanded" case,
+/// the op's function body) the longest op type its name starts with.
+std::string op_under_test(const std::string& case_name, const Graph& graph) {
+    if (graph.nodes.size() == 1) return graph.nodes[0].op_type;
+    const std::string name = squashed(case_name.substr(case_name.rfind("test_", 0) == 0 ? 5 : 0));
+    std::string best;
+    for (const std::string& op : operator_table().op_types())
+        if (name.rfind(squashed(op), 0) == 0 && op.size() > best.size()) best = op;
+    return best.empty() && !graph.nodes.empty() ? graph.nodes[0].op_type : best;
+}
+
+std::vector<std::filesystem::path> numbered_files(const std::filesystem::path& folder, const std::string& prefix) {
+    std::vector<std::filesystem::path> files;
+    for (std::size_t i = 0;; ++i) {
+        const std::filesystem::path file = folder / fmt::format("{}_{}.pb", prefix, i);
+        if (!std::filesystem::exists(file)) break;
+        files.push_back(file);
+    }
+    return files;
+}
+
+Tensor<double> to_double_tensor(const Tensor<TruthNumber>& t, const TruthNumerics& numerics) {
+    Tensor<double> r;
+    r.type = t.type;
+    r.shape = t.shape;
+    r.integers = t.integers;
+    for (const TruthNumber& v : t.numbers) r.numbers.push_back(numerics.to_double(v));
+    return r;
+}
+
+Tensor<TruthNumber> to_truth_tensor(const Tensor<double>& t, const TruthNumerics& numerics) {
+    Tensor<TruthNumber> r;
+    r.type = t.type;
+    r.shape = t.shape;
+    r.integers = t.integers;
+    for (double v : t.numbers) r.numbers.push_back(numerics.from_double(v));
+    return r;
+}
+
+/// The outputs of one evaluation compared with NumPy's; the first mismatch in `why`.
+bool outputs_match(const Graph& graph, const std::vector<Tensor<double>>& actual, const std::vector<Tensor<double>>& expected,
+                   std::string& why) {
+    for (std::size_t o = 0; o < expected.size(); ++o) {
+        std::string mismatch;
+        if (!all_close(actual[o], expected[o], mismatch)) {
+            why = fmt::format("output '{}': {}", graph.outputs[o].name, mismatch);
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+const char* to_string(NodeTestResult::Status status) {
+    switch (status) {
+        case NodeTestResult::Status::Passed: return "passed";
+        case NodeTestResult::Status::Failed: return "failed";
+        case NodeTestResult::Status::Unsupported: return "unsupported";
+    }
+    return "?";
+}
+
+bool all_close(const Tensor<double>& actual, const Tensor<double>& expected, std::string& why) {
+    if (actual.shape != expected.shape) {
+        why = fmt::format("shape {}, expected {}", describe(actual.shape), describe(expected.shape));
+        return false;
+    }
+    if (actual.floating() != expected.floating()) {
+        why = fmt::format("element type {}, expected {}", to_string(actual.type), to_string(expected.type));
+        return false;
+    }
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+        if (!actual.floating()) {
+            if (actual.integers[i] == expected.integers[i]) continue;
+            why = fmt::format("element {} is {}, expected {}", i, actual.integers[i], expected.integers[i]);
+            return false;
+        }
+        const double x = actual.numbers[i], e = expected.numbers[i];
+        if (std::isnan(x) && std::isnan(e)) continue;
+        if (x == e || std::fabs(x - e) <= node_test_atol + node_test_rtol * std::fabs(e)) continue;
+        why = fmt::format("element {} is {}, expected {} (rtol {}, atol {})", i, x, e, node_test_rtol, node_test_atol);
+        return false;
+    }
+    return true;
+}
+
+NodeTestResult run_node_test(const std::filesystem::path& case_folder, int precision) {
+    NodeTestResult result;
+    result.name = case_folder.filename().string();
+    Graph graph;
+    try {
+        graph = read_model(case_folder / "model.onnx");
+        result.op_type = op_under_test(result.name, graph);
+        for (const Node& node : graph.nodes) check_supported(node);
+    } catch (const Error& e) {
+        result.detail = e.what();
+        if (result.op_type.empty()) result.op_type = "?";
+        return result;  // Unsupported
+    }
+    const PrecisionPolicy fp32 = uniform_policy(core::parse_format("fp32"));
+    const GraphPrecision formats(graph, fp32);
+    const TruthPrecisionScope scope(precision);
+    const TruthNumerics truth(precision);
+    std::vector<std::filesystem::path> data_sets;
+    for (const auto& entry : std::filesystem::directory_iterator(case_folder))
+        if (entry.is_directory() && entry.path().filename().string().rfind("test_data_set_", 0) == 0)
+            data_sets.push_back(entry.path());
+    std::sort(data_sets.begin(), data_sets.end());
+    for (const std::filesystem::path& data_set : data_sets) {
+        const std::string set_name = data_set.filename().string();
+        try {
+            std::vector<Tensor<double>> inputs, expected;
+            for (const auto& file : numbered_files(data_set, "input")) inputs.push_back(read_tensor_file(file));
+            for (const auto& file : numbered_files(data_set, "output")) expected.push_back(read_tensor_file(file));
+            if (expected.size() != graph.outputs.size())
+                throw Error(fmt::format("{} has {} outputs, the graph {}", set_name, expected.size(), graph.outputs.size()));
+
+            std::vector<Tensor<TruthNumber>> truth_inputs;
+            for (const Tensor<double>& t : inputs) truth_inputs.push_back(to_truth_tensor(t, truth));
+            Values<TruthNumber> truth_constants;
+            for (const auto& [name, t] : graph.initializers) truth_constants[name] = to_truth_tensor(t, truth);
+
+            const Values<double> emulated = evaluate_graph<EmulatedNumerics>(
+                graph, graph.initializers, inputs, [&](std::size_t i) { return EmulatedNumerics(formats.node(i), i); },
+                {}, nullptr);
+            const Values<TruthNumber> exact = evaluate_graph<TruthNumerics>(
+                graph, truth_constants, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
+            std::vector<Tensor<double>> fp32_outputs, truth_outputs;
+            for (const ValueInfo& output : graph.outputs) {
+                fp32_outputs.push_back(emulated.at(output.name));
+                truth_outputs.push_back(to_double_tensor(exact.at(output.name), truth));
+            }
+            std::string why;
+            if (!outputs_match(graph, fp32_outputs, expected, why)) {
+                result.status = NodeTestResult::Status::Failed;
+                result.detail = fmt::format("{}, fp32: {}", set_name, why);
+                return result;
+            }
+            if (!outputs_match(graph, truth_outputs, expected, why)) {
+                result.status = NodeTestResult::Status::Failed;
+                result.detail = fmt::format("{}, truth: {}", set_name, why);
+                return result;
+            }
+        } catch (const Error& e) {
+            result.status = NodeTestResult::Status::Failed;
+            result.detail = fmt::format("{}: {}", set_name, e.what());
+            return result;
+        }
+    }
+    result.status = NodeTestResult::Status::Passed;
+    return result;
+}
+
+std::vector<std::filesystem::path> node_test_cases(const std::filesystem::path& folder) {
+    if (std::filesystem::exists(folder / "model.onnx")) return {folder};
+    if (!std::filesystem::is_directory(folder)) throw Error(fmt::format("'{}' is not a folder", folder.string()));
+    std::vector<std::filesystem::path> cases;
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+        if (entry.is_directory() && std::filesystem::exists(entry.path() / "model.onnx")) cases.push_back(entry.path());
+    std::sort(cases.begin(), cases.end());
+    return cases;
+}
+
+}  // namespace floatscope::emu::onnx
