@@ -47,7 +47,12 @@ int main(int argc, char** argv) {
         QStringLiteral("REPORT"));
     const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Folder for --plot's files."),
                                  QStringLiteral("DIR"));
-    parser.addOptions({screenshot, view, value, formats, size, story, plot, out});
+    const QCommandLineOption model(QStringLiteral("model"),
+                                   QStringLiteral("With --screenshot: open this ONNX model in the Runner."),
+                                   QStringLiteral("FILE.onnx"));
+    const QCommandLineOption run(QStringLiteral("run"),
+                                 QStringLiteral("With --screenshot: run the Runner's setup to the end first."));
+    parser.addOptions({screenshot, view, value, formats, size, story, model, run, plot, out});
     parser.process(app);
 
     auto fail = [](const QString& message) {
@@ -64,6 +69,8 @@ int main(int argc, char** argv) {
         request.view = parser.value(view);
         request.value = parser.value(value);
         request.story = parser.value(story);
+        request.model = parser.value(model);
+        request.run = parser.isSet(run);
         if (parser.isSet(formats)) request.formats = parser.value(formats).split(',', Qt::SkipEmptyParts);
         request.size = floatscope::gui::parse_window_size(parser.value(size));
         if (!request.size.isValid())

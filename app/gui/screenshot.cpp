@@ -8,6 +8,7 @@
 #include "app/gui/lab/lab_state.hpp"
 #include "app/gui/lab/number_line_view.hpp"
 #include "app/gui/main_window.hpp"
+#include "app/gui/simulator/runner_view.hpp"
 #include "app/gui/simulator/simulator_workspace.hpp"
 #include "core/catalog.hpp"
 #include "core/error.hpp"
@@ -44,6 +45,12 @@ QString render_screenshot(const ScreenshotRequest& request) {
         return QString::fromStdString(e.what());
     }
     window.resize(request.size);
+    if (!request.model.isEmpty()) window.workspace()->runner_view()->open_model(request.model);
+    if (request.run) {
+        const QString error = window.workspace()->run_and_wait();
+        if (!error.isEmpty()) return QStringLiteral("run: %1").arg(error);
+        window.show_view(request.view);
+    }
     if (!request.story.isEmpty()) {
         const QString error = window.workspace()->run_story_and_wait(request.story);
         if (!error.isEmpty()) return QStringLiteral("story '%1': %2").arg(request.story, error);

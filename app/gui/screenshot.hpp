@@ -17,6 +17,10 @@ struct ScreenshotRequest {
     QSize size{1280, 800};  ///< window size in pixels
     /// A story (stories.hpp) to run to the end first, so that the simulator views have a run to show.
     QString story;
+    /// An ONNX model to open in the Runner (the onnx workload, its graph shown) before rendering.
+    QString model;
+    /// Run the Runner's setup to the end first (with `model`: the model under the default policies).
+    bool run = false;
 };
 
 /// "WxH" (1280x800) as a size of 200..8000 pixels a side; an invalid QSize otherwise.

@@ -30,18 +30,33 @@ QString tooltip(const emu::ParameterSpec& spec) {
     return text + QStringLiteral("\ndefault: %1").arg(QString::fromStdString(spec.default_value));
 }
 
-bool names_a_file(const emu::ParameterSpec& spec) { return spec.name == "file" || spec.name.ends_with("-file"); }
+bool names_a_file(const emu::ParameterSpec& spec) {
+    return spec.name == "file" || spec.name.ends_with("-file") || spec.name == "model" || spec.name == "inputs" ||
+           spec.name == "labels";
+}
+
+/// The file dialog's filter for a file parameter.
+QString file_filter(const emu::ParameterSpec& spec) {
+    if (spec.name == "model")
+        return QStringLiteral("Models (*.onnx *.safetensors *.gguf *.json);;All files (*)");
+    if (spec.name == "inputs" || spec.name == "labels")
+        return QStringLiteral("Tensors and images (*.npy *.pb *-ubyte *-ubyte.gz);;All files (*)");
+    return QStringLiteral("FPCore programs (*.fpcore);;All files (*)");
+}
 
 /// A trailing "open" button in the line edit that fills it from a file dialog.
-void add_browse_action(QLineEdit* line) {
+/// `several`: a comma-separated list of files (the onnx workload's inputs, one per graph input).
+void add_browse_action(QLineEdit* line, const QString& filter, bool several) {
     QAction* browse =
         line->addAction(line->style()->standardIcon(QStyle::SP_DialogOpenButton), QLineEdit::TrailingPosition);
     browse->setObjectName(QStringLiteral("browse"));
     browse->setToolTip(QStringLiteral("Choose a file"));
-    QObject::connect(browse, &QAction::triggered, line, [line] {
-        const QString path = QFileDialog::getOpenFileName(line, QStringLiteral("Choose a file"), line->text(),
-                                                          QStringLiteral("FPCore programs (*.fpcore);;All files (*)"));
-        if (!path.isEmpty()) line->setText(path);
+    QObject::connect(browse, &QAction::triggered, line, [line, filter, several] {
+        const QString start = line->text().section(QLatin1Char(','), 0, 0);
+        const QStringList paths =
+            several ? QFileDialog::getOpenFileNames(line, QStringLiteral("Choose the files"), start, filter)
+                    : QStringList{QFileDialog::getOpenFileName(line, QStringLiteral("Choose a file"), start, filter)};
+        if (!paths.isEmpty() && !paths.front().isEmpty()) line->setText(paths.join(QLatin1Char(',')));
     });
 }
 
@@ -90,7 +105,7 @@ QWidget* ParameterForm::make_editor(const emu::ParameterSpec& spec) {
         case emu::ParameterType::Text: {
             auto* line = new QLineEdit(this);
             connect(line, &QLineEdit::textChanged, this, &ParameterForm::changed);
-            if (names_a_file(spec)) add_browse_action(line);
+            if (names_a_file(spec)) add_browse_action(line, file_filter(spec), spec.name == "inputs");
             editor = line;
             break;
         }

@@ -52,7 +52,8 @@ PolicyEditor::PolicyEditor(QWidget* parent) : QWidget(parent) {
     text_->setPlaceholderText(QStringLiteral("fp16; accumulate=fp32; layers 0,-1 = bf16"));
     text_->setToolTip(QStringLiteral(
         "Clauses separated by ';': a format sets every role; ROLE=FORMAT[@ROUND] (storage, compute, accumulate, "
-        "output); layers LIST [ROLE] = FORMAT; matmul = PRESET; name = TEXT"));
+        "output); layers LIST [ROLE] = FORMAT; matmul = PRESET; name = TEXT; for an ONNX graph also ops OP,OP [ROLE] = "
+        "FORMAT, nodes PATTERN [ROLE] = FORMAT, autocast = FORMAT, weights = SCHEME"));
     overrides_ = new QLineEdit(this);
     overrides_->setObjectName(QStringLiteral("policy_parameters"));
     overrides_->setPlaceholderText(QStringLiteral("none (e.g. loss-scaling=false)"));
@@ -80,6 +81,26 @@ PolicyEditor::PolicyEditor(QWidget* parent) : QWidget(parent) {
         connect(combo, &QComboBox::activated, this,
                 [this, index, combo](int item) { choose_role_format(index, combo->itemText(item)); });
     }
+    op_row_ = new QWidget(this);
+    auto* op_layout = new QHBoxLayout(op_row_);
+    op_layout->setContentsMargins(0, 0, 0, 0);
+    op_type_ = new QComboBox(op_row_);
+    op_type_->setObjectName(QStringLiteral("op_type"));
+    op_type_->setToolTip(QStringLiteral("An op type of the model's graph"));
+    op_format_ = new QComboBox(op_row_);
+    op_format_->setObjectName(QStringLiteral("op_format"));
+    op_format_->addItems(names);
+    add_op_override_ = new QPushButton(QStringLiteral("Add o&verride"), op_row_);
+    add_op_override_->setObjectName(QStringLiteral("add_op_override"));
+    add_op_override_->setToolTip(QStringLiteral("Append 'ops OP = FORMAT' to the policy: every node of that op type "
+                                                "computes and writes in the format"));
+    op_layout->addWidget(op_type_, 1);
+    op_layout->addWidget(op_format_, 1);
+    op_layout->addWidget(add_op_override_);
+    form->addRow(QStringLiteral("Per &op"), op_row_);
+    form_ = form;
+    form_->setRowVisible(op_row_, false);
+    connect(add_op_override_, &QPushButton::clicked, this, &PolicyEditor::add_op_override);
     form->addRow(message_);
 
     auto* left = new QVBoxLayout;
@@ -140,6 +161,7 @@ void PolicyEditor::select(int row) {
     for (QWidget* w : {static_cast<QWidget*>(text_), static_cast<QWidget*>(overrides_), static_cast<QWidget*>(remove_)})
         w->setEnabled(valid);
     for (QComboBox* combo : roles_) combo->setEnabled(valid);
+    add_op_override_->setEnabled(valid);
     text_->setText(valid ? QString::fromStdString(entries_[static_cast<std::size_t>(row)].text) : QString());
     overrides_->setText(
         valid ? QString::fromStdString(describe_assignments(entries_[static_cast<std::size_t>(row)].parameters))
@@ -184,6 +206,25 @@ void PolicyEditor::choose_role_format(int role, const QString& format) {
     } catch (const Error&) {
         validate();  // the text does not parse: the message says why; the combos wait for a valid text
     }
+}
+
+void PolicyEditor::set_op_types(const QStringList& op_types) {
+    const QString current = op_type_->currentText();
+    op_type_->clear();
+    op_type_->addItems(op_types);
+    if (op_types.contains(current)) op_type_->setCurrentText(current);
+    // The whole row, label included (hiding the field alone would leave its label).
+    form_->setRowVisible(op_row_, !op_types.isEmpty());
+}
+
+void PolicyEditor::add_op_override() {
+    const int row = list_->currentRow();
+    if (row < 0 || op_type_->currentText().isEmpty()) return;
+    QString text = text_->text().trimmed();
+    while (text.endsWith(QLatin1Char(';'))) text.chop(1);
+    text += QStringLiteral("; ops %1 = %2").arg(op_type_->currentText(), op_format_->currentText());
+    text_->setText(text);
+    edit_text(text);
 }
 
 void PolicyEditor::validate() {

@@ -1,6 +1,7 @@
 // PolicyEditor: the list of policies a run compares, each edited as text or role by role.
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 #include <array>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "app/gui/simulator/run_setup.hpp"
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -36,6 +38,12 @@ public:
     QLineEdit* text_edit() const { return text_; }
     QLineEdit* overrides_edit() const { return overrides_; }
     QComboBox* role_combo(int role) const { return roles_[static_cast<std::size_t>(role)]; }
+    /// The op types of the graph a run reads (the onnx workload's model): the per-op override row
+    /// offers them. Empty hides the row (workloads without a graph).
+    void set_op_types(const QStringList& op_types);
+    QComboBox* op_type_combo() const { return op_type_; }
+    QComboBox* op_format_combo() const { return op_format_; }
+    QPushButton* add_op_override_button() const { return add_op_override_; }
 
 signals:
     void changed();
@@ -45,6 +53,8 @@ private:
     void edit_text(const QString& text);
     void edit_overrides(const QString& text);
     void choose_role_format(int role, const QString& format);
+    /// Appends "; ops OP = FORMAT" to the selected policy.
+    void add_op_override();
     void validate();
     void refresh_item(int row);
 
@@ -56,6 +66,11 @@ private:
     QLabel* message_ = nullptr;
     QComboBox* presets_ = nullptr;
     QPushButton* remove_ = nullptr;
+    QFormLayout* form_ = nullptr;
+    QWidget* op_row_ = nullptr;
+    QComboBox* op_type_ = nullptr;
+    QComboBox* op_format_ = nullptr;
+    QPushButton* add_op_override_ = nullptr;
 };
 
 }  // namespace floatscope::gui

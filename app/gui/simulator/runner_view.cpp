@@ -2,6 +2,10 @@
 #include "app/gui/simulator/runner_view.hpp"
 
 #include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QMimeData>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -10,6 +14,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "app/gui/simulator/graph_panel.hpp"
 #include "app/gui/simulator/parameter_form.hpp"
 #include "app/gui/simulator/policy_editor.hpp"
 #include "app/gui/simulator/policy_presets.hpp"
@@ -41,6 +46,12 @@ RunnerView::RunnerView(QWidget* parent) : QWidget(parent) {
     workload_layout->addWidget(workload_);
     workload_layout->addWidget(help_);
     workload_layout->addWidget(scroll, 1);
+
+    graph_ = new GraphPanel(this);
+    graph_box_ = new QGroupBox(QStringLiteral("Graph"), this);
+    auto* graph_layout = new QVBoxLayout(graph_box_);
+    graph_layout->addWidget(graph_);
+    workload_layout->addWidget(graph_box_, 2);
 
     policies_ = new PolicyEditor(this);
     auto* policy_box = new QGroupBox(QStringLiteral("Policies"), this);
@@ -81,6 +92,8 @@ RunnerView::RunnerView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(message_);
 
     connect(workload_, &QComboBox::currentTextChanged, this, &RunnerView::choose_workload);
+    connect(form_, &ParameterForm::changed, this, &RunnerView::refresh_graph);
+    setAcceptDrops(true);
     connect(run_, &QPushButton::clicked, this, &RunnerView::run_requested);
     connect(cancel_, &QPushButton::clicked, this, &RunnerView::cancel_requested);
     setTabOrder(workload_, form_);
@@ -99,6 +112,49 @@ void RunnerView::choose_workload(const QString& name) {
     help_->setText(QString::fromStdString(workload.summary()));
     help_->setToolTip(QString::fromStdString(workload.help()));
     form_->set_schema(workload.parameters());
+    refresh_graph();
+}
+
+void RunnerView::refresh_graph() {
+    const bool graph = workload_->currentText() == QLatin1String("onnx");
+    graph_box_->setVisible(graph);
+    if (!graph) {
+        policies_->set_op_types({});
+        return;
+    }
+    const auto values = form_->values();
+    const auto model = values.find("model");
+    const QString path = model == values.end() ? QString() : QString::fromStdString(model->second);
+    // Read again only when the path changed to an existing file, not on every keystroke of it.
+    if (path == shown_model_ || (!path.isEmpty() && !QFileInfo(path).isFile())) return;
+    shown_model_ = path;
+    graph_->show_model(path);
+    policies_->set_op_types(graph_->op_types());
+}
+
+void RunnerView::open_model(const QString& path) {
+    workload_->setCurrentText(QStringLiteral("onnx"));
+    auto values = form_->values();
+    values["model"] = path.toStdString();
+    form_->set_values(values);
+    refresh_graph();
+}
+
+void RunnerView::dragEnterEvent(QDragEnterEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)) {
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+void RunnerView::dropEvent(QDropEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)) {
+            open_model(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
 }
 
 RunSetup RunnerView::setup() const {

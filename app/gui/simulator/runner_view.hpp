@@ -6,12 +6,16 @@
 #include "app/gui/simulator/run_setup.hpp"
 
 class QComboBox;
+class QDragEnterEvent;
+class QDropEvent;
+class QGroupBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
 
 namespace floatscope::gui {
 
+class GraphPanel;
 class ParameterForm;
 class PolicyEditor;
 
@@ -35,7 +39,10 @@ public:
 
     ParameterForm* parameter_form() const { return form_; }
     PolicyEditor* policy_editor() const { return policies_; }
+    GraphPanel* graph_panel() const { return graph_; }
     QPushButton* run_button() const { return run_; }
+    /// Runs an ONNX model: the onnx workload with model=`path`, its graph shown (what dropping the file does).
+    void open_model(const QString& path);
     QPushButton* cancel_button() const { return cancel_; }
 
     /// The setup as CSV (File > Export on this view): `kind,name,value` rows of the workload, each
@@ -46,13 +53,22 @@ signals:
     void run_requested();
     void cancel_requested();
 
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
 private:
     void choose_workload(const QString& name);
+    /// Shows the graph of the onnx workload's model when its path changed (hidden for other workloads).
+    void refresh_graph();
 
     QComboBox* workload_ = nullptr;
     QLabel* help_ = nullptr;
     ParameterForm* form_ = nullptr;
     PolicyEditor* policies_ = nullptr;
+    QGroupBox* graph_box_ = nullptr;
+    GraphPanel* graph_ = nullptr;
+    QString shown_model_;
     QPushButton* run_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QProgressBar* progress_ = nullptr;

@@ -140,6 +140,14 @@ bool SimulatorWorkspace::run_story(const QString& name) {
 }
 
 QString SimulatorWorkspace::run_story_and_wait(const QString& name) {
+    return wait_for_run([&] { return run_story(name); });
+}
+
+QString SimulatorWorkspace::run_and_wait() {
+    return wait_for_run([&] { return start_run(); });
+}
+
+QString SimulatorWorkspace::wait_for_run(const std::function<bool()>& start) {
     QString error;
     QEventLoop loop;
     connect(this, &SimulatorWorkspace::run_finished, &loop, &QEventLoop::quit);
@@ -147,7 +155,7 @@ QString SimulatorWorkspace::run_story_and_wait(const QString& name) {
         error = message;
         loop.quit();
     });
-    if (!run_story(name)) return runner_->message();
+    if (!start()) return runner_->message();
     loop.exec();
     return error;
 }

@@ -54,6 +54,8 @@ public:
     /// run_story, then waits (in a local event loop) until the run is over; returns the error
     /// message, empty on success (--screenshot --story).
     QString run_story_and_wait(const QString& name);
+    /// start_run on the runner's setup, then waits the same way (--screenshot --run).
+    QString run_and_wait();
 
     /// The session as it would be saved: the runner's setup and the finished runs.
     Session session() const;
@@ -86,6 +88,8 @@ signals:
     void run_failed(const QString& message, bool cancelled);
 
 private:
+    /// Calls `start` and waits until the run it started is over; the error message, empty on success.
+    QString wait_for_run(const std::function<bool()>& start);
     void finish(const emu::Report& report);
     void fail(const QString& message, bool cancelled);
     /// Lists the runs in Results and shows the newest.

@@ -70,6 +70,10 @@ struct Graph {
     /// are all doubles) or integers.
     std::map<std::string, Tensor<double>> initializers;
     std::vector<Node> nodes;  ///< topological order: every input is made before the node reads it
+    /// Shapes of values as the model declares them (value_info, inputs, outputs) or ONNX's shape
+    /// inference finds them; -1 for a symbolic dimension. For people (onnx-info, the GUI): the
+    /// evaluation computes every shape itself.
+    std::map<std::string, Shape> value_shapes;
 };
 
 /// The opset versions of the default domain FloatScope evaluates.

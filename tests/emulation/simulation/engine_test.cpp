@@ -388,3 +388,14 @@ TEST_CASE("run: bad requests") {
     r.workload = nullptr;
     CHECK_THROWS_AS(run(r, control), Error);
 }
+
+TEST_CASE("run: a policy's graph clauses are refused by a workload without a graph") {
+    StepsWorkload w;
+    for (const char* policy : {"fp32; ops MatMul = bf16", "autocast = fp16", "fp32; weights = nf4"}) {
+        INFO(policy);
+        RunRequest r = request(w, {}, {policy});
+        RunControl control;
+        CHECK_THROWS_WITH(run(r, control), Catch::Contains("select the nodes of a graph; workload 'steps' has none"));
+        CHECK(w.truth_calls == 0);
+    }
+}

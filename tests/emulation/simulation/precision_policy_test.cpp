@@ -21,9 +21,13 @@ bool same_policy(const PrecisionPolicy& a, const PrecisionPolicy& b) {
     for (std::size_t i = 0; i < a.roles.size(); ++i)
         if (!same(a.roles[i], b.roles[i])) return false;
     if (a.overrides.size() != b.overrides.size() || a.matmul_preset != b.matmul_preset) return false;
+    if (a.autocast.has_value() != b.autocast.has_value() || (a.autocast && !same(*a.autocast, *b.autocast)) ||
+        a.weight_quantization != b.weight_quantization)
+        return false;
     for (std::size_t i = 0; i < a.overrides.size(); ++i) {
         const auto &x = a.overrides[i], &y = b.overrides[i];
-        if (x.role != y.role || !same(x.rounding, y.rounding) || x.layers.ranges.size() != y.layers.ranges.size())
+        if (x.role != y.role || !same(x.rounding, y.rounding) || x.layers.ranges.size() != y.layers.ranges.size() ||
+            x.op_types != y.op_types || x.node_pattern != y.node_pattern)
             return false;
         for (std::size_t r = 0; r < x.layers.ranges.size(); ++r)
             if (x.layers.ranges[r].first != y.layers.ranges[r].first ||
@@ -96,7 +100,9 @@ TEST_CASE("format modifiers with '=' are formats, not keys") {
 TEST_CASE("describe round-trips through parse_policy") {
     for (const char* text : {"bf16", "fp16; accumulate=fp32", "fp32; compute=bf16@sr; output=bf16",
                              "fp8_e4m3; layers 0-1,-1 = bf16", "fp8_e4m3; layers 3 compute = fp16@rtz",
-                             "bf16; matmul = bf16_fp32", "int8; accumulate=fp32@rup; output=fp32@rup"}) {
+                             "bf16; matmul = bf16_fp32", "int8; accumulate=fp32@rup; output=fp32@rup",
+                             "fp32; ops MatMul,Gemm = fp8_e4m3; nodes /enc/layer.0/* output = bf16",
+                             "autocast = fp16", "bf16; weights = int4:group=128; matmul = nvidia_h100_fp8_e4m3"}) {
         INFO(text);
         const PrecisionPolicy p = parse_policy(text);
         CHECK(same_policy(parse_policy(p.describe()), p));
@@ -131,7 +137,53 @@ TEST_CASE("matmul_model: compute operands, exact products, accumulate, output; o
     CHECK(same(got.output, fr("fp16")));
 }
 
+TEST_CASE("graph clauses: op types and name patterns select nodes, the last match wins; layers do not") {
+    const PrecisionPolicy p =
+        parse_policy("bf16; ops MatMul,Gemm = fp8_e4m3; nodes /encoder/layer.0/* = fp32; nodes *Softmax? compute = fp16");
+    const core::FormatRounding base = fr("bf16");
+    // Op types keep their case: "MatMul" is not "matmul".
+    CHECK(same(p.at(Role::Compute, GraphNode{"MatMul", "/encoder/layer.1/MatMul"}, base), fr("fp8_e4m3")));
+    CHECK(same(p.at(Role::Compute, GraphNode{"Matmul", "/encoder/layer.1/MatMul"}, base), fr("bf16")));
+    // The node pattern comes later and wins over the op type.
+    CHECK(same(p.at(Role::Output, GraphNode{"MatMul", "/encoder/layer.0/MatMul"}, base), fr("fp32")));
+    CHECK(same(p.at(Role::Output, GraphNode{"Add", "/encoder/layer.10/Add"}, base), fr("bf16")));
+    // '*' spans '/', '?' is one character; a role restricts the override.
+    CHECK(same(p.at(Role::Compute, GraphNode{"Softmax", "/a/b/Softmax1"}, base), fr("fp16")));
+    CHECK(same(p.at(Role::Output, GraphNode{"Softmax", "/a/b/Softmax1"}, base), fr("bf16")));
+    CHECK(same(p.at(Role::Compute, GraphNode{"Softmax", "/a/b/Softmax"}, base), fr("bf16")));
+    // Layer queries ignore node overrides, and the other way round.
+    CHECK(same(p.at(Role::Compute, 0, 1), fr("bf16")));
+    CHECK(same(parse_policy("bf16; layers 0 = fp32").at(Role::Compute, GraphNode{"MatMul", "m"}, base), fr("bf16")));
+    CHECK(p.has_graph_clauses());
+    CHECK_FALSE(parse_policy("bf16; layers 0 = fp32").has_graph_clauses());
+}
+
+TEST_CASE("autocast fills the roles not given with fp32; weights keeps the scheme's text") {
+    const PrecisionPolicy p = parse_policy("autocast = bf16; accumulate = fp32");
+    REQUIRE(p.autocast.has_value());
+    CHECK(same(*p.autocast, fr("bf16")));
+    for (Role role : all_roles) CHECK(same(p.at(role), fr("fp32")));
+    CHECK(parse_policy("fp16; weights = nf4").weight_quantization == "nf4");
+    CHECK(parse_policy("fp16; weights = nf4").has_graph_clauses());
+    CHECK(parse_policy("autocast=fp16").has_graph_clauses());
+}
+
+TEST_CASE("a node override's model follows its formats") {
+    const PrecisionPolicy p = parse_policy("fp32; ops MatMul compute = bf16");
+    const GraphNode matmul{"MatMul", "/m"};
+    const AccumulationModel m = p.matmul_model(p.at(Role::Compute, matmul, p.roles[1]),
+                                               p.at(Role::Accumulate, matmul, p.roles[2]), p.at(Role::Output, matmul, p.roles[3]));
+    CHECK(same(m.x.rounding, fr("bf16")));
+    CHECK(same(m.accumulator, fr("fp32")));
+}
+
 TEST_CASE("bad policies name the clause and the valid choices") {
+    CHECK(error_of("bf16; ops = fp32").find("'ops' needs op types") != std::string::npos);
+    CHECK(error_of("bf16; nodes = fp32").find("'nodes' needs a name pattern") != std::string::npos);
+    CHECK(error_of("bf16; ops MatMul,,Gemm = fp32").find("empty op type") != std::string::npos);
+    CHECK(error_of("bf16; ops MatMul Gemm = fp32").find("unknown role 'Gemm'") != std::string::npos);
+    CHECK(error_of("bf16; weights = ").find("needs a quantize scheme") != std::string::npos);
+    CHECK(error_of("bf16; autocast = fp17").find("unknown format 'fp17'") != std::string::npos);
     CHECK(error_of("fp18").find("clause 'fp18': unknown format 'fp18'; did you mean") != std::string::npos);
     CHECK(error_of("bf16@rnd").find("valid modes: rne rna rtz rup rdn rto sr sr-equal") != std::string::npos);
     CHECK(error_of("bf16; compte=fp32").find("unknown key 'compte'; valid clauses:") != std::string::npos);
