@@ -1,16 +1,21 @@
 // train-mlp: mixed-precision training of an MLP classifier on Fashion-MNIST under a policy.
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/workloads/nn/classifier_export.hpp"
 #include "emulation/workloads/nn/loss_scaler.hpp"
 #include "emulation/workloads/nn/mlp_training.hpp"
+#include "emulation/workloads/onnx/model_writer.hpp"
 #include "emulation/workloads/registry.hpp"
 
 namespace floatscope::emu {
@@ -62,6 +67,43 @@ std::optional<QuantizationScheme> parse_qat(const std::string& text) {
     }
 }
 
+/// export=FILE.onnx, checked before training: a name ending in .onnx in a folder that exists.
+void check_export(const std::string& file) {
+    if (file.empty()) return;
+    const std::filesystem::path path(file);
+    if (path.extension() != ".onnx")
+        throw Error(fmt::format("train-mlp: export='{}': the file name must end in .onnx (mlp.onnx)", file));
+    const std::filesystem::path folder = path.parent_path().empty() ? "." : path.parent_path();
+    std::error_code error;
+    if (!std::filesystem::is_directory(folder, error))
+        throw Error(fmt::format("train-mlp: export='{}': there is no folder {}", file, folder.string()));
+}
+
+/// A policy's name as part of a file name: letters, digits, '+' and '-' kept, every run of other
+/// characters one '_', none at either end ("fp16; accumulate=fp32" gives fp16_accumulate_fp32).
+std::string file_safe(std::string_view name) {
+    std::string safe;
+    bool pending = false;
+    for (char c : name) {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-') {
+            if (pending && !safe.empty()) safe.push_back('_');
+            safe.push_back(c);
+            pending = false;
+        } else {
+            pending = true;
+        }
+    }
+    return safe.empty() ? "policy" : safe;
+}
+
+/// Where export=FILE.onnx writes the model trained under `policy`: FILE's folder, FILE's stem, '.',
+/// the policy's file-safe name, ".onnx". Every run of the workload writes one model per policy;
+/// naming each after its policy always keeps a file's name from depending on what else ran.
+std::filesystem::path export_path(const std::string& file, const PrecisionPolicy& policy) {
+    const std::filesystem::path path(file);
+    return path.parent_path() / fmt::format("{}.{}.onnx", path.stem().string(), file_safe(policy.name));
+}
+
 /// A model with its loss scaler.
 struct Trainee {
     MlpClassifier model;
@@ -99,7 +141,8 @@ public:
                "that of the quantized weights, and a second model, trained alike without QAT from the "
                "same initial weights and data order, reports baseline_test_accuracy (unquantized) and "
                "ptq_test_accuracy (its weights quantized after the epoch: post-training quantization). "
-               "There is no MPFR ground truth for a training run.";
+               "With export=FILE.onnx, the trained classifier of each policy is written as an ONNX model "
+               "(see the parameter). There is no MPFR ground truth for a training run.";
     }
     const std::vector<ParameterSpec>& parameters() const override {
         static const std::vector<ParameterSpec> schema = [] {
@@ -173,6 +216,21 @@ public:
                      {},
                      "seed of the initial weights, the order of "
                      "the data and the synthetic dataset"},
+                    {"export",
+                     ParameterType::Text,
+                     "",
+                     0,
+                     0,
+                     {},
+                     "FILE.onnx: after training, the classifier as an ONNX model (opset 17), one per policy, "
+                     "named FILE's stem.POLICY.onnx beside FILE (the policy's name with each run of characters "
+                     "other than letters, digits, + and - as _: export=out/mlp.onnx under fp32 writes "
+                     "out/mlp.fp32.onnx). Input image [batch, 784] float32: the pixels (0 to 255) divided "
+                     "by 255, row by row, as train-mlp feeds them; Gemm layers with the trained weights rounded "
+                     "to float32 (exact unless the storage format is wider; with qat, quantized and dequantized), "
+                     "the activation (gelu as Div, Erf, Add, "
+                     "Mul, Mul, as PyTorch exports it), outputs logits and probabilities (their softmax). "
+                     "Empty: no export"},
                 });
             return s;
         }();
@@ -194,6 +252,7 @@ public:
         core::require_memory(fmt::format("train-mlp with hidden='{}' ({:.0f} parameters)", p.text("hidden"), weights),
                              models * 3 * sizeof(double) * weights);
         parse_autocast(p.text("autocast-format"));
+        check_export(p.text("export"));
     }
 
     void run(const Parameters& p, const PrecisionPolicy& policy, Trace& trace, RunControl& control) const override {
@@ -238,6 +297,7 @@ public:
         std::vector<std::uint8_t> labels;
         long long step_count = 0;
         int step_regions = 0;
+        double last_test_accuracy = 0;
         for (int epoch = 0; epoch < epochs; ++epoch) {
             shuffle(order, data_order);
             model.reset_underflow();
@@ -264,12 +324,13 @@ public:
                 control.checkpoint((epoch + static_cast<double>(s + 1) / steps) / epochs,
                                    fmt::format("epoch {}/{} step {}/{}", epoch + 1, epochs, s + 1, steps));
             }
+            last_test_accuracy = test_accuracy(model, data.test, control);
             TraceRegion& region = trace.add_region("epoch", epoch, fmt::format("epoch {}", epoch + 1), compute.format);
             region.metrics = {
                 {metric::train_loss, counted_steps == 0 ? 0.0 : loss_sum / static_cast<double>(counted_steps)},
                 {metric::train_accuracy,
                  data.train.size() == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(data.train.size())},
-                {metric::test_accuracy, test_accuracy(model, data.test, control)},
+                {metric::test_accuracy, last_test_accuracy},
                 {metric::skipped_steps, static_cast<double>(scaler.skipped_steps() - skipped_before)},
                 {metric::loss_scale, scaler.scale()},
             };
@@ -286,6 +347,19 @@ public:
                                           test_accuracy_with_weights(b, std::move(quantized), data.test, control)});
             }
         }
+        if (p.text("export").empty()) return;
+        // The weights test_accuracy measured: with QAT, their quantization.
+        std::vector<DenseWeights> layers;
+        for (std::size_t l = 0; l < model.layer_count(); ++l)
+            layers.push_back({qat ? fake_quantize_weights(*qat, model.weights(l), &ptq_random) : model.weights(l),
+                              std::vector<double>(model.bias(l).begin(), model.bias(l).end())});
+        const std::string doc = fmt::format(
+            "FloatScope train-mlp: a classifier of widths {} ({} activation) trained {} epochs under policy '{}' ({}); "
+            "test accuracy {} on {} images. Input image [batch, {}] float32: the pixels (0 to 255) divided by "
+            "255, row by row. Outputs: logits, and probabilities (their softmax).",
+            fmt::join(widths, "-"), to_string(options.activation), epochs, policy.name, policy.describe(),
+            last_test_accuracy, data.test.size(), data.train.features);
+        onnx::write_model(classifier_graph(layers, options.activation), export_path(p.text("export"), policy), doc);
     }
 };
 
