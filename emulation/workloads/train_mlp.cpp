@@ -354,11 +354,12 @@ public:
             layers.push_back({qat ? fake_quantize_weights(*qat, model.weights(l), &ptq_random) : model.weights(l),
                               std::vector<double>(model.bias(l).begin(), model.bias(l).end())});
         const std::string doc = fmt::format(
-            "FloatScope train-mlp: a classifier of widths {} ({} activation) trained {} epochs under policy '{}' ({}); "
+            "FloatScope train-mlp: a classifier of widths {} ({} activation) trained {} epoch{} under policy '{}' "
+            "({}); "
             "test accuracy {} on {} images. Input image [batch, {}] float32: the pixels (0 to 255) divided by "
             "255, row by row. Outputs: logits, and probabilities (their softmax).",
-            fmt::join(widths, "-"), to_string(options.activation), epochs, policy.name, policy.describe(),
-            last_test_accuracy, data.test.size(), data.train.features);
+            fmt::join(widths, "-"), to_string(options.activation), epochs, epochs == 1 ? "" : "s", policy.name,
+            policy.describe(), last_test_accuracy, data.test.size(), data.train.features);
         onnx::write_model(classifier_graph(layers, options.activation), export_path(p.text("export"), policy), doc);
     }
 };
