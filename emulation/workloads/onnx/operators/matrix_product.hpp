@@ -1,0 +1,21 @@
+// The one 2-D matrix product MatMul, Gemm, Conv and ConvTranspose are computed with.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace floatscope::emu::onnx {
+
+/// C (m x n) = A (m x k) B (k x n), row-major, through numerics.matmul: an emulated run's
+/// accumulation model, the truth's exact product. An empty sum (k = 0) is +0 in both.
+template <class Numerics>
+std::vector<typename Numerics::Number> matrix_product(const Numerics& numerics,
+                                                      std::span<const typename Numerics::Number> a,
+                                                      std::span<const typename Numerics::Number> b, std::size_t m,
+                                                      std::size_t k, std::size_t n) {
+    if (m == 0 || n == 0 || k == 0) return std::vector<typename Numerics::Number>(m * n, numerics.from_double(0));
+    return numerics.matmul(a, b, m, k, n);
+}
+
+}  // namespace floatscope::emu::onnx

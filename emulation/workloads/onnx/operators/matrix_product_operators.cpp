@@ -1,0 +1,117 @@
+// ONNX's matrix products (opsets 13-17): MatMul (numpy's matmul) and Gemm. Every 2-D product goes
+// through the numerics' matmul, so that an emulated run applies the node's accumulation model
+// (the fast gemm kernels) and the truth is exact.
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/operators/linear_families.hpp"
+#include "emulation/workloads/onnx/operators/matrix_product.hpp"
+
+namespace floatscope::emu::onnx {
+
+namespace {
+
+template <class Number>
+std::vector<Number> transposed(std::span<const Number> values, std::size_t rows, std::size_t columns) {
+    std::vector<Number> result;
+    result.reserve(values.size());
+    for (std::size_t c = 0; c < columns; ++c)
+        for (std::size_t r = 0; r < rows; ++r) result.push_back(values[r * columns + c]);
+    return result;
+}
+
+template <class Numerics>
+Outputs<Numerics> matmul(const OperatorCall<Numerics>& call) {
+    using Number = typename Numerics::Number;
+    const Node& node = call.node;
+    node.check_attributes({});
+    const auto& a = call.input(0);
+    const auto& b = call.input(1);
+    require_floating(a, 0, node);
+    require_floating(b, 1, node);
+    if (a.shape.empty() || b.shape.empty())
+        throw Error(fmt::format("{}: inputs of shapes {} and {}: scalars have no matrix product", node.describe(),
+                                describe(a.shape), describe(b.shape)));
+    // numpy: a vector A is a row (1 x k) and a vector B a column (k x 1), removed from the result.
+    Shape sa = a.shape, sb = b.shape;
+    if (sa.size() == 1) sa.insert(sa.begin(), 1);
+    if (sb.size() == 1) sb.push_back(1);
+    const auto m = static_cast<std::size_t>(sa[sa.size() - 2]), k = static_cast<std::size_t>(sa.back());
+    const auto n = static_cast<std::size_t>(sb.back());
+    if (static_cast<std::size_t>(sb[sb.size() - 2]) != k)
+        throw Error(fmt::format("{}: inputs of shapes {} and {} do not multiply ({} columns against {} rows)",
+                                node.describe(), describe(a.shape), describe(b.shape), k, sb[sb.size() - 2]));
+    const Shape batch_a(sa.begin(), sa.end() - 2), batch_b(sb.begin(), sb.end() - 2);
+    const Shape batch = broadcast_shapes(batch_a, batch_b, node.describe());
+    const std::vector<std::size_t> from_a = broadcast_indices(batch_a, batch);
+    const std::vector<std::size_t> from_b = broadcast_indices(batch_b, batch);
+
+    Shape shape = batch;
+    if (a.shape.size() > 1) shape.push_back(static_cast<std::int64_t>(m));
+    if (b.shape.size() > 1) shape.push_back(static_cast<std::int64_t>(n));
+    std::vector<Number> values;
+    values.reserve(from_a.size() * m * n);
+    const std::span<const Number> all_a(a.numbers), all_b(b.numbers);
+    for (std::size_t i = 0; i < from_a.size(); ++i) {
+        const std::vector<Number> product = matrix_product(call.numerics, all_a.subspan(from_a[i] * m * k, m * k),
+                                                           all_b.subspan(from_b[i] * k * n, k * n), m, k, n);
+        values.insert(values.end(), product.begin(), product.end());
+    }
+    return {number_tensor<Number>(a.type, std::move(shape), std::move(values))};
+}
+
+template <class Numerics>
+Outputs<Numerics> gemm(const OperatorCall<Numerics>& call) {
+    using Number = typename Numerics::Number;
+    const Node& node = call.node;
+    const Numerics& numerics = call.numerics;
+    node.check_attributes({"alpha", "beta", "transA", "transB"});
+    const auto& a = call.input(0);
+    const auto& b = call.input(1);
+    require_floating(a, 0, node);
+    require_floating(b, 1, node);
+    if (a.shape.size() != 2 || b.shape.size() != 2)
+        throw Error(fmt::format("{}: A {} and B {} must be matrices (rank 2)", node.describe(), describe(a.shape),
+                                describe(b.shape)));
+    const bool trans_a = node.int_attribute("transA", 0) != 0, trans_b = node.int_attribute("transB", 0) != 0;
+    const auto m = static_cast<std::size_t>(a.shape[trans_a ? 1 : 0]),
+               k = static_cast<std::size_t>(a.shape[trans_a ? 0 : 1]);
+    const auto kb = static_cast<std::size_t>(b.shape[trans_b ? 1 : 0]),
+               n = static_cast<std::size_t>(b.shape[trans_b ? 0 : 1]);
+    if (k != kb)
+        throw Error(fmt::format("{}: A' ({} x {}) and B' ({} x {}) do not multiply (transA {}, transB {})",
+                                node.describe(), m, k, kb, n, trans_a, trans_b));
+    const std::vector<Number> at = trans_a ? transposed<Number>(a.numbers, k, m) : a.numbers;
+    const std::vector<Number> bt = trans_b ? transposed<Number>(b.numbers, n, k) : b.numbers;
+    std::vector<Number> y = matrix_product(numerics, std::span<const Number>(at), std::span<const Number>(bt), m, k, n);
+
+    // A GPU epilogue does not round a product by exactly 1, nor add a bias it does not have
+    // (PyTorch's Linear exports as Gemm with alpha = beta = 1).
+    const double alpha = node.float_attribute("alpha", 1), beta = node.float_attribute("beta", 1);
+    if (alpha != 1)
+        for (Number& v : y) v = numerics.mul(numerics.from_double(alpha), v);
+    const auto* c = call.optional_input(2);
+    if (c && beta != 0) {
+        require_floating(*c, 2, node);
+        const Shape result{static_cast<std::int64_t>(m), static_cast<std::int64_t>(n)};
+        if (broadcast_shapes(c->shape, result, node.describe()) != result)
+            throw Error(fmt::format("{}: C of shape {} does not broadcast to the result's {}", node.describe(),
+                                    describe(c->shape), describe(result)));
+        const std::vector<std::size_t> from_c = broadcast_indices(c->shape, result);
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            const Number& ci = c->numbers[from_c[i]];
+            y[i] = numerics.add(y[i], beta == 1 ? ci : numerics.mul(numerics.from_double(beta), ci));
+        }
+    }
+    return {number_tensor<Number>(a.type, {static_cast<std::int64_t>(m), static_cast<std::int64_t>(n)}, std::move(y))};
+}
+
+}  // namespace
+
+void add_matrix_product_operators(OperatorTable& table) {
+    table.add("MatMul", [](const auto& call) { return matmul(call); });
+    table.add("Gemm", [](const auto& call) { return gemm(call); });
+}
+
+}  // namespace floatscope::emu::onnx
