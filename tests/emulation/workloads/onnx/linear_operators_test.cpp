@@ -1,0 +1,377 @@
+// Tests of the ONNX linear operators (MatMul, Gemm, Conv, ConvTranspose, pools): small cases worked
+// out by hand, naive loops written here (MPFR, native float fma in im2col order, exact integers)
+// against the truth and the emulated run, and roundings that only the node's formats explain.
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <mpfr.h>
+
+#include "tests/emulation/workloads/onnx/shape_linear_test_support.hpp"
+
+using namespace floatscope;
+using namespace floatscope::emu;
+using namespace floatscope::emu::onnx;
+using namespace floatscope::emu::onnx::testing;
+using Catch::Contains;
+
+namespace {
+
+const NodeFormats fp32 = uniform_formats("fp32");
+
+/// Formats whose elementwise arithmetic is `compute`, sums `accumulate`, matrix products
+/// exact-product fp32 sequential (operands and results in fp32).
+NodeFormats formats(const char* compute, const char* accumulate) {
+    const PrecisionPolicy policy = uniform_policy(core::parse_format("fp32"));
+    NodeFormats f = uniform_formats("fp32");
+    f.compute = {core::parse_format(compute), core::RoundingMode::NearestEven};
+    f.accumulate = {core::parse_format(accumulate), core::RoundingMode::NearestEven};
+    f.matmul = policy.matmul_model(policy.at(Role::Compute), policy.at(Role::Accumulate), policy.at(Role::Output));
+    return f;
+}
+
+/// `count` random fp32 values in [-2, 2).
+std::vector<double> random_floats(std::size_t count, std::uint32_t seed) {
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> uniform(-2, 2);
+    std::vector<double> values(count);
+    for (double& v : values) v = uniform(random);
+    return values;
+}
+
+/// `count` random integers in [-4, 4], as doubles (their sums of products are exact).
+std::vector<double> random_integers(std::size_t count, std::uint32_t seed) {
+    std::mt19937 random(seed);
+    std::uniform_int_distribution<int> uniform(-4, 4);
+    std::vector<double> values(count);
+    for (double& v : values) v = uniform(random);
+    return values;
+}
+
+/// 2-D Conv parameters for the naive loops below.
+struct Conv2d {
+    std::int64_t n, c, h, w, m, kh, kw, group;
+    std::int64_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, pad_bottom, pad_right;
+    std::int64_t out_h() const { return (h + pad_top + pad_bottom - ((kh - 1) * dilation_h + 1)) / stride_h + 1; }
+    std::int64_t out_w() const { return (w + pad_left + pad_right - ((kw - 1) * dilation_w + 1)) / stride_w + 1; }
+    Node conv_node() const {
+        return node("Conv", {{"group", int_attribute(group)},
+                             {"strides", ints_attribute({stride_h, stride_w})},
+                             {"dilations", ints_attribute({dilation_h, dilation_w})},
+                             {"pads", ints_attribute({pad_top, pad_left, pad_bottom, pad_right})},
+                             {"kernel_shape", ints_attribute({kh, kw})}});
+    }
+    /// Calls f(output index, x index, w index) for each product of each output element, in
+    /// im2col's order (input channel, then kernel row, then kernel column); the padding skipped.
+    template <class F>
+    void for_each_product(F&& f) const {
+        const std::int64_t cg = c / group, mg = m / group;
+        for (std::int64_t b = 0; b < n; ++b)
+            for (std::int64_t o = 0; o < m; ++o)
+                for (std::int64_t y = 0; y < out_h(); ++y)
+                    for (std::int64_t x = 0; x < out_w(); ++x) {
+                        const std::int64_t out = ((b * m + o) * out_h() + y) * out_w() + x;
+                        for (std::int64_t ci = 0; ci < cg; ++ci)
+                            for (std::int64_t i = 0; i < kh; ++i)
+                                for (std::int64_t j = 0; j < kw; ++j) {
+                                    const std::int64_t iy = y * stride_h - pad_top + i * dilation_h;
+                                    const std::int64_t ix = x * stride_w - pad_left + j * dilation_w;
+                                    if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+                                    const std::int64_t channel = (o / mg) * cg + ci;
+                                    f(out, ((b * c + channel) * h + iy) * w + ix, ((o * cg + ci) * kh + i) * kw + j);
+                                }
+                    }
+    }
+};
+
+/// An MPFR number of the test's own, at a precision that keeps every sum below exact.
+struct Exact {
+    mpfr_t v;
+    Exact() {
+        mpfr_init2(v, 1024);
+        mpfr_set_zero(v, 1);
+    }
+    Exact(const Exact&) = delete;
+    Exact(Exact&& o) noexcept {
+        mpfr_init2(v, 1024);
+        mpfr_swap(v, o.v);
+    }
+    ~Exact() { mpfr_clear(v); }
+};
+
+}  // namespace
+
+TEST_CASE("MatMul: a hand-worked product, numpy's vector promotion and batch broadcasting") {
+    // [[1 2 3] [4 5 6]] x [[1 0] [0 1] [1 1]] = [[1+3, 2+3] [4+6, 5+6]] = [[4 5] [10 11]]
+    const Tensor<double> a = floats({2, 3}, {1, 2, 3, 4, 5, 6});
+    const Tensor<double> b = floats({3, 2}, {1, 0, 0, 1, 1, 1});
+    CHECK(run_truth(node("MatMul"), {&a, &b})[0].numbers == std::vector<double>{4, 5, 10, 11});
+    CHECK(run_emulated(fp32, node("MatMul"), {&a, &b})[0].numbers == std::vector<double>{4, 5, 10, 11});
+
+    const Tensor<double> row = floats({3}, {1, 1, 1});  // [1 1 1] x b = [2 2]; a x [1 1 1] = [6 15]
+    const auto vector_matrix = run_truth(node("MatMul"), {&row, &b});
+    CHECK(vector_matrix[0].shape == Shape{2});
+    CHECK(vector_matrix[0].numbers == std::vector<double>{2, 2});
+    const auto matrix_vector = run_truth(node("MatMul"), {&a, &row});
+    CHECK(matrix_vector[0].shape == Shape{2});
+    CHECK(matrix_vector[0].numbers == std::vector<double>{6, 15});
+    CHECK(run_truth(node("MatMul"), {&row, &row})[0].shape == Shape{});
+
+    // [2, 1, 2, 3] x [3, 3, 2] -> [2, 3, 2, 2]: batch (i, j) multiplies A[i][0] by B[j].
+    const std::vector<double> av = random_integers(2 * 2 * 3, 1), bv = random_integers(3 * 3 * 2, 2);
+    const Tensor<double> ab = floats({2, 1, 2, 3}, av), bb = floats({3, 3, 2}, bv);
+    const auto batched = run_truth(node("MatMul"), {&ab, &bb});
+    REQUIRE(batched[0].shape == Shape{2, 3, 2, 2});
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 3; ++j)
+            for (int r = 0; r < 2; ++r)
+                for (int col = 0; col < 2; ++col) {
+                    double sum = 0;
+                    for (int k = 0; k < 3; ++k) sum += av[(i * 2 + r) * 3 + k] * bv[(j * 3 + k) * 2 + col];
+                    CHECK(batched[0].numbers[((i * 3 + j) * 2 + r) * 2 + col] == sum);
+                }
+    const Tensor<double> wrong = floats({2, 2}, {1, 2, 3, 4});
+    CHECK_THROWS_WITH(run_truth(node("MatMul"), {&a, &wrong}), Contains("node 'test_MatMul' (MatMul)"));
+}
+
+TEST_CASE("MatMul's emulated product follows the node's accumulation model") {
+    // [2048 1 1] . [1 1 1]: an fp16 accumulator gives 2048 + 1 = 2049 -> 2048 (ties to even, spacing
+    // 2), + 1 -> 2048 again; the truth 2050.
+    const Tensor<double> a = floats({1, 3}, {2048, 1, 1}), b = floats({3, 1}, {1, 1, 1});
+    CHECK(run_truth(node("MatMul"), {&a, &b})[0].numbers == std::vector<double>{2050});
+    CHECK(run_emulated(uniform_formats("fp16"), node("MatMul"), {&a, &b})[0].numbers == std::vector<double>{2048});
+    CHECK(run_emulated(fp32, node("MatMul"), {&a, &b})[0].numbers == std::vector<double>{2050});
+}
+
+TEST_CASE("Gemm: alpha, beta, transA, transB and a broadcast C") {
+    // A' = A^T = [[1 3] [2 4]], B' = B^T = [[1 0] [1 1]]: A'B' = [[1+3, 3] [2+4, 4]] = [[4 3] [6 4]];
+    // 2 * A'B' + 0.5 * [10 20] = [[8+5, 6+10] [12+5, 8+10]].
+    const Tensor<double> a = floats({2, 2}, {1, 2, 3, 4}), b = floats({2, 2}, {1, 1, 0, 1});
+    const Tensor<double> c = floats({2}, {10, 20});
+    const Node gemm = node("Gemm", {{"alpha", float_attribute(2)},
+                                    {"beta", float_attribute(0.5)},
+                                    {"transA", int_attribute(1)},
+                                    {"transB", int_attribute(1)}});
+    CHECK(run_truth(gemm, {&a, &b, &c})[0].numbers == std::vector<double>{13, 16, 17, 18});
+    CHECK(run_emulated(fp32, gemm, {&a, &b, &c})[0].numbers == std::vector<double>{13, 16, 17, 18});
+    // AB = [[1 2] [3 4]] [[1 1] [0 1]] = [[1, 1+2] [3, 3+4]]; C (M, 1) = [1 2] broadcasts along N.
+    const Tensor<double> column = floats({2, 1}, {1, 2});
+    CHECK(run_truth(node("Gemm"), {&a, &b, &column})[0].numbers == std::vector<double>{1 + 1, 3 + 1, 3 + 2, 7 + 2});
+    CHECK(run_truth(node("Gemm"), {&a, &b, nullptr})[0].numbers == std::vector<double>{1, 3, 3, 7});
+    const Tensor<double> wrong_c = floats({3}, {1, 2, 3});
+    CHECK_THROWS_WITH(run_truth(node("Gemm"), {&a, &b, &wrong_c}), Contains("node 'test_Gemm' (Gemm)"));
+}
+
+TEST_CASE("Gemm rounds no multiplication by 1 and adds no C when beta is 0") {
+    // Products exact in fp32, elementwise arithmetic in bf16: [1 2^-10] . [1 1] = 1 + 2^-10 is an fp32
+    // value that bf16 (8 significant bits) does not have. alpha = 1 keeps it; alpha = 2 rounds
+    // 2 + 2^-9 to bf16's 2.
+    const NodeFormats bf16_elementwise = formats("bf16", "fp32");
+    const Tensor<double> a = floats({1, 2}, {1, 0x1p-10}), b = floats({2, 1}, {1, 1});
+    CHECK(run_emulated(bf16_elementwise, node("Gemm"), {&a, &b})[0].numbers == std::vector<double>{1 + 0x1p-10});
+    CHECK(run_emulated(bf16_elementwise, node("Gemm", {{"alpha", float_attribute(2)}}), {&a, &b})[0].numbers ==
+          std::vector<double>{2});
+    const Tensor<double> nan = floats({1}, {std::nan("")});
+    CHECK(run_emulated(bf16_elementwise, node("Gemm", {{"beta", float_attribute(0)}}), {&a, &b, &nan})[0].numbers ==
+          std::vector<double>{1 + 0x1p-10});
+    // beta = 1: C added as it is, the sum rounded once in bf16: 1 + 2^-10 + 1 -> 2.
+    const Tensor<double> one = floats({1}, {1});
+    CHECK(run_emulated(bf16_elementwise, node("Gemm"), {&a, &b, &one})[0].numbers == std::vector<double>{2});
+}
+
+TEST_CASE("Conv: dilations, strides, pads and auto_pad worked out by hand") {
+    // x = 0..8 as 3x3; a 2x2 kernel [[1 10] [100 1000]] dilated by 2 reaches x[0][0], x[0][2],
+    // x[2][0], x[2][2]: 0 + 10*2 + 100*6 + 1000*8 = 8620, one output.
+    const Tensor<double> x = floats({1, 1, 3, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8});
+    const Tensor<double> w = floats({1, 1, 2, 2}, {1, 10, 100, 1000});
+    const auto dilated = run_truth(node("Conv", {{"dilations", ints_attribute({2, 2})}}), {&x, &w});
+    CHECK(dilated[0].shape == Shape{1, 1, 1, 1});
+    CHECK(dilated[0].numbers == std::vector<double>{8620});
+
+    // 1-D: x = [1 2 3 4 5], w = [1 1 1], stride 2, pads [1 0]: windows at -1..1, 1..3 = [0+1+2, 2+3+4];
+    // bias 0.5 added after.
+    const Tensor<double> x1 = floats({1, 1, 5}, {1, 2, 3, 4, 5}), w1 = floats({1, 1, 3}, {1, 1, 1});
+    const Tensor<double> bias = floats({1}, {0.5});
+    const Node strided = node("Conv", {{"strides", ints_attribute({2})}, {"pads", ints_attribute({1, 0})}});
+    CHECK(run_emulated(fp32, strided, {&x1, &w1, &bias})[0].numbers == std::vector<double>{3.5, 9.5});
+
+    // SAME_UPPER with stride 1 and kernel 2: one pad at the end ([1+2, 2+3, 3+4, 4+5, 5+0]); SAME_LOWER
+    // puts it in front ([0+1, 1+2, ...]).
+    const Tensor<double> w2 = floats({1, 1, 2}, {1, 1});
+    CHECK(run_truth(node("Conv", {{"auto_pad", string_attribute("SAME_UPPER")}}), {&x1, &w2})[0].numbers ==
+          std::vector<double>{3, 5, 7, 9, 5});
+    CHECK(run_truth(node("Conv", {{"auto_pad", string_attribute("SAME_LOWER")}}), {&x1, &w2})[0].numbers ==
+          std::vector<double>{1, 3, 5, 7, 9});
+    CHECK(run_truth(node("Conv", {{"auto_pad", string_attribute("VALID")}, {"strides", ints_attribute({3})}}),
+                    {&x1, &w2})[0]
+              .numbers == std::vector<double>{3, 9});
+
+    const Tensor<double> w_groups = floats({2, 1, 1, 1}, {1, 1});
+    CHECK_THROWS_WITH(run_truth(node("Conv", {{"group", int_attribute(2)}}), {&x, &w_groups}),
+                      Contains("do not fit together"));
+    CHECK_THROWS_WITH(run_truth(node("Conv", {{"auto_pad", string_attribute("SAME")}}), {&x, &w}),
+                      Contains("auto_pad 'SAME'"));
+}
+
+TEST_CASE("Conv with groups, strides, dilations and asymmetric pads against naive loops") {
+    const Conv2d p{2, 4, 7, 6, 6, 3, 2, 2, 2, 1, 1, 2, 1, 0, 2, 1};
+    const std::vector<double> xv = random_floats(static_cast<std::size_t>(p.n * p.c * p.h * p.w), 3);
+    const std::vector<double> wv = random_floats(static_cast<std::size_t>(p.m * (p.c / p.group) * p.kh * p.kw), 4);
+    const std::vector<double> bv = random_floats(static_cast<std::size_t>(p.m), 5);
+    const Tensor<double> x = floats({p.n, p.c, p.h, p.w}, xv), w = floats({p.m, p.c / p.group, p.kh, p.kw}, wv);
+    const Tensor<double> b = floats({p.m}, bv);
+    const std::size_t outputs = static_cast<std::size_t>(p.n * p.m * p.out_h() * p.out_w());
+
+    // The truth: every sum of products exact (MPFR, 1024 bits), then the bias, rounded to double once.
+    std::vector<Exact> exact(outputs);
+    p.for_each_product([&](std::int64_t o, std::int64_t xi, std::int64_t wi) {
+        Exact product;
+        mpfr_set_d(product.v, xv[static_cast<std::size_t>(xi)], MPFR_RNDN);
+        mpfr_mul_d(product.v, product.v, wv[static_cast<std::size_t>(wi)], MPFR_RNDN);
+        mpfr_add(exact[static_cast<std::size_t>(o)].v, exact[static_cast<std::size_t>(o)].v, product.v, MPFR_RNDN);
+    });
+    const auto truth = run_truth(p.conv_node(), {&x, &w, &b});
+    REQUIRE(truth[0].shape == Shape{p.n, p.m, p.out_h(), p.out_w()});
+    for (std::size_t i = 0; i < outputs; ++i) {
+        mpfr_add_d(exact[i].v, exact[i].v, bv[(i / static_cast<std::size_t>(p.out_h() * p.out_w())) % 6], MPFR_RNDN);
+        CHECK(truth[0].numbers[i] == mpfr_get_d(exact[i].v, MPFR_RNDN));
+    }
+
+    // fp32 emulated: each output a sequence of fp32 fmas in im2col order from +0, then + bias in fp32.
+    std::vector<float> sums(outputs, 0.0f);
+    p.for_each_product([&](std::int64_t o, std::int64_t xi, std::int64_t wi) {
+        float& s = sums[static_cast<std::size_t>(o)];
+        s = std::fma(static_cast<float>(wv[static_cast<std::size_t>(wi)]),
+                     static_cast<float>(xv[static_cast<std::size_t>(xi)]), s);
+    });
+    const auto emulated = run_emulated(fp32, p.conv_node(), {&x, &w, &b});
+    for (std::size_t i = 0; i < outputs; ++i) {
+        const float biased =
+            sums[i] + static_cast<float>(bv[(i / static_cast<std::size_t>(p.out_h() * p.out_w())) % 6]);
+        CHECK(emulated[0].numbers[i] == static_cast<double>(biased));
+    }
+}
+
+TEST_CASE("ConvTranspose: overlapping contributions worked out by hand") {
+    // x = [1 2 3], w = [1 1 1], stride 2: input p writes 2p .. 2p + 2 of 2 * (3 - 1) + 3 = 7 outputs:
+    // [1, 1, 1+2, 2, 2+3, 3, 3]; pads [1 1] drop the first and the last.
+    const Tensor<double> x = floats({1, 1, 3}, {1, 2, 3}), w = floats({1, 1, 3}, {1, 1, 1});
+    CHECK(run_truth(node("ConvTranspose", {{"strides", ints_attribute({2})}}), {&x, &w})[0].numbers ==
+          std::vector<double>{1, 1, 3, 2, 5, 3, 3});
+    const auto padded = run_truth(
+        node("ConvTranspose", {{"strides", ints_attribute({2})}, {"pads", ints_attribute({1, 1})}}), {&x, &w});
+    CHECK(padded[0].numbers == std::vector<double>{1, 3, 2, 5, 3});
+    // output_padding adds a position nothing writes to: 0 + bias.
+    const Tensor<double> bias = floats({1}, {0.25});
+    const auto extended = run_emulated(
+        fp32, node("ConvTranspose", {{"strides", ints_attribute({2})}, {"output_padding", ints_attribute({1})}}),
+        {&x, &w, &bias});
+    CHECK(extended[0].numbers == std::vector<double>{1.25, 1.25, 3.25, 2.25, 5.25, 3.25, 3.25, 0.25});
+
+    // The overlapping contributions are summed in the accumulate format: [2048 1] with w = [1 1] gives
+    // [2048, 1 + 2048, 1]; an fp16 accumulator rounds 2049 to 2048 (ties to even), the truth keeps it.
+    const Tensor<double> big = floats({1, 1, 2}, {2048, 1}), ones = floats({1, 1, 2}, {1, 1});
+    CHECK(run_truth(node("ConvTranspose"), {&big, &ones})[0].numbers == std::vector<double>{2048, 2049, 1});
+    CHECK(run_emulated(formats("fp32", "fp16"), node("ConvTranspose"), {&big, &ones})[0].numbers ==
+          std::vector<double>{2048, 2048, 1});
+}
+
+TEST_CASE("ConvTranspose with groups, strides, dilations, pads and output_padding against a naive loop") {
+    // 2-D; x (1, 4, 3, 4), w (4, 3 per group, 2, 3), group 2 -> 6 output channels.
+    const std::int64_t c = 4, h = 3, wd = 4, mg = 3, kh = 2, kw = 3, group = 2, sh = 2, sw = 1, dh = 1, dw = 2;
+    const std::int64_t pt = 1, pl = 0, pb = 0, pr = 2, oph = 1, opw = 0;
+    const std::int64_t oh = sh * (h - 1) + oph + (kh - 1) * dh + 1 - pt - pb;  // 2*2 + 1 + 2 - 1 = 6
+    const std::int64_t ow = sw * (wd - 1) + opw + (kw - 1) * dw + 1 - pl - pr;  // 3 + 5 - 2 = 6
+    const std::vector<double> xv = random_integers(static_cast<std::size_t>(c * h * wd), 6);
+    const std::vector<double> wv = random_integers(static_cast<std::size_t>(c * mg * kh * kw), 7);
+    const Tensor<double> x = floats({1, c, h, wd}, xv), w = floats({c, mg, kh, kw}, wv);
+    const Node n = node("ConvTranspose", {{"group", int_attribute(group)},
+                                          {"strides", ints_attribute({sh, sw})},
+                                          {"dilations", ints_attribute({dh, dw})},
+                                          {"pads", ints_attribute({pt, pl, pb, pr})},
+                                          {"output_padding", ints_attribute({oph, opw})}});
+    // Scatter: input (ci, y, x) through tap (i, j) adds x * w to output (m, y*sh - pt + i*dh, x*sw - pl + j*dw).
+    std::vector<double> expected(static_cast<std::size_t>(group * mg * oh * ow), 0.0);
+    const std::int64_t cg = c / group;
+    for (std::int64_t ci = 0; ci < c; ++ci)
+        for (std::int64_t m = 0; m < mg; ++m)
+            for (std::int64_t y = 0; y < h; ++y)
+                for (std::int64_t xx = 0; xx < wd; ++xx)
+                    for (std::int64_t i = 0; i < kh; ++i)
+                        for (std::int64_t j = 0; j < kw; ++j) {
+                            const std::int64_t oy = y * sh - pt + i * dh, ox = xx * sw - pl + j * dw;
+                            if (oy < 0 || oy >= oh || ox < 0 || ox >= ow) continue;
+                            const std::int64_t out_channel = (ci / cg) * mg + m;
+                            expected[static_cast<std::size_t>((out_channel * oh + oy) * ow + ox)] +=
+                                xv[static_cast<std::size_t>((ci * h + y) * wd + xx)] *
+                                wv[static_cast<std::size_t>(((ci * mg + m) * kh + i) * kw + j)];
+                        }
+    const auto truth = run_truth(n, {&x, &w});
+    CHECK(truth[0].shape == Shape{1, group * mg, oh, ow});
+    CHECK(truth[0].numbers == expected);
+    CHECK(run_emulated(fp32, n, {&x, &w})[0].numbers == expected);  // small integers: exact in fp32 too
+}
+
+TEST_CASE("MaxPool: windows, ceil_mode, pads, Indices and NaN") {
+    // 4x4 = 0..15 with 2x2 windows, stride 2: the bottom right of each: 5, 7, 13, 15.
+    std::vector<double> v(16);
+    for (int i = 0; i < 16; ++i) v[static_cast<std::size_t>(i)] = i;
+    const Tensor<double> x = floats({1, 1, 4, 4}, v);
+    const Node pool =
+        node("MaxPool", {{"kernel_shape", ints_attribute({2, 2})}, {"strides", ints_attribute({2, 2})}}, 2);
+    const auto out = run_truth(pool, {&x});
+    CHECK(out[0].numbers == std::vector<double>{5, 7, 13, 15});
+    CHECK(out[1].integers == std::vector<std::int64_t>{5, 7, 13, 15});
+    // storage_order 1 counts the spatial axes column-major: (h, w) -> h + 4 w.
+    Node column_major = pool;
+    column_major.attributes["storage_order"] = int_attribute(1);
+    CHECK(run_truth(column_major, {&x})[1].integers == std::vector<std::int64_t>{1 + 4, 1 + 12, 3 + 4, 3 + 12});
+
+    // 3x3 windows, stride 2 on 4 columns: floor((4 - 3) / 2) + 1 = 1; ceil_mode: 2, the last window
+    // covering columns 2, 3 (and one past).
+    const Node ceil_pool = node("MaxPool", {{"kernel_shape", ints_attribute({3, 3})},
+                                            {"strides", ints_attribute({2, 2})},
+                                            {"ceil_mode", int_attribute(1)}});
+    const auto ceiled = run_truth(ceil_pool, {&x});
+    CHECK(ceiled[0].shape == Shape{1, 1, 2, 2});
+    CHECK(ceiled[0].numbers == std::vector<double>{10, 11, 14, 15});
+
+    // 1-D, pads [1 1], kernel 2: padding is not a value ([-1 -5 -3] -> max(-1), max(-1, -5), max(-5, -3), max(-3)).
+    const Tensor<double> negative = floats({1, 1, 3}, {-1, -5, -3});
+    CHECK(run_truth(node("MaxPool", {{"kernel_shape", ints_attribute({2})}, {"pads", ints_attribute({1, 1})}}),
+                    {&negative})[0]
+              .numbers == std::vector<double>{-1, -1, -3, -3});
+    const Tensor<double> with_nan = floats({1, 1, 3}, {1, std::nan(""), 0});
+    const auto nan_out = run_emulated(fp32, node("MaxPool", {{"kernel_shape", ints_attribute({2})}}), {&with_nan});
+    CHECK(std::isnan(nan_out[0].numbers[0]));
+    CHECK(std::isnan(nan_out[0].numbers[1]));
+    CHECK_THROWS_WITH(run_truth(node("MaxPool"), {&x}), Contains("kernel_shape is required"));
+}
+
+TEST_CASE("AveragePool with and without count_include_pad, and the global pools") {
+    // [1 2 3 4], kernel 3, pads [1 1]: windows [pad 1 2], [1 2 3], [2 3 4], [3 4 pad].
+    const Tensor<double> x = floats({1, 1, 4}, {1, 2, 3, 4});
+    const auto excluded =
+        run_truth(node("AveragePool", {{"kernel_shape", ints_attribute({3})}, {"pads", ints_attribute({1, 1})}}), {&x});
+    CHECK(excluded[0].numbers == std::vector<double>{1.5, 2, 3, 3.5});  // 3/2, 6/3, 9/3, 7/2
+    const auto included = run_truth(node("AveragePool", {{"kernel_shape", ints_attribute({3})},
+                                                         {"pads", ints_attribute({1, 1})},
+                                                         {"count_include_pad", int_attribute(1)}}),
+                                    {&x});
+    CHECK(included[0].numbers == std::vector<double>{1, 2, 3, 7.0 / 3});  // 3/3, 6/3, 9/3, 7/3
+    // The truth divides exactly: 7/3 to double; an emulated fp32 run rounds 7/3 to fp32.
+    const auto emulated = run_emulated(fp32,
+                                       node("AveragePool", {{"kernel_shape", ints_attribute({3})},
+                                                            {"pads", ints_attribute({1, 1})},
+                                                            {"count_include_pad", int_attribute(1)}}),
+                                       {&x});
+    CHECK(emulated[0].numbers[3] == static_cast<double>(7.0f / 3.0f));
+
+    const Tensor<double> planes = floats({1, 2, 2, 2}, {1, 2, 3, 6, -1, -2, -3, -4});
+    const auto average = run_truth(node("GlobalAveragePool"), {&planes});
+    CHECK(average[0].shape == Shape{1, 2, 1, 1});
+    CHECK(average[0].numbers == std::vector<double>{3, -2.5});
+    CHECK(run_truth(node("GlobalMaxPool"), {&planes})[0].numbers == std::vector<double>{6, -1});
+}
