@@ -19,8 +19,7 @@ struct ConvolutionShapes {
     Shape kernel;  ///< W's spatial axes
 };
 
-/// `weight_channels`: the axis of W that holds X's channels divided by the group (Conv: 1,
-/// ConvTranspose: 0, where it holds all of them).
+/// Conv's W is M x C/group x kernel; ConvTranspose's (`transposed`) C x M/group x kernel.
 template <class Number>
 ConvolutionShapes convolution_shapes(const Tensor<Number>& x, const Tensor<Number>& w, const Node& node,
                                      bool transposed) {

@@ -369,6 +369,16 @@ TEST_CASE("AveragePool with and without count_include_pad, and the global pools"
                                        {&x});
     CHECK(emulated[0].numbers[3] == static_cast<double>(7.0f / 3.0f));
 
+    // ceil_mode's last window [3, past the input] counts 1 position even with count_include_pad:
+    // only the padding the pads add is counted ([1 2] -> 1.5, [3] -> 3).
+    const Tensor<double> three = floats({1, 1, 3}, {1, 2, 3});
+    CHECK(run_truth(node("AveragePool", {{"kernel_shape", ints_attribute({2})},
+                                         {"strides", ints_attribute({2})},
+                                         {"ceil_mode", int_attribute(1)},
+                                         {"count_include_pad", int_attribute(1)}}),
+                    {&three})[0]
+              .numbers == std::vector<double>{1.5, 3});
+
     const Tensor<double> planes = floats({1, 2, 2, 2}, {1, 2, 3, 6, -1, -2, -3, -4});
     const auto average = run_truth(node("GlobalAveragePool"), {&planes});
     CHECK(average[0].shape == Shape{1, 2, 1, 1});
