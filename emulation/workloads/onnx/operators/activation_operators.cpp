@@ -1,6 +1,7 @@
 // ONNX operators: the activation functions built from several operations (Relu, LeakyRelu, Elu,
 // HardSigmoid, Softplus, Gelu), each in the order a kernel computes it, every operation rounded in
-// an emulated run. (Sigmoid is one Function: elementwise_operators.cpp.)
+// an emulated run. (Sigmoid is one Function: elementwise_operators.cpp.) Attribute defaults are
+// floats, as a model stores its float attributes (0.01f, not the double 0.01).
 #include <string>
 
 #include <fmt/format.h>
@@ -69,7 +70,7 @@ void add_activation_operators(OperatorTable& table) {
     table.add("Relu", [](const auto& call) { return relu(call); });
     // LeakyRelu: x >= 0 ? x : alpha * x, alpha = 0.01 by default.
     table.add("LeakyRelu", [](const auto& call) {
-        const double alpha = call.node.float_attribute("alpha", 0.01);
+        const double alpha = call.node.float_attribute("alpha", 0.01f);
         return activation(call, {"alpha"}, [alpha](const auto& n, const auto& x) {
             return n.less(x, n.from_double(0)) ? n.mul(n.from_double(alpha), x) : x;
         });
@@ -86,7 +87,7 @@ void add_activation_operators(OperatorTable& table) {
     // HardSigmoid: max(0, min(1, alpha * x + beta)), alpha = 0.2 and beta = 0.5 by default; the
     // product and the sum rounded separately.
     table.add("HardSigmoid", [](const auto& call) {
-        const double alpha = call.node.float_attribute("alpha", 0.2), beta = call.node.float_attribute("beta", 0.5);
+        const double alpha = call.node.float_attribute("alpha", 0.2f), beta = call.node.float_attribute("beta", 0.5);
         return activation(call, {"alpha", "beta"}, [alpha, beta](const auto& n, const auto& x) {
             const auto affine = n.add(n.mul(n.from_double(alpha), x), n.from_double(beta));
             return n.max(n.from_double(0), n.min(n.from_double(1), affine));

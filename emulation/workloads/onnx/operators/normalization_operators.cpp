@@ -1,7 +1,7 @@
 // ONNX operators: BatchNormalization (inference), LayerNormalization (opset 17),
 // InstanceNormalization. Means are sums through numerics' sum (the accumulate format in an
 // emulated run, exact in the truth) divided by the count in the compute format; everything else
-// is compute.
+// is compute. epsilon's default is the float 1e-5f, as a model would store it.
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -74,7 +74,7 @@ TensorsOf<Call> batch_normalization(const Call& call) {
     const auto& mean = per_channel(call.input(3), 3, c, node);
     const auto& var = per_channel(call.input(4), 4, c, node);
     const auto& n = call.numerics;
-    const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5));
+    const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5f));
     std::vector<NumberOf<Call>> deviation;  // sqrt(var + epsilon), once per channel
     for (std::size_t k = 0; k < c; ++k) deviation.push_back(n.apply(Function::Sqrt, n.add(var.numbers[k], epsilon)));
     const std::size_t inner = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
@@ -120,7 +120,7 @@ TensorsOf<Call> layer_normalization(const Call& call) {
     for (std::size_t d = axis; d < rank; ++d) reduced[d] = true;
     const ReductionGroups groups = reduction_groups(x.shape, reduced);
     const auto& n = call.numerics;
-    const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5));
+    const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5f));
     Tensor<NumberOf<Call>> y = x;
     auto mean_out = number_tensor<NumberOf<Call>>(stash, groups.kept_shape, {});
     auto inv_std_out = number_tensor<NumberOf<Call>>(stash, groups.kept_shape, {});
@@ -155,7 +155,7 @@ TensorsOf<Call> instance_normalization(const Call& call) {
     reduced[0] = reduced[1] = false;
     const ReductionGroups groups = reduction_groups(x.shape, reduced);
     const auto& n = call.numerics;
-    const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5));
+    const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5f));
     Tensor<NumberOf<Call>> y = x;
     std::vector<NumberOf<Call>> values(groups.size);
     for (std::size_t g = 0; g < groups.count; ++g) {
