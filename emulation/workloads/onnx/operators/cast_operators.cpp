@@ -15,40 +15,6 @@ namespace floatscope::emu::onnx {
 
 namespace {
 
-struct IntegerRange {
-    std::int64_t low, high;
-};
-
-IntegerRange integer_range(ElementType type) {
-    switch (type) {
-        case ElementType::Int8: return {-128, 127};
-        case ElementType::UInt8: return {0, 255};
-        case ElementType::Int32:
-            return {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
-        case ElementType::Bool: return {0, 1};
-        default: return {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
-    }
-}
-
-/// A floating value converted to an integer type: truncated toward zero. ONNX leaves NaN and
-/// values past the type's range undefined; here NaN gives 0 and the others saturate, so an emulated
-/// run that overflowed goes on and its error can be measured.
-template <class Numerics>
-std::int64_t truncate_to_integer(const Numerics& n, const typename Numerics::Number& x, ElementType to) {
-    if (n.is_nan(x)) return 0;
-    const IntegerRange range = integer_range(to);
-    const double d = n.to_double(x);
-    // Compared as doubles: 2^63 (the double nearest int64's maximum) and beyond saturate.
-    if (d >= static_cast<double>(range.high)) return range.high;
-    if (d <= static_cast<double>(range.low)) return range.low;
-    auto t = static_cast<std::int64_t>(std::trunc(d));
-    // The truth's to_double may round across an integer (a value just below 3 to 3.0): step back.
-    const auto as_number = [&](std::int64_t v) { return n.from_double(static_cast<double>(v)); };
-    if (d > 0 && n.less(x, as_number(t))) --t;
-    if (d < 0 && n.less(as_number(t), x)) ++t;
-    return std::clamp(t, range.low, range.high);
-}
-
 /// `i` rounded to a double to odd (truncated, the last bit set when inexact): the one later
 /// rounding to a format of at most 51 significant bits then gives the exact integer's rounding,
 /// where the double nearest to an int64 beyond 2^53 would round twice.

@@ -57,19 +57,45 @@ TensorsOf<Call> arithmetic(const Call& call, Arithmetic op) {
     })};
 }
 
-/// Pow: a floating base; the exponent floating or integer (an integer exponent is exact as a
-/// Number below 2^53; an emulated run rounds it into the compute format as any operand).
+/// An integer base to an integer exponent: the exact power wrapped as the type (square and
+/// multiply modulo 2^64); negative exponents refused, as numpy refuses them, but for bases 1 and -1.
+std::int64_t integer_power(std::int64_t base, std::int64_t exponent, ElementType type, const Node& node) {
+    if (exponent < 0) {
+        if (base == 1 || base == -1) return exponent % 2 == 0 ? 1 : base;
+        throw Error(fmt::format("{}: integer {} to the negative power {} (only floating bases take negative powers)",
+                                node.describe(), base, exponent));
+    }
+    std::uint64_t result = 1, square = static_cast<std::uint64_t>(base);
+    for (auto e = static_cast<std::uint64_t>(exponent); e != 0; e >>= 1) {
+        if (e & 1) result *= square;
+        square *= square;
+    }
+    return wrap_integer(result, type);
+}
+
+/// Pow: the result has the base's type. A floating base takes a floating or an integer exponent
+/// (exact as a Number below 2^53; an emulated run rounds it into the compute format as any
+/// operand). An integer base takes an integer exponent (integer_power) or a floating one: the
+/// power truncated toward zero into the base's type (ONNX's reference casts numpy's power back).
 template <class Call>
 TensorsOf<Call> power(const Call& call) {
     call.node.check_attributes({});
     const auto &base = call.input(0), &exponent = call.input(1);
-    require_floating(base, 0, call.node);
-    if (exponent.type == ElementType::Bool)
-        throw Error(fmt::format("{}: the exponent (input 1) is bool; a number is required", call.node.describe()));
+    for (std::size_t i : {0, 1})
+        if (call.input(i).type == ElementType::Bool)
+            throw Error(fmt::format("{}: input {} is bool; Pow takes numbers", call.node.describe(), i));
     const auto& n = call.numerics;
+    const auto exponent_number = [&](std::size_t j) {
+        return exponent.floating() ? exponent.numbers[j] : n.from_double(static_cast<double>(exponent.integers[j]));
+    };
+    if (base.floating())
+        return {broadcast_binary(base, exponent, base.type, call.node, [&](std::size_t i, std::size_t j) {
+            return n.pow(base.numbers[i], exponent_number(j));
+        })};
     return {broadcast_binary(base, exponent, base.type, call.node, [&](std::size_t i, std::size_t j) {
-        return n.pow(base.numbers[i], exponent.floating() ? exponent.numbers[j]
-                                                          : n.from_double(static_cast<double>(exponent.integers[j])));
+        const std::int64_t b = base.integers[i];
+        if (!exponent.floating()) return integer_power(b, exponent.integers[j], base.type, call.node);
+        return truncate_to_integer(n, n.pow(n.from_double(static_cast<double>(b)), exponent_number(j)), base.type);
     })};
 }
 

@@ -78,15 +78,27 @@ TEST_CASE("integer Add, Mul wrap as the type, Div truncates toward zero, zero di
     CHECK_THROWS_WITH(run_truth(make_node("Add"), {a, floats({1}, {1})}), Catch::Contains("must be of one type"));
 }
 
-TEST_CASE("Pow takes a float or an integer exponent", "[onnx][elementwise]") {
+TEST_CASE("Pow of float and integer bases to float and integer exponents", "[onnx][elementwise]") {
     const auto base = floats({3}, {2, -2, 4});
     check_exact_in_both(make_node("Pow"), {base, integers({1}, {3})}, {8, -8, 64});
     check_exact_in_both(make_node("Pow"), {floats({2}, {4, 9}), floats({1}, {0.5})}, {2, 3});
     // 2^0.5 = sqrt(2): fp32 rounds it to 1.41421353816986083984375.
     CHECK(numbers_of(run_emulated(make_node("Pow"), {floats({1}, {2}), floats({1}, {0.5})})) ==
           std::vector<double>{static_cast<double>(std::sqrt(2.0f))});
-    CHECK_THROWS_WITH(run_truth(make_node("Pow"), {integers({1}, {2}), integers({1}, {2})}),
-                      Catch::Contains("input 0 is int64"));
+    // Integer bases: exact powers wrapped as the type (int8: 2^7 = 128 -> -128); a float exponent
+    // truncates the power (2^0.5 = 1.41 -> 1, 3^2.5 = 15.59 -> 15).
+    CHECK(run_truth(make_node("Pow"), {integers({2}, {2, -3}), integers({1}, {3})})[0].integers ==
+          std::vector<std::int64_t>{8, -27});
+    CHECK(run_emulated(make_node("Pow"), {integers({1}, {2}, ElementType::Int8), integers({1}, {7})})[0].integers ==
+          std::vector<std::int64_t>{-128});
+    const auto truncated =
+        run_truth(make_node("Pow"), {integers({2}, {2, 3}, ElementType::Int32), floats({2}, {0.5, 2.5})})[0];
+    CHECK(truncated.type == ElementType::Int32);
+    CHECK(truncated.integers == std::vector<std::int64_t>{1, 15});
+    CHECK_THROWS_WITH(run_truth(make_node("Pow"), {integers({1}, {2}), integers({1}, {-1})}),
+                      Catch::Contains("negative power"));
+    CHECK(run_truth(make_node("Pow"), {integers({2}, {-1, 1}), integers({1}, {-3})})[0].integers ==
+          std::vector<std::int64_t>{-1, 1});
 }
 
 TEST_CASE("the elementary functions are MPFR's, rounded to fp32 and bf16 in emulated runs", "[onnx][elementwise]") {
