@@ -28,6 +28,7 @@ using TensorsOf = std::vector<Tensor<NumberOf<Call>>>;
 /// int8, uint8, int32 and int64 arithmetic); bool: nonzero is 1.
 std::int64_t wrap_integer(std::uint64_t bits, ElementType type);
 
+/// The values an integer element type holds (int64: all of them).
 struct IntegerRange {
     std::int64_t low, high;
 };
@@ -38,7 +39,6 @@ inline IntegerRange integer_range(ElementType type) {
         case ElementType::UInt8: return {0, 255};
         case ElementType::Int32:
             return {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
-        case ElementType::Bool: return {0, 1};
         default: return {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
     }
 }
@@ -51,9 +51,9 @@ std::int64_t truncate_to_integer(const Numerics& n, const typename Numerics::Num
     if (n.is_nan(x)) return 0;
     const IntegerRange range = integer_range(to);
     const double d = n.to_double(x);
-    // Compared as doubles: 2^63 (the double nearest int64's maximum) and beyond saturate.
-    if (d >= static_cast<double>(range.high)) return range.high;
-    if (d <= static_cast<double>(range.low)) return range.low;
+    // Outside [-2^63, 2^63) no int64 holds the truncation; inside, it is clamped to the type at the end.
+    if (d >= 0x1p63) return range.high;
+    if (d < -0x1p63) return range.low;
     auto t = static_cast<std::int64_t>(std::trunc(d));
     // The truth's to_double may round across an integer (a value just below 3 to 3.0): step back.
     const auto as_number = [&](std::int64_t v) { return n.from_double(static_cast<double>(v)); };

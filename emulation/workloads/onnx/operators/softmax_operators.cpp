@@ -23,6 +23,7 @@ TensorsOf<Call> softmax(const Call& call, bool logarithm) {
     std::vector<bool> reduced(x.shape.size(), false);
     reduced[normalize_axis(call.node.int_attribute("axis", -1), x.shape.size(), call.node)] = true;
     const ReductionGroups groups = reduction_groups(x.shape, reduced);
+    if (groups.size == 0) return {x};  // an empty axis: nothing to normalize
     Tensor<NumberOf<Call>> y = x;
     std::vector<NumberOf<Call>> shifted(groups.size), exps(groups.size);
     for (std::size_t g = 0; g < groups.count; ++g) {

@@ -334,6 +334,15 @@ TEST_CASE("Cast truncates the truth's value, not the double nearest it", "[onnx]
     x.shape = {2};
     x.numbers = {n.sub(n.from_double(3), n.from_double(0x1p-100)), n.add(n.from_double(-3), n.from_double(0x1p-100))};
     CHECK(run_truth_tensors(cast_to(ElementType::Int64), {&x})[0].integers == std::vector<std::int64_t>{2, -2});
+    // The same at the end of int8's range: 127 - 2^-100 truncates to 126, -128 + 2^-100 to -127.
+    x.numbers = {n.sub(n.from_double(127), n.from_double(0x1p-100)),
+                 n.add(n.from_double(-128), n.from_double(0x1p-100))};
+    CHECK(run_truth_tensors(cast_to(ElementType::Int8), {&x})[0].integers == std::vector<std::int64_t>{126, -127});
+    // 2^63 and beyond saturate to int64's maximum, -2^63 is int64's minimum.
+    const auto limits = floats({3}, {0x1p63, 0x1p70, -0x1p63}, ElementType::Double);
+    CHECK(run_truth(cast_to(ElementType::Int64), {limits})[0].integers ==
+          std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max(),
+                                    std::numeric_limits<std::int64_t>::min()});
 }
 
 TEST_CASE("CastLike, Identity, and Dropout at inference", "[onnx][elementwise]") {

@@ -126,6 +126,7 @@ TEST_CASE("Softmax and LogSoftmax along an axis, large inputs included", "[onnx]
     // bf16: e^-2 = 0.1353 -> 0.134765625, e^-1 -> 0.3671875, sum 1.5019... -> 1.5; 1 / 1.5 -> 0.66796875.
     CHECK(run_emulated(make_node("Softmax"), {floats({3}, {1, 2, 3})}, node_formats("bf16"))[0].numbers[2] ==
           0.66796875);
+    CHECK(run_truth(make_node("Softmax"), {floats({2, 0}, {})})[0].shape == Shape{2, 0});
     CHECK_THROWS_WITH(run_truth(make_node("Softmax", {{"axis", int_attribute(2)}}), {m}),
                       Catch::Contains("axis 2 is out of range"));
 }
