@@ -1,0 +1,109 @@
+// ONNX operators: the activation functions built from several operations (Relu, LeakyRelu, Elu,
+// HardSigmoid, Softplus, Gelu), each in the order a kernel computes it, every operation rounded in
+// an emulated run. (Sigmoid is one Function: elementwise_operators.cpp.) Attribute defaults are
+// floats, as a model stores its float attributes (0.01f, not the double 0.01).
+#include <string>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "emulation/workloads/onnx/operators/constants.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_families.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_support.hpp"
+#include "emulation/workloads/onnx/operators/input_checks.hpp"
+
+namespace floatscope::emu::onnx {
+
+namespace {
+
+/// f(numerics, v) over the floating input 0, after checking the node's attributes against `known`.
+template <class Call, class F>
+TensorsOf<Call> activation(const Call& call, std::initializer_list<std::string_view> known, F f) {
+    call.node.check_attributes(known);
+    const auto& x = call.input(0);
+    require_floating(x, 0, call.node);
+    return {map_numbers(x, [&](const auto& v) { return f(call.numerics, v); })};
+}
+
+/// Relu: x < 0 ? 0 : x (NaN stays NaN); ONNX also defines it on the signed integers.
+template <class Call>
+TensorsOf<Call> relu(const Call& call) {
+    const auto& x = call.input(0);
+    if (x.floating())
+        return activation(
+            call, {}, [](const auto& n, const auto& v) { return n.less(v, n.from_double(0)) ? n.from_double(0) : v; });
+    call.node.check_attributes({});
+    if (x.type == ElementType::Bool)
+        throw Error(fmt::format("{}: the input is bool; Relu takes numbers", call.node.describe()));
+    return {map_integers(x, x.type, [](std::int64_t v) { return v < 0 ? std::int64_t{0} : v; })};
+}
+
+/// Gelu as ONNX opset 20 defines it, evaluated at any opset: PyTorch's exporters and hand-built
+/// graphs emit it below 20 too (onnxruntime evaluates it there). Each form in PyTorch's order:
+///   approximate "none": y = (x * 0.5) * (1 + erf(x * sqrt(1/2)))
+///   approximate "tanh": y = (x * 0.5) * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * ((x * x) * x))))
+template <class Call>
+TensorsOf<Call> gelu(const Call& call) {
+    const std::string approximate = call.node.string_attribute("approximate", "none");
+    if (approximate != "none" && approximate != "tanh")
+        throw Error(fmt::format("{}: attribute approximate is '{}' (supported: none, tanh)", call.node.describe(),
+                                approximate));
+    const auto& n = call.numerics;
+    const auto half = n.from_double(0.5), one = n.from_double(1);
+    if (approximate == "none") {
+        const auto sqrt_half = n.apply(Function::Sqrt, half);
+        return activation(call, {"approximate"}, [&](const auto&, const auto& x) {
+            return n.mul(n.mul(x, half), n.add(one, n.apply(Function::Erf, n.mul(x, sqrt_half))));
+        });
+    }
+    const auto beta = sqrt_two_over_pi(n), kappa = decimal_constant(n, "0.044715");
+    return activation(call, {"approximate"}, [&](const auto&, const auto& x) {
+        const auto cube = n.mul(n.mul(x, x), x);
+        const auto inner = n.mul(beta, n.add(x, n.mul(kappa, cube)));
+        return n.mul(n.mul(x, half), n.add(one, n.apply(Function::Tanh, inner)));
+    });
+}
+
+}  // namespace
+
+void add_activation_operators(OperatorTable& table) {
+    table.add("Relu", [](const auto& call) { return relu(call); });
+    // LeakyRelu: x >= 0 ? x : alpha * x, alpha = 0.01 by default.
+    table.add("LeakyRelu", [](const auto& call) {
+        const double alpha = call.node.float_attribute("alpha", 0.01f);
+        return activation(call, {"alpha"}, [alpha](const auto& n, const auto& x) {
+            return n.less(x, n.from_double(0)) ? n.mul(n.from_double(alpha), x) : x;
+        });
+    });
+    // Elu: x >= 0 ? x : alpha * (exp(x) - 1), alpha = 1 by default (onnxruntime's kernel; not expm1).
+    table.add("Elu", [](const auto& call) {
+        const double alpha = call.node.float_attribute("alpha", 1.0);
+        return activation(call, {"alpha"}, [alpha](const auto& n, const auto& x) {
+            return n.less(x, n.from_double(0))
+                       ? n.mul(n.from_double(alpha), n.sub(n.apply(Function::Exp, x), n.from_double(1)))
+                       : x;
+        });
+    });
+    // HardSigmoid: max(0, min(1, alpha * x + beta)), alpha = 0.2 and beta = 0.5 by default; the
+    // product and the sum rounded separately.
+    table.add("HardSigmoid", [](const auto& call) {
+        const double alpha = call.node.float_attribute("alpha", 0.2f), beta = call.node.float_attribute("beta", 0.5);
+        return activation(call, {"alpha", "beta"}, [alpha, beta](const auto& n, const auto& x) {
+            const auto affine = n.add(n.mul(n.from_double(alpha), x), n.from_double(beta));
+            return n.max(n.from_double(0), n.min(n.from_double(1), affine));
+        });
+    });
+    // Softplus: ln(exp(x) + 1) in onnxruntime's overflow-free form:
+    //   x > 0 ? x + ln(exp(-x) + 1) : ln(exp(x) + 1)
+    table.add("Softplus", [](const auto& call) {
+        return activation(call, {}, [](const auto& n, const auto& x) {
+            const auto one = n.from_double(1);
+            if (n.less(n.from_double(0), x))
+                return n.add(x, n.apply(Function::Log, n.add(n.apply(Function::Exp, n.apply(Function::Neg, x)), one)));
+            return n.apply(Function::Log, n.add(n.apply(Function::Exp, x), one));
+        });
+    });
+    table.add("Gelu", [](const auto& call) { return gelu(call); });
+}
+
+}  // namespace floatscope::emu::onnx

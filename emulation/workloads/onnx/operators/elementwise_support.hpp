@@ -1,0 +1,108 @@
+// Building blocks of elementwise operators: mapping a function over a tensor, broadcasting a
+// binary function over two, integers wrapped as fixed-width types wrap, and floating values
+// truncated to integers (Cast, Pow of an integer base).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "emulation/workloads/onnx/graph.hpp"
+#include "emulation/workloads/onnx/operators/broadcast.hpp"
+#include "emulation/workloads/onnx/tensor.hpp"
+
+namespace floatscope::emu::onnx {
+
+/// The number type of an OperatorCall (`decltype(call)` of a generic operator).
+template <class Call>
+using NumberOf = typename std::remove_cvref_t<Call>::Number;
+/// What an operator returns, from its call's type.
+template <class Call>
+using TensorsOf = std::vector<Tensor<NumberOf<Call>>>;
+
+/// The two's-complement `bits` as a value of the integer type `type` (numpy's wrap-around of
+/// int8, uint8, int32 and int64 arithmetic); bool: nonzero is 1.
+std::int64_t wrap_integer(std::uint64_t bits, ElementType type);
+
+/// The values an integer element type holds (int64: all of them).
+struct IntegerRange {
+    std::int64_t low, high;
+};
+
+inline IntegerRange integer_range(ElementType type) {
+    switch (type) {
+        case ElementType::Int8: return {-128, 127};
+        case ElementType::UInt8: return {0, 255};
+        case ElementType::Int32:
+            return {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
+        default: return {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
+    }
+}
+
+/// A floating value converted to an integer type: truncated toward zero. ONNX leaves NaN and
+/// values past the type's range undefined; here NaN gives 0 and the others saturate, so an emulated
+/// run that overflowed goes on and its error can be measured.
+template <class Numerics>
+std::int64_t truncate_to_integer(const Numerics& n, const typename Numerics::Number& x, ElementType to) {
+    if (n.is_nan(x)) return 0;
+    const IntegerRange range = integer_range(to);
+    const double d = n.to_double(x);
+    // Outside [-2^63, 2^63) no int64 holds the truncation; inside, it is clamped to the type at the end.
+    if (d >= 0x1p63) return range.high;
+    if (d < -0x1p63) return range.low;
+    auto t = static_cast<std::int64_t>(std::trunc(d));
+    // The truth's to_double may round across an integer (a value just below 3 to 3.0): step back.
+    const auto as_number = [&](std::int64_t v) { return n.from_double(static_cast<double>(v)); };
+    if (d > 0 && n.less(x, as_number(t))) --t;
+    if (d < 0 && n.less(as_number(t), x)) ++t;
+    return std::clamp(t, range.low, range.high);
+}
+
+/// A floating tensor of x's type and shape holding f(v) for each number v of x.
+template <class Number, class F>
+Tensor<Number> map_numbers(const Tensor<Number>& x, F f) {
+    Tensor<Number> r;
+    r.type = x.type;
+    r.shape = x.shape;
+    r.numbers.reserve(x.numbers.size());
+    for (const Number& v : x.numbers) r.numbers.push_back(f(v));
+    return r;
+}
+
+/// A tensor of `type` with x's shape holding f(v) for each integer v of x.
+template <class Number, class F>
+Tensor<Number> map_integers(const Tensor<Number>& x, ElementType type, F f) {
+    Tensor<Number> r;
+    r.type = type;
+    r.shape = x.shape;
+    r.integers.reserve(x.integers.size());
+    for (std::int64_t v : x.integers) r.integers.push_back(f(v));
+    return r;
+}
+
+/// A tensor of `type` and the broadcast shape of a and b whose element i is f(ia, ib), the
+/// indices of the elements of a and b broadcasting pairs with i. f returns a Number for a floating
+/// `type` and a std::int64_t for the others.
+template <class Number, class F>
+Tensor<Number> broadcast_binary(const Tensor<Number>& a, const Tensor<Number>& b, ElementType type, const Node& node,
+                                F f) {
+    const Broadcast pairs = broadcast_operands({a.shape, b.shape}, node);
+    Tensor<Number> r;
+    r.type = type;
+    r.shape = pairs.shape;
+    const std::vector<std::size_t>&ia = pairs.indices[0], &ib = pairs.indices[1];
+    if constexpr (std::is_same_v<std::invoke_result_t<F, std::size_t, std::size_t>, std::int64_t>) {
+        r.integers.reserve(ia.size());
+        for (std::size_t i = 0; i < ia.size(); ++i) r.integers.push_back(f(ia[i], ib[i]));
+    } else {
+        r.numbers.reserve(ia.size());
+        for (std::size_t i = 0; i < ia.size(); ++i) r.numbers.push_back(f(ia[i], ib[i]));
+    }
+    return r;
+}
+
+}  // namespace floatscope::emu::onnx

@@ -1,0 +1,181 @@
+// ONNX operators: BatchNormalization (inference), LayerNormalization (opset 17),
+// InstanceNormalization. Means are sums through numerics' sum (the accumulate format in an
+// emulated run, exact in the truth) divided by the count in the compute format; everything else
+// is compute. epsilon's default is the float 1e-5f, as a model would store it.
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "emulation/workloads/onnx/operators/axes.hpp"
+#include "emulation/workloads/onnx/operators/broadcast.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_support.hpp"
+#include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/operators/reduction_families.hpp"
+#include "emulation/workloads/onnx/operators/reduction_groups.hpp"
+
+namespace floatscope::emu::onnx {
+
+namespace {
+
+/// The mean of a group, the deviations from it and the mean of their squares (the biased
+/// variance), in two passes as the ONNX specification's function of LayerNormalization writes it.
+template <class Number>
+struct Moments {
+    Number mean;
+    std::vector<Number> deviations;
+    Number variance;
+};
+
+template <class Numerics>
+Moments<typename Numerics::Number> moments(const Numerics& n, std::vector<typename Numerics::Number> values) {
+    const auto count = n.from_double(static_cast<double>(values.size()));
+    Moments<typename Numerics::Number> m{n.div(n.sum(values), count), {}, {}};
+    for (auto& v : values) v = n.sub(v, m.mean);
+    m.deviations = values;
+    for (auto& v : values) v = n.mul(v, v);
+    m.variance = n.div(n.sum(values), count);
+    return m;
+}
+
+/// Input `index`, which must hold `count` values (one per channel).
+template <class Number>
+const Tensor<Number>& per_channel(const Tensor<Number>& t, std::size_t index, std::size_t count, const Node& node) {
+    require_floating(t, index, node);
+    if (t.shape.size() != 1 || t.numbers.size() != count)
+        throw Error(fmt::format("{}: input {} has shape {}; [{}] (one value per channel) is required", node.describe(),
+                                index, describe(t.shape), count));
+    return t;
+}
+
+/// The channel count of x (dimension 1, x of rank 2 or more).
+template <class Number>
+std::size_t channels(const Tensor<Number>& x, const Node& node) {
+    require_floating(x, 0, node);
+    if (x.shape.size() < 2)
+        throw Error(fmt::format("{}: input 0 has shape {}; (N, C, ...) of rank 2 or more is required", node.describe(),
+                                describe(x.shape)));
+    return static_cast<std::size_t>(x.shape[1]);
+}
+
+/// BatchNormalization at inference, the specification's formula in its order:
+///   y = (x - mean) / sqrt(var + epsilon) * scale + B, per channel (dimension 1).
+template <class Call>
+TensorsOf<Call> batch_normalization(const Call& call) {
+    const Node& node = call.node;
+    node.check_attributes({"epsilon", "momentum", "training_mode"});
+    if (node.int_attribute("training_mode", 0) != 0 || node.outputs.size() > 1)
+        throw Error(
+            fmt::format("{}: training mode (training_mode = 1, or the running mean and variance as outputs) "
+                        "is not supported; FloatScope evaluates BatchNormalization for inference",
+                        node.describe()));
+    const auto& x = call.input(0);
+    const std::size_t c = channels(x, node);
+    const auto& scale = per_channel(call.input(1), 1, c, node);
+    const auto& bias = per_channel(call.input(2), 2, c, node);
+    const auto& mean = per_channel(call.input(3), 3, c, node);
+    const auto& var = per_channel(call.input(4), 4, c, node);
+    const auto& n = call.numerics;
+    const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5f));
+    std::vector<NumberOf<Call>> deviation;  // sqrt(var + epsilon), once per channel
+    for (std::size_t k = 0; k < c; ++k) deviation.push_back(n.apply(Function::Sqrt, n.add(var.numbers[k], epsilon)));
+    const std::size_t inner = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
+    Tensor<NumberOf<Call>> y = x;
+    for (std::size_t i = 0; i < y.numbers.size(); ++i) {
+        const std::size_t k = (i / inner) % c;
+        const auto normalized = n.div(n.sub(x.numbers[i], mean.numbers[k]), deviation[k]);
+        y.numbers[i] = n.add(n.mul(normalized, scale.numbers[k]), bias.numbers[k]);
+    }
+    return {std::move(y)};
+}
+
+/// LayerNormalization (opset 17) over the dimensions from `axis` on, as the specification's function:
+///   Mean = ReduceMean(X); D = X - Mean; Var = ReduceMean(D * D);
+///   InvStdDev = Reciprocal(Sqrt(Var + epsilon)); Y = (D * InvStdDev) * Scale + B
+/// (onnxruntime's CPU kernel instead takes Var = E[X^2] - Mean^2 in one pass). stash_type names the
+/// type of the Mean and InvStdDev outputs; the arithmetic is the node's formats either way.
+template <class Call>
+TensorsOf<Call> layer_normalization(const Call& call) {
+    const Node& node = call.node;
+    node.check_attributes({"axis", "epsilon", "stash_type"});
+    const auto& x = call.input(0);
+    require_floating(x, 0, node);
+    const std::size_t rank = x.shape.size();
+    const std::size_t axis = normalize_axis(node.int_attribute("axis", -1), rank, node);
+    const ElementType stash = element_type_from_onnx(static_cast<int>(node.int_attribute("stash_type", 1)),
+                                                     fmt::format("{}: attribute stash_type", node.describe()));
+    if (!is_floating(stash))
+        throw Error(
+            fmt::format("{}: stash_type is {}; a floating type is required", node.describe(), to_string(stash)));
+    const Shape normalized_shape(x.shape.begin() + static_cast<std::ptrdiff_t>(axis), x.shape.end());
+    const auto& scale = call.input(1);
+    require_floating(scale, 1, node);
+    const auto scale_index = unidirectional_indices(scale.shape, normalized_shape, "Scale (input 1)", node);
+    const auto* bias = call.optional_input(2);
+    std::vector<std::size_t> bias_index;
+    if (bias) {
+        require_floating(*bias, 2, node);
+        bias_index = unidirectional_indices(bias->shape, normalized_shape, "B (input 2)", node);
+    }
+
+    std::vector<bool> reduced(rank, false);
+    for (std::size_t d = axis; d < rank; ++d) reduced[d] = true;
+    const ReductionGroups groups = reduction_groups(x.shape, reduced);
+    const auto& n = call.numerics;
+    const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5f));
+    Tensor<NumberOf<Call>> y = x;
+    auto mean_out = number_tensor<NumberOf<Call>>(stash, groups.kept_shape, {});
+    auto inv_std_out = number_tensor<NumberOf<Call>>(stash, groups.kept_shape, {});
+    std::vector<NumberOf<Call>> values(groups.size);
+    for (std::size_t g = 0; g < groups.count; ++g) {
+        const auto members = groups.group(g);
+        for (std::size_t j = 0; j < members.size(); ++j) values[j] = x.numbers[members[j]];
+        const auto m = moments(n, values);
+        const auto inv_std = n.apply(Function::Reciprocal, n.apply(Function::Sqrt, n.add(m.variance, epsilon)));
+        // Element j of a group is element j of the normalized shape (the trailing dimensions).
+        for (std::size_t j = 0; j < members.size(); ++j) {
+            const auto scaled = n.mul(n.mul(m.deviations[j], inv_std), scale.numbers[scale_index[j]]);
+            y.numbers[members[j]] = bias ? n.add(scaled, bias->numbers[bias_index[j]]) : scaled;
+        }
+        mean_out.numbers.push_back(m.mean);
+        inv_std_out.numbers.push_back(inv_std);
+    }
+    return {std::move(y), std::move(mean_out), std::move(inv_std_out)};
+}
+
+/// InstanceNormalization: per sample and channel over the spatial dimensions,
+///   y = scale * (x - mean) / sqrt(var + epsilon) + B, the variance biased (two passes).
+template <class Call>
+TensorsOf<Call> instance_normalization(const Call& call) {
+    const Node& node = call.node;
+    node.check_attributes({"epsilon"});
+    const auto& x = call.input(0);
+    const std::size_t c = channels(x, node);
+    const auto& scale = per_channel(call.input(1), 1, c, node);
+    const auto& bias = per_channel(call.input(2), 2, c, node);
+    std::vector<bool> reduced(x.shape.size(), true);
+    reduced[0] = reduced[1] = false;
+    const ReductionGroups groups = reduction_groups(x.shape, reduced);
+    const auto& n = call.numerics;
+    const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5f));
+    Tensor<NumberOf<Call>> y = x;
+    std::vector<NumberOf<Call>> values(groups.size);
+    for (std::size_t g = 0; g < groups.count; ++g) {
+        const std::size_t k = g % c;  // groups are (sample, channel) in row-major order
+        const auto members = groups.group(g);
+        for (std::size_t j = 0; j < members.size(); ++j) values[j] = x.numbers[members[j]];
+        const auto m = moments(n, values);
+        const auto deviation = n.apply(Function::Sqrt, n.add(m.variance, epsilon));
+        for (std::size_t j = 0; j < members.size(); ++j)
+            y.numbers[members[j]] = n.add(n.div(n.mul(scale.numbers[k], m.deviations[j]), deviation), bias.numbers[k]);
+    }
+    return {std::move(y)};
+}
+
+}  // namespace
+
+void add_normalization_operators(OperatorTable& table) {
+    table.add("BatchNormalization", [](const auto& call) { return batch_normalization(call); });
+    table.add("LayerNormalization", [](const auto& call) { return layer_normalization(call); });
+    table.add("InstanceNormalization", [](const auto& call) { return instance_normalization(call); });
+}
+
+}  // namespace floatscope::emu::onnx
