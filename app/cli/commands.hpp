@@ -32,5 +32,6 @@ Command add_merge_command(CLI::App& parent);
 Command add_fpcore_command(CLI::App& parent);
 Command add_weights_info_command(CLI::App& parent);
 Command add_onnx_conformance_command(CLI::App& parent);
+Command add_onnx_info_command(CLI::App& parent);
 
 }  // namespace floatscope::cli

@@ -63,7 +63,7 @@ int run(int argc, char** argv) {
         add_convert_command(app),   add_eval_command(app),   add_dot_command(app),         add_matmul_command(app),
         add_testfloat_command(app), add_fpcore_command(app), add_list_command(app),        add_run_command(app),
         add_sweep_command(app),     add_merge_command(app),  add_weights_info_command(app),
-        add_onnx_conformance_command(app)};
+        add_onnx_info_command(app),     add_onnx_conformance_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

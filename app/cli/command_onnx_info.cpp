@@ -1,0 +1,70 @@
+// `onnx-info FILE`: an ONNX model's graph as FloatScope reads it: inputs, outputs, initializers and
+// the nodes in the order they run, with op types and the shapes the model knows.
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/table.hpp"
+#include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/onnx/operator_table.hpp"
+
+namespace floatscope::cli {
+
+namespace {
+
+std::string value_text(const emu::onnx::Graph& graph, const std::string& name) {
+    if (name.empty()) return "-";
+    if (const auto it = graph.initializers.find(name); it != graph.initializers.end())
+        return fmt::format("{} {}", name, emu::onnx::describe(it->second.shape));
+    if (const auto it = graph.value_shapes.find(name); it != graph.value_shapes.end())
+        return fmt::format("{} {}", name, emu::onnx::describe(it->second));
+    return name;
+}
+
+std::string values_text(const emu::onnx::Graph& graph, const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& n : names) text += (text.empty() ? "" : ", ") + value_text(graph, n);
+    return text;
+}
+
+int onnx_info(std::ostream& out, const std::string& path) {
+    const emu::onnx::Graph graph = emu::onnx::read_model(path);
+    std::size_t parameters = 0;
+    for (const auto& [name, t] : graph.initializers) parameters += t.size();
+    out << fmt::format("{}: graph '{}'{}, opset {}, {} nodes, {} initializers ({} values)\n\n", path, graph.name,
+                       graph.producer.empty() ? "" : " from " + graph.producer, graph.opset, graph.nodes.size(),
+                       graph.initializers.size(), parameters);
+    TextTable io({"value", "kind", "type", "shape"});
+    for (const auto& v : graph.inputs) io.add_row({v.name, "input", to_string(v.type), emu::onnx::describe(v.shape)});
+    for (const auto& v : graph.outputs) io.add_row({v.name, "output", to_string(v.type), emu::onnx::describe(v.shape)});
+    io.print(out);
+    out << '\n';
+    TextTable nodes({"#", "node", "op", "reads", "writes", "evaluated"});
+    std::size_t unsupported = 0;
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        const emu::onnx::Node& node = graph.nodes[i];
+        const bool supported = emu::onnx::operator_table().contains(node.op_type) && (node.domain.empty() || node.domain == "ai.onnx");
+        unsupported += !supported;
+        nodes.add_row({std::to_string(i), node.name, node.op_type, values_text(graph, node.inputs),
+                       values_text(graph, node.outputs), supported ? "yes" : "no"});
+    }
+    nodes.print(out);
+    if (unsupported > 0)
+        out << fmt::format("\n{} node(s) use an operator FloatScope does not evaluate; `run onnx` names them\n", unsupported);
+    return 0;
+}
+
+}  // namespace
+
+Command add_onnx_info_command(CLI::App& parent) {
+    auto path = std::make_shared<std::string>();
+    CLI::App* command = parent.add_subcommand(
+        "onnx-info", "an ONNX model's graph: inputs, outputs, and the nodes in the order the onnx workload runs them, "
+                     "with op types, the shapes the model declares or ONNX's shape inference finds, and whether "
+                     "FloatScope evaluates each");
+    command->add_option("FILE", *path, "the .onnx model")->required();
+    return {command, [path](std::ostream& out) { return onnx_info(out, *path); }};
+}
+
+}  // namespace floatscope::cli
