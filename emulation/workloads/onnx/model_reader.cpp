@@ -57,20 +57,25 @@ int default_opset(const ::onnx::ModelProto& model, std::string_view source) {
     return static_cast<int>(*opset);
 }
 
+/// The dimensions a tensor type declares: -1 for a symbolic or unknown one, its symbol (or "")
+/// in `names`. Without a shape the rank is unknown: an empty shape, which check_inputs takes as any.
+Shape declared_shape(const ::onnx::TypeProto_Tensor& tensor, std::vector<std::string>& names) {
+    Shape shape;
+    for (const ::onnx::TensorShapeProto_Dimension& dim : tensor.shape().dim()) {
+        shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value() : -1);
+        names.push_back(dim.has_dim_param() ? dim.dim_param() : "");
+    }
+    return shape;
+}
+
 ValueInfo value_info(const ::onnx::ValueInfoProto& proto, std::string_view context) {
     if (!proto.type().has_tensor_type())
         throw Error(
             fmt::format("{}: not a tensor (a sequence, map or optional), which FloatScope does not evaluate", context));
-    const ::onnx::TypeProto_Tensor& tensor = proto.type().tensor_type();
     ValueInfo info;
     info.name = proto.name();
-    info.type = element_type_from_onnx(tensor.elem_type(), context);
-    // Without a shape the rank is unknown: an empty shape, which check_inputs takes as any.
-    for (const ::onnx::TensorShapeProto_Dimension& dim : tensor.shape().dim()) {
-        const bool fixed = dim.has_dim_value() && dim.dim_value() >= 0;
-        info.shape.push_back(fixed ? dim.dim_value() : -1);
-        info.dimension_names.push_back(dim.has_dim_param() ? dim.dim_param() : "");
-    }
+    info.type = element_type_from_onnx(proto.type().tensor_type().elem_type(), context);
+    info.shape = declared_shape(proto.type().tensor_type(), info.dimension_names);
     return info;
 }
 
@@ -256,10 +261,8 @@ Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const s
     // value_info only informs people about shapes: an entry FloatScope cannot describe is left out.
     for (const ::onnx::ValueInfoProto& v : g.value_info()) {
         if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) continue;
-        Shape shape;
-        for (const ::onnx::TensorShapeProto_Dimension& dim : v.type().tensor_type().shape().dim())
-            shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value() : -1);
-        graph.value_shapes[v.name()] = std::move(shape);
+        std::vector<std::string> names;
+        graph.value_shapes[v.name()] = declared_shape(v.type().tensor_type(), names);
     }
 
     std::vector<Node> nodes;

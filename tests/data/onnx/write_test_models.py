@@ -103,6 +103,8 @@ save(model([helper.make_node("Identity", ["x"], ["y"], name="identity")], [x], [
 
 # External data, as onnx.save writes it: both tensors in one file at their offsets.
 external = model(mlp_nodes, [x], [y], [W, b])
+if os.path.exists(os.path.join(out, "external.bin")):
+    os.remove(os.path.join(out, "external.bin"))  # onnx.save_model appends to an existing file
 onnx.save_model(external, os.path.join(out, "external.onnx"), save_as_external_data=True,
                 all_tensors_to_one_file=True, location="external.bin", size_threshold=0)
 with open(os.path.join(out, "short.bin"), "wb") as f:

@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "emulation/workloads/onnx/element_decoding.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/onnx/model_writer.hpp"
 #include "emulation/workloads/onnx/npy_array.hpp"
 
 using namespace floatscope;
@@ -250,4 +251,19 @@ TEST_CASE("input files the reader cannot take are refused naming the file") {
                }),
                Catch::Contains("cut.npy: the .npy header is cut short"));
     CHECK_THAT(error_of([] { parse_tensor("\x08", "t.pb"); }), Catch::Contains("t.pb: not an ONNX tensor"));
+}
+
+TEST_CASE("a model FloatScope's writer makes reads back as the graph it wrote") {
+    const Graph g = read_model(models / "types.onnx");
+    const Graph again = parse_model(model_bytes(g), "written");
+    CHECK(node_names(again) == node_names(g));
+    CHECK(again.opset == g.opset);
+    REQUIRE(again.initializers.size() == g.initializers.size());
+    for (const auto& [name, tensor] : g.initializers) {
+        INFO(name);
+        CHECK(again.initializers.at(name).type == tensor.type);
+        CHECK(again.initializers.at(name).shape == tensor.shape);
+        CHECK(same_values(again.initializers.at(name).numbers, tensor.numbers));
+        CHECK(again.initializers.at(name).integers == tensor.integers);
+    }
 }
