@@ -4,27 +4,18 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <regex>
 
 #include <fmt/format.h>
 
 #include "core/catalog.hpp"
 #include "core/codec.hpp"
 #include "core/error.hpp"
+#include "core/npy_header.hpp"
 #include "core/rounding.hpp"
 
 namespace floatscope::core {
 
 namespace {
-
-constexpr std::string_view magic = "\x93NUMPY";
-
-std::uint64_t little_endian(std::string_view bytes, std::size_t offset, std::size_t width) {
-    std::uint64_t value = 0;
-    for (std::size_t i = 0; i < width; ++i)
-        value |= std::uint64_t(static_cast<unsigned char>(bytes[offset + i])) << (8 * i);
-    return value;
-}
 
 /// The element format of a dtype string ('<f2' ...), by its size.
 FormatSpec element_format(const std::string& dtype, std::string_view source) {
@@ -40,30 +31,14 @@ FormatSpec element_format(const std::string& dtype, std::string_view source) {
 }  // namespace
 
 Matrix parse_npy(std::string_view bytes, std::string_view source) {
-    if (bytes.substr(0, magic.size()) != magic || bytes.size() < 10)
-        throw Error(fmt::format("{}: not an .npy file (it does not start with \\x93NUMPY)", source));
-    const int major = static_cast<unsigned char>(bytes[6]);
-    if (major < 1 || major > 3)
-        throw Error(fmt::format("{}: .npy format version {} is not supported; valid: 1, 2, 3", source, major));
-    const std::size_t length_bytes = major == 1 ? 2 : 4, start = 8 + length_bytes;
-    if (bytes.size() < start) throw Error(fmt::format("{}: the .npy header is cut short", source));
-    const std::size_t header_length = little_endian(bytes, 8, length_bytes);
-    if (bytes.size() < start + header_length) throw Error(fmt::format("{}: the .npy header is cut short", source));
-    const std::string header(bytes.substr(start, header_length));
-
-    std::smatch match;
-    if (!std::regex_search(header, match, std::regex(R"('descr'\s*:\s*'([^']*)')")))
-        throw Error(fmt::format("{}: the .npy header has no 'descr'", source));
-    const FormatSpec element = element_format(match[1], source);
-    if (!std::regex_search(header, match, std::regex(R"('fortran_order'\s*:\s*(True|False))")) || match[1] == "True")
-        throw Error(
-            fmt::format("{}: the array is not in C (row-major) order; save it with fortran_order False", source));
-    if (!std::regex_search(header, match, std::regex(R"('shape'\s*:\s*\(\s*(\d+)\s*,\s*(\d+)\s*,?\s*\))")))
-        throw Error(fmt::format("{}: the array is not 2-D (a matrix); its header: {}", source, header));
+    const NpyHeader header = parse_npy_header(bytes, source);
+    const FormatSpec element = element_format(header.descr, source);
+    if (header.shape.size() != 2)
+        throw Error(fmt::format("{}: the array is not 2-D (a matrix); its header: {}", source, header.dictionary));
     Matrix matrix;
-    matrix.rows = std::stoull(match[1]);
-    matrix.cols = std::stoull(match[2]);
-    const std::size_t width = static_cast<std::size_t>(element.total_bits() / 8), data = start + header_length;
+    matrix.rows = header.shape[0];
+    matrix.cols = header.shape[1];
+    const std::size_t width = static_cast<std::size_t>(element.total_bits() / 8), data = header.data_offset;
     const std::size_t count = matrix.rows * matrix.cols;
     if (matrix.cols != 0 && count / matrix.cols != matrix.rows)
         throw Error(fmt::format("{}: shape ({}, {}) is too large", source, matrix.rows, matrix.cols));
@@ -72,7 +47,7 @@ Matrix parse_npy(std::string_view bytes, std::string_view source) {
                                 matrix.rows, matrix.cols, width, count * width, bytes.size() - data));
     matrix.values.resize(count);
     for (std::size_t i = 0; i < count; ++i)
-        matrix.values[i] = decode_bits(element, little_endian(bytes, data + i * width, width)).value;
+        matrix.values[i] = decode_bits(element, little_endian_bits(bytes, data + i * width, width)).value;
     return matrix;
 }
 
@@ -84,10 +59,10 @@ std::string npy_bytes(const Matrix& matrix, const FormatSpec& element) {
     std::string header =
         fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}, {}), }}", dtype, matrix.rows, matrix.cols);
     // The data start at a multiple of 64 bytes; the header ends in a line break (the format's rule).
-    const std::size_t unpadded = magic.size() + 4 + header.size() + 1;
+    const std::size_t unpadded = npy_magic.size() + 4 + header.size() + 1;
     header.append((64 - unpadded % 64) % 64, ' ');
     header += '\n';
-    std::string bytes(magic);
+    std::string bytes(npy_magic);
     bytes += '\x01';
     bytes += '\x00';
     bytes += static_cast<char>(header.size() & 0xFF);

@@ -24,7 +24,7 @@ Graph parse_model(std::string_view bytes, std::string_view source, const std::fi
 Tensor<double> read_tensor_file(const std::filesystem::path& path);
 Tensor<double> parse_tensor(std::string_view bytes, std::string_view source);
 
-/// The tensor of a graph input from a file: .pb (TensorProto) or .npy (float16/32/64, int32/64,
+/// The tensor of a graph input from a file: .pb (TensorProto) or .npy (float16/32/64, int8/32/64, uint8,
 /// bool, any rank; numpy's C order). Throws naming the file for other files.
 Tensor<double> read_input_file(const std::filesystem::path& path);
 

@@ -1,0 +1,269 @@
+// Tests of the ONNX model reader on models and tensors that ONNX's onnx.helper, numpy_helper and
+// numpy.save wrote (tests/data/onnx/write_test_models.py): the values below are worked out by hand
+// from the script's arrays, or read from the script's text files of the values.
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "core/error.hpp"
+#include "emulation/workloads/onnx/element_decoding.hpp"
+#include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/onnx/model_writer.hpp"
+#include "emulation/workloads/onnx/npy_array.hpp"
+
+using namespace floatscope;
+using namespace floatscope::emu::onnx;
+
+namespace {
+
+const std::filesystem::path models = FLOATSCOPE_TEST_MODELS;
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+template <class F>
+std::string error_of(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+std::string model_error(const std::string& name) {
+    return error_of([&] { read_model(models / name); });
+}
+
+std::vector<std::string> node_names(const Graph& g) {
+    std::vector<std::string> names;
+    for (const Node& n : g.nodes) names.push_back(n.name);
+    return names;
+}
+
+/// Equal as values of a tensor: NaN equals NaN, and the sign of a zero counts.
+bool same_values(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const bool same =
+            std::isnan(a[i]) ? std::isnan(b[i]) : a[i] == b[i] && std::signbit(a[i]) == std::signbit(b[i]);
+        if (!same) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("the MLP reads with its opset, inputs, outputs, initializers and nodes in order") {
+    const Graph g = read_model(models / "mlp.onnx");
+    CHECK(g.opset == 17);
+    CHECK(g.name == "test");
+    CHECK(g.producer == "write_test_models 1");
+    // W is listed as a graph input too, but has an initializer: the caller supplies only x.
+    REQUIRE(g.inputs.size() == 1);
+    CHECK(g.inputs[0].name == "x");
+    CHECK(g.inputs[0].type == ElementType::Float);
+    CHECK(g.inputs[0].shape == Shape{-1, 3});
+    CHECK(g.inputs[0].dimension_names == std::vector<std::string>{"batch", ""});
+    REQUIRE(g.outputs.size() == 1);
+    CHECK(g.outputs[0].shape == Shape{-1, 2});
+    CHECK(g.value_shapes.at("h") == Shape{-1, 2});
+    REQUIRE(g.initializers.count("W") == 1);
+    CHECK(g.initializers.at("W").shape == Shape{3, 2});
+    CHECK(g.initializers.at("W").numbers == std::vector<double>{1, 2, 3, 4, 5, 6});
+    CHECK(g.initializers.at("b").numbers == std::vector<double>{0.5, -100});
+    // The Relu has no name in the model: it is named after its op type and its index, 2.
+    CHECK(node_names(g) == std::vector<std::string>{"matmul", "add", "Relu_2"});
+    CHECK(g.nodes[0].inputs == std::vector<std::string>{"x", "W"});
+    CHECK(g.nodes[2].op_type == "Relu");
+}
+
+TEST_CASE("nodes out of order are sorted, keeping the model's order where they are free") {
+    // Model order: relu(z), neg(x), matmul(x, W), add(h, b). Ready at first: neg and matmul; neg
+    // comes first in the model; then matmul, add (now ready), relu last.
+    const Graph g = read_model(models / "shuffled.onnx");
+    CHECK(node_names(g) == std::vector<std::string>{"neg", "matmul", "add", "relu"});
+}
+
+TEST_CASE("attributes of every kind read; graphs are kept as Other for the operator to refuse") {
+    const Graph g = read_model(models / "attributes.onnx");
+    REQUIRE(g.nodes.size() == 2);
+    const Node& custom = g.nodes[0];
+    CHECK(custom.domain == "com.example");
+    CHECK(custom.float_attribute("f", 0) == 1.5);
+    CHECK(custom.int_attribute("i", 0) == -7);
+    CHECK(custom.string_attribute("s", "") == "abc");
+    CHECK(custom.floats_attribute("floats") == std::vector<double>{0.25, -1});
+    CHECK(custom.ints_attribute("ints") == std::vector<std::int64_t>{1, 2, 3});
+    CHECK(custom.attributes.at("strings").strings == std::vector<std::string>{"a", "bc"});
+    CHECK(custom.attributes.at("g").kind == Attribute::Kind::Other);
+    // The Constant's value: float16 1.5 and -65504, both exact.
+    const Tensor<double>& value = g.nodes[1].tensor_attribute("value");
+    CHECK(value.type == ElementType::Float16);
+    CHECK(value.numbers == std::vector<double>{1.5, -65504});
+    // An output without a shape: any rank.
+    CHECK(g.outputs[0].shape.empty());
+}
+
+TEST_CASE("initializers of every element type decode exactly, from raw_data and from their typed field") {
+    const Graph g = read_model(models / "types.onnx");
+    const auto numbers = [&](const std::string& name) { return g.initializers.at(name).numbers; };
+    const auto integers = [&](const std::string& name) { return g.initializers.at(name).integers; };
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const char* form : {"_raw", "_typed"}) {
+        INFO(form);
+        const std::string f = form;
+        // float16: 1, -2, the largest (65504), the smallest subnormal 2^-24, the largest
+        // subnormal 1023 * 2^-24, -0, +-inf, NaN.
+        CHECK(same_values(numbers("float16" + f),
+                          {1, -2, 65504, std::ldexp(1, -24), 1023 * std::ldexp(1, -24), -0.0, inf, -inf, nan}));
+        CHECK(g.initializers.at("float16" + f).shape == Shape{3, 3});
+        // bfloat16: 1, -2, the smallest subnormal 2^-133, the largest (2 - 2^-7) 2^127, the smallest
+        // normal 2^-126, inf, NaN, -0.
+        CHECK(same_values(numbers("bfloat16" + f),
+                          {1, -2, std::ldexp(1, -133), (2 - std::ldexp(1, -7)) * std::ldexp(1, 127),
+                           std::ldexp(1, -126), inf, nan, -0.0}));
+        CHECK(g.initializers.at("bfloat16" + f).type == ElementType::BFloat16);
+        // float: the binary32 values nearest 0.1, 1e-45 (2^-149) and 3.4028235e38 (the largest).
+        CHECK(numbers("float" + f) ==
+              std::vector<double>{static_cast<double>(0.1f), std::ldexp(1, -149), std::ldexp(0x1.fffffep0, 127)});
+        CHECK(same_values(numbers("double" + f), {0.1, -1e300, std::ldexp(1, -1074), inf}));
+        CHECK(integers("int64" + f) == std::vector<std::int64_t>{std::int64_t{1} << 62,
+                                                                 std::numeric_limits<std::int64_t>::min(),
+                                                                 std::numeric_limits<std::int64_t>::max(), -1});
+        CHECK(integers("int32" + f) == std::vector<std::int64_t>{-2147483648LL, 2147483647LL, 0});
+        CHECK(integers("int8" + f) == std::vector<std::int64_t>{-128, 127, -1});
+        CHECK(integers("uint8" + f) == std::vector<std::int64_t>{0, 255, 7});
+        CHECK(integers("bool" + f) == std::vector<std::int64_t>{1, 0, 1});
+        CHECK(g.initializers.at("bool" + f).type == ElementType::Bool);
+    }
+    CHECK(g.initializers.at("scalar").shape.empty());
+    CHECK(numbers("scalar") == std::vector<double>{2.5});
+    CHECK(g.initializers.at("empty").shape == Shape{0, 3});
+    CHECK(numbers("empty").empty());
+}
+
+TEST_CASE("16-bit float patterns decode exactly, subnormals, infinities and NaN included") {
+    // float16: sign, 5 exponent bits (bias 15), 10 fraction bits; bfloat16: 8 (bias 127), 7.
+    CHECK(float16_value(0x3C00) == 1);
+    CHECK(float16_value(0x0001) == std::ldexp(1, -24));
+    CHECK(float16_value(0x0400) == std::ldexp(1, -14));
+    CHECK(float16_value(0xC000) == -2);
+    CHECK(float16_value(0x7C00) == inf);
+    CHECK(float16_value(0xFC00) == -inf);
+    CHECK(std::isnan(float16_value(0x7E00)));
+    CHECK(std::isnan(float16_value(0x7C01)));  // signaling NaN
+    CHECK(std::signbit(float16_value(0x8000)));
+    CHECK(bfloat16_value(0x3F80) == 1);
+    CHECK(bfloat16_value(0x0001) == std::ldexp(1, -133));
+    CHECK(bfloat16_value(0x7F7F) == std::ldexp(255, 120));
+    CHECK(bfloat16_value(0xFF80) == -inf);
+    CHECK(std::isnan(bfloat16_value(0x7FC0)));
+}
+
+TEST_CASE("external data read from the model's folder, at their offsets") {
+    const Graph g = read_model(models / "external.onnx");
+    CHECK(g.initializers.at("W").numbers == std::vector<double>{1, 2, 3, 4, 5, 6});
+    CHECK(g.initializers.at("b").numbers == std::vector<double>{0.5, -100});
+}
+
+TEST_CASE("external data outside the model's folder, missing or short are refused naming the tensor and file") {
+    CHECK_THAT(model_error("external_escape.onnx"),
+               Catch::Contains("initializer 'W'") && Catch::Contains("'../external.bin' is not a path inside"));
+    CHECK_THAT(model_error("external_absolute.onnx"),
+               Catch::Contains("initializer 'W'") && Catch::Contains("is not a path inside"));
+    CHECK_THAT(model_error("external_missing.onnx"),
+               Catch::Contains("initializer 'W'") && Catch::Contains("missing.bin"));
+    CHECK_THAT(model_error("external_short.onnx"),
+               Catch::Contains("initializer 'W'") && Catch::Contains("short.bin' has 8 bytes, the tensor needs 24"));
+    CHECK_THAT(model_error("external_past_end.onnx"), Catch::Contains("needs 24 from offset 16"));
+}
+
+TEST_CASE("broken models are refused with what is wrong") {
+    CHECK_THAT(model_error("broken/truncated.onnx"), Catch::Contains("truncated.onnx: not an ONNX model"));
+    CHECK_THAT(model_error("broken/cycle.onnx"),
+               Catch::Contains("cycle: node 'add' (Add) reads 'c' made by node 'relu' (Relu), which reads 'a' made by "
+                               "node 'add' (Add)"));
+    CHECK_THAT(model_error("broken/missing_value.onnx"),
+               Catch::Contains("node 'add' (Add) reads 'ghost', which nothing makes"));
+    CHECK_THAT(model_error("broken/string_initializer.onnx"),
+               Catch::Contains("initializer 'names'") && Catch::Contains("element type string is not supported"));
+    CHECK_THAT(model_error("broken/uint16_initializer.onnx"),
+               Catch::Contains("initializer 'halfwords'") && Catch::Contains("element type uint16 is not supported"));
+    CHECK_THAT(model_error("broken/opset9.onnx"),
+               Catch::Contains("opset9.onnx: ai.onnx opset 9 is not supported; FloatScope evaluates opsets 13 to 17"));
+    CHECK_THAT(model_error("broken/no_default_opset.onnx"), Catch::Contains("imports no opset of the default domain"));
+    CHECK_THAT(
+        model_error("broken/size_mismatch.onnx"),
+        Catch::Contains("initializer 'W': its float shape [3, 2] needs 24 bytes of data, its raw_data holds 20"));
+    // 2^62 floats of 8 bytes decoded: 2^65 bytes, refused before anything is allocated.
+    CHECK_THAT(model_error("broken/huge.onnx"), Catch::Contains("huge.onnx: 2 initializer and constant tensors needs"));
+    CHECK_THAT(model_error("no_such_model.onnx"), Catch::Contains("no such file"));
+    CHECK_THAT(error_of([] { parse_model("hello, world", "text"); }), Catch::Contains("text: not an ONNX model"));
+}
+
+TEST_CASE("tensor .pb files and .npy files read as the values numpy wrote") {
+    for (const char* name : {"float32_3d", "float16_specials", "float64_scalar", "int64_vector", "int32_matrix",
+                             "bool_matrix", "uint8_vector", "int8_vector"}) {
+        INFO(name);
+        const Tensor<double> pb = read_input_file(models / "tensors" / (std::string(name) + ".pb"));
+        const Tensor<double> npy = read_input_file(models / "tensors" / (std::string(name) + ".npy"));
+        CHECK(pb.type == npy.type);
+        CHECK(pb.shape == npy.shape);
+        std::ifstream text(models / "tensors" / (std::string(name) + ".txt"));
+        std::vector<double> numbers;
+        std::vector<std::int64_t> integers;
+        for (std::string line; std::getline(text, line);) {
+            if (pb.floating())
+                numbers.push_back(std::strtod(line.c_str(), nullptr));
+            else
+                integers.push_back(std::stoll(line));
+        }
+        CHECK(same_values(pb.numbers, numbers));
+        CHECK(same_values(npy.numbers, numbers));
+        CHECK(pb.integers == integers);
+        CHECK(npy.integers == integers);
+    }
+    const Tensor<double> cube = read_input_file(models / "tensors" / "float32_3d.npy");
+    CHECK(cube.type == ElementType::Float);
+    CHECK(cube.shape == Shape{2, 3, 4});
+    const Tensor<double> scalar = read_tensor_file(models / "tensors" / "float64_scalar.pb");
+    CHECK(scalar.type == ElementType::Double);
+    CHECK(scalar.shape.empty());
+    CHECK(scalar.numbers == std::vector<double>{-1.25e-310});
+    CHECK(read_input_file(models / "tensors" / "bool_matrix.npy").type == ElementType::Bool);
+}
+
+TEST_CASE("input files the reader cannot take are refused naming the file") {
+    const auto input_error = [](const std::filesystem::path& path) { return error_of([&] { read_input_file(path); }); };
+    CHECK_THAT(input_error(models / "npy" / "fortran.npy"), Catch::Contains("not in C (row-major) order"));
+    CHECK_THAT(input_error(models / "npy" / "big_endian.npy"), Catch::Contains("dtype '>f4' is not supported"));
+    CHECK_THAT(input_error(models / "npy" / "uint16.npy"), Catch::Contains("uint16.npy: dtype '<u2' is not supported"));
+    CHECK_THAT(input_error(models / "mlp.onnx"), Catch::Contains("reads .pb (an ONNX TensorProto) and .npy files"));
+    CHECK_THAT(error_of([] {
+                   parse_npy_array(std::string("\x93NUMPY\x01\x00\x76\x00", 10) +
+                                       "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }",
+                                   "cut.npy");
+               }),
+               Catch::Contains("cut.npy: the .npy header is cut short"));
+    CHECK_THAT(error_of([] { parse_tensor("\x08", "t.pb"); }), Catch::Contains("t.pb: not an ONNX tensor"));
+}
+
+TEST_CASE("a model FloatScope's writer makes reads back as the graph it wrote") {
+    const Graph g = read_model(models / "types.onnx");
+    const Graph again = parse_model(model_bytes(g), "written");
+    CHECK(node_names(again) == node_names(g));
+    CHECK(again.opset == g.opset);
+    REQUIRE(again.initializers.size() == g.initializers.size());
+    for (const auto& [name, tensor] : g.initializers) {
+        INFO(name);
+        CHECK(again.initializers.at(name).type == tensor.type);
+        CHECK(again.initializers.at(name).shape == tensor.shape);
+        CHECK(same_values(again.initializers.at(name).numbers, tensor.numbers));
+        CHECK(again.initializers.at(name).integers == tensor.integers);
+    }
+}

@@ -1,0 +1,78 @@
+// Fuzz target: ONNX models and tensors (emu::onnx::parse_model, parse_tensor) from arbitrary bytes.
+// Properties: only floatscope::Error is thrown; a graph that reads has its nodes in topological
+// order and every constant tensor holds as many values as its shape has elements.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "core/error.hpp"
+#include "core/memory_budget.hpp"
+#include "emulation/workloads/onnx/model_reader.hpp"
+#include "fuzz_support.hpp"
+
+namespace {
+
+using namespace floatscope;
+using namespace floatscope::emu::onnx;
+
+void check_tensor(const Tensor<double>& t, const std::string& name) {
+    if (t.size() != element_count(t.shape) || (t.floating() ? !t.integers.empty() : !t.numbers.empty()))
+        fuzz::property_failed("a tensor holds its shape's values",
+                              fmt::format("'{}' of shape {} holds {}", name, describe(t.shape), t.size()));
+}
+
+void check_graph(const Graph& graph) {
+    std::set<std::string> made;
+    for (const ValueInfo& input : graph.inputs) made.insert(input.name);
+    for (const auto& [name, tensor] : graph.initializers) {
+        made.insert(name);
+        check_tensor(tensor, name);
+    }
+    for (const Node& node : graph.nodes) {
+        if (node.name.empty()) fuzz::property_failed("every node is named", node.op_type);
+        for (const std::string& input : node.inputs)
+            if (!input.empty() && !made.count(input))
+                fuzz::property_failed("nodes in topological order",
+                                      fmt::format("{} reads '{}'", node.describe(), input));
+        made.insert(node.outputs.begin(), node.outputs.end());
+        for (const auto& [name, attribute] : node.attributes)
+            if (attribute.kind == Attribute::Kind::Tensor) check_tensor(attribute.t, name);
+    }
+    if (graph.opset < min_supported_opset || graph.opset > max_supported_opset)
+        fuzz::property_failed("the opset is supported", std::to_string(graph.opset));
+}
+
+/// An empty folder of this process for external data: locations the fuzzer invents name no file,
+/// so the target reads nothing but its input.
+const std::filesystem::path& empty_folder() {
+    static const std::filesystem::path folder = [] {
+        const auto path = std::filesystem::temp_directory_path() / fmt::format("floatscope_onnx_fuzz_{}", ::getpid());
+        std::filesystem::create_directories(path);
+        return path;
+    }();
+    return folder;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    // Tensors that claim more than this are refused before they are allocated (-rss_limit_mb=2048).
+    static const bool limited = (core::set_memory_limit(std::uint64_t{256} << 20), true);
+    (void)limited;
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    try {
+        check_graph(parse_model(bytes, "fuzz.onnx", empty_folder()));
+    } catch (const Error&) {
+    }
+    try {
+        check_tensor(parse_tensor(bytes, "fuzz.pb"), "fuzz.pb");
+    } catch (const Error&) {
+    }
+    return 0;
+}
