@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -73,7 +74,7 @@ void Node::check_attributes(std::initializer_list<std::string_view> known) const
         if (!found) {
             std::string list;
             for (std::string_view k : known) list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
-            throw Error(fmt::format("{}: attribute {} is not supported (supported: {})", describe(), name,
+            throw Unsupported(fmt::format("{}: attribute {} is not supported (supported: {})", describe(), name,
                                     list.empty() ? "none" : list));
         }
     }

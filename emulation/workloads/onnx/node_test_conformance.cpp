@@ -14,6 +14,7 @@
 #include "emulation/workloads/onnx/graph_precision.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -122,9 +123,12 @@ NodeTestResult run_node_test(const std::filesystem::path& case_folder, int preci
         result.op_type = op_under_test(result.name, graph);
         for (const Node& node : graph.nodes) check_supported(node);
     } catch (const Error& e) {
+        // The reader and check_supported refuse what FloatScope does not evaluate; a model that does not
+        // read at all is a failure (ONNX's own cases are valid models).
         result.detail = e.what();
         if (result.op_type.empty()) result.op_type = "?";
-        return result;  // Unsupported
+        if (dynamic_cast<const Unsupported*>(&e) == nullptr) result.status = NodeTestResult::Status::Failed;
+        return result;
     }
     const PrecisionPolicy fp32 = uniform_policy(core::parse_format("fp32"));
     const GraphPrecision formats(graph, fp32);
@@ -170,6 +174,10 @@ NodeTestResult run_node_test(const std::filesystem::path& case_folder, int preci
                 result.detail = fmt::format("{}, truth: {}", set_name, why);
                 return result;
             }
+        } catch (const Unsupported& e) {
+            result.status = NodeTestResult::Status::Unsupported;  // a mode or input type FloatScope refuses
+            result.detail = fmt::format("{}: {}", set_name, e.what());
+            return result;
         } catch (const Error& e) {
             result.status = NodeTestResult::Status::Failed;
             result.detail = fmt::format("{}: {}", set_name, e.what());

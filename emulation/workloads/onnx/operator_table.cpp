@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -14,7 +15,7 @@ void throw_missing_input(const Node& node, std::size_t index) {
 const OperatorTable::Entry& OperatorTable::find(const Node& node) const {
     const auto it = entries_.find(node.op_type);
     if ((node.domain.empty() || node.domain == "ai.onnx") && it != entries_.end()) return it->second;
-    throw Error(fmt::format("{}{}: FloatScope does not evaluate this operator (supported, domain ai.onnx: {})",
+    throw Unsupported(fmt::format("{}{}: FloatScope does not evaluate this operator (supported, domain ai.onnx: {})",
                             node.describe(), node.domain.empty() ? "" : fmt::format(" of domain {}", node.domain),
                             fmt::join(op_types(), ", ")));
 }

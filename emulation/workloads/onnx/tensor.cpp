@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -70,7 +71,7 @@ ElementType element_type_from_onnx(int data_type, std::string_view context) {
     std::string supported;
     for (const TypeName& t : type_names) supported += fmt::format("{}{}", supported.empty() ? "" : ", ", t.name);
     const char* name = unsupported_type_name(data_type);
-    throw Error(fmt::format("{}: element type {} is not supported (supported: {})", context,
+    throw Unsupported(fmt::format("{}: element type {} is not supported (supported: {})", context,
                             name ? std::string(name) : fmt::format("number {}", data_type), supported));
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "emulation/workloads/onnx/element_decoding.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -145,7 +146,7 @@ Tensor<double> decode_tensor(const ::onnx::TensorProto& proto, std::string_view 
     Tensor<double> t;
     t.type = element_type_from_onnx(proto.data_type(), context);
     t.shape = tensor_shape(proto, context);
-    if (proto.has_segment()) throw Error(fmt::format("{}: segmented tensors are not supported", context));
+    if (proto.has_segment()) throw Unsupported(fmt::format("{}: segmented tensors are not supported", context));
     const std::size_t count = element_count(t.shape), width = element_width(t.type);
     // The shape is checked against the data before anything is allocated: a proto may claim any dims.
     if (proto.data_location() == ::onnx::TensorProto::EXTERNAL) {

@@ -11,6 +11,7 @@
 #include "emulation/workloads/onnx/operators/elementwise_families.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -46,7 +47,7 @@ template <class Call>
 TensorsOf<Call> gelu(const Call& call) {
     const std::string approximate = call.node.string_attribute("approximate", "none");
     if (approximate != "none" && approximate != "tanh")
-        throw Error(fmt::format("{}: attribute approximate is '{}' (supported: none, tanh)", call.node.describe(),
+        throw Unsupported(fmt::format("{}: attribute approximate is '{}' (supported: none, tanh)", call.node.describe(),
                                 approximate));
     const auto& n = call.numerics;
     const auto half = n.from_double(0.5), one = n.from_double(1);

@@ -10,6 +10,7 @@
 #include "emulation/workloads/onnx/operators/elementwise_families.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -75,7 +76,7 @@ TensorsOf<Call> dropout(const Call& call) {
         require_type(*training, ElementType::Bool, 2, call.node);
         for (std::int64_t t : training->integers)
             if (t != 0)
-                throw Error(
+                throw Unsupported(
                     fmt::format("{}: training_mode is true; FloatScope evaluates Dropout for inference only "
                                 "(training_mode false or omitted)",
                                 call.node.describe()));

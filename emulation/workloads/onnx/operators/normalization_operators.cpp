@@ -11,6 +11,7 @@
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/reduction_families.hpp"
 #include "emulation/workloads/onnx/operators/reduction_groups.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -63,7 +64,7 @@ TensorsOf<Call> batch_normalization(const Call& call) {
     const Node& node = call.node;
     node.check_attributes({"epsilon", "momentum", "training_mode"});
     if (node.int_attribute("training_mode", 0) != 0 || node.outputs.size() > 1)
-        throw Error(
+        throw Unsupported(
             fmt::format("{}: training mode (training_mode = 1, or the running mean and variance as outputs) "
                         "is not supported; FloatScope evaluates BatchNormalization for inference",
                         node.describe()));

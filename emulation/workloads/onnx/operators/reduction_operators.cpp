@@ -10,6 +10,7 @@
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/reduction_families.hpp"
 #include "emulation/workloads/onnx/operators/reduction_groups.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -88,7 +89,7 @@ TensorsOf<Call> reduce(const Call& call, Reduction r) {
     } else {
         node.check_attributes({"axes", "keepdims"});
         if (call.optional_input(1))
-            throw Error(
+            throw Unsupported(
                 fmt::format("{}: axes given as input 1, which this operator takes from opset 18 on "
                             "(opsets 13 to 17: the attribute axes)",
                             node.describe()));
