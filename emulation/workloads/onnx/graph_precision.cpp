@@ -31,7 +31,11 @@ GraphPrecision::GraphPrecision(const Graph& graph, const PrecisionPolicy& policy
                 case AutocastList::Promote: {
                     const core::FormatRounding* widest = nullptr;
                     for (const std::string& input : node.inputs) {
-                        if (input.empty()) continue;
+                        // A 0-d constant (a Python scalar in the exported model) does not widen a
+                        // tensor, as in PyTorch's type promotion.
+                        const auto constant = graph.initializers.find(input);
+                        if (input.empty() || (constant != graph.initializers.end() && constant->second.shape.empty()))
+                            continue;
                         const auto it = written.find(input);
                         const core::FormatRounding& format = it != written.end() ? it->second : storage_;
                         widest = widest ? &wider(*widest, format) : &format;

@@ -15,7 +15,8 @@ namespace floatscope::emu::onnx {
 /// policy's roles; with it, autocast_list decides: LowerPrecision nodes compute and write in the
 /// autocast format (accumulating in the policy's accumulate format, fp32 by default), Float32
 /// nodes take the policy's roles, Promote nodes compute and write in the widest format among the
-/// formats their floating inputs were written in (inputs and initializers: the storage format).
+/// formats their floating inputs were written in (inputs and initializers: the storage format;
+/// 0-d initializers, scalars in PyTorch, do not widen).
 /// Then the policy's `ops` and `nodes` overrides apply, the last matching one winning. Matrix
 /// products follow policy.matmul_model of the node's formats.
 class GraphPrecision {

@@ -1,0 +1,174 @@
+// Tests of the onnx workload on the reference models (a CNN, a transformer encoder layer with fused
+// and decomposed LayerNorm) that tests/data/onnx/write_reference_models.py writes with onnx.helper,
+// against the float64 NumPy evaluation that script makes of each: the truth to double precision, the
+// fp32 policy to fp32's; then how policies select nodes (ops, nodes, autocast, weights).
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "core/catalog.hpp"
+#include "emulation/simulation/engine.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/registry.hpp"
+#include "tests/temp_dir.hpp"
+
+using namespace floatscope;
+using namespace floatscope::emu;
+
+namespace {
+
+const std::filesystem::path models = FLOATSCOPE_REFERENCE_MODELS;
+
+const Workload& workload() { return find_workload("onnx"); }
+
+Parameters parameters(const std::string& model, std::vector<std::string> more = {}) {
+    more.push_back("model=" + (models / (model + ".onnx")).string());
+    more.push_back("inputs=" + (models / (model + "_input.npy")).string());
+    return Parameters::parse(workload().parameters(), more);
+}
+
+Trace run(const Parameters& p, const std::string& policy) {
+    Trace trace;
+    RunControl control;
+    workload().run(p, parse_policy(policy), trace, control);
+    return trace;
+}
+
+/// max |x - r| / max |r| of a region's values against NumPy's reference output.
+double relative_difference(const std::vector<double>& x, const std::string& model) {
+    const onnx::Tensor<double> reference = onnx::read_input_file(models / (model + "_reference.npy"));
+    REQUIRE(reference.numbers.size() == x.size());
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        worst = std::max(worst, std::fabs(x[i] - reference.numbers[i]));
+        scale = std::max(scale, std::fabs(reference.numbers[i]));
+    }
+    return worst / scale;
+}
+
+const TraceRegion& region_labelled(const Trace& trace, const std::string& label) {
+    const auto it = std::find_if(trace.regions().begin(), trace.regions().end(),
+                                 [&](const TraceRegion& r) { return r.label == label; });
+    REQUIRE(it != trace.regions().end());
+    return *it;
+}
+
+}  // namespace
+
+TEST_CASE("the truth and the fp32 policy reproduce NumPy's float64 evaluation of each reference model") {
+    for (const char* model : {"cnn", "encoder", "encoder_decomposed"}) {
+        INFO(model);
+        const Parameters p = parameters(model);
+        const TruthPrecisionScope scope(256);
+        TruthTrace truth;
+        RunControl control;
+        workload().run_ground_truth(p, 256, truth, control);
+        const TruthRegion* output = truth.find("output", 0);
+        REQUIRE(output != nullptr);
+        std::vector<double> values;
+        for (const TruthNumber& v : output->values) values.push_back(v.convert_to<double>());
+        // NumPy's float64 evaluation rounds every operation: a few ulps of double apart.
+        CHECK(relative_difference(values, model) < 1e-14);
+
+        const Trace fp32 = run(p, "fp32");
+        const TraceRegion& fp32_output = fp32.regions().back();
+        CHECK(fp32_output.kind == "output");
+        const double fp32_difference = relative_difference(fp32_output.values, model);
+        CHECK(fp32_difference < 1e-5);  // binary32 throughout: 2^-24 per operation, grown over the graph
+        CHECK(fp32_difference > 1e-9);  // and not the float64 evaluation
+
+        // One region per node with a floating output, in graph order, labelled "name (Op)".
+        const onnx::Graph graph = onnx::read_model(models / (std::string(model) + ".onnx"));
+        std::size_t node_regions = 0;
+        for (const TraceRegion& r : fp32.regions()) node_regions += r.kind == "node";
+        CHECK(node_regions <= graph.nodes.size());
+        CHECK(fp32.regions().front().label == graph.nodes.front().name + " (" + graph.nodes.front().op_type + ")");
+    }
+}
+
+TEST_CASE("ops and nodes overrides change exactly the nodes they select") {
+    const Parameters p = parameters("encoder");
+    const Trace trace = run(p, "fp32; ops MatMul = bf16; nodes /encoder/layer.0/norm2/* = fp16");
+    const core::FormatSpec bf16 = core::parse_format("bf16"), fp16 = core::parse_format("fp16"),
+                           fp32 = core::parse_format("fp32");
+    for (const TraceRegion& r : trace.regions()) {
+        if (r.kind != "node") continue;
+        INFO(r.label);
+        const bool matmul = r.label.ends_with("(MatMul)");
+        const bool norm2 = r.label.rfind("/encoder/layer.0/norm2/", 0) == 0;
+        CHECK(r.format == (norm2 ? fp16 : matmul ? bf16 : fp32));
+        // A MatMul's outputs are bf16 values.
+        if (matmul)
+            for (double v : r.values) CHECK(static_cast<double>(static_cast<float>(v)) == v);
+    }
+}
+
+TEST_CASE("autocast: matrix products in the low format, softmax and layer norm in fp32, the rest promoted") {
+    const Trace trace = run(parameters("encoder"), "autocast = fp16");
+    const core::FormatSpec fp16 = core::parse_format("fp16"), fp32 = core::parse_format("fp32");
+    CHECK(region_labelled(trace, "/encoder/layer.0/self_attn/q_proj/MatMul (MatMul)").format == fp16);
+    CHECK(region_labelled(trace, "/encoder/layer.0/self_attn/Softmax (Softmax)").format == fp32);
+    CHECK(region_labelled(trace, "/encoder/layer.0/norm1/LayerNormalization (LayerNormalization)").format == fp32);
+    // The bias Add of an fp16 product and an fp32 bias promotes to fp32; so does the Div by the
+    // 1-element fp32 divisor (rank 1: PyTorch's promotion leaves out only 0-d tensors); the Transpose
+    // of an fp16 product stays fp16.
+    CHECK(region_labelled(trace, "/encoder/layer.0/self_attn/q_proj/Add (Add)").format == fp32);
+    CHECK(region_labelled(trace, "/encoder/layer.0/self_attn/MatMul (MatMul)").format == fp16);
+    CHECK(region_labelled(trace, "/encoder/layer.0/self_attn/Div (Div)").format == fp32);
+    CHECK(region_labelled(trace, "/encoder/layer.0/self_attn/Transpose_3 (Transpose)").format == fp16);
+}
+
+TEST_CASE("weights = SCHEME quantizes the matrix products' weights: fewer bits, larger error") {
+    const Parameters p = parameters("cnn");
+    const std::string label = run(p, "fp32").regions().front().label;
+    REQUIRE(label.ends_with("(Conv)"));
+    const auto error_of = [&](const std::string& policy) {
+        return relative_difference(run(p, policy).regions().back().values, "cnn");
+    };
+    const double fp32 = error_of("fp32"), int8 = error_of("fp32; weights = int8"), int4 = error_of("fp32; weights = int4");
+    CHECK(fp32 < int8);
+    CHECK(int8 < int4);
+    CHECK_THROWS_WITH(run(p, "fp32; weights = int17"), Catch::Contains("weights = int17"));
+}
+
+TEST_CASE("the engine measures every node against the truth; save-outputs writes the outputs NumPy reads") {
+    const test::TempDir out;
+    RunRequest request;
+    request.workload = &workload();
+    request.parameters = parameters("encoder", {"save-outputs=" + out.path().string()});
+    request.policies = {parse_policy("fp32"), parse_policy("bf16")};
+    RunControl control;
+    const Report report = run(request, control);
+    double fp32_error = -1, bf16_error = -1;
+    for (const ReportRow& row : report.rows)
+        if (row.region_kind == "output" && row.metric == metric::normwise_rel_error)
+            (row.policy == "fp32" ? fp32_error : bf16_error) = row.value;
+    CHECK(fp32_error > 0);
+    CHECK(fp32_error < 1e-5);
+    CHECK(bf16_error > 1e-3);
+    const onnx::Tensor<double> truth = onnx::read_input_file(out.path() / "truth_y.npy");
+    CHECK(relative_difference(truth.numbers, "encoder") < 1e-14);
+    CHECK(relative_difference(onnx::read_input_file(out.path() / "bf16_y.npy").numbers, "encoder") > 1e-3);
+}
+
+TEST_CASE("bad setups are refused before anything runs, naming what is wrong") {
+    const auto error_of = [](std::vector<std::string> assignments) {
+        try {
+            workload().check(Parameters::parse(workload().parameters(), assignments));
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(error_of({}), Catch::Contains("--set model=FILE.onnx"));
+    const std::string model = "model=" + (models / "encoder.onnx").string();
+    CHECK_THAT(error_of({model, "inputs=a.npy,b.npy"}), Catch::Contains("takes 1 input(s)"));
+    CHECK_THAT(error_of({model, "inputs=" + (models / "cnn_input.npy").string()}), Catch::Contains("input 'x'"));
+    CHECK_THAT(error_of({model, "save-outputs=/no/such/folder"}), Catch::Contains("is not a folder"));
+    CHECK_THAT(error_of({"model=/no/such.onnx"}), Catch::Contains("/no/such.onnx"));
+}
