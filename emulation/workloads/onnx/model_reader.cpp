@@ -1,8 +1,8 @@
 // ModelProto and TensorProto files read with ONNX's own protobuf messages, into FloatScope's Graph.
 #include "emulation/workloads/onnx/model_reader.hpp"
 
-#include <algorithm>
 #include <climits>
+#include <functional>
 #include <map>
 #include <optional>
 #include <queue>
@@ -149,10 +149,13 @@ void require_tensor_memory(const ::onnx::GraphProto& graph, std::string_view sou
 /// cycle found by walking from `start` to the producers of inputs not yet made.
 std::string describe_cycle(const std::vector<Node>& nodes, std::size_t start,
                            const std::map<std::string, std::size_t>& producer, const std::set<std::string>& made) {
+    constexpr std::size_t unvisited = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> position(nodes.size(), unvisited);  // of each node on the walk
     std::vector<std::size_t> path;
     std::vector<std::string> values;
     std::size_t current = start;
-    while (std::find(path.begin(), path.end(), current) == path.end()) {
+    while (position[current] == unvisited) {
+        position[current] = path.size();
         path.push_back(current);
         for (const std::string& input : nodes[current].inputs)
             if (!input.empty() && !made.count(input)) {
@@ -161,7 +164,7 @@ std::string describe_cycle(const std::vector<Node>& nodes, std::size_t start,
                 break;
             }
     }
-    const std::size_t first = static_cast<std::size_t>(std::find(path.begin(), path.end(), current) - path.begin());
+    const std::size_t first = position[current];
     std::string text = nodes[path[first]].describe();
     for (std::size_t i = first; i < path.size(); ++i)
         text += fmt::format("{} reads '{}' made by {}", i == first ? "" : ", which", values[i],
