@@ -29,11 +29,15 @@ std::string values_text(const emu::onnx::Graph& graph, const std::vector<std::st
 }
 
 int onnx_info(std::ostream& out, const std::string& path) {
-    const emu::onnx::Graph graph = emu::onnx::read_model(path);
+    emu::onnx::Graph graph = emu::onnx::read_model(path);
+    emu::onnx::add_inferred_shapes(graph, path);
     std::size_t parameters = 0;
     for (const auto& [name, t] : graph.initializers) parameters += t.size();
-    out << fmt::format("{}: graph '{}'{}, opset {}, {} nodes, {} initializers ({} values)\n\n", path, graph.name,
-                       graph.producer.empty() ? "" : " from " + graph.producer, graph.opset, graph.nodes.size(),
+    const std::string opset = graph.model_opset == graph.opset
+                                  ? fmt::format("opset {}", graph.opset)
+                                  : fmt::format("opset {} (evaluated as {})", graph.model_opset, graph.opset);
+    out << fmt::format("{}: graph '{}'{}, {}, {} nodes, {} initializers ({} values)\n\n", path, graph.name,
+                       graph.producer.empty() ? "" : " from " + graph.producer, opset, graph.nodes.size(),
                        graph.initializers.size(), parameters);
     TextTable io({"value", "kind", "type", "shape"});
     for (const auto& v : graph.inputs) io.add_row({v.name, "input", to_string(v.type), emu::onnx::describe(v.shape)});

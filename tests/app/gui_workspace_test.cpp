@@ -13,6 +13,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTimer>
+#include <QTreeWidget>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -20,6 +21,7 @@
 
 #include "app/gui/main_window.hpp"
 #include "app/gui/simulator/compare_view.hpp"
+#include "app/gui/simulator/graph_panel.hpp"
 #include "app/gui/simulator/parameter_form.hpp"
 #include "app/gui/simulator/policy_editor.hpp"
 #include "app/gui/simulator/policy_presets.hpp"
@@ -408,4 +410,45 @@ TEST_CASE("Compare's final error is the normwise one; reports from before it sti
     CHECK(before.final_error == 0.25);
     CHECK(before.final_bits_correct == 2);
     CHECK(before.underflow == 5);
+}
+
+TEST_CASE("an ONNX model dropped on the runner: its nodes listed, per-op overrides, results per node", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    gui::RunnerView& runner = *w.ws.runner_view();
+    const QString model = QStringLiteral(FLOATSCOPE_ONNX_REFERENCE_MODELS "/encoder.onnx");
+    runner.open_model(model);
+    CHECK(runner.setup().workload == "onnx");
+    CHECK(runner.setup().parameters.at("model") == model.toStdString());
+    // The encoder layer's 33 nodes in run order, with op types; the policy editor offers them.
+    const QTreeWidget& nodes = *runner.graph_panel()->nodes();
+    REQUIRE(nodes.topLevelItemCount() == 33);
+    CHECK(nodes.topLevelItem(0)->text(2) == "MatMul");
+    CHECK(nodes.topLevelItem(14)->text(2) == "Softmax");
+    CHECK(runner.graph_panel()->op_types().contains("LayerNormalization"));
+    gui::PolicyEditor& policies = *runner.policy_editor();
+    CHECK(policies.op_type_combo()->findText("Softmax") >= 0);
+
+    policies.set_entries({{"fp32", {}}});
+    policies.op_type_combo()->setCurrentText("MatMul");
+    policies.op_format_combo()->setCurrentText("bf16");
+    policies.add_op_override_button()->click();
+    CHECK(policies.text_edit()->text() == "fp32; ops MatMul = bf16");
+    CHECK(policies.validation_message().isEmpty());
+
+    w.finished.clear();
+    REQUIRE(w.ws.start_run());
+    REQUIRE(wait_for_run(w.finished, w.failed));
+    REQUIRE(w.failed.count() == 0);
+    // Error growth along the nodes: one point per node with a floating output.
+    REQUIRE(w.ws.results_view()->select_plot("error_growth_normwise_rel_error_node"));
+    const plots::PlotModel* plot = w.ws.results_view()->current_plot();
+    REQUIRE(plot != nullptr);
+    REQUIRE(plot->series.size() == 1);
+    CHECK(plot->series[0].points.size() == 33);
+
+    // A file that is not a model says why in the panel, and offers no op types.
+    CHECK_FALSE(runner.graph_panel()->show_model(QStringLiteral(FLOATSCOPE_ONNX_REFERENCE_MODELS "/encoder_input.npy")));
+    CHECK(runner.graph_panel()->summary().contains("encoder_input.npy"));
+    CHECK(runner.graph_panel()->op_types().isEmpty());
 }

@@ -61,7 +61,8 @@ bool GraphPanel::show_model(const QString& path) {
         return false;
     }
     try {
-        const emu::onnx::Graph graph = emu::onnx::read_model(path.toStdString());
+        emu::onnx::Graph graph = emu::onnx::read_model(path.toStdString());
+        emu::onnx::add_inferred_shapes(graph, path.toStdString());
         QStringList inputs, outputs;
         for (const auto& v : graph.inputs) inputs << value_text(graph, v.name);
         for (const auto& v : graph.outputs) outputs << value_text(graph, v.name);

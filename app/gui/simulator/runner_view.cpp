@@ -12,6 +12,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include "app/gui/simulator/graph_panel.hpp"
@@ -111,7 +112,11 @@ void RunnerView::choose_workload(const QString& name) {
     // The summary in view, the full help (often a long paragraph) as tooltip: the form keeps its room.
     help_->setText(QString::fromStdString(workload.summary()));
     help_->setToolTip(QString::fromStdString(workload.help()));
-    form_->set_schema(workload.parameters());
+    {
+        // The form says it changed while it builds its editors; the graph is read once it is whole.
+        const QSignalBlocker blocker(form_);
+        form_->set_schema(workload.parameters());
+    }
     refresh_graph();
 }
 

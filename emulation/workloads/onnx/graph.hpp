@@ -62,7 +62,10 @@ struct ValueInfo {
 struct Graph {
     std::string name;
     std::string producer;  ///< "pytorch 2.1", as the model says
-    int opset = 0;  ///< version of the default (ai.onnx) domain
+    /// The version of the default (ai.onnx) domain the operators are evaluated as: the model's, or
+    /// min_supported_opset for an older model whose operators are defined there as in its own.
+    int opset = 0;
+    int model_opset = 0;  ///< the version the model imports
     /// The inputs a caller supplies, in graph order (graph inputs that are initializers excluded).
     std::vector<ValueInfo> inputs;
     std::vector<ValueInfo> outputs;

@@ -1,6 +1,7 @@
 // ModelProto and TensorProto files read with ONNX's own protobuf messages, into FloatScope's Graph.
 #include "emulation/workloads/onnx/model_reader.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <functional>
 #include <map>
@@ -9,13 +10,16 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/workloads/onnx/npy_array.hpp"
 #include "emulation/workloads/onnx/tensor_proto.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -39,22 +43,41 @@ void parse_message(Message& message, std::string_view bytes, std::string_view so
         throw Error(fmt::format("{}: not an ONNX {} (the protobuf does not parse; truncated?)", source, what));
 }
 
-/// The ai.onnx opset the model imports, checked against the versions FloatScope evaluates.
+/// The ai.onnx opset the model imports; one past max_supported_opset is refused (one below
+/// min_supported_opset is checked node by node: check_older_opset).
 int default_opset(const ::onnx::ModelProto& model, std::string_view source) {
     std::optional<std::int64_t> opset;
     for (const ::onnx::OperatorSetIdProto& import : model.opset_import())
         if (import.domain().empty() || import.domain() == "ai.onnx") opset = import.version();
     if (!opset)
-        throw Error(
+        throw Unsupported(
             fmt::format("{}: the model imports no opset of the default domain (ai.onnx); FloatScope "
                         "evaluates opsets {} to {}",
                         source, min_supported_opset, max_supported_opset));
-    if (*opset < min_supported_opset || *opset > max_supported_opset)
-        throw Error(
+    if (*opset < 1 || *opset > max_supported_opset)
+        throw Unsupported(
             fmt::format("{}: ai.onnx opset {} is not supported; FloatScope evaluates opsets {} to {} "
                         "(onnx.version_converter converts a model)",
                         source, *opset, min_supported_opset, max_supported_opset));
     return static_cast<int>(*opset);
+}
+
+/// A model of an opset before min_supported_opset is evaluated as of that opset when every one of
+/// its ai.onnx operators is defined there as it was in the model's opset: ONNX's schema registry
+/// says since which version each definition holds (Relu's of opset 13 since 13: an opset-6 Relu
+/// is refused, though only its types changed; And's holds since 7). Operators the registry does
+/// not know are left to the operator table, which refuses them.
+void check_older_opset(const std::vector<Node>& nodes, int opset, std::string_view source) {
+    for (const Node& node : nodes) {
+        if (!node.domain.empty() && node.domain != "ai.onnx") continue;
+        const ::onnx::OpSchema* schema = ::onnx::OpSchemaRegistry::Schema(node.op_type, min_supported_opset);
+        if (schema != nullptr && schema->since_version() > opset)
+            throw Unsupported(fmt::format(
+                "{}: {} is of opset {}, and {} changed in opset {}; FloatScope evaluates operators as opsets {} to {} "
+                "define them (onnx.version_converter converts a model)",
+                source, node.describe(), opset, node.op_type, schema->since_version(), min_supported_opset,
+                max_supported_opset));
+    }
 }
 
 /// The dimensions a tensor type declares: -1 for a symbolic or unknown one, its symbol (or "")
@@ -70,7 +93,7 @@ Shape declared_shape(const ::onnx::TypeProto_Tensor& tensor, std::vector<std::st
 
 ValueInfo value_info(const ::onnx::ValueInfoProto& proto, std::string_view context) {
     if (!proto.type().has_tensor_type())
-        throw Error(
+        throw Unsupported(
             fmt::format("{}: not a tensor (a sequence, map or optional), which FloatScope does not evaluate", context));
     ValueInfo info;
     info.name = proto.name();
@@ -232,13 +255,13 @@ Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const s
         throw Error(fmt::format("{}: not an ONNX model (no ir_version or no graph)", source));
     const ::onnx::GraphProto& g = model.graph();
     Graph graph;
-    graph.opset = default_opset(model, source);
+    graph.model_opset = default_opset(model, source);
     graph.name = g.name();
     graph.producer = model.producer_version().empty()
                          ? model.producer_name()
                          : fmt::format("{} {}", model.producer_name(), model.producer_version());
     if (g.sparse_initializer_size() > 0)
-        throw Error(fmt::format("{}: sparse initializer '{}' is not supported", source,
+        throw Unsupported(fmt::format("{}: sparse initializer '{}' is not supported", source,
                                 g.sparse_initializer(0).values().name()));
 
     require_tensor_memory(g, source);
@@ -273,6 +296,8 @@ Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const s
         nodes.push_back(node(g.node(i), static_cast<std::size_t>(i), source, folder));
     const std::set<std::string> graph_values = available;
     graph.nodes = topological_order(std::move(nodes), std::move(available), source);
+    if (graph.model_opset < min_supported_opset) check_older_opset(graph.nodes, graph.model_opset, source);
+    graph.opset = std::max(graph.model_opset, min_supported_opset);
     std::set<std::string> made = graph_values;
     for (const Node& n : graph.nodes) made.insert(n.outputs.begin(), n.outputs.end());
     for (const ValueInfo& output : graph.outputs)
@@ -291,6 +316,23 @@ Tensor<double> tensor_of(std::string_view bytes, std::string_view source, const 
 }
 
 }  // namespace
+
+void add_inferred_shapes(Graph& graph, const std::filesystem::path& path) {
+    ::onnx::ModelProto model;
+    parse_message(model, read_limited(path, "ONNX model"), path.string(), "model");
+    try {
+        // Node-level failures are skipped (error mode 0); data propagation follows Shape -> Reshape.
+        ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(),
+                                             ::onnx::ShapeInferenceOptions(false, 0, true));
+    } catch (const std::exception&) {
+        // What was inferred before the failure stays in the model; the rest stays unknown.
+    }
+    for (const ::onnx::ValueInfoProto& v : model.graph().value_info()) {
+        if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) continue;
+        std::vector<std::string> names;
+        graph.value_shapes.emplace(v.name(), declared_shape(v.type().tensor_type(), names));
+    }
+}
 
 Graph parse_model(std::string_view bytes, std::string_view source, const std::filesystem::path& folder) {
     ::onnx::ModelProto model;

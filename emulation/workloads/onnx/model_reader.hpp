@@ -20,6 +20,11 @@ Graph read_model(const std::filesystem::path& path);
 /// The same from the bytes of a model (external data relative to `folder`); `source` names it in errors.
 Graph parse_model(std::string_view bytes, std::string_view source, const std::filesystem::path& folder = {});
 
+/// Adds to graph.value_shapes the shapes ONNX's shape inference finds for the values of the model
+/// in `path` (read again: inference works on the protobuf), for people (onnx-info, the GUI's
+/// node list); what it cannot infer stays unknown.
+void add_inferred_shapes(Graph& graph, const std::filesystem::path& path);
+
 /// The tensor a TensorProto .pb file holds (ONNX's test data: input_0.pb ...), exact in double.
 Tensor<double> read_tensor_file(const std::filesystem::path& path);
 Tensor<double> parse_tensor(std::string_view bytes, std::string_view source);
