@@ -139,6 +139,12 @@ save(model([helper.make_node("Identity", ["x"], ["y"])], [x], [y],
 save(model([helper.make_node("Identity", ["x"], ["y"])], [x], [y],
            [raw("halfwords", TensorProto.UINT16, [2], np.array([1, 2], np.uint16))]), "broken/uint16_initializer.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=9), "broken/opset9.onnx")
+save(model(mlp_nodes, [x], [y], [W, b], opset=18), "broken/opset18.onnx")
+# And is defined as in opset 7 up to opset 17: an opset-7 model of it reads, evaluated as opset 13.
+p = helper.make_tensor_value_info("p", TensorProto.BOOL, [2])
+q = helper.make_tensor_value_info("q", TensorProto.BOOL, [2])
+save(model([helper.make_node("And", ["p", "q"], ["r"], name="and")], [p, q],
+           [helper.make_tensor_value_info("r", TensorProto.BOOL, [2])], opset=7), "opset7_and.onnx")
 no_default = helper.make_model(helper.make_graph(mlp_nodes, "test", [x], [y], [W, b]),
                                opset_imports=[helper.make_opsetid("com.microsoft", 1)])
 save(no_default, "broken/no_default_opset.onnx")

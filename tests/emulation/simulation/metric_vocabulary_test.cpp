@@ -28,6 +28,7 @@ std::vector<std::string> small_parameters(const std::string& workload) {
     if (workload == "quantize") return {"rows=16", "cols=16", "matmul-rows=2"};
     if (workload == "fpcore") return {"samples=16"};
     if (workload == "weights") return {std::string("model=") + FLOATSCOPE_CHECKPOINTS + "/sharded"};
+    if (workload == "onnx") return {std::string("model=") + FLOATSCOPE_ONNX_REFERENCE_MODELS + "/cnn.onnx"};
     return {};
 }
 

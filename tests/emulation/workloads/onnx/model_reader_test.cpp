@@ -82,6 +82,14 @@ TEST_CASE("the MLP reads with its opset, inputs, outputs, initializers and nodes
     CHECK(g.nodes[2].op_type == "Relu");
 }
 
+TEST_CASE("a model of an older opset reads where its operators are defined as in opset 13") {
+    const Graph graph = read_model(models / "opset7_and.onnx");
+    CHECK(graph.model_opset == 7);
+    CHECK(graph.opset == 13);
+    REQUIRE(graph.nodes.size() == 1);
+    CHECK(graph.nodes[0].op_type == "And");
+}
+
 TEST_CASE("nodes out of order are sorted, keeping the model's order where they are free") {
     // Model order: relu(z), neg(x), matmul(x, W), add(h, b). Ready at first: neg and matmul; neg
     // comes first in the model; then matmul, add (now ready), relu last.
@@ -194,8 +202,11 @@ TEST_CASE("broken models are refused with what is wrong") {
                Catch::Contains("initializer 'names'") && Catch::Contains("element type string is not supported"));
     CHECK_THAT(model_error("broken/uint16_initializer.onnx"),
                Catch::Contains("initializer 'halfwords'") && Catch::Contains("element type uint16 is not supported"));
+    // MatMul's definition of opset 13 holds since 13: an opset-9 MatMul is refused, naming the node.
     CHECK_THAT(model_error("broken/opset9.onnx"),
-               Catch::Contains("opset9.onnx: ai.onnx opset 9 is not supported; FloatScope evaluates opsets 13 to 17"));
+               Catch::Contains("opset9.onnx: node 'matmul' (MatMul) is of opset 9, and MatMul changed in opset 13"));
+    CHECK_THAT(model_error("broken/opset18.onnx"),
+               Catch::Contains("opset18.onnx: ai.onnx opset 18 is not supported; FloatScope evaluates opsets 13 to 17"));
     CHECK_THAT(model_error("broken/no_default_opset.onnx"), Catch::Contains("imports no opset of the default domain"));
     CHECK_THAT(
         model_error("broken/size_mismatch.onnx"),
