@@ -31,6 +31,17 @@ QString joined(const emu::onnx::Graph& graph, const std::vector<std::string>& na
     return parts.join(QStringLiteral(", "));
 }
 
+/// The shapes of a node's outputs ("[-1, 8, 16]"; "?" where unknown): the names are in the tooltip.
+QString shapes(const emu::onnx::Graph& graph, const std::vector<std::string>& names) {
+    QStringList parts;
+    for (const std::string& n : names) {
+        const auto known = graph.value_shapes.find(n);
+        parts << (known == graph.value_shapes.end() ? QStringLiteral("?")
+                                                    : QString::fromStdString(emu::onnx::describe(known->second)));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
 }  // namespace
 
 GraphPanel::GraphPanel(QWidget* parent) : QWidget(parent) {
@@ -43,7 +54,7 @@ GraphPanel::GraphPanel(QWidget* parent) : QWidget(parent) {
     nodes_->setRootIsDecorated(false);
     nodes_->setUniformRowHeights(true);
     nodes_->setHeaderLabels({QStringLiteral("#"), QStringLiteral("node"), QStringLiteral("op"),
-                             QStringLiteral("reads"), QStringLiteral("writes")});
+                             QStringLiteral("output shape"), QStringLiteral("reads")});
     nodes_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -75,9 +86,10 @@ bool GraphPanel::show_model(const QString& path) {
         for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
             const emu::onnx::Node& node = graph.nodes[i];
             auto* item = new QTreeWidgetItem(nodes_, {QString::number(i), QString::fromStdString(node.name),
-                                                      QString::fromStdString(node.op_type), joined(graph, node.inputs),
-                                                      joined(graph, node.outputs)});
+                                                      QString::fromStdString(node.op_type),
+                                                      shapes(graph, node.outputs), joined(graph, node.inputs)});
             item->setToolTip(1, QString::fromStdString(node.name));
+            item->setToolTip(3, joined(graph, node.outputs));
             const QString op = QString::fromStdString(node.op_type);
             if (!op_types_.contains(op)) op_types_ << op;
         }

@@ -10,8 +10,8 @@ class QTreeWidget;
 namespace floatscope::gui {
 
 /// A summary line (producer, opset, inputs, outputs) and a row per node: its position, name, op
-/// type, and the shapes of what it reads and writes (declared in the model or inferred by ONNX's
-/// shape inference; "?" where neither knows). A model that does not read says why instead.
+/// type, the shapes of its outputs and what it reads (shapes declared in the model or inferred by
+/// ONNX's shape inference; "?" where neither knows). A model that does not read says why instead.
 class GraphPanel : public QWidget {
     Q_OBJECT
 public:

@@ -90,6 +90,7 @@ PolicyEditor::PolicyEditor(QWidget* parent) : QWidget(parent) {
     op_format_ = new QComboBox(op_row_);
     op_format_->setObjectName(QStringLiteral("op_format"));
     op_format_->addItems(names);
+    op_format_->setCurrentText(QStringLiteral("bf16"));
     add_op_override_ = new QPushButton(QStringLiteral("Add o&verride"), op_row_);
     add_op_override_->setObjectName(QStringLiteral("add_op_override"));
     add_op_override_->setToolTip(QStringLiteral("Append 'ops OP = FORMAT' to the policy: every node of that op type "

@@ -52,7 +52,6 @@ RunnerView::RunnerView(QWidget* parent) : QWidget(parent) {
     graph_box_ = new QGroupBox(QStringLiteral("Graph"), this);
     auto* graph_layout = new QVBoxLayout(graph_box_);
     graph_layout->addWidget(graph_);
-    workload_layout->addWidget(graph_box_, 2);
 
     policies_ = new PolicyEditor(this);
     auto* policy_box = new QGroupBox(QStringLiteral("Policies"), this);
@@ -89,6 +88,7 @@ RunnerView::RunnerView(QWidget* parent) : QWidget(parent) {
     columns_scroll->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(columns_scroll, 1);
+    layout->addWidget(graph_box_, 1);  // the whole width: node names and shapes are long
     layout->addLayout(controls);
     layout->addWidget(message_);
 
