@@ -49,6 +49,7 @@ const OperatorTable& operator_table() {
         add_number_class_operators(t);
         add_scatter_operators(t);
         add_loss_operators(t);
+        add_einsum_operators(t);
         return t;
     }();
     return table;

@@ -39,10 +39,10 @@ TEST_CASE("Mod: Python's remainder for integers, C's fmod with fmod = 1", "[onnx
     CHECK_THROWS_AS(run_truth(make_node("Mod"), {a, integers({1}, {0})}), floatscope::Error);
 }
 
-TEST_CASE("PRelu broadcasts its slope; ThresholdedRelu keeps what exceeds alpha", "[onnx][number_class]") {
-    // [[-2, 3], [-4, 5]] with slopes [0.5, 0.25] per column: -1, 3, -1, 5.
+TEST_CASE("PRelu broadcasts its slope, ThresholdedRelu keeps what exceeds alpha", "[onnx][number_class]") {
+    // [[-2, 3], [-4, 5]] with slopes [0.5, 0.25] per column: -2 * 0.5, 3, -4 * 0.5, 5.
     CHECK(exact_in_both(make_node("PRelu"), {floats({2, 2}, {-2, 3, -4, 5}), floats({2}, {0.5, 0.25})})[0].numbers ==
-          std::vector<double>{-1, 3, -1, 5});
+          std::vector<double>{-1, 3, -2, 5});
     CHECK(exact_in_both(make_node("ThresholdedRelu", {{"alpha", float_attribute(2)}}), {floats({3}, {1, 2, 3})})[0]
               .numbers == std::vector<double>{0, 0, 3});
 }

@@ -26,7 +26,7 @@ TEST_CASE("CumSum along an axis: inclusive, exclusive, reverse", "[onnx][scan]")
           std::vector<std::int64_t>{5, -2, 0});
 }
 
-TEST_CASE("CumSum rounds each running sum to the accumulate format; the truth is exact", "[onnx][scan]") {
+TEST_CASE("CumSum rounds each running sum to the accumulate format, the truth exactly", "[onnx][scan]") {
     // [1, 2^-24, 2^-24]: exact running sums 1, 1 + 2^-24, 1 + 2^-23. In fp32 (24 bits) 1 + 2^-24
     // is a tie that rounds to even, 1; the scan goes on from 1 and gives 1 again.
     const auto x = floats({3}, {1, 0x1p-24, 0x1p-24});
