@@ -1,7 +1,7 @@
 // ONNX operators: the activation functions built from several operations (Relu, LeakyRelu, PRelu,
-// ThresholdedRelu, Elu, HardSigmoid, Softplus, Gelu), each in the order a kernel computes it, every operation rounded
-// in an emulated run. (Sigmoid is one Function: elementwise_operators.cpp.) Attribute defaults are floats, as a model
-// stores its float attributes (0.01f, not the double 0.01).
+// ThresholdedRelu, Elu, HardSigmoid, Softplus, Gelu), each in the order a kernel computes it, every
+// operation rounded in an emulated run. (Sigmoid is one Function: elementwise_operators.cpp.)
+// Attribute defaults are floats, as a model stores its float attributes (0.01f, not the double 0.01).
 #include <string>
 
 #include <fmt/format.h>
@@ -49,7 +49,7 @@ TensorsOf<Call> gelu(const Call& call) {
     const std::string approximate = call.node.string_attribute("approximate", "none");
     if (approximate != "none" && approximate != "tanh")
         throw Unsupported(fmt::format("{}: attribute approximate is '{}' (supported: none, tanh)", call.node.describe(),
-                                      approximate));
+                                approximate));
     const auto& n = call.numerics;
     const auto half = n.from_double(0.5), one = n.from_double(1);
     if (approximate == "none") {
