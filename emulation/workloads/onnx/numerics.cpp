@@ -46,6 +46,15 @@ double evaluate_in_double(Function f, double x) {
         case Function::Round: return std::nearbyint(x);  // the default rounding mode: ties to even
         case Function::Sin: return std::sin(x);
         case Function::Cos: return std::cos(x);
+        case Function::Tan: return std::tan(x);
+        case Function::Asin: return std::asin(x);
+        case Function::Acos: return std::acos(x);
+        case Function::Atan: return std::atan(x);
+        case Function::Sinh: return std::sinh(x);
+        case Function::Cosh: return std::cosh(x);
+        case Function::Asinh: return std::asinh(x);
+        case Function::Acosh: return std::acosh(x);
+        case Function::Atanh: return std::atanh(x);
     }
     return x;
 }
@@ -160,6 +169,12 @@ TruthNumerics::Number TruthNumerics::fma(const Number& a, const Number& b, const
     return r;
 }
 
+TruthNumerics::Number TruthNumerics::fmod(const Number& a, const Number& b) const {
+    Number r = make(precision_);
+    mpfr_fmod(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    return r;
+}
+
 TruthNumerics::Number TruthNumerics::pow(const Number& a, const Number& b) const {
     Number r = make(precision_);
     mpfr_pow(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
@@ -190,6 +205,15 @@ TruthNumerics::Number TruthNumerics::apply(Function f, const Number& x) const {
         case Function::Round: mpfr_rint(out, in, MPFR_RNDN); break;
         case Function::Sin: mpfr_sin(out, in, MPFR_RNDN); break;
         case Function::Cos: mpfr_cos(out, in, MPFR_RNDN); break;
+        case Function::Tan: mpfr_tan(out, in, MPFR_RNDN); break;
+        case Function::Asin: mpfr_asin(out, in, MPFR_RNDN); break;
+        case Function::Acos: mpfr_acos(out, in, MPFR_RNDN); break;
+        case Function::Atan: mpfr_atan(out, in, MPFR_RNDN); break;
+        case Function::Sinh: mpfr_sinh(out, in, MPFR_RNDN); break;
+        case Function::Cosh: mpfr_cosh(out, in, MPFR_RNDN); break;
+        case Function::Asinh: mpfr_asinh(out, in, MPFR_RNDN); break;
+        case Function::Acosh: mpfr_acosh(out, in, MPFR_RNDN); break;
+        case Function::Atanh: mpfr_atanh(out, in, MPFR_RNDN); break;
     }
     return r;
 }

@@ -3,6 +3,7 @@
 // every result in MPFR. Operators (operators/*.cpp) are templates over these two classes.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -23,7 +24,7 @@ namespace floatscope::emu::onnx {
 enum class Function {
     Neg, Abs, Exp, Log, Sqrt, Reciprocal, Erf, Tanh, Sigmoid,
     Floor, Ceil, Round,  ///< Round: half to even, as ONNX's Round
-    Sin, Cos,
+    Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh,
 };
 
 /// The formats of one node of an emulated run (from the precision policy).
@@ -53,6 +54,8 @@ public:
     /// a * b + c rounded once.
     Number fma(Number a, Number b, Number c) const { return compute_.fma(operand(a), operand(b), operand(c)); }
     Number pow(Number a, Number b) const;
+    /// a - trunc(a / b) * b (C's fmod, ONNX's Mod with fmod = 1): exact, so rounded only as its operands.
+    Number fmod(Number a, Number b) const { return std::fmod(operand(a), operand(b)); }
     Number apply(Function f, Number x) const;
     /// Exact comparisons (NaN compares false); max/min as ONNX's Max/Min: NaN propagates.
     bool less(Number a, Number b) const { return a < b; }
@@ -101,6 +104,7 @@ public:
     Number div(const Number& a, const Number& b) const;
     Number fma(const Number& a, const Number& b, const Number& c) const;
     Number pow(const Number& a, const Number& b) const;
+    Number fmod(const Number& a, const Number& b) const;
     Number apply(Function f, const Number& x) const;
     bool less(const Number& a, const Number& b) const;
     bool equal(const Number& a, const Number& b) const;

@@ -41,6 +41,15 @@ const OperatorTable& operator_table() {
         add_reduction_operators(t);
         add_shape_operators(t);
         add_linear_operators(t);
+        add_arg_operators(t);
+        add_scan_operators(t);
+        add_padding_operators(t);
+        add_triangular_operators(t);
+        add_modulo_operators(t);
+        add_number_class_operators(t);
+        add_scatter_operators(t);
+        add_loss_operators(t);
+        add_einsum_operators(t);
         return t;
     }();
     return table;

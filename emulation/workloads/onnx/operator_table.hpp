@@ -81,5 +81,14 @@ void add_elementwise_operators(OperatorTable& table);
 void add_reduction_operators(OperatorTable& table);  ///< Reduce*, Softmax, LogSoftmax, norms
 void add_shape_operators(OperatorTable& table);  ///< Reshape, Transpose, Concat, Gather, Shape, ...
 void add_linear_operators(OperatorTable& table);  ///< MatMul, Gemm, Conv, ConvTranspose, pooling
+void add_arg_operators(OperatorTable& table);  ///< ArgMax, ArgMin, Hardmax, TopK
+void add_scan_operators(OperatorTable& table);  ///< CumSum
+void add_padding_operators(OperatorTable& table);  ///< Pad
+void add_triangular_operators(OperatorTable& table);  ///< Trilu
+void add_modulo_operators(OperatorTable& table);  ///< Mod
+void add_number_class_operators(OperatorTable& table);  ///< Sign, IsNaN, IsInf
+void add_scatter_operators(OperatorTable& table);  ///< GatherND, ScatterElements, ScatterND
+void add_loss_operators(OperatorTable& table);  ///< NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+void add_einsum_operators(OperatorTable& table);  ///< Einsum
 
 }  // namespace floatscope::emu::onnx

@@ -1,12 +1,13 @@
-// ONNX operators: the activation functions built from several operations (Relu, LeakyRelu, Elu,
-// HardSigmoid, Softplus, Gelu), each in the order a kernel computes it, every operation rounded in
-// an emulated run. (Sigmoid is one Function: elementwise_operators.cpp.) Attribute defaults are
-// floats, as a model stores its float attributes (0.01f, not the double 0.01).
+// ONNX operators: the activation functions built from several operations (Relu, LeakyRelu, PRelu,
+// ThresholdedRelu, Elu, HardSigmoid, Softplus, Gelu), each in the order a kernel computes it, every
+// operation rounded in an emulated run. (Sigmoid is one Function: elementwise_operators.cpp.)
+// Attribute defaults are floats, as a model stores its float attributes (0.01f, not the double 0.01).
 #include <string>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/operators/broadcast.hpp"
 #include "emulation/workloads/onnx/operators/constants.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_families.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
@@ -65,6 +66,21 @@ TensorsOf<Call> gelu(const Call& call) {
     });
 }
 
+/// PRelu: x < 0 ? slope * x : x, the slope broadcast to x (unidirectionally).
+template <class Call>
+TensorsOf<Call> prelu(const Call& call) {
+    call.node.check_attributes({});
+    const auto &x = call.input(0), &slope = call.input(1);
+    require_floating(x, 0, call.node);
+    require_floating(slope, 1, call.node);
+    const std::vector<std::size_t> slope_of = unidirectional_indices(slope.shape, x.shape, "slope", call.node);
+    const auto& n = call.numerics;
+    auto y = x;
+    for (std::size_t i = 0; i < y.numbers.size(); ++i)
+        if (n.less(x.numbers[i], n.from_double(0))) y.numbers[i] = n.mul(slope.numbers[slope_of[i]], x.numbers[i]);
+    return {std::move(y)};
+}
+
 }  // namespace
 
 void add_activation_operators(OperatorTable& table) {
@@ -74,6 +90,14 @@ void add_activation_operators(OperatorTable& table) {
         const double alpha = call.node.float_attribute("alpha", 0.01f);
         return activation(call, {"alpha"}, [alpha](const auto& n, const auto& x) {
             return n.less(x, n.from_double(0)) ? n.mul(n.from_double(alpha), x) : x;
+        });
+    });
+    table.add("PRelu", [](const auto& call) { return prelu(call); });
+    // ThresholdedRelu: x > alpha ? x : 0, alpha = 1 by default.
+    table.add("ThresholdedRelu", [](const auto& call) {
+        const double alpha = call.node.float_attribute("alpha", 1.0);
+        return activation(call, {"alpha"}, [alpha](const auto& n, const auto& x) {
+            return n.less(n.from_double(alpha), x) ? x : n.from_double(0);
         });
     });
     // Elu: x >= 0 ? x : alpha * (exp(x) - 1), alpha = 1 by default (onnxruntime's kernel; not expm1).

@@ -218,6 +218,11 @@ void add_elementwise_operators(OperatorTable& table) {
         {"Sigmoid", Function::Sigmoid}, {"Floor", Function::Floor},
         {"Ceil", Function::Ceil},       {"Round", Function::Round},
         {"Sin", Function::Sin},         {"Cos", Function::Cos},
+        {"Tan", Function::Tan},         {"Asin", Function::Asin},
+        {"Acos", Function::Acos},       {"Atan", Function::Atan},
+        {"Sinh", Function::Sinh},       {"Cosh", Function::Cosh},
+        {"Asinh", Function::Asinh},     {"Acosh", Function::Acosh},
+        {"Atanh", Function::Atanh},
     };
     for (const auto& [op, f] : functions) table.add(op, [f = f](const auto& call) { return elementary(call, f); });
     table.add("Neg", [](const auto& call) { return sign_function(call, Function::Neg); });

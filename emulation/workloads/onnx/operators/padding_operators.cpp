@@ -1,0 +1,102 @@
+// ONNX's Pad (opsets 13-17): pads (begin and end per axis, negative ones crop) in the modes
+// constant (the constant_value input, 0 by default), reflect (mirrored about the edge element, as
+// numpy's "reflect") and edge (the edge element repeated). Only moves elements.
+#include <cstdint>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "emulation/workloads/onnx/operator_table.hpp"
+#include "emulation/workloads/onnx/operators/element_selection.hpp"
+#include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
+
+namespace floatscope::emu::onnx {
+
+namespace {
+
+enum class PadMode { Constant, Reflect, Edge };
+
+/// The input coordinate an output coordinate `c` (already shifted by the begin pad) reads on an
+/// axis of size `dim`, or -1 where the constant goes.
+std::int64_t padded_source(std::int64_t c, std::int64_t dim, PadMode mode) {
+    if (c >= 0 && c < dim) return c;
+    switch (mode) {
+        case PadMode::Constant: return -1;
+        case PadMode::Edge: return c < 0 ? 0 : dim - 1;
+        case PadMode::Reflect: {
+            if (dim == 1) return 0;
+            const std::int64_t period = 2 * (dim - 1);
+            c = (c < 0 ? -c : c) % period;
+            return c < dim ? c : period - c;
+        }
+    }
+    return -1;
+}
+
+template <class Numerics>
+Outputs<Numerics> pad(const OperatorCall<Numerics>& call) {
+    const Node& node = call.node;
+    node.check_attributes({"mode"});
+    const auto& data = call.input(0);
+    const std::size_t rank = data.shape.size();
+    if (call.optional_input(3))
+        throw Unsupported(fmt::format("{}: input 3 (axes) is Pad's from opset 18 on (opsets 13 to 17 pad every axis)",
+                                      node.describe()));
+    const std::string mode_name = node.string_attribute("mode", "constant");
+    const PadMode mode =
+        mode_name == "constant"  ? PadMode::Constant
+        : mode_name == "reflect" ? PadMode::Reflect
+        : mode_name == "edge"
+            ? PadMode::Edge
+            : throw Unsupported(fmt::format("{}: attribute mode is '{}' (supported: constant, reflect, edge)",
+                                            node.describe(), mode_name));
+    const std::vector<std::int64_t> pads = integer_list(call.input(1), 1, node);
+    if (pads.size() != 2 * rank)
+        throw Error(fmt::format("{}: input 1 (pads) holds {} values; 2 x rank = {} are required", node.describe(),
+                                pads.size(), 2 * rank));
+    Shape shape(rank);
+    for (std::size_t d = 0; d < rank; ++d) {
+        shape[d] = data.shape[d] + pads[d] + pads[rank + d];
+        if (shape[d] < 0)
+            throw Error(fmt::format("{}: pads {} and {} crop axis {} of size {} below 0", node.describe(), pads[d],
+                                    pads[rank + d], d, data.shape[d]));
+        if (mode != PadMode::Constant && data.shape[d] == 0 && shape[d] > 0)
+            throw Error(fmt::format("{}: mode {} pads axis {}, which is empty", node.describe(), mode_name, d));
+    }
+    const auto* constant = call.optional_input(2);
+    if (constant) {
+        require_same_type(data, *constant, 0, 2, node);
+        if (constant->size() != 1)
+            throw Error(fmt::format("{}: input 2 (constant_value) has shape {}; a scalar is required", node.describe(),
+                                    describe(constant->shape)));
+    }
+
+    // The constant goes after the data's elements, so that every output element is a selection.
+    Tensor<typename Numerics::Number> source = data;
+    if (data.floating())
+        source.numbers.push_back(constant ? constant->numbers[0] : call.numerics.from_double(0));
+    else
+        source.integers.push_back(constant ? constant->integers[0] : 0);
+    const std::size_t constant_index = element_count(data.shape);
+    const std::vector<std::size_t> data_strides = strides(data.shape);
+    const std::vector<std::size_t> indices = indices_by_position(shape, [&](const std::vector<std::int64_t>& at) {
+        std::size_t index = 0;
+        for (std::size_t d = 0; d < rank; ++d) {
+            const std::int64_t c = padded_source(at[d] - pads[d], data.shape[d], mode);
+            if (c < 0) return constant_index;
+            index += static_cast<std::size_t>(c) * data_strides[d];
+        }
+        return index;
+    });
+    return {select_elements(source, std::move(shape), indices)};
+}
+
+}  // namespace
+
+void add_padding_operators(OperatorTable& table) {
+    table.add("Pad", [](const auto& call) { return pad(call); });
+}
+
+}  // namespace floatscope::emu::onnx

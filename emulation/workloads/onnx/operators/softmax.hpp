@@ -1,0 +1,44 @@
+// Softmax and LogSoftmax of a floating tensor along one axis, with the group's maximum subtracted
+// first as every kernel does, so that no exp overflows:
+//   Softmax:    y_i = exp(x_i - max) / sum_j exp(x_j - max)
+//   LogSoftmax: y_i = (x_i - max) - log(sum_j exp(x_j - max))
+// exp, the subtractions, the division and log in the compute format; the sum through numerics'
+// sum (the accumulate format in an emulated run, exact in the truth). Softmax, LogSoftmax and
+// SoftmaxCrossEntropyLoss share it.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "emulation/workloads/onnx/numerics.hpp"
+#include "emulation/workloads/onnx/operators/reduction_groups.hpp"
+#include "emulation/workloads/onnx/tensor.hpp"
+
+namespace floatscope::emu::onnx {
+
+template <class Numerics>
+Tensor<typename Numerics::Number> softmax_along(const Numerics& n, const Tensor<typename Numerics::Number>& x,
+                                                std::size_t axis, bool logarithm) {
+    std::vector<bool> reduced(x.shape.size(), false);
+    reduced[axis] = true;
+    const ReductionGroups groups = reduction_groups(x.shape, reduced);
+    if (groups.size == 0) return x;  // an empty axis: nothing to normalize
+    Tensor<typename Numerics::Number> y = x;
+    std::vector<typename Numerics::Number> shifted(groups.size), exps(groups.size);
+    for (std::size_t g = 0; g < groups.count; ++g) {
+        const auto members = groups.group(g);
+        auto max = x.numbers[members[0]];
+        for (std::size_t i : members) max = n.max(max, x.numbers[i]);
+        for (std::size_t j = 0; j < members.size(); ++j) {
+            shifted[j] = n.sub(x.numbers[members[j]], max);
+            exps[j] = n.apply(Function::Exp, shifted[j]);
+        }
+        const auto sum = n.sum(exps);
+        const auto log_sum = logarithm ? n.apply(Function::Log, sum) : sum;
+        for (std::size_t j = 0; j < members.size(); ++j)
+            y.numbers[members[j]] = logarithm ? n.sub(shifted[j], log_sum) : n.div(exps[j], sum);
+    }
+    return y;
+}
+
+}  // namespace floatscope::emu::onnx
