@@ -28,14 +28,14 @@ std::string squashed(std::string_view text) {
 }
 
 /// The op a case tests: its only node's, or for a graph of several nodes (an "_expanded" case,
-/// the op's function body) the longest op type its name starts with.
+/// the op's function body) the longest op type its name starts with, "(several ops)" for none.
 std::string op_under_test(const std::string& case_name, const Graph& graph) {
     if (graph.nodes.size() == 1) return graph.nodes[0].op_type;
     const std::string name = squashed(case_name.substr(case_name.rfind("test_", 0) == 0 ? 5 : 0));
     std::string best;
     for (const std::string& op : operator_table().op_types())
         if (name.rfind(squashed(op), 0) == 0 && op.size() > best.size()) best = op;
-    return best.empty() && !graph.nodes.empty() ? graph.nodes[0].op_type : best;
+    return best.empty() ? std::string("(several ops)") : best;  // "test_sce_..._expanded": no op's name
 }
 
 std::vector<std::filesystem::path> numbered_files(const std::filesystem::path& folder, const std::string& prefix) {

@@ -19,7 +19,9 @@ inline constexpr double node_test_atol = 1e-7;
 struct NodeTestResult {
     enum class Status { Passed, Failed, Unsupported };
     std::string name;  ///< the case folder's name: "test_softmax_axis_0"
-    std::string op_type;  ///< the op under test (the case's single node; for an expanded case, the op its name starts with)
+    /// The op under test: the case's single node's; for an expanded case, the op its name starts with
+    /// ("(several ops)" when none does); "?" when the model does not read.
+    std::string op_type;
     Status status = Status::Unsupported;
     std::string detail;  ///< why it failed or is unsupported
 };
