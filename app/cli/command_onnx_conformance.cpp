@@ -27,9 +27,10 @@ int onnx_conformance(std::ostream& out, const Options& options) {
     using emu::onnx::NodeTestResult;
     const auto cases = emu::onnx::node_test_cases(options.folder);
     if (cases.empty())
-        throw Error(fmt::format("'{}' holds no node test case (folders with model.onnx); write them with "
-                                "onnx-node-tests DIR (python3-onnx) and give DIR/node",
-                                options.folder));
+        throw Error(
+            fmt::format("'{}' holds no node test case (folders with model.onnx); write them with "
+                        "onnx-node-tests DIR (python3-onnx) and give DIR/node",
+                        options.folder));
     std::map<std::string, OpCounts> per_op;
     OpCounts total;
     std::vector<NodeTestResult> failed;
@@ -42,7 +43,8 @@ int onnx_conformance(std::ostream& out, const Options& options) {
             counts->failed += r.status == NodeTestResult::Status::Failed;
             counts->unsupported += r.status == NodeTestResult::Status::Unsupported;
         }
-        if (r.status == NodeTestResult::Status::Failed || (options.failures && r.status != NodeTestResult::Status::Passed))
+        if (r.status == NodeTestResult::Status::Failed ||
+            (options.failures && r.status != NodeTestResult::Status::Passed))
             failed.push_back(std::move(r));
     }
     TextTable table({"op", "cases", "passed", "failed", "unsupported"});
@@ -53,11 +55,13 @@ int onnx_conformance(std::ostream& out, const Options& options) {
                    std::to_string(total.unsupported)});
     table.print(out);
     const int supported = total.cases - total.unsupported;
-    out << fmt::format("\n{} of {} supported cases pass ({} unsupported); fp32 and the MPFR truth at {} bits, each "
-                       "within rtol {}, atol {} of NumPy's outputs\n",
-                       total.passed, supported, total.unsupported, options.precision, emu::onnx::node_test_rtol,
-                       emu::onnx::node_test_atol);
-    for (const NodeTestResult& r : failed) out << fmt::format("{} {} ({}): {}\n", to_string(r.status), r.name, r.op_type, r.detail);
+    out << fmt::format(
+        "\n{} of {} supported cases pass ({} unsupported); fp32 and the MPFR truth at {} bits, each "
+        "within rtol {}, atol {} of NumPy's outputs\n",
+        total.passed, supported, total.unsupported, options.precision, emu::onnx::node_test_rtol,
+        emu::onnx::node_test_atol);
+    for (const NodeTestResult& r : failed)
+        out << fmt::format("{} {} ({}): {}\n", to_string(r.status), r.name, r.op_type, r.detail);
     return total.failed == 0 ? 0 : 1;
 }
 

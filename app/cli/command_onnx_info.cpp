@@ -48,14 +48,16 @@ int onnx_info(std::ostream& out, const std::string& path) {
     std::size_t unsupported = 0;
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const emu::onnx::Node& node = graph.nodes[i];
-        const bool supported = emu::onnx::operator_table().contains(node.op_type) && (node.domain.empty() || node.domain == "ai.onnx");
+        const bool supported =
+            emu::onnx::operator_table().contains(node.op_type) && (node.domain.empty() || node.domain == "ai.onnx");
         unsupported += !supported;
         nodes.add_row({std::to_string(i), node.name, node.op_type, values_text(graph, node.inputs),
                        values_text(graph, node.outputs), supported ? "yes" : "no"});
     }
     nodes.print(out);
     if (unsupported > 0)
-        out << fmt::format("\n{} node(s) use an operator FloatScope does not evaluate; `run onnx` names them\n", unsupported);
+        out << fmt::format("\n{} node(s) use an operator FloatScope does not evaluate; `run onnx` names them\n",
+                           unsupported);
     return 0;
 }
 
@@ -64,9 +66,10 @@ int onnx_info(std::ostream& out, const std::string& path) {
 Command add_onnx_info_command(CLI::App& parent) {
     auto path = std::make_shared<std::string>();
     CLI::App* command = parent.add_subcommand(
-        "onnx-info", "an ONNX model's graph: inputs, outputs, and the nodes in the order the onnx workload runs them, "
-                     "with op types, the shapes the model declares or ONNX's shape inference finds, and whether "
-                     "FloatScope evaluates each");
+        "onnx-info",
+        "an ONNX model's graph: inputs, outputs, and the nodes in the order the onnx workload runs them, "
+        "with op types, the shapes the model declares or ONNX's shape inference finds, and whether "
+        "FloatScope evaluates each");
     command->add_option("FILE", *path, "the .onnx model")->required();
     return {command, [path](std::ostream& out) { return onnx_info(out, *path); }};
 }

@@ -106,7 +106,8 @@ std::string describe_selection(const LayerSelection& selection) {
 /// Splits a trailing role word off a selection ("MatMul,Gemm compute" -> role compute).
 std::optional<Role> take_role(std::string& selection) {
     const auto space = selection.find_last_of(" \t");
-    if (space == std::string::npos || !std::isalpha(static_cast<unsigned char>(selection[space + 1]))) return std::nullopt;
+    if (space == std::string::npos || !std::isalpha(static_cast<unsigned char>(selection[space + 1])))
+        return std::nullopt;
     const Role role = parse_role(selection.substr(space + 1));
     selection = trimmed(selection.substr(0, space));
     return role;
@@ -117,8 +118,9 @@ PrecisionPolicy::Override parse_node_override(std::string_view keyword, std::str
     PrecisionPolicy::Override override;
     override.role = take_role(selection);
     if (selection.empty())
-        throw Error(fmt::format("'{}' needs {} before '='", keyword,
-                                keyword == "ops" ? "op types (ops MatMul,Gemm = fp8_e4m3)" : "a name pattern (nodes /encoder/* = bf16)"));
+        throw Error(fmt::format(
+            "'{}' needs {} before '='", keyword,
+            keyword == "ops" ? "op types (ops MatMul,Gemm = fp8_e4m3)" : "a name pattern (nodes /encoder/* = bf16)"));
     if (keyword == "ops") {
         std::string_view rest = selection;
         while (!rest.empty()) {
@@ -157,10 +159,12 @@ void apply_clause(const std::string& clause, PrecisionPolicy& policy, std::array
     const auto equals = clause.find('=');
     const std::string key = equals == std::string::npos ? std::string() : lowered(trimmed(clause.substr(0, equals)));
     for (std::string_view keyword : {"ops", "nodes"}) {
-        if (key.rfind(keyword, 0) == 0 && (key.size() == keyword.size() || std::isspace(static_cast<unsigned char>(key[keyword.size()])))) {
+        if (key.rfind(keyword, 0) == 0 &&
+            (key.size() == keyword.size() || std::isspace(static_cast<unsigned char>(key[keyword.size()])))) {
             const std::string original_key = trimmed(clause.substr(0, equals));
-            policy.overrides.push_back(parse_node_override(keyword, trimmed(std::string_view(original_key).substr(keyword.size())),
-                                                           trimmed(clause.substr(equals + 1))));
+            policy.overrides.push_back(
+                parse_node_override(keyword, trimmed(std::string_view(original_key).substr(keyword.size())),
+                                    trimmed(clause.substr(equals + 1))));
             return;
         }
     }
@@ -341,7 +345,8 @@ PrecisionPolicy parse_policy(std::string_view text) {
     if (policy.autocast)
         for (Role role : all_roles)
             if (!roles_set[static_cast<std::size_t>(role)]) {
-                policy.roles[static_cast<std::size_t>(role)] = {core::parse_format("fp32"), core::RoundingMode::NearestEven};
+                policy.roles[static_cast<std::size_t>(role)] = {core::parse_format("fp32"),
+                                                                core::RoundingMode::NearestEven};
                 roles_set[static_cast<std::size_t>(role)] = true;
             }
     std::string missing;

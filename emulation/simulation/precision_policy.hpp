@@ -54,7 +54,8 @@ struct GraphNode {
 ///     fp32; ops MatMul,Gemm,Conv = fp8_e4m3  nodes of these op types (every role; a role may follow)
 ///     bf16; nodes /encoder/layer.0/* = fp32  nodes whose name matches the pattern ('*' any text, '?' one character)
 ///     autocast = fp16                        PyTorch autocast's op lists (onnx/autocast.hpp); roles default to fp32
-///     fp32; weights = nf4                    MatMul/Gemm/Conv weight initializers fake-quantized with a quantize scheme
+///     fp32; weights = nf4                    MatMul/Gemm/Conv weight initializers fake-quantized with a quantize
+///     scheme
 /// Format names are anything parse_format accepts (modifiers such as e4m3:sat included); `@R`
 /// picks the rounding mode (rne by default).
 struct PrecisionPolicy {

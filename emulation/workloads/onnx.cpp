@@ -86,7 +86,8 @@ Tensor<double> generated_input(const onnx::ValueInfo& declared, std::size_t inde
         for (double& v : values) v = p.real("input-scale") * random.next(distribution);
         return onnx::number_tensor(declared.type, shape, std::move(values));
     }
-    const auto range = declared.type == onnx::ElementType::Bool ? 2 : static_cast<std::uint64_t>(p.integer("integer-range"));
+    const auto range =
+        declared.type == onnx::ElementType::Bool ? 2 : static_cast<std::uint64_t>(p.integer("integer-range"));
     std::vector<std::int64_t> values(count);
     for (std::int64_t& v : values) v = static_cast<std::int64_t>(random.below(range));
     return onnx::integer_tensor<double>(declared.type, shape, std::move(values));
@@ -95,7 +96,8 @@ Tensor<double> generated_input(const onnx::ValueInfo& declared, std::size_t inde
 std::vector<std::int64_t> read_labels(const std::filesystem::path& path) {
     if (path.extension() == ".npy") {
         const Tensor<double> t = onnx::read_input_file(path);
-        if (t.floating()) throw Error(fmt::format("onnx: labels '{}' are {}, not integers", path.string(), onnx::to_string(t.type)));
+        if (t.floating())
+            throw Error(fmt::format("onnx: labels '{}' are {}, not integers", path.string(), onnx::to_string(t.type)));
         return t.integers;
     }
     const IdxArray idx = read_idx(path);
@@ -133,7 +135,8 @@ ModelRun load(const Parameters& p) {
 /// largest entry is at their label; labels beyond the rows are not read (IDX label files hold more).
 template <class Number, class Less>
 double accuracy(const Tensor<Number>& scores, const std::vector<std::int64_t>& labels, Less less) {
-    if (!scores.floating() || scores.shape.empty()) throw Error("onnx: labels= given, but the first output is not a floating tensor with a class axis");
+    if (!scores.floating() || scores.shape.empty())
+        throw Error("onnx: labels= given, but the first output is not a floating tensor with a class axis");
     const auto classes = static_cast<std::size_t>(scores.shape.back());
     const std::size_t rows = classes == 0 ? 0 : scores.numbers.size() / classes;
     if (labels.size() < rows)
@@ -153,8 +156,10 @@ std::string file_safe(const std::string& name) {
     std::string out;
     for (char c : name) {
         const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
-        if (keep) out += c;
-        else if (!out.empty() && out.back() != '_') out += '_';
+        if (keep)
+            out += c;
+        else if (!out.empty() && out.back() != '_')
+            out += '_';
     }
     while (!out.empty() && out.back() == '_') out.pop_back();
     return out.empty() ? "policy" : out;
@@ -196,14 +201,51 @@ public:
     const std::vector<ParameterSpec>& parameters() const override {
         static const std::vector<ParameterSpec> schema = {
             {"model", ParameterType::Text, "", 0, 0, {}, "the .onnx file"},
-            {"inputs", ParameterType::Text, "", 0, 0, {}, "one file per graph input, comma-separated (.npy, .pb, IDX images); empty: drawn from the seed"},
-            {"labels", ParameterType::Text, "", 0, 0, {}, "class labels of the inputs (IDX or .npy): accuracy of the first output"},
-            {"batch", ParameterType::Integer, "1", 1, 1 << 20, {}, "symbolic dimensions of drawn inputs; images read from an IDX file"},
-            {"input", ParameterType::Choice, "normal", 0, 0, distribution_names(), "distribution of drawn floating inputs"},
+            {"inputs",
+             ParameterType::Text,
+             "",
+             0,
+             0,
+             {},
+             "one file per graph input, comma-separated (.npy, .pb, IDX images); empty: drawn from the seed"},
+            {"labels",
+             ParameterType::Text,
+             "",
+             0,
+             0,
+             {},
+             "class labels of the inputs (IDX or .npy): accuracy of the first output"},
+            {"batch",
+             ParameterType::Integer,
+             "1",
+             1,
+             1 << 20,
+             {},
+             "symbolic dimensions of drawn inputs; images read from an IDX file"},
+            {"input", ParameterType::Choice, "normal", 0, 0, distribution_names(),
+             "distribution of drawn floating inputs"},
             {"input-scale", ParameterType::Real, "1", 0, 1e30, {}, "multiplier of drawn floating inputs"},
-            {"integer-range", ParameterType::Integer, "2", 1, 9007199254740992.0, {}, "drawn integer inputs are uniform in [0, this)"},
-            {"save-outputs", ParameterType::Text, "", 0, 0, {}, "folder for the graph outputs as .npy (truth_<output>.npy, <policy>_<output>.npy)"},
-            {"seed", ParameterType::Integer, "1", 0, 9007199254740992.0, {}, "seed of drawn inputs and stochastic rounding"},
+            {"integer-range",
+             ParameterType::Integer,
+             "2",
+             1,
+             9007199254740992.0,
+             {},
+             "drawn integer inputs are uniform in [0, this)"},
+            {"save-outputs",
+             ParameterType::Text,
+             "",
+             0,
+             0,
+             {},
+             "folder for the graph outputs as .npy (truth_<output>.npy, <policy>_<output>.npy)"},
+            {"seed",
+             ParameterType::Integer,
+             "1",
+             0,
+             9007199254740992.0,
+             {},
+             "seed of drawn inputs and stochastic rounding"},
         };
         return schema;
     }
@@ -248,7 +290,8 @@ public:
             return onnx::EmulatedNumerics(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
         };
         int regions = 0;
-        const onnx::NodeObserver<double> observe = [&](std::size_t i, const std::vector<const Tensor<double>*>& outputs) {
+        const onnx::NodeObserver<double> observe = [&](std::size_t i,
+                                                       const std::vector<const Tensor<double>*>& outputs) {
             const Tensor<double>* t = first_floating(outputs);
             if (!t) return;
             TraceRegion& region =
@@ -306,9 +349,10 @@ public:
             TruthRegion& region = truth.add_region("output", static_cast<int>(o), run.graph.outputs[o].name);
             if (t.floating()) region.values = t.numbers;
             if (o == 0 && !run.labels.empty())
-                region.metrics.push_back({metric::test_accuracy, accuracy(t, run.labels, [&](const TruthNumber& a, const TruthNumber& b) {
-                                              return numerics.less(a, b);
-                                          })});
+                region.metrics.push_back(
+                    {metric::test_accuracy, accuracy(t, run.labels, [&](const TruthNumber& a, const TruthNumber& b) {
+                         return numerics.less(a, b);
+                     })});
         }
         if (!p.text("save-outputs").empty()) {
             onnx::Values<double> rounded;
@@ -328,7 +372,8 @@ private:
         try {
             return parse_quantization_scheme(policy.weight_quantization);
         } catch (const Error& e) {
-            throw Error(fmt::format("policy '{}', weights = {}: {}", policy.name, policy.weight_quantization, e.what()));
+            throw Error(
+                fmt::format("policy '{}', weights = {}: {}", policy.name, policy.weight_quantization, e.what()));
         }
     }
 
@@ -346,7 +391,8 @@ private:
         if (folder.empty()) return;
         for (const onnx::ValueInfo& output : graph.outputs) {
             const Tensor<double>& t = results.at(output.name);
-            onnx::write_npy(std::filesystem::path(folder) / fmt::format("{}_{}.npy", prefix, file_safe(output.name)), t);
+            onnx::write_npy(std::filesystem::path(folder) / fmt::format("{}_{}.npy", prefix, file_safe(output.name)),
+                            t);
         }
     }
 };

@@ -17,13 +17,13 @@ namespace {
 using namespace floatscope::emu;
 
 /// The policies of the goal: bf16, fp16, FP8 matrix products, and a tensor-core preset.
-const std::vector<std::string> encoder_policies = {"bf16", "fp16; accumulate=fp32",
-                                                   "fp32; ops MatMul,Gemm = fp8_e4m3",
+const std::vector<std::string> encoder_policies = {"bf16", "fp16; accumulate=fp32", "fp32; ops MatMul,Gemm = fp8_e4m3",
                                                    "bf16; matmul = nvidia_a100_bf16"};
 
 Parameters encoder_parameters() {
     const char* model = std::getenv("FLOATSCOPE_ONNX_BENCH_MODEL");
-    if (model == nullptr) throw floatscope::Error("set FLOATSCOPE_ONNX_BENCH_MODEL to the encoder (scripts/onnx-bench.sh)");
+    if (model == nullptr)
+        throw floatscope::Error("set FLOATSCOPE_ONNX_BENCH_MODEL to the encoder (scripts/onnx-bench.sh)");
     return Parameters::parse(find_workload("onnx").parameters(), {std::string("model=") + model, "batch=1"});
 }
 

@@ -80,14 +80,15 @@ bool GraphPanel::show_model(const QString& path) {
         summary_->setText(QStringLiteral("%1 nodes, opset %2%3. Inputs: %4. Outputs: %5.")
                               .arg(graph.nodes.size())
                               .arg(graph.opset)
-                              .arg(graph.producer.empty() ? QString()
-                                                          : QStringLiteral(", from %1").arg(QString::fromStdString(graph.producer)))
+                              .arg(graph.producer.empty()
+                                       ? QString()
+                                       : QStringLiteral(", from %1").arg(QString::fromStdString(graph.producer)))
                               .arg(inputs.join(QStringLiteral(", ")), outputs.join(QStringLiteral(", "))));
         for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
             const emu::onnx::Node& node = graph.nodes[i];
-            auto* item = new QTreeWidgetItem(nodes_, {QString::number(i), QString::fromStdString(node.name),
-                                                      QString::fromStdString(node.op_type),
-                                                      shapes(graph, node.outputs), joined(graph, node.inputs)});
+            auto* item = new QTreeWidgetItem(
+                nodes_, {QString::number(i), QString::fromStdString(node.name), QString::fromStdString(node.op_type),
+                         shapes(graph, node.outputs), joined(graph, node.inputs)});
             item->setToolTip(1, QString::fromStdString(node.name));
             item->setToolTip(3, joined(graph, node.outputs));
             const QString op = QString::fromStdString(node.op_type);

@@ -93,8 +93,9 @@ PolicyEditor::PolicyEditor(QWidget* parent) : QWidget(parent) {
     op_format_->setCurrentText(QStringLiteral("bf16"));
     add_op_override_ = new QPushButton(QStringLiteral("Add o&verride"), op_row_);
     add_op_override_->setObjectName(QStringLiteral("add_op_override"));
-    add_op_override_->setToolTip(QStringLiteral("Append 'ops OP = FORMAT' to the policy: every node of that op type "
-                                                "computes and writes in the format"));
+    add_op_override_->setToolTip(
+        QStringLiteral("Append 'ops OP = FORMAT' to the policy: every node of that op type "
+                       "computes and writes in the format"));
     op_layout->addWidget(op_type_, 1);
     op_layout->addWidget(op_format_, 1);
     op_layout->addWidget(add_op_override_);

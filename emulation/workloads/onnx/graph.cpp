@@ -75,7 +75,7 @@ void Node::check_attributes(std::initializer_list<std::string_view> known) const
             std::string list;
             for (std::string_view k : known) list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
             throw Unsupported(fmt::format("{}: attribute {} is not supported (supported: {})", describe(), name,
-                                    list.empty() ? "none" : list));
+                                          list.empty() ? "none" : list));
         }
     }
 }

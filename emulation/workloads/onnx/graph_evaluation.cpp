@@ -110,8 +110,8 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
 template void check_inputs(const Graph&, std::vector<Tensor<double>>&);
 template void check_inputs(const Graph&, std::vector<Tensor<TruthNumber>>&);
 template Values<double> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<double>>,
-                                       const std::function<EmulatedNumerics(std::size_t)>&,
-                                       const NodeObserver<double>&, RunControl*);
+                                       const std::function<EmulatedNumerics(std::size_t)>&, const NodeObserver<double>&,
+                                       RunControl*);
 template Values<TruthNumber> evaluate_graph(const Graph&, const Values<TruthNumber>&, std::vector<Tensor<TruthNumber>>,
                                             const std::function<TruthNumerics(std::size_t)>&,
                                             const NodeObserver<TruthNumber>&, RunControl*);

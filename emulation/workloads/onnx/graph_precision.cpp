@@ -12,7 +12,8 @@ namespace {
 
 /// The wider of two formats: more significand bits, then more exponent bits.
 const core::FormatRounding& wider(const core::FormatRounding& a, const core::FormatRounding& b) {
-    if (a.format.mantissa_bits != b.format.mantissa_bits) return a.format.mantissa_bits > b.format.mantissa_bits ? a : b;
+    if (a.format.mantissa_bits != b.format.mantissa_bits)
+        return a.format.mantissa_bits > b.format.mantissa_bits ? a : b;
     return a.format.exponent_bits >= b.format.exponent_bits ? a : b;
 }
 

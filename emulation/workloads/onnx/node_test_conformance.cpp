@@ -67,8 +67,8 @@ Tensor<TruthNumber> to_truth_tensor(const Tensor<double>& t, const TruthNumerics
 }
 
 /// The outputs of one evaluation compared with NumPy's; the first mismatch in `why`.
-bool outputs_match(const Graph& graph, const std::vector<Tensor<double>>& actual, const std::vector<Tensor<double>>& expected,
-                   std::string& why) {
+bool outputs_match(const Graph& graph, const std::vector<Tensor<double>>& actual,
+                   const std::vector<Tensor<double>>& expected, std::string& why) {
     for (std::size_t o = 0; o < expected.size(); ++o) {
         std::string mismatch;
         if (!all_close(actual[o], expected[o], mismatch)) {
@@ -146,7 +146,8 @@ NodeTestResult run_node_test(const std::filesystem::path& case_folder, int preci
             for (const auto& file : numbered_files(data_set, "input")) inputs.push_back(read_tensor_file(file));
             for (const auto& file : numbered_files(data_set, "output")) expected.push_back(read_tensor_file(file));
             if (expected.size() != graph.outputs.size())
-                throw Error(fmt::format("{} has {} outputs, the graph {}", set_name, expected.size(), graph.outputs.size()));
+                throw Error(
+                    fmt::format("{} has {} outputs, the graph {}", set_name, expected.size(), graph.outputs.size()));
 
             std::vector<Tensor<TruthNumber>> truth_inputs;
             for (const Tensor<double>& t : inputs) truth_inputs.push_back(to_truth_tensor(t, truth));

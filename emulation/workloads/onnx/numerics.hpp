@@ -22,9 +22,29 @@ namespace floatscope::emu::onnx {
 /// of one real argument (an emulated run evaluates it in double and rounds once, as a GPU kernel
 /// evaluates in fp32 and rounds; the truth evaluates it in MPFR).
 enum class Function {
-    Neg, Abs, Exp, Log, Sqrt, Reciprocal, Erf, Tanh, Sigmoid,
-    Floor, Ceil, Round,  ///< Round: half to even, as ONNX's Round
-    Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh,
+    Neg,
+    Abs,
+    Exp,
+    Log,
+    Sqrt,
+    Reciprocal,
+    Erf,
+    Tanh,
+    Sigmoid,
+    Floor,
+    Ceil,
+    Round,  ///< Round: half to even, as ONNX's Round
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Asinh,
+    Acosh,
+    Atanh,
 };
 
 /// The formats of one node of an emulated run (from the precision policy).

@@ -16,8 +16,8 @@ const OperatorTable::Entry& OperatorTable::find(const Node& node) const {
     const auto it = entries_.find(node.op_type);
     if ((node.domain.empty() || node.domain == "ai.onnx") && it != entries_.end()) return it->second;
     throw Unsupported(fmt::format("{}{}: FloatScope does not evaluate this operator (supported, domain ai.onnx: {})",
-                            node.describe(), node.domain.empty() ? "" : fmt::format(" of domain {}", node.domain),
-                            fmt::join(op_types(), ", ")));
+                                  node.describe(), node.domain.empty() ? "" : fmt::format(" of domain {}", node.domain),
+                                  fmt::join(op_types(), ", ")));
 }
 
 Outputs<EmulatedNumerics> OperatorTable::run(const OperatorCall<EmulatedNumerics>& call) const {

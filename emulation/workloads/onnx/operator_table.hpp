@@ -46,8 +46,9 @@ public:
     /// (`[](const auto& call) { ... return outputs; }`), instantiated for both evaluations.
     template <class Operator>
     void add(std::string op_type, Operator op) {
-        entries_[std::move(op_type)] = {std::function<Outputs<EmulatedNumerics>(const OperatorCall<EmulatedNumerics>&)>(op),
-                                        std::function<Outputs<TruthNumerics>(const OperatorCall<TruthNumerics>&)>(op)};
+        entries_[std::move(op_type)] = {
+            std::function<Outputs<EmulatedNumerics>(const OperatorCall<EmulatedNumerics>&)>(op),
+            std::function<Outputs<TruthNumerics>(const OperatorCall<TruthNumerics>&)>(op)};
     }
 
     bool contains(std::string_view op_type) const { return entries_.count(std::string(op_type)) != 0; }

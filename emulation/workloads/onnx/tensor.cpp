@@ -72,7 +72,7 @@ ElementType element_type_from_onnx(int data_type, std::string_view context) {
     for (const TypeName& t : type_names) supported += fmt::format("{}{}", supported.empty() ? "" : ", ", t.name);
     const char* name = unsupported_type_name(data_type);
     throw Unsupported(fmt::format("{}: element type {} is not supported (supported: {})", context,
-                            name ? std::string(name) : fmt::format("number {}", data_type), supported));
+                                  name ? std::string(name) : fmt::format("number {}", data_type), supported));
 }
 
 std::size_t element_count(const Shape& shape) {
@@ -80,7 +80,8 @@ std::size_t element_count(const Shape& shape) {
     std::int64_t count = 1;
     for (std::int64_t d : shape) {
         if (d < 0) throw Error(fmt::format("shape {} has a negative dimension", describe(shape)));
-        if (d != 0 && count > limit / d) throw Error(fmt::format("shape {} has more than 2^62 elements", describe(shape)));
+        if (d != 0 && count > limit / d)
+            throw Error(fmt::format("shape {} has more than 2^62 elements", describe(shape)));
         count *= d;
     }
     return static_cast<std::size_t>(count);

@@ -19,7 +19,8 @@ void quantize_matrices(std::vector<double>& values, std::size_t count, std::size
                 in[r * cols + c] = static_cast<float>(transposed ? base[c * rows + r] : base[r * cols + c]);
         fake_quantize(scheme, in, rows, cols, out);
         for (std::size_t r = 0; r < rows; ++r)
-            for (std::size_t c = 0; c < cols; ++c) (transposed ? base[c * rows + r] : base[r * cols + c]) = out[r * cols + c];
+            for (std::size_t c = 0; c < cols; ++c)
+                (transposed ? base[c * rows + r] : base[r * cols + c]) = out[r * cols + c];
     }
 }
 
@@ -49,7 +50,8 @@ Tensor<double> quantize_weight(const Tensor<double>& weight, const Node& consume
         quantize_matrices(q.numbers, total / (k * n), n, k, true, scheme);
     } else if (consumer.op_type == "Gemm") {
         const bool trans_b = consumer.int_attribute("transB", 0) != 0;
-        const auto k = static_cast<std::size_t>(trans_b ? s[1] : s[0]), n = static_cast<std::size_t>(trans_b ? s[0] : s[1]);
+        const auto k = static_cast<std::size_t>(trans_b ? s[1] : s[0]),
+                   n = static_cast<std::size_t>(trans_b ? s[0] : s[1]);
         quantize_matrices(q.numbers, 1, n, k, !trans_b, scheme);
     } else if (consumer.op_type == "ConvTranspose") {
         quantize_matrices(q.numbers, 1, total / first, first, true, scheme);

@@ -130,7 +130,8 @@ TEST_CASE("weights = SCHEME quantizes the matrix products' weights: fewer bits, 
     const auto error_of = [&](const std::string& policy) {
         return relative_difference(run(p, policy).regions().back().values, "cnn");
     };
-    const double fp32 = error_of("fp32"), int8 = error_of("fp32; weights = int8"), int4 = error_of("fp32; weights = int4");
+    const double fp32 = error_of("fp32"), int8 = error_of("fp32; weights = int8"),
+                 int4 = error_of("fp32; weights = int4");
     CHECK(fp32 < int8);
     CHECK(int8 < int4);
     CHECK_THROWS_WITH(run(p, "fp32; weights = int17"), Catch::Contains("weights = int17"));
