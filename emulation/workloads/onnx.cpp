@@ -321,13 +321,7 @@ public:
         ModelRun run = load(p);
         const onnx::TruthNumerics numerics(precision);
         const auto to_truth_tensor = [&](const Tensor<double>& t) {
-            Tensor<TruthNumber> r;
-            r.type = t.type;
-            r.shape = t.shape;
-            r.integers = t.integers;
-            r.numbers.reserve(t.numbers.size());
-            for (double v : t.numbers) r.numbers.push_back(numerics.from_double(v));
-            return r;
+            return onnx::convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); });
         };
         onnx::Values<TruthNumber> constants;
         for (const auto& [name, t] : run.graph.initializers) constants[name] = to_truth_tensor(t);
@@ -357,11 +351,8 @@ public:
         if (!p.text("save-outputs").empty()) {
             onnx::Values<double> rounded;
             for (const auto& [name, t] : results) {
-                Tensor<double>& r = rounded[name];
-                r.type = t.type;
-                r.shape = t.shape;
-                r.integers = t.integers;
-                for (const TruthNumber& v : t.numbers) r.numbers.push_back(numerics.to_double(v));
+                rounded[name] =
+                    onnx::convert_numbers<double>(t, [&](const TruthNumber& v) { return numerics.to_double(v); });
             }
             save_outputs(p, run.graph, rounded, "truth");
         }

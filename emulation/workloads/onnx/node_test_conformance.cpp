@@ -49,21 +49,11 @@ std::vector<std::filesystem::path> numbered_files(const std::filesystem::path& f
 }
 
 Tensor<double> to_double_tensor(const Tensor<TruthNumber>& t, const TruthNumerics& numerics) {
-    Tensor<double> r;
-    r.type = t.type;
-    r.shape = t.shape;
-    r.integers = t.integers;
-    for (const TruthNumber& v : t.numbers) r.numbers.push_back(numerics.to_double(v));
-    return r;
+    return convert_numbers<double>(t, [&](const TruthNumber& v) { return numerics.to_double(v); });
 }
 
 Tensor<TruthNumber> to_truth_tensor(const Tensor<double>& t, const TruthNumerics& numerics) {
-    Tensor<TruthNumber> r;
-    r.type = t.type;
-    r.shape = t.shape;
-    r.integers = t.integers;
-    for (double v : t.numbers) r.numbers.push_back(numerics.from_double(v));
-    return r;
+    return convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); });
 }
 
 /// The outputs of one evaluation compared with NumPy's; the first mismatch in `why`.

@@ -68,6 +68,19 @@ Tensor<Number> integer_tensor(ElementType type, Shape shape, std::vector<std::in
     return t;
 }
 
+/// `t` with each number converted by `convert` (double to TruthNumber for the truth's constants and
+/// inputs, back for comparing and saving its outputs); the type, shape and integers as they are.
+template <class To, class From, class Convert>
+Tensor<To> convert_numbers(const Tensor<From>& t, Convert convert) {
+    Tensor<To> r;
+    r.type = t.type;
+    r.shape = t.shape;
+    r.integers = t.integers;
+    r.numbers.reserve(t.numbers.size());
+    for (const From& v : t.numbers) r.numbers.push_back(convert(v));
+    return r;
+}
+
 /// The shape numpy broadcasting gives two shapes (ONNX's multidirectional broadcasting); throws
 /// floatscope::Error naming `context` and both shapes when they do not broadcast.
 Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view context);
