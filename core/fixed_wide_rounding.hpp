@@ -30,9 +30,9 @@ template <int P>
 class FixedWideRounder {
 public:
     FixedWideRounder(const FormatSpec& spec, RoundingOptions options)
-        : spec_(spec), options_(options), geometry_(wide_geometry(spec)) {
+        : spec_(spec), options_(options), geometry_(wide_geometry(spec)), stochastic_(is_stochastic(options.mode)) {
         if (spec.total_bits() > 64 * P) throw Error("FixedWideRounder: the format is wider than its patterns");
-        if (is_stochastic(options_.mode) && options_.random == nullptr)
+        if (stochastic_ && options_.random == nullptr)
             throw Error("stochastic rounding needs a random source (RoundingOptions::random)");
         const int M = spec_.mantissa_bits, E = spec_.exponent_bits;
         sign_bit_ = shifted_left(one(), E + M);
@@ -67,6 +67,7 @@ private:
     FormatSpec spec_;
     RoundingOptions options_;
     WideGeometry geometry_;
+    bool stochastic_;
     Limbs<P> sign_bit_{};
     Limbs<P> infinity_{};  ///< the pattern of +inf
     Limbs<P> max_finite_{};  ///< the pattern of +max
@@ -81,11 +82,11 @@ FixedRounded<P> FixedWideRounder<P>::round_finite(bool negative, const Limbs<K>&
     const int M = spec_.mantissa_bits;
     const WideGeometry& g = geometry_;
     const RoundingMode mode = options_.mode;
-    const std::uint64_t random = is_stochastic(mode) ? options_.random->next() : 0;
+    const std::uint64_t random = stochastic_ ? options_.random->next() : 0;
     const int length = bit_length(significand);
     const std::int64_t exponent = x_exponent + length - 1;  // floor(log2 |x|)
 
-    auto round_at = [&](std::int64_t quantum, Limbs<K>& count) {
+    auto round_at = [&](std::int64_t quantum, Limbs<K> & count) __attribute__((always_inline)) {
         DiscardedBits d;
         const std::int64_t shift = quantum - x_exponent;
         if (shift <= 0) {
@@ -103,7 +104,7 @@ FixedRounded<P> FixedWideRounder<P>::round_finite(bool negative, const Limbs<K>&
             d.below = shift > 64 && any_below(significand, static_cast<int>(shift - 64));
         }
         if (rounds_away(mode, negative, (count[0] & 1) != 0, d, random,
-                        options_.random != nullptr ? options_.random->rule() : StochasticRule{}))
+                        stochastic_ ? options_.random->rule() : StochasticRule{}))
             increment(count);
         return d;
     };

@@ -8,9 +8,19 @@
 namespace floatscope::core {
 
 /// A wrapper rather than a std::array alias, whose size_t parameter would keep int K from being deduced.
+/// Copies go limb by limb: a plain struct copy moves 16 bytes at once through an SSE register,
+/// which stalls when the limbs were just written one by one (a failed store-to-load forwarding,
+/// about a dozen cycles, several times per operation).
 template <int K>
 struct Limbs {
     std::array<std::uint64_t, K> limb{};
+
+    Limbs() = default;
+    Limbs(const Limbs& other) { *this = other; }
+    Limbs& operator=(const Limbs& other) {
+        for (int i = 0; i < K; ++i) limb[static_cast<std::size_t>(i)] = other.limb[static_cast<std::size_t>(i)];
+        return *this;
+    }
 
     std::uint64_t& operator[](int i) { return limb[static_cast<std::size_t>(i)]; }
     std::uint64_t operator[](int i) const { return limb[static_cast<std::size_t>(i)]; }

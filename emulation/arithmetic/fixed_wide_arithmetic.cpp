@@ -165,7 +165,7 @@ core::FixedRounded<P> FixedWideArithmetic<P>::apply(Operation op, const Limbs<P>
     const core::FormatSpec& f = rounder_.spec();
     if (!computes(op))
         throw Error(fmt::format("the fixed-size path computes add, sub, mul and fma, not {}", to_string(op)));
-    const int n = operand_count(op);
+    const int n = op == Operation::Fma ? 3 : 2;  // operand_count of the operations computed here
     const Limbs<P>* const patterns[3] = {&a, &b, &c};
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < P; ++k)
