@@ -156,6 +156,8 @@ FixedWideArithmetic<P>::FixedWideArithmetic(const core::FormatSpec& spec, core::
     l.flush = spec.subnormals == core::SubnormalPolicy::Flush;
     l.mantissa_mask = low_bits<P>(spec.mantissa_bits);
     l.width_mask = low_bits<P>(spec.total_bits());
+    // A sum of two p-bit operands needs p + 3 bits exact and 64 K - 3 >= p + 65 when rounded to odd.
+    l.narrow_sums = 64 * (P + 1) - 3 >= spec.mantissa_bits + 1 + 65;
 }
 
 template <int P>
@@ -211,6 +213,12 @@ core::FixedRounded<P> FixedWideArithmetic<P>::apply(Operation op, const Limbs<P>
         case Operation::Add:
         case Operation::Sub: {
             const bool negative_b = db.value_class.negative != (special.op == Operation::Sub);
+            if (layout_.narrow_sums) {
+                Unrounded<P + 1> sum;
+                if (!add_aligned(term(da.value_class.negative, da), term(negative_b, db), sum))
+                    return rounder_.zero(zero_sum_sign(false, true, mode));
+                return rounder_.round_finite(sum.negative, sum.significand, sum.exponent);
+            }
             if (!add_aligned(term(da.value_class.negative, da), term(negative_b, db), r))
                 return rounder_.zero(zero_sum_sign(false, true, mode));  // only opposite values cancel exactly
             break;

@@ -20,6 +20,7 @@ struct FixedLayout {
     std::int64_t bias = 0;
     std::int64_t emin = 0;
     bool flush = false;  ///< subnormal operands read as zeros
+    bool narrow_sums = false;  ///< add and sub fit P + 1 limbs (p <= 64 P - 4), rather than 2 P
     core::Limbs<P> mantissa_mask;
     core::Limbs<P> width_mask;  ///< the bits a pattern may have
 };
@@ -27,7 +28,8 @@ struct FixedLayout {
 /// Arithmetic in one IEEE-encoded binary format of at most 64 P bits (P = 2: binary128 and
 /// narrower; P = 4: up to 256 bits), on patterns of P limbs (least significant first).
 ///
-/// The path: the exact product in 2P limbs; sums (and fma's addend) aligned in 2P limbs with the
+/// The path: the exact product in 2P limbs; sums (and fma's addend) aligned in 2P limbs (add and sub
+/// in P + 1 where the format leaves room, p <= 64 P - 4) with the
 /// larger operand's leading bit one below the top, the bits of the other shifted out gathered
 /// into the last bit (rounding to odd). When bits are shifted out the exponents differ by two or
 /// more, so at most one bit cancels and the sum keeps 128 P - 3 >= p + 65 bits; otherwise it is
