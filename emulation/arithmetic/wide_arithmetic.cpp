@@ -1,6 +1,9 @@
 // Arithmetic on wide formats: special cases shared with the narrow path, MPFR rounded to odd, then WideRounder.
 #include "emulation/arithmetic/wide_arithmetic.hpp"
 
+#include <fmt/format.h>
+
+#include "core/error.hpp"
 #include "core/mpfr_number.hpp"
 #include "emulation/arithmetic/special_operands.hpp"
 
@@ -73,10 +76,51 @@ OperandClass operand_class(const WideDecoded& d) { return {d.value_class, d.valu
 
 }  // namespace
 
-WideArithmetic::WideArithmetic(const core::FormatSpec& spec, core::RoundingOptions options) : rounder_(spec, options) {}
+WideArithmetic::WideArithmetic(const core::FormatSpec& spec, core::RoundingOptions options, WidePath preferred)
+    : rounder_(spec, options) {
+    if (preferred != WidePath::FixedLimbs) return;
+    if (spec.total_bits() <= 128)
+        fixed_.emplace<FixedWideArithmetic<2>>(spec, options);
+    else if (spec.total_bits() <= 256)
+        fixed_.emplace<FixedWideArithmetic<4>>(spec, options);
+}
+
+namespace {
+
+/// The limbs of a pattern; throws floatscope::Error as decode_wide_bits does when it does not fit the format.
+template <int P>
+core::Limbs<P> to_limbs(const core::FormatSpec& spec, const core::WideBits& bits) {
+    if (sgn(bits) < 0 || mpz_sizeinbase(bits.get_mpz_t(), 2) > static_cast<std::size_t>(spec.total_bits()))
+        core::decode_wide_bits(spec, bits);  // throws, naming the pattern and the format
+    core::Limbs<P> limbs{};
+    for (int i = 0; i < P; ++i) limbs[i] = mpz_getlimbn(bits.get_mpz_t(), i);
+    return limbs;
+}
+
+template <int P>
+WideRounded apply_fixed(const FixedWideArithmetic<P>& fixed, Operation op, const core::WideBits& a,
+                        const core::WideBits& b, const core::WideBits& c) {
+    const core::FormatSpec& spec = fixed.rounder().spec();
+    const core::FixedRounded<P> r = fixed.apply(op, to_limbs<P>(spec, a), to_limbs<P>(spec, b), to_limbs<P>(spec, c));
+    WideRounded out;
+    mpz_import(out.bits.get_mpz_t(), P, -1, sizeof(std::uint64_t), 0, 0, r.bits.data());
+    out.flags = r.flags;
+    return out;
+}
+
+}  // namespace
 
 WideRounded WideArithmetic::apply(Operation op, const core::WideBits& a, const core::WideBits& b,
                                   const core::WideBits& c) const {
+    if (FixedWideArithmetic<2>::computes(op)) {
+        if (const auto* fixed = std::get_if<FixedWideArithmetic<2>>(&fixed_)) return apply_fixed(*fixed, op, a, b, c);
+        if (const auto* fixed = std::get_if<FixedWideArithmetic<4>>(&fixed_)) return apply_fixed(*fixed, op, a, b, c);
+    }
+    return apply_mpfr(op, a, b, c);
+}
+
+WideRounded WideArithmetic::apply_mpfr(Operation op, const core::WideBits& a, const core::WideBits& b,
+                                       const core::WideBits& c) const {
     const core::FormatSpec& f = rounder_.spec();
     const int n = operand_count(op);
     const WideDecoded da = core::decode_wide_bits(f, a);

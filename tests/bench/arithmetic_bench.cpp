@@ -1,5 +1,6 @@
 // Speed of bit-exact emulated scalar arithmetic (with flags), beside native float and _Float16;
-// binary128 through MPFR (emu::WideArithmetic) beside native double and GCC's software __float128.
+// binary128 and binary256 (emu::WideArithmetic: its fixed-size path, with GMP-integer patterns or
+// limbs, and its MPFR path) beside native double and GCC's software __float128.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -179,23 +180,26 @@ void native_array(benchmark::State& state, Operation op) {
     count_operations(state);
 }
 
-/// Independent binary128 operations over arrays of patterns of values near 1 (throughput).
-void wide_array(benchmark::State& state, const char* format, Operation op) {
-    const floatscope::core::FormatSpec spec = parse_format(format);
-    const floatscope::emu::WideArithmetic arithmetic(spec, {});
-    std::mt19937_64 generator(5);
+/// Patterns of values near 1 with full significands (decimals of 17 digits), for the wide formats.
+std::vector<floatscope::core::WideBits> wide_patterns(const floatscope::emu::WideArithmetic& arithmetic,
+                                                      std::mt19937_64& generator) {
     std::uniform_real_distribution<double> near_one(0.75, 1.25);
-    auto patterns = [&] {
-        // Decimals of 17 digits: binary128 values with full significands.
-        std::vector<floatscope::core::WideBits> v(array_length);
-        for (auto& bits : v)
-            bits = arithmetic
-                       .rounder()(floatscope::core::parse_wide_value(fmt::format("{:.17g}", near_one(generator)),
-                                                                     spec.mantissa_bits + 66))
-                       .bits;
-        return v;
-    };
-    const auto a = patterns(), b = patterns(), c = patterns();
+    std::vector<floatscope::core::WideBits> v(array_length);
+    for (auto& bits : v)
+        bits = arithmetic
+                   .rounder()(floatscope::core::parse_wide_value(fmt::format("{:.17g}", near_one(generator)),
+                                                                 arithmetic.spec().mantissa_bits + 66))
+                   .bits;
+    return v;
+}
+
+/// Independent wide operations over arrays of patterns of values near 1 (throughput), through
+/// WideArithmetic's GMP-integer interface on `path` (Mpfr: the path before the fixed-size one).
+void wide_array(benchmark::State& state, const char* format, Operation op, floatscope::emu::WidePath path) {
+    const floatscope::emu::WideArithmetic arithmetic(parse_format(format), {}, path);
+    std::mt19937_64 generator(5);
+    const auto a = wide_patterns(arithmetic, generator), b = wide_patterns(arithmetic, generator),
+               c = wide_patterns(arithmetic, generator);
     std::uint8_t flags = 0;
     for (auto _ : state) {
         for (std::size_t i = 0; i < array_length; ++i) {
@@ -203,6 +207,37 @@ void wide_array(benchmark::State& state, const char* format, Operation op) {
             flags |= r.flags.bits;
             benchmark::DoNotOptimize(r.bits);
         }
+    }
+    benchmark::DoNotOptimize(flags);
+    count_operations(state);
+}
+
+/// The same operations through FixedWideArithmetic on patterns of P limbs: no allocation at all.
+template <int P>
+void fixed_wide_array(benchmark::State& state, const char* format, Operation op) {
+    const floatscope::emu::WideArithmetic wide(parse_format(format), {});
+    const floatscope::emu::FixedWideArithmetic<P> arithmetic(wide.spec(), {});
+    std::mt19937_64 generator(5);
+    auto limbs = [&] {
+        std::vector<floatscope::core::Limbs<P>> v;
+        for (const auto& bits : wide_patterns(wide, generator)) {
+            floatscope::core::Limbs<P> x{};
+            for (int i = 0; i < P; ++i) x[i] = mpz_getlimbn(bits.get_mpz_t(), i);
+            v.push_back(x);
+        }
+        return v;
+    };
+    const auto a = limbs(), b = limbs(), c = limbs();
+    std::vector<floatscope::core::Limbs<P>> out(array_length);
+    std::uint8_t flags = 0;
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < array_length; ++i) {
+            const floatscope::core::FixedRounded<P> r = arithmetic.apply(op, a[i], b[i], c[i]);
+            out[i] = r.bits;
+            flags |= r.flags.bits;
+        }
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
     }
     benchmark::DoNotOptimize(flags);
     count_operations(state);
@@ -231,8 +266,18 @@ void register_all() {
                                      [op](auto& s) { native_array<double>(s, op); });
         benchmark::RegisterBenchmark(("native/__float128/array/" + name).c_str(),
                                      [op](auto& s) { native_array<__float128>(s, op); });
-        benchmark::RegisterBenchmark(("emulated/binary128/array/" + name).c_str(),
-                                     [op](auto& s) { wide_array(s, "binary128", op); });
+        using floatscope::emu::WidePath;
+        for (const char* format : {"binary128", "binary256"}) {
+            const std::string prefix = "emulated/" + std::string(format);
+            benchmark::RegisterBenchmark((prefix + "/mpfr_array/" + name).c_str(),
+                                         [=](auto& s) { wide_array(s, format, op, WidePath::Mpfr); });
+            benchmark::RegisterBenchmark((prefix + "/array/" + name).c_str(),
+                                         [=](auto& s) { wide_array(s, format, op, WidePath::FixedLimbs); });
+        }
+        benchmark::RegisterBenchmark(("emulated/binary128/fixed_array/" + name).c_str(),
+                                     [op](auto& s) { fixed_wide_array<2>(s, "binary128", op); });
+        benchmark::RegisterBenchmark(("emulated/binary256/fixed_array/" + name).c_str(),
+                                     [op](auto& s) { fixed_wide_array<4>(s, "binary256", op); });
         for (const char* format : {"fp16", "bf16", "fp8_e4m3", "e6m9"}) {
             with_operation(op, [&](auto o) {
                 benchmark::RegisterBenchmark(("emulated/" + std::string(format) + "/chain/" + name).c_str(),

@@ -1,6 +1,7 @@
 // Tests of emu::WideArithmetic: against emu::Arithmetic on narrow formats (bit for bit, flags and
 // stochastic draws included), against the TestFloat vectors, and on binary128 against MPFR used
-// directly (emin/emax, mpfr_subnormalize) as IEEE 754 binary128.
+// directly (emin/emax, mpfr_subnormalize) as IEEE 754 binary128. Add, sub, mul and fma take the
+// fixed-size path here (the default); fixed_wide_arithmetic_test holds it against the MPFR path.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -19,61 +20,20 @@
 #include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/arithmetic/wide_arithmetic.hpp"
 #include "tests/core/mpfr_reference.hpp"
+#include "tests/emulation/arithmetic/wide_patterns.hpp"
 
 namespace fs = std::filesystem;
 using namespace floatscope::core;
 using floatscope::emu::Arithmetic;
 using floatscope::emu::Operation;
 using floatscope::emu::WideArithmetic;
+using floatscope::test::PatternSource;
 using floatscope::test::RefNumber;
 
 namespace {
 
 constexpr Operation all_operations[] = {Operation::Add, Operation::Sub,  Operation::Mul,
                                         Operation::Div, Operation::Sqrt, Operation::Fma};
-
-/// Random patterns of a binary format, weighted toward the corners: zeros, subnormals, the
-/// smallest and largest binades, infinities, NaNs (quiet and signaling), short significands
-/// (which make exact results and ties common), and exponents close together (cancellation).
-class PatternSource {
-public:
-    PatternSource(const FormatSpec& spec, std::uint64_t seed) : spec_(spec), random_(seed) {}
-
-    mpz_class next() {
-        const int E = spec_.exponent_bits, M = spec_.mantissa_bits;
-        const std::int64_t top = (std::int64_t{1} << E) - 1;
-        std::int64_t field = 0;
-        switch (pick(8)) {
-            case 0: field = pick(3); break;  // zero, subnormal, smallest normals
-            case 1: field = top - 1 - pick(3); break;  // largest binades
-            case 2: field = pick(40) == 0 ? top : top / 2 + pick(5) - 2; break;  // inf/NaN now and then, else near 1
-            case 3: field = top / 2 + pick(2 * M + 8) - M - 4; break;  // within a few significands of 1
-            default: field = 1 + static_cast<std::int64_t>(pick(static_cast<std::uint64_t>(top - 1))); break;
-        }
-        field = std::clamp<std::int64_t>(field, 0, top);
-        mpz_class mantissa = random_bits(M);
-        if (pick(3) == 0) {
-            // Short significand: only the leading few bits set.
-            const int kept = static_cast<int>(pick(static_cast<std::uint64_t>(std::min(M, 8)) + 1));
-            mantissa >>= M - kept;
-            mantissa <<= M - kept;
-        }
-        mpz_class bits = (mpz_class(field) << M) + mantissa;
-        if (pick(2) == 0) bits += mpz_class(1) << (E + M);
-        return bits;
-    }
-
-private:
-    std::uint64_t pick(std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(random_); }
-    mpz_class random_bits(int n) {
-        mpz_class x = 0;
-        for (int done = 0; done < n; done += 32) x = (x << 32) + static_cast<unsigned long>(random_() & 0xFFFFFFFFu);
-        return x >> (((n + 31) / 32) * 32 - n);
-    }
-
-    FormatSpec spec_;
-    std::mt19937_64 random_;
-};
 
 std::uint64_t to_u64(const mpz_class& x) { return mpz_get_ui(x.get_mpz_t()); }
 
@@ -126,6 +86,7 @@ namespace {
 /// on any mismatch (a NaN result matches any NaN, as the vectors carry x86's NaN).
 std::size_t run_vectors(const fs::path& file, const FormatSpec& spec, Operation op, RoundingMode mode, int stride) {
     const WideArithmetic wide(spec, {mode, Tininess::AfterRounding, nullptr});
+    REQUIRE(wide.path() == floatscope::emu::WidePath::FixedLimbs);
     gzFile in = gzopen(file.c_str(), "rb");
     REQUIRE(in != nullptr);
     std::size_t cases = 0, failures = 0;
@@ -259,38 +220,41 @@ TEST_CASE("binary128 arithmetic agrees with MPFR's own binary128 rounding", "[wi
     PatternSource patterns(quad, 2026);
     RefNumber values[3] = {RefNumber(113), RefNumber(113), RefNumber(113)};
     std::size_t compared = 0;
-    for (const auto& [mode, rnd] : modes) {
-        const WideArithmetic wide(quad, {mode, Tininess::AfterRounding, nullptr});
-        for (Operation op : all_operations) {
-            for (int i = 0; i < 400; ++i) {
-                mpz_class operands[3];
-                bool finite = true;
-                for (int k = 0; k < 3; ++k) {
-                    operands[k] = patterns.next();
-                    const WideDecoded d = decode_wide_bits(quad, operands[k]);
-                    finite = finite && (d.value_class == ValueClass::Normal || d.value_class == ValueClass::Subnormal);
-                    d.value.to_mpfr(values[k].get());
+    for (const auto& [mode, rnd] : modes)
+        for (const floatscope::emu::WidePath path :
+             {floatscope::emu::WidePath::FixedLimbs, floatscope::emu::WidePath::Mpfr}) {
+            const WideArithmetic wide(quad, {mode, Tininess::AfterRounding, nullptr}, path);
+            for (Operation op : all_operations) {
+                for (int i = 0; i < 400; ++i) {
+                    mpz_class operands[3];
+                    bool finite = true;
+                    for (int k = 0; k < 3; ++k) {
+                        operands[k] = patterns.next();
+                        const WideDecoded d = decode_wide_bits(quad, operands[k]);
+                        finite =
+                            finite && (d.value_class == ValueClass::Normal || d.value_class == ValueClass::Subnormal);
+                        d.value.to_mpfr(values[k].get());
+                    }
+                    // Operands of the reference are finite and nonzero (the special cases are checked
+                    // against narrow Arithmetic and TestFloat); sqrt takes magnitudes.
+                    if (!finite) continue;
+                    if (op == Operation::Sqrt) {
+                        mpfr_abs(values[0].get(), values[0].get(), MPFR_RNDN);
+                        mpz_clrbit(operands[0].get_mpz_t(), 127);
+                    }
+                    const Binary128Reference expected =
+                        mpfr_binary128(op, values[0].get(), values[1].get(), values[2].get(), rnd);
+                    const WideRounded actual = wide.apply(op, operands[0], operands[1], operands[2]);
+                    ++compared;
+                    INFO(to_string(mode) << ' ' << floatscope::emu::to_string(op) << ' '
+                                         << format_wide_bits_hex(quad, operands[0]) << ' '
+                                         << format_wide_bits_hex(quad, operands[1]) << ' '
+                                         << format_wide_bits_hex(quad, operands[2]));
+                    CHECK(format_wide_bits_hex(quad, actual.bits) == format_wide_bits_hex(quad, expected.bits));
+                    CHECK(static_cast<int>(actual.flags.bits) == static_cast<int>(expected.flags));
                 }
-                // Operands of the reference are finite and nonzero (the special cases are checked
-                // against narrow Arithmetic and TestFloat); sqrt takes magnitudes.
-                if (!finite) continue;
-                if (op == Operation::Sqrt) {
-                    mpfr_abs(values[0].get(), values[0].get(), MPFR_RNDN);
-                    mpz_clrbit(operands[0].get_mpz_t(), 127);
-                }
-                const Binary128Reference expected =
-                    mpfr_binary128(op, values[0].get(), values[1].get(), values[2].get(), rnd);
-                const WideRounded actual = wide.apply(op, operands[0], operands[1], operands[2]);
-                ++compared;
-                INFO(to_string(mode) << ' ' << floatscope::emu::to_string(op) << ' '
-                                     << format_wide_bits_hex(quad, operands[0]) << ' '
-                                     << format_wide_bits_hex(quad, operands[1]) << ' '
-                                     << format_wide_bits_hex(quad, operands[2]));
-                CHECK(format_wide_bits_hex(quad, actual.bits) == format_wide_bits_hex(quad, expected.bits));
-                CHECK(static_cast<int>(actual.flags.bits) == static_cast<int>(expected.flags));
             }
         }
-    }
     INFO(compared << " operations compared");
-    CHECK(compared > 3000);
+    CHECK(compared > 6000);
 }
