@@ -5,10 +5,13 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "core/parallel_rows.hpp"
 #include "emulation/accumulation/exact_product_sum.hpp"
 
 namespace floatscope::emu {
 namespace {
+
+thread_local int threads_of_this_thread = 1;  // TruthThreadsScope's
 
 /// An MPFR number of `precision` bits whose lifetime ends with the scope.
 struct ScratchNumber {
@@ -52,6 +55,50 @@ TruthNumber dot(std::span<const TruthNumber> x, std::span<const Y> y, int precis
     return result;
 }
 
+/// What one thread of exact_gemm reuses for every entry: k product numbers, each as wide as the
+/// widest factors of A and B together so that every product is exact, and their pointers for
+/// mpfr_sum; the fixed-point sum. Nothing is allocated per product (allocation, not arithmetic,
+/// dominated when each dot product made its own numbers).
+struct EntryScratch {
+    EntryScratch(std::size_t k, mpfr_prec_t product_bits) {
+        products.reserve(k);
+        for (std::size_t l = 0; l < k; ++l) {
+            products.emplace_back(product_bits);
+            pointers.push_back(products.back().value);
+        }
+    }
+    std::vector<ScratchNumber> products;
+    std::vector<mpfr_ptr> pointers;
+    ExactProductSum fixed_point;
+};
+
+/// result = sum_l row[l] * b[column + l * stride] (l < row.size()), exact, rounded once to `precision` bits.
+void exact_entry(std::span<const TruthNumber> row, std::span<const TruthNumber> b, std::size_t column,
+                 std::size_t stride, TruthNumber& result, int precision, EntryScratch& scratch) {
+    const std::size_t k = row.size();
+    mpfr_ptr entry = result.backend().data();
+    mpfr_set_prec(entry, precision);
+    auto x = [&](std::size_t l) { return row[l].backend().data(); };
+    auto y = [&](std::size_t l) { return b[column + l * stride].backend().data(); };
+    // Finite operands whose products span a bounded window: the fixed-point sum.
+    ExactProductSum::Window window;
+    bool finite = true;
+    for (std::size_t l = 0; l < k; ++l) {
+        finite = finite && mpfr_number_p(x(l)) && mpfr_number_p(y(l));
+        if (finite) window.include(x(l), y(l));
+    }
+    if (finite && !window.empty && window.high - window.low <= max_exact_product_window) {
+        scratch.fixed_point.begin(window, k);
+        for (std::size_t l = 0; l < k; ++l) scratch.fixed_point.add(x(l), y(l));
+        scratch.fixed_point.round_to(entry);
+        return;
+    }
+    // Otherwise (specials, zeros only, magnitudes too far apart) MPFR's correctly rounded sum,
+    // which also gives an all-zero sum its IEEE sign.
+    for (std::size_t l = 0; l < k; ++l) mpfr_mul(scratch.pointers[l], x(l), y(l), MPFR_RNDN);
+    mpfr_sum(entry, scratch.pointers.data(), k, MPFR_RNDN);
+}
+
 }  // namespace
 
 TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const TruthNumber> y, int precision) {
@@ -65,49 +112,30 @@ TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const double> y,
 std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<const TruthNumber> b, std::size_t m,
                                     std::size_t k, std::size_t n, int precision) {
     if (a.size() != m * k || b.size() != k * n) throw Error("exact_gemm: the matrices do not have the sizes given");
-    // One set of k product buffers serves every entry: each holds as many bits as the widest
-    // factors of A and B together, so every product is exact, and nothing is allocated per product
-    // (allocation, not arithmetic, dominated when each dot product made its own numbers).
     mpfr_prec_t widest_a = MPFR_PREC_MIN, widest_b = MPFR_PREC_MIN;
     for (const TruthNumber& v : a) widest_a = std::max(widest_a, mpfr_get_prec(v.backend().data()));
     for (const TruthNumber& v : b) widest_b = std::max(widest_b, mpfr_get_prec(v.backend().data()));
-    std::vector<ScratchNumber> products;
-    products.reserve(k);
-    std::vector<mpfr_ptr> pointers(k);
-    for (std::size_t l = 0; l < k; ++l) {
-        products.emplace_back(widest_a + widest_b);
-        pointers[l] = products.back().value;
-    }
     std::vector<TruthNumber> c(m * n);
-    ExactProductSum fixed_point;
-    for (std::size_t i = 0; i < m; ++i) {
-        for (std::size_t j = 0; j < n; ++j) {
-            mpfr_ptr entry = c[i * n + j].backend().data();
-            mpfr_set_prec(entry, precision);
-            // Finite operands whose products span a bounded window: the fixed-point sum.
-            ExactProductSum::Window window;
-            bool finite = true;
-            for (std::size_t l = 0; l < k; ++l) {
-                mpfr_srcptr x = a[i * k + l].backend().data(), y = b[l * n + j].backend().data();
-                finite = finite && mpfr_number_p(x) && mpfr_number_p(y);
-                if (finite) window.include(x, y);
-            }
-            if (finite && !window.empty && window.high - window.low <= max_exact_product_window) {
-                fixed_point.begin(window, k);
-                for (std::size_t l = 0; l < k; ++l)
-                    fixed_point.add(a[i * k + l].backend().data(), b[l * n + j].backend().data());
-                fixed_point.round_to(entry);
-                continue;
-            }
-            // Otherwise (specials, zeros only, magnitudes too far apart) MPFR's correctly rounded sum,
-            // which also gives an all-zero sum its IEEE sign.
-            for (std::size_t l = 0; l < k; ++l)
-                mpfr_mul(pointers[l], a[i * k + l].backend().data(), b[l * n + j].backend().data(), MPFR_RNDN);
-            mpfr_sum(entry, pointers.data(), k, MPFR_RNDN);
-        }
-    }
+    // Each entry depends on its row of A and column of B alone: rows of C go to threads in any
+    // split, with the same numbers.
+    core::parallel_rows(m, truth_threads(), [&] {
+        return
+            [&, scratch = std::make_unique<EntryScratch>(k, widest_a + widest_b)](std::size_t begin, std::size_t end) {
+                for (std::size_t i = begin; i < end; ++i)
+                    for (std::size_t j = 0; j < n; ++j)
+                        exact_entry(a.subspan(i * k, k), b, j, n, c[i * n + j], precision, *scratch);
+            };
+    });
     return c;
 }
+
+TruthThreadsScope::TruthThreadsScope(int threads) : previous_(threads_of_this_thread) {
+    threads_of_this_thread = std::max(threads, 1);
+}
+
+TruthThreadsScope::~TruthThreadsScope() { threads_of_this_thread = previous_; }
+
+int truth_threads() { return threads_of_this_thread; }
 
 TruthNumber exact_sum(std::span<const TruthNumber> x, int precision) {
     // mpfr_sum takes non-const pointers but does not modify its inputs.

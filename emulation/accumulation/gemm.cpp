@@ -62,15 +62,52 @@ int smallest_quantum(std::span<const float> values, int precision) {
     return std::ilogb(smallest) - (precision - 1);
 }
 
-/// Whether every partial sum of every entry of A B is 0 or at least 2^-126 in magnitude: every
-/// product is a multiple of Q = 2^(qa + qb) (qa, qb the smallest quanta of A's and B's values),
-/// and so is every sum of them rounded to float (the float grid there is a multiple of Q, or the
-/// sum is exact); a nonzero multiple of Q >= 2^-126 is no subnormal.
-bool sums_stay_normal(const AccumulationModel& m, std::span<const float> a, std::span<const float> b) {
+/// qa + qb, qa and qb the smallest quanta of A's and B's values: every product of an entry of A
+/// and one of B is a multiple of 2^(qa + qb). INT_MAX when A or B has no nonzero finite value.
+int product_quantum(const AccumulationModel& m, std::span<const float> a, std::span<const float> b) {
     const int qa = smallest_quantum(a, float_range(m.x.rounding.format).precision);
     const int qb = smallest_quantum(b, float_range(m.y.rounding.format).precision);
-    if (qa == std::numeric_limits<int>::max() || qb == std::numeric_limits<int>::max()) return true;
-    return qa + qb >= std::numeric_limits<float>::min_exponent - 1;
+    if (qa == std::numeric_limits<int>::max() || qb == std::numeric_limits<int>::max())
+        return std::numeric_limits<int>::max();
+    return qa + qb;
+}
+
+/// Whether every partial sum of every entry of A B is 0 or at least 2^-126 in magnitude: every
+/// product is a multiple of Q = 2^product_quantum, and so is every sum of them rounded to float
+/// (the float grid there is a multiple of Q, or the sum is exact); a nonzero multiple of Q >=
+/// 2^-126 is no subnormal.
+bool sums_stay_normal(const AccumulationModel& m, std::span<const float> a, std::span<const float> b) {
+    return product_quantum(m, a, b) >= std::numeric_limits<float>::min_exponent - 1;
+}
+
+/// Whether every product of the model's operands is a float, exactly (the narrow kernel's
+/// condition): for any values of their formats, or, for formats with float's exponent range
+/// (bf16 x bf16: 16-bit products, but 2^-133 squared below float's subnormals and 2^127 squared
+/// beyond its range), for the operands at hand (products_exact_on_data).
+enum class FloatProducts { Never, Always, OnData };
+
+FloatProducts float_products(const AccumulationModel& m) {
+    const core::FormatSpec &x = m.x.rounding.format, &y = m.y.rounding.format;
+    if (products_exact_in_float(x, y)) return FloatProducts::Always;
+    const detail::FloatRange a = float_range(x), b = float_range(y);
+    return a.floats && b.floats && a.precision + b.precision <= 24 ? FloatProducts::OnData : FloatProducts::Never;
+}
+
+/// The largest magnitude among the finite `values` (0 when there is none).
+float largest_finite(std::span<const float> values) {
+    float top = 0;
+    for (float v : values) top = std::isfinite(v) ? std::max(top, std::fabs(v)) : top;
+    return top;
+}
+
+/// Whether every product of an entry of A and one of B is a float, exactly, for the narrow kernel:
+/// each is a multiple of 2^product_quantum with at most 24 significant bits (float_products), so
+/// a float when that quantum is at least 2^-149 (float's smallest subnormal) and the product below
+/// 2^128, which the largest finite magnitudes' product bounds. A product with an infinite or NaN
+/// factor is the same in float as exactly.
+bool products_exact_on_data(const AccumulationModel& m, std::span<const float> a, std::span<const float> b) {
+    if (float_products(m) == FloatProducts::Always) return true;
+    return product_quantum(m, a, b) >= -149 && static_cast<double>(largest_finite(a)) * largest_finite(b) < 0x1p128;
 }
 
 /// Pairwise blocks of products rounded to binary32 (rne, optionally flushing), summed and combined
@@ -106,8 +143,8 @@ bool narrow_accumulator(const AccumulationModel& m) {
     auto narrow = [](const core::FormatRounding& r) {
         return takes_float_round_to_odd(r.format) && r.mode != core::RoundingMode::Downward;
     };
-    return order_without_compensation(m) && products_exact_in_float(m.x.rounding.format, m.y.rounding.format) &&
-           narrow(m.accumulator) && (m.multiply_add == MultiplyAdd::Fused || float_range(m.product.format).floats) &&
+    return order_without_compensation(m) && float_products(m) != FloatProducts::Never && narrow(m.accumulator) &&
+           (m.multiply_add == MultiplyAdd::Fused || float_range(m.product.format).floats) &&
            (m.order == AccumulationOrder::Sequential || is_binary32_rne(m.combine) || narrow(m.combine));
 }
 
@@ -236,8 +273,10 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
         const std::span<float> fc = sized(workspace.fc, c.size());
         quantize_to_floats(model.x, a, fa);
         quantize_to_floats(model.y, b, fb);
-        if (flushing_fp32(model) && !sums_stay_normal(model, fa, fb)) {
-            // Some sum may be subnormal and flushed, which the native loop would keep: the scalar path.
+        if ((flushing_fp32(model) && !sums_stay_normal(model, fa, fb)) ||
+            (path == GemmPath::NarrowAccumulator && !products_exact_on_data(model, fa, fb))) {
+            // Some sum may be subnormal and flushed, which the native loop would keep, or some
+            // product may be no float, which the narrow kernel needs: the scalar path.
             const std::span<double> qa = sized(workspace.a, a.size()), qb = sized(workspace.b, b.size());
             std::copy(fa.begin(), fa.end(), qa.begin());
             std::copy(fb.begin(), fb.end(), qb.begin());

@@ -21,7 +21,9 @@ enum class GemmPath {
     /// Each step's float sum rounded to the accumulator in one vectorized pass, through TwoSum and
     /// round-to-odd when the float sum was inexact on a rounding boundary, and core's array rounding
     /// for results outside the normal range: accumulators of at most 22 bits (fp16, bf16, 14-bit FP8
-    /// partial sums), products exact in float.
+    /// partial sums), products exact in float. Inputs whose products are short enough but may leave
+    /// float's range (bf16 x bf16) take it when the operands' smallest quanta and largest magnitudes
+    /// show that every product is a float; the scalar path otherwise.
     NarrowAccumulator,
     /// The tensor-core block FMA, vectorized over columns in double (tensor_core.hpp).
     BlockFma,

@@ -148,9 +148,10 @@ void check_request(const RunRequest& r) {
             throw Error("two policies are named '" + p.name + "'; give one another name (name=... in the policy)");
         // A clause the workload would ignore must not pass silently.
         if (p.has_graph_clauses() && !r.workload->reads_graph_policy())
-            throw Error(fmt::format("policy '{}': ops, nodes, autocast and weights clauses select the nodes of a graph; "
-                                    "workload '{}' has none (they apply to onnx)",
-                                    p.name, r.workload->name()));
+            throw Error(
+                fmt::format("policy '{}': ops, nodes, autocast and weights clauses select the nodes of a graph; "
+                            "workload '{}' has none (they apply to onnx)",
+                            p.name, r.workload->name()));
     }
     if (r.ground_truth && r.workload->has_ground_truth() &&
         (r.mpfr_precision < min_mpfr_precision || r.mpfr_precision > max_mpfr_precision))
@@ -251,6 +252,14 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
     std::mutex failure_mutex;
     std::exception_ptr failure;
     const bool several_runs = requests.size() > 1;
+    const std::size_t thread_count = std::min<std::size_t>(static_cast<std::size_t>(threads), jobs.size());
+    // A run's policies are quick beside its ground truth, which they wait for: with few truths in
+    // the batch, each spreads its big kernels over the threads (sharing the cores with the policies
+    // while they run), so that the threads asked for are used; with many, the jobs alone fill them.
+    const std::size_t truths =
+        static_cast<std::size_t>(std::count_if(jobs.begin(), jobs.end(), [](const Job& job) { return !job.policy; }));
+    const int threads_per_truth =
+        static_cast<int>(std::max<std::size_t>(1, thread_count / std::max<std::size_t>(truths, 1)));
     auto worker = [&] {
         for (std::size_t j; (j = next_job.fetch_add(1)) < jobs.size();) {
             RunState& s = *jobs[j].state;
@@ -274,6 +283,7 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
                     // Policy jobs wait on the promise: every way out of here must fulfil it.
                     try {
                         job_control.check_cancelled();
+                        const TruthThreadsScope spread(threads_per_truth);
                         run_truth(s, job_control);
                     } catch (...) {
                         s.truth_promise.set_exception(std::current_exception());
@@ -291,7 +301,6 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
             }
         }
     };
-    const std::size_t thread_count = std::min<std::size_t>(static_cast<std::size_t>(threads), jobs.size());
     std::vector<std::thread> pool;
     for (std::size_t t = 1; t < thread_count; ++t) pool.emplace_back(worker);
     worker();

@@ -23,7 +23,7 @@ struct RunRequest {
     std::vector<PrecisionPolicy> policies;
     bool ground_truth = true;  ///< ignored for workloads without one
     int mpfr_precision = 256;  ///< bits of the ground truth
-    int threads = 1;  ///< policies run concurrently on this many threads
+    int threads = 1;  ///< policies and the ground truth run concurrently on this many threads
     std::string run_id = "1";
 };
 
@@ -45,6 +45,8 @@ Report run(const RunRequest& request, RunControl& control);
 /// once its policies are measured. Runs and rows in request order, each run's ground-truth rows
 /// before its policies' rows, whatever order the jobs finish in. The progress callback of `control`
 /// is called from the worker threads and must be thread-safe.
+/// A batch with fewer ground truths than threads gives each truth threads / truths of them for its
+/// exact GEMMs (TruthThreadsScope), with the same results on any count.
 /// With a `stream`, the report is handed on as it is made and the returned report has no rows:
 /// stream->begin gets the report without rows once the requests are checked, stream->rows each
 /// run's rows in request order as soon as that run and those before it are done (called from a

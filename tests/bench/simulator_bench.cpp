@@ -4,6 +4,8 @@
 
 #include <Eigen/Core>
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <string>
 #include <vector>
@@ -25,17 +27,29 @@ Parameters defaults(const Workload& w, const std::vector<std::string>& assignmen
     return Parameters::parse(w.parameters(), assignments);
 }
 
-/// The whole request of the goal: mlp-forward's defaults, six policies and the ground truth, one thread.
+/// CPU seconds of the whole process, every thread's (user and system).
+double process_cpu_seconds() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// The whole request of the goal: mlp-forward's defaults, six policies and the ground truth, on
+/// state.range(0) threads; `cores` is the CPU time over the wall time (the cores kept busy).
 void mlp_forward_engine(benchmark::State& state) {
     RunRequest request;
     request.workload = &find_workload("mlp-forward");
     request.parameters = defaults(*request.workload);
+    request.threads = static_cast<int>(state.range(0));
     for (const std::string& p : mlp_policies) request.policies.push_back(parse_policy(p));
-    double total = 0, truth = 0;
+    double total = 0, truth = 0, cpu = 0;
     for (auto _ : state) {
         RunControl control;
         const auto start = std::chrono::steady_clock::now();
+        const double cpu_start = process_cpu_seconds();
         const Report report = run(request, control);
+        cpu += process_cpu_seconds() - cpu_start;
         total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         for (const ReportRow& row : report.rows)
             if (row.metric == "ground_truth_seconds") truth += row.value;
@@ -43,6 +57,7 @@ void mlp_forward_engine(benchmark::State& state) {
     }
     state.counters["ground_truth_s"] = benchmark::Counter(truth, benchmark::Counter::kAvgIterations);
     state.counters["ground_truth_share"] = truth / total;
+    state.counters["cores"] = cpu / total;
 }
 
 /// One policy alone, through the workload (no error measurement).
@@ -169,6 +184,9 @@ void train_epoch_native(benchmark::State& state) {
 
 int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("mlp-forward/engine/6-policies+ground-truth", mlp_forward_engine)
+        ->ArgName("threads")
+        ->Arg(1)
+        ->Arg(2)
         ->Unit(benchmark::kMillisecond)
         ->Iterations(1);
     for (const std::string& p : mlp_policies)
@@ -176,10 +194,10 @@ int main(int argc, char** argv) {
             ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("mlp-forward/ground-truth", mlp_forward_ground_truth)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("mlp-forward/baseline/eigen_float", mlp_forward_native)->Unit(benchmark::kMillisecond);
-    // bf16 operands with fp32 accumulation (AMP with bf16) on the full set; bf16 accumulation too on a
-    // tenth of it: bf16 x bf16 products can fall below float's range, so gemm takes its scalar path.
+    // bf16 operands with fp32 accumulation (AMP with bf16), and with bf16 accumulation (the narrow
+    // kernel, its products checked to be floats on the data), on the full set and a tenth of it.
     for (const auto& [p, size] :
-         {std::pair<std::string, int>{"bf16; storage=fp32; accumulate=fp32", 0}, {"bf16", 6000}})
+         {std::pair<std::string, int>{"bf16; storage=fp32; accumulate=fp32", 0}, {"bf16", 6000}, {"bf16", 0}})
         benchmark::RegisterBenchmark(("train-mlp/epoch/" + p + "/train-size=" + std::to_string(size)).c_str(),
                                      train_epoch, p, size)
             ->Unit(benchmark::kSecond)

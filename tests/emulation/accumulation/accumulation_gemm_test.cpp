@@ -12,6 +12,7 @@
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/kernels/gemm_fp32.hpp"
+#include "emulation/accumulation/scalar_accumulator.hpp"
 #include "tests/core/mpfr_reference.hpp"
 #include "tests/emulation/accumulation/accumulation_inputs.hpp"
 #include "tests/emulation/accumulation/accumulation_reference.hpp"
@@ -183,6 +184,7 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
             {"term absorbed by the float sum", {1, -0x1p-15}, {1, 0x1p-15}},
             {"term absorbed, negative sum", {-1, 0x1p-15}, {1, 0x1p-15}},
             {"exact cancellation", {1, -1}, {0.75, 0.75}},
+            {"a tie at every step", {1, u / 2, u / 2, u / 2, u / 2, u / 2}, {1, 1, 1, 1, 1, 1}},
             {"subnormal sums", {0x1p-14, -0x1p-14, 0x1p-20}, {1, 1 - 0x1p-11, 0.75}},
             {"overflow", {60000, 60000, -60000}, {1, 1, 1}},
         };
@@ -210,6 +212,29 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
             {"infinite terms cancelling", {inf, 1, -inf}, {1, 1, 1}},
             {"a NaN term", {1, std::nan(""), 2}, {1, 1, 1}},
         };
+        // bf16 inputs (float's exponent range, so gemm checks the products on the data): products
+        // and sums at float's extremes, specials; products with a quantum below 2^-149 or beyond
+        // 2^128, which are no floats and send the product to the scalar path (rounding the product
+        // to float would lose the tiny one where rounding upward or to odd keeps it, and turn the
+        // large ones' cancellation after an overflowing sum into inf - inf).
+        const double top = 0x1.fep63;  // bf16's largest significand: the product 0x1.fc02p127 is a float
+        const std::vector<Case> bf16_cases = {
+            {"products on float's smallest subnormal quantum", {0x1.02p-67, -0x1p-67}, {0x1.02p-68, 0x1p-68}},
+            {"subnormal partial sums", {0x1p-64, -0x1p-64, 0x1.8p-65}, {0x1p-63, 0x1.fep-64, 0x1p-70}},
+            {"sums overflowing from float-range products", {top, top, -top}, {top, top, top}},
+            {"an overflowed sum meets a large negative product", {top, top, -top, -top}, {top, top, top, top}},
+            {"a product below float's subnormals", {0x1.02p-76}, {0x1.02p-76}},
+            {"a product below float's subnormals between others",
+             {1, 0x1.02p-76, -1},
+             {0x1p-130, 0x1.02p-76, 0x1p-130}},
+            {"products beyond float's range cancelling", {0x1p70, 0x1p70}, {0x1p70, -0x1p70}},
+            {"products beyond float's range, sums to nearest", {0x1p64, 1, -0x1p64}, {0x1p64, 0x1p100, 0x1p64}},
+            {"zero products of either sign", {-1, 1, 2}, {0, -0.0, 0}},
+            {"only negative zero products", {-1, -2}, {0, 0}},
+            {"an infinite term", {1, inf, 2}, {1, 1, 1}},
+            {"infinite terms cancelling", {inf, 1, -inf}, {1, 1, 1}},
+            {"a NaN term", {1, std::nan(""), 2}, {1, 1, 1}},
+        };
         for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
                                   RoundingMode::Upward, RoundingMode::ToOdd}) {
             emu::AccumulationModel model;
@@ -229,6 +254,13 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
             for (const Case& c : cases) check(format, model, c);
             for (const Case& c : format == std::string_view("fp16") ? binary16_cases : std::vector<Case>{})
                 check(format, model, c);
+            if (format == std::string_view("bf16")) {
+                emu::AccumulationModel bf16 = model;
+                bf16.x.rounding.format = accumulator;
+                bf16.y.rounding = bf16.x.rounding;
+                REQUIRE(emu::gemm_path(bf16) == emu::GemmPath::NarrowAccumulator);
+                for (const Case& c : bf16_cases) check(format, bf16, c);
+            }
         }
     }
 }
@@ -317,3 +349,69 @@ TEST_CASE("native kernels ignore the caller's flush-to-zero and restore it") {
     }
 }
 #endif
+
+TEST_CASE("bf16 products on the narrow kernel give the scalar accumulator's values in every mode and order") {
+    // Random bf16 operands whose products are floats (exponents within +-60: products across
+    // float's range; within +-3: sums that round at every step), zeros of both signs among them, on
+    // a shape with rows beyond one tile, columns beyond one vector and k beyond a block: every
+    // entry against ScalarAccumulator (which accumulation_dot_test checks against MPFR).
+    using core::RoundingMode;
+    const core::FormatRounding bf16{core::parse_format("bf16"), RoundingMode::NearestEven};
+    const Shape s{11, 41, 37};
+    std::mt19937_64 rng(41);
+    auto operands = [&](int spread) {
+        std::uniform_int_distribution<int> significand(-255, 255), exponent(-spread, spread), pick(0, 30);
+        std::vector<double> values(s.m * s.k + s.k * s.n);
+        for (double& x : values) {
+            const int kind = pick(rng);
+            x = kind == 0 ? 0.0 : kind == 1 ? -0.0 : std::ldexp(significand(rng), exponent(rng) - 7);
+        }
+        return values;
+    };
+    struct Variant {
+        const char* what;
+        emu::MultiplyAdd multiply_add;
+        std::size_t block;
+        const char* combine;
+    };
+    const Variant variants[] = {{"fused", emu::MultiplyAdd::Fused, 0, ""},
+                                {"products rounded to bf16", emu::MultiplyAdd::Separate, 0, ""},
+                                {"blocks of 16 combined in bf16", emu::MultiplyAdd::Fused, 16, "bf16"},
+                                {"blocks of 8 combined in fp32", emu::MultiplyAdd::Fused, 8, "fp32"}};
+    for (const std::vector<double>& values : {operands(60), operands(3)}) {
+        const std::span<const double> a(values.data(), s.m * s.k), b(values.data() + s.m * s.k, s.k * s.n);
+        for (const char* accumulator : {"bf16", "e8m13"}) {
+            for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
+                                      RoundingMode::Upward, RoundingMode::ToOdd}) {
+                for (const Variant& v : variants) {
+                    emu::AccumulationModel model;
+                    model.x.rounding = bf16;
+                    model.y.rounding = bf16;
+                    model.accumulator = {core::parse_format(accumulator), mode};
+                    model.multiply_add = v.multiply_add;
+                    model.product = model.accumulator;
+                    if (v.block != 0) {
+                        model.order = emu::AccumulationOrder::Blocked;
+                        model.block_size = static_cast<int>(v.block);
+                        model.combine = {core::parse_format(v.combine), mode};
+                        if (v.combine == std::string_view("fp32")) model.combine.mode = RoundingMode::NearestEven;
+                    }
+                    model.output = {core::parse_format("fp32"), RoundingMode::NearestEven};  // the sum as it is
+                    REQUIRE(emu::gemm_path(model) == emu::GemmPath::NarrowAccumulator);
+                    std::vector<double> c(s.m * s.n);
+                    emu::gemm(model, a, b, c, s.m, s.k, s.n);
+                    const emu::ScalarAccumulator scalar(model);
+                    for (std::size_t i = 0; i < s.m; ++i)
+                        for (std::size_t j = 0; j < s.n; ++j) {
+                            const double want = scalar.accumulate(a.data() + i * s.k, 1, b.data() + j,
+                                                                  static_cast<std::ptrdiff_t>(s.n), s.k);
+                            INFO(accumulator << " " << core::to_string(mode) << ", " << v.what << ": C(" << i << ", "
+                                             << j << ") = " << test::hex_double(c[i * s.n + j]) << ", scalar "
+                                             << test::hex_double(want));
+                            REQUIRE(test::same_result(c[i * s.n + j], want));
+                        }
+                }
+            }
+        }
+    }
+}

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "emulation/accumulation/exact_kernels.hpp"
@@ -176,4 +177,68 @@ TEST_CASE("exact_gemm: ties, exact zeros, signed zero sums, specials and far-apa
     // Infinities and NaN: the IEEE sum.
     CHECK(std::isinf(as_double(gemm_1x2({INFINITY, 1}, {1, 1}, 53))));
     CHECK(std::isnan(as_double(gemm_1x2({INFINITY, INFINITY}, {1, -1}, 53))));
+}
+
+TEST_CASE("TruthThreadsScope sets the exact kernels' threads on its thread and restores them") {
+    CHECK(truth_threads() == 1);
+    {
+        const TruthThreadsScope outer(4);
+        CHECK(truth_threads() == 4);
+        {
+            const TruthThreadsScope inner(0);  // at least 1
+            CHECK(truth_threads() == 1);
+        }
+        CHECK(truth_threads() == 4);
+        int elsewhere = 0;
+        std::thread([&] { elsewhere = truth_threads(); }).join();
+        CHECK(elsewhere == 1);
+    }
+    CHECK(truth_threads() == 1);
+}
+
+TEST_CASE("exact_gemm gives the same numbers on any number of threads") {
+    // 23 rows (not a multiple of any chunk), entries of every kind: fixed-point sums, cancellations,
+    // a NaN, infinities and far-apart magnitudes (mpfr_sum), an all-zero row with signed zeros.
+    std::mt19937_64 random(31);
+    const std::size_t m = 23, k = 19, n = 5;
+    std::vector<TruthNumber> a, b;
+    for (std::size_t i = 0; i < m * k; ++i) a.push_back(random_number(random, 64, 30));
+    for (std::size_t i = 0; i < k * n; ++i) b.push_back(random_number(random, 53, 30));
+    mpfr_set_nan(a[2 * k + 3].backend().data());
+    mpfr_set_inf(a[5 * k].backend().data(), -1);
+    mpfr_set_inf(b[1 * n + 2].backend().data(), 1);
+    mpfr_mul_2si(a[7 * k + 1].backend().data(), a[7 * k + 1].backend().data(), 100000, MPFR_RNDN);
+    for (std::size_t l = 0; l < k; ++l) mpfr_set_zero(a[11 * k + l].backend().data(), l % 2 == 0 ? -1 : 1);
+    for (std::size_t l = 0; l < k / 2; ++l) {  // row 13 cancels exactly in column 0
+        mpfr_set(a[13 * k + k / 2 + l].backend().data(), a[13 * k + l].backend().data(), MPFR_RNDN);
+        mpfr_neg(b[(k / 2 + l) * n].backend().data(), b[l * n].backend().data(), MPFR_RNDN);
+    }
+    mpfr_set_zero(a[13 * k + k - 1].backend().data(), 1);
+    const std::vector<TruthNumber> serial = exact_gemm(a, b, m, k, n, 113);
+    for (int threads : {2, 3, 8, 64}) {
+        const TruthThreadsScope scope(threads);
+        REQUIRE(truth_threads() == threads);
+        const std::vector<TruthNumber> parallel = exact_gemm(a, b, m, k, n, 113);
+        REQUIRE(parallel.size() == serial.size());
+        for (std::size_t e = 0; e < serial.size(); ++e) {
+            INFO(threads << " threads, entry " << e / n << "," << e % n);
+            REQUIRE(same_number(parallel[e], serial[e]));
+        }
+    }
+    // The serial result itself: a sample of entries against the reference, the specials among them.
+    for (std::size_t e : {std::size_t{0}, 2 * n + 1, 5 * n + 2, 7 * n, 11 * n + 4, 13 * n, m * n - 1}) {
+        const std::size_t i = e / n, j = e % n;
+        std::vector<TruthNumber> x(a.begin() + static_cast<long>(i * k), a.begin() + static_cast<long>((i + 1) * k));
+        std::vector<TruthNumber> y;
+        for (std::size_t l = 0; l < k; ++l) y.push_back(b[l * n + j]);
+        INFO("entry " << i << "," << j);
+        CHECK(same_number(serial[e], reference_dot(x, y, 113)));
+    }
+    // Empty shapes on several threads: no rows, and rows of empty sums (+0).
+    const TruthThreadsScope scope(3);
+    CHECK(exact_gemm({}, {}, 0, 3, 0, 53).empty());
+    const std::vector<TruthNumber> empty_sums = exact_gemm({}, {}, 4, 0, 2, 53);
+    REQUIRE(empty_sums.size() == 8);
+    for (const TruthNumber& v : empty_sums)
+        CHECK((mpfr_zero_p(v.backend().data()) && !mpfr_signbit(v.backend().data())));
 }

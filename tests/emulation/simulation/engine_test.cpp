@@ -72,6 +72,7 @@ public:
     }
     void run_ground_truth(const Parameters& p, int precision, TruthTrace& truth, RunControl& control) const override {
         ++truth_calls;
+        threads_seen = truth_threads();
         const int n = static_cast<int>(p.integer("n"));
         if (p.text("fail") == "truth") throw Error("the steps ground truth failed");
         for (int k = 0; k < n; ++k) {
@@ -88,6 +89,7 @@ public:
         }
     }
     mutable std::atomic<int> truth_calls{0};
+    mutable std::atomic<int> threads_seen{0};  ///< the exact kernels' threads in the last ground truth
 };
 
 RunRequest request(const StepsWorkload& w, std::vector<std::string> set = {},
@@ -290,6 +292,39 @@ TEST_CASE("run: the rows do not depend on the number of threads") {
     many.threads = 4;
     RunControl control;
     CHECK(untimed(run(one, control).rows) == untimed(run(many, control).rows));
+}
+
+TEST_CASE("run: a lone ground truth gets the threads, several share them") {
+    StepsWorkload w;
+    RunRequest r = request(w);
+    RunControl control;
+    for (int threads : {1, 2, 3}) {
+        r.threads = threads;
+        run(r, control);
+        CHECK(w.threads_seen == threads);
+    }
+    r.threads = 8;  // more threads than jobs (a truth and three policies): the jobs' count
+    run(r, control);
+    CHECK(w.threads_seen == 4);
+    const std::vector<RunRequest> three(3, request(w));
+    run_all(three, 3, control);
+    CHECK(w.threads_seen == 1);
+    run_all(std::vector<RunRequest>(2, request(w)), 5, control);
+    CHECK(w.threads_seen == 2);
+}
+
+TEST_CASE("run: mlp-forward's ground truth and errors are the same on 1, 2 and 3 threads") {
+    // Its truth spreads each layer's exact GEMM over the threads; every number must stay the same.
+    RunRequest r;
+    r.workload = &find_workload("mlp-forward");
+    r.parameters = Parameters::parse(r.workload->parameters(), {"depth=3", "width=24", "batch=7", "activation=gelu"});
+    for (const char* p : {"bf16", "fp16"}) r.policies.push_back(parse_policy(p));
+    RunControl control;
+    const std::vector<ReportRow> serial = untimed(run(r, control).rows);
+    for (int threads : {2, 3}) {
+        r.threads = threads;
+        CHECK(untimed(run(r, control).rows) == serial);
+    }
 }
 
 TEST_CASE("run without ground truth: value rows only, precision 0") {
