@@ -21,14 +21,18 @@ QLineEdit* read_only_line(QWidget* parent) {
     auto* line = new QLineEdit(parent);
     line->setReadOnly(true);
     line->setFrame(false);
-    line->setStyleSheet(QStringLiteral("QLineEdit { background: transparent; }"));
+    // A palette, not a style sheet: widgets with style sheets stop following the application font
+    // (presentation mode).
+    QPalette palette = line->palette();
+    palette.setColor(QPalette::Base, Qt::transparent);
+    line->setPalette(palette);
     line->setFocusPolicy(Qt::ClickFocus);  // selectable for copying, skipped by Tab
     return line;
 }
 
 QLabel* caption(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
-    label->setStyleSheet(QStringLiteral("color: #7d8590;"));
+    label->setForegroundRole(QPalette::PlaceholderText);
     return label;
 }
 
@@ -43,7 +47,7 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
 
     auto* name = new QLabel(QStringLiteral("<b>%1</b>").arg(html(spec.name)), this);
     name->setToolTip(QString::fromStdString(spec.description));
-    name->setFixedWidth(96);
+    name->setMinimumWidth(96);  // grows with the font in presentation mode
     name->setWordWrap(true);
     name->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     class_ = new QLabel(this);
