@@ -6,10 +6,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "app/gui/app_style.hpp"
 #include "app/gui/main_window.hpp"
 #include "app/gui/screenshot.hpp"
 #include "app/gui/simulator/plot_command.hpp"
 #include "app/gui/simulator/stories.hpp"
+#include "core/error.hpp"
 
 int main(int argc, char** argv) {
     // --plot needs no display: without one chosen, draw offscreen (a server, a CI job).
@@ -52,7 +54,13 @@ int main(int argc, char** argv) {
                                    QStringLiteral("FILE.onnx"));
     const QCommandLineOption run(QStringLiteral("run"),
                                  QStringLiteral("With --screenshot: run the Runner's setup to the end first."));
-    parser.addOptions({screenshot, view, value, formats, size, story, model, run, plot, out});
+    const QCommandLineOption state(QStringLiteral("state"),
+                                   QStringLiteral("Open a view link (Edit > Copy view link writes one): formats, "
+                                                  "rounding, value, view."),
+                                   QStringLiteral("LINK"));
+    const QCommandLineOption presentation(QStringLiteral("presentation"),
+                                          QStringLiteral("Start in presentation mode (larger text and bit cells)."));
+    parser.addOptions({screenshot, view, value, formats, size, story, model, run, plot, out, state, presentation});
     parser.process(app);
 
     auto fail = [](const QString& message) {
@@ -63,6 +71,7 @@ int main(int argc, char** argv) {
         if (!parser.isSet(out)) return fail(QStringLiteral("--plot needs --out DIR, the folder for the files"));
         return floatscope::gui::plot_report(parser.value(plot), parser.value(out));
     }
+    floatscope::gui::apply_app_style(app);
     if (parser.isSet(screenshot)) {
         floatscope::gui::ScreenshotRequest request;
         request.file = parser.value(screenshot);
@@ -71,6 +80,8 @@ int main(int argc, char** argv) {
         request.story = parser.value(story);
         request.model = parser.value(model);
         request.run = parser.isSet(run);
+        request.state = parser.value(state);
+        request.presentation = parser.isSet(presentation);
         if (parser.isSet(formats)) request.formats = parser.value(formats).split(',', Qt::SkipEmptyParts);
         request.size = floatscope::gui::parse_window_size(parser.value(size));
         if (!request.size.isValid())
@@ -80,6 +91,14 @@ int main(int argc, char** argv) {
         return error.isEmpty() ? 0 : fail(error);
     }
     floatscope::gui::MainWindow window;
+    if (parser.isSet(state)) {
+        try {
+            window.open_view_link(parser.value(state));
+        } catch (const floatscope::Error& e) {
+            return fail(QString::fromStdString(e.what()));
+        }
+    }
+    window.set_presentation(parser.isSet(presentation));
     if (parser.isSet(view) && !window.show_view(parser.value(view)))
         return fail(QStringLiteral("unknown view '%1'; valid views: %2")
                         .arg(parser.value(view), window.view_names().join(", ")));

@@ -1,5 +1,6 @@
-// MainWindow: the application shell - format sidebar, rounding selector, views as tabs (the format
-// lab's and the simulator's), CSV export.
+// MainWindow: the application shell - format sidebar and rounding selector (on the lab's tabs),
+// views as tabs (the format lab's and the simulator's), CSV export, undo, view links, presentation
+// mode and help.
 #pragma once
 
 #include <QMainWindow>
@@ -8,8 +9,11 @@
 #include <string>
 #include <vector>
 
+class QAction;
 class QComboBox;
+class QDockWidget;
 class QTabWidget;
+class QToolBar;
 
 namespace floatscope::gui {
 
@@ -44,6 +48,17 @@ public:
     /// Writes the CSV of the current view to `path` (atomically); throws floatscope::Error.
     void export_current_view(const QString& path) const;
 
+    /// The lab's state and the shown view as a view link (app/gui/lab/view_link.hpp).
+    QString view_link() const;
+    /// Restores a view link; throws floatscope::Error saying what is wrong, and changes nothing then.
+    void open_view_link(const QString& text);
+
+    /// Presentation mode: the text scale 1.6 on, 1 off (app_style.hpp).
+    void set_presentation(bool on);
+    bool presentation() const;
+    /// Whether the format sidebar and the rounding box show (on the lab's tabs only).
+    bool lab_controls_shown() const;
+
     LabState& state() const { return *state_; }
     BitsView* bits_view() const { return bits_; }
     FormatsView* formats_view() const { return formats_; }
@@ -60,11 +75,19 @@ protected:
 private:
     void build_menus();
     void export_with_dialog();
+    void show_lab_controls_for(int tab);
+    void scale_text(double factor);
+    void show_help();
+    void show_about();
 
     bool persistent_ = true;
     LabState* state_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QComboBox* rounding_ = nullptr;
+    QDockWidget* dock_ = nullptr;
+    QToolBar* rounding_bar_ = nullptr;
+    QAction* presentation_ = nullptr;
+    int lab_tabs_ = 0;  ///< the first tabs are the lab's
     FormatSidebar* sidebar_ = nullptr;
     BitsView* bits_ = nullptr;
     FormatsView* formats_ = nullptr;

@@ -29,6 +29,10 @@ QString render_screenshot(const ScreenshotRequest& request) {
     if (!window.show_view(request.view))
         return QStringLiteral("unknown view '%1'; valid views: %2").arg(request.view, window.view_names().join(", "));
     try {
+        if (!request.state.isEmpty()) {
+            window.open_view_link(request.state);
+            window.show_view(request.view);  // --view names the view to render
+        }
         if (!request.formats.isEmpty()) {
             // Names beyond the catalog (e4m3:sat, e5m3) become custom formats, as the sidebar makes them.
             for (const QString& name : request.formats) {
@@ -56,9 +60,11 @@ QString render_screenshot(const ScreenshotRequest& request) {
         if (!error.isEmpty()) return QStringLiteral("story '%1': %2").arg(request.story, error);
         window.show_view(request.view);  // the story lands on its plot; the request names the view
     }
+    window.set_presentation(request.presentation);
     window.show();
     QApplication::processEvents();
     const QPixmap pixmap = window.grab();
+    window.set_presentation(false);
     if (pixmap.isNull() || !pixmap.save(request.file, "PNG"))
         return QStringLiteral("cannot write '%1'").arg(request.file);
     return {};

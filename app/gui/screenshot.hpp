@@ -21,6 +21,10 @@ struct ScreenshotRequest {
     QString model;
     /// Run the Runner's setup to the end first (with `model`: the model under the default policies).
     bool run = false;
+    /// A view link (app/gui/lab/view_link.hpp) to open before the other settings.
+    QString state;
+    /// Render in presentation mode (text, cells and plots enlarged).
+    bool presentation = false;
 };
 
 /// "WxH" (1280x800) as a size of 200..8000 pixels a side; an invalid QSize otherwise.

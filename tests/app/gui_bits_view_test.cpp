@@ -6,6 +6,7 @@
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QTest>
+#include <QUndoStack>
 
 #include "app/gui/lab/bit_cells_widget.hpp"
 #include "app/gui/lab/bit_row_widget.hpp"
@@ -13,6 +14,7 @@
 #include "app/gui/lab/block_panel.hpp"
 #include "app/gui/lab/format_reading.hpp"
 #include "app/gui/lab/lab_state.hpp"
+#include "app/gui/main_window.hpp"
 #include "core/catalog.hpp"
 #include "core/codec.hpp"
 #include "tests/app/gui_test_application.hpp"
@@ -103,13 +105,14 @@ TEST_CASE("overflow, NaN, saturation and underflow show as the issue describes",
     CHECK(bits_of(view, "fp16") == 0x0001);
 }
 
-TEST_CASE("clicking the top mantissa bit of one row re-enters the value in every row", "[gui]") {
+TEST_CASE("a bit flip shows in its row against the value, which the other rows keep", "[gui]") {
     floatscope::test::gui_application();
     LabState state;
     state.set_chosen(QStringList{"fp32", "bf16", "fp16"});
     BitsView view(state);
     type_value(view, "0.3952");
     REQUIRE(bits_of(view, "fp16") == 0x3653);
+    const std::uint64_t fp32_before = bits_of(view, "fp32"), bf16_before = bits_of(view, "bf16");
 
     // fp16 0x3653's top fraction bit (bit 9) is set and weighs 2^-1 x 2^-2 = 0.125 at exponent -2:
     // clearing it gives 0x3453 = 0.395263671875 - 0.125 = 0.270263671875.
@@ -117,15 +120,76 @@ TEST_CASE("clicking the top mantissa bit of one row re-enters the value in every
     QTest::mouseClick(cells, Qt::LeftButton, Qt::NoModifier, cells->cell_centre(9));
     CHECK(bits_of(view, "fp16") == 0x3453);
     CHECK(value_of(view, "fp16") == 0.270263671875);
-    CHECK(view.value_entry()->text() == "fp16:3453");
-    // fp32 holds the new value exactly; bf16 rounds 1.0810546875 x 2^-2 to 8 bits:
-    // 1.0810546875 x 128 = 138.375 -> 138, (138 / 128) / 4 = 0.26953125.
-    CHECK(value_of(view, "fp32") == 0.270263671875);
-    CHECK(value_of(view, "bf16") == 0.26953125);
+    CHECK(row(view, "fp16").is_edited());
+    // The reference stays: the entry, the other rows, and the edited row's errors measured against it:
+    // |0.270263671875 - 0.3952| = 0.124936328125; in fp16's spacing 2^-12 at the stored value, -511.74.
+    CHECK(view.value_entry()->text() == "0.3952");
+    CHECK(state.value().text == "0.3952");
+    CHECK(bits_of(view, "fp32") == fp32_before);
+    CHECK(bits_of(view, "bf16") == bf16_before);
+    CHECK_FALSE(row(view, "fp32").is_edited());
+    CHECK(row(view, "fp16").reading().absolute_error == "0.124936");
+    CHECK(row(view, "fp16").reading().ulp_error.rfind("-511.7", 0) == 0);
 
-    // next up from 0x3453 is 0x3454.
+    // next up from the edited 0x3453 is 0x3454, still against the reference.
     row(view, "fp16").next_up_button()->click();
     CHECK(bits_of(view, "fp16") == 0x3454);
+    CHECK(bits_of(view, "fp32") == fp32_before);
+
+    // Undo steps back through the edits to the reference's own rounding; redo reapplies them.
+    state.undo_stack()->undo();
+    CHECK(bits_of(view, "fp16") == 0x3453);
+    state.undo_stack()->undo();
+    CHECK(bits_of(view, "fp16") == 0x3653);
+    CHECK_FALSE(row(view, "fp16").is_edited());
+    state.undo_stack()->redo();
+    CHECK(bits_of(view, "fp16") == 0x3453);
+    CHECK(row(view, "fp16").is_edited());
+    state.undo_stack()->redo();
+    CHECK(bits_of(view, "fp16") == 0x3454);
+
+    // Use as value: every row rounds the edited pattern; fp32 holds 0x3454's value exactly:
+    // 0.395263671875 - 0.125 + 2^-12 = 0.270507812.
+    state.adopt_edit();
+    CHECK(view.value_entry()->text() == "fp16:3454");
+    CHECK(value_of(view, "fp32") == 0.2705078125);
+    CHECK_FALSE(row(view, "fp16").is_edited());
+    // Undo of typing: a typed value is one step, however many keys it took.
+    type_value(view, "1/3");
+    CHECK(bits_of(view, "fp16") == 0x3555);
+    state.undo_stack()->undo();
+    CHECK(view.value_entry()->text() == "fp16:3454");
+    CHECK(value_of(view, "fp32") == 0.2705078125);
+}
+
+TEST_CASE("Ctrl+Z and Ctrl+Shift+Z undo and redo in the main window", "[gui]") {
+    floatscope::test::gui_application();
+    floatscope::gui::MainWindow window(false);
+    window.state().set_chosen(QStringList{"fp16"});
+    window.show();
+    QApplication::setActiveWindow(&window);
+    REQUIRE(QTest::qWaitForWindowActive(&window));
+    BitsView& view = *window.bits_view();
+    window.state().set_value_text("1");
+    floatscope::gui::BitCellsWidget* cells = row(view, "fp16").cells();
+    QTest::mouseClick(cells, Qt::LeftButton, Qt::NoModifier, cells->cell_centre(9));
+    REQUIRE(bits_of(view, "fp16") == 0x3E00);
+    cells->setFocus();  // not the value entry, which has an undo of its own text
+    QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+    CHECK(bits_of(view, "fp16") == 0x3C00);
+    QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    CHECK(bits_of(view, "fp16") == 0x3E00);
+}
+
+TEST_CASE("an entry error says its sentence once", "[gui]") {
+    floatscope::test::gui_application();
+    LabState state;
+    BitsView view(state);
+    type_value(view, "0.1x");
+    const QString error = view.entry_error();
+    CHECK(error.count("0.1x") == 1);
+    CHECK(error.count("a decimal") <= 1);
+    CHECK(error.count("bit pattern") == 1);
 }
 
 TEST_CASE("dragging across bit cells paints the value of the first one", "[gui]") {
@@ -144,6 +208,10 @@ TEST_CASE("dragging across bit cells paints the value of the first one", "[gui]"
     send_mouse(cells, QEvent::MouseButtonRelease, cells->cell_centre(7), Qt::NoButton);
     CHECK(bits_of(view, "fp16") == 0x3F80);
     CHECK(value_of(view, "fp16") == 1.875);
+    // The drag was one edit: one undo returns to the pattern before it.
+    state.undo_stack()->undo();
+    CHECK(bits_of(view, "fp16") == 0x3C00);
+    state.undo_stack()->redo();
     // After the release, moving does nothing.
     send_mouse(cells, QEvent::MouseMove, cells->cell_centre(6), Qt::NoButton);
     CHECK(bits_of(view, "fp16") == 0x3F80);

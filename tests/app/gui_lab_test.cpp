@@ -233,7 +233,7 @@ TEST_CASE("every Learn page fills its placeholders from the catalog", "[gui]") {
 }
 
 TEST_CASE("the number line finds 0.3952's neighbours in e4m3 and their rounding intervals", "[gui]") {
-    const gui::NumberLine line = gui::number_line(core::parse_format("fp8_e4m3"));
+    const gui::NumberLine line = gui::number_line(core::parse_format("fp8_e4m3"), core::RoundingMode::NearestEven);
     // OCP E4M3: 2 x 126 nonzero finite values (S.1111.111 is NaN) and one zero.
     CHECK(line.values.size() == 253);
     CHECK(line.values.back() == 448);
@@ -250,10 +250,11 @@ TEST_CASE("the number line finds 0.3952's neighbours in e4m3 and their rounding 
     // Toward zero every value owns the gap above it.
     core::RoundingOptions rtz;
     rtz.mode = core::RoundingMode::TowardZero;
-    const auto t = gui::neighbourhood(line, core::parse_exact_value("0.3952"), rtz);
+    const gui::NumberLine rtz_line = gui::number_line(core::parse_format("fp8_e4m3"), rtz.mode);
+    const auto t = gui::neighbourhood(rtz_line, core::parse_exact_value("0.3952"), rtz);
     REQUIRE(t.has_value());
     CHECK(t->below.low == 0.375);
     CHECK(t->below.high == 0.40625);
     CHECK(t->rounded == 0.375);
-    CHECK_THROWS_AS(gui::number_line(core::parse_format("fp32")), Error);
+    CHECK_THROWS_AS(gui::number_line(core::parse_format("fp32"), core::RoundingMode::NearestEven), Error);
 }

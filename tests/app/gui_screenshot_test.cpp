@@ -65,3 +65,16 @@ TEST_CASE("bad --size, --value and --formats are refused with exit code 2", "[gu
     CHECK(run_gui("--screenshot /tmp/never_written.png --view bits --formats fp16,fp18") == 2);
     CHECK(!std::filesystem::exists("/tmp/never_written.png"));
 }
+
+TEST_CASE("--state opens a view link and --presentation renders enlarged; a bad link exits 2", "[gui]") {
+    const std::filesystem::path file = std::filesystem::temp_directory_path() / "floatscope_state.png";
+    std::filesystem::remove(file);
+    REQUIRE(run_gui("--screenshot '" + file.string() +
+                    "' --view numberline --size 1024x700 --presentation"
+                    " --state 'floatscope:1?format=fp16&format=fp8_e4m3&rounding=rne&value=65510&view=bits'") == 0);
+    CHECK(QImage(QString::fromStdString(file.string())).width() == 1024);
+    std::filesystem::remove(file);
+    CHECK(run_gui("--screenshot /tmp/never_written.png --view bits --state 'floatscope:1?value=1'") == 2);
+    CHECK(run_gui("--screenshot /tmp/never_written.png --view bits --state nonsense") == 2);
+    CHECK(!std::filesystem::exists("/tmp/never_written.png"));
+}

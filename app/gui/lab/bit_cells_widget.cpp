@@ -5,6 +5,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <algorithm>
 
 namespace floatscope::gui {
 
@@ -26,26 +27,37 @@ BitCellsWidget::BitCellsWidget(core::FormatSpec spec, QWidget* parent)
     : QWidget(parent), spec_(std::move(spec)), width_bits_(spec_.total_bits()) {
     setMouseTracking(false);
     setFocusPolicy(Qt::NoFocus);  // the value entry and the buttons carry the keyboard
-    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     setCursor(Qt::PointingHandCursor);
 }
 
 void BitCellsWidget::set_bits(std::uint64_t bits) {
     if (bits == bits_) return;
     bits_ = bits;
+    QToolTip::hideText();  // it described a bit of the old pattern
     update();
 }
 
-QSize BitCellsWidget::sizeHint() const { return {width_bits_ * cell_width + 1, cell_height + 1}; }
+int BitCellsWidget::preferred_cell_width() const { return fontMetrics().horizontalAdvance(QLatin1Char('0')) * 2 + 1; }
+
+int BitCellsWidget::cell_width() const { return std::clamp(width() / width_bits_, 2, preferred_cell_width()); }
+
+int BitCellsWidget::cell_height() const { return fontMetrics().height() + 7; }
+
+QSize BitCellsWidget::sizeHint() const { return {width_bits_ * preferred_cell_width() + 1, cell_height() + 1}; }
+
+QSize BitCellsWidget::minimumSizeHint() const {
+    return {width_bits_ * (preferred_cell_width() * 2 / 3) + 1, cell_height() + 1};
+}
 
 int BitCellsWidget::bit_at(QPoint point) const {
-    if (point.y() < 0 || point.y() > cell_height || point.x() < 0) return -1;
-    const int column = point.x() / cell_width;
+    if (point.y() < 0 || point.y() > cell_height() || point.x() < 0) return -1;
+    const int column = point.x() / cell_width();
     return column < width_bits_ ? width_bits_ - 1 - column : -1;
 }
 
 QPoint BitCellsWidget::cell_centre(int index) const {
-    return {(width_bits_ - 1 - index) * cell_width + cell_width / 2, cell_height / 2};
+    return {(width_bits_ - 1 - index) * cell_width() + cell_width() / 2, cell_height() / 2};
 }
 
 void BitCellsWidget::paintEvent(QPaintEvent*) {
@@ -53,10 +65,11 @@ void BitCellsWidget::paintEvent(QPaintEvent*) {
     QFont font = painter.font();
     font.setPointSizeF(font.pointSizeF() * 0.85);
     painter.setFont(font);
+    const int w = cell_width(), h = cell_height();
     for (int column = 0; column < width_bits_; ++column) {
         const int index = width_bits_ - 1 - column;
         const bool set = ((bits_ >> index) & 1) != 0;
-        const QRect cell(column * cell_width, 0, cell_width, cell_height);
+        const QRect cell(column * w, 0, w, h);
         painter.fillRect(cell, bit_field_colour(bit_field(spec_, bits_, index), set));
         painter.setPen(QColor(0x90, 0x90, 0x90));
         painter.drawRect(cell);
@@ -70,14 +83,17 @@ void BitCellsWidget::paint_bit(int index) {
     const std::uint64_t painted = paint_value_ ? (bits_ | mask) : (bits_ & ~mask);
     if (painted == bits_) return;
     bits_ = painted;
+    QToolTip::hideText();
     update();
-    emit bits_edited(bits_);
+    emit bits_edited(bits_, drag_painted_);
+    drag_painted_ = true;
 }
 
 void BitCellsWidget::mousePressEvent(QMouseEvent* event) {
     const int index = bit_at(event->position().toPoint());
     if (event->button() != Qt::LeftButton || index < 0) return;
     paint_value_ = ((bits_ >> index) & 1) ? 0 : 1;  // the click toggles; the drag paints that value on
+    drag_painted_ = false;
     paint_bit(index);
 }
 

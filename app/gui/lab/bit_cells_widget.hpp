@@ -16,9 +16,6 @@ QColor bit_field_colour(BitField field, bool set);
 class BitCellsWidget : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int cell_width = 14;
-    static constexpr int cell_height = 22;
-
     BitCellsWidget(core::FormatSpec spec, QWidget* parent = nullptr);
 
     std::uint64_t bits() const { return bits_; }
@@ -29,11 +26,14 @@ public:
     /// Centre of a bit's cell, for tests that click it.
     QPoint cell_centre(int index) const;
 
+    /// Cells grow with the font (presentation mode) and shrink to fit a narrow window.
     QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
 
 signals:
-    /// The user changed the pattern (a click, or each cell a drag paints over).
-    void bits_edited(std::uint64_t bits);
+    /// The user changed the pattern (a click, or each cell a drag paints over); `continuing`: a
+    /// later cell of the same drag, so that one drag is one undo step.
+    void bits_edited(std::uint64_t bits, bool continuing);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -44,11 +44,15 @@ protected:
 
 private:
     void paint_bit(int index);
+    int preferred_cell_width() const;
+    int cell_width() const;
+    int cell_height() const;
 
     core::FormatSpec spec_;
     int width_bits_ = 0;
     std::uint64_t bits_ = 0;
     int paint_value_ = -1;  ///< while dragging: the value the drag writes into cells, else -1
+    bool drag_painted_ = false;  ///< this drag has edited a cell already
 };
 
 }  // namespace floatscope::gui

@@ -1,4 +1,5 @@
-// A Bits-view row: laid out in five short lines so that fp64's 64 cells fit a 1280-pixel window.
+// A Bits-view row: laid out in short lines, the neighbour buttons under the name, so that fp64's 64
+// cells fit a 1024-pixel window.
 #include "app/gui/lab/bit_row_widget.hpp"
 
 #include <QGridLayout>
@@ -20,14 +21,18 @@ QLineEdit* read_only_line(QWidget* parent) {
     auto* line = new QLineEdit(parent);
     line->setReadOnly(true);
     line->setFrame(false);
-    line->setStyleSheet(QStringLiteral("QLineEdit { background: transparent; }"));
+    // A palette, not a style sheet: widgets with style sheets stop following the application font
+    // (presentation mode).
+    QPalette palette = line->palette();
+    palette.setColor(QPalette::Base, Qt::transparent);
+    line->setPalette(palette);
     line->setFocusPolicy(Qt::ClickFocus);  // selectable for copying, skipped by Tab
     return line;
 }
 
 QLabel* caption(const QString& text, QWidget* parent) {
     auto* label = new QLabel(text, parent);
-    label->setStyleSheet(QStringLiteral("color: #666;"));
+    label->setForegroundRole(QPalette::PlaceholderText);
     return label;
 }
 
@@ -42,13 +47,19 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
 
     auto* name = new QLabel(QStringLiteral("<b>%1</b>").arg(html(spec.name)), this);
     name->setToolTip(QString::fromStdString(spec.description));
-    name->setFixedWidth(96);
+    name->setMinimumWidth(96);  // grows with the font in presentation mode
     name->setWordWrap(true);
     name->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     class_ = new QLabel(this);
+    next_down_ = new QPushButton(QStringLiteral("< next down"), this);
+    next_up_ = new QPushButton(QStringLiteral("next up >"), this);
+    next_down_->setToolTip(QStringLiteral("The next smaller value of %1").arg(html(spec.name)));
+    next_up_->setToolTip(QStringLiteral("The next larger value of %1").arg(html(spec.name)));
     auto* left = new QVBoxLayout;
     left->addWidget(name);
     left->addWidget(class_);
+    left->addWidget(next_down_);
+    left->addWidget(next_up_);
     left->addStretch();
 
     const bool wide = core::is_wider_than_binary64(spec);
@@ -57,10 +68,6 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
     hex_->setWordWrap(wide);
     hex_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     flags_ = new QLabel(this);
-    next_down_ = new QPushButton(QStringLiteral("< next down"), this);
-    next_up_ = new QPushButton(QStringLiteral("next up >"), this);
-    next_down_->setToolTip(QStringLiteral("The next smaller value of %1").arg(html(spec.name)));
-    next_up_->setToolTip(QStringLiteral("The next larger value of %1").arg(html(spec.name)));
     auto* pattern_line = new QHBoxLayout;
     pattern_line->addWidget(caption(QStringLiteral("hex"), this));
     pattern_line->addWidget(hex_);
@@ -68,8 +75,6 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
     pattern_line->addWidget(caption(QStringLiteral("flags"), this));
     pattern_line->addWidget(flags_);
     pattern_line->addStretch();
-    pattern_line->addWidget(next_down_);
-    pattern_line->addWidget(next_up_);
 
     exact_ = read_only_line(this);
     shortest_ = new QLabel(this);
@@ -93,8 +98,27 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
     formula_line->addWidget(caption(QStringLiteral("formula"), this));
     formula_line->addWidget(formula_, 1);
 
+    // Shown while the row holds an edited pattern: what it is measured against, and the way back.
+    edit_bar_ = new QWidget(this);
+    edit_note_ = new QLabel(edit_bar_);
+    edit_note_->setObjectName(QStringLiteral("edit_note"));
+    edit_note_->setWordWrap(true);
+    auto* adopt = new QPushButton(QStringLiteral("Use as value"), edit_bar_);
+    adopt->setToolTip(QStringLiteral("Make this pattern the value every row rounds"));
+    auto* revert = new QPushButton(QStringLiteral("Back to the value"), edit_bar_);
+    revert->setToolTip(QStringLiteral("Drop the edit: the row rounds the value again"));
+    auto* edit_line = new QHBoxLayout(edit_bar_);
+    edit_line->setContentsMargins(0, 0, 0, 0);
+    edit_line->addWidget(edit_note_, 1);
+    edit_line->addWidget(adopt);
+    edit_line->addWidget(revert);
+    edit_bar_->hide();
+    connect(adopt, &QPushButton::clicked, this, &BitRowWidget::adopt_requested);
+    connect(revert, &QPushButton::clicked, this, &BitRowWidget::revert_requested);
+
     auto* right = new QVBoxLayout;
     right->setSpacing(2);
+    right->addWidget(edit_bar_);
     if (cells_ != nullptr) right->addWidget(cells_);
     right->addLayout(pattern_line);
     right->addLayout(value_line);
@@ -112,12 +136,24 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
         return;
     }
     connect(cells_, &BitCellsWidget::bits_edited, this,
-            [this](std::uint64_t bits) { emit pattern_chosen(reading_.spec, bits); });
+            [this](std::uint64_t bits, bool continuing) { emit pattern_chosen(reading_.spec, bits, continuing); });
     connect(next_up_, &QPushButton::clicked, this,
-            [this] { emit pattern_chosen(reading_.spec, core::next_up(reading_.spec, reading_.rounded.bits)); });
-    connect(next_down_, &QPushButton::clicked, this,
-            [this] { emit pattern_chosen(reading_.spec, core::next_down(reading_.spec, reading_.rounded.bits)); });
+            [this] { emit pattern_chosen(reading_.spec, core::next_up(reading_.spec, reading_.rounded.bits), false); });
+    connect(next_down_, &QPushButton::clicked, this, [this] {
+        emit pattern_chosen(reading_.spec, core::next_down(reading_.spec, reading_.rounded.bits), false);
+    });
 }
+
+void BitRowWidget::show_edited_against(const QString& reference) {
+    edit_bar_->setVisible(!reference.isEmpty());
+    setProperty("edited", !reference.isEmpty());
+    if (reference.isEmpty()) return;
+    edit_note_->setText(QStringLiteral("<b>Edited</b> - the other rows still show the value %1; the errors below "
+                                       "are this pattern's difference from it")
+                            .arg(reference.toHtmlEscaped()));
+}
+
+bool BitRowWidget::is_edited() const { return !edit_bar_->isHidden(); }
 
 void BitRowWidget::show_reading(const FormatReading& reading) {
     reading_ = reading;
@@ -133,11 +169,11 @@ void BitRowWidget::show_reading(const FormatReading& reading) {
     exact_->setCursorPosition(0);
     exact_->setToolTip(QString::fromStdString(reading.exact));
     shortest_->setText(QString::fromStdString(reading.shortest));
-    errors_->setText(QStringLiteral("<span style='color:#666'>abs err</span> %1 &nbsp; "
-                                    "<span style='color:#666'>rel err</span> %2 &nbsp; "
-                                    "<span style='color:#666'>ulp err</span> %3")
+    errors_->setText(QStringLiteral("<span style='color:#7d8590'>abs err</span> %1 &nbsp; "
+                                    "<span style='color:#7d8590'>rel err</span> %2 &nbsp; "
+                                    "<span style='color:#7d8590'>ulp err</span> %3")
                          .arg(html(reading.absolute_error), html(reading.relative_error), html(reading.ulp_error)));
-    exponent_->setText(QStringLiteral("<span style='color:#666'>exponent</span> ") + html(reading.exponent_field));
+    exponent_->setText(QStringLiteral("<span style='color:#7d8590'>exponent</span> ") + html(reading.exponent_field));
     formula_->setText(QString::fromStdString(reading.formula));
     formula_->setCursorPosition(0);
     formula_->setToolTip(QString::fromStdString(reading.formula));

@@ -22,6 +22,10 @@ public:
     BitRowWidget(const core::FormatSpec& spec, QWidget* parent = nullptr);
 
     void show_reading(const FormatReading& reading);
+    /// With a reference text: this row shows an edited pattern, its errors measured against that
+    /// reference; empty: the row shows the reference rounded.
+    void show_edited_against(const QString& reference);
+    bool is_edited() const;
     const FormatReading& reading() const { return reading_; }
     /// nullptr for a format wider than binary64.
     BitCellsWidget* cells() const { return cells_; }
@@ -29,7 +33,10 @@ public:
 
 signals:
     /// The user set this row's pattern (a bit, a drag, next up or next down).
-    void pattern_chosen(const core::FormatSpec& spec, std::uint64_t bits);
+    void pattern_chosen(const core::FormatSpec& spec, std::uint64_t bits, bool continuing);
+    /// Make the edited pattern the reference, or drop the edit.
+    void adopt_requested();
+    void revert_requested();
     /// A wide format's next up or down: its exact value, to enter as a number.
     void value_chosen(const std::string& exact_value);
 
@@ -46,6 +53,8 @@ private:
     QLineEdit* formula_ = nullptr;
     QPushButton* next_down_ = nullptr;
     QPushButton* next_up_ = nullptr;
+    QWidget* edit_bar_ = nullptr;
+    QLabel* edit_note_ = nullptr;
 };
 
 }  // namespace floatscope::gui

@@ -1,4 +1,5 @@
-// The Bits view: typing re-reads the value live; a bit edit in any row becomes the entered value.
+// The Bits view: typing re-reads the value live; a bit edit shows in its own row against the value,
+// which the other rows keep rounding.
 #include "app/gui/lab/bits_view.hpp"
 
 #include <QLabel>
@@ -95,7 +96,7 @@ BitRowWidget* BitsView::row(const std::string& format) const {
 void BitsView::read_entry() {
     typing_ = true;
     try {
-        state_.set_value_text(entry_->text().toStdString());
+        state_.set_value_text(entry_->text().toStdString(), true);
         error_->clear();
         error_->hide();
     } catch (const Error& e) {
@@ -111,9 +112,12 @@ void BitsView::rebuild_rows() {
     rows_.clear();
     for (const core::FormatSpec& spec : state_.chosen_formats()) {
         auto* r = new BitRowWidget(spec, rows_box_);
-        connect(r, &BitRowWidget::pattern_chosen, this, [this](const core::FormatSpec& spec, std::uint64_t bits) {
-            state_.set_value(entered_pattern(spec, bits));
-        });
+        connect(r, &BitRowWidget::pattern_chosen, this,
+                [this](const core::FormatSpec& spec, std::uint64_t bits, bool continuing) {
+                    state_.set_edit(BitPattern{spec.name, bits}, continuing);
+                });
+        connect(r, &BitRowWidget::adopt_requested, &state_, &LabState::adopt_edit);
+        connect(r, &BitRowWidget::revert_requested, this, [this] { state_.set_value(state_.value()); });
         connect(r, &BitRowWidget::value_chosen, this,
                 [this](const std::string& exact_value) { state_.set_value_text(exact_value); });
         rows_layout_->addWidget(r);
@@ -126,16 +130,18 @@ void BitsView::refresh() {
     const EnteredValue& value = state_.value();
     if (!typing_) {
         // A pattern set by a click shows in the entry as FORMAT:HEX; typed text is left as typed.
-        const QString text = value.pattern
-                                 ? QString::fromStdString(
-                                       value.pattern->format + ":" +
-                                       core::format_bits_hex(state_.format(value.pattern->format), value.pattern->bits))
-                                 : QString::fromStdString(value.text);
+        const QString text = QString::fromStdString(value_spelling(state_, value));
         if (text != entry_->text()) entry_->setText(text);
         error_->hide();
     }
     const core::RoundingOptions options = state_.rounding_options();
-    for (BitRowWidget* r : rows_) r->show_reading(read_in_format(r->reading().spec, value, options));
+    const std::optional<BitPattern>& edit = state_.edit();
+    for (BitRowWidget* r : rows_) {
+        const core::FormatSpec& spec = r->reading().spec;
+        const bool edited = edit && edit->format == spec.name;
+        r->show_reading(edited ? read_edited(spec, edit->bits, value, options) : read_in_format(spec, value, options));
+        r->show_edited_against(edited ? QString::fromStdString(value_spelling(state_, value)) : QString());
+    }
 }
 
 std::string BitsView::csv() const {

@@ -26,6 +26,11 @@ namespace floatscope::gui {
 
 namespace {
 
+/// A descriptor with break opportunities (zero-width spaces) after its commas, for word wrap.
+QString breakable(const std::string& descriptor) {
+    return QString::fromStdString(descriptor).replace(QLatin1Char(','), QStringLiteral(",\u200b"));
+}
+
 const std::array<std::pair<core::NanEncoding, const char*>, 4> nan_choices = {{
     {core::NanEncoding::Ieee, "IEEE: exponent all ones (inf and NaN)"},
     {core::NanEncoding::AllOnes, "fn: only all-ones is NaN, no inf (OCP E4M3)"},
@@ -65,8 +70,15 @@ CustomFormatDesigner::CustomFormatDesigner(LabState& state, QWidget* parent) : Q
     verdict_->setWordWrap(true);
     verdict_->setObjectName(QStringLiteral("verdict"));
     summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("summary"));
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    summary_->setWordWrap(true);
+    // Long descriptors wrap inside what the window gives these labels: they never widen it.
+    for (QLabel* label : {verdict_, summary_}) {
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        label->setMinimumWidth(120);
+    }
     add_ = new QPushButton(QStringLiteral("&Add to the lab"), this);
     add_->setToolTip(
         QStringLiteral("The format appears at once in the sidebar, the table and the Bits view, and is "
@@ -193,11 +205,11 @@ void CustomFormatDesigner::fields_changed() {
     }
     verdict_->setStyleSheet(QStringLiteral("color: #1b5e20;"));
     const core::FormatSpec f = spec();
-    verdict_->setText(named ? QStringLiteral("valid; saved as %1").arg(QString::fromStdString(format_descriptor(f)))
+    verdict_->setText(named ? QStringLiteral("valid; Add keeps it as %1").arg(breakable(format_descriptor(f)))
                             : QStringLiteral("valid; give it a name to add it"));
     const core::FormatProperties p = core::format_properties(f);
     auto row = [](const char* label, const std::string& value) {
-        return QStringLiteral("<tr><td style='color:#666; padding-right:12px'>%1</td><td>%2</td></tr>")
+        return QStringLiteral("<tr><td style='color:#7d8590; padding-right:12px'>%1</td><td>%2</td></tr>")
             .arg(QString::fromLatin1(label), QString::fromStdString(value).toHtmlEscaped());
     };
     summary_->setText(QStringLiteral("<b>%1 bits</b>: %2 sign, %3 exponent, %4 mantissa<table>")
@@ -211,7 +223,8 @@ void CustomFormatDesigner::fields_changed() {
                       row("epsilon (2^-M)", core::exact_decimal(p.epsilon)) +
                       row("decimal digits", fmt::format("{:.2f}", p.decimal_digits)) +
                       row("range (decades)", fmt::format("{:.1f}", p.dynamic_range_decades)) +
-                      row("finite values", std::to_string(p.finite_values)) + row("descriptor", format_descriptor(f)) +
+                      row("finite values", std::to_string(p.finite_values)) +
+                      row("descriptor", format_descriptor(f)).replace(QLatin1Char(','), QStringLiteral(",\u200b")) +
                       QStringLiteral("</table>"));
 }
 

@@ -24,9 +24,7 @@ std::string trimmed(std::string_view text) {
     return std::string(text.substr(begin, end - begin));
 }
 
-const char* forms =
-    "a decimal (0.1, -2.5e-3), a hex float (0x1.8p-3), an expression (1/3, 2^-24), inf, nan, a bit "
-    "pattern of the first chosen format (0x3C00) or of a named one (fp16:3C00)";
+const char* pattern_forms = "one of the first chosen format (0x3C00) or of a named one (fp16:3C00)";
 
 /// A pattern of `spec` typed as hex. Patterns wider than 64 bits enter as the exact value they stand
 /// for (a wide format's row rounds it back to the same pattern, NaN payloads aside).
@@ -53,7 +51,11 @@ EnteredValue entered_pattern(const core::FormatSpec& spec, std::uint64_t bits) {
 EnteredValue parse_entered_value(std::string_view raw, const std::vector<core::FormatSpec>& formats,
                                  const core::FormatSpec& pattern_format) {
     const std::string text = trimmed(raw);
-    if (text.empty()) throw Error(fmt::format("no value entered; type {}", forms));
+    if (text.empty())
+        throw Error(
+            fmt::format("no value entered; type a decimal (0.1), a hex float (0x1.8p-3), an expression "
+                        "(1/3, 2^-24), inf, nan, or a bit pattern, {}",
+                        pattern_forms));
     try {
         // FORMAT:HEX. Format names may carry modifiers (e4m3:sat), so the pattern follows the last colon.
         if (const std::size_t colon = text.rfind(':'); colon != std::string::npos) {
@@ -70,7 +72,8 @@ EnteredValue parse_entered_value(std::string_view raw, const std::vector<core::F
         v.exact = core::parse_exact_value(text);
         return v;
     } catch (const Error& e) {
-        throw Error(fmt::format("cannot read '{}': {}. Type {}", text, e.what(), forms));
+        // The number parsers name the text and their forms already: only the lab's own forms are added.
+        throw Error(fmt::format("{}; or type a bit pattern: {}", e.what(), pattern_forms));
     }
 }
 

@@ -181,6 +181,13 @@ FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x
     return r;
 }
 
+FormatReading read_edited(const core::FormatSpec& spec, std::uint64_t bits, const EnteredValue& reference,
+                          const core::RoundingOptions& options) {
+    FormatReading r = read_in_format(spec, entered_pattern(spec, bits), options);
+    measure_errors(r, reference);
+    return r;
+}
+
 BitField bit_field(const core::FormatSpec& spec, std::uint64_t bits, int index) {
     switch (spec.kind) {
         case core::FormatKind::Integer: return BitField::Integer;

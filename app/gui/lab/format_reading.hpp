@@ -37,6 +37,11 @@ struct FormatReading {
 /// is shown unchanged (no flags). Formats wider than binary64 round x's text once, exactly.
 FormatReading read_in_format(const core::FormatSpec& spec, const EnteredValue& x, const core::RoundingOptions& options);
 
+/// A pattern of `spec` as a row shows it, its errors measured against `reference` (the value the
+/// other rows round): a bit edit's difference from the value it started from.
+FormatReading read_edited(const core::FormatSpec& spec, std::uint64_t bits, const EnteredValue& reference,
+                          const core::RoundingOptions& options);
+
 /// The role of bit `index` (0 = least significant) of `spec`'s pattern `bits`, and its weight, for
 /// the tooltip: "mantissa bit 1 (top): weight 2^-1 of the significand, 2^-3 here".
 std::string describe_bit(const core::FormatSpec& spec, std::uint64_t bits, int index);

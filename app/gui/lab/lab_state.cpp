@@ -2,6 +2,7 @@
 #include "app/gui/lab/lab_state.hpp"
 
 #include <QSettings>
+#include <QUndoStack>
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -13,6 +14,59 @@
 
 namespace floatscope::gui {
 
+namespace {
+
+/// How a change joins the one before it in the undo history.
+enum class Joins {
+    Never,
+    Typing,  ///< a keystroke: joins the keystrokes before it
+    Edit,  ///< a bit edit that starts a click or a drag: joins nothing
+    DragOn,  ///< a later cell of the same drag: joins the edit before it
+};
+
+/// One change of the value or the edit, undone by restoring what was there before.
+class ValueChange : public QUndoCommand {
+public:
+    ValueChange(LabState& state, EnteredValue value, std::optional<BitPattern> edit, Joins joins)
+        : state_(state),
+          before_(state.value()),
+          before_edit_(state.edit()),
+          after_(std::move(value)),
+          after_edit_(std::move(edit)),
+          joins_(joins) {
+        setText(after_edit_ ? QStringLiteral("bit edit")
+                            : QStringLiteral("value ") + QString::fromStdString(after_.text));
+    }
+    void undo() override { state_.restore_value(before_, before_edit_); }
+    void redo() override { state_.restore_value(after_, after_edit_); }
+    int id() const override {
+        switch (joins_) {
+            case Joins::Typing: return 1;
+            case Joins::Edit:
+            case Joins::DragOn: return 2;
+            case Joins::Never: break;
+        }
+        return -1;
+    }
+    bool mergeWith(const QUndoCommand* other) override {
+        const auto* next = static_cast<const ValueChange*>(other);
+        if (next->joins_ == Joins::Edit) return false;
+        after_ = next->after_;
+        after_edit_ = next->after_edit_;
+        return true;
+    }
+
+private:
+    LabState& state_;
+    EnteredValue before_;
+    std::optional<BitPattern> before_edit_;
+    EnteredValue after_;
+    std::optional<BitPattern> after_edit_;
+    Joins joins_;
+};
+
+}  // namespace
+
 QStringList default_chosen_formats() {
     return {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8_e4m3", "fp8_e5m2", "fp4_e2m1", "nf4", "int8"};
 }
@@ -21,6 +75,7 @@ LabState::LabState(QObject* parent) : QObject(parent), formats_(core::catalog_fo
     for (const QString& name : default_chosen_formats()) chosen_.push_back(name.toStdString());
     value_.text = "0.1";
     value_.exact = core::parse_exact_value(value_.text);
+    undo_ = new QUndoStack(this);
 }
 
 bool LabState::is_custom(const std::string& name) const {
@@ -94,6 +149,8 @@ void LabState::remove_custom_format(const std::string& name) {
     std::erase_if(custom_, [&](const auto& c) { return c.first == name; });
     std::erase(chosen_, name);
     if (value_.pattern && value_.pattern->format == name) value_.pattern.reset();  // its text still holds the value
+    if (edit_ && edit_->format == name) edit_.reset();
+    undo_->clear();  // the history may name the format
     emit formats_changed();
     emit chosen_changed();
 }
@@ -112,15 +169,36 @@ core::RoundingOptions LabState::rounding_options() const {
     return options;
 }
 
-void LabState::set_value(EnteredValue value) {
+void LabState::set_value(EnteredValue value, bool typing) {
+    undo_->push(new ValueChange(*this, std::move(value), std::nullopt, typing ? Joins::Typing : Joins::Never));
+}
+
+void LabState::set_value_text(const std::string& text, bool typing) {
+    const std::vector<core::FormatSpec> chosen = chosen_formats();
+    const core::FormatSpec& pattern_format = chosen.empty() ? formats_.front() : chosen.front();
+    set_value(parse_entered_value(text, formats_, pattern_format), typing);
+}
+
+void LabState::set_edit(BitPattern pattern, bool continuing) {
+    format(pattern.format);
+    undo_->push(new ValueChange(*this, value_, std::move(pattern), continuing ? Joins::DragOn : Joins::Edit));
+}
+
+void LabState::adopt_edit() {
+    if (!edit_) return;
+    set_value(entered_pattern(format(edit_->format), edit_->bits));
+}
+
+void LabState::restore_value(EnteredValue value, std::optional<BitPattern> edit) {
     value_ = std::move(value);
+    edit_ = std::move(edit);
     emit value_changed();
 }
 
-void LabState::set_value_text(const std::string& text) {
-    const std::vector<core::FormatSpec> chosen = chosen_formats();
-    const core::FormatSpec& pattern_format = chosen.empty() ? formats_.front() : chosen.front();
-    set_value(parse_entered_value(text, formats_, pattern_format));
+std::string value_spelling(const LabState& state, const EnteredValue& value) {
+    return value.pattern ? value.pattern->format + ":" +
+                               core::format_bits_hex(state.format(value.pattern->format), value.pattern->bits)
+                         : value.text;
 }
 
 void LabState::save(QSettings& settings) const {
@@ -133,12 +211,12 @@ void LabState::save(QSettings& settings) const {
     settings.endArray();
     settings.setValue(QStringLiteral("lab/chosen_formats"), chosen_names());
     settings.setValue(QStringLiteral("lab/rounding"), QString::fromLatin1(core::to_string(mode_)));
-    // A bit pattern is kept as one, so that NaN payloads and -0 come back as they were.
-    const std::string value =
-        value_.pattern
-            ? value_.pattern->format + ":" + core::format_bits_hex(format(value_.pattern->format), value_.pattern->bits)
-            : value_.text;
-    settings.setValue(QStringLiteral("lab/value"), QString::fromStdString(value));
+    settings.setValue(QStringLiteral("lab/value"), QString::fromStdString(value_spelling(*this, value_)));
+    if (edit_)
+        settings.setValue(QStringLiteral("lab/edit"), QString::fromStdString(value_spelling(
+                                                          *this, entered_pattern(format(edit_->format), edit_->bits))));
+    else
+        settings.remove(QStringLiteral("lab/edit"));
 }
 
 void LabState::load(QSettings& settings) {
@@ -167,9 +245,15 @@ void LabState::load(QSettings& settings) {
             core::parse_rounding_mode(settings.value(QStringLiteral("lab/rounding"), "rne").toString().toStdString()));
         if (settings.contains(QStringLiteral("lab/value")))
             set_value_text(settings.value(QStringLiteral("lab/value")).toString().toStdString());
+        if (settings.contains(QStringLiteral("lab/edit"))) {
+            const EnteredValue edit = parse_entered_value(
+                settings.value(QStringLiteral("lab/edit")).toString().toStdString(), formats_, formats_.front());
+            if (edit.pattern) set_edit(*edit.pattern);
+        }
     } catch (const Error&) {
         // keep the defaults
     }
+    undo_->clear();  // a session starts with no history
 }
 
 }  // namespace floatscope::gui

@@ -1,8 +1,10 @@
-// LabState: what every view of the format lab shares - known formats, chosen ones, rounding, the value.
+// LabState: what every view of the format lab shares - known formats, chosen ones, rounding, the
+// value, a bit edit shown against it, and the undo history of value changes.
 #pragma once
 
 #include <QObject>
 #include <QStringList>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "core/stochastic_source.hpp"
 
 class QSettings;
+class QUndoStack;
 
 namespace floatscope::gui {
 
@@ -48,16 +51,33 @@ public:
     /// so that the same value always shows the same rounding.
     core::RoundingOptions rounding_options() const;
 
+    /// The reference value: what every row rounds, and what a bit edit is measured against.
     const EnteredValue& value() const { return value_; }
-    void set_value(EnteredValue value);
+    /// Sets the reference and drops any bit edit; undoable. `typing`: a keystroke of the value
+    /// entry, merged into one undo step with the keystrokes before it.
+    void set_value(EnteredValue value, bool typing = false);
     /// Parses as parse_entered_value does (bit patterns of the first chosen format by default) and
     /// sets the value; throws floatscope::Error and keeps the old value on bad text.
-    void set_value_text(const std::string& text);
+    void set_value_text(const std::string& text, bool typing = false);
 
-    /// Chosen formats, custom formats (name and descriptor), rounding mode and value text.
+    /// A pattern edited in one row (a bit flipped, next up): that row shows it against the
+    /// reference, the other rows keep rounding the reference. Undoable; `continuing`: a later cell
+    /// of one drag, joined with the edits before it into one undo step.
+    const std::optional<BitPattern>& edit() const { return edit_; }
+    void set_edit(BitPattern pattern, bool continuing = false);
+    /// Makes the edited pattern the reference value (every row then rounds it).
+    void adopt_edit();
+
+    /// Undo and redo of values and edits (Edit > Undo, Ctrl+Z).
+    QUndoStack* undo_stack() const { return undo_; }
+
+    /// Chosen formats, custom formats (name and descriptor), rounding mode, value and bit edit.
     void save(QSettings& settings) const;
     /// Reads what save wrote; entries that no longer parse are skipped.
     void load(QSettings& settings);
+
+    /// Replaces the value and the edit as they are, outside the undo history (undo and redo use it).
+    void restore_value(EnteredValue value, std::optional<BitPattern> edit);
 
 signals:
     void formats_changed();
@@ -72,7 +92,13 @@ private:
     core::RoundingMode mode_ = core::RoundingMode::NearestEven;
     mutable core::StochasticSource random_;
     EnteredValue value_;
+    std::optional<BitPattern> edit_;
+    QUndoStack* undo_ = nullptr;
 };
+
+/// How a value is written to be read back by parse_entered_value: FORMAT:HEX for a bit pattern (so
+/// that NaN payloads and -0 come back as they were), the text otherwise.
+std::string value_spelling(const LabState& state, const EnteredValue& value);
 
 /// The formats chosen on first start: fp64 fp32 tf32 bf16 fp16 fp8_e4m3 fp8_e5m2 fp4_e2m1 nf4 int8.
 QStringList default_chosen_formats();

@@ -14,12 +14,25 @@ namespace floatscope::gui {
 
 bool fits_number_line(const core::FormatSpec& spec) { return spec.total_bits() <= 16; }
 
-NumberLine number_line(const core::FormatSpec& spec) {
+namespace {
+
+/// The mode that rounds -x as `mode` rounds x, negated: the negative side's boundaries are the
+/// positive side's under it.
+core::RoundingMode mirrored(core::RoundingMode mode) {
+    if (mode == core::RoundingMode::Upward) return core::RoundingMode::Downward;
+    if (mode == core::RoundingMode::Downward) return core::RoundingMode::Upward;
+    return mode;
+}
+
+}  // namespace
+
+NumberLine number_line(const core::FormatSpec& spec, core::RoundingMode mode) {
     if (!fits_number_line(spec))
         throw Error(fmt::format("the number line enumerates formats of at most 16 bits; '{}' has {}", spec.name,
                                 spec.total_bits()));
     NumberLine line;
     line.spec = spec;
+    line.mode = mode;
     for (std::uint64_t bits : core::all_bit_patterns(spec)) {
         const core::Decoded d = core::decode_bits(spec, bits);
         if (d.value_class == core::ValueClass::NaN || d.value_class == core::ValueClass::Infinite) continue;
@@ -33,10 +46,15 @@ NumberLine number_line(const core::FormatSpec& spec) {
     line.has_subnormals = p.has_subnormals;
     line.min_normal =
         spec.kind == core::FormatKind::Binary || spec.kind == core::FormatKind::HiFloat8 ? p.min_normal : 0;
+    line.overflow = core::overflow_boundary(spec, mode);
+    if (spec.has_sign && !line.values.empty() && line.values.front() < 0)
+        line.negative_overflow = core::overflow_boundary(spec, mirrored(mode));
+    line.underflow = core::underflow_boundary(spec, mode);
     return line;
 }
 
-RoundingInterval rounding_interval(const NumberLine& line, std::size_t index, core::RoundingMode mode) {
+RoundingInterval rounding_interval(const NumberLine& line, std::size_t index) {
+    const core::RoundingMode mode = line.mode;
     const std::vector<double>& v = line.values;
     const double value = v[index];
     // Beyond the ends the gap repeats the last one (IEEE overflow: max + ulp/2 still rounds to max).
@@ -81,6 +99,15 @@ RoundingInterval rounding_interval(const NumberLine& line, std::size_t index, co
             r.low_closed = r.high_closed = false;
             break;
     }
+    // Past the ends the overflow rule decides, not the mirrored gap.
+    if (index + 1 == v.size() && line.overflow && line.overflow->within == value) {
+        r.high = line.overflow->at;
+        r.high_closed = !line.overflow->included;
+    }
+    if (index == 0 && line.negative_overflow && line.negative_overflow->within == -value) {
+        r.low = -line.negative_overflow->at;
+        r.low_closed = !line.negative_overflow->included;
+    }
     return r;
 }
 
@@ -90,18 +117,31 @@ std::optional<Neighbourhood> neighbourhood(const NumberLine& line, const core::E
         return std::nullopt;
     const double xd = x.to_double();
     const std::vector<double>& v = line.values;
-    if (xd < v.front() || xd > v.back()) return std::nullopt;
     Neighbourhood n;
     n.x = xd;
+    n.rounded = core::Rounder(line.spec, options)(x).value;
+    // Past an end: that end and what overflow gives (inf, NaN, or max again) from the threshold on.
+    auto past_end = [&](std::size_t end, const std::optional<core::RangeBoundary>& boundary, double sign) {
+        const RoundingInterval inner = rounding_interval(line, end);
+        RoundingInterval outer{sign * boundary->beyond.value, sign * boundary->at, sign * INFINITY, boundary->included,
+                               false};
+        if (sign < 0) std::swap(outer.low, outer.high), std::swap(outer.low_closed, outer.high_closed);
+        n.below = sign > 0 ? inner : outer;
+        n.above = sign > 0 ? outer : inner;
+        return n;
+    };
+    if (core::compare(x, core::ExactValue::from_double(v.back())) > 0)
+        return line.overflow ? std::optional(past_end(v.size() - 1, line.overflow, 1)) : std::nullopt;
+    if (core::compare(x, core::ExactValue::from_double(v.front())) < 0)
+        return line.negative_overflow ? std::optional(past_end(0, line.negative_overflow, -1)) : std::nullopt;
     auto at_or_above = static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), xd) - v.begin());
     // xd is x rounded to a double: compare exactly, so that x just above a value is not taken for it.
     const int order = core::compare(x, core::ExactValue::from_double(v[at_or_above]));
     if (order > 0 && at_or_above + 1 < v.size()) ++at_or_above;
     n.exact = order == 0;
     const std::size_t below = n.exact || at_or_above == 0 ? at_or_above : at_or_above - 1;
-    n.below = rounding_interval(line, below, options.mode);
-    n.above = rounding_interval(line, at_or_above, options.mode);
-    n.rounded = core::Rounder(line.spec, options)(x).value;
+    n.below = rounding_interval(line, below);
+    n.above = rounding_interval(line, at_or_above);
     return n;
 }
 

@@ -7,22 +7,29 @@
 
 #include "core/exact_value.hpp"
 #include "core/format.hpp"
+#include "core/range_boundaries.hpp"
 #include "core/rounding.hpp"
 
 namespace floatscope::gui {
 
-/// Every finite value of a format of at most 16 bits, ascending, +0 and -0 merged.
+/// Every finite value of a format of at most 16 bits, ascending, +0 and -0 merged, and where one
+/// rounding mode leaves the finite range.
 struct NumberLine {
     core::FormatSpec spec;
+    core::RoundingMode mode = core::RoundingMode::NearestEven;
     std::vector<double> values;
     double min_normal = 0;  ///< start of the normal range (binary formats); 0 where there is none
     double min_positive = 0;  ///< smallest positive value
     double max_finite = 0;
     bool has_subnormals = false;
+    std::optional<core::RangeBoundary> overflow;  ///< above max finite (core/range_boundaries.hpp)
+    /// Below -max, as a positive magnitude (the mirrored mode's boundary); signed formats only.
+    std::optional<core::RangeBoundary> negative_overflow;
+    std::optional<core::RangeBoundary> underflow;  ///< between 0 and the smallest positive value
 };
 
 /// Throws floatscope::Error for formats wider than 16 bits (their values are not enumerated).
-NumberLine number_line(const core::FormatSpec& spec);
+NumberLine number_line(const core::FormatSpec& spec, core::RoundingMode mode);
 
 /// Whether number_line accepts the format.
 bool fits_number_line(const core::FormatSpec& spec);
@@ -39,7 +46,9 @@ struct RoundingInterval {
 };
 
 /// The entered value's place on the line: the values just below and above it (the same value when
-/// it is representable), their intervals, and what it rounds to under the mode.
+/// it is representable), their intervals, and what it rounds to under the mode. Past max finite
+/// (or -max) the outer neighbour is what overflow gives (inf, NaN, or max when saturating), its
+/// interval running from the overflow threshold on.
 struct Neighbourhood {
     double x = 0;  ///< the entered value, to double precision (for drawing)
     RoundingInterval below;
@@ -48,13 +57,14 @@ struct Neighbourhood {
     bool exact = false;
 };
 
-/// nullopt when x is NaN, infinite or outside [min value, max value] of the line.
+/// nullopt when x is NaN or infinite, or outside the line where the mode has no overflow threshold.
 std::optional<Neighbourhood> neighbourhood(const NumberLine& line, const core::ExactValue& x,
                                            const core::RoundingOptions& options);
 
-/// The interval of values[index] under `mode`: nearest modes end at the midpoints (the ends beyond
-/// the first and last value mirror the last gap), directed modes take one whole gap, round-to-odd
-/// and stochastic modes may reach either neighbour (open ends).
-RoundingInterval rounding_interval(const NumberLine& line, std::size_t index, core::RoundingMode mode);
+/// The interval of values[index] under the line's mode: nearest modes end at the midpoints, directed
+/// modes take one whole gap, round-to-odd and stochastic modes may reach either neighbour (open
+/// ends). The outer ends of the first and last value stop at the overflow thresholds; without one
+/// they mirror the last gap.
+RoundingInterval rounding_interval(const NumberLine& line, std::size_t index);
 
 }  // namespace floatscope::gui

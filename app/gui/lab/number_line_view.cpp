@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "app/gui/lab/lab_state.hpp"
 #include "app/gui/lab/number_line_widget.hpp"
@@ -20,8 +21,35 @@ const QString no_overlay = QStringLiteral("(none)");
 std::optional<NumberLine> line_of(const LabState& state, const QComboBox* box) {
     const std::string name = box->currentText().toStdString();
     for (const core::FormatSpec& f : state.formats())
-        if (f.name == name && fits_number_line(f)) return number_line(f);
+        if (f.name == name && fits_number_line(f)) return number_line(f, state.rounding_mode());
     return std::nullopt;
+}
+
+QString number(double v) { return QString::fromStdString(core::exact_decimal(v)); }
+
+QString result_name(const core::Rounded& r) {
+    if (std::isnan(r.value)) return QStringLiteral("NaN");
+    if (std::isinf(r.value)) return QStringLiteral("inf");
+    return number(r.value) +
+           ((r.flags.bits & core::ExceptionFlags::overflow) ? QStringLiteral(" (overflow raised)") : QString());
+}
+
+/// The rules at a line's ends in words: "fp16: x >= 65520 rounds to inf, [65504, 65520) to 65504; ...".
+QString rules_text(const NumberLine& line) {
+    QStringList rules;
+    if (const auto& b = line.overflow)
+        rules << QStringLiteral("x %1 %2 rounds to %3")
+                         .arg(b->included ? ">=" : ">", number(b->at), result_name(b->beyond)) +
+                     (b->at == b->within ? QString()
+                                         : QStringLiteral(", [%1, %2%3 to %1")
+                                               .arg(number(b->within), number(b->at), b->included ? ")" : "]"));
+    else
+        rules << QStringLiteral("no fixed overflow threshold in this mode");
+    if (const auto& b = line.underflow)
+        rules << (b->at > 0 ? QStringLiteral("0 < x %1 %2 rounds to 0").arg(b->included ? "<" : "<=", number(b->at))
+                            : QStringLiteral("every x > 0 rounds to %1 or more").arg(number(b->beyond.value)));
+    return QStringLiteral("<b>%1</b>: %2")
+        .arg(QString::fromStdString(line.spec.name).toHtmlEscaped(), rules.join("; ").toHtmlEscaped());
 }
 
 }  // namespace
@@ -32,8 +60,12 @@ NumberLineView::NumberLineView(LabState& state, QWidget* parent) : QWidget(paren
     axis_ = new QComboBox(this);
     axis_->addItems({QStringLiteral("linear"), QStringLiteral("log")});
     note_ = new QLabel(this);
-    note_->setStyleSheet(QStringLiteral("color: #666;"));
+    note_->setStyleSheet(QStringLiteral("color: #7d8590;"));
     plot_ = new NumberLineWidget(this);
+    rules_ = new QLabel(this);
+    rules_->setObjectName(QStringLiteral("boundary_rules"));
+    rules_->setWordWrap(true);
+    rules_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* first_label = new QLabel(QStringLiteral("F&ormat"), this);
     first_label->setBuddy(first_);
@@ -49,6 +81,7 @@ NumberLineView::NumberLineView(LabState& state, QWidget* parent) : QWidget(paren
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addWidget(rules_);
     layout->addWidget(plot_, 1);
 
     fill_choices();
@@ -100,6 +133,11 @@ void NumberLineView::refresh() {
         wide ? QStringLiteral("16-bit formats: log axis, one tick per pixel (sampled)")
              : QStringLiteral("value %1, rounding %2")
                    .arg(QString::fromStdString(state_.value().text), core::to_string(state_.rounding_mode())));
+    QStringList rules;
+    for (const auto& line : {first, second})
+        if (line) rules << rules_text(*line);
+    rules_->setText(QStringLiteral("Range ends (%1): ").arg(core::to_string(state_.rounding_mode())) +
+                    rules.join(QStringLiteral(" &nbsp;|&nbsp; ")));
     const core::RoundingOptions options = state_.rounding_options();
     std::optional<Neighbourhood> first_near, second_near;
     if (first) first_near = neighbourhood(*first, state_.value().exact, options);
@@ -107,6 +145,8 @@ void NumberLineView::refresh() {
     plot_->show_lines(std::move(first), std::move(second), first_near, second_near,
                       log ? NumberLineWidget::Axis::Log : NumberLineWidget::Axis::Linear);
 }
+
+QString NumberLineView::boundary_rules() const { return rules_->text(); }
 
 std::string NumberLineView::csv() const {
     std::string out = core::csv_record({"format", "value", "spacing_to_next", "role", "interval_low", "interval_high"},

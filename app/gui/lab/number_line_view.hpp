@@ -18,6 +18,9 @@ public:
     explicit NumberLineView(LabState& state, QWidget* parent = nullptr);
 
     QComboBox* axis() const { return axis_; }
+    NumberLineWidget* plot() const { return plot_; }
+    /// The overflow and underflow rules of the shown formats under the current mode, in words.
+    QString boundary_rules() const;
     /// Shows the first two of `names` that the number line takes (at most 16 bits), the second as
     /// the overlay; with one, no overlay. Names it does not take are passed over.
     void show_formats(const QStringList& names);
@@ -34,6 +37,7 @@ private:
     QComboBox* overlay_ = nullptr;
     QComboBox* axis_ = nullptr;
     QLabel* note_ = nullptr;
+    QLabel* rules_ = nullptr;
     NumberLineWidget* plot_ = nullptr;
 };
 

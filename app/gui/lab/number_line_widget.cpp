@@ -2,9 +2,13 @@
 // entered value where each neighbour's rounding interval is drawn with its ends.
 #include "app/gui/lab/number_line_widget.hpp"
 
+#include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPainter>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "core/decimal.hpp"
 
@@ -31,13 +35,24 @@ struct Scale {
             t = (v - lo) / (hi - lo);
         return left + std::clamp(t, -0.01, 1.01) * (right - left);
     }
+    bool shows(double v) const {
+        const double a = log ? (v == 0 ? lo : std::log2(std::fabs(v))) : v;
+        return a >= lo && a <= hi;
+    }
 };
+
+/// What a boundary's far side rounds to, in words.
+QString result_text(double value) {
+    if (std::isnan(value)) return QStringLiteral("NaN");
+    if (std::isinf(value)) return value < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");
+    return QString::number(value, 'g', 6);
+}
 
 QString short_number(double v) { return QString::number(v, 'g', 5); }
 
 /// Axis labels: powers of two on a log axis, about eight round numbers on a linear one.
 void draw_axis_labels(QPainter& p, const Scale& s, double y) {
-    p.setPen(QColor(0x55, 0x55, 0x55));
+    p.setPen(QColor(0x80, 0x88, 0x90));
     const QFontMetrics metrics = p.fontMetrics();
     if (s.log) {
         const int span = static_cast<int>(std::ceil(s.hi - s.lo));
@@ -69,11 +84,96 @@ QString interval_text(const RoundingInterval& r) {
         .arg(r.high_closed ? "]" : ")");
 }
 
+bool same_value(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+/// A range boundary as a dashed line across the axis, labelled with its rule ("≥ 65520 → inf").
+void draw_boundary(QPainter& p, const Scale& s, double at, const QString& label, const QColor& colour, double top,
+                   double bottom) {
+    if (!s.shows(at)) return;
+    const double x = s.x(at);
+    p.setPen(QPen(colour, 1.5, Qt::DashLine));
+    p.drawLine(QPointF(x, top), QPointF(x, bottom));
+    const double width = p.fontMetrics().horizontalAdvance(label);
+    p.drawText(QPointF(std::clamp(x - width / 2, s.left - 80, s.right - width), top - 3), label);
+}
+
 }  // namespace
 
 NumberLineWidget::NumberLineWidget(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     setMinimumHeight(420);
+    setFocusPolicy(Qt::StrongFocus);  // + - and the arrows zoom and pan
+    setToolTip(QStringLiteral("Wheel or + / - zoom, drag or the arrow keys pan, 0 shows the whole range"));
+}
+
+std::pair<double, double> NumberLineWidget::full_range() const {
+    double max = 0, min_positive = INFINITY, min_value = 0;
+    for (const auto& line : lines_)
+        if (line) {
+            max = std::max(max, line->values.back());
+            min_value = std::min(min_value, line->values.front());
+            min_positive = std::min(min_positive, line->min_positive);
+            if (line->overflow) max = std::max(max, line->overflow->at);  // the threshold stays in view
+        }
+    if (axis_ == Axis::Log) return {std::floor(std::log2(min_positive)) - 1, std::ceil(std::log2(max)) + 1};
+    const double pad = (max - min_value) * 0.04;
+    return {min_value - pad, max + pad};
+}
+
+std::pair<double, double> NumberLineWidget::visible_range() const {
+    const auto [lo, hi] = full_range();
+    return {lo + shown_from_ * (hi - lo), lo + shown_to_ * (hi - lo)};
+}
+
+void NumberLineWidget::zoom(double factor, double anchor) {
+    const double width = shown_to_ - shown_from_;
+    // At most 2^20 times in: a 16-bit format's closest values are still apart.
+    const double new_width = std::clamp(width / factor, 1.0 / (1 << 20), 1.0);
+    const double at = shown_from_ + anchor * width;
+    shown_from_ = std::clamp(at - anchor * new_width, 0.0, 1.0 - new_width);
+    shown_to_ = shown_from_ + new_width;
+    update();
+}
+
+void NumberLineWidget::pan(double fraction) {
+    const double width = shown_to_ - shown_from_;
+    shown_from_ = std::clamp(shown_from_ + fraction * width, 0.0, 1.0 - width);
+    shown_to_ = shown_from_ + width;
+    update();
+}
+
+void NumberLineWidget::reset_view() {
+    shown_from_ = 0;
+    shown_to_ = 1;
+    update();
+}
+
+void NumberLineWidget::wheelEvent(QWheelEvent* event) {
+    const double anchor = std::clamp((event->position().x() - plot_left()) / (plot_right() - plot_left()), 0.0, 1.0);
+    zoom(std::pow(1.25, event->angleDelta().y() / 120.0), anchor);
+    event->accept();
+}
+
+void NumberLineWidget::mousePressEvent(QMouseEvent* event) { drag_x_ = event->position().x(); }
+
+void NumberLineWidget::mouseMoveEvent(QMouseEvent* event) {
+    if (drag_x_ < 0 || !(event->buttons() & Qt::LeftButton)) return;
+    const double moved = event->position().x() - drag_x_;
+    drag_x_ = event->position().x();
+    pan(-moved / (plot_right() - plot_left()));  // the line follows the mouse
+}
+
+void NumberLineWidget::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+        case Qt::Key_Plus:
+        case Qt::Key_Equal: zoom(1.5); break;
+        case Qt::Key_Minus: zoom(1 / 1.5); break;
+        case Qt::Key_Left: pan(-0.2); break;
+        case Qt::Key_Right: pan(0.2); break;
+        case Qt::Key_0: reset_view(); break;
+        default: QWidget::keyPressEvent(event); return;
+    }
+    event->accept();
 }
 
 void NumberLineWidget::show_lines(std::optional<NumberLine> first, std::optional<NumberLine> second,
@@ -90,43 +190,34 @@ void NumberLineWidget::show_lines(std::optional<NumberLine> first, std::optional
 void NumberLineWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), Qt::white);
+    // The palette's colours, so that the plot follows the light or dark look.
+    const QColor ink = palette().color(QPalette::Text);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    p.setPen(ink);
     if (!lines_[0]) {
         p.drawText(rect(), Qt::AlignCenter, QStringLiteral("Choose a format of at most 16 bits"));
         return;
     }
     const QFontMetrics metrics = p.fontMetrics();
-    const double left = 90, right = width() - 30.0;
+    const double left = plot_left(), right = plot_right();
     const double h = height();
     const int line_height = metrics.height();
 
-    // --- the whole range --------------------------------------------------------------------
+    // --- the whole range, or the zoomed part of it -----------------------------------------------
     Scale s;
     s.left = left;
     s.right = right;
     s.log = axis_ == Axis::Log;
-    double max = 0, min_positive = INFINITY, min_value = 0;
-    for (const auto& line : lines_)
-        if (line) {
-            max = std::max(max, line->values.back());
-            min_value = std::min(min_value, line->values.front());
-            min_positive = std::min(min_positive, line->min_positive);
-        }
-    if (s.log) {
-        s.lo = std::floor(std::log2(min_positive)) - 1;
-        s.hi = std::ceil(std::log2(max)) + 1;
-    } else {
-        s.lo = min_value;
-        s.hi = max;
-        const double pad = (s.hi - s.lo) * 0.02;
-        s.lo -= pad;
-        s.hi += pad;
-    }
+    std::tie(s.lo, s.hi) = visible_range();
     const double axis_y = h * 0.22;
     const double tick = std::min(40.0, h * 0.09);
-    p.setPen(Qt::black);
-    p.drawText(QPointF(8, line_height), s.log ? QStringLiteral("All finite values, |x| on a log2 axis (positive half)")
-                                              : QStringLiteral("All finite values, linear axis"));
+    p.setPen(ink);
+    const bool zoomed = shown_to_ - shown_from_ < 1;
+    p.drawText(QPointF(8, line_height),
+               (s.log ? QStringLiteral("All finite values, |x| on a log2 axis (positive half)")
+                      : QStringLiteral("All finite values, linear axis")) +
+                   (zoomed ? QStringLiteral(", zoomed (0 shows all)") : QStringLiteral(", wheel or + zooms")) +
+                   QStringLiteral("; dashed: where rounding overflows and underflows"));
     for (int lane = 0; lane < 2; ++lane) {
         const auto& line = lines_[lane];
         if (!line) continue;
@@ -141,7 +232,7 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
         // One tick per pixel column: a 16-bit format has more values than the axis has pixels.
         int last_pixel = -1;
         for (double v : line->values) {
-            if (s.log && v <= 0) continue;
+            if ((s.log && v <= 0) || !s.shows(v)) continue;
             const double x = s.x(v);
             if (static_cast<int>(x) == last_pixel) continue;
             last_pixel = static_cast<int>(x);
@@ -151,9 +242,30 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
         const QString name = QString::fromStdString(line->spec.name);
         p.drawText(QPointF(8, axis_y + direction * tick * 0.5 + metrics.ascent() / 2.0), name);
     }
-    p.setPen(Qt::black);
+    p.setPen(ink);
     p.drawLine(QPointF(left, axis_y), QPointF(right, axis_y));
     draw_axis_labels(p, s, axis_y + (lines_[1] ? tick : 0));
+    for (int lane = 0; lane < 2; ++lane) {
+        const auto& line = lines_[lane];
+        if (!line) continue;
+        // Both formats' labels above the ticks, the overlay's a line higher; its line reaches its ticks below.
+        const double top = axis_y - tick - 4 - lane * line_height;
+        const double bottom = lane == 0 ? axis_y : axis_y + tick;
+        if (const auto& b = line->overflow)
+            draw_boundary(p, s, b->at,
+                          QStringLiteral("%1 %2 -> %3")
+                              .arg(b->included ? "x >=" : "x >", short_number(b->at), result_text(b->beyond.value)),
+                          lane_colours[lane], top, bottom);
+        if (const auto& b = line->negative_overflow; b && !s.log)
+            draw_boundary(p, s, -b->at,
+                          QStringLiteral("%1 %2 -> %3")
+                              .arg(b->included ? "x <=" : "x <", short_number(-b->at), result_text(-b->beyond.value)),
+                          lane_colours[lane], top, bottom);
+        if (const auto& b = line->underflow; b && b->at > 0 && s.log)
+            draw_boundary(p, s, b->at,
+                          QStringLiteral("%1 %2 -> 0").arg(b->included ? "x <" : "x <=", short_number(b->at)),
+                          lane_colours[lane], top, bottom);
+    }
     if (near_[0] || near_[1]) {
         const double x = s.x((near_[0] ? near_[0] : near_[1])->x);
         p.setPen(QPen(entered_colour, 2));
@@ -171,7 +283,7 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
                 gap_lo = std::min(gap_lo, gap);
                 gap_hi = std::max(gap_hi, gap);
             }
-    p.setPen(Qt::black);
+    p.setPen(ink);
     p.drawText(
         QPointF(8, spacing_top - 4),
         QStringLiteral("Spacing to the next value (log2), shaded: subnormal range, where spacing stays constant"));
@@ -179,9 +291,9 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
     auto gap_y = [&](double gap) {
         return spacing_bottom - (std::log2(gap) - g0) / (g1 - g0) * (spacing_bottom - spacing_top - line_height);
     };
-    p.setPen(QColor(0xCC, 0xCC, 0xCC));
+    p.setPen(palette().color(QPalette::Mid));
     p.drawRect(QRectF(left, spacing_top, right - left, spacing_bottom - spacing_top));
-    p.setPen(QColor(0x55, 0x55, 0x55));
+    p.setPen(QColor(0x80, 0x88, 0x90));
     p.drawText(QPointF(left - metrics.horizontalAdvance(QStringLiteral("2^%1").arg(g1)) - 6, gap_y(std::exp2(g1)) + 4),
                QStringLiteral("2^%1").arg(g1));
     p.drawText(QPointF(left - metrics.horizontalAdvance(QStringLiteral("2^%1").arg(g0)) - 6, gap_y(std::exp2(g0)) + 4),
@@ -194,7 +306,7 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
         int last_pixel = -1;
         for (std::size_t i = 0; i + 1 < line->values.size(); ++i) {
             const double v = line->values[i];
-            if (s.log && v <= 0) continue;
+            if ((s.log && v <= 0) || !s.shows(v)) continue;
             const double x = s.x(v);
             if (static_cast<int>(x) == last_pixel) continue;
             last_pixel = static_cast<int>(x);
@@ -205,7 +317,7 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
 
     // --- the neighbourhood of the entered value ------------------------------------------------
     const double zoom_top = spacing_bottom + 2 * line_height;
-    p.setPen(Qt::black);
+    p.setPen(ink);
     p.drawText(QPointF(8, zoom_top),
                QStringLiteral(
                    "Zoom on the entered value (red), per format: its two neighbours and the reals that round to each"));
@@ -219,8 +331,8 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
         if (!n) {
             p.setPen(lane_colours[lane]);
             p.drawText(QPointF(8, y + metrics.ascent() / 2.0),
-                       QStringLiteral("%1: the entered value is not a finite number between its lowest (%2) and "
-                                      "highest (%3) value, so it has no two neighbours")
+                       QStringLiteral("%1: the entered value is not a finite number, or lies beyond %2 .. %3 where "
+                                      "this mode has no fixed overflow threshold: no two neighbours to show")
                            .arg(QString::fromStdString(lines_[lane]->spec.name),
                                 short_number(lines_[lane]->values.front()), short_number(lines_[lane]->values.back())));
             continue;
@@ -229,11 +341,14 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
         Scale z;
         z.left = left;
         z.right = right;
-        const double zlo = std::min(n->below.low, n->x), zhi = std::max(n->above.high, n->x);
+        // Over the finite ends only: past max the outer interval runs to infinity.
+        double zlo = n->x, zhi = n->x;
+        for (double v : {n->below.low, n->below.value, n->below.high, n->above.low, n->above.value, n->above.high})
+            if (std::isfinite(v)) zlo = std::min(zlo, v), zhi = std::max(zhi, v);
         z.lo = zlo - (zhi - zlo) * 0.08;
         z.hi = zhi + (zhi - zlo) * 0.08;
         if (!(z.hi > z.lo)) z.hi = z.lo + 1;
-        p.setPen(Qt::black);
+        p.setPen(ink);
         p.drawLine(QPointF(left, y), QPointF(right, y));
         p.setPen(lane_colours[lane]);
         p.drawText(QPointF(8, y + metrics.ascent() / 2.0), QString::fromStdString(lines_[lane]->spec.name));
@@ -244,7 +359,7 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
         for (int k = 0; k < (n->exact ? 1 : 2); ++k) {
             const RoundingInterval& r = *parts[k];
             const double bar_y = y + 10 + k * (line_height + 10);
-            const bool chosen = r.value == n->rounded;
+            const bool chosen = same_value(r.value, n->rounded);
             QColor fill = lane_colours[lane];
             fill.setAlpha(chosen ? 110 : 40);
             const QRectF bar(z.x(r.low), bar_y, std::max(2.0, z.x(r.high) - z.x(r.low)), 8);
@@ -257,7 +372,7 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
             const double label_x = std::max(8.0, std::min(bar.left(), right - metrics.horizontalAdvance(label)));
             p.drawText(QPointF(label_x, bar_y + 8 + metrics.ascent()), label);
             p.setBrush(lane_colours[lane]);
-            p.drawEllipse(QPointF(z.x(r.value), y), 4, 4);
+            if (!std::isnan(r.value)) p.drawEllipse(QPointF(z.x(r.value), y), 4, 4);
             p.setBrush(Qt::NoBrush);
         }
         p.setPen(QPen(entered_colour, 2));

@@ -1,8 +1,10 @@
-// NumberLineWidget: draws one or two formats' values, their spacing, and a value's rounding neighbourhood.
+// NumberLineWidget: draws one or two formats' values, their spacing, their range boundaries, and a
+// value's rounding neighbourhood; the upper two panels zoom and pan (wheel, drag, + - and arrows).
 #pragma once
 
 #include <QWidget>
 #include <optional>
+#include <utility>
 
 #include "app/gui/lab/number_line_model.hpp"
 
@@ -22,10 +24,30 @@ public:
 
     QSize sizeHint() const override { return {900, 600}; }
 
+    /// Shows `factor` times less of the range (factor < 1 shows more), keeping the point at
+    /// `anchor` (0 = left edge, 1 = right edge of what is shown) in place.
+    void zoom(double factor, double anchor = 0.5);
+    /// Moves what is shown by `fraction` of its width (positive: toward larger values).
+    void pan(double fraction);
+    void reset_view();
+    /// What the range panels show, in axis units: values on a linear axis, log2 |x| on a log one.
+    std::pair<double, double> visible_range() const;
+
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    /// The whole range of the shown lines in axis units, before zoom.
+    std::pair<double, double> full_range() const;
+    double plot_left() const { return 90; }
+    double plot_right() const { return width() - 30.0; }
+
+    double shown_from_ = 0, shown_to_ = 1;  ///< the shown part of the full range, as fractions of it
+    double drag_x_ = -1;  ///< where a drag last was, or -1
     std::optional<NumberLine> lines_[2];
     std::optional<Neighbourhood> near_[2];
     Axis axis_ = Axis::Log;

@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app/gui/simulator/policy_summary.hpp"
@@ -160,6 +161,11 @@ void ResultsView::show_current_plot() {
 void ResultsView::show_message(const QString& message, bool error) {
     message_->setStyleSheet(error ? QStringLiteral("color: #b00020") : QString());
     message_->setText(message);
+    // "Saved ...", "Opened ..." go after a while; errors stay until the next message.
+    if (!error)
+        QTimer::singleShot(5000, message_, [label = message_, message] {
+            if (label->text() == message) label->clear();
+        });
 }
 
 QString ResultsView::message() const { return message_->text(); }

@@ -50,8 +50,9 @@ std::string session_json(const Session& session) {
         emu::write_json(run.report, report);
         runs.push_back({{"title", run.title}, {"setup", setup_json(run.setup)}, {"report", json::parse(report.str())}});
     }
-    const json j = {
+    json j = {
         {"format", format_tag}, {"version", format_version}, {"setup", setup_json(session.setup)}, {"runs", runs}};
+    if (!session.lab.empty()) j["lab"] = session.lab;
     return j.dump(1) + "\n";
 }
 
@@ -77,6 +78,7 @@ Session parse_session(std::string_view text) {
             session.runs.push_back(
                 {run.at("title").get<std::string>(), setup_from(run.at("setup")), emu::read_json(report)});
         }
+        if (j.contains("lab")) session.lab = j.at("lab").get<std::string>();
         return session;
     } catch (const json::exception& e) {
         throw Error(std::string("bad session: ") + e.what());

@@ -22,11 +22,14 @@ struct FinishedRun {
 struct Session {
     RunSetup setup;  ///< what the runner shows
     std::vector<FinishedRun> runs;  ///< oldest first
+    /// The format lab's state as a view link (app/gui/lab/view_link.hpp); empty in files from
+    /// before sessions kept it, which load as they did.
+    std::string lab;
     friend bool operator==(const Session&, const Session&) = default;
 };
 
 /// JSON: {"format": "floatscope-session", "version": 1, "setup": {...}, "runs": [{"title", "setup",
-/// "report": <the report as emu::write_json writes it>}]}.
+/// "report": <the report as emu::write_json writes it>}], "lab": "<view link>"}; "lab" is optional.
 std::string session_json(const Session& session);
 /// Reads what session_json writes; throws floatscope::Error saying what is wrong (not JSON, not a
 /// session, a missing or mistyped field, a bad report).

@@ -200,7 +200,13 @@ void SimulatorWorkspace::show_run(int index) {
     compare_->show_report(report);
 }
 
-Session SimulatorWorkspace::session() const { return {runner_->setup(), runs_}; }
+Session SimulatorWorkspace::session() const { return {runner_->setup(), runs_, read_lab_ ? read_lab_() : ""}; }
+
+void SimulatorWorkspace::set_lab_state(std::function<std::string()> read,
+                                       std::function<void(const std::string&)> apply) {
+    read_lab_ = std::move(read);
+    apply_lab_ = std::move(apply);
+}
 
 const FinishedRun* SimulatorWorkspace::current_run() const {
     return shown_run_ >= 0 && shown_run_ < static_cast<int>(runs_.size()) ? &runs_[static_cast<std::size_t>(shown_run_)]
@@ -230,6 +236,7 @@ void SimulatorWorkspace::save_session_to(const QString& path) const { save_sessi
 bool SimulatorWorkspace::open_session_from(const QString& path) {
     try {
         Session loaded = load_session(path.toStdString());
+        if (!loaded.lab.empty() && apply_lab_) apply_lab_(loaded.lab);
         runner_->set_setup(loaded.setup);
         runs_ = std::move(loaded.runs);
     } catch (const Error& e) {

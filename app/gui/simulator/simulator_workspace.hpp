@@ -57,8 +57,11 @@ public:
     /// start_run on the runner's setup, then waits the same way (--screenshot --run).
     QString run_and_wait();
 
-    /// The session as it would be saved: the runner's setup and the finished runs.
+    /// The session as it would be saved: the runner's setup, the finished runs and the lab's state.
     Session session() const;
+    /// How sessions keep the format lab's state (the main window's view links): `read` when
+    /// saving; `apply` when opening, before anything else changes (it throws floatscope::Error).
+    void set_lab_state(std::function<std::string()> read, std::function<void(const std::string&)> apply);
     /// The run shown in Results; nullptr when there is none.
     const FinishedRun* current_run() const;
     /// Seconds from starting the last run until its result was on screen (plots and table built).
@@ -112,6 +115,8 @@ private:
     std::string landing_plot_;  ///< the plot to show when the running story finishes
     QElapsedTimer clock_;
     double last_run_seconds_ = 0;
+    std::function<std::string()> read_lab_;
+    std::function<void(const std::string&)> apply_lab_;
 };
 
 }  // namespace floatscope::gui
