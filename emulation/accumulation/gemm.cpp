@@ -337,7 +337,15 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
             problem.fraction_bits = model.accumulator.format.mantissa_bits + model.alignment_extra_bits;
             problem.x_emin = alignment_emin(model.x.rounding.format);
             problem.y_emin = alignment_emin(model.y.rounding.format);
-            problem.float_products = products_fit_float(model.x.rounding.format, model.y.rounding.format);
+            // Floats where the formats' products are (fp16, fp8), or this data's (bf16, xf32 within
+            // float's range): the scaled products need 2^F over the largest power a float, 2^(F - 127).
+            problem.float_products =
+                products_fit_float(model.x.rounding.format, model.y.rounding.format) ||
+                products_in_float_range(
+                    product_bits(model), problem.x_emin, qa, problem.y_emin, qb,
+                    std::max(std::numeric_limits<float>::min_exponent - 1,
+                             problem.fraction_bits - (std::numeric_limits<float>::max_exponent - 1)),
+                    std::numeric_limits<float>::max_exponent - 2);
             detail::two_stage_gemm(problem);
         } else if (path == GemmPath::BlockFma) {
             block_fma_gemm(BlockFma(model), static_cast<std::size_t>(model.block_size), qa.data(), qb.data(), c.data(),

@@ -12,6 +12,7 @@
 
 #include "core/kernel_clones.hpp"
 #include "core/round_array.hpp"
+#include "emulation/accumulation/kernels/block_fma_floats.hpp"
 #include "emulation/accumulation/kernels/block_fma_registers.hpp"
 #include "emulation/accumulation/kernels/cache_line_buffer.hpp"
 #include "emulation/accumulation/kernels/float_environment.hpp"
@@ -301,13 +302,22 @@ bool holds_values_of(const core::FormatSpec& output, const core::FormatSpec& acc
 
 }  // namespace
 
+int product_bits(const AccumulationModel& model) {
+    auto precision = [](const core::FormatSpec& format) {
+        return format.kind == core::FormatKind::Binary ? core::binary_geometry(format).precision
+                                                       : std::numeric_limits<double>::digits;
+    };
+    return precision(model.x.rounding.format) + precision(model.y.rounding.format);
+}
+
 BlockFma::BlockFma(const AccumulationModel& model)
     : normalisation_(model.accumulator.format, {model.accumulator.mode}),
       output_(model.output.format, {model.output.mode}),
       kept_bits_(model.accumulator.format.mantissa_bits + 1 + model.alignment_extra_bits),
       output_rounds_(!holds_values_of(model.output.format, model.accumulator.format)),
       x_emin_(alignment_emin(model.x.rounding.format)),
-      y_emin_(alignment_emin(model.y.rounding.format)) {}
+      y_emin_(alignment_emin(model.y.rounding.format)),
+      product_bits_(emu::product_bits(model)) {}
 
 double BlockFma::operator()(double c, std::span<const double> a, std::span<const double> b) const {
     // The GEMM kernel on a single column: the products and their alignment powers as A's row, and
@@ -390,6 +400,41 @@ bool products_fit_float(const core::FormatSpec& x, const core::FormatSpec& y) {
     return gx.precision + gy.precision <= std::numeric_limits<float>::digits &&
            gx.min_subnormal * gy.min_subnormal >= std::numeric_limits<float>::min() &&
            gx.max_finite * gy.max_finite <= std::numeric_limits<float>::max();
+}
+
+namespace {
+
+/// Of the nonzero finite values, the smallest magnitude's alignment power (with floor 2^emin) and
+/// the largest magnitude; +inf and 0 when there are none; and whether every value is a float.
+struct OperandExtremes {
+    double smallest_power = std::numeric_limits<double>::infinity();
+    double largest = 0;
+    bool floats = true;
+
+    OperandExtremes(int emin, std::span<const double> values) {
+        double smallest = std::numeric_limits<double>::infinity();
+        for (double v : values) {
+            const double magnitude = std::fabs(v);
+            smallest = magnitude != 0 ? std::min(smallest, magnitude) : smallest;
+            largest = std::max(largest, magnitude);
+            floats = floats && static_cast<float>(v) == v;
+        }
+        if (!std::isinf(smallest)) alignment_powers(emin, std::span<const double>(&smallest, 1), {&smallest_power, 1});
+    }
+};
+
+}  // namespace
+
+bool products_in_float_range(int product_bits, int x_emin, std::span<const double> a, int y_emin,
+                             std::span<const double> b, int low_exponent, int high_exponent) {
+    if (product_bits > std::numeric_limits<float>::digits) return false;
+    const OperandExtremes x(x_emin, a), y(y_emin, b);
+    // The extreme products bound all others (alignment powers grow with magnitudes); an operand
+    // without a nonzero value makes every product zero.
+    if (!x.floats || !y.floats || std::isinf(x.smallest_power) || std::isinf(y.smallest_power))
+        return x.floats && y.floats;
+    return x.smallest_power * y.smallest_power >= std::ldexp(1.0, low_exponent) &&
+           x.largest * y.largest < std::ldexp(1.0, high_exponent);
 }
 
 namespace {
@@ -501,8 +546,16 @@ void block_fma_gemm(const BlockFma& fma, std::size_t block_size, const double* a
     problem.block_size = block_size;
     problem.kept_bits = fma.kept_bits();
     [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // the kernel's doubles round natively
+    const core::FormatRounding rounding{fma.normalisation().spec(), problem.mode};
+    // Float arithmetic is exact where every product and product of powers is a normal float.
+    const bool floats = products_in_float_range(fma.product_bits(), fma.x_emin(), {a, m * k}, fma.y_emin(), {b, k * n},
+                                                std::numeric_limits<float>::min_exponent - 1,
+                                                std::numeric_limits<float>::max_exponent - 1) &&
+                        detail::block_fma_in_floats_applies(problem, rounding);
+    const std::vector<std::size_t> flagged =
+        floats ? detail::block_fma_in_floats(problem, rounding) : detail::block_fma_in_registers(problem, accumulator);
     // Rows with a block sum out of the accumulator's normal range are computed again in full.
-    for (std::size_t i : detail::block_fma_in_registers(problem, accumulator))
+    for (std::size_t i : flagged)
         block_fma_gemm_tiles(fma, block_size, a + i * k, b, c + i * n, 1, k, n, float_products,
                              addend != nullptr ? addend + i * n : nullptr);
 }

@@ -51,6 +51,8 @@ public:
     /// emin of the x and y formats, the alignment exponents' floor.
     int x_emin() const { return x_emin_; }
     int y_emin() const { return y_emin_; }
+    /// emu::product_bits of the model.
+    int product_bits() const { return product_bits_; }
 
 private:
     core::Rounder normalisation_;
@@ -58,7 +60,12 @@ private:
     int kept_bits_;
     bool output_rounds_;
     int x_emin_, y_emin_;
+    int product_bits_;
 };
+
+/// Significant bits a product of the model's x and y values has at most (their precisions' sum); more
+/// than any float kernel takes when an input format is not binary.
+int product_bits(const AccumulationModel& model);
 
 /// The floor of a format's alignment exponents: emin for binary formats (where subnormals sit),
 /// none for the others (their values' own exponents).
@@ -73,11 +80,19 @@ void alignment_powers(int emin, std::span<const double> values, std::span<double
 /// range (fp16 and fp8 inputs; not bf16 or tf32, whose products can underflow float).
 bool products_fit_float(const core::FormatSpec& x, const core::FormatSpec& y);
 
+/// Whether the float kernels are exact on these operands where products_fit_float does not say so
+/// for their formats (bf16, tf32): products of at most `product_bits` <= 24 significant bits, every
+/// value a float, and every product of nonzero values and of their alignment powers (with floors
+/// `x_emin` and `y_emin`) at least 2^low_exponent and below 2^high_exponent.
+bool products_in_float_range(int product_bits, int x_emin, std::span<const double> a, int y_emin,
+                             std::span<const double> b, int low_exponent, int high_exponent);
+
 /// C (m x n) = A (m x k) B (k x n), all row-major, under a BlockFma order with blocks of
 /// `block_size` products along k (the last block may be shorter), each entry's first block from its
 /// `addend` (m x n, values of the output format; +0 when null); A and B hold values of the input
 /// formats, C receives values of the output format. Finite operands whose blocks deliver D directly
-/// (no fp16 output) take kernels/block_fma_registers (accumulators in registers along all of k; a
+/// (no fp16 output) take kernels/block_fma_floats where its conditions hold (float data, a float
+/// accumulator), else kernels/block_fma_registers (accumulators in registers along all of k; a
 /// row with a block sum outside the accumulator's normal range is done again here); the rest, and
 /// those rows, take tiles vectorized across columns, with `float_products` (products_fit_float of
 /// the input formats) on floats where that is exact.

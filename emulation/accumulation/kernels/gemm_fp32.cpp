@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.hpp"
+#include "core/kernel_clones.hpp"
 #include "emulation/accumulation/kernels/float_environment.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -32,7 +33,7 @@ std::vector<Kernel> supported_kernels() {
     std::vector<Kernel> kernels;
 #if defined(FLOATSCOPE_X86)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) kernels.push_back(Kernel::Avx512);
+    if (kernels_use_avx512()) kernels.push_back(Kernel::Avx512);
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) kernels.push_back(Kernel::Avx2);
 #endif
     kernels.push_back(Kernel::Portable);

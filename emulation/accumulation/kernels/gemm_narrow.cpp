@@ -117,7 +117,7 @@ using Binary16Sums = void (*)(const float*, float*, const float*, std::size_t, c
 Binary16Sums binary16_sums(const core::FormatRounding& r, bool conversion) {
     if (!conversion || !is_binary16(r.format) || r.mode != core::RoundingMode::NearestEven) return nullptr;
 #if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx512f")) return binary16_sums_avx512;
+    if (kernels_use_avx512()) return binary16_sums_avx512;
 #endif
     return nullptr;
 }

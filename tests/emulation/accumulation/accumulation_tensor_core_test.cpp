@@ -3,6 +3,9 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/catalog.hpp"
@@ -261,4 +264,82 @@ TEST_CASE("gemm with an addend matrix gives each entry dot's c + row x column, o
                 REQUIRE(test::same_result(c[i * n + j], test::ref_dot(model, x, y, addend[i * n + j])));
             }
     }
+}
+
+TEST_CASE(
+    "the float block-FMA kernel agrees with the MPFR reference on sums past int32 and beyond float's range and on "
+    "ties") {
+    // Each case is one gemm (the kernel's data checks are per product), a row of the case and a row
+    // of N(0, 1) values beside it; 37 columns cross a group and its padding, k = 40 a partial block.
+    constexpr std::size_t k = 40, n = 37;
+    struct Case {
+        const char* what;
+        double (*a)(std::size_t t);
+        double (*b)(std::size_t t, std::size_t j);
+        double (*addend)(std::size_t j);
+    };
+    const Case cases[] = {
+        // Near-4 significand products of one sign on c near 2: H100's 16-product blocks pass 2^31 units.
+        {"sums past int32", [](std::size_t) { return 1.999; },
+         [](std::size_t, std::size_t j) { return j % 2 ? -1.999 : 1.999; },
+         [](std::size_t j) { return (j % 2 ? -1.0 : 1.0) * (2 - std::ldexp(1.0, -23)); }},
+        // Sums on 2^24 plus halves: ties and near-ties where extra alignment bits keep the halves.
+        {"ties", [](std::size_t) { return 1.0; },
+         [](std::size_t t, std::size_t j) { return double((t + j) % 3) / 2 - (j % 5 == 0 ? 1.0 : 0.0); },
+         [](std::size_t j) { return std::ldexp(1.0, 24) + double(2 * (j % 3)); }},
+        // Block sums past float's largest value (bf16 operands), in both signs.
+        {"overflow", [](std::size_t) { return std::ldexp(1.0, 62); },
+         [](std::size_t, std::size_t j) {
+             return (j % 2 ? -1.0 : 1.0) * std::ldexp(1.0, 62) * (1 + double(j % 4) / 8);
+         },
+         [](std::size_t j) { return (j % 2 ? -1.5 : 1.5) * std::ldexp(1.0, 127); }},
+        // Quanta below float's normal range: tiny products, a subnormal addend over zero products.
+        {"tiny", [](std::size_t t) { return t < 16 ? 0.0 : std::ldexp(1.0, -63); },
+         [](std::size_t t, std::size_t j) { return (t + j) % 2 ? std::ldexp(1.25, -63) : -std::ldexp(1.0, -63); },
+         [](std::size_t j) { return j % 3 == 0 ? std::ldexp(1.0, -140) : 0.0; }},
+        // Significands and binades that vary along k and across columns: block sums of more bits than
+        // the accumulator keeps (14 for Hopper FP8), which the normalisation truncates.
+        {"varied",
+         [](std::size_t t) { return (t % 3 ? 1.0 : -1.0) * std::ldexp(1 + double(t * 37 % 64) / 64, int(t % 7) - 3); },
+         [](std::size_t t, std::size_t j) {
+             return ((t + j) % 4 ? 1.0 : -1.0) *
+                    std::ldexp(1 + double((t * 29 + j * 13) % 32) / 32, int((t + 2 * j) % 9) - 4);
+         },
+         [](std::size_t j) { return double(j % 5) / 3; }},
+        // Exact cancellation: zero block sums, +0 whatever the addend's sign.
+        {"cancel", [](std::size_t) { return 1.0; },
+         [](std::size_t t, std::size_t j) { return t % 2 ? -0.25 : 0.25 * double(1 + j % 2); },
+         [](std::size_t j) { return j % 2 ? -0.0 : 0.0; }},
+    };
+    std::vector<std::pair<std::string, emu::AccumulationModel>> models;
+    for (const char* name : {"nvidia_v100_fp16", "nvidia_a100_bf16", "nvidia_h100_fp16", "nvidia_h100_fp8_e4m3",
+                             "nvidia_b200_tf32", "nvidia_l40s_fp8_e5m2"})
+        models.emplace_back(name, emu::find_accumulation_preset(name).model);
+    // Normalised to nearest even, where the kernel's conversion rounds in the default direction.
+    models.emplace_back(
+        "fp16 blocks of 8, 2 extra bits, rne",
+        emu::tensor_core_model("fp16", core::RoundingMode::NearestEven, 8, 2, core::RoundingMode::NearestEven));
+    std::mt19937_64 rng(31);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    for (const auto& [name, model] : models)
+        for (const Case& test_case : cases) {
+            std::vector<double> a(2 * k), b(k * n), addend(2 * n);
+            for (std::size_t t = 0; t < k; ++t) {
+                a[t] = test_case.a(t);
+                a[k + t] = normal(rng);
+                for (std::size_t j = 0; j < n; ++j) b[t * n + j] = test_case.b(t, j);
+            }
+            for (std::size_t j = 0; j < n; ++j) addend[j] = addend[n + j] = test_case.addend(j);
+            std::vector<double> c(2 * n);
+            emu::gemm(model, a, b, c, 2, k, n, addend);
+            for (std::size_t i = 0; i < 2; ++i)
+                for (std::size_t j = 0; j < n; ++j) {
+                    std::vector<double> x(a.begin() + i * k, a.begin() + (i + 1) * k), y(k);
+                    for (std::size_t t = 0; t < k; ++t) y[t] = b[t * n + j];
+                    const double want = test::ref_dot(model, x, y, addend[i * n + j]);
+                    INFO(name << ", " << test_case.what << ", row " << i << ", column " << j << ": "
+                              << test::hex_double(c[i * n + j]) << ", reference " << test::hex_double(want));
+                    REQUIRE(test::same_result(c[i * n + j], want));
+                }
+        }
 }
