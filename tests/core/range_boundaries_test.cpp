@@ -54,7 +54,7 @@ const char* binary_formats[] = {"fp16", "bf16", "fp8_e5m2", "fp8_e4m3", "e4m3", 
 
 }  // namespace
 
-TEST_CASE("fp16 under rne: 65520 overflows to inf, values in [65504, 65520) round to 65504 (MPFR)") {
+TEST_CASE("fp16 under rne: 65520 overflows to inf, values from 65504 up to 65520 round to 65504 (MPFR)") {
     const core::FormatSpec fp16 = core::parse_format("fp16");
     REQUIRE(reference_round(fp16, 65520.0, RoundingMode::NearestEven) > 65504);
     REQUIRE(reference_round(fp16, std::nextafter(65520.0, 0.0), RoundingMode::NearestEven) == 65504);

@@ -191,7 +191,7 @@ TEST_CASE("the GEMM kernel agrees with the MPFR reference on inf, NaN and zero b
     }
 }
 
-TEST_CASE("a product whose significand product lies in [2, 4) keeps the bit above (Khattak and Mikaitis)") {
+TEST_CASE("a product whose significand product lies between 2 and 4 keeps the bit above (Khattak and Mikaitis)") {
     // 1.5 * 1.5 = 2.25 aligns at e(1.5) + e(1.5) = 0, not at 1: on the V100 (no extra bit) the
     // quantum is 2^-23, so c = 2^-23 and three products 1 * 2^-23 survive the alignment and carry
     // into 2.25 + 2^-21. Aligned at the product's own exponent (quantum 2^-22) they would all vanish.
