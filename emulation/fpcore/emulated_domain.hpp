@@ -4,7 +4,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "core/exception_flags.hpp"
@@ -70,11 +69,10 @@ private:
     static bool fits(const Context& c, double x);
     double apply_values(const Expr& e, const double* args, int count);
     double through_mpfr(const Expr& e, const double* args, int count);
-    double cached(const Expr& e) const { return literals_.at(&e); }
-    void cache_literals(const Expr& e);
+    double cached(const Expr& e) const { return literals_[static_cast<std::size_t>(e.literal)]; }
 
     std::vector<Context> contexts_;
-    std::unordered_map<const Expr*, double> literals_;
+    std::vector<double> literals_;  ///< by Expr::literal, rounded to their contexts once
 };
 
 }  // namespace floatscope::emu::fpcore

@@ -17,28 +17,42 @@ TruthDomain::TruthDomain(const Program& program, int precision) {
                         : c.mode == core::RoundingMode::NearestAway ? MPFR_RNDNA
                                                                     : MPFR_RNDN);
     }
+    literals_.resize(static_cast<std::size_t>(program.literal_count));
+    visit_expressions(program, [&](const Expr& e) {
+        if (e.literal < 0) return;
+        Literal& l = literals_[static_cast<std::size_t>(e.literal)];
+        l.is_constant = e.kind == Expr::Kind::Constant;
+        l.number = e.number;
+        l.constant = e.constant;
+        l.context = e.context;
+    });
+    select_table();
 }
 
 void TruthDomain::set_precision(int precision) const {
     Real::precision() = std::clamp<mpfr_prec_t>(precision, 64, Real::max_precision);
 }
 
-Real TruthDomain::in_context(int context, Real x) const {
+void TruthDomain::round_in_context(int context, Real& x) const {
     const auto c = static_cast<std::size_t>(context);
     if (integer_[c]) mpfr_rint(x.get(), x.get(), mode_[c]);
-    return x;
 }
 
-Real TruthDomain::literal(const Expr& e) const {
-    Real r;
-    e.number.to_mpfr(r.get());
-    return in_context(e.context, std::move(r));
-}
-
-Real TruthDomain::constant(const Expr& e) const {
-    Real r;
-    mpfr_constant(e.constant, r.get(), MPFR_RNDN);
-    return in_context(e.context, std::move(r));
+void TruthDomain::select_table() const {
+    const mpfr_prec_t precision = Real::precision();
+    for (current_ = 0; current_ < tables_.size(); ++current_)
+        if (tables_[current_].precision == precision) return;
+    Table table{precision, std::vector<Real>(literals_.size())};  // Reals of the current precision
+    for (std::size_t i = 0; i < literals_.size(); ++i) {
+        const Literal& l = literals_[i];
+        mpfr_ptr r = table.values[i].get();
+        if (l.is_constant)
+            mpfr_constant(l.constant, r, MPFR_RNDN);
+        else
+            l.number.to_mpfr(r);
+        round_in_context(l.context, table.values[i]);
+    }
+    tables_.push_back(std::move(table));
 }
 
 Real TruthDomain::apply(const Expr& e, const Real* const* args, int count) const {
@@ -59,7 +73,8 @@ Real TruthDomain::apply(const Expr& e, const Real* const* args, int count) const
                 cancelled_ = Cancellation::Partial;
         }
     }
-    return in_context(e.context, std::move(r));
+    round_in_context(e.context, r);
+    return r;
 }
 
 Real TruthDomain::index_value(const Expr&, long long i) const {
