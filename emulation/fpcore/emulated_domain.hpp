@@ -43,6 +43,8 @@ public:
     static int compare(double a, double b) { return a < b ? -1 : a > b ? 1 : a == b ? 0 : 2; }
     /// Deterministic roundings of finitely many values: while loops detect repeated states.
     static constexpr bool finite_states = true;
+    /// A format's counter may stall (bf16 at 256): its loops are counted as they run.
+    static constexpr bool exact_counters = false;
     static bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
     bool test(const Expr& e, Op op, double x) const;
     static long long to_index(double x, const Expr& e);

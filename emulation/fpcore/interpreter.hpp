@@ -131,11 +131,14 @@ private:
         return t;
     }
 
+    [[noreturn]] void past_iteration_budget(const Expr& e) const {
+        throw BudgetExceeded(e.location.describe() + ": the loop ran past the iteration budget of " +
+                             std::to_string(limits_.max_iterations) + " iterations (--max-iterations raises it)");
+    }
+
     void count_iteration(const Expr& e) {
         ++iteration_count_;
-        if (iteration_count_ > limits_.max_iterations)
-            throw BudgetExceeded(e.location.describe() + ": the loop ran past the iteration budget of " +
-                                 std::to_string(limits_.max_iterations) + " iterations (--max-iterations raises it)");
+        if (iteration_count_ > limits_.max_iterations) past_iteration_budget(e);
         if ((iteration_count_ & 1023) == 0 && thread_cpu_seconds() > deadline_)
             throw BudgetExceeded(e.location.describe() + ": the evaluation ran past its time budget of " +
                                  std::to_string(limits_.max_seconds) + " s of CPU time");
@@ -278,6 +281,8 @@ private:
         const std::size_t snapshot = stack_.size();  // the copy, on the stack
         if constexpr (Domain::finite_states) stack_.resize(snapshot + e.test_state.size());
         long long power = 1, since_snapshot = 0, iterations = 0;
+        if constexpr (Domain::exact_counters)
+            if (counts_past_budget(e, frame)) past_iteration_budget(e);  // what running it would end in
         const Expr& test = e.children[0];
         const bool endless = test.kind == Expr::Kind::Constant && test.constant == Constant::True;
         while (endless ? iterations < limits_.endless_loop_iterations : boolean(eval(test, frame), test)) {
@@ -303,6 +308,47 @@ private:
         }
         pop_to(snapshot);
         return eval(e.children.back(), frame);
+    }
+
+    /// Whether a while loop will run past the iteration budget, told before it runs: its test
+    /// compares one of its variables with a literal or an outer variable, and that variable's
+    /// update adds or subtracts a literal ((+ i 1)); the domain counts such a counter exactly.
+    bool counts_past_budget(const Expr& e, const std::vector<V>& frame) {
+        const Expr& test = e.children[0];
+        if (test.kind != Expr::Kind::Operation || test.children.size() != 2 ||
+            (test.op != Op::Less && test.op != Op::LessEqual && test.op != Op::Greater && test.op != Op::GreaterEqual))
+            return false;
+        auto loop_variable = [&](const Expr& x) -> std::ptrdiff_t {
+            if (x.kind != Expr::Kind::Variable) return -1;
+            const auto at = std::find(e.slots.begin(), e.slots.end(), x.slot);
+            return at == e.slots.end() ? -1 : at - e.slots.begin();
+        };
+        const bool counter_left = loop_variable(test.children[0]) >= 0;
+        const Expr& counter = test.children[counter_left ? 0 : 1];
+        const Expr& bound = test.children[counter_left ? 1 : 0];
+        const std::ptrdiff_t position = loop_variable(counter);
+        if (position < 0 ||
+            (bound.kind != Expr::Kind::Number && (bound.kind != Expr::Kind::Variable || loop_variable(bound) >= 0)))
+            return false;
+        const Expr& update = e.children[2 + 2 * static_cast<std::size_t>(position)];
+        if (update.kind != Expr::Kind::Operation || (update.op != Op::Add && update.op != Op::Sub) ||
+            update.children.size() != 2)
+            return false;
+        const bool step_right =
+            update.children[0].kind == Expr::Kind::Variable && update.children[0].slot == counter.slot;
+        const bool step_left = update.op == Op::Add && update.children[1].kind == Expr::Kind::Variable &&
+                               update.children[1].slot == counter.slot;
+        const Expr& step = update.children[step_right ? 1 : 0];
+        if ((!step_right && !step_left) || step.kind != Expr::Kind::Number) return false;
+        const V& start = frame[static_cast<std::size_t>(counter.slot)];
+        const V& limit = bound.kind == Expr::Kind::Number ? V::of(domain_.literal(bound))
+                                                          : frame[static_cast<std::size_t>(bound.slot)];
+        if (start.kind != V::Kind::Number || limit.kind != V::Kind::Number) return false;
+        // counter < bound is bound > counter: the counter then has to rise to end the loop.
+        const bool rising = counter_left == (test.op == Op::Less || test.op == Op::LessEqual);
+        const bool inclusive = test.op == Op::LessEqual || test.op == Op::GreaterEqual;
+        return domain_.counts_past(start.number, domain_.literal(step), update.op == Op::Sub, rising, inclusive,
+                                   limit.number, limits_.max_iterations - iteration_count_);
     }
 
     /// The sizes of a for/tensor's index dimensions.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/mpfr_number.hpp"
 #include "emulation/fpcore/mpfr_functions.hpp"
 
 namespace floatscope::emu::fpcore {
@@ -81,6 +82,27 @@ Real TruthDomain::index_value(const Expr&, long long i) const {
     Real r;
     mpfr_set_sj(r.get(), i, MPFR_RNDN);
     return r;
+}
+
+bool TruthDomain::counts_past(const Real& start, const Real& step, bool subtract, bool rising, bool inclusive,
+                              const Real& bound, long long iterations) {
+    mpfr_srcptr a = start.get(), s = step.get(), b = bound.get();
+    const mpfr_prec_t precision = Real::precision();  // of the counter's sums
+    // Integers below 2^(precision - 2): the counter's every value up to the bound is then exact.
+    for (mpfr_srcptr x : {a, s, b})
+        if (!mpfr_integer_p(x) || (!mpfr_zero_p(x) && mpfr_get_exp(x) >= precision - 2)) return false;
+    const bool step_rises = (mpfr_sgn(s) > 0) != subtract;
+    if (mpfr_zero_p(s) || step_rises != rising || iterations < 0) return false;
+    // The loop runs while the distance d = bound - start (start - bound when falling) is positive,
+    // or zero when inclusive: ceil(d / |step|) iterations, or floor(d / |step|) + 1. Past the budget
+    // when d > iterations * |step|, or d >= it: in integers, exact.
+    core::MpfrNumber distance(precision + 2), reach(precision + 66);
+    mpfr_sub(distance.get(), b, a, MPFR_RNDN);
+    if (!rising) mpfr_neg(distance.get(), distance.get(), MPFR_RNDN);
+    mpfr_mul_si(reach.get(), s, iterations, MPFR_RNDN);
+    mpfr_abs(reach.get(), reach.get(), MPFR_RNDN);
+    const int c = mpfr_cmp(distance.get(), reach.get());
+    return inclusive ? c >= 0 : c > 0;
 }
 
 int TruthDomain::compare(const Real& a, const Real& b) {

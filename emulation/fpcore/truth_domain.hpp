@@ -86,6 +86,15 @@ public:
     Real index_value(const Expr&, long long i) const;
     static int compare(const Real& a, const Real& b);
     static constexpr bool finite_states = false;  ///< real loops are only bounded by the budget
+    /// Integer counters are exact: a loop's iterations can be told before it runs (counts_past).
+    static constexpr bool exact_counters = true;
+    /// Whether a counter from `start`, adding `step` (subtracting when `subtract`) per iteration,
+    /// takes more than `iterations` iterations to leave a loop that runs while it stays below
+    /// `bound` (above it when not `rising`; or equal to it when `inclusive`). False when that is
+    /// not certain: the values are not integers exact at this precision, or the counter moves the
+    /// other way.
+    static bool counts_past(const Real& start, const Real& step, bool subtract, bool rising, bool inclusive,
+                            const Real& bound, long long iterations);
     static bool same(const Real&, const Real&) { return false; }
     bool test(const Expr& e, Op op, const Real& x) const;
     static long long to_index(const Real& x, const Expr& e);

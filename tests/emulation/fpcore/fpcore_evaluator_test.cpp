@@ -313,3 +313,42 @@ TEST_CASE("a loop whose test's variables repeat never ends, though the rest of i
         " [i 0 (floor (/ k 10))]) k))";
     CHECK(emulate_text(waiting, {}, bf16, limits).number == 51);
 }
+
+TEST_CASE("the truth tells a counting loop past the iteration budget before running it") {
+    EvaluationLimits limits;
+    limits.max_iterations = 1000;
+    /// The iterations run, or -1 - the iterations run before the budget stopped the evaluation.
+    auto iterations = [&](const std::string& text, double n) -> long long {
+        const std::vector<FPCore> cores = parse_fpcores(text);
+        const Program program = compile_program(cores.at(0), cores, {});
+        TruthDomain domain(program, 256);
+        Interpreter<TruthDomain> interpreter(program, domain, limits);
+        Real x;
+        mpfr_set_d(x.get(), n, MPFR_RNDN);
+        try {
+            interpreter.run({x});
+        } catch (const BudgetExceeded& e) {
+            CHECK_THAT(e.what(), Catch::Contains("iteration budget of 1000"));
+            return -1 - interpreter.iterations();
+        }
+        return interpreter.iterations();
+    };
+    // Each direction and comparison at the edge of the budget: 1000 iterations run, 1001 are not
+    // started.
+    const std::string up = "(FPCore (n) (while (< i n) ([i 0 (+ i 1)]) i))";
+    const std::string up_to = "(FPCore (n) (while (<= i n) ([i 1 (+ 1 i)]) i))";
+    const std::string down = "(FPCore (n) (while (< n i) ([i 0 (+ i -1)]) i))";
+    const std::string by_three = "(FPCore (n) (while* (< 0 i) ([i n (- i 3)]) i))";
+    CHECK(iterations(up, 1000) == 1000);
+    CHECK(iterations(up_to, 1000) == 1000);
+    CHECK(iterations(down, -1000) == 1000);
+    CHECK(iterations(by_three, 3000) == 1000);
+    CHECK(iterations(up, 1001) == -1);
+    CHECK(iterations(up_to, 1001) == -1);
+    CHECK(iterations(down, -1001) == -1);
+    CHECK(iterations(by_three, 3001) == -1);
+    CHECK(iterations(up, 1e30) == -1);
+    // Not integers, or a counter that moves away from its bound: left to the budget.
+    CHECK(iterations("(FPCore (n) (while (< i n) ([i 0 (+ i 0.5)]) i))", 600) == -1 - 1001);
+    CHECK(iterations("(FPCore (n) (while (< i n) ([i 0 (- i 1)]) i))", 5) == -1 - 1001);
+}
