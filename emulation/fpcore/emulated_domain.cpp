@@ -70,23 +70,18 @@ EmulatedDomain::EmulatedDomain(const Program& program) {
         contexts_.push_back(Context{integer, format, rc.mode, core::binary_geometry(format),
                                     Arithmetic(format, options), core::Rounder(format, options)});
     }
-    for (const Function& f : program.functions) {
-        cache_literals(f.body);
-        for (const std::vector<Expr>& dimensions : f.argument_dimensions)
-            for (const Expr& d : dimensions) cache_literals(d);
-    }
-    if (program.has_pre) cache_literals(program.pre);
-}
-
-void EmulatedDomain::cache_literals(const Expr& e) {
-    if (e.kind == Expr::Kind::Number) {
-        literals_[&e] = round_exact(e.context, e.number.exact());
-    } else if (e.kind == Expr::Kind::Constant && e.constant != Constant::True && e.constant != Constant::False) {
-        core::MpfrNumber value(64);
-        const int ternary = mpfr_constant(e.constant, value.get(), MPFR_RNDZ);
-        literals_[&e] = round_exact(e.context, exact_from_truncated(value.get(), ternary));
-    }
-    for (const Expr& c : e.children) cache_literals(c);
+    literals_.resize(static_cast<std::size_t>(program.literal_count));
+    visit_expressions(program, [&](const Expr& e) {
+        if (e.literal < 0) return;
+        double& value = literals_[static_cast<std::size_t>(e.literal)];
+        if (e.kind == Expr::Kind::Number) {
+            value = round_exact(e.context, e.number.exact());
+        } else if (e.kind == Expr::Kind::Constant && e.constant != Constant::True && e.constant != Constant::False) {
+            core::MpfrNumber truncated(64);
+            const int ternary = mpfr_constant(e.constant, truncated.get(), MPFR_RNDZ);
+            value = round_exact(e.context, exact_from_truncated(truncated.get(), ternary));
+        }
+    });
 }
 
 bool EmulatedDomain::fits(const Context& c, double x) {

@@ -4,7 +4,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "core/exception_flags.hpp"
@@ -44,6 +43,8 @@ public:
     static int compare(double a, double b) { return a < b ? -1 : a > b ? 1 : a == b ? 0 : 2; }
     /// Deterministic roundings of finitely many values: while loops detect repeated states.
     static constexpr bool finite_states = true;
+    /// A format's counter may stall (bf16 at 256): its loops are counted as they run.
+    static constexpr bool exact_counters = false;
     static bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
     bool test(const Expr& e, Op op, double x) const;
     static long long to_index(double x, const Expr& e);
@@ -70,11 +71,10 @@ private:
     static bool fits(const Context& c, double x);
     double apply_values(const Expr& e, const double* args, int count);
     double through_mpfr(const Expr& e, const double* args, int count);
-    double cached(const Expr& e) const { return literals_.at(&e); }
-    void cache_literals(const Expr& e);
+    double cached(const Expr& e) const { return literals_[static_cast<std::size_t>(e.literal)]; }
 
     std::vector<Context> contexts_;
-    std::unordered_map<const Expr*, double> literals_;
+    std::vector<double> literals_;  ///< by Expr::literal, rounded to their contexts once
 };
 
 }  // namespace floatscope::emu::fpcore

@@ -28,7 +28,10 @@ public:
     static constexpr std::size_t max_traced_iterations = 1000;
 
     Interpreter(const Program& program, Domain& domain, EvaluationLimits limits)
-        : program_(program), domain_(domain), limits_(limits) {}
+        : program_(program), domain_(domain), limits_(limits), frames_(program.functions.size()) {
+        for (std::size_t i = 0; i < frames_.size(); ++i)
+            frames_[i].resize(static_cast<std::size_t>(program.functions[i].slot_count));
+    }
 
     /// Evaluates the benchmark on `inputs`: per argument its value, or a tensor argument's elements
     /// in row-major order (its dimensions from the arguments before it); rounded to the arguments'
@@ -36,25 +39,22 @@ public:
     V run(const std::vector<Number>& inputs) {
         start();
         const Function& f = program_.functions[0];
-        std::vector<V> frame(static_cast<std::size_t>(f.slot_count));
-        bind_inputs(f, inputs, frame);
-        return eval(f.body, frame);
+        bind_inputs(f, inputs, frames_[0]);
+        return eval(f.body, frames_[0]);
     }
 
     /// Evaluates :pre on the inputs (true when the program has none).
     bool precondition(const std::vector<Number>& inputs) {
         if (!program_.has_pre) return true;
         start();
-        std::vector<V> frame(static_cast<std::size_t>(program_.functions[0].slot_count));
-        bind_inputs(program_.functions[0], inputs, frame);
-        return boolean(eval(program_.pre, frame), program_.pre);
+        bind_inputs(program_.functions[0], inputs, frames_[0]);
+        return boolean(eval(program_.pre, frames_[0]), program_.pre);
     }
 
     /// Evaluates an expression without free variables (bounds of :pre).
     V constant_expression(const Expr& e) {
         start();
-        std::vector<V> frame(static_cast<std::size_t>(program_.functions[0].slot_count));
-        return eval(e, frame);
+        return eval(e, frames_[0]);
     }
 
     /// Traces of the last run: each traced let binding's value (nullopt where not reached), and
@@ -72,7 +72,14 @@ private:
         deadline_ = thread_cpu_seconds() + limits_.max_seconds;
         bindings_.assign(program_.binding_names.size(), std::nullopt);
         iterations_.clear();
+        stack_.clear();  // an evaluation that threw leaves its values
     }
+
+    /// Evaluates e onto the value stack; its value is then stack_.back() (indices stay valid while
+    /// nested evaluations push and pop: references may not).
+    void push(const Expr& e, std::vector<V>& frame) { stack_.push_back(eval(e, frame)); }
+    /// Removes the stack's values from `base` on.
+    void pop_to(std::size_t base) { stack_.erase(stack_.begin() + static_cast<std::ptrdiff_t>(base), stack_.end()); }
 
     void bind_inputs(const Function& f, const std::vector<Number>& inputs, std::vector<V>& frame) {
         std::size_t next = 0;
@@ -102,12 +109,14 @@ private:
                         " argument elements");
     }
 
-    /// A called FPCore's arguments, each rounded to its context (a tensor element by element).
-    V call(int index, const std::vector<V>& arguments) {
+    /// Calls an FPCore on the arguments at stack_[base...], each rounded to its context (a tensor
+    /// element by element). Calls are not recursive, so each function's frame is free when called.
+    V call(int index, std::size_t base) {
         const Function& f = program_.functions[static_cast<std::size_t>(index)];
-        std::vector<V> frame(static_cast<std::size_t>(f.slot_count));
+        std::vector<V>& frame = frames_[static_cast<std::size_t>(index)];
         for (std::size_t i = 0; i < f.argument_slots.size(); ++i)
-            frame[static_cast<std::size_t>(f.argument_slots[i])] = rounded(f.argument_contexts[i], arguments[i]);
+            frame[static_cast<std::size_t>(f.argument_slots[i])] = rounded(f.argument_contexts[i], stack_[base + i]);
+        pop_to(base);
         return eval(f.body, frame);
     }
 
@@ -122,11 +131,14 @@ private:
         return t;
     }
 
+    [[noreturn]] void past_iteration_budget(const Expr& e) const {
+        throw BudgetExceeded(e.location.describe() + ": the loop ran past the iteration budget of " +
+                             std::to_string(limits_.max_iterations) + " iterations (--max-iterations raises it)");
+    }
+
     void count_iteration(const Expr& e) {
         ++iteration_count_;
-        if (iteration_count_ > limits_.max_iterations)
-            throw BudgetExceeded(e.location.describe() + ": the loop ran past the iteration budget of " +
-                                 std::to_string(limits_.max_iterations) + " iterations (--max-iterations raises it)");
+        if (iteration_count_ > limits_.max_iterations) past_iteration_budget(e);
         if ((iteration_count_ & 1023) == 0 && thread_cpu_seconds() > deadline_)
             throw BudgetExceeded(e.location.describe() + ": the evaluation ran past its time budget of " +
                                  std::to_string(limits_.max_seconds) + " s of CPU time");
@@ -160,16 +172,16 @@ private:
             case K::Operation: return operation(e, frame);
             case K::Call: {
                 const Function& callee = program_.functions[static_cast<std::size_t>(e.function)];
-                std::vector<V> arguments;
+                const std::size_t base = stack_.size();
                 for (std::size_t i = 0; i < e.children.size(); ++i) {
                     const Expr& a = e.children[i];
-                    arguments.push_back(eval(a, frame));
+                    push(a, frame);
                     if (callee.argument_dimensions[i].empty())
-                        number(arguments.back(), a);
-                    else if (arguments.back().kind != V::Kind::Tensor)
+                        number(stack_.back(), a);
+                    else if (stack_.back().kind != V::Kind::Tensor)
                         fail_at(a.location, "expected a tensor for argument '" + callee.argument_names[i] + "'");
                 }
-                return call(e.function, arguments);
+                return call(e.function, base);
             }
             case K::If:
                 return boolean(eval(e.children[0], frame), e.children[0]) ? eval(e.children[1], frame)
@@ -178,11 +190,7 @@ private:
             case K::LetStar: {
                 const std::size_t n = e.slots.size();
                 if (e.kind == K::Let) {
-                    std::vector<V> values;
-                    values.reserve(n);
-                    for (std::size_t i = 0; i < n; ++i) values.push_back(eval(e.children[i], frame));
-                    for (std::size_t i = 0; i < n; ++i)
-                        frame[static_cast<std::size_t>(e.slots[i])] = std::move(values[i]);
+                    assign_together(e, frame, 0, 1, 0, n);
                 } else {
                     for (std::size_t i = 0; i < n; ++i)
                         frame[static_cast<std::size_t>(e.slots[i])] = eval(e.children[i], frame);
@@ -222,11 +230,7 @@ private:
                     eval(e.children[first_child + 2 * i + 1], frame);
             return;
         }
-        std::vector<V> values;
-        values.reserve(count);
-        for (std::size_t i = 0; i < count; ++i) values.push_back(eval(e.children[first_child + 2 * i + 1], frame));
-        for (std::size_t i = 0; i < count; ++i)
-            frame[static_cast<std::size_t>(e.slots[first_slot + i])] = std::move(values[i]);
+        assign_together(e, frame, first_child + 1, 2, first_slot, count);
     }
 
     void initialise(const Expr& e, std::vector<V>& frame, std::size_t first_child, std::size_t first_slot,
@@ -236,18 +240,31 @@ private:
                 frame[static_cast<std::size_t>(e.slots[first_slot + i])] = eval(e.children[first_child + 2 * i], frame);
             return;
         }
-        std::vector<V> values;
-        values.reserve(count);
-        for (std::size_t i = 0; i < count; ++i) values.push_back(eval(e.children[first_child + 2 * i], frame));
-        for (std::size_t i = 0; i < count; ++i)
-            frame[static_cast<std::size_t>(e.slots[first_slot + i])] = std::move(values[i]);
+        assign_together(e, frame, first_child, 2, first_slot, count);
     }
 
-    /// Whether the loop variables hold the same values as `snapshot` (numbers bit for bit).
-    bool same_state(const Expr& e, const std::vector<V>& frame, const std::vector<V>& snapshot) const {
-        for (std::size_t i = 0; i < snapshot.size(); ++i) {
-            const V& a = frame[static_cast<std::size_t>(e.slots[i])];
-            const V& b = snapshot[i];
+    /// Binds `count` variables at once: children first_child, first_child + stride, ... are all
+    /// evaluated before slots first_slot... take their values.
+    void assign_together(const Expr& e, std::vector<V>& frame, std::size_t first_child, std::size_t stride,
+                         std::size_t first_slot, std::size_t count) {
+        const std::size_t base = stack_.size();
+        for (std::size_t i = 0; i < count; ++i) push(e.children[first_child + stride * i], frame);
+        for (std::size_t i = 0; i < count; ++i)
+            frame[static_cast<std::size_t>(e.slots[first_slot + i])] = std::move(stack_[base + i]);
+        pop_to(base);
+    }
+
+    /// The variable of a while loop's test_state at `k`.
+    static V& watched(const Expr& e, std::vector<V>& frame, std::size_t k) {
+        return frame[static_cast<std::size_t>(e.slots[static_cast<std::size_t>(e.test_state[k])])];
+    }
+
+    /// Whether the loop's test_state holds the same values as the snapshot at stack_[snapshot...]
+    /// (numbers bit for bit).
+    bool same_state(const Expr& e, std::vector<V>& frame, std::size_t snapshot) const {
+        for (std::size_t k = 0; k < e.test_state.size(); ++k) {
+            const V& a = watched(e, frame, k);
+            const V& b = stack_[snapshot + k];
             if (a.kind != b.kind || a.kind == V::Kind::Tensor) return false;
             if (a.kind == V::Kind::Boolean ? a.boolean != b.boolean : !domain_.same(a.number, b.number)) return false;
         }
@@ -258,20 +275,21 @@ private:
         const bool sequential = e.kind == Expr::Kind::WhileStar;
         const std::size_t count = e.slots.size();
         initialise(e, frame, 1, 0, count, sequential);
-        // A loop of a pure program over finitely many states that returns to a state never ends:
-        // Brent's cycle detection (BIT 20, 1980) compares the state with one saved at powers of two.
-        std::vector<V> snapshot;
+        // A loop of a pure program over finitely many states whose test_state (what decides the test)
+        // returns to earlier values never ends: Brent's cycle detection (BIT 20, 1980) compares it
+        // with a copy saved at powers of two: a bf16 counter stuck at 256 stops at iteration 512.
+        const std::size_t snapshot = stack_.size();  // the copy, on the stack
+        if constexpr (Domain::finite_states) stack_.resize(snapshot + e.test_state.size());
         long long power = 1, since_snapshot = 0, iterations = 0;
+        if constexpr (Domain::exact_counters)
+            if (counts_past_budget(e, frame)) past_iteration_budget(e);  // what running it would end in
         const Expr& test = e.children[0];
         const bool endless = test.kind == Expr::Kind::Constant && test.constant == Constant::True;
         while (endless ? iterations < limits_.endless_loop_iterations : boolean(eval(test, frame), test)) {
             count_iteration(e);
             if constexpr (Domain::finite_states) {
-                if (since_snapshot == 0) {
-                    snapshot.clear();
-                    for (std::size_t i = 0; i < count; ++i)
-                        snapshot.push_back(frame[static_cast<std::size_t>(e.slots[i])]);
-                }
+                if (since_snapshot == 0)
+                    for (std::size_t k = 0; k < e.test_state.size(); ++k) stack_[snapshot + k] = watched(e, frame, k);
             }
             update(e, frame, 1, 0, count, sequential);
             ++iterations;
@@ -279,15 +297,58 @@ private:
             if constexpr (Domain::finite_states) {
                 // An endless loop's result is its state after a fixed count, a repeated state included.
                 if (!endless && same_state(e, frame, snapshot))
-                    throw BudgetExceeded(e.location.describe() + ": the loop returned to an earlier state after " +
-                                         std::to_string(iterations) + " iterations: it never ends");
+                    throw BudgetExceeded(e.location.describe() + ": the variables of the loop's test returned to " +
+                                         "earlier values after " + std::to_string(iterations) +
+                                         " iterations: it never ends");
                 if (++since_snapshot == power) {
                     power *= 2;
                     since_snapshot = 0;
                 }
             }
         }
+        pop_to(snapshot);
         return eval(e.children.back(), frame);
+    }
+
+    /// Whether a while loop will run past the iteration budget, told before it runs: its test
+    /// compares one of its variables with a literal or an outer variable, and that variable's
+    /// update adds or subtracts a literal ((+ i 1)); the domain counts such a counter exactly.
+    bool counts_past_budget(const Expr& e, const std::vector<V>& frame) {
+        const Expr& test = e.children[0];
+        if (test.kind != Expr::Kind::Operation || test.children.size() != 2 ||
+            (test.op != Op::Less && test.op != Op::LessEqual && test.op != Op::Greater && test.op != Op::GreaterEqual))
+            return false;
+        auto loop_variable = [&](const Expr& x) -> std::ptrdiff_t {
+            if (x.kind != Expr::Kind::Variable) return -1;
+            const auto at = std::find(e.slots.begin(), e.slots.end(), x.slot);
+            return at == e.slots.end() ? -1 : at - e.slots.begin();
+        };
+        const bool counter_left = loop_variable(test.children[0]) >= 0;
+        const Expr& counter = test.children[counter_left ? 0 : 1];
+        const Expr& bound = test.children[counter_left ? 1 : 0];
+        const std::ptrdiff_t position = loop_variable(counter);
+        if (position < 0 ||
+            (bound.kind != Expr::Kind::Number && (bound.kind != Expr::Kind::Variable || loop_variable(bound) >= 0)))
+            return false;
+        const Expr& update = e.children[2 + 2 * static_cast<std::size_t>(position)];
+        if (update.kind != Expr::Kind::Operation || (update.op != Op::Add && update.op != Op::Sub) ||
+            update.children.size() != 2)
+            return false;
+        const bool step_right =
+            update.children[0].kind == Expr::Kind::Variable && update.children[0].slot == counter.slot;
+        const bool step_left = update.op == Op::Add && update.children[1].kind == Expr::Kind::Variable &&
+                               update.children[1].slot == counter.slot;
+        const Expr& step = update.children[step_right ? 1 : 0];
+        if ((!step_right && !step_left) || step.kind != Expr::Kind::Number) return false;
+        const V& start = frame[static_cast<std::size_t>(counter.slot)];
+        const V& limit = bound.kind == Expr::Kind::Number ? V::of(domain_.literal(bound))
+                                                          : frame[static_cast<std::size_t>(bound.slot)];
+        if (start.kind != V::Kind::Number || limit.kind != V::Kind::Number) return false;
+        // counter < bound is bound > counter: the counter then has to rise to end the loop.
+        const bool rising = counter_left == (test.op == Op::Less || test.op == Op::LessEqual);
+        const bool inclusive = test.op == Op::LessEqual || test.op == Op::GreaterEqual;
+        return domain_.counts_past(start.number, domain_.literal(step), update.op == Op::Sub, rising, inclusive,
+                                   limit.number, limits_.max_iterations - iteration_count_);
     }
 
     /// The sizes of a for/tensor's index dimensions.
@@ -380,10 +441,12 @@ private:
         return v;
     }
 
-    /// FPCore comparisons of several arguments: every ordered pair (==, <, ...) or all pairs (!=).
-    V compare(const Expr& e, const std::vector<V>& args) {
-        std::vector<const Number*> n;
-        for (std::size_t i = 0; i < args.size(); ++i) n.push_back(&number(args[i], e.children[i]));
+    /// FPCore comparisons of the arguments at stack_[base...]: every ordered pair (==, <, ...) or
+    /// all pairs (!=).
+    V compare(const Expr& e, std::size_t base) {
+        const std::size_t count = e.children.size();
+        for (std::size_t i = 0; i < count; ++i) number(stack_[base + i], e.children[i]);
+        auto n = [&](std::size_t i) -> const Number& { return stack_[base + i].number; };
         auto holds = [&](int c) {
             switch (e.op) {
                 case Op::Less: return c == -1;
@@ -395,13 +458,13 @@ private:
             }
         };
         if (e.op == Op::NotEqual) {
-            for (std::size_t i = 0; i < n.size(); ++i)
-                for (std::size_t j = i + 1; j < n.size(); ++j)
-                    if (!holds(domain_.compare(*n[i], *n[j]))) return V::of_boolean(false);
+            for (std::size_t i = 0; i < count; ++i)
+                for (std::size_t j = i + 1; j < count; ++j)
+                    if (!holds(domain_.compare(n(i), n(j)))) return V::of_boolean(false);
             return V::of_boolean(true);
         }
-        for (std::size_t i = 0; i + 1 < n.size(); ++i)
-            if (!holds(domain_.compare(*n[i], *n[i + 1]))) return V::of_boolean(false);
+        for (std::size_t i = 0; i + 1 < count; ++i)
+            if (!holds(domain_.compare(n(i), n(i + 1)))) return V::of_boolean(false);
         return V::of_boolean(true);
     }
 
@@ -454,19 +517,25 @@ private:
             }
             default: break;
         }
-        std::vector<V> args;
-        args.reserve(e.children.size());
-        for (const Expr& c : e.children) args.push_back(eval(c, frame));
+        const std::size_t base = stack_.size();
+        for (const Expr& c : e.children) push(c, frame);
+        V result = combine(e, base);
+        pop_to(base);
+        return result;
+    }
+
+    /// An operation of the arguments at stack_[base...].
+    V combine(const Expr& e, std::size_t base) {
         const ResultKind kind = operation_info(e.op).result;
         if (kind == ResultKind::Boolean) {
             if (e.op == Op::IsFinite || e.op == Op::IsInf || e.op == Op::IsNan || e.op == Op::IsNormal ||
                 e.op == Op::Signbit)
-                return V::of_boolean(domain_.test(e, e.op, number(args[0], e.children[0])));
-            return compare(e, args);
+                return V::of_boolean(domain_.test(e, e.op, number(stack_[base], e.children[0])));
+            return compare(e, base);
         }
         const Number* operands[3] = {nullptr, nullptr, nullptr};
-        for (std::size_t i = 0; i < args.size(); ++i) operands[i] = &number(args[i], e.children[i]);
-        return V::of(domain_.apply(e, operands, static_cast<int>(args.size())));
+        for (std::size_t i = 0; i < e.children.size(); ++i) operands[i] = &number(stack_[base + i], e.children[i]);
+        return V::of(domain_.apply(e, operands, static_cast<int>(e.children.size())));
     }
 
     const Program& program_;
@@ -476,6 +545,11 @@ private:
     double deadline_ = 0;  ///< thread CPU seconds
     std::vector<std::optional<Number>> bindings_;
     std::vector<Number> iterations_;
+    /// Per function, its variables: reused by every evaluation, so that none allocates them.
+    std::vector<std::vector<V>> frames_;
+    /// Values waiting for their operation or binding (arguments, parallel bindings, loop state
+    /// snapshots): reused, so that an evaluation allocates only while it grows.
+    std::vector<V> stack_;
 };
 
 }  // namespace floatscope::emu::fpcore

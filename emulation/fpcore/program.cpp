@@ -152,6 +152,7 @@ private:
         e.kind = kind;
         e.location = d.location;
         e.context = state.context;
+        if (kind == Expr::Kind::Number || kind == Expr::Kind::Constant) e.literal = program_.literal_count++;
         return e;
     }
 
@@ -358,7 +359,35 @@ private:
         state.in_loop = outer_in_loop;
         e.children.push_back(expression(d.items[3], state));
         state.scope.resize(depth);
+        e.test_state = test_state(e);
         return e;
+    }
+
+    /// Expr::test_state of a while loop (children: test, (init, update)..., body).
+    static std::vector<int> test_state(const Expr& loop) {
+        std::vector<bool> read(loop.slots.size(), false);
+        std::vector<std::size_t> unvisited;  // read variables whose updates are still to be searched
+        auto search = [&](auto& self, const Expr& e) -> void {
+            if (e.kind == Expr::Kind::Variable) {
+                const auto at = std::find(loop.slots.begin(), loop.slots.end(), e.slot);
+                const auto i = static_cast<std::size_t>(at - loop.slots.begin());
+                if (at != loop.slots.end() && !read[i]) {
+                    read[i] = true;
+                    unvisited.push_back(i);
+                }
+            }
+            for (const Expr& c : e.children) self(self, c);
+        };
+        search(search, loop.children[0]);
+        while (!unvisited.empty()) {
+            const std::size_t i = unvisited.back();
+            unvisited.pop_back();
+            search(search, loop.children[2 + 2 * i]);
+        }
+        std::vector<int> state;
+        for (std::size_t i = 0; i < read.size(); ++i)
+            if (read[i]) state.push_back(static_cast<int>(i));
+        return state;
     }
 
     /// for, for* and tensor*: ([index size]...) ([name init update]...) body.

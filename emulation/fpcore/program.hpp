@@ -37,6 +37,8 @@ struct Expr {
 
     Rational number;  ///< Number
     Constant constant = Constant::E;  ///< Constant
+    /// Number, Constant: the index of its value in the tables the domains convert once per program.
+    int literal = -1;
     Op op = Op::Add;  ///< Operation
     int slot = -1;  ///< Variable
     int function = -1;  ///< Call: index into Program::functions
@@ -53,6 +55,10 @@ struct Expr {
     /// each (-1: not traced); the first loop of the benchmark traces its first variable per iteration.
     std::vector<int> binding_regions;
     bool traced_loop = false;
+    /// While/WhileStar: the loop variables (indices into slots) that the test reads, directly or
+    /// through the updates of those it reads. They change only among themselves, so once their
+    /// values repeat, the test's answers repeat: the loop never ends.
+    std::vector<int> test_state;
 };
 
 struct Function {
@@ -78,7 +84,25 @@ struct Program {
     std::vector<std::pair<int, Expr>> example;
     std::vector<std::string> binding_names;  ///< trace region labels, by region index
     std::string loop_variable;  ///< the traced loop's first variable, or empty
+    int literal_count = 0;  ///< Number and Constant nodes (Expr::literal is below this)
 };
+
+/// Calls visit(e) for every node of the program: the functions' bodies and argument dimensions,
+/// :pre and the :example expressions.
+template <class Visit>
+void visit_expressions(const Program& program, Visit visit) {
+    auto walk = [&](auto& self, const Expr& e) -> void {
+        visit(e);
+        for (const Expr& c : e.children) self(self, c);
+    };
+    for (const Function& f : program.functions) {
+        walk(walk, f.body);
+        for (const std::vector<Expr>& dimensions : f.argument_dimensions)
+            for (const Expr& d : dimensions) walk(walk, d);
+    }
+    if (program.has_pre) walk(walk, program.pre);
+    for (const auto& example : program.example) walk(walk, example.second);
+}
 
 /// Compiles `core` under `policy`; `library` holds the FPCores that calls may name (by identifier).
 /// Throws floatscope::Error "LOCATION: ..." for unknown operations, arity errors, unbound

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/mpfr_number.hpp"
 #include "emulation/fpcore/mpfr_functions.hpp"
 
 namespace floatscope::emu::fpcore {
@@ -17,28 +18,42 @@ TruthDomain::TruthDomain(const Program& program, int precision) {
                         : c.mode == core::RoundingMode::NearestAway ? MPFR_RNDNA
                                                                     : MPFR_RNDN);
     }
+    literals_.resize(static_cast<std::size_t>(program.literal_count));
+    visit_expressions(program, [&](const Expr& e) {
+        if (e.literal < 0) return;
+        Literal& l = literals_[static_cast<std::size_t>(e.literal)];
+        l.is_constant = e.kind == Expr::Kind::Constant;
+        l.number = e.number;
+        l.constant = e.constant;
+        l.context = e.context;
+    });
+    select_table();
 }
 
 void TruthDomain::set_precision(int precision) const {
     Real::precision() = std::clamp<mpfr_prec_t>(precision, 64, Real::max_precision);
 }
 
-Real TruthDomain::in_context(int context, Real x) const {
+void TruthDomain::round_in_context(int context, Real& x) const {
     const auto c = static_cast<std::size_t>(context);
     if (integer_[c]) mpfr_rint(x.get(), x.get(), mode_[c]);
-    return x;
 }
 
-Real TruthDomain::literal(const Expr& e) const {
-    Real r;
-    e.number.to_mpfr(r.get());
-    return in_context(e.context, std::move(r));
-}
-
-Real TruthDomain::constant(const Expr& e) const {
-    Real r;
-    mpfr_constant(e.constant, r.get(), MPFR_RNDN);
-    return in_context(e.context, std::move(r));
+void TruthDomain::select_table() const {
+    const mpfr_prec_t precision = Real::precision();
+    for (current_ = 0; current_ < tables_.size(); ++current_)
+        if (tables_[current_].precision == precision) return;
+    Table table{precision, std::vector<Real>(literals_.size())};  // Reals of the current precision
+    for (std::size_t i = 0; i < literals_.size(); ++i) {
+        const Literal& l = literals_[i];
+        mpfr_ptr r = table.values[i].get();
+        if (l.is_constant)
+            mpfr_constant(l.constant, r, MPFR_RNDN);
+        else
+            l.number.to_mpfr(r);
+        round_in_context(l.context, table.values[i]);
+    }
+    tables_.push_back(std::move(table));
 }
 
 Real TruthDomain::apply(const Expr& e, const Real* const* args, int count) const {
@@ -59,13 +74,35 @@ Real TruthDomain::apply(const Expr& e, const Real* const* args, int count) const
                 cancelled_ = Cancellation::Partial;
         }
     }
-    return in_context(e.context, std::move(r));
+    round_in_context(e.context, r);
+    return r;
 }
 
 Real TruthDomain::index_value(const Expr&, long long i) const {
     Real r;
     mpfr_set_sj(r.get(), i, MPFR_RNDN);
     return r;
+}
+
+bool TruthDomain::counts_past(const Real& start, const Real& step, bool subtract, bool rising, bool inclusive,
+                              const Real& bound, long long iterations) {
+    mpfr_srcptr a = start.get(), s = step.get(), b = bound.get();
+    const mpfr_prec_t precision = Real::precision();  // of the counter's sums
+    // Integers below 2^(precision - 2): the counter's every value up to the bound is then exact.
+    for (mpfr_srcptr x : {a, s, b})
+        if (!mpfr_integer_p(x) || (!mpfr_zero_p(x) && mpfr_get_exp(x) >= precision - 2)) return false;
+    const bool step_rises = (mpfr_sgn(s) > 0) != subtract;
+    if (mpfr_zero_p(s) || step_rises != rising || iterations < 0) return false;
+    // The loop runs while the distance d = bound - start (start - bound when falling) is positive,
+    // or zero when inclusive: ceil(d / |step|) iterations, or floor(d / |step|) + 1. Past the budget
+    // when d > iterations * |step|, or d >= it: in integers, exact.
+    core::MpfrNumber distance(precision + 2), reach(precision + 66);
+    mpfr_sub(distance.get(), b, a, MPFR_RNDN);
+    if (!rising) mpfr_neg(distance.get(), distance.get(), MPFR_RNDN);
+    mpfr_mul_si(reach.get(), s, iterations, MPFR_RNDN);
+    mpfr_abs(reach.get(), reach.get(), MPFR_RNDN);
+    const int c = mpfr_cmp(distance.get(), reach.get());
+    return inclusive ? c >= 0 : c > 0;
 }
 
 int TruthDomain::compare(const Real& a, const Real& b) {

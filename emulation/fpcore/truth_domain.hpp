@@ -74,24 +74,59 @@ public:
     Cancellation cancelled() const { return cancelled_; }
     void reset_cancelled() const { cancelled_ = Cancellation::None; }
 
-    Real literal(const Expr& e) const;
-    Real constant(const Expr& e) const;
+    const Real& literal(const Expr& e) const { return converted(e); }
+    const Real& constant(const Expr& e) const { return converted(e); }
     Real apply(const Expr& e, const Real* const* args, int count) const;
-    Real cast(const Expr& e, const Real& x) const { return in_context(e.context, Real(x)); }
-    Real input(int context, const Real& x) const { return in_context(context, Real(x)); }
+    Real cast(const Expr& e, const Real& x) const { return input(e.context, x); }
+    Real input(int context, const Real& x) const {
+        Real r(x);
+        round_in_context(context, r);
+        return r;
+    }
     Real index_value(const Expr&, long long i) const;
     static int compare(const Real& a, const Real& b);
     static constexpr bool finite_states = false;  ///< real loops are only bounded by the budget
+    /// Integer counters are exact: a loop's iterations can be told before it runs (counts_past).
+    static constexpr bool exact_counters = true;
+    /// Whether a counter from `start`, adding `step` (subtracting when `subtract`) per iteration,
+    /// takes more than `iterations` iterations to leave a loop that runs while it stays below
+    /// `bound` (above it when not `rising`; or equal to it when `inclusive`). False when that is
+    /// not certain: the values are not integers exact at this precision, or the counter moves the
+    /// other way.
+    static bool counts_past(const Real& start, const Real& step, bool subtract, bool rising, bool inclusive,
+                            const Real& bound, long long iterations);
     static bool same(const Real&, const Real&) { return false; }
     bool test(const Expr& e, Op op, const Real& x) const;
     static long long to_index(const Real& x, const Expr& e);
 
 private:
-    /// x, rounded to an integer in integer contexts.
-    Real in_context(int context, Real x) const;
+    /// A literal or constant of the program: what converting it needs.
+    struct Literal {
+        bool is_constant = false;
+        Rational number;
+        Constant constant = Constant::E;
+        int context = 0;
+    };
+    /// The program's literals converted at one precision.
+    struct Table {
+        mpfr_prec_t precision = 0;
+        std::vector<Real> values;  ///< by Expr::literal
+    };
+
+    /// Rounds x to an integer in integer contexts.
+    void round_in_context(int context, Real& x) const;
+    /// e's value at the thread's current Real precision, converted on the first use at it.
+    const Real& converted(const Expr& e) const {
+        if (tables_[current_].precision != Real::precision()) select_table();
+        return tables_[current_].values[static_cast<std::size_t>(e.literal)];
+    }
+    void select_table() const;
 
     std::vector<bool> integer_;
     std::vector<mpfr_rnd_t> mode_;
+    std::vector<Literal> literals_;  ///< by Expr::literal (TRUE and FALSE are evaluated without)
+    mutable std::vector<Table> tables_;  ///< one per precision used, the runner's few doublings
+    mutable std::size_t current_ = 0;
     mutable Cancellation cancelled_ = Cancellation::None;
 };
 

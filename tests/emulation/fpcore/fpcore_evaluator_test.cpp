@@ -245,3 +245,110 @@ TEST_CASE("Unicode symbols name variables; Racket's 0.6931f0 is the decimal 0.69
     CHECK(emulate_text("(FPCore () 1.5f-3)", "fp64") == 1.5e-3);
     CHECK(emulate_text("(FPCore () 0x1.fp1)", "fp64") == 3.875);  // an f among hex digits is a digit
 }
+
+TEST_CASE("the truth's literals and constants are converted at each precision the evaluation uses") {
+    // 0.1 * PI + 1/3 - e, and 2.5 in an integer context (rint: 2), at 256, 1024 and 256 bits again:
+    // each against the same sum computed here with MPFR at that precision.
+    const std::vector<FPCore> cores =
+        parse_fpcores("(FPCore (x) (+ (- (+ (* 0.1 PI) 1/3) E) (! :precision integer 2.5) x))");
+    const Program program = compile_program(cores.at(0), cores, {});
+    TruthDomain domain(program, 256);
+    Interpreter<TruthDomain> interpreter(program, domain, {});
+    for (const int bits : {256, 1024, 256}) {
+        domain.set_precision(bits);
+        Real x;
+        mpfr_set_d(x.get(), 0.75, MPFR_RNDN);
+        const Value<Real> v = interpreter.run({x});
+        REQUIRE(v.kind == Value<Real>::Kind::Number);
+        MpfrNumber expected(bits), term(bits), e(bits + 64);
+        mpfr_set_ui(expected.get(), 1, MPFR_RNDN);
+        mpfr_div_ui(expected.get(), expected.get(), 10, MPFR_RNDN);  // 0.1
+        mpfr_const_pi(term.get(), MPFR_RNDN);
+        mpfr_mul(expected.get(), expected.get(), term.get(), MPFR_RNDN);
+        mpfr_set_ui(term.get(), 1, MPFR_RNDN);
+        mpfr_div_ui(term.get(), term.get(), 3, MPFR_RNDN);  // 1/3
+        mpfr_add(expected.get(), expected.get(), term.get(), MPFR_RNDN);
+        mpfr_set_ui(e.get(), 1, MPFR_RNDN);
+        mpfr_exp(e.get(), e.get(), MPFR_RNDN);
+        mpfr_set(term.get(), e.get(), MPFR_RNDN);  // E rounded once to the precision
+        mpfr_sub(expected.get(), expected.get(), term.get(), MPFR_RNDN);
+        mpfr_add_ui(expected.get(), expected.get(), 2, MPFR_RNDN);
+        mpfr_add_d(expected.get(), expected.get(), 0.75, MPFR_RNDN);
+        CHECK(mpfr_get_prec(v.number.get()) == bits);
+        CHECK(mpfr_equal_p(v.number.get(), expected.get()) != 0);
+    }
+}
+
+TEST_CASE("evaluations reuse their storage: nested bindings, calls and an evaluation that threw before") {
+    const std::string text =
+        "(FPCore add3 (a b c) (+ (+ a b) c))"
+        "(FPCore (x n) (let ([a x] [b (* x 2)]) (let ([a b] [b a])"
+        " (add3 (* 10 a) (while (< i n) ([i 0 (+ i 1)] [s 0 (+ s a)]) s) (add3 b 0 0)))))";
+    const std::vector<FPCore> cores = parse_fpcores(text);
+    const Program program = compile_program(cores.at(1), cores, {});
+    EmulatedDomain domain(program);
+    EvaluationLimits limits;
+    limits.max_iterations = 100;
+    Interpreter<EmulatedDomain> interpreter(program, domain, limits);
+    // a = 2x, b = x after the swap: 10 * 2x + n * 2x + x.
+    for (int round = 0; round < 2; ++round) {
+        CHECK(interpreter.run({3, 4}).number == 60 + 4 * 6 + 3);
+        CHECK_THROWS_AS(interpreter.run({3, 1000}), BudgetExceeded);  // throws with values on the stack
+        CHECK(interpreter.run({0.5, 0}).number == 10 + 0 + 0.5);
+    }
+}
+
+TEST_CASE("a loop whose test's variables repeat never ends, though the rest of its state changes") {
+    ContextPolicy bf16{floatscope::core::parse_format("bf16"), OverrideMode::All, {}};
+    EvaluationLimits limits;
+    limits.max_iterations = 1'000'000;
+    // i stops at 256 in bf16 (256 + 1 is a tie to even); j counts exactly, so the whole state never
+    // repeats: the test's variable i does, at the first snapshot after it stalls (Brent saves one at powers of two).
+    const std::string stalled =
+        "(FPCore () (while (< i 1000) ([i 0 (+ i 1)] [j (! :precision integer 0) (! :precision integer (+ j 1))]) j))";
+    CHECK_THROWS_WITH(emulate_text(stalled, {}, bf16, limits), Catch::Contains("after 512 iterations: it never ends"));
+    // i waits ten iterations at each value, but k, which its update reads, moves on: not a repeat.
+    const std::string waiting =
+        "(FPCore () (while (< i 5) ([k (! :precision integer 0) (! :precision integer (+ k 1))]"
+        " [i 0 (floor (/ k 10))]) k))";
+    CHECK(emulate_text(waiting, {}, bf16, limits).number == 51);
+}
+
+TEST_CASE("the truth tells a counting loop past the iteration budget before running it") {
+    EvaluationLimits limits;
+    limits.max_iterations = 1000;
+    /// The iterations run, or -1 - the iterations run before the budget stopped the evaluation.
+    auto iterations = [&](const std::string& text, double n) -> long long {
+        const std::vector<FPCore> cores = parse_fpcores(text);
+        const Program program = compile_program(cores.at(0), cores, {});
+        TruthDomain domain(program, 256);
+        Interpreter<TruthDomain> interpreter(program, domain, limits);
+        Real x;
+        mpfr_set_d(x.get(), n, MPFR_RNDN);
+        try {
+            interpreter.run({x});
+        } catch (const BudgetExceeded& e) {
+            CHECK_THAT(e.what(), Catch::Contains("iteration budget of 1000"));
+            return -1 - interpreter.iterations();
+        }
+        return interpreter.iterations();
+    };
+    // Each direction and comparison at the edge of the budget: 1000 iterations run, 1001 are not
+    // started.
+    const std::string up = "(FPCore (n) (while (< i n) ([i 0 (+ i 1)]) i))";
+    const std::string up_to = "(FPCore (n) (while (<= i n) ([i 1 (+ 1 i)]) i))";
+    const std::string down = "(FPCore (n) (while (< n i) ([i 0 (+ i -1)]) i))";
+    const std::string by_three = "(FPCore (n) (while* (< 0 i) ([i n (- i 3)]) i))";
+    CHECK(iterations(up, 1000) == 1000);
+    CHECK(iterations(up_to, 1000) == 1000);
+    CHECK(iterations(down, -1000) == 1000);
+    CHECK(iterations(by_three, 3000) == 1000);
+    CHECK(iterations(up, 1001) == -1);
+    CHECK(iterations(up_to, 1001) == -1);
+    CHECK(iterations(down, -1001) == -1);
+    CHECK(iterations(by_three, 3001) == -1);
+    CHECK(iterations(up, 1e30) == -1);
+    // Not integers, or a counter that moves away from its bound: left to the budget.
+    CHECK(iterations("(FPCore (n) (while (< i n) ([i 0 (+ i 0.5)]) i))", 600) == -1 - 1001);
+    CHECK(iterations("(FPCore (n) (while (< i n) ([i 0 (- i 1)]) i))", 5) == -1 - 1001);
+}
