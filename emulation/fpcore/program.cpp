@@ -61,6 +61,8 @@ public:
                     State constant_state{{}, state.slot_count, top, false, false};
                     program_.example.emplace_back(static_cast<int>(at - function.argument_names.begin()),
                                                   expression(binding.items[1], constant_state));
+                    // It is evaluated in the benchmark's frame: its lets' slots must be in that frame.
+                    state.slot_count = std::max(state.slot_count, constant_state.slot_count);
                 }
             }
         }

@@ -221,6 +221,14 @@ TEST_CASE(":example fixes the arguments :pre leaves unbounded; rare :pre falls b
     const Outcome single = run_text("(FPCore (a b) :example ([a 1] [b (/ 1.0 3.0)]) (+ a b))", options).at(0);
     CHECK(single.error.empty());
     CHECK(single.samples == 1);
+    // An :example value with lets of its own: their slots must lie in the benchmark's frame, where
+    // it is evaluated (they were past its end before).
+    const auto lets = parse_fpcores("(FPCore (a) :example ([a (let ([p 2] [q 5]) (let ([r (* p q)]) r))]) a)");
+    const Program with_lets = compile_program(lets[0], lets, {parse_format("fp32"), OverrideMode::All, {}});
+    const EmulatedDomain lets_domain(with_lets);
+    const auto let_ranges = argument_ranges(with_lets, lets_domain, 256);
+    REQUIRE(let_ranges[0].from_example);
+    CHECK(value_of_ordinal(let_ranges[0].format, let_ranges[0].low) == 10);
     // x + y >= 6 over [0, 6]^2: float-uniform draws crowd near 0 (most floats of [0, 6] are below
     // 1) and almost never satisfy it; uniform in value, half the draws do.
     const Outcome rare =
