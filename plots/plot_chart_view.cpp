@@ -134,6 +134,18 @@ QLineSeries* bar_outline(const std::vector<std::pair<double, PlotPoint>>& bars, 
     return outline;
 }
 
+/// Where a series' bar stands relative to its point's x, and how wide: a histogram's bin from x,
+/// or a grouped bar in its slot of the middle 80% of the category at x.
+struct BarPlace {
+    double offset = 0;
+    double width = 1;
+};
+BarPlace bar_place(const Series& series, int slot, int slot_count) {
+    if (series.style != SeriesStyle::GroupedBars) return {0, series.bar_width};
+    const double width = 0.8 / slot_count;
+    return {-0.4 + slot * width, width};
+}
+
 bool all_integers(const PlotModel& plot) {
     for (const Series& series : plot.series)
         for (const PlotPoint& point : series.points)
@@ -160,8 +172,6 @@ PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* p
     title_font.setBold(true);
     chart->setTitleFont(title_font);
     chart->legend()->setAlignment(Qt::AlignBottom);
-    // Markers drawn as the series are: a line's entry shows its pattern (train dashed, test solid).
-    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 
     x_axis_ = make_axis(model_.x_axis, visible_x_range(model_), all_integers(model_), 8);
     y_axis_ = make_axis(model_.y_axis, visible_y_range(model_), false, 16);
@@ -237,13 +247,11 @@ void PlotChartView::add_series(const Series& series, QColor colour, int bar_slot
         show_tooltip(series, point, hovered, bar_slot, bar_slots);
     };
     if (series.style == SeriesStyle::Bars || series.style == SeriesStyle::GroupedBars) {
-        // Grouped bars share the middle 80% of their category, side by side in series order.
-        const double width = series.style == SeriesStyle::Bars ? series.bar_width : 0.8 / bar_slots;
-        const double offset = series.style == SeriesStyle::Bars ? 0 : -0.4 + bar_slot * width;
+        const BarPlace place = bar_place(series, bar_slot, bar_slots);
         std::vector<std::pair<double, PlotPoint>> bars;
         for (const PlotPoint& p : series.points)
             if (drawable_on(model_.x_axis, p.x) && drawable_on(model_.y_axis, p.y))
-                bars.emplace_back(p.x + offset + width, PlotPoint{p.x + offset, p.y});
+                bars.emplace_back(p.x + place.offset + place.width, PlotPoint{p.x + place.offset, p.y});
         auto* area = new QAreaSeries(bar_outline(bars, model_.y_axis.scale == AxisScale::Log ? axis_min(y_axis_) : 0));
         area->setColor(colour);
         area->setBorderColor(colour.darker(150));
@@ -282,10 +290,16 @@ void PlotChartView::add_part(const Series& series, QAbstractSeries* part, bool f
     chart()->addSeries(part);
     part->attachAxis(x_axis_);
     part->attachAxis(y_axis_);
-    if (first)
-        parts_.emplace_back();
-    else
-        for (QLegendMarker* marker : chart()->legend()->markers(part)) marker->setVisible(false);
+    for (QLegendMarker* marker : chart()->legend()->markers(part)) {
+        // A line's entry drawn as the line, so that it shows its pattern (train solid, test
+        // dashed). Only lines: Qt 6.4 crashes on legend tooltips with area markers of that shape.
+        if (auto* line = qobject_cast<QLineSeries*>(part)) {
+            marker->setShape(QLegend::MarkerShapeFromSeries);
+            marker->setPen(line->pen());  // Qt gives the marker the series' colour but a solid pen
+        }
+        if (!first) marker->setVisible(false);
+    }
+    if (first) parts_.emplace_back();
     parts_.back().push_back(part);
 }
 
@@ -319,14 +333,13 @@ void PlotChartView::show_tooltip(const Series& series, QPointF point, bool hover
         return;
     }
     // The model's point under the cursor: the bar holding x for bars, the nearest x for lines.
-    const double width = series.style == SeriesStyle::GroupedBars ? 0.8 / bar_slots : series.bar_width;
-    const double offset = series.style == SeriesStyle::GroupedBars ? -0.4 + bar_slot * width : 0;
+    const BarPlace place = bar_place(series, bar_slot, bar_slots);
     const bool bars = series.style == SeriesStyle::Bars || series.style == SeriesStyle::GroupedBars;
     const PlotPoint* best = nullptr;
     for (const PlotPoint& p : series.points) {
         if (!drawable_on(model_.y_axis, p.y)) continue;
         if (bars) {
-            if (point.x() >= p.x + offset && point.x() < p.x + offset + width) best = &p;
+            if (point.x() >= p.x + place.offset && point.x() < p.x + place.offset + place.width) best = &p;
         } else if (best == nullptr || std::abs(p.x - point.x()) < std::abs(best->x - point.x())) {
             best = &p;
         }

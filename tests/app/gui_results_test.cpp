@@ -161,7 +161,8 @@ TEST_CASE("Compare lists a quantization run's schemes, a row each", "[gui]") {
     for (int row = 0; row < table.rowCount(); ++row) schemes << table.index(row, 0).data().toString();
     CHECK(schemes == QStringList{"int4", "nf4", "bnb_fp4", "mxfp4", "nvfp4"});
     CHECK(table.headerData(3, Qt::Horizontal).toString() == "Bits per value");
-    CHECK(table.index(4, 3).data().toString() == "4.5");  // NVFP4: 4 bits and an E4M3 scale per 16
+    // NVFP4: 4 bits and an 8-bit E4M3 scale per 16 values (and one fp32 scale for the tensor).
+    CHECK(table.index(4, 3).data(Qt::UserRole).toDouble() == Approx(4.5).margin(0.01));
     const std::string csv = w.ws.compare_view()->csv();
     CHECK(csv.find("nf4,1,fp32,4.") != std::string::npos);
     CHECK(csv.find("Final error") == std::string::npos);  // not the one-row-per-policy table

@@ -213,10 +213,11 @@ QStringList ResultsView::plot_titles() const {
 bool ResultsView::select_plot(const std::string& id) {
     const std::vector<std::string> ids = plot_ids();
     const auto show = [&](std::size_t row, int member) {
-        if (plot_list_->currentRow() != static_cast<int>(row)) plot_list_->setCurrentRow(static_cast<int>(row));
+        const bool moved = plot_list_->currentRow() != static_cast<int>(row);
+        if (moved) plot_list_->setCurrentRow(static_cast<int>(row));  // draws it, at the family's first member
         if (family_slider_->value() != member)
             family_slider_->setValue(member);
-        else
+        else if (!moved)
             show_current_plot();  // a rebuilt list: draw it again
         return true;
     };
