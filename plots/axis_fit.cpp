@@ -43,6 +43,10 @@ bool drawable_on(const Axis& axis, double value) {
 AxisRange visible_x_range(const PlotModel& plot) {
     if (plot.x_axis.range) return *plot.x_axis.range;
     Extent extent;
+    if (plot.x_axis.categorical) {  // half a category either side of the outer ones: room for their bars
+        for (const AxisTick& tick : plot.x_axis.ticks) extent.add(tick.value);
+        return extent.empty() ? AxisRange{-0.5, 0.5} : AxisRange{extent.min - 0.5, extent.max + 0.5};
+    }
     for (const Series& series : plot.series)
         for (const PlotPoint& point : series.points) {
             if (!drawable_on(plot.x_axis, point.x) || !drawable_on(plot.y_axis, point.y)) continue;

@@ -8,7 +8,8 @@ namespace floatscope::plots {
 /// Whether a view can draw the coordinate on the axis: finite, and positive on a log axis.
 bool drawable_on(const Axis& axis, double value);
 
-/// The x range a view shows: x_axis.range when set; otherwise the drawable x of the points (bars
+/// The x range a view shows: x_axis.range when set; a categorical axis from half a category before
+/// its first tick to half one after its last; otherwise the drawable x of the points (bars
 /// to x + bar_width) and the finite band edges, with a margin of 5% (half a unit for a single x).
 AxisRange visible_x_range(const PlotModel& plot);
 

@@ -33,30 +33,42 @@ std::optional<PlotModel> metric_plot(const emu::Report& report, std::string_view
     plot.title = replace_kind(spec.title, region_kind);
     const RegionPositions positions = region_positions(report, region_kind);
     plot.x_axis.label = positions.label;
+    plot.x_axis.categorical = positions.categorical;
     if (positions.logarithmic) plot.x_axis.scale = AxisScale::Log, plot.x_axis.log_base = 2;
     plot.y_axis = spec.y_axis;
-    std::map<int, std::string> region_labels;  // the first label seen for each region index
-    std::vector<std::string> policies;  // colour groups: one per (run, policy)
+    std::vector<std::string> runs;  // in order of first appearance
+    for (const auto& [name, tracks] : found)
+        for (const MetricTrack& track : tracks)
+            if (std::find(runs.begin(), runs.end(), track.run) == runs.end()) runs.push_back(track.run);
+    std::map<double, std::string> region_labels;  // the first label seen at each x
     for (std::size_t m = 0; m < found.size(); ++m) {
         const auto& [name, tracks] = found[m];
         for (const MetricTrack& track : tracks) {
             Series series;
             series.name = found.size() == 1 ? track.name : track.name + ": " + metric::label(name);
-            auto group = std::find(policies.begin(), policies.end(), track.name);
-            if (group == policies.end()) group = policies.insert(policies.end(), track.name);
-            series.colour_group = static_cast<int>(group - policies.begin());
-            // Patterns tell the metrics apart when there are few; past four, names and colours must do.
+            series.colour_key = track.policy;
+            if (positions.categorical) series.style = SeriesStyle::GroupedBars;
+            // Patterns tell the metrics apart (train from test, a bound from the error), or else the
+            // runs of an overlay; past four, names must do.
             constexpr LinePattern patterns[] = {LinePattern::Solid, LinePattern::Dashed, LinePattern::Dotted,
                                                 LinePattern::DashDotted};
-            series.pattern = found.size() <= std::size(patterns) ? patterns[m] : LinePattern::Solid;
+            const std::size_t pattern =
+                found.size() > 1
+                    ? m
+                    : static_cast<std::size_t>(std::find(runs.begin(), runs.end(), track.run) - runs.begin());
+            series.pattern = pattern < std::size(patterns) ? patterns[pattern] : LinePattern::Solid;
             for (const RegionValue& value : track.values) {
-                series.points.push_back({positions.at(value.index), value.value});
-                region_labels.emplace(value.index, value.region);
+                const double x = positions.at(track.run, value.index);
+                series.points.push_back({x, value.value});
+                region_labels.emplace(x, value.region);
             }
+            // A line follows the axis' order, which need not be the regions' (a step logged late).
+            std::stable_sort(series.points.begin(), series.points.end(),
+                             [](const PlotPoint& a, const PlotPoint& b) { return a.x < b.x; });
             plot.series.push_back(std::move(series));
         }
     }
-    for (const auto& [index, label] : region_labels) plot.x_axis.ticks.push_back({positions.at(index), label});
+    for (const auto& [x, label] : region_labels) plot.x_axis.ticks.push_back({x, label});
     return plot;
 }
 

@@ -8,6 +8,7 @@
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QCursor>
+#include <QGraphicsLayout>
 #include <QKeyEvent>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -20,6 +21,7 @@
 
 #include "core/csv.hpp"
 #include "plots/axis_fit.hpp"
+#include "plots/line_segments.hpp"
 
 namespace floatscope::plots {
 namespace {
@@ -39,8 +41,7 @@ double nice_step(double step) {
 }
 
 /// `most_power_labels`: the labels a log axis shows at most (a horizontal axis has room for fewer).
-QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positions, bool with_tick_labels,
-                         double most_power_labels) {
+QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positions, double most_power_labels) {
     if (axis.scale == AxisScale::Log) {
         auto* log_axis = new QLogValueAxis;
         // A label at every power of the base, but not more than fit: over more powers (n = 1 ..
@@ -56,14 +57,22 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
         log_axis->setTitleText(text(axis.label));
         return log_axis;
     }
-    if (with_tick_labels && !axis.ticks.empty() && axis.ticks.size() <= max_tick_labels) {
+    if (axis.categorical && !axis.ticks.empty() && axis.ticks.size() <= max_tick_labels) {
         auto* category_axis = new QCategoryAxis;
         category_axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        for (const AxisTick& tick : axis.ticks)
+        // A label each in its own category; Qt elides a label wider than its category, and at
+        // -45 degrees still cut "layer 1: h = h * 0.5 + 1": names too long to sit side by side
+        // stand upright, where Qt gives them their whole length.
+        qsizetype longest = 0;
+        for (const AxisTick& tick : axis.ticks) {
             if (tick.value >= range.min && tick.value <= range.max) category_axis->append(text(tick.label), tick.value);
+            longest = std::max(longest, text(tick.label).size());
+        }
         category_axis->setRange(range.min, range.max);
         category_axis->setTitleText(text(axis.label));
-        if (axis.ticks.size() > 8) category_axis->setLabelsAngle(-45);  // long names side by side overlap
+        constexpr qsizetype characters_per_category = 100;  // of a plot about 1000 pixels wide
+        if (longest * static_cast<qsizetype>(axis.ticks.size()) > characters_per_category)
+            category_axis->setLabelsAngle(-90);
         return category_axis;
     }
     auto* value_axis = new QValueAxis;
@@ -118,6 +127,26 @@ Qt::PenStyle pen_style(LinePattern pattern) {
     return Qt::SolidLine;
 }
 
+/// Bars as filled step outlines over a numeric axis, so that bands and bins share it: [from, to)
+/// of each bar with its height, standing on `base`.
+QLineSeries* bar_outline(const std::vector<std::pair<double, PlotPoint>>& bars, double base) {
+    auto* outline = new QLineSeries;
+    for (const auto& [to, p] : bars) outline->append(QList<QPointF>{{p.x, base}, {p.x, p.y}, {to, p.y}, {to, base}});
+    return outline;
+}
+
+/// Where a series' bar stands relative to its point's x, and how wide: a histogram's bin from x,
+/// or a grouped bar in its slot of the middle 80% of the category at x.
+struct BarPlace {
+    double offset = 0;
+    double width = 1;
+};
+BarPlace bar_place(const Series& series, int slot, int slot_count) {
+    if (series.style != SeriesStyle::GroupedBars) return {0, series.bar_width};
+    const double width = 0.8 / slot_count;
+    return {-0.4 + slot * width, width};
+}
+
 bool all_integers(const PlotModel& plot) {
     for (const Series& series : plot.series)
         for (const PlotPoint& point : series.points)
@@ -127,9 +156,17 @@ bool all_integers(const PlotModel& plot) {
 
 }  // namespace
 
-PlotChartView::PlotChartView(PlotModel model, QWidget* parent) : QChartView(parent), model_(std::move(model)) {
+PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* parent)
+    : QChartView(parent), model_(std::move(model)) {
+    if (colours == nullptr) colours = &own_colours_;
     auto* chart = new QChart;
     setChart(chart);
+    // The chart is the whole picture: no rounded background on a grey margin, no frame.
+    chart->setBackgroundRoundness(0);
+    chart->setMargins(QMargins(6, 6, 6, 6));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    setFrameShape(QFrame::NoFrame);
+    setBackgroundBrush(Qt::white);
     chart->setTitle(text(model_.title));
     QFont title_font = chart->titleFont();
     title_font.setPointSizeF(title_font.pointSizeF() * 1.3);
@@ -137,34 +174,32 @@ PlotChartView::PlotChartView(PlotModel model, QWidget* parent) : QChartView(pare
     chart->setTitleFont(title_font);
     chart->legend()->setAlignment(Qt::AlignBottom);
 
-    const bool bars = std::any_of(model_.series.begin(), model_.series.end(),
-                                  [](const Series& s) { return s.style == SeriesStyle::Bars; });
-    // Histogram bins read by their numbers; bars over categories (schemes) by their ticks' names.
-    x_axis_ = make_axis(model_.x_axis, visible_x_range(model_), all_integers(model_),
-                        !bars || !model_.x_axis.ticks.empty(), 8);
-    y_axis_ = make_axis(model_.y_axis, visible_y_range(model_), false, false, 16);
+    x_axis_ = make_axis(model_.x_axis, visible_x_range(model_), all_integers(model_), 8);
+    y_axis_ = make_axis(model_.y_axis, visible_y_range(model_), false, 16);
     chart->addAxis(x_axis_, Qt::AlignBottom);
     chart->addAxis(y_axis_, Qt::AlignLeft);
     // Bands first, so that the data is drawn over them.
     for (const Band& band : model_.bands) add_band(band);
-    int next_group = 0;  // past the colour groups' colours, ungrouped series take the next ones
-    for (const Series& series : model_.series) next_group = std::max(next_group, series.colour_group + 1);
+    const int bar_slots =
+        static_cast<int>(std::count_if(model_.series.begin(), model_.series.end(),
+                                       [](const Series& s) { return s.style == SeriesStyle::GroupedBars; }));
+    int bar_slot = 0;
     for (const Series& series : model_.series) {
-        if (series.colour_group == neutral_colour) {
-            add_series(series, QColor(70, 70, 70));
-            continue;
-        }
-        add_series(series, series_colour(static_cast<std::size_t>(series.colour_group >= 0 ? series.colour_group
-                                                                                           : next_group++)));
+        const QColor colour =
+            series.neutral
+                ? QColor(70, 70, 70)
+                : series_colour(colours->position(series.colour_key.empty() ? series.name : series.colour_key));
+        add_series(series, colour, bar_slot, bar_slots);
+        if (series.style == SeriesStyle::GroupedBars) ++bar_slot;
     }
     // A long legend (many entries, or long names such as "fp16 AMP + loss scaling: layer 1") reads
     // better as a column beside the plot than elided in a row below it; a name elided even there
     // shows in full as the marker's tooltip.
     constexpr qsizetype max_legend_row = 6;
     constexpr qsizetype max_legend_row_characters = 90;
-    qsizetype characters = 0;
-    for (const QLegendMarker* marker : chart->legend()->markers()) characters += marker->label().size() + 4;
-    if (chart->legend()->markers().size() > max_legend_row || characters > max_legend_row_characters)
+    qsizetype characters = 0;  // of the entries: a broken line's later parts have none
+    for (const std::vector<QAbstractSeries*>& parts : parts_) characters += parts.front()->name().size() + 4;
+    if (static_cast<qsizetype>(parts_.size()) > max_legend_row || characters > max_legend_row_characters)
         chart->legend()->setAlignment(Qt::AlignRight);
     chart->legend()->setShowToolTips(true);
     connect_legend();
@@ -195,6 +230,7 @@ void PlotChartView::add_band(const Band& band) {
     chart()->addSeries(area);
     area->attachAxis(x_axis_);
     area->attachAxis(y_axis_);
+    parts_.push_back({area});
     // The band's own tint is too faint for a legend swatch.
     QColor swatch = role_colour(band.role);
     swatch.setAlpha(170);
@@ -207,59 +243,79 @@ void PlotChartView::add_band(const Band& band) {
     });
 }
 
-void PlotChartView::add_series(const Series& series, QColor colour) {
-    QAbstractSeries* drawn = nullptr;
-    if (series.style == SeriesStyle::Bars) {
-        // Bars as one filled step outline over a numeric axis, so that bands and bins share it.
-        const double base = model_.y_axis.scale == AxisScale::Log ? axis_min(y_axis_) : 0;
-        auto* outline = new QLineSeries;
-        for (const PlotPoint& p : series.points) {
-            if (!drawable_on(model_.x_axis, p.x) || !drawable_on(model_.y_axis, p.y)) continue;
-            outline->append(
-                QList<QPointF>{{p.x, base}, {p.x, p.y}, {p.x + series.bar_width, p.y}, {p.x + series.bar_width, base}});
-        }
-        auto* area = new QAreaSeries(outline);
+void PlotChartView::add_series(const Series& series, QColor colour, int bar_slot, int bar_slots) {
+    const auto hover = [this, &series, bar_slot, bar_slots](QPointF point, bool hovered) {
+        show_tooltip(series, point, hovered, bar_slot, bar_slots);
+    };
+    if (series.style == SeriesStyle::Bars || series.style == SeriesStyle::GroupedBars) {
+        const BarPlace place = bar_place(series, bar_slot, bar_slots);
+        std::vector<std::pair<double, PlotPoint>> bars;
+        for (const PlotPoint& p : series.points)
+            if (drawable_on(model_.x_axis, p.x) && drawable_on(model_.y_axis, p.y))
+                bars.emplace_back(p.x + place.offset + place.width, PlotPoint{p.x + place.offset, p.y});
+        auto* area = new QAreaSeries(bar_outline(bars, model_.y_axis.scale == AxisScale::Log ? axis_min(y_axis_) : 0));
         area->setColor(colour);
         area->setBorderColor(colour.darker(150));
-        connect(area, &QAreaSeries::hovered, this,
-                [this, &series](QPointF point, bool hovered) { show_tooltip(series, point, hovered); });
-        drawn = area;
-    } else if (series.style == SeriesStyle::Points) {
+        connect(area, &QAreaSeries::hovered, this, hover);
+        add_part(series, area, true);
+        return;
+    }
+    if (series.style == SeriesStyle::Points) {
         auto* points = new QScatterSeries;
         for (const PlotPoint& p : series.points)
             if (drawable_on(model_.x_axis, p.x) && drawable_on(model_.y_axis, p.y)) points->append(p.x, p.y);
         points->setMarkerSize(11);
         points->setColor(colour);
         points->setBorderColor(colour.darker(150));
-        connect(points, &QScatterSeries::hovered, this,
-                [this, &series](QPointF point, bool hovered) { show_tooltip(series, point, hovered); });
-        drawn = points;
-    } else {
+        connect(points, &QScatterSeries::hovered, this, hover);
+        add_part(series, points, true);
+        return;
+    }
+    std::vector<std::vector<PlotPoint>> runs = line_segments(model_, series);
+    if (runs.empty()) runs.emplace_back();  // nothing to draw, but an entry in the legend
+    for (std::size_t r = 0; r < runs.size(); ++r) {
         auto* line = new QLineSeries;
-        for (const PlotPoint& p : series.points)
-            if (drawable_on(model_.x_axis, p.x) && drawable_on(model_.y_axis, p.y)) line->append(p.x, p.y);
-        line->setPointsVisible(series.style == SeriesStyle::LineWithPoints);
+        for (const PlotPoint& p : runs[r]) line->append(p.x, p.y);
+        // A lone point between gaps is a marker, or it would not show at all.
+        line->setPointsVisible(series.style == SeriesStyle::LineWithPoints || runs[r].size() == 1);
         QPen pen(colour, 2);
         pen.setStyle(pen_style(series.pattern));
         line->setPen(pen);
-        connect(line, &QLineSeries::hovered, this,
-                [this, &series](QPointF point, bool hovered) { show_tooltip(series, point, hovered); });
-        drawn = line;
+        connect(line, &QLineSeries::hovered, this, hover);
+        add_part(series, line, r == 0);
     }
-    drawn->setName(text(series.name));
-    chart()->addSeries(drawn);
-    drawn->attachAxis(x_axis_);
-    drawn->attachAxis(y_axis_);
+}
+
+void PlotChartView::add_part(const Series& series, QAbstractSeries* part, bool first) {
+    part->setName(text(series.name));
+    chart()->addSeries(part);
+    part->attachAxis(x_axis_);
+    part->attachAxis(y_axis_);
+    for (QLegendMarker* marker : chart()->legend()->markers(part)) {
+        // A line's entry drawn as the line, so that it shows its pattern (train solid, test
+        // dashed). Only lines: Qt 6.4 crashes on legend tooltips with area markers of that shape.
+        if (auto* line = qobject_cast<QLineSeries*>(part)) {
+            marker->setShape(QLegend::MarkerShapeFromSeries);
+            marker->setPen(line->pen());  // Qt gives the marker the series' colour but a solid pen
+        }
+        if (!first) marker->setVisible(false);
+    }
+    if (first) parts_.emplace_back();
+    parts_.back().push_back(part);
 }
 
 void PlotChartView::connect_legend() {
-    for (QLegendMarker* marker : chart()->legend()->markers()) {
-        connect(marker, &QLegendMarker::clicked, this, [marker] {
-            QAbstractSeries* series = marker->series();
-            series->setVisible(!series->isVisible());
-            // Qt hides the marker with its series; keep it, faded, so that it can be clicked back.
+    for (const std::vector<QAbstractSeries*>& parts : parts_) {
+        QLegendMarker* marker = chart()->legend()->markers(parts.front()).at(0);
+        connect(marker, &QLegendMarker::clicked, this, [this, marker, parts] {
+            const bool visible = !parts.front()->isVisible();
+            for (QAbstractSeries* part : parts) part->setVisible(visible);
+            // Qt shows and hides the markers with their series: keep this one, faded, so that it
+            // can be clicked back, and the later parts' ones hidden.
+            for (std::size_t i = 1; i < parts.size(); ++i)
+                for (QLegendMarker* later : chart()->legend()->markers(parts[i])) later->setVisible(false);
             marker->setVisible(true);
-            const qreal alpha = series->isVisible() ? 1.0 : 0.4;
+            const qreal alpha = visible ? 1.0 : 0.4;
             QColor label = marker->labelBrush().color();
             label.setAlphaF(alpha);
             marker->setLabelBrush(label);
@@ -272,17 +328,19 @@ void PlotChartView::connect_legend() {
     }
 }
 
-void PlotChartView::show_tooltip(const Series& series, QPointF point, bool hovered) {
+void PlotChartView::show_tooltip(const Series& series, QPointF point, bool hovered, int bar_slot, int bar_slots) {
     if (!hovered) {
         QToolTip::hideText();
         return;
     }
-    // The model's point under the cursor: the bin holding x for bars, the nearest x for lines.
+    // The model's point under the cursor: the bar holding x for bars, the nearest x for lines.
+    const BarPlace place = bar_place(series, bar_slot, bar_slots);
+    const bool bars = series.style == SeriesStyle::Bars || series.style == SeriesStyle::GroupedBars;
     const PlotPoint* best = nullptr;
     for (const PlotPoint& p : series.points) {
         if (!drawable_on(model_.y_axis, p.y)) continue;
-        if (series.style == SeriesStyle::Bars) {
-            if (point.x() >= p.x && point.x() < p.x + series.bar_width) best = &p;
+        if (bars) {
+            if (point.x() >= p.x + place.offset && point.x() < p.x + place.offset + place.width) best = &p;
         } else if (best == nullptr || std::abs(p.x - point.x()) < std::abs(best->x - point.x())) {
             best = &p;
         }
@@ -290,7 +348,9 @@ void PlotChartView::show_tooltip(const Series& series, QPointF point, bool hover
     if (best == nullptr) return;
     QString x_text = text(core::csv_number(best->x));
     for (const AxisTick& tick : model_.x_axis.ticks)
-        if (tick.value == best->x) x_text += QStringLiteral(" (%1)").arg(text(tick.label));
+        if (tick.value == best->x)
+            x_text =
+                model_.x_axis.categorical ? text(tick.label) : x_text + QStringLiteral(" (%1)").arg(text(tick.label));
     QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2 = %3\n%4 = %5")
                                            .arg(text(series.name), text(model_.x_axis.label), x_text,
                                                 text(model_.y_axis.label), text(core::csv_number(best->y))));

@@ -5,8 +5,10 @@
 #include <QChartView>
 #include <QColor>
 #include <QPoint>
+#include <vector>
 
 #include "plots/plot_model.hpp"
+#include "plots/series_colours.hpp"
 
 namespace floatscope::plots {
 
@@ -14,11 +16,15 @@ namespace floatscope::plots {
 /// mouse wheel to zoom, middle-button drag or arrow keys to pan, double click or Home to show the
 /// whole range again; click a legend entry to hide or show its series; hover a series for a tooltip
 /// with its exact values. Points the axes cannot show (non-finite, or <= 0 on a log axis) are
-/// left out of the drawing (they stay in the model and its CSV).
+/// left out of the drawing (they stay in the model and its CSV), and a line breaks there and at
+/// the positions it has no point at (line_segments.hpp). Legend entries of lines show their
+/// pattern. The chart fills the widget on white, without a frame or rounded margin.
 class PlotChartView : public QChartView {
     Q_OBJECT
 public:
-    explicit PlotChartView(PlotModel model, QWidget* parent = nullptr);
+    /// `colours`: the palette positions of the series' colour keys, shared by the plots of a
+    /// session so that a policy keeps its colour (it must outlive the view); nullptr: this plot's own.
+    explicit PlotChartView(PlotModel model, SeriesColours* colours = nullptr, QWidget* parent = nullptr);
 
     const PlotModel& model() const { return model_; }
     /// Shows the whole range again after zooming and panning.
@@ -34,11 +40,17 @@ protected:
 
 private:
     void add_band(const Band& band);
-    void add_series(const Series& series, QColor colour);
+    void add_series(const Series& series, QColor colour, int bar_slot, int bar_slots);
+    /// Adds a drawn part of the model's series: the first carries the legend entry, the others
+    /// (a broken line's later runs) follow it when it is hidden.
+    void add_part(const Series& series, QAbstractSeries* part, bool first);
     void connect_legend();
-    void show_tooltip(const Series& series, QPointF point, bool hovered);
+    void show_tooltip(const Series& series, QPointF point, bool hovered, int bar_slot, int bar_slots);
 
     PlotModel model_;
+    SeriesColours own_colours_;
+    /// Per model series (bands included, each one part) its drawn parts, the first carrying the legend entry.
+    std::vector<std::vector<QAbstractSeries*>> parts_;
     QAbstractAxis* x_axis_ = nullptr;
     QAbstractAxis* y_axis_ = nullptr;
     bool panning_ = false;

@@ -33,6 +33,10 @@ struct Axis {
     std::optional<AxisRange> range;
     /// Optional labels of positions; a view shows them when there are few enough to read.
     std::vector<AxisTick> ticks;
+    /// The ticks are categories in no order (schemes, operations), at 0, 1, 2, ...: a view labels
+    /// them by name and draws no line across them. Otherwise the axis is an ordered number (n,
+    /// layer, epoch) labelled by its values, the ticks naming its points in CSV and tooltips.
+    bool categorical = false;
     friend bool operator==(const Axis&, const Axis&) = default;
 };
 
@@ -42,6 +46,9 @@ enum class SeriesStyle {
     LineWithPoints,  ///< joined, each point marked (few points: regions, epochs)
     Bars,  ///< histogram: point (x, y) is the bin [x, x + bar_width) of height y
     Points,  ///< markers only: a scatter, points in no order (schemes by bits and error)
+    /// a categorical x axis: point (x, y) is this series' bar in category x, beside the bars of the
+    /// plot's other grouped series (one per policy)
+    GroupedBars,
 };
 
 struct PlotPoint {
@@ -50,20 +57,22 @@ struct PlotPoint {
     friend bool operator==(const PlotPoint&, const PlotPoint&) = default;
 };
 
-/// The colour_group of a reference line drawn in a neutral dark grey rather than a palette colour.
-inline constexpr int neutral_colour = -2;
-
 /// Line patterns, so that several metrics of one policy share its colour and differ in pattern.
 enum class LinePattern { Solid, Dashed, Dotted, DashDotted };
 
 struct Series {
     std::string name;
-    std::vector<PlotPoint> points;  ///< exact values; non-finite y and, on log axes, y <= 0 are not drawn
+    /// Exact values; non-finite y and, on log axes, y <= 0 are not drawn, and a line breaks there
+    /// (line_segments.hpp).
+    std::vector<PlotPoint> points;
     SeriesStyle style = SeriesStyle::LineWithPoints;
     double bar_width = 1;  ///< Bars only
-    /// Series with the same colour group share a colour (one policy's metrics); -1: a colour of its
-    /// own; neutral_colour: dark grey, for a line that is no datum of its own (a Pareto front).
-    int colour_group = -1;
+    /// Series with the same key share a colour, in this plot and in every other plot drawn with the
+    /// same SeriesColours (series_colours.hpp): the policy, so that fp16 is one colour all session.
+    /// Empty: a colour of its own.
+    std::string colour_key{};
+    /// Drawn in dark grey: a line that is no datum of its own (a Pareto front).
+    bool neutral = false;
     LinePattern pattern = LinePattern::Solid;
     friend bool operator==(const Series&, const Series&) = default;
 };
@@ -88,9 +97,19 @@ struct Band {
     friend bool operator==(const Band&, const Band&) = default;
 };
 
+/// Plots that are one thing seen region by region (a policy's value-range histograms, one per
+/// layer): a plot list shows the family as one entry, with a slider over its members.
+struct PlotFamily {
+    std::string id;  ///< shared by the members
+    std::string title;  ///< the entry's name: "Value ranges under fp16, per layer"
+    std::string member;  ///< this member's name on the slider: "layer 3 (relu)"
+    friend bool operator==(const PlotFamily&, const PlotFamily&) = default;
+};
+
 struct PlotModel {
     std::string id;  ///< file-name stem, lower_snake, unique among a report's plots
     std::string title;
+    std::optional<PlotFamily> family;  ///< unset: a plot of its own
     Axis x_axis;
     Axis y_axis;
     std::vector<Series> series;

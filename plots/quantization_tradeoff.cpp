@@ -90,6 +90,7 @@ std::vector<PlotModel> quantization_tradeoff_plots(const emu::Report& report) {
         plot.y_axis = {"SQNR (dB)", AxisScale::Linear, 10, {}, {}};
         for (const Scheme& s : schemes) {
             Series point{s.name, {{s.bits, s.sqnr}}, SeriesStyle::Points};
+            point.colour_key = "scheme " + s.name;  // a scheme keeps its colour from run to run
             plot.series.push_back(std::move(point));
         }
         // The Pareto front: schemes no other one beats with at most as many bits and more SQNR (or
@@ -104,7 +105,7 @@ std::vector<PlotModel> quantization_tradeoff_plots(const emu::Report& report) {
         std::sort(front.begin(), front.end(), [](const Scheme& a, const Scheme& b) { return a.bits < b.bits; });
         Series line{"Pareto front", {}, SeriesStyle::Line};
         line.pattern = LinePattern::Dashed;
-        line.colour_group = neutral_colour;
+        line.neutral = true;
         for (const Scheme& s : front) line.points.push_back({s.bits, s.sqnr});
         plot.series.push_back(std::move(line));
         plots.push_back(std::move(plot));
@@ -116,13 +117,14 @@ std::vector<PlotModel> quantization_tradeoff_plots(const emu::Report& report) {
         plot.id = make_plot_id("model_bytes" + suffix(named_bytes, key));
         plot.title = "The model's size per scheme" + suffix(named_bytes, key);
         plot.y_axis = {"bytes", AxisScale::Linear, 10, {}, {}};  // 4 bits against 8 is a factor to see
-        plot.x_axis = {"scheme", AxisScale::Linear, 10, {}, {}};
-        Series bars{"model bytes", {}, SeriesStyle::Bars, 0.8};
+        plot.x_axis = {"scheme", AxisScale::Linear, 10, {}, {}, true};
+        Series bars{"model bytes", {}, SeriesStyle::GroupedBars};
+        bars.colour_key = key.second;
         for (const RegionMetrics& r : regions) {
             const auto bytes = r.get(metric::model_bytes);
             if (!bytes) continue;
             const auto x = static_cast<double>(bars.points.size());
-            bars.points.push_back({x - 0.4, *bytes});
+            bars.points.push_back({x, *bytes});
             plot.x_axis.ticks.push_back({x, r.label});
         }
         if (bars.points.empty()) continue;

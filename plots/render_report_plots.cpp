@@ -1,6 +1,7 @@
 // Headless rendering of every plot a Report has data for, to PNG, SVG and CSV files.
 #include "plots/render_report_plots.hpp"
 
+#include <cmath>
 #include <set>
 #include <string>
 #include <system_error>
@@ -17,9 +18,6 @@
 namespace floatscope::plots {
 namespace {
 
-constexpr int plot_width = 1000;
-constexpr int plot_height = 640;
-
 /// Hands out file stems: the id, or the id with a number when it was taken already.
 class UniqueStems {
 public:
@@ -34,22 +32,20 @@ private:
 };
 
 /// Writes the widget's PNG and SVG beside the CSV files already named in `written`.
-void write_pictures(QWidget& widget, const std::filesystem::path& stem, const std::string& title,
+void write_pictures(QWidget& widget, const std::filesystem::path& stem, const std::string& title, ExportSize size,
                     std::vector<std::filesystem::path>& written) {
-    // Let the widget lay itself out at its size (Qt Charts posts its layout requests) before drawing.
-    QApplication::processEvents();
     const std::filesystem::path png = std::filesystem::path(stem).concat(".png");
     const std::filesystem::path svg = std::filesystem::path(stem).concat(".svg");
-    save_png(widget, png);
-    save_svg(widget, svg, QString::fromStdString(title));
+    save_png(widget, png, size);
+    save_svg(widget, svg, size, QString::fromStdString(title));
     written.push_back(png);
     written.push_back(svg);
 }
 
 }  // namespace
 
-std::vector<std::filesystem::path> render_report_plots(const emu::Report& report,
-                                                       const std::filesystem::path& out_dir) {
+std::vector<std::filesystem::path> render_report_plots(const emu::Report& report, const std::filesystem::path& out_dir,
+                                                       ExportSize size) {
     if (qobject_cast<QApplication*>(QCoreApplication::instance()) == nullptr)
         throw Error("drawing plots needs a QApplication; create one first (headless: QT_QPA_PLATFORM=offscreen)");
     const ReportPlots all = all_report_plots(report);
@@ -60,6 +56,7 @@ std::vector<std::filesystem::path> render_report_plots(const emu::Report& report
     if (error) throw Error("cannot create the plot folder " + out_dir.string() + ": " + error.message());
 
     UniqueStems stems;
+    SeriesColours colours;  // one colour per policy in every plot
     for (const PlotModel& plot : all.plots) {
         const std::filesystem::path stem = out_dir / stems(plot.id);
         const std::filesystem::path csv = std::filesystem::path(stem).concat(".csv");
@@ -70,9 +67,8 @@ std::vector<std::filesystem::path> render_report_plots(const emu::Report& report
             core::write_file_atomically(bands, bands_csv(plot));
             written.push_back(bands);
         }
-        PlotChartView view(plot);
-        view.resize(plot_width, plot_height);
-        write_pictures(view, stem, plot.title, written);
+        PlotChartView view(plot, &colours);
+        write_pictures(view, stem, plot.title, size, written);
     }
     for (const HeatmapModel& heatmap : all.heatmaps) {
         const std::filesystem::path stem = out_dir / stems(heatmap.id);
@@ -80,8 +76,9 @@ std::vector<std::filesystem::path> render_report_plots(const emu::Report& report
         core::write_file_atomically(csv, heatmap_csv(heatmap));
         written.push_back(csv);
         HeatmapWidget widget(heatmap);
-        widget.resize(plot_width, widget.sizeHint().height());
-        write_pictures(widget, stem, heatmap.title, written);
+        // As wide as the plots, as tall as its rows need.
+        const int height = static_cast<int>(std::lround(widget.sizeHint().height() * size.dpi / 96));
+        write_pictures(widget, stem, heatmap.title, {size.width, height, size.dpi}, written);
     }
     return written;
 }

@@ -24,7 +24,8 @@ enum class ErrorMeasure {
     BitsOfError,
 };
 
-/// Error growth across regions: one plot per region kind (layer, step, ...), one series per policy.
+/// Error growth across regions: one plot per region kind (layer, step, ...), one series per policy;
+/// lines over ordered kinds, bars grouped by policy over categories (region_positions).
 std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasure measure);
 
 /// Underflow: results whose exact value is below the normal range (older reports: their zero results
@@ -39,7 +40,9 @@ std::vector<HeatmapModel> exception_heatmaps(const emu::Report& report, Exceptio
 /// Histogram of floor(log2|x|) of a region's values, one plot per (run, policy, region) that has
 /// log2_hist_<k> rows, with the format's range shaded when the region has its format_min_subnormal,
 /// format_min_normal and format_max rows: underflow to zero, subnormal zone (only where the format
-/// has subnormals), normal range, overflow.
+/// has subnormals), normal range, overflow, each named with its bounds. The plots of one (run,
+/// policy, region kind) are a PlotFamily (one list entry, a slider over the layers); their x range
+/// is the family's values, taking in a format bound only when the values come within 8 bins of it.
 std::vector<PlotModel> value_range_histograms(const emu::Report& report);
 
 /// Training: loss (train_loss, test_loss, or a logged step's loss), accuracy (train, test), the

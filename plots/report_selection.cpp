@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "plots/report_metrics.hpp"
 
@@ -25,38 +26,58 @@ std::vector<std::string> region_kinds_with(const emu::Report& report, std::strin
     return kinds;
 }
 
-double RegionPositions::at(int index) const {
-    const auto found = by_index.find(index);
-    return found != by_index.end() ? found->second : static_cast<double>(index);
+double RegionPositions::at(const std::string& run, int index) const {
+    const auto found = by_region.find({run, index});
+    return found != by_region.end() ? found->second : static_cast<double>(index);
+}
+
+bool ordered_region_kind(std::string_view region_kind) {
+    for (const std::string_view kind : {"terms", "k", "step", "epoch", "layer", "iteration", "node"})
+        if (region_kind == kind) return true;
+    return false;
 }
 
 RegionPositions region_positions(const emu::Report& report, std::string_view region_kind) {
     RegionPositions positions;
     positions.label = std::string(region_kind);
+    if (!ordered_region_kind(region_kind)) {
+        positions.categorical = true;
+        std::vector<std::string> categories;
+        for (const emu::ReportRow& row : report.rows) {
+            if (row.region_kind != region_kind) continue;
+            auto at = std::find(categories.begin(), categories.end(), row.region);
+            if (at == categories.end()) at = categories.insert(at, row.region);
+            positions.by_region.emplace(std::pair(row.run, row.region_index),
+                                        static_cast<double>(at - categories.begin()));
+        }
+        return positions;
+    }
+    if (region_kind == "node") positions.label = "node (execution order)";
     const char* parameter = metric::position_metric(region_kind);
     if (parameter == nullptr) {
         if (region_kind == "epoch") {  // epochs are counted from 1, their regions from 0
             for (const emu::ReportRow& row : report.rows)
-                if (row.region_kind == region_kind) positions.by_index.emplace(row.region_index, row.region_index + 1);
+                if (row.region_kind == region_kind)
+                    positions.by_region.emplace(std::pair(row.run, row.region_index), row.region_index + 1);
         }
         return positions;
     }
-    std::map<int, double> found;
-    std::map<int, bool> listed;
+    std::map<std::pair<std::string, int>, double> found;
+    std::set<std::pair<std::string, int>> listed;
     for (const emu::ReportRow& row : report.rows) {
         if (row.region_kind != region_kind) continue;
-        listed[row.region_index] = true;
-        if (row.metric == parameter) found.emplace(row.region_index, row.value);
+        listed.emplace(row.run, row.region_index);
+        if (row.metric == parameter) found.emplace(std::pair(row.run, row.region_index), row.value);
     }
     // Every region must carry its parameter; a report without them keeps the index (and says so).
     if (found.size() != listed.size()) {
         positions.label = std::string(region_kind) + " (region index)";
         return positions;
     }
-    positions.by_index = std::move(found);
+    positions.by_region = std::move(found);
     positions.label = std::string(parameter) + (region_kind == "terms" ? " (terms summed)" : "");
     double low = INFINITY, high = 0;
-    for (const auto& [index, x] : positions.by_index) low = std::min(low, x), high = std::max(high, x);
+    for (const auto& [region, x] : positions.by_region) low = std::min(low, x), high = std::max(high, x);
     positions.logarithmic = low > 0 && high / low >= 100;
     return positions;
 }

@@ -35,13 +35,21 @@ std::vector<std::string> region_kinds_with(const emu::Report& report, std::strin
 std::vector<MetricTrack> metric_tracks(const emu::Report& report, std::string_view region_kind,
                                        std::string_view metric);
 
-/// Where the regions of one kind lie along the x axis: at their parameter (the sum's n, gemm's k,
-/// a logged step; an epoch's number from 1), never at a bare index.
+/// Whether regions of the kind follow one another along a number (n, k, a step, an epoch, a layer,
+/// an iteration, a node of a graph in execution order), so that a line between them means
+/// something; the others (schemes, operations, and kinds this list does not know) are categories.
+bool ordered_region_kind(std::string_view region_kind);
+
+/// Where the regions of one kind lie along the x axis: ordered kinds at their parameter (the sum's
+/// n, gemm's k, a logged step; an epoch's number from 1; a layer's, an iteration's, a node's
+/// number), categories at 0, 1, 2, ... by label in order of first appearance. Each run has its own
+/// (two runs overlaid may sum to different n, or list other schemes).
 struct RegionPositions {
-    std::string label;  ///< the axis label: "n (terms summed)", "k", "layer", "epoch"
+    std::string label;  ///< the axis label: "n (terms summed)", "k", "layer", "epoch", "scheme"
+    bool categorical = false;  ///< !ordered_region_kind
     bool logarithmic = false;  ///< positions spanning two decades and more (n = 1, 2, 4, ...)
-    std::map<int, double> by_index;
-    double at(int index) const;
+    std::map<std::pair<std::string, int>, double> by_region;  ///< (run, region_index) -> x
+    double at(const std::string& run, int index) const;
 };
 RegionPositions region_positions(const emu::Report& report, std::string_view region_kind);
 

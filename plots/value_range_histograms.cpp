@@ -6,6 +6,8 @@
 #include <optional>
 #include <tuple>
 
+#include "core/csv.hpp"
+
 #include "plots/report_metrics.hpp"
 #include "plots/report_plots.hpp"
 #include "plots/report_selection.hpp"
@@ -57,50 +59,84 @@ bool usable_range(const RegionHistogram& r) {
            *r.min_subnormal <= *r.min_normal && *r.min_normal <= *r.max;
 }
 
-/// The format's range in log2 space, shaded from edge to edge of the plot.
+/// A bound of the format for a band's name: "2^-24" for a power of two, "65504" otherwise.
+std::string bound_text(double value) {
+    int exponent = 0;
+    if (std::frexp(value, &exponent) == 0.5) return "2^" + std::to_string(exponent - 1);
+    return core::csv_number(value);
+}
+
+/// The format's range in log2 space, shaded from edge to edge of the plot; the names give the
+/// bounds, so that the range is known even where the plot shows only the values' part of it.
 std::vector<Band> range_bands(const RegionHistogram& r) {
     constexpr double infinity = std::numeric_limits<double>::infinity();
     const double subnormal = std::log2(*r.min_subnormal);
     const double normal = std::log2(*r.min_normal);
     const double max = std::log2(*r.max);
+    const std::string min_text = bound_text(*r.min_subnormal), normal_text = bound_text(*r.min_normal),
+                      max_text = bound_text(*r.max);
     std::vector<Band> bands;
-    bands.push_back({BandAxis::X, -infinity, subnormal, "underflow to zero (below min subnormal)", ColourRole::Bad});
+    bands.push_back({BandAxis::X, -infinity, subnormal, "underflow to zero (below " + min_text + ")", ColourRole::Bad});
     // A format that flushes subnormals (or has none) has min subnormal = min normal: no zone.
-    if (subnormal < normal) bands.push_back({BandAxis::X, subnormal, normal, "subnormal", ColourRole::Caution});
-    bands.push_back({BandAxis::X, normal, max, "normal range", ColourRole::Good});
-    bands.push_back({BandAxis::X, max, infinity, "overflow (above max)", ColourRole::Bad});
+    if (subnormal < normal)
+        bands.push_back({BandAxis::X, subnormal, normal, "subnormal (" + min_text + " to " + normal_text + ")",
+                         ColourRole::Caution});
+    bands.push_back(
+        {BandAxis::X, normal, max, "normal range (" + normal_text + " to " + max_text + ")", ColourRole::Good});
+    bands.push_back({BandAxis::X, max, infinity, "overflow (above " + max_text + ")", ColourRole::Bad});
     return bands;
 }
 
-PlotModel histogram_plot(const emu::Report& report, const RegionHistogram& r) {
+/// The x range of a family's plots: the bins of all its members with `margin` bins each side, so
+/// that the slider does not move the axis; a format bound within `near` bins of the values is
+/// taken in, so that the edge the values come close to shows.
+AxisRange focused_range(const std::vector<const RegionHistogram*>& members) {
+    constexpr double margin = 2;
+    constexpr double near = 8;
+    double low = INFINITY, high = -INFINITY;
+    for (const RegionHistogram* r : members)
+        low = std::min(low, static_cast<double>(r->bins.begin()->first)),
+        high = std::max(high, static_cast<double>(r->bins.rbegin()->first + 1));
+    double from = low, to = high;
+    for (const RegionHistogram* r : members) {
+        if (!usable_range(*r)) continue;
+        for (const double edge : {std::floor(std::log2(*r->min_subnormal)), std::floor(std::log2(*r->min_normal)),
+                                  std::ceil(std::log2(*r->max))}) {
+            if (edge < low && low - edge <= near) from = std::min(from, edge);
+            if (edge > high && edge - high <= near) to = std::max(to, edge);
+        }
+    }
+    return {from - margin, to + margin};
+}
+
+PlotModel histogram_plot(const emu::Report& report, const RegionHistogram& r, const AxisRange& range) {
     const std::string name = track_name(report, r.run, r.policy);
     PlotModel plot;
     plot.id = make_plot_id("value_range_" + name + "_" + r.kind + "_" + std::to_string(r.index));
     plot.title = "Values of " + r.region + " under " + name;
+    plot.family = PlotFamily{make_plot_id("value_range_" + name + "_" + r.kind),
+                             "Value ranges under " + name + ", per " + r.kind, r.region};
     plot.x_axis.label = "floor(log2 |x|)";
     // Counts span decades; a log axis keeps the few values that fall off either end visible.
     plot.y_axis = {"number of values", AxisScale::Log, 10, {}, {}};
     Series series{name, {}, SeriesStyle::Bars, 1};
+    series.colour_key = r.policy;
     for (const auto& [bin, count] : r.bins) series.points.push_back({static_cast<double>(bin), count});
     plot.series.push_back(std::move(series));
-
-    double low = r.bins.begin()->first;
-    double high = r.bins.rbegin()->first + 1;
-    if (usable_range(r)) {
-        plot.bands = range_bands(r);
-        low = std::min(low, std::floor(std::log2(*r.min_subnormal)));
-        high = std::max(high, std::ceil(std::log2(*r.max)));
-    }
-    // Two bins of margin, so that the outer bands show even when no value reaches them.
-    plot.x_axis.range = AxisRange{low - 2, high + 2};
+    if (usable_range(r)) plot.bands = range_bands(r);
+    plot.x_axis.range = range;
     return plot;
 }
 
 }  // namespace
 
 std::vector<PlotModel> value_range_histograms(const emu::Report& report) {
+    const std::vector<RegionHistogram> regions = collect(report);
+    std::map<std::tuple<std::string, std::string, std::string>, std::vector<const RegionHistogram*>> families;
+    for (const RegionHistogram& r : regions) families[{r.run, r.policy, r.kind}].push_back(&r);
     std::vector<PlotModel> plots;
-    for (const RegionHistogram& region : collect(report)) plots.push_back(histogram_plot(report, region));
+    for (const RegionHistogram& r : regions)
+        plots.push_back(histogram_plot(report, r, focused_range(families.at({r.run, r.policy, r.kind}))));
     return plots;
 }
 

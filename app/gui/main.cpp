@@ -49,6 +49,14 @@ int main(int argc, char** argv) {
         QStringLiteral("REPORT"));
     const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Folder for --plot's files."),
                                  QStringLiteral("DIR"));
+    const QCommandLineOption plot_size(QStringLiteral("plot-size"),
+                                       QStringLiteral("With --plot: picture size in pixels (default 1000x640)."),
+                                       QStringLiteral("WxH"), QStringLiteral("1000x640"));
+    const QCommandLineOption plot_dpi(
+        QStringLiteral("plot-dpi"),
+        QStringLiteral(
+            "With --plot: dots per inch the pictures are drawn for (default 96; 192 doubles text and lines)."),
+        QStringLiteral("N"), QStringLiteral("96"));
     const QCommandLineOption model(QStringLiteral("model"),
                                    QStringLiteral("With --screenshot: open this ONNX model in the Runner."),
                                    QStringLiteral("FILE.onnx"));
@@ -60,7 +68,8 @@ int main(int argc, char** argv) {
                                    QStringLiteral("LINK"));
     const QCommandLineOption presentation(QStringLiteral("presentation"),
                                           QStringLiteral("Start in presentation mode (larger text and bit cells)."));
-    parser.addOptions({screenshot, view, value, formats, size, story, model, run, plot, out, state, presentation});
+    parser.addOptions({screenshot, view, value, formats, size, story, model, run, plot, out, plot_size, plot_dpi, state,
+                       presentation});
     parser.process(app);
 
     auto fail = [](const QString& message) {
@@ -69,7 +78,13 @@ int main(int argc, char** argv) {
     };
     if (parser.isSet(plot)) {
         if (!parser.isSet(out)) return fail(QStringLiteral("--plot needs --out DIR, the folder for the files"));
-        return floatscope::gui::plot_report(parser.value(plot), parser.value(out));
+        try {
+            const floatscope::plots::ExportSize export_size = floatscope::plots::parse_export_size(
+                parser.value(plot_size).toStdString(), parser.value(plot_dpi).toStdString());
+            return floatscope::gui::plot_report(parser.value(plot), parser.value(out), export_size);
+        } catch (const floatscope::Error& e) {
+            return fail(QString::fromStdString(e.what()));
+        }
     }
     floatscope::gui::apply_app_style(app);
     if (parser.isSet(screenshot)) {

@@ -4,12 +4,15 @@
 #include <QApplication>
 #include <QAreaSeries>
 #include <QCategoryAxis>
+#include <QImage>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
+#include <set>
 
 #include "plots/plot_chart_view.hpp"
+#include "plots/plot_export.hpp"
 #include "plots/report_plots.hpp"
 #include "sample_reports.hpp"
 
@@ -32,7 +35,7 @@ QAbstractAxis* axis(const PlotChartView& view, Qt::Orientation orientation) {
 
 }  // namespace
 
-TEST_CASE("error growth: a log y axis, the layer labels on x, a line per policy") {
+TEST_CASE("error growth: a log y axis, the layer numbers on x, a line per policy") {
     application();
     const PlotModel model =
         error_growth_plots(floatscope::test::sample_layers_report(), ErrorMeasure::RelativeErrorMax).at(0);
@@ -47,9 +50,11 @@ TEST_CASE("error growth: a log y axis, the layer labels on x, a line per policy"
     auto* y = qobject_cast<QLogValueAxis*>(axis(view, Qt::Vertical));
     REQUIRE(y != nullptr);
     CHECK(y->base() == 10);
-    auto* x = qobject_cast<QCategoryAxis*>(axis(view, Qt::Horizontal));
+    // Layers are ordered numbers: a value axis of whole numbers, the labels in the tooltips.
+    auto* x = qobject_cast<QValueAxis*>(axis(view, Qt::Horizontal));
     REQUIRE(x != nullptr);
-    CHECK(x->categoriesLabels().at(3) == "layer 3 (relu)");
+    CHECK(x->tickType() == QValueAxis::TicksDynamic);
+    CHECK(x->tickInterval() == 1);
 }
 
 TEST_CASE("a log axis over many powers labels every few of them, so that the labels fit") {
@@ -80,15 +85,15 @@ TEST_CASE("a legend of long names goes beside the plot, short ones below it; nam
     CHECK(long_names.chart()->legend()->alignment() == Qt::AlignRight);
 }
 
-TEST_CASE("points a log axis cannot show are left out of the drawing") {
+TEST_CASE("points a log axis cannot show are left out of the drawing, and the line breaks there") {
     application();
     PlotModel model;
     model.y_axis.scale = AxisScale::Log;
     model.series = {{"s", {{0, 1e-3}, {1, 0}, {2, std::nan("")}, {3, 1e-2}}, SeriesStyle::Line, 1}};
     PlotChartView view(model);
-    auto* line = qobject_cast<QLineSeries*>(view.chart()->series().at(0));
-    REQUIRE(line != nullptr);
-    CHECK(line->count() == 2);
+    REQUIRE(view.chart()->series().size() == 2);  // 0 and 3, not joined across 1 and 2
+    CHECK(qobject_cast<QLineSeries*>(view.chart()->series().at(0))->points() == QList<QPointF>{{0, 1e-3}});
+    CHECK(qobject_cast<QLineSeries*>(view.chart()->series().at(1))->points() == QList<QPointF>{{3, 1e-2}});
     CHECK(view.model().series[0].points.size() == 4);  // the model keeps them
 }
 
@@ -100,7 +105,7 @@ TEST_CASE("histogram: the format's bands under the bars, reaching the plot's edg
     REQUIRE(series.size() == 5);  // 4 bands, then the bars
     auto* underflow = qobject_cast<QAreaSeries*>(series.at(0));
     REQUIRE(underflow != nullptr);
-    CHECK(underflow->name() == "underflow to zero (below min subnormal)");
+    CHECK(underflow->name() == "underflow to zero (below 2^-24)");
     // From the left edge of the x range (-29, the model's) to log2 of the min subnormal.
     CHECK(underflow->upperSeries()->at(0).x() == -29);
     CHECK(underflow->upperSeries()->at(1).x() == -24);
@@ -142,4 +147,124 @@ TEST_CASE("after zooming, reset_zoom shows the whole range again") {
     view.reset_zoom();
     CHECK(y->min() == Approx(min));
     CHECK(y->max() == Approx(max));
+}
+
+namespace {
+
+QColor line_colour(const PlotChartView& view, const QString& name) {
+    for (QAbstractSeries* s : view.chart()->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s); line != nullptr && line->name() == name)
+            return line->pen().color();
+    FAIL("no line " << name.toStdString());
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("a categorical axis: bars grouped by policy, side by side in each category, labelled by name") {
+    application();
+    PlotModel model;
+    model.x_axis = {"scheme", AxisScale::Linear, 10, {}, {{0, "int4"}, {1, "nf4"}}, true};
+    model.series = {{"fp32", {{0, 19.5}, {1, 20.7}}, SeriesStyle::GroupedBars},
+                    {"bf16", {{1, 20}}, SeriesStyle::GroupedBars}};
+    PlotChartView view(model);
+    auto* x = qobject_cast<QCategoryAxis*>(axis(view, Qt::Horizontal));
+    REQUIRE(x != nullptr);
+    CHECK(x->categoriesLabels() == QStringList{"int4", "nf4"});
+    CHECK(x->min() == -0.5);
+    CHECK(x->max() == 1.5);
+    auto* fp32 = qobject_cast<QAreaSeries*>(view.chart()->series().at(0));
+    auto* bf16 = qobject_cast<QAreaSeries*>(view.chart()->series().at(1));
+    REQUIRE(fp32 != nullptr);
+    REQUIRE(bf16 != nullptr);
+    // Two series share the middle 0.8 of a category: fp32 on [x - 0.4, x), bf16 on [x, x + 0.4).
+    CHECK(fp32->upperSeries()->count() == 8);
+    CHECK(fp32->upperSeries()->at(4).x() == Approx(0.6));
+    CHECK(fp32->upperSeries()->at(6).x() == Approx(1.0));
+    REQUIRE(bf16->upperSeries()->count() == 4);  // no bar where it has no value
+    CHECK(bf16->upperSeries()->at(0).x() == Approx(1.0));
+    CHECK(bf16->upperSeries()->at(1).y() == 20);
+    CHECK(bf16->upperSeries()->at(2).x() == Approx(1.4));
+}
+
+TEST_CASE("a missing point leaves a gap: the line in two parts under one legend entry") {
+    application();
+    PlotModel model;
+    model.x_axis.ticks = {{0, "layer 0"}, {1, "layer 1"}, {2, "layer 2"}, {3, "layer 3"}};
+    model.series = {{"fp16", {{0, 1}, {1, 2}, {3, 4}}, SeriesStyle::Line},
+                    {"bf16", {{0, 1}, {1, std::nan("")}, {2, 3}, {3, 4}}}};
+    PlotChartView view(model);
+    view.show();
+    const QList<QAbstractSeries*> parts = view.chart()->series();
+    REQUIRE(parts.size() == 4);  // fp16: 0-1, 3; bf16: 0, 2-3
+    CHECK(qobject_cast<QLineSeries*>(parts.at(0))->points() == QList<QPointF>{{0, 1}, {1, 2}});
+    CHECK(qobject_cast<QLineSeries*>(parts.at(1))->points() == QList<QPointF>{{3, 4}});
+    CHECK(qobject_cast<QLineSeries*>(parts.at(1))->pointsVisible());  // a lone point shows as a marker
+    int shown_markers = 0;
+    for (QLegendMarker* marker : view.chart()->legend()->markers()) shown_markers += marker->isVisible();
+    CHECK(shown_markers == 2);
+    // Hiding fp16 from the legend hides both its parts, and its later part's marker stays hidden.
+    emit view.chart()->legend()->markers(parts.at(0)).at(0)->clicked();
+    CHECK_FALSE(parts.at(0)->isVisible());
+    CHECK_FALSE(parts.at(1)->isVisible());
+    emit view.chart()->legend()->markers(parts.at(0)).at(0)->clicked();
+    CHECK(parts.at(1)->isVisible());
+    CHECK_FALSE(view.chart()->legend()->markers(parts.at(1)).at(0)->isVisible());
+}
+
+TEST_CASE("a policy has one colour in every plot that shares the colours, filtered or not") {
+    application();
+    const auto report = floatscope::test::sample_layers_report();
+    SeriesColours colours;
+    const PlotModel errors = error_growth_plots(report, ErrorMeasure::RelativeErrorMax).at(0);
+    const PlotModel bits = error_growth_plots(report, ErrorMeasure::BitsCorrectMin).at(0);
+    PlotChartView first(errors, &colours), second(bits, &colours);
+    CHECK(line_colour(first, "fp16") == line_colour(second, "fp16"));
+    CHECK(line_colour(first, "fp16") != line_colour(first, "bf16"));
+    // The same plot without fp32 and bf16 (a Compare filter): fp16 keeps its colour, not the first one.
+    PlotModel filtered = errors;
+    std::erase_if(filtered.series, [](const Series& s) { return s.name == "fp32" || s.name == "bf16"; });
+    PlotChartView third(filtered, &colours);
+    CHECK(line_colour(third, "fp16") == line_colour(first, "fp16"));
+    CHECK(line_colour(third, "fp16") != line_colour(first, "fp32"));
+}
+
+TEST_CASE("legend entries of lines are drawn as the line, dashes and all") {
+    application();
+    const PlotModel loss = training_plots(floatscope::test::sample_training_report()).at(0);
+    PlotChartView view(loss);
+    for (QAbstractSeries* s : view.chart()->series()) {
+        QLegendMarker* marker = view.chart()->legend()->markers(s).at(0);
+        CHECK(marker->shape() == QLegend::MarkerShapeFromSeries);
+        const Qt::PenStyle expected = s->name().endsWith("test loss") ? Qt::DashLine : Qt::SolidLine;
+        CHECK(marker->pen().style() == expected);
+    }
+}
+
+TEST_CASE("export at 1600x1000 and 192 dpi: that many pixels, the chart white to the edges") {
+    application();
+    const PlotModel model =
+        error_growth_plots(floatscope::test::sample_layers_report(), ErrorMeasure::RelativeErrorMax).at(0);
+    PlotChartView view(model);
+    const QByteArray png = png_bytes(view, {1600, 1000, 192});
+    QImage image;
+    REQUIRE(image.loadFromData(png, "PNG"));
+    CHECK(image.width() == 1600);
+    CHECK(image.height() == 1000);
+    CHECK(image.dotsPerMeterX() == 7559);  // 192 / 0.0254
+    // Drawn at twice the scale: the widget was laid out at 800 x 500.
+    CHECK(view.size() == QSize(800, 500));
+    // No grey margin or frame: every pixel of the outer 4-pixel border is white.
+    int not_white = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if ((x < 4 || y < 4 || x >= image.width() - 4 || y >= image.height() - 4) &&
+                image.pixel(x, y) != qRgb(255, 255, 255))
+                ++not_white;
+    CHECK(not_white == 0);
+    // And the plot is there: the lines' colours, not a blank.
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 5)
+        for (int x = 0; x < image.width(); x += 5) colours.insert(image.pixel(x, y));
+    CHECK(colours.size() > 20);
 }

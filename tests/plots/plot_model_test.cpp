@@ -6,8 +6,11 @@
 
 #include "plots/axis_fit.hpp"
 #include "plots/heatmap_model.hpp"
+#include "plots/line_segments.hpp"
+#include "plots/plot_export.hpp"
 #include "plots/plot_model.hpp"
 #include "plots/report_metrics.hpp"
+#include "plots/series_colours.hpp"
 
 using namespace floatscope::plots;
 
@@ -109,4 +112,36 @@ TEST_CASE("axis ranges: the model's own, or fitted to what can be drawn") {
         plot.y_axis.range = AxisRange{0, 1};
         CHECK(visible_y_range(plot) == AxisRange{0, 1});
     }
+}
+
+TEST_CASE("a line breaks at a point it cannot draw and at a tick it has no point at") {
+    PlotModel plot;
+    plot.y_axis.scale = AxisScale::Log;
+    plot.x_axis.ticks = {{0, "a"}, {1, "b"}, {2, "c"}, {3, "d"}, {4, "e"}, {5, "f"}};
+    Series series{"fp16", {{0, 1e-3}, {1, 2e-3}, {2, std::nan("")}, {3, 1e-2}, {5, 1e-1}}};
+    // 2 is nan (an overflowed error): a gap; 4 is missing: 3 and 5 stay apart.
+    CHECK(line_segments(plot, series) ==
+          std::vector<std::vector<PlotPoint>>{{{0, 1e-3}, {1, 2e-3}}, {{3, 1e-2}}, {{5, 1e-1}}});
+    series.points = {{0, 1}, {1, 0}, {2, 2}};  // 0 on a log axis cannot be drawn either
+    CHECK(line_segments(plot, series) == std::vector<std::vector<PlotPoint>>{{{0, 1}}, {{2, 2}}});
+    plot.x_axis.ticks.clear();  // without ticks (a Pareto front) only undrawable points break it
+    series.points = {{0, 1}, {4, 2}};
+    CHECK(line_segments(plot, series).size() == 1);
+}
+
+TEST_CASE("series colours: a key keeps its position, new keys take the next ones") {
+    SeriesColours colours;
+    CHECK(colours.position("fp32") == 0);
+    CHECK(colours.position("bf16") == 1);
+    CHECK(colours.position("fp32") == 0);
+    CHECK(colours.position("fp16") == 2);
+    CHECK(colours.size() == 3);
+}
+
+TEST_CASE("export sizes: WxH and dpi, bad ones named") {
+    CHECK(parse_export_size("1600x1000", "192") == ExportSize{1600, 1000, 192});
+    CHECK_THROWS_WITH(parse_export_size("1600", "96"), Catch::Contains("bad plot size '1600'"));
+    CHECK_THROWS_WITH(parse_export_size("50x50", "96"), Catch::Contains("100 to 10000"));
+    CHECK_THROWS_WITH(parse_export_size("1600x1000", "lots"), Catch::Contains("bad plot dpi 'lots'"));
+    CHECK_THROWS_WITH(parse_export_size("1600x1000", "2000"), Catch::Contains("48 to 1200"));
 }

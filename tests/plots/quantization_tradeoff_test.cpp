@@ -53,15 +53,16 @@ TEST_CASE("the trade-off plot has a point per scheme and the Pareto front of the
     const plots::Series& front = scatter.series[4];
     CHECK(front.name == "Pareto front");
     CHECK(front.pattern == plots::LinePattern::Dashed);
-    CHECK(front.colour_group == plots::neutral_colour);
+    CHECK(front.neutral);
     // nf4 (4.125 bits, 21 dB) then int8: int4 and mxfp4 have more bits and less SQNR than nf4.
     CHECK(front.points == std::vector<plots::PlotPoint>{{4.125, 21}, {8.25, 40}});
-    // The model's bytes as bars centred on their scheme's tick.
+    // The model's bytes as bars at their scheme's tick (the view centres them there).
     const plots::PlotModel& bytes = plots[1];
     CHECK(bytes.title.find("size per scheme") != std::string::npos);
     REQUIRE(bytes.series.size() == 1);
-    CHECK(bytes.series[0].style == plots::SeriesStyle::Bars);
-    CHECK(bytes.series[0].points == std::vector<plots::PlotPoint>{{-0.4, 1.1e6}, {0.6, 0.56e6}});
+    CHECK(bytes.series[0].style == plots::SeriesStyle::GroupedBars);
+    CHECK(bytes.x_axis.categorical);
+    CHECK(bytes.series[0].points == std::vector<plots::PlotPoint>{{0, 1.1e6}, {1, 0.56e6}});
     CHECK(bytes.x_axis.ticks == std::vector<plots::AxisTick>{{0, "int8"}, {1, "nf4"}});
 }
 

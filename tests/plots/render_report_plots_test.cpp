@@ -97,11 +97,22 @@ TEST_CASE("every plot of a report becomes PNG, SVG and CSV files") {
     SECTION("CSV: the models' exports") {
         CHECK(read(out / "error_growth_rel_error_max_layer.csv") == points_csv(all.plots[0]));
         const std::string bands = read(out / "value_range_fp16_layer_2_bands.csv");
-        CHECK(bands.starts_with("band,axis,from,to,role\nunderflow to zero (below min subnormal),x,-inf,-24,bad\n"));
+        CHECK(bands.starts_with("band,axis,from,to,role\nunderflow to zero (below 2^-24),x,-inf,-24,bad\n"));
         const std::string heatmap = read(out / "overflow_fraction_layer.csv");
         CHECK(heatmap.starts_with("layer,fp32,bf16,fp16,fp8_e4m3\n"));
         CHECK(heatmap.find("layer 5 (relu),0,0,0.25,0\n") != std::string::npos);  // 256 of 1024 under fp16
     }
+}
+
+TEST_CASE("plots render at the size and dpi asked for, heatmaps as wide") {
+    application();
+    TempDir dir;
+    render_report_plots(floatscope::test::sample_layers_report(), dir.path(), {1600, 1000, 192});
+    const QImage plot(QString::fromStdString((dir.path() / "error_growth_rel_error_max_layer.png").string()));
+    CHECK(plot.size() == QSize(1600, 1000));
+    CHECK(plot.pixel(0, 0) == qRgb(255, 255, 255));  // no grey margin
+    const QImage heatmap(QString::fromStdString((dir.path() / "overflow_fraction_layer.png").string()));
+    CHECK(heatmap.width() == 1600);
 }
 
 TEST_CASE("repeated ids get numbered file names, and nothing to plot writes nothing") {

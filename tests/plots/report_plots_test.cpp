@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "plots/report_plots.hpp"
 #include "sample_reports.hpp"
@@ -65,8 +66,8 @@ TEST_CASE("bits of error of an FPCore loop: worst and mean point per iteration, 
     CHECK(worst.pattern == LinePattern::Solid);
     const Series& mean = series_named(plots[0], "bf16: bits error avg");
     CHECK(mean.pattern == LinePattern::Dashed);
-    CHECK(mean.colour_group == worst.colour_group);
-    CHECK(series_named(plots[0], "fp16: bits error max").colour_group != worst.colour_group);
+    CHECK(mean.colour_key == worst.colour_key);
+    CHECK(series_named(plots[0], "fp16: bits error max").colour_key != worst.colour_key);
 }
 
 TEST_CASE("quantization: SQNR and relative error along the schemes") {
@@ -79,6 +80,9 @@ TEST_CASE("quantization: SQNR and relative error along the schemes") {
     CHECK(plots[0].id == "quantization_sqnr_db_scheme");
     CHECK(plots[0].series.at(0).points == std::vector<PlotPoint>{{0, 19.5}, {1, 20.7}});
     CHECK(plots[0].x_axis.ticks.at(1) == AxisTick{1, "nf4"});
+    // Schemes are categories: bars grouped by policy on a categorical axis, no line across them.
+    CHECK(plots[0].x_axis.categorical);
+    CHECK(plots[0].series.at(0).style == SeriesStyle::GroupedBars);
     CHECK(plots[1].y_axis.scale == AxisScale::Log);
 }
 
@@ -151,6 +155,8 @@ TEST_CASE("value-range histogram: log2 bins with the format's range shaded") {
         const PlotModel& plot = plots[0];
         CHECK(plot.id == "value_range_fp16_layer_2");
         CHECK(plot.title == "Values of layer 2 (relu) under fp16");
+        CHECK(plot.family ==
+              PlotFamily{"value_range_fp16_layer", "Value ranges under fp16, per layer", "layer 2 (relu)"});
         REQUIRE(plot.series.size() == 1);
         CHECK(plot.series[0].style == SeriesStyle::Bars);
         CHECK(plot.series[0].points ==
@@ -160,6 +166,8 @@ TEST_CASE("value-range histogram: log2 bins with the format's range shaded") {
         CHECK(plot.bands[0].from == -inf);
         CHECK(plot.bands[0].to == -24);  // log2 of fp16's min subnormal 2^-24
         CHECK(plot.bands[0].role == ColourRole::Bad);
+        CHECK(plot.bands[0].label == "underflow to zero (below 2^-24)");
+        CHECK(plot.bands[2].label == "normal range (2^-14 to 65504)");
         CHECK(plot.bands[1].from == -24);
         CHECK(plot.bands[1].to == -14);  // min normal 2^-14
         CHECK(plot.bands[1].role == ColourRole::Caution);
@@ -176,9 +184,11 @@ TEST_CASE("value-range histogram: log2 bins with the format's range shaded") {
         const PlotModel& plot = plots[1];
         CHECK(plot.series[0].name == "fp8_e4m3");
         REQUIRE(plot.bands.size() == 3);
-        CHECK(plot.bands[1].label == "normal range");
+        CHECK(plot.bands[1].label == "normal range (2^-6 to 448)");
         CHECK(plot.bands[1].from == -6);
-        CHECK(*plot.x_axis.range == AxisRange{-8, 11});  // -6 (min value) .. ceil(log2 448) = 9, +-2
+        // The values' bin -3, out to the format's smallest value 2^-6 three bins below, +-2; the
+        // largest, 448 (bin 9), is too far above to take in.
+        CHECK(*plot.x_axis.range == AxisRange{-8, 0});
     }
     SECTION("without the format's rows: bins, no bands") {
         auto bare = report;
@@ -201,8 +211,8 @@ TEST_CASE("training: loss, accuracy, loss scale, gradient underflow per layer") 
     CHECK(loss.series[3].name == "fp16 + loss scaling: test loss");
     CHECK(loss.series[1].points[2] == PlotPoint{3, 0.7});  // epochs lie at their number, from 1
     // A policy keeps its colour across metrics; the metric sets the line pattern.
-    CHECK(loss.series[0].colour_group == loss.series[2].colour_group);
-    CHECK(loss.series[0].colour_group != loss.series[1].colour_group);
+    CHECK(loss.series[0].colour_key == loss.series[2].colour_key);
+    CHECK(loss.series[0].colour_key != loss.series[1].colour_key);
     CHECK(loss.series[0].pattern == LinePattern::Solid);
     CHECK(loss.series[2].pattern == LinePattern::Dashed);
     CHECK(loss.x_axis.ticks[0] == AxisTick{1, "epoch 1"});
@@ -273,8 +283,65 @@ TEST_CASE("normwise error growth: bounds as dashed lines, the sum's n on a log a
     CHECK(measured.points[4] == PlotPoint{256, 16 * std::ldexp(1.0, -11) / 2});
     const Series& gamma = series_named(plot, "fp16: error bound deterministic");
     CHECK(gamma.pattern == LinePattern::Dashed);
-    CHECK(gamma.colour_group == measured.colour_group);
+    CHECK(gamma.colour_key == measured.colour_key);
     CHECK(gamma.points[2] == PlotPoint{16, 16 * std::ldexp(1.0, -11)});
     CHECK(series_named(plot, "bf16: error bound probabilistic").pattern == LinePattern::Dotted);
     CHECK(plot.x_axis.ticks[1] == AxisTick{4, "n = 4"});
+}
+
+TEST_CASE("ordered regions lie at their numbers on a numeric axis; categories are grouped bars") {
+    floatscope::emu::Report report;
+    report.rows = {row("fp16", "operation", 0, "x = 10000 * 10000", "normwise_rel_error", 0.5),
+                   row("fp16", "operation", 1, "y = x - x", "normwise_rel_error", 1),
+                   row("bf16", "operation", 1, "y = x - x", "normwise_rel_error", 0.25),
+                   row("fp16", "node", 0, "MatMul", "normwise_rel_error", 1e-3),
+                   row("fp16", "node", 1, "Relu", "normwise_rel_error", 2e-3)};
+    const std::vector<PlotModel> plots = error_growth_plots(report, ErrorMeasure::NormwiseRelError);
+    REQUIRE(plots.size() == 2);
+    const PlotModel& operations = plots[0];
+    CHECK(operations.x_axis.categorical);
+    CHECK(operations.x_axis.label == "operation");
+    CHECK(operations.x_axis.ticks == std::vector<AxisTick>{{0, "x = 10000 * 10000"}, {1, "y = x - x"}});
+    for (const Series& s : operations.series) CHECK(s.style == SeriesStyle::GroupedBars);
+    CHECK(series_named(operations, "bf16").points == std::vector<PlotPoint>{{1, 0.25}});  // no bar at the first
+    const PlotModel& nodes = plots[1];
+    CHECK_FALSE(nodes.x_axis.categorical);
+    CHECK(nodes.x_axis.label == "node (execution order)");
+    CHECK(nodes.series[0].style == SeriesStyle::LineWithPoints);
+    // Epochs at 1, 2, 3 and steps at their number, both on numeric axes (training test above).
+    const PlotModel loss = training_plots(floatscope::test::sample_training_report()).at(0);
+    CHECK_FALSE(loss.x_axis.categorical);
+}
+
+TEST_CASE("runs overlaid: each run's regions at its own parameter, patterns tell the runs apart") {
+    floatscope::emu::Report report;
+    report.rows = {row("fp16", "terms", 0, "n = 10", "n", 10, "1"),
+                   row("fp16", "terms", 0, "n = 10", "normwise_rel_error", 1e-3, "1"),
+                   row("fp16", "terms", 0, "n = 100", "n", 100, "2"),
+                   row("fp16", "terms", 0, "n = 100", "normwise_rel_error", 1e-2, "2")};
+    const PlotModel plot = error_growth_plots(report, ErrorMeasure::NormwiseRelError).at(0);
+    CHECK(series_named(plot, "fp16 (run 1)").points == std::vector<PlotPoint>{{10, 1e-3}});
+    CHECK(series_named(plot, "fp16 (run 2)").points == std::vector<PlotPoint>{{100, 1e-2}});
+    CHECK(series_named(plot, "fp16 (run 1)").pattern == LinePattern::Solid);
+    CHECK(series_named(plot, "fp16 (run 2)").pattern == LinePattern::Dashed);
+    CHECK(series_named(plot, "fp16 (run 2)").colour_key == "fp16");  // one colour per policy
+}
+
+TEST_CASE("value-range histograms of many layers are one family per policy, focused on the values") {
+    floatscope::emu::Report report;
+    for (int layer = 0; layer < 40; ++layer)
+        for (const std::string policy : {"fp32", "bf16"}) {
+            const std::string region = "layer " + std::to_string(layer);
+            report.rows.push_back(row(policy, "layer", layer, region, "log2_hist_" + std::to_string(-layer / 8), 10));
+            report.rows.push_back(row(policy, "layer", layer, region, "format_max", 3.4028234663852886e38));
+            report.rows.push_back(row(policy, "layer", layer, region, "format_min_normal", std::ldexp(1.0, -126)));
+            report.rows.push_back(row(policy, "layer", layer, region, "format_min_subnormal", std::ldexp(1.0, -149)));
+        }
+    const std::vector<PlotModel> plots = value_range_histograms(report);
+    REQUIRE(plots.size() == 80);
+    std::set<std::string> families;
+    for (const PlotModel& plot : plots) families.insert(plot.family.value().id);
+    CHECK(families == std::set<std::string>{"value_range_fp32_layer", "value_range_bf16_layer"});
+    // Bins -4 .. 0 over the family (+1 for the last bin's width), 2 bins of margin: not fp32's -149 .. 128.
+    for (const PlotModel& plot : plots) CHECK(*plot.x_axis.range == AxisRange{-6, 3});
 }

@@ -78,6 +78,25 @@ QList<QStandardItem*> cost_items(const PolicySummary& s, const std::optional<cor
     }
 }
 
+/// The first column: the row's name, carrying the (run, policy) a selection filters the plots to.
+QStandardItem* name_item(const std::string& name, const std::string& run, const std::string& policy,
+                         const std::string& tooltip) {
+    auto* item = new QStandardItem(QString::fromStdString(name));
+    item->setEditable(false);
+    item->setData(QString::fromStdString(name), sort_role);
+    item->setData(QString::fromStdString(run), run_role);
+    item->setData(QString::fromStdString(policy), policy_role);
+    item->setToolTip(QString::fromStdString(tooltip));
+    return item;
+}
+
+QStandardItem* run_item(const std::string& run) {
+    auto* item = new QStandardItem(QString::fromStdString(run));
+    item->setEditable(false);
+    item->setData(QString::fromStdString(run).toInt(), sort_role);
+    return item;
+}
+
 }  // namespace
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
@@ -92,11 +111,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->verticalHeader()->hide();
-    note_ = new QLabel(
-        QStringLiteral("Select rows to show only those policies in the plots (Results); "
-                       "click a header to sort. Errors are those of the last region (the result): ||x - t|| / ||t||; "
-                       "underflow counts results whose exact value is below the normal range."),
-        this);
+    note_ = new QLabel(this);
     note_->setWordWrap(true);
     hardware_ = new QComboBox(this);
     hardware_->setObjectName(QStringLiteral("hardware"));
@@ -125,7 +140,26 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 
 void CompareView::show_report(const emu::Report& report) {
     if (&report != &report_) report_ = report;
-    const std::vector<PolicySummary> summaries = summarize_policies(report);
+    // A new report is not a new selection: the plots already show every policy of it.
+    const QSignalBlocker blocker(table_->selectionModel());
+    table_->setSortingEnabled(false);
+    model_->clear();
+    const std::vector<SchemeSummary> schemes = summarize_schemes(report);
+    if (schemes.empty())
+        list_policies();
+    else
+        list_schemes(schemes);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(-1, Qt::AscendingOrder);  // report order until the user sorts
+    table_->resizeColumnsToContents();
+}
+
+void CompareView::list_policies() {
+    note_->setText(
+        QStringLiteral("Select rows to show only those policies in the plots (Results); "
+                       "click a header to sort. Errors are those of the last region (the result): ||x - t|| / ||t||; "
+                       "underflow counts results whose exact value is below the normal range."));
+    const std::vector<PolicySummary> summaries = summarize_policies(report_);
     const bool costed =
         std::any_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.work.has_value(); });
     const bool training = std::any_of(summaries.begin(), summaries.end(),
@@ -137,23 +171,10 @@ void CompareView::show_report(const emu::Report& report) {
     if (training) headers << QStringLiteral("Test accuracy") << QStringLiteral("Train loss");
     if (costed)
         headers << QStringLiteral("Memory (MB)") << QStringLiteral("Est. time (ms)") << QStringLiteral("Energy (mJ)");
-    // A new report is not a new selection: the plots already show every policy of it.
-    const QSignalBlocker blocker(table_->selectionModel());
-    table_->setSortingEnabled(false);
-    model_->clear();
     model_->setHorizontalHeaderLabels(headers);
     for (const PolicySummary& s : summaries) {
-        auto* policy = new QStandardItem(QString::fromStdString(s.policy));
-        policy->setEditable(false);
-        policy->setData(QString::fromStdString(s.policy), sort_role);
-        policy->setData(QString::fromStdString(s.run), run_role);
-        policy->setData(QString::fromStdString(s.policy), policy_role);
-        policy->setToolTip(QString::fromStdString(s.name));
-        auto* run = new QStandardItem(QString::fromStdString(s.run));
-        run->setEditable(false);
-        run->setData(QString::fromStdString(s.run).toInt(), sort_role);
-        QList<QStandardItem*> row = {policy,
-                                     run,
+        QList<QStandardItem*> row = {name_item(s.policy, s.run, s.policy, s.name),
+                                     run_item(s.run),
                                      number_item(s.final_error, 'e', 3),
                                      number_item(s.final_bits_correct, 'f', 1),
                                      number_item(s.overflow, 'g', 12),
@@ -163,9 +184,44 @@ void CompareView::show_report(const emu::Report& report) {
         if (costed) row << cost_items(s, cost_model_, cost_model_error_, hardware_->currentText().toStdString());
         model_->appendRow(row);
     }
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(-1, Qt::AscendingOrder);  // report order until the user sorts
-    table_->resizeColumnsToContents();
+}
+
+void CompareView::list_schemes(const std::vector<SchemeSummary>& schemes) {
+    note_->setText(
+        QStringLiteral("A row per quantization scheme; click a header to sort. SQNR = 10 log10(||W||^2 / "
+                       "||Q(W) - W||^2); bits per value count the scales and zero points too."));
+    const auto any = [&](auto field) {
+        return std::any_of(schemes.begin(), schemes.end(),
+                           [&](const SchemeSummary& s) { return (s.*field).has_value(); });
+    };
+    const bool accuracy = any(&SchemeSummary::test_accuracy), bytes = any(&SchemeSummary::model_bytes);
+    QStringList headers = {QStringLiteral("Scheme"),
+                           QStringLiteral("Run"),
+                           QStringLiteral("Policy"),
+                           QStringLiteral("Bits per value"),
+                           QStringLiteral("SQNR (dB)"),
+                           QStringLiteral("Rel. Frobenius error"),
+                           QStringLiteral("Error vs truth (normwise)"),
+                           QStringLiteral("Clipped")};
+    if (accuracy) headers << QStringLiteral("Test accuracy");
+    if (bytes) headers << QStringLiteral("Model (MB)");
+    model_->setHorizontalHeaderLabels(headers);
+    for (const SchemeSummary& s : schemes) {
+        auto* policy = new QStandardItem(QString::fromStdString(s.policy));
+        policy->setEditable(false);
+        policy->setData(QString::fromStdString(s.policy), sort_role);
+        QList<QStandardItem*> row = {name_item(s.scheme, s.run, s.policy, s.scheme + " under " + s.policy),
+                                     run_item(s.run),
+                                     policy,
+                                     number_item(s.bits_per_value, 'g', 4),
+                                     number_item(s.sqnr_db, 'f', 2),
+                                     number_item(s.relative_frobenius, 'e', 3),
+                                     number_item(s.normwise_error, 'e', 3),
+                                     number_item(s.fraction_clipped, 'g', 3)};
+        if (accuracy) row << number_item(s.test_accuracy, 'f', 4);
+        if (bytes) row << number_item(s.model_bytes ? std::optional(*s.model_bytes / 1e6) : std::nullopt, 'g', 4);
+        model_->appendRow(row);
+    }
 }
 
 std::vector<std::pair<std::string, std::string>> CompareView::selected_policies() const {
@@ -184,12 +240,13 @@ std::string CompareView::csv() const {
     for (int row = 0; row < sorted_->rowCount(); ++row) {
         fields.clear();
         for (int column = 0; column < sorted_->columnCount(); ++column) {
-            // Full precision in the file, whatever the table rounds to.
-            const QVariant value = sorted_->index(row, column).data(column < 2 ? Qt::DisplayRole : sort_role);
-            fields.push_back(
-                value.isValid()
-                    ? (column < 2 ? value.toString() : QString::number(value.toDouble(), 'g', 17)).toStdString()
-                    : std::string());
+            // Figures at full precision, whatever the table rounds to; names and run numbers as shown.
+            const QModelIndex cell = sorted_->index(row, column);
+            const QVariant value = cell.data(sort_role);
+            fields.push_back(!value.isValid() ? std::string()
+                             : value.typeId() == QMetaType::Double
+                                 ? QString::number(value.toDouble(), 'g', 17).toStdString()
+                                 : cell.data(Qt::DisplayRole).toString().toStdString());
         }
         text += core::csv_record(fields, core::csv_crlf);
     }

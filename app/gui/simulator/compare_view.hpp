@@ -8,6 +8,7 @@
 
 #include <optional>
 
+#include "app/gui/simulator/policy_summary.hpp"
 #include "core/cost_model.hpp"
 #include "emulation/simulation/report.hpp"
 
@@ -19,7 +20,10 @@ class QTableView;
 
 namespace floatscope::gui {
 
-/// One row per (run, policy) of the report (policy_summary.hpp): final relative error, bits
+/// For a quantization run (summarize_schemes has rows), one row per scheme: its bits per value,
+/// SQNR, relative Frobenius error, error against the ground truth, the fraction clipped, and where
+/// the workload has them the quantized model's test accuracy and size. Otherwise:
+/// one row per (run, policy) of the report (policy_summary.hpp): final relative error, bits
 /// correct, overflow / underflow-to-zero / NaN counts, for training runs the final test accuracy
 /// and train loss, and where the workload counts its work, the memory it keeps resident and the
 /// cost model's roofline time and energy on the accelerator chosen above the table
@@ -45,6 +49,9 @@ signals:
     void policies_selected(const std::vector<std::pair<std::string, std::string>>& keep);
 
 private:
+    void list_policies();
+    void list_schemes(const std::vector<SchemeSummary>& schemes);
+
     QStandardItemModel* model_ = nullptr;
     QSortFilterProxyModel* sorted_ = nullptr;
     QTableView* table_ = nullptr;

@@ -11,7 +11,7 @@
 
 namespace floatscope::gui {
 
-int plot_report(const QString& report_path, const QString& out_dir) {
+int plot_report(const QString& report_path, const QString& out_dir, plots::ExportSize size) {
     try {
         const std::string path = report_path.toStdString();
         std::istringstream in(core::read_input_file(path, "report"));
@@ -22,7 +22,7 @@ int plot_report(const QString& report_path, const QString& out_dir) {
         } catch (const Error& e) {
             throw Error("'" + path + "' is not a FloatScope report: " + e.what());
         }
-        const auto files = plots::render_report_plots(report, out_dir.toStdString());
+        const auto files = plots::render_report_plots(report, out_dir.toStdString(), size);
         if (files.empty())
             std::printf("%s has nothing to plot; no files written\n", path.c_str());
         else

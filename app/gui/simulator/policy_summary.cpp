@@ -2,6 +2,8 @@
 #include "app/gui/simulator/policy_summary.hpp"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 #include "emulation/simulation/engine.hpp"
 #include "plots/report_metrics.hpp"
@@ -58,6 +60,35 @@ std::vector<PolicySummary> summarize_policies(const emu::Report& report) {
         s.work = emu::read_work(report, s.run, s.policy);
     }
     return summaries;
+}
+
+std::vector<SchemeSummary> summarize_schemes(const emu::Report& report) {
+    // The regions with bits_per_value, then every figure of theirs.
+    std::vector<SchemeSummary> schemes;
+    std::map<std::tuple<std::string, std::string, std::string, int>, std::size_t> at;
+    for (const emu::ReportRow& row : report.rows)
+        if (row.metric == plots::metric::bits_per_value && row.region_kind != "tensor" &&
+            row.policy != ground_truth_policy &&
+            at.try_emplace({row.run, row.policy, row.region_kind, row.region_index}, schemes.size()).second)
+            schemes.push_back({row.run, row.policy, row.region, row.value, {}, {}, {}, {}, {}, {}});
+    for (const emu::ReportRow& row : report.rows) {
+        const auto found = at.find({row.run, row.policy, row.region_kind, row.region_index});
+        if (found == at.end()) continue;
+        SchemeSummary& s = schemes[found->second];
+        if (row.metric == plots::metric::sqnr_db)
+            s.sqnr_db = row.value;
+        else if (row.metric == plots::metric::relative_frobenius)
+            s.relative_frobenius = row.value;
+        else if (row.metric == plots::metric::normwise_rel_error)
+            s.normwise_error = row.value;
+        else if (row.metric == plots::metric::fraction_clipped)
+            s.fraction_clipped = row.value;
+        else if (row.metric == plots::metric::model_bytes)
+            s.model_bytes = row.value;
+        else if (row.metric == plots::metric::test_accuracy)
+            s.test_accuracy = row.value;
+    }
+    return schemes;
 }
 
 emu::Report select_policies(const emu::Report& report, const std::vector<std::pair<std::string, std::string>>& keep) {

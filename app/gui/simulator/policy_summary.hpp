@@ -34,6 +34,26 @@ struct PolicySummary {
 /// One summary per (run, policy) of the report, ground truth left out, in report order.
 std::vector<PolicySummary> summarize_policies(const emu::Report& report);
 
+/// The figures of one quantization scheme: a region of a run that carries bits_per_value (the
+/// quantize workload's "scheme" regions, the weights workload's "model" ones), where one policy
+/// holds many schemes and a row per policy would say nothing.
+struct SchemeSummary {
+    std::string run;
+    std::string policy;
+    std::string scheme;  ///< the region's label: "nf4"
+    double bits_per_value = 0;
+    std::optional<double> sqnr_db;
+    std::optional<double> relative_frobenius;
+    std::optional<double> normwise_error;  ///< against the ground truth, where there is one
+    std::optional<double> fraction_clipped;
+    std::optional<double> model_bytes;
+    std::optional<double> test_accuracy;  ///< of the model with the quantized weights
+};
+
+/// One summary per scheme region, in report order; empty when the report has none (not a
+/// quantization run). Single tensors (weights' "tensor" regions) are not schemes.
+std::vector<SchemeSummary> summarize_schemes(const emu::Report& report);
+
 /// The report reduced to the rows (and run metadata) of the given (run, policy) pairs, plus the
 /// ground truth's rows: what the plots show when the Compare table has a selection.
 emu::Report select_policies(const emu::Report& report, const std::vector<std::pair<std::string, std::string>>& keep);

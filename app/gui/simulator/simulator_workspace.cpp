@@ -10,6 +10,8 @@
 
 #include "app/gui/simulator/compare_view.hpp"
 #include "app/gui/simulator/results_view.hpp"
+#include "app/gui/simulator/run_overlay.hpp"
+#include "app/gui/simulator/run_title.hpp"
 #include "app/gui/simulator/run_worker.hpp"
 #include "app/gui/simulator/runner_view.hpp"
 #include "app/gui/simulator/stories.hpp"
@@ -22,14 +24,6 @@ namespace floatscope::gui {
 namespace {
 
 int engine_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
-
-QString run_title(const RunSetup& setup) {
-    QStringList names;
-    for (const PolicyEntry& entry : setup.policies) names << QString::fromStdString(emu::parse_policy(entry.text).name);
-    return QStringLiteral("%1  %2: %3")
-        .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), QString::fromStdString(setup.workload),
-             names.join(QStringLiteral(", ")));
-}
 
 }  // namespace
 
@@ -46,7 +40,7 @@ SimulatorWorkspace::SimulatorWorkspace(QWidget& window) : QObject(&window), wind
     connect(worker_, &RunWorker::progress, runner_, &RunnerView::show_progress);
     connect(worker_, &RunWorker::finished, this, &SimulatorWorkspace::finish);
     connect(worker_, &RunWorker::failed, this, &SimulatorWorkspace::fail);
-    connect(results_, &ResultsView::run_selected, this, &SimulatorWorkspace::show_run);
+    connect(results_, &ResultsView::runs_selected, this, &SimulatorWorkspace::show_runs);
     connect(compare_, &CompareView::policies_selected, results_, &ResultsView::set_policy_filter);
 }
 
@@ -105,7 +99,9 @@ bool SimulatorWorkspace::start_run() {
     std::vector<emu::RunRequest> requests;
     try {
         requests = build_requests(setup, engine_threads());
-        running_title_ = run_title(setup);
+        running_title_ =
+            QString::fromStdString(run_title(setup, static_cast<int>(runs_.size()) + 1,
+                                             QTime::currentTime().toString(QStringLiteral("HH:mm:ss")).toStdString()));
     } catch (const Error& e) {
         landing_plot_.clear();
         runner_->show_message(QString::fromStdString(e.what()), true);
@@ -193,9 +189,18 @@ void SimulatorWorkspace::list_runs() {
     show_run(last);
 }
 
-void SimulatorWorkspace::show_run(int index) {
-    shown_run_ = index;
-    const emu::Report report = current_run() != nullptr ? current_run()->report : emu::Report{};
+void SimulatorWorkspace::show_run(int index) { show_runs({index}); }
+
+void SimulatorWorkspace::show_runs(const std::vector<int>& rows) {
+    shown_run_ = rows.empty() ? -1 : rows.back();
+    std::vector<std::pair<int, const emu::Report*>> shown;
+    for (const int row : rows)
+        if (row >= 0 && row < static_cast<int>(runs_.size()))
+            shown.emplace_back(row + 1, &runs_[static_cast<std::size_t>(row)].report);
+    // One run as it is; several over each other, each under its number in the run list.
+    const emu::Report report = shown.size() == 1 ? *shown.front().second
+                               : shown.empty()   ? emu::Report{}
+                                                 : overlay_runs(shown);
     results_->show_report(report);
     compare_->show_report(report);
 }

@@ -98,6 +98,8 @@ private:
     /// Lists the runs in Results and shows the newest.
     void list_runs();
     void show_run(int index);
+    /// The runs at these rows of the list: one as it is, several overlaid (run_overlay.hpp).
+    void show_runs(const std::vector<int>& rows);
     std::string report_csv() const;
     template <class Action>
     void with_file_dialog(const QString& title, const QString& suggested, const QString& filter, Action action);
