@@ -260,7 +260,7 @@ std::size_t count_mismatches(const FormatSpec& spec, RoundingMode mode, const st
 TEST_CASE("round_array equals Rounder and MPFR on every format's grid edges, ties and overflow thresholds",
           "[round_array][edges]") {
     for (const char* name : {"fp16", "bf16", "tf32", "fp8_e4m3", "fp8_e5m2", "e4m3fnuz", "fp6_e2m3", "fp6_e3m2",
-                             "fp4_e2m1", "e6m9", "binary8p4se", "binary8p3se:satfinite", "fp8_e4m3:sat"}) {
+                             "fp4_e2m1", "e6m9", "binary8p4se", "binary8p3se:satfinite", "fp8_e4m3:sat", "fp16:sat"}) {
         const FormatSpec spec = parse_format(name);
         const double max_finite = binary_geometry(spec).max_finite;
         // Magnitudes the in-range kernel takes run together, so that whole blocks of them take it; the others
@@ -278,6 +278,32 @@ TEST_CASE("round_array equals Rounder and MPFR on every format's grid edges, tie
                 CHECK(count_mismatches<float>(spec, mode, name, *values) == 0);
                 CHECK(count_mismatches<double>(spec, mode, name, *values) == 0);
             }
+        }
+    }
+}
+
+// Every float, 2^32 of them, through round_array against Rounder: hours, so hidden from ctest
+// (scripts/round-array-exhaustive.sh runs it).
+TEST_CASE("round_array equals Rounder on every float", "[.exhaustive][round_array]") {
+    constexpr std::uint64_t chunk = std::uint64_t{1} << 20;
+    std::vector<float> in(chunk), out(chunk);
+    for (const char* name : {"fp16", "bf16", "fp8_e4m3", "fp8_e5m2"}) {
+        const FormatSpec spec = parse_format(name);
+        for (const RoundingMode mode : test::ref_modes) {
+            const Rounder rounder(spec, {mode});
+            std::size_t mismatches = 0;
+            for (std::uint64_t start = 0; start < (std::uint64_t{1} << 32); start += chunk) {
+                for (std::uint64_t i = 0; i < chunk; ++i)
+                    in[i] = std::bit_cast<float>(static_cast<std::uint32_t>(start + i));
+                round_array(spec, mode, std::span<const float>(in), std::span<float>(out));
+                for (std::uint64_t i = 0; i < chunk; ++i) {
+                    const double expected = static_cast<float>(rounder(static_cast<double>(in[i])).value);
+                    if (comparable_bits(out[i]) != comparable_bits(expected) && mismatches++ < 5)
+                        UNSCOPED_INFO(name << " " << to_string(mode) << ": " << test::hex_double(in[i]) << " -> "
+                                           << test::hex_double(out[i]) << ", Rounder " << test::hex_double(expected));
+                }
+            }
+            CHECK(mismatches == 0);
         }
     }
 }
