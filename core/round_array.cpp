@@ -62,6 +62,9 @@ struct Plan {
     Bits in_range_limit_bits = 0;
     Bits magic_offset = 0;  ///< (F - m) << F: added to an exponent field, scales by 2^(F - m)
     T ulp_of_one = 0;  ///< 2^-F, the native type's epsilon
+    /// IEEE-encoded with the native exponent range (bf16, tf32): rounding the bit pattern gives the
+    /// subnormals, overflows and infinities IEEE 754 does, NaNs aside.
+    bool native_range = false;
 };
 
 template <typename T>
@@ -109,6 +112,9 @@ Plan<T> make_plan(const FormatSpec& spec, RoundingMode mode) {
     p.in_range_limit_bits = std::min(p.max_bits, below_finite_magic);
     p.magic_offset = static_cast<Bits>(native_fraction_bits - spec.mantissa_bits) << native_fraction_bits;
     p.ulp_of_one = std::numeric_limits<T>::epsilon();
+    p.native_range = g.emin == Native<T>::emin && g.emax == std::numeric_limits<T>::max_exponent - 1 &&
+                     spec.has_infinity && spec.nan_encoding == NanEncoding::Ieee &&
+                     spec.overflow == OverflowPolicy::Ieee && spec.has_negative_zero && !spec.is_p3109();
     return p;
 }
 
@@ -263,8 +269,28 @@ FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T
     }
 }
 
+/// Formats with Plan::native_range: the bit pattern's rounding (round_normal_bits) and the NaN
+/// check, the whole of it; the bf16 "bit trick" of rne in every deterministic mode.
+template <RoundingMode mode, typename T>
+FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out,
+                                                        std::size_t n) {
+    const Plan<T> p = plan;
+    using Bits = typename Native<T>::Bits;
+    constexpr Bits sign_bit = sign_bit_of<T>;
+    constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
+    constexpr Bits quiet_nan = std::bit_cast<Bits>(std::numeric_limits<T>::quiet_NaN());
+    for (std::size_t i = 0; i < n; ++i) {
+        const Bits u = bits_of<T>(in[i]);
+        const Bits sign = u & sign_bit;
+        const Bits a = u ^ sign;
+        const Bits rounded = round_normal_bits<mode>(a, p.shift, sign != 0, Bits{0});
+        out[i] = std::bit_cast<T>(sign | pick<Bits>(a > infinity, quiet_nan, rounded));
+    }
+}
+
 template <RoundingMode mode, typename T>
 void round_in_range_blocks(const Plan<T>& plan, const T* in, T* out, std::size_t n) {
+    if (plan.native_range) return round_native_range_kernel<mode>(plan, in, out, n);
     if (plan.zero_sign_mask != 0) return round_in_range_kernel<mode, true>(plan, in, out, n);
     return round_in_range_kernel<mode, false>(plan, in, out, n);
 }
