@@ -2,6 +2,7 @@
 // classic "add and subtract 2^(F) quanta" trick for the format's subnormal range.
 #include "core/round_array.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -10,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/kernel_clones.hpp"
 #include "core/out_of_range.hpp"
+#include "core/round_array_f16c.hpp"
 #include "core/round_array_tapered.hpp"
 #include "core/round_bits.hpp"
 #include "core/rounding.hpp"
@@ -54,7 +56,15 @@ struct Plan {
     T quantum = 0;  ///< spacing of the format's subnormals
     T fraction_scale_high = 0;  ///< (2^31 / quantum) split in two factors that do not overflow
     T fraction_scale_low = 0;
-    bool keep_negative_zero = true;
+    Bits zero_sign_mask = 0;  ///< the sign bit if the format has -0, else 0
+    /// |x| bits up to this take round_in_range: no larger than max_bits (so no overflow in any mode),
+    /// and small enough that the constant 2^(e + F - m) it adds is finite.
+    Bits in_range_limit_bits = 0;
+    Bits magic_offset = 0;  ///< (F - m) << F: added to an exponent field, scales by 2^(F - m)
+    T ulp_of_one = 0;  ///< 2^-F, the native type's epsilon
+    /// IEEE-encoded with the native exponent range (bf16, tf32): rounding the bit pattern gives the
+    /// subnormals, overflows and infinities IEEE 754 does, NaNs aside.
+    bool native_range = false;
 };
 
 template <typename T>
@@ -93,8 +103,18 @@ Plan<T> make_plan(const FormatSpec& spec, RoundingMode mode) {
     const int scale = 31 - quantum_exponent;
     p.fraction_scale_high = std::ldexp(T{1}, scale / 2);
     p.fraction_scale_low = std::ldexp(T{1}, scale - scale / 2);
-    p.keep_negative_zero = spec.has_negative_zero;
+    p.zero_sign_mask = spec.has_negative_zero ? sign_bit : 0;
     p.nan_input_gives_nan = spec.has_nan();
+    constexpr int native_fraction_bits = Native<T>::fraction_bits;
+    const int largest_magic_exponent = std::numeric_limits<T>::max_exponent - 1;
+    const Bits below_finite_magic =
+        bits_of<T>(std::ldexp(T{1}, largest_magic_exponent - native_fraction_bits + spec.mantissa_bits + 1)) - 1;
+    p.in_range_limit_bits = std::min(p.max_bits, below_finite_magic);
+    p.magic_offset = static_cast<Bits>(native_fraction_bits - spec.mantissa_bits) << native_fraction_bits;
+    p.ulp_of_one = std::numeric_limits<T>::epsilon();
+    p.native_range = g.emin == Native<T>::emin && g.emax == std::numeric_limits<T>::max_exponent - 1 &&
+                     spec.has_infinity && spec.nan_encoding == NanEncoding::Ieee &&
+                     spec.overflow == OverflowPolicy::Ieee && spec.has_negative_zero && !spec.is_p3109();
     return p;
 }
 
@@ -134,36 +154,145 @@ inline T round_subnormal(const Plan<T>& p, T magnitude, bool negative, typename 
     }
 }
 
+template <typename T>
+constexpr typename Native<T>::Bits sign_bit_of = typename Native<T>::Bits{1} << (sizeof(T) * 8 - 1);
+
+/// The sign bit a rounded magnitude keeps: none on a zero of a format without -0.
+template <typename T>
+inline typename Native<T>::Bits kept_sign(const Plan<T>& p, typename Native<T>::Bits magnitude,
+                                          typename Native<T>::Bits sign) {
+    using Bits = typename Native<T>::Bits;
+    return pick<Bits>(magnitude == 0, sign & p.zero_sign_mask, sign);
+}
+
+/// Rounds the bits u of any input, in every path at once (normal, subnormal, overflow, inf, NaN),
+/// selecting instead of branching so that loops over it vectorize.
+template <RoundingMode mode, typename T>
+inline typename Native<T>::Bits round_any(const Plan<T>& p, typename Native<T>::Bits u,
+                                          typename Native<T>::Bits random) {
+    using Bits = typename Native<T>::Bits;
+    constexpr Bits sign_bit = sign_bit_of<T>;
+    constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
+    const Bits nan_result = p.nan_input_gives_nan ? std::bit_cast<Bits>(std::numeric_limits<T>::quiet_NaN()) : 0;
+    const Bits nan_sign_mask = p.nan_input_gives_nan ? sign_bit : 0;
+    const Bits sign = u & sign_bit;
+    const bool negative = sign != 0;
+    const Bits a = u ^ sign;
+    const Bits normal = round_normal_bits<mode>(a, p.shift, negative, random);
+    const Bits subnormal = bits_of<T>(round_subnormal<mode>(p, std::bit_cast<T>(a), negative, random));
+    const Bits magnitude = pick<Bits>(p.subnormal_range & (a < p.min_normal_bits), subnormal, normal);
+    Bits result = kept_sign(p, magnitude, sign) | magnitude;
+    result = pick<Bits>(magnitude > p.max_bits, pick<Bits>(negative, p.overflow_bits[1], p.overflow_bits[0]), result);
+    result =
+        pick<Bits>(a == infinity, pick<Bits>(negative, p.infinity_input_bits[1], p.infinity_input_bits[0]), result);
+    return pick<Bits>(a > infinity, (sign & nan_sign_mask) | nan_result, result);
+}
+
+/// Rounds a magnitude no larger than p.in_range_limit_bits, normal or in the format's subnormal
+/// range, in one way for both: c = 2^(e + F - m), for e the exponent of a or the format's emin if
+/// larger, has ulp 2^(e - m), the format's quantum there, so (a + c) - c rounds a to nearest-even
+/// on the format's grid (the subtraction is exact). Its error a - nearest is exact too, and tells
+/// whether a step of one quantum gives the other modes' results (all on the grid, so exact).
+template <RoundingMode mode, typename T>
+inline typename Native<T>::Bits round_in_range(const Plan<T>& p, typename Native<T>::Bits a, bool negative) {
+    using Bits = typename Native<T>::Bits;
+    constexpr Bits exponent_mask = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
+    const Bits exponent = std::max<Bits>(a & exponent_mask, p.min_normal_bits);
+    const T x = std::bit_cast<T>(a);
+    const T magic = std::bit_cast<T>(exponent + p.magic_offset);
+    const T nearest = (x + magic) - magic;
+    if constexpr (mode == RoundingMode::NearestEven) return bits_of<T>(nearest);
+    const T quantum = magic * p.ulp_of_one;
+    const T error = x - nearest;
+    const T toward_zero = pick_value<T>(error < 0, nearest - quantum, nearest);
+    const T away = pick_value<T>(error > 0, nearest + quantum, nearest);
+    if constexpr (mode == RoundingMode::NearestAway)
+        return bits_of<T>(pick_value<T>(error + error == quantum, nearest + quantum, nearest));
+    if constexpr (mode == RoundingMode::ToOdd) {
+        // toward_zero + magic has ulp = quantum and magic's significand is even, so its last bit is
+        // the parity of toward_zero's quanta. (GCC 12 leaves this loop scalar.)
+        const bool even = (bits_of<T>(toward_zero + magic) & 1) == 0;
+        return bits_of<T>(pick_value<T>((error != 0) & even, toward_zero + quantum, toward_zero));
+    }
+    if constexpr (mode == RoundingMode::TowardZero) return bits_of<T>(toward_zero);
+    if constexpr (mode == RoundingMode::Upward) return bits_of<T>(pick_value<T>(negative, toward_zero, away));
+    if constexpr (mode == RoundingMode::Downward) return bits_of<T>(pick_value<T>(negative, away, toward_zero));
+    return a;
+}
+
+/// Every element through round_any (stochastic rounding, and blocks of round_in_range_kernel that
+/// hold an out-of-range element).
 template <RoundingMode mode, typename T>
 FLOATSCOPE_KERNEL_CLONES void round_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out,
                                            std::size_t n, std::uint64_t seed) {
     const Plan<T> p = plan;  // a local copy: stores to out cannot alias it
     using Bits = typename Native<T>::Bits;
-    constexpr Bits sign_bit = Bits{1} << (sizeof(T) * 8 - 1);
-    constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
-    const Bits nan_result = p.nan_input_gives_nan ? std::bit_cast<Bits>(std::numeric_limits<T>::quiet_NaN()) : 0;
-    const Bits nan_sign_mask = p.nan_input_gives_nan ? sign_bit : 0;
-    const Bits zero_sign_mask = p.keep_negative_zero ? sign_bit : 0;
     // Every path is computed and the right one selected, so that the loop has no branches and
     // the compiler vectorizes it (this file is built with -fno-trapping-math for that).
     for (std::size_t i = 0; i < n; ++i) {
-        const Bits u = bits_of<T>(in[i]);
-        const Bits sign = u & sign_bit;
-        const bool negative = sign != 0;
-        const Bits a = u ^ sign;
         Bits random = 0;
         if constexpr (mode == RoundingMode::Stochastic) random = hash_bits(static_cast<Bits>(seed + i));
-        const Bits normal = round_normal_bits<mode>(a, p.shift, negative, random);
-        const Bits subnormal = bits_of<T>(round_subnormal<mode>(p, std::bit_cast<T>(a), negative, random));
-        const Bits magnitude = pick<Bits>(p.subnormal_range & (a < p.min_normal_bits), subnormal, normal);
-        Bits result = pick<Bits>(magnitude == 0, sign & zero_sign_mask, sign) | magnitude;
-        result =
-            pick<Bits>(magnitude > p.max_bits, pick<Bits>(negative, p.overflow_bits[1], p.overflow_bits[0]), result);
-        result =
-            pick<Bits>(a == infinity, pick<Bits>(negative, p.infinity_input_bits[1], p.infinity_input_bits[0]), result);
-        result = pick<Bits>(a > infinity, (sign & nan_sign_mask) | nan_result, result);
-        out[i] = std::bit_cast<T>(result);
+        out[i] = std::bit_cast<T>(round_any<mode>(p, bits_of<T>(in[i]), random));
     }
+}
+
+/// Elements per check in round_in_range_kernel: long enough that the check's reduction costs
+/// little, short enough that an out-of-range element sends few others the slow way.
+constexpr std::size_t in_range_block = 256;
+
+/// The deterministic modes: blocks whose magnitudes are all in round_in_range's range go through it
+/// (no overflow, infinity or NaN to select among); any other block goes through round_any.
+/// For formats with -0 (has_negative_zero) the sign is kept as it is, without looking for zeros.
+template <RoundingMode mode, bool has_negative_zero, typename T>
+FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out,
+                                                    std::size_t n) {
+    const Plan<T> p = plan;
+    using Bits = typename Native<T>::Bits;
+    constexpr Bits sign_bit = sign_bit_of<T>;
+    for (std::size_t start = 0; start < n; start += in_range_block) {
+        const std::size_t count = std::min(in_range_block, n - start);
+        const T* block_in = in + start;
+        T* block_out = out + start;
+        Bits largest = 0;
+        for (std::size_t i = 0; i < count; ++i) largest = std::max<Bits>(largest, bits_of<T>(block_in[i]) & ~sign_bit);
+        if (largest > p.in_range_limit_bits) {
+            for (std::size_t i = 0; i < count; ++i)
+                block_out[i] = std::bit_cast<T>(round_any<mode>(p, bits_of<T>(block_in[i]), 0));
+            continue;
+        }
+        for (std::size_t i = 0; i < count; ++i) {
+            const Bits u = bits_of<T>(block_in[i]);
+            const Bits sign = u & sign_bit;
+            const Bits magnitude = round_in_range<mode>(p, u ^ sign, sign != 0);
+            block_out[i] = std::bit_cast<T>((has_negative_zero ? sign : kept_sign(p, magnitude, sign)) | magnitude);
+        }
+    }
+}
+
+/// Formats with Plan::native_range: the bit pattern's rounding (round_normal_bits) and the NaN
+/// check, the whole of it; the bf16 "bit trick" of rne in every deterministic mode.
+template <RoundingMode mode, typename T>
+FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out,
+                                                        std::size_t n) {
+    const Plan<T> p = plan;
+    using Bits = typename Native<T>::Bits;
+    constexpr Bits sign_bit = sign_bit_of<T>;
+    constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
+    constexpr Bits quiet_nan = std::bit_cast<Bits>(std::numeric_limits<T>::quiet_NaN());
+    for (std::size_t i = 0; i < n; ++i) {
+        const Bits u = bits_of<T>(in[i]);
+        const Bits sign = u & sign_bit;
+        const Bits a = u ^ sign;
+        const Bits rounded = round_normal_bits<mode>(a, p.shift, sign != 0, Bits{0});
+        out[i] = std::bit_cast<T>(sign | pick<Bits>(a > infinity, quiet_nan, rounded));
+    }
+}
+
+template <RoundingMode mode, typename T>
+void round_in_range_blocks(const Plan<T>& plan, const T* in, T* out, std::size_t n) {
+    if (plan.native_range) return round_native_range_kernel<mode>(plan, in, out, n);
+    if (plan.zero_sign_mask != 0) return round_in_range_kernel<mode, true>(plan, in, out, n);
+    return round_in_range_kernel<mode, false>(plan, in, out, n);
 }
 
 template <typename T>
@@ -200,12 +329,14 @@ void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const
     T* target = out.data();
     const std::size_t n = in.size();
     switch (mode) {
-        case RoundingMode::NearestEven: return round_kernel<RoundingMode::NearestEven>(plan, source, target, n, seed);
-        case RoundingMode::NearestAway: return round_kernel<RoundingMode::NearestAway>(plan, source, target, n, seed);
-        case RoundingMode::TowardZero: return round_kernel<RoundingMode::TowardZero>(plan, source, target, n, seed);
-        case RoundingMode::Upward: return round_kernel<RoundingMode::Upward>(plan, source, target, n, seed);
-        case RoundingMode::Downward: return round_kernel<RoundingMode::Downward>(plan, source, target, n, seed);
-        case RoundingMode::ToOdd: return round_kernel<RoundingMode::ToOdd>(plan, source, target, n, seed);
+        case RoundingMode::NearestEven:
+            return round_in_range_blocks<RoundingMode::NearestEven>(plan, source, target, n);
+        case RoundingMode::NearestAway:
+            return round_in_range_blocks<RoundingMode::NearestAway>(plan, source, target, n);
+        case RoundingMode::TowardZero: return round_in_range_blocks<RoundingMode::TowardZero>(plan, source, target, n);
+        case RoundingMode::Upward: return round_in_range_blocks<RoundingMode::Upward>(plan, source, target, n);
+        case RoundingMode::Downward: return round_in_range_blocks<RoundingMode::Downward>(plan, source, target, n);
+        case RoundingMode::ToOdd: return round_in_range_blocks<RoundingMode::ToOdd>(plan, source, target, n);
         case RoundingMode::Stochastic: return round_kernel<RoundingMode::Stochastic>(plan, source, target, n, seed);
         case RoundingMode::StochasticEqual: break;
     }
@@ -215,6 +346,7 @@ void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const
 
 void round_array(const FormatSpec& spec, RoundingMode mode, std::span<const float> in, std::span<float> out,
                  StochasticSource* random) {
+    if (in.size() == out.size() && round_array_f16c(spec, mode, in, out)) return;
     round_array_impl<float>(spec, mode, in, out, random);
 }
 

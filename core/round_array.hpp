@@ -20,6 +20,11 @@ namespace floatscope::core {
 /// doubles (for double input), with gradual underflow and at least one mantissa bit, in modes rne rna
 /// rtz rup rdn rto sr (sr with
 /// the default StochasticRule; P3109's other rules go through Rounder).
+/// fp16 from floats in rne rtz rup rdn goes through the CPU's conversion where it has one (F16C:
+/// core/round_array_f16c.hpp). Blocks of 256 elements with no overflow, infinity or NaN round
+/// normal and subnormal values alike in float arithmetic, sr aside; other blocks select among all paths.
+/// bf16 and tf32 round their bit patterns (docs/array-rounding.md). The results assume the default
+/// MXCSR (no flush-to-zero or denormals-are-zero), as all float arithmetic here does.
 /// Posits and takums take a branch-free kernel of their own (core/round_array_tapered.hpp), every
 /// mode but sr-equal; HiFloat8 too, from floats in the deterministic modes. Everything else goes element by element
 /// through Rounder.

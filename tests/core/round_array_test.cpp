@@ -1,14 +1,18 @@
 // round_array, the vectorized path, against its slow exact twin Rounder, element by element.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/catalog.hpp"
 #include "core/round_array.hpp"
 #include "core/rounding.hpp"
+#include "tests/core/mpfr_reference.hpp"
 
 namespace {
 
@@ -170,5 +174,136 @@ TEST_CASE("the posit kernel's stochastic rounding stays between neighbours and i
             sum += y;
         }
         CHECK(std::fabs(sum / n - x) <= 5 * std::sqrt((high - x) * (x - low) / n));
+    }
+}
+
+namespace {
+
+namespace test = floatscope::test;
+
+/// Floats at the edges of a binary format's grid, both signs: every grid point and midpoint from 0
+/// through the subnormals into the first binades (at most 2^12 of them), the first and last points and
+/// midpoints of the binades at 1 and at the top (max finite, the overflow threshold and beyond),
+/// each with its float neighbours; then 2^k around the smallest subnormal, the largest magnitude
+/// whose magic constant 2^(e + 23 - m) is finite, and the floats' own extremes.
+std::vector<float> grid_edge_inputs(const FormatSpec& spec) {
+    const BinaryGeometry g = binary_geometry(spec);
+    const int m = spec.mantissa_bits;
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> values;
+    auto around = [&](double v) {
+        const float f = static_cast<float>(v);
+        for (const float x : {f, std::nextafter(f, inf), std::nextafter(f, 0.0f)})
+            if (std::isfinite(x)) values.insert(values.end(), {x, -x});
+    };
+    const double half_quantum = std::ldexp(1.0, g.emin - m - 1);
+    for (long j = 0; j <= std::min(long{1} << (m + 3), 4096L); ++j) around(static_cast<double>(j) * half_quantum);
+    for (int e : {-1, 0, 1, g.emax - 1, g.emax, g.emax + 1}) {
+        const double quantum_half = std::ldexp(1.0, std::max(e, g.emin) - m - 1);
+        for (int j = 0; j < 16; ++j) {
+            around(std::ldexp(1.0, e) + j * quantum_half);
+            around(std::ldexp(1.0, e + 1) - j * quantum_half);
+        }
+    }
+    for (int e = g.emin - m - 3; e <= g.emin - m + 1; ++e) around(std::ldexp(1.0, e));
+    around(std::ldexp(1.0, 127 - 23 + m + 1));
+    for (const float x :
+         {std::numeric_limits<float>::max(), std::numeric_limits<float>::min(),
+          std::numeric_limits<float>::denorm_min(), std::nextafter(std::numeric_limits<float>::min(), 0.0f)})
+        around(x);
+    return values;
+}
+
+/// NaNs (quiet, signaling, with payloads, both signs) and infinities.
+std::vector<float> special_inputs() {
+    std::vector<float> values = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()};
+    for (const std::uint32_t nan : {0x7FC00000u, 0x7F800001u, 0x7FBFFFFFu, 0x7FFFFFFFu, 0x7FC0FFFFu})
+        values.insert(values.end(), {std::bit_cast<float>(nan), std::bit_cast<float>(nan | 0x80000000u)});
+    return values;
+}
+
+/// The bits of a float, or one pattern for every NaN: the bits the results must match.
+std::uint64_t comparable_bits(double x) {
+    return std::isnan(x) ? 0x7FF8000000000000ull : std::bit_cast<std::uint64_t>(x);
+}
+
+/// round_array of `in` (in T) against Rounder and the MPFR reference, bit for bit (NaNs as NaN).
+template <typename T>
+std::size_t count_mismatches(const FormatSpec& spec, RoundingMode mode, const std::string& name,
+                             const std::vector<float>& values) {
+    const std::vector<T> in(values.begin(), values.end());
+    std::vector<T> out(in.size());
+    round_array(spec, mode, std::span<const T>(in), std::span<T>(out));
+    std::vector<T> in_place = in;  // in and out the same array
+    round_array(spec, mode, std::span<const T>(in_place), std::span<T>(in_place));
+    const Rounder rounder(spec, {mode});
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const double x = static_cast<double>(in[i]);
+        const double expected = static_cast<T>(rounder(x).value);
+        const test::RefResult ref = test::ref_round(spec, x, mode);
+        const double reference = ref.nan ? std::nan("") : static_cast<double>(static_cast<T>(ref.value));
+        const auto got = comparable_bits(static_cast<double>(out[i]));
+        const bool bad = got != comparable_bits(expected) || got != comparable_bits(reference) ||
+                         got != comparable_bits(static_cast<double>(in_place[i]));
+        if (bad && mismatches++ < 5)
+            UNSCOPED_INFO(name << " " << to_string(mode) << " from " << (sizeof(T) == 4 ? "float " : "double ")
+                               << test::hex_double(x) << " -> " << test::hex_double(static_cast<double>(out[i]))
+                               << ", Rounder " << test::hex_double(expected) << ", MPFR "
+                               << test::hex_double(reference));
+    }
+    return mismatches;
+}
+
+}  // namespace
+
+TEST_CASE("round_array equals Rounder and MPFR on every format's grid edges, ties and overflow thresholds",
+          "[round_array][edges]") {
+    for (const char* name : {"fp16", "bf16", "tf32", "fp8_e4m3", "fp8_e5m2", "e4m3fnuz", "fp6_e2m3", "fp6_e3m2",
+                             "fp4_e2m1", "e6m9", "binary8p4se", "binary8p3se:satfinite", "fp8_e4m3:sat", "fp16:sat"}) {
+        const FormatSpec spec = parse_format(name);
+        const double max_finite = binary_geometry(spec).max_finite;
+        // Magnitudes the in-range kernel takes run together, so that whole blocks of them take it; the others
+        // follow, alone and one in every 300 of the first ones, so that blocks mixing both go the other way.
+        std::vector<float> in_range, out_of_range = special_inputs();
+        for (const float x : grid_edge_inputs(spec))
+            (std::fabs(x) <= max_finite && std::fabs(x) < 0x1p100f ? in_range : out_of_range).push_back(x);
+        std::vector<float> mixed = in_range;
+        for (std::size_t i = 0; i < out_of_range.size() && (i + 1) * 300 < mixed.size(); ++i)
+            mixed[(i + 1) * 300] = out_of_range[i];
+        std::vector<float> all = in_range;
+        all.insert(all.end(), out_of_range.begin(), out_of_range.end());
+        for (const RoundingMode mode : test::ref_modes) {
+            for (const auto* values : {&all, &mixed}) {
+                CHECK(count_mismatches<float>(spec, mode, name, *values) == 0);
+                CHECK(count_mismatches<double>(spec, mode, name, *values) == 0);
+            }
+        }
+    }
+}
+
+// Every float, 2^32 of them, through round_array against Rounder: hours, so hidden from ctest
+// (scripts/round-array-exhaustive.sh runs it).
+TEST_CASE("round_array equals Rounder on every float", "[.exhaustive][round_array]") {
+    constexpr std::uint64_t chunk = std::uint64_t{1} << 20;
+    std::vector<float> in(chunk), out(chunk);
+    for (const char* name : {"fp16", "bf16", "fp8_e4m3", "fp8_e5m2"}) {
+        const FormatSpec spec = parse_format(name);
+        for (const RoundingMode mode : test::ref_modes) {
+            const Rounder rounder(spec, {mode});
+            std::size_t mismatches = 0;
+            for (std::uint64_t start = 0; start < (std::uint64_t{1} << 32); start += chunk) {
+                for (std::uint64_t i = 0; i < chunk; ++i)
+                    in[i] = std::bit_cast<float>(static_cast<std::uint32_t>(start + i));
+                round_array(spec, mode, std::span<const float>(in), std::span<float>(out));
+                for (std::uint64_t i = 0; i < chunk; ++i) {
+                    const double expected = static_cast<float>(rounder(static_cast<double>(in[i])).value);
+                    if (comparable_bits(out[i]) != comparable_bits(expected) && mismatches++ < 5)
+                        UNSCOPED_INFO(name << " " << to_string(mode) << ": " << test::hex_double(in[i]) << " -> "
+                                           << test::hex_double(out[i]) << ", Rounder " << test::hex_double(expected));
+                }
+            }
+            CHECK(mismatches == 0);
+        }
     }
 }
