@@ -4,6 +4,7 @@
 #include <QEventLoop>
 #include <QFileDialog>
 #include <QMenu>
+#include <QMessageBox>
 #include <QTime>
 #include <sstream>
 #include <thread>
@@ -48,6 +49,14 @@ SimulatorWorkspace::SimulatorWorkspace(QWidget& window) : QObject(&window), wind
     connect(worker_, &RunWorker::failed, this, &SimulatorWorkspace::fail);
     connect(results_, &ResultsView::run_selected, this, &SimulatorWorkspace::show_run);
     connect(compare_, &CompareView::policies_selected, results_, &ResultsView::set_policy_filter);
+    confirm_long_run_ = [this](double, const QString& text) {
+        return QMessageBox::question(&window_, QStringLiteral("Long run"), text,
+                                     QMessageBox::Yes | QMessageBox::Cancel) == QMessageBox::Yes;
+    };
+}
+
+void SimulatorWorkspace::set_long_run_confirmation(std::function<bool(double, const QString&)> confirm) {
+    confirm_long_run_ = std::move(confirm);
 }
 
 std::vector<WorkspaceView> SimulatorWorkspace::views() const {
@@ -103,13 +112,31 @@ bool SimulatorWorkspace::start_run() {
     }
     const RunSetup setup = runner_->setup();
     std::vector<emu::RunRequest> requests;
+    std::optional<double> seconds;
     try {
         requests = build_requests(setup, engine_threads());
         running_title_ = run_title(setup);
+        seconds = estimate_seconds(requests, engine_threads(), speed_);
     } catch (const Error& e) {
         landing_plot_.clear();
         runner_->show_message(QString::fromStdString(e.what()), true);
         return false;
+    }
+    if (ask_before_long_runs_ && seconds && *seconds > long_run_seconds) {
+        const QString estimate = QString::fromStdString(describe_duration(*seconds));
+        const QString text = QStringLiteral(
+                                 "This run will take about %1 on this machine (its operations at the "
+                                 "emulator's measured speed). Start it?")
+                                 .arg(estimate);
+        if (!confirm_long_run_(*seconds, text)) {
+            landing_plot_.clear();
+            runner_->show_message(
+                QStringLiteral("Not started: it would take about %1. Fewer epochs, images or policies make it "
+                               "shorter.")
+                    .arg(estimate),
+                false);
+            return false;
+        }
     }
     running_setup_ = setup;
     clock_.start();
@@ -155,12 +182,16 @@ QString SimulatorWorkspace::wait_for_run(const std::function<bool()>& start) {
         error = message;
         loop.quit();
     });
-    if (!start()) return runner_->message();
+    ask_before_long_runs_ = false;  // asked for outright (--screenshot, tests): no dialog
+    const bool started = start();
+    ask_before_long_runs_ = true;
+    if (!started) return runner_->message();
     loop.exec();
     return error;
 }
 
 void SimulatorWorkspace::finish(const emu::Report& report) {
+    speed_.learn(report);
     runs_.push_back({running_title_.toStdString(), running_setup_, report});
     list_runs();
     if (!landing_plot_.empty()) results_->select_plot(landing_plot_);
@@ -232,6 +263,7 @@ bool SimulatorWorkspace::open_session_from(const QString& path) {
         Session loaded = load_session(path.toStdString());
         runner_->set_setup(loaded.setup);
         runs_ = std::move(loaded.runs);
+        for (const FinishedRun& run : runs_) speed_.learn(run.report);
     } catch (const Error& e) {
         results_->show_message(QStringLiteral("Cannot open the session: %1").arg(QString::fromStdString(e.what())),
                                true);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/simulator/run_estimate.hpp"
 #include "app/gui/simulator/simulation_session.hpp"
 
 class QMenu;
@@ -56,6 +57,11 @@ public:
     QString run_story_and_wait(const QString& name);
     /// start_run on the runner's setup, then waits the same way (--screenshot --run).
     QString run_and_wait();
+
+    /// What start_run calls before a run estimated (run_estimate.hpp) to take more than
+    /// long_run_seconds, with the estimate and its text; the run starts only when it returns true.
+    /// By default a dialog asks; the *_and_wait calls (asked for outright) do not ask.
+    void set_long_run_confirmation(std::function<bool(double seconds, const QString& text)> confirm);
 
     /// The session as it would be saved: the runner's setup and the finished runs.
     Session session() const;
@@ -110,6 +116,9 @@ private:
     RunSetup running_setup_;
     QString running_title_;
     std::string landing_plot_;  ///< the plot to show when the running story finishes
+    EmulationSpeed speed_;  ///< learnt from the session's finished runs
+    std::function<bool(double, const QString&)> confirm_long_run_;
+    bool ask_before_long_runs_ = true;
     QElapsedTimer clock_;
     double last_run_seconds_ = 0;
 };
