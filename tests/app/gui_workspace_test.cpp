@@ -268,7 +268,9 @@ TEST_CASE("bad input is said in the runner: a parameter, a policy, a workload th
     // The workload fails on the worker thread (its data folder does not exist): the message arrives.
     test::TempDir dir;
     const std::string missing = (dir.path() / "no-such-folder").string();
-    runner.set_setup({"train-mlp", {{"dataset", "fashion-mnist"}, {"data-dir", missing}}, {{"fp32", {}}}});
+    runner.set_setup({"train-mlp",
+                      {{"dataset", "fashion-mnist"}, {"data-dir", missing}, {"train-size", "100"}, {"epochs", "1"}},
+                      {{"fp32", {}}}});  // small: estimated short, no question first
     REQUIRE(w.ws.start_run());
     REQUIRE(wait_for_run(w.finished, w.failed));
     REQUIRE(w.failed.count() == 1);
