@@ -199,7 +199,8 @@ TEST_CASE("train-mlp with seeds=3 reports the mean of the three trainings and th
     const double a1 = accuracy("1"), a2 = accuracy("2"), a3 = accuracy("3");
     std::vector<std::string> a = small;
     a.insert(a.end(), {"seed=1", "seeds=3"});
-    const TraceRegion& epoch = *regions(train(a, "bf16; storage=fp32; accumulate=fp32"), "epoch").back();
+    const Trace three = train(a, "bf16; storage=fp32; accumulate=fp32");
+    const TraceRegion& epoch = *regions(three, "epoch").back();
     const double mean = (a1 + a2 + a3) / 3;
     CHECK(metric(epoch, "test_accuracy") == Approx(mean));
     CHECK(metric(epoch, "test_accuracy_min") == std::min({a1, a2, a3}));
@@ -229,12 +230,18 @@ TEST_CASE("train-mlp counts its products' operations for the cost model", "[trai
           2.0 * 79400 * (3 * 60000 + 10000));
 }
 
-TEST_CASE("train-mlp: FP8 without delayed scaling casts unscaled and trains differently", "[train-mlp]") {
+TEST_CASE("train-mlp: FP8 without delayed scaling flushes the small E5M2 gradients to zero", "[train-mlp]") {
     const std::vector<std::string> fp8 = {"epochs=1", "fp8=true", "loss-scaling=false"};
     std::vector<std::string> none = fp8;
     none.push_back("fp8-scaling=none");
-    const TraceRegion& delayed = *regions(train(fp8, "bf16; storage=fp32; accumulate=fp32"), "epoch").back();
-    const TraceRegion& unscaled = *regions(train(none, "bf16; storage=fp32; accumulate=fp32"), "epoch").back();
-    // Unscaled E5M2 gradients below 2^-16 flush to zero; delayed scaling lifts them into range.
-    CHECK(metric(unscaled, "grad_underflow_fraction_layer_0") > metric(delayed, "grad_underflow_fraction_layer_0"));
+    const Trace delayed_trace = train(fp8, "bf16; storage=fp32; accumulate=fp32");
+    const Trace unscaled_trace = train(none, "bf16; storage=fp32; accumulate=fp32");
+    const TraceRegion& delayed = *regions(delayed_trace, "epoch").back();
+    const TraceRegion& unscaled = *regions(unscaled_trace, "epoch").back();
+    // The output layer's gradients (p - y) / 32 of confident predictions fall below E5M2's smallest
+    // subnormal 2^-16 when cast unscaled; delayed scaling divides them by their amax / 57344 first.
+    const char* output_layer = "grad_underflow_fraction_layer_1";
+    INFO("unscaled " << metric(unscaled, output_layer) << ", delayed " << metric(delayed, output_layer));
+    CHECK(metric(unscaled, output_layer) > 1e-3);
+    CHECK(metric(unscaled, output_layer) > 10 * metric(delayed, output_layer));
 }
