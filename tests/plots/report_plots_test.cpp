@@ -1,6 +1,7 @@
 // Plot builders on hand-made Reports: which plots, series, points, bands and heatmap cells.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -237,7 +238,8 @@ TEST_CASE("training: loss, accuracy, loss scale, gradient underflow per layer") 
 
 TEST_CASE("training with several seeds: the test accuracy's mean and the seeds' range, one colour per policy") {
     floatscope::emu::Report report = floatscope::test::sample_training_report();
-    CHECK(std::none_of(training_plots(report).begin(), training_plots(report).end(),
+    const std::vector<PlotModel> one_seed = training_plots(report);
+    CHECK(std::none_of(one_seed.begin(), one_seed.end(),
                        [](const PlotModel& p) { return p.id == "test_accuracy_seeds_epoch"; }));
     for (const std::string policy : {"fp32", "fp16 + loss scaling"})
         for (int epoch = 0; epoch < 3; ++epoch) {
