@@ -332,6 +332,9 @@ TEST_CASE("a story runs its preset and lands on the plot that tells it", "[gui]"
     Workspace w;
     REQUIRE(w.ws.run_story_and_wait("fp16-overflow").isEmpty());
     CHECK(w.window.current_view_name() == "results");
+    // Results states the story's claim above its plot.
+    CHECK(w.ws.results_view()->message().contains(QStringLiteral("10k x 10k in FP16")));
+    CHECK(w.ws.results_view()->message().contains(QStringLiteral("65504")));
     CHECK(w.ws.results_view()->current_plot_id().rfind("nan_fraction", 0) == 0);
     const plots::HeatmapModel* nan = w.ws.results_view()->current_heatmap();
     REQUIRE(nan != nullptr);

@@ -118,7 +118,7 @@ bool SimulatorWorkspace::start_run() {
         running_title_ = run_title(setup);
         seconds = estimate_seconds(requests, engine_threads(), speed_);
     } catch (const Error& e) {
-        landing_plot_.clear();
+        forget_story();
         runner_->show_message(QString::fromStdString(e.what()), true);
         return false;
     }
@@ -129,7 +129,7 @@ bool SimulatorWorkspace::start_run() {
                                  "emulator's measured speed). Start it?")
                                  .arg(estimate);
         if (!confirm_long_run_(*seconds, text)) {
-            landing_plot_.clear();
+            forget_story();
             runner_->show_message(
                 QStringLiteral("Not started: it would take about %1. Fewer epochs, images or policies make it "
                                "shorter.")
@@ -142,6 +142,11 @@ bool SimulatorWorkspace::start_run() {
     clock_.start();
     runner_->show_running(true);
     return worker_->start(std::move(requests), engine_threads());
+}
+
+void SimulatorWorkspace::forget_story() {
+    landing_plot_.clear();
+    story_claim_.clear();
 }
 
 void SimulatorWorkspace::cancel_run() { worker_->cancel(); }
@@ -158,6 +163,9 @@ bool SimulatorWorkspace::run_story(const QString& name) {
         const Story& story = find_story(name.toStdString());
         runner_->set_setup(story.setup);
         landing_plot_ = story.landing_plot;
+        story_claim_ = QStringLiteral("<b>%1.</b> %2")
+                           .arg(QString::fromStdString(story.title).toHtmlEscaped(),
+                                QString::fromStdString(story.summary).toHtmlEscaped());
     } catch (const Error& e) {
         runner_->show_message(QString::fromStdString(e.what()), true);
         return false;
@@ -195,7 +203,9 @@ void SimulatorWorkspace::finish(const emu::Report& report) {
     runs_.push_back({running_title_.toStdString(), running_setup_, report});
     list_runs();
     if (!landing_plot_.empty()) results_->select_plot(landing_plot_);
-    landing_plot_.clear();
+    // A story's result says what it shows, above the figure that shows it.
+    if (!story_claim_.isEmpty()) results_->show_message(story_claim_, false);
+    forget_story();
     emit view_requested(QStringLiteral("results"));
     runner_->show_running(false);
     last_run_seconds_ = static_cast<double>(clock_.nsecsElapsed()) * 1e-9;
@@ -208,7 +218,7 @@ void SimulatorWorkspace::finish(const emu::Report& report) {
 }
 
 void SimulatorWorkspace::fail(const QString& message, bool cancelled) {
-    landing_plot_.clear();
+    forget_story();
     runner_->show_running(false);
     runner_->show_progress(0, cancelled ? QStringLiteral("cancelled") : QStringLiteral("failed"));
     runner_->show_message(message, !cancelled);

@@ -97,6 +97,8 @@ private:
     /// Calls `start` and waits until the run it started is over; the error message, empty on success.
     QString wait_for_run(const std::function<bool()>& start);
     void finish(const emu::Report& report);
+    /// Clears what the running story would show when it ends (a run that failed or did not start).
+    void forget_story();
     void fail(const QString& message, bool cancelled);
     /// Lists the runs in Results and shows the newest.
     void list_runs();
@@ -116,6 +118,7 @@ private:
     RunSetup running_setup_;
     QString running_title_;
     std::string landing_plot_;  ///< the plot to show when the running story finishes
+    QString story_claim_;  ///< the running story's title and summary, for Results to show with its plot
     EmulationSpeed speed_;  ///< learnt from the session's finished runs
     std::function<bool(double, const QString&)> confirm_long_run_;
     bool ask_before_long_runs_ = true;
