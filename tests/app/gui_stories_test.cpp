@@ -61,7 +61,7 @@ TEST_CASE("loss-scaling story: without it fp16 flushes gradients to zero, accura
     if (!have_fashion_mnist()) return;
     // Half the story's training images and a fifth of its test images; 3 seeds and 2 epochs as in the story.
     const emu::Report report = run_story("loss-scaling", {{"train-size", "1000"}, {"test-size", "200"}});
-    const std::string plain = "fp16 AMP, no loss scaling", scaled = "fp16 AMP + loss scaling";
+    const std::string plain = "no scaling", scaled = "loss scaling";
     for (int layer : {0, 1}) {
         INFO("layer " << layer << ": without scaling " << underflow(report, plain, layer) << ", with "
                       << underflow(report, scaled, layer));
@@ -79,7 +79,7 @@ TEST_CASE("loss-scaling story: without it fp16 flushes gradients to zero, accura
 TEST_CASE("fp8-recipe story: unscaled E5M2 gradients flush to zero, delayed scaling keeps them", "[gui]") {
     if (!have_fashion_mnist()) return;
     const emu::Report report = run_story("fp8-recipe", {{"train-size", "1000"}, {"test-size", "200"}});
-    const std::string bf16 = "bf16 AMP", delayed = "FP8 E4M3 fwd / E5M2 bwd", unscaled = "FP8 without scaling";
+    const std::string bf16 = "bf16", delayed = "FP8 delayed", unscaled = "FP8 unscaled";
     for (int layer : {0, 1}) {
         INFO("layer " << layer << ": unscaled " << underflow(report, unscaled, layer) << ", delayed scaling "
                       << underflow(report, delayed, layer));

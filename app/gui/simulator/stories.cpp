@@ -2,7 +2,6 @@
 // training stories in about 10 s).
 #include "app/gui/simulator/stories.hpp"
 
-#include "app/gui/simulator/policy_presets.hpp"
 #include "core/error.hpp"
 
 namespace floatscope::gui {
@@ -21,19 +20,21 @@ std::map<std::string, std::string> fashion_training(std::map<std::string, std::s
     return settings;
 }
 
-std::vector<PolicyEntry> preset_policies(std::initializer_list<const char*> names) {
-    std::vector<PolicyEntry> entries;
-    for (const char* name : names)
-        for (const PolicyEntry& entry : find_policy_preset(name).policies) entries.push_back(entry);
-    return entries;
+// The training stories' policies: short names, so that "name: layer 1" fits a legend at 1024 pixels.
+constexpr const char* fp16_amp = "fp16; storage=fp32; accumulate=fp32";
+constexpr const char* bf16_amp = "bf16; storage=fp32; accumulate=fp32";
+
+/// fp16 AMP (the presets "fp16 without loss scaling" and "fp16 + loss scaling").
+std::vector<PolicyEntry> loss_scaling_policies() {
+    return {{std::string("name=no scaling; ") + fp16_amp, {{"loss-scaling", "false"}}},
+            {std::string("name=loss scaling; ") + fp16_amp, {{"loss-scaling", "true"}}}};
 }
 
-/// bf16 AMP and FP8 with delayed scaling (the preset), and FP8 cast unscaled beside them.
+/// bf16 AMP, and FP8 (the preset "FP8 E4M3 fwd / E5M2 bwd") with and without delayed scaling.
 std::vector<PolicyEntry> fp8_policies() {
-    std::vector<PolicyEntry> entries = preset_policies({"FP8 E4M3 fwd / E5M2 bwd"});
-    entries.push_back(
-        {"name=FP8 without scaling; bf16; storage=fp32; accumulate=fp32", {{"fp8", "true"}, {"fp8-scaling", "none"}}});
-    return entries;
+    return {{std::string("name=bf16; ") + bf16_amp, {{"fp8", "false"}}},
+            {std::string("name=FP8 delayed; ") + bf16_amp, {{"fp8", "true"}}},
+            {std::string("name=FP8 unscaled; ") + bf16_amp, {{"fp8", "true"}, {"fp8-scaling", "none"}}}};
 }
 
 }  // namespace
@@ -53,8 +54,7 @@ const std::vector<Story>& stories() {
          "smallest subnormal 2^-24 flush to zero, about 2% of the output layer's and 0.2% of the first layer's by "
          "epoch 2, more as the model grows confident; GradScaler's 2^16 keeps nearly all. The lost gradients are "
          "the smallest: test accuracy (0.73 without, 0.71 with) differs by less than the seeds' spread.",
-         {"train-mlp", fashion_training({{"learning-rate", "0.1"}}),
-          preset_policies({"fp16 without loss scaling", "fp16 + loss scaling"})},
+         {"train-mlp", fashion_training({{"learning-rate", "0.1"}}), loss_scaling_policies()},
          "grad_underflow"},
         {"fp8-recipe",
          "FP8 with and without delayed scaling",
