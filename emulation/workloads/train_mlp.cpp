@@ -304,7 +304,7 @@ public:
         double multiply_adds_per_image = 0, parameters = 0;
         for (std::size_t l = 0; l + 1 < widths.size(); ++l) {
             multiply_adds_per_image += static_cast<double>(widths[l]) * static_cast<double>(widths[l + 1]);
-            parameters += static_cast<double>(widths[l]) * static_cast<double>(widths[l + 1] + 1);
+            parameters += static_cast<double>(widths[l + 1]) * static_cast<double>(widths[l] + 1);  // and biases
         }
         const auto [train_size, test_size] = image_dataset_sizes(p);
         const auto train_images = static_cast<double>(train_size), test_images = static_cast<double>(test_size);
