@@ -220,7 +220,7 @@ TEST_CASE("cancel stops a run and the session keeps nothing of it", "[gui]") {
     CHECK(w.ws.runner_view()->run_button()->isEnabled());
 }
 
-TEST_CASE("a run estimated above 20 s says how long and asks; a short one starts at once", "[gui]") {
+TEST_CASE("a run estimated above 20 s says how long and asks, a short one starts at once", "[gui]") {
     test::gui_application();
     Workspace w;
     std::vector<double> asked;

@@ -3,6 +3,7 @@
 
 #include <QCommandLinkButton>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "app/gui/simulator/stories.hpp"
@@ -26,15 +27,27 @@ StoriesView::StoriesView(QWidget* parent) : QWidget(parent) {
         button->setObjectName(QString::fromStdString(story.name));
         button->setToolTip(QStringLiteral("%1 (--story %2)")
                                .arg(QString::fromStdString(story.setup.workload), QString::fromStdString(story.name)));
-        button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+        // Height for the width it gets: its size hint is for a narrow button, far too tall here.
+        QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+        policy.setHeightForWidth(true);
+        button->setSizePolicy(policy);
         buttons->addWidget(button);
         connect(button, &QCommandLinkButton::clicked, this,
                 [this, name = QString::fromStdString(story.name)] { emit story_requested(name); });
     }
-    auto* layout = new QVBoxLayout(this);
+    // In a scroll area: at 1024x700 the six stories do not fit, and squeezed buttons cut their text.
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
     layout->addWidget(heading);
     layout->addLayout(buttons);
     layout->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
 }
 
 QCommandLinkButton* StoriesView::button(const std::string& name) const {
