@@ -1,5 +1,6 @@
 // Training plots: loss and accuracy per epoch (and per logged step), the loss-scale history, and
 // the fraction of each layer's gradients that underflowed to zero.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -34,12 +35,23 @@ std::vector<PlotModel> training_plots(const emu::Report& report) {
         "grad_underflow",
         "Gradients underflowing to zero per %1, by layer",
         {"fraction of the layer's gradients flushed to zero", AxisScale::Linear, 10, {}, {}}};
+    // train-mlp with seeds > 1: the mean with the seeds' range, on an axis fitted to them, so that a
+    // difference between policies can be told from the seeds' noise.
+    const MetricPlotSpec seeds{"test_accuracy_seeds",
+                               "Test accuracy per %1: mean of the seeds (solid), lowest (dashed), highest (dotted)",
+                               {"test accuracy", AxisScale::Linear, 10, {}, {}}};
+    const bool has_seeds = std::any_of(report.rows.begin(), report.rows.end(), [](const emu::ReportRow& row) {
+        return row.metric == metric::test_accuracy_min;
+    });
     const std::vector<std::string> underflow_names = gradient_underflow_metrics(report);
     const std::vector<std::string_view> underflow_metrics(underflow_names.begin(), underflow_names.end());
     std::vector<PlotModel> plots;
     for (std::vector<PlotModel> group :
          {metric_plots(report, {metric::train_loss, metric::test_loss, metric::loss}, loss),
           metric_plots(report, {metric::train_accuracy, metric::test_accuracy}, accuracy),
+          has_seeds ? metric_plots(report,
+                                   {metric::test_accuracy, metric::test_accuracy_min, metric::test_accuracy_max}, seeds)
+                    : std::vector<PlotModel>{},
           metric_plots(report, {metric::loss_scale}, scale), metric_plots(report, underflow_metrics, underflow)})
         for (PlotModel& plot : group) plots.push_back(std::move(plot));
     return plots;

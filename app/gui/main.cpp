@@ -14,9 +14,10 @@
 #include "core/error.hpp"
 
 int main(int argc, char** argv) {
-    // --plot needs no display: without one chosen, draw offscreen (a server, a CI job).
+    // --plot and --list-* need no display: without one chosen, draw offscreen (a server, a CI job).
     for (int i = 1; i < argc; ++i)
-        if (std::strcmp(argv[i], "--plot") == 0 && std::getenv("QT_QPA_PLATFORM") == nullptr)
+        if ((std::strcmp(argv[i], "--plot") == 0 || std::strncmp(argv[i], "--list-", 7) == 0) &&
+            std::getenv("QT_QPA_PLATFORM") == nullptr)
             setenv("QT_QPA_PLATFORM", "offscreen", 1);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("FloatScope"));
@@ -28,8 +29,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render a view to FILE.png and exit."), QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("View to show: bits, formats, numberline, learn, designer, stories, "
-                                                 "runner, results, compare."),
+                                  QStringLiteral("View to show (--list-views prints their names)."),
                                   QStringLiteral("NAME"), QStringLiteral("bits"));
     const QCommandLineOption value(QStringLiteral("value"),
                                    QStringLiteral("Value to enter (0.1, 0x1.8p-3, fp16:3C00)."), QStringLiteral("V"));
@@ -62,6 +62,10 @@ int main(int argc, char** argv) {
                                    QStringLiteral("FILE.onnx"));
     const QCommandLineOption run(QStringLiteral("run"),
                                  QStringLiteral("With --screenshot: run the Runner's setup to the end first."));
+    const QCommandLineOption list_views(QStringLiteral("list-views"),
+                                        QStringLiteral("Print the names --view takes, one a line, and exit."));
+    const QCommandLineOption list_stories(QStringLiteral("list-stories"),
+                                          QStringLiteral("Print the names --story takes, one a line, and exit."));
     const QCommandLineOption state(QStringLiteral("state"),
                                    QStringLiteral("Open a view link (Edit > Copy view link writes one): formats, "
                                                   "rounding, value, view."),
@@ -69,13 +73,22 @@ int main(int argc, char** argv) {
     const QCommandLineOption presentation(QStringLiteral("presentation"),
                                           QStringLiteral("Start in presentation mode (larger text and bit cells)."));
     parser.addOptions({screenshot, view, value, formats, size, story, model, run, plot, out, plot_size, plot_dpi, state,
-                       presentation});
+                       presentation, list_views, list_stories});
     parser.process(app);
 
     auto fail = [](const QString& message) {
         std::fprintf(stderr, "floatscope: error: %s\n", qPrintable(message));
         return 2;
     };
+    if (parser.isSet(list_stories)) {
+        for (const QString& name : story_names) std::printf("%s\n", qPrintable(name));
+        return 0;
+    }
+    if (parser.isSet(list_views)) {
+        const floatscope::gui::MainWindow window(false);
+        for (const QString& name : window.view_names()) std::printf("%s\n", qPrintable(name));
+        return 0;
+    }
     if (parser.isSet(plot)) {
         if (!parser.isSet(out)) return fail(QStringLiteral("--plot needs --out DIR, the folder for the files"));
         try {

@@ -104,6 +104,10 @@ inline constexpr const char* train_loss = "train_loss";  // train-mlp, per epoch
 inline constexpr const char* train_accuracy = "train_accuracy";
 inline constexpr const char* test_loss = "test_loss";
 inline constexpr const char* test_accuracy = "test_accuracy";
+/// train-mlp with seeds > 1: the spread of test_accuracy over the seeds (whose mean it then is).
+inline constexpr const char* test_accuracy_std = "test_accuracy_std";
+inline constexpr const char* test_accuracy_min = "test_accuracy_min";
+inline constexpr const char* test_accuracy_max = "test_accuracy_max";
 inline constexpr const char* baseline_test_accuracy = "baseline_test_accuracy";
 inline constexpr const char* ptq_test_accuracy = "ptq_test_accuracy";
 /// `grad_underflow_fraction_layer_<l>`: the fraction of layer l's gradients that underflowed to zero.

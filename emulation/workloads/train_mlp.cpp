@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 
@@ -15,6 +16,7 @@
 #include "emulation/workloads/nn/classifier_export.hpp"
 #include "emulation/workloads/nn/loss_scaler.hpp"
 #include "emulation/workloads/nn/mlp_training.hpp"
+#include "emulation/workloads/nn/seed_mean.hpp"
 #include "emulation/workloads/onnx/model_writer.hpp"
 #include "emulation/workloads/registry.hpp"
 
@@ -126,7 +128,8 @@ public:
                "scale, x2 after growth-interval good steps, x0.5 and a skipped step on inf or NaN). With fp8, the "
                "products take E4M3 activations and weights and E5M2 gradients (saturating casts), each tensor divided "
                "by a delayed "
-               "per-tensor scale from the amax of its last fp8-history steps (Transformer Engine's recipe). "
+               "per-tensor scale from the amax of its last fp8-history steps (Transformer Engine's recipe; "
+               "fp8-scaling=none casts unscaled, to show what the scaling buys). "
                "Regions: one `epoch` region per epoch (train_loss, train_accuracy, test_accuracy, skipped_steps, "
                "loss_scale, and grad_underflow_fraction_layer_<l>: among the weight-gradient entries of layer l "
                "that are nonzero when the same product of the same inputs is computed in fp32, the fraction the "
@@ -142,7 +145,11 @@ public:
                "same initial weights and data order, reports baseline_test_accuracy (unquantized) and "
                "ptq_test_accuracy (its weights quantized after the epoch: post-training quantization). "
                "With export=FILE.onnx, the trained classifier of each policy is written as an ONNX model "
-               "(see the parameter). There is no MPFR ground truth for a training run.";
+               "(see the parameter). With seeds=N, N trainings from seeds seed, seed+1, ... (initial weights "
+               "and data order) report each metric's mean over them, and each epoch test_accuracy_std (the "
+               "sample standard deviation), test_accuracy_min and test_accuracy_max, so that a difference "
+               "between policies can be told from the seeds' noise. There is no MPFR ground truth for a "
+               "training run.";
     }
     const std::vector<ParameterSpec>& parameters() const override {
         static const std::vector<ParameterSpec> schema = [] {
@@ -184,6 +191,13 @@ public:
                      0,
                      {},
                      "FP8 products: E4M3 forward, E5M2 gradients, delayed scaling"},
+                    {"fp8-scaling",
+                     ParameterType::Choice,
+                     "delayed",
+                     0,
+                     0,
+                     {"delayed", "none"},
+                     "with fp8: delayed per-tensor scaling, or none (every cast divides by 1)"},
                     {"fp8-history",
                      ParameterType::Integer,
                      "16",
@@ -216,6 +230,14 @@ public:
                      {},
                      "seed of the initial weights, the order of "
                      "the data and the synthetic dataset"},
+                    {"seeds",
+                     ParameterType::Integer,
+                     "1",
+                     1,
+                     64,
+                     {},
+                     "trainings from seeds seed, seed+1, ...: every metric is their mean, and each epoch adds "
+                     "test_accuracy_std, _min and _max over them"},
                     {"export",
                      ParameterType::Text,
                      "",
@@ -253,10 +275,63 @@ public:
                              models * 3 * sizeof(double) * weights);
         parse_autocast(p.text("autocast-format"));
         check_export(p.text("export"));
+        if (!p.text("export").empty() && p.integer("seeds") > 1)
+            throw Error(
+                fmt::format("train-mlp: export writes one model per policy; with seeds={} there would be "
+                            "{} (use seeds=1)",
+                            p.integer("seeds"), p.integer("seeds")));
     }
 
     void run(const Parameters& p, const PrecisionPolicy& policy, Trace& trace, RunControl& control) const override {
         check(p);
+        const auto first_seed = static_cast<std::uint64_t>(p.integer("seed"));
+        const auto seeds = static_cast<std::uint64_t>(p.integer("seeds"));
+        if (seeds == 1) return train(p, policy, first_seed, trace, control);
+        std::vector<Trace> runs(seeds);
+        for (std::uint64_t s = 0; s < seeds; ++s) {
+            RunControl part(control, static_cast<double>(s) / static_cast<double>(seeds),
+                            static_cast<double>(s + 1) / static_cast<double>(seeds),
+                            fmt::format("seed {}", first_seed + s));
+            train(p, policy, first_seed + s, runs[s], part);
+        }
+        trace = mean_over_seeds(runs);
+    }
+
+    std::optional<core::WorkloadCounts> work(const Parameters& p, const PrecisionPolicy& policy) const override {
+        std::vector<std::size_t> widths = parse_hidden(p.text("hidden"));
+        widths.insert(widths.begin(), 784);
+        widths.push_back(10);
+        double multiply_adds_per_image = 0, parameters = 0;
+        for (std::size_t l = 0; l + 1 < widths.size(); ++l) {
+            multiply_adds_per_image += static_cast<double>(widths[l]) * static_cast<double>(widths[l + 1]);
+            parameters += static_cast<double>(widths[l + 1]) * static_cast<double>(widths[l] + 1);  // and biases
+        }
+        const auto [train_size, test_size] = image_dataset_sizes(p);
+        const auto train_images = static_cast<double>(train_size), test_images = static_cast<double>(test_size);
+        // Per training image a forward product and two backward ones (input and weight gradients),
+        // per test image a forward one, each epoch; a multiply-add is 2 operations. A QAT run trains
+        // its baseline beside it.
+        const double trainings = static_cast<double>(p.integer("seeds")) * (parse_qat(p.text("qat")) ? 2 : 1);
+        const double operations = trainings * static_cast<double>(p.integer("epochs")) * 2 * multiply_adds_per_image *
+                                  (3 * train_images + test_images);
+        const core::FormatSpec& compute = policy.at(Role::Compute, 0, static_cast<int>(widths.size() - 1)).format;
+        const core::FormatSpec& storage = policy.at(Role::Storage, 0, static_cast<int>(widths.size() - 1)).format;
+        core::WorkloadCounts counts;
+        counts.operations[p.boolean("fp8") ? "fp8" : core::datasheet_format(compute)] = operations;
+        // Each step reads the weights twice (forward, backward) and writes them once; the images are
+        // read once per epoch. Resident: weights and momentum.
+        const double steps_per_epoch = std::ceil(train_images / static_cast<double>(p.integer("batch-size")));
+        counts.dram_bytes =
+            trainings * static_cast<double>(p.integer("epochs")) *
+            (steps_per_epoch * 3 * parameters * core::bytes_per_value(storage) + (train_images + test_images) * 784);
+        counts.resident_bytes = 2 * parameters * core::bytes_per_value(storage);
+        return counts;
+    }
+
+private:
+    /// One training from `seed` (initial weights, data order, synthetic images).
+    void train(const Parameters& p, const PrecisionPolicy& policy, std::uint64_t seed, Trace& trace,
+               RunControl& control) const {
         std::vector<std::size_t> widths = parse_hidden(p.text("hidden"));
         TrainingOptions options;
         options.activation = parse_activation(p.text("activation"));
@@ -264,9 +339,9 @@ public:
         options.learning_rate = p.real("learning-rate");
         options.momentum = p.real("momentum");
         options.fp8 = p.boolean("fp8");
+        options.fp8_delayed_scaling = p.text("fp8-scaling") == "delayed";
         options.fp8_history = static_cast<int>(p.integer("fp8-history"));
         options.fp8_margin = static_cast<int>(p.integer("fp8-margin"));
-        const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
         const ImageDatasets data = load_image_datasets(p, seed);
         widths.insert(widths.begin(), data.train.features);
         widths.push_back(data.train.classes);

@@ -205,8 +205,11 @@ TEST_CASE("cancel stops a run and the session keeps nothing of it", "[gui]") {
         {"train-mlp",
          {{"dataset", "synthetic"}, {"train-size", "1024"}, {"test-size", "64"}, {"hidden", "32"}, {"epochs", "1000"}},
          {{"fp32", {}}}});
+    int asked = 0;
+    w.ws.set_long_run_confirmation([&](double, const QString&) { return ++asked > 0; });
     QSignalSpy progress(w.ws.worker(), &gui::RunWorker::progress);
     REQUIRE(w.ws.start_run());
+    CHECK(asked == 1);  // minutes of training: the estimate asked first, and the user went on
     REQUIRE(progress.wait(run_timeout_ms));
     w.ws.runner_view()->cancel_button()->click();
     REQUIRE(wait_for_run(w.finished, w.failed));
@@ -215,6 +218,30 @@ TEST_CASE("cancel stops a run and the session keeps nothing of it", "[gui]") {
     CHECK(w.ws.runner_view()->message().contains("cancelled"));
     CHECK(w.ws.session().runs.empty());
     CHECK(w.ws.runner_view()->run_button()->isEnabled());
+}
+
+TEST_CASE("a run estimated above 20 s says how long and asks, a short one starts at once", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    std::vector<double> asked;
+    QString question;
+    w.ws.set_long_run_confirmation([&](double seconds, const QString& text) {
+        asked.push_back(seconds);
+        question = text;
+        return false;  // the user cancels
+    });
+    // The default train-mlp: all 60000 Fashion-MNIST images, 10 epochs.
+    w.ws.runner_view()->set_setup({"train-mlp", {}, {{"fp16; storage=fp32; accumulate=fp32", {}}}});
+    CHECK_FALSE(w.ws.start_run());
+    REQUIRE(asked.size() == 1);
+    CHECK(asked[0] > gui::long_run_seconds);
+    CHECK(question.contains(QString::fromStdString(gui::describe_duration(asked[0]))));
+    CHECK_FALSE(w.ws.running());
+    CHECK(w.ws.runner_view()->message().contains("Not started"));
+    CHECK(w.ws.session().runs.empty());
+
+    REQUIRE(w.run(small_mlp()));  // mlp-forward counts its work too: estimated well below 20 s
+    CHECK(asked.size() == 1);
 }
 
 TEST_CASE("bad input is said in the runner: a parameter, a policy, a workload that fails while running", "[gui]") {
@@ -241,7 +268,9 @@ TEST_CASE("bad input is said in the runner: a parameter, a policy, a workload th
     // The workload fails on the worker thread (its data folder does not exist): the message arrives.
     test::TempDir dir;
     const std::string missing = (dir.path() / "no-such-folder").string();
-    runner.set_setup({"train-mlp", {{"dataset", "fashion-mnist"}, {"data-dir", missing}}, {{"fp32", {}}}});
+    runner.set_setup({"train-mlp",
+                      {{"dataset", "fashion-mnist"}, {"data-dir", missing}, {"train-size", "100"}, {"epochs", "1"}},
+                      {{"fp32", {}}}});  // small: estimated short, no question first
     REQUIRE(w.ws.start_run());
     REQUIRE(wait_for_run(w.finished, w.failed));
     REQUIRE(w.failed.count() == 1);
@@ -303,6 +332,9 @@ TEST_CASE("a story runs its preset and lands on the plot that tells it", "[gui]"
     Workspace w;
     REQUIRE(w.ws.run_story_and_wait("fp16-overflow").isEmpty());
     CHECK(w.window.current_view_name() == "results");
+    // Results states the story's claim above its plot.
+    CHECK(w.ws.results_view()->message().contains(QStringLiteral("10k x 10k in FP16")));
+    CHECK(w.ws.results_view()->message().contains(QStringLiteral("65504")));
     CHECK(w.ws.results_view()->current_plot_id().rfind("nan_fraction", 0) == 0);
     const plots::HeatmapModel* nan = w.ws.results_view()->current_heatmap();
     REQUIRE(nan != nullptr);
@@ -448,7 +480,8 @@ TEST_CASE("an ONNX model dropped on the runner: its nodes listed, per-op overrid
     CHECK(plot->series[0].points.size() == 33);
 
     // A file that is not a model says why in the panel, and offers no op types.
-    CHECK_FALSE(runner.graph_panel()->show_model(QStringLiteral(FLOATSCOPE_ONNX_REFERENCE_MODELS "/encoder_input.npy")));
+    CHECK_FALSE(
+        runner.graph_panel()->show_model(QStringLiteral(FLOATSCOPE_ONNX_REFERENCE_MODELS "/encoder_input.npy")));
     CHECK(runner.graph_panel()->summary().contains("encoder_input.npy"));
     CHECK(runner.graph_panel()->op_types().isEmpty());
 }

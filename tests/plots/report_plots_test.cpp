@@ -1,6 +1,7 @@
 // Plot builders on hand-made Reports: which plots, series, points, bands and heatmap cells.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -243,6 +244,33 @@ TEST_CASE("training: loss, accuracy, loss scale, gradient underflow per layer") 
     const Series& layer2 = series_named(underflow, "fp16 + loss scaling: layer 2");
     CHECK(layer2.points[0].y == Approx(0.3));
     CHECK(layer2.points[2].y == Approx(0.1));
+}
+
+TEST_CASE("training with several seeds: the test accuracy's mean and the seeds' range, one colour per policy") {
+    floatscope::emu::Report report = floatscope::test::sample_training_report();
+    const std::vector<PlotModel> one_seed = training_plots(report);
+    CHECK(std::none_of(one_seed.begin(), one_seed.end(),
+                       [](const PlotModel& p) { return p.id == "test_accuracy_seeds_epoch"; }));
+    for (const std::string policy : {"fp32", "fp16 + loss scaling"})
+        for (int epoch = 0; epoch < 3; ++epoch) {
+            const std::string region = "epoch " + std::to_string(epoch + 1);
+            report.rows.push_back(floatscope::test::row(policy, "epoch", epoch, region, "test_accuracy_min", 0.7));
+            report.rows.push_back(floatscope::test::row(policy, "epoch", epoch, region, "test_accuracy_max", 0.9));
+        }
+    const std::vector<PlotModel> plots = training_plots(report);
+    const auto seeds = std::find_if(plots.begin(), plots.end(),
+                                    [](const PlotModel& p) { return p.id == "test_accuracy_seeds_epoch"; });
+    REQUIRE(seeds != plots.end());
+    REQUIRE(seeds->series.size() == 6);  // 2 policies x (mean, lowest, highest)
+    const Series& mean = series_named(*seeds, "fp32: test accuracy");
+    const Series& lowest = series_named(*seeds, "fp32: test accuracy min");
+    CHECK(mean.points[2].y == 0.86);
+    CHECK(lowest.points[2].y == 0.7);
+    CHECK(series_named(*seeds, "fp32: test accuracy max").pattern == LinePattern::Dotted);
+    CHECK(mean.colour_group == lowest.colour_group);
+    CHECK(mean.pattern == LinePattern::Solid);
+    CHECK(lowest.pattern == LinePattern::Dashed);
+    CHECK_FALSE(seeds->y_axis.range.has_value());  // fitted to the values, not 0 to 1
 }
 
 TEST_CASE("iterative refinement: errors and residual per iteration") {

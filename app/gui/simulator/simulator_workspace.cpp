@@ -4,6 +4,7 @@
 #include <QEventLoop>
 #include <QFileDialog>
 #include <QMenu>
+#include <QMessageBox>
 #include <QTime>
 #include <sstream>
 #include <thread>
@@ -42,6 +43,14 @@ SimulatorWorkspace::SimulatorWorkspace(QWidget& window) : QObject(&window), wind
     connect(worker_, &RunWorker::failed, this, &SimulatorWorkspace::fail);
     connect(results_, &ResultsView::runs_selected, this, &SimulatorWorkspace::show_runs);
     connect(compare_, &CompareView::policies_selected, results_, &ResultsView::set_policy_filter);
+    confirm_long_run_ = [this](double, const QString& text) {
+        return QMessageBox::question(&window_, QStringLiteral("Long run"), text,
+                                     QMessageBox::Yes | QMessageBox::Cancel) == QMessageBox::Yes;
+    };
+}
+
+void SimulatorWorkspace::set_long_run_confirmation(std::function<bool(double, const QString&)> confirm) {
+    confirm_long_run_ = std::move(confirm);
 }
 
 std::vector<WorkspaceView> SimulatorWorkspace::views() const {
@@ -97,20 +106,43 @@ bool SimulatorWorkspace::start_run() {
     }
     const RunSetup setup = runner_->setup();
     std::vector<emu::RunRequest> requests;
+    std::optional<double> seconds;
     try {
         requests = build_requests(setup, engine_threads());
         running_title_ =
             QString::fromStdString(run_title(setup, static_cast<int>(runs_.size()) + 1,
                                              QTime::currentTime().toString(QStringLiteral("HH:mm:ss")).toStdString()));
+        seconds = estimate_seconds(requests, engine_threads(), speed_);
     } catch (const Error& e) {
-        landing_plot_.clear();
+        forget_story();
         runner_->show_message(QString::fromStdString(e.what()), true);
         return false;
+    }
+    if (ask_before_long_runs_ && seconds && *seconds > long_run_seconds) {
+        const QString estimate = QString::fromStdString(describe_duration(*seconds));
+        const QString text = QStringLiteral(
+                                 "This run will take about %1 on this machine (its operations at the "
+                                 "emulator's measured speed). Start it?")
+                                 .arg(estimate);
+        if (!confirm_long_run_(*seconds, text)) {
+            forget_story();
+            runner_->show_message(
+                QStringLiteral("Not started: it would take about %1. Fewer epochs, images or policies make it "
+                               "shorter.")
+                    .arg(estimate),
+                false);
+            return false;
+        }
     }
     running_setup_ = setup;
     clock_.start();
     runner_->show_running(true);
     return worker_->start(std::move(requests), engine_threads());
+}
+
+void SimulatorWorkspace::forget_story() {
+    landing_plot_.clear();
+    story_claim_.clear();
 }
 
 void SimulatorWorkspace::cancel_run() { worker_->cancel(); }
@@ -127,6 +159,9 @@ bool SimulatorWorkspace::run_story(const QString& name) {
         const Story& story = find_story(name.toStdString());
         runner_->set_setup(story.setup);
         landing_plot_ = story.landing_plot;
+        story_claim_ = QStringLiteral("<b>%1.</b> %2")
+                           .arg(QString::fromStdString(story.title).toHtmlEscaped(),
+                                QString::fromStdString(story.summary).toHtmlEscaped());
     } catch (const Error& e) {
         runner_->show_message(QString::fromStdString(e.what()), true);
         return false;
@@ -151,16 +186,22 @@ QString SimulatorWorkspace::wait_for_run(const std::function<bool()>& start) {
         error = message;
         loop.quit();
     });
-    if (!start()) return runner_->message();
+    ask_before_long_runs_ = false;  // asked for outright (--screenshot, tests): no dialog
+    const bool started = start();
+    ask_before_long_runs_ = true;
+    if (!started) return runner_->message();
     loop.exec();
     return error;
 }
 
 void SimulatorWorkspace::finish(const emu::Report& report) {
+    speed_.learn(report);
     runs_.push_back({running_title_.toStdString(), running_setup_, report});
     list_runs();
     if (!landing_plot_.empty()) results_->select_plot(landing_plot_);
-    landing_plot_.clear();
+    // A story's result says what it shows, above the figure that shows it.
+    if (!story_claim_.isEmpty()) results_->show_message(story_claim_, false);
+    forget_story();
     emit view_requested(QStringLiteral("results"));
     runner_->show_running(false);
     last_run_seconds_ = static_cast<double>(clock_.nsecsElapsed()) * 1e-9;
@@ -173,7 +214,7 @@ void SimulatorWorkspace::finish(const emu::Report& report) {
 }
 
 void SimulatorWorkspace::fail(const QString& message, bool cancelled) {
-    landing_plot_.clear();
+    forget_story();
     runner_->show_running(false);
     runner_->show_progress(0, cancelled ? QStringLiteral("cancelled") : QStringLiteral("failed"));
     runner_->show_message(message, !cancelled);
@@ -244,6 +285,7 @@ bool SimulatorWorkspace::open_session_from(const QString& path) {
         if (!loaded.lab.empty() && apply_lab_) apply_lab_(loaded.lab);
         runner_->set_setup(loaded.setup);
         runs_ = std::move(loaded.runs);
+        for (const FinishedRun& run : runs_) speed_.learn(run.report);
     } catch (const Error& e) {
         results_->show_message(QStringLiteral("Cannot open the session: %1").arg(QString::fromStdString(e.what())),
                                true);

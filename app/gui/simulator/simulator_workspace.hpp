@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/simulator/run_estimate.hpp"
 #include "app/gui/simulator/simulation_session.hpp"
 
 class QMenu;
@@ -57,6 +58,11 @@ public:
     /// start_run on the runner's setup, then waits the same way (--screenshot --run).
     QString run_and_wait();
 
+    /// What start_run calls before a run estimated (run_estimate.hpp) to take more than
+    /// long_run_seconds, with the estimate and its text; the run starts only when it returns true.
+    /// By default a dialog asks; the *_and_wait calls (asked for outright) do not ask.
+    void set_long_run_confirmation(std::function<bool(double seconds, const QString& text)> confirm);
+
     /// The session as it would be saved: the runner's setup, the finished runs and the lab's state.
     Session session() const;
     /// How sessions keep the format lab's state (the main window's view links): `read` when
@@ -94,6 +100,8 @@ private:
     /// Calls `start` and waits until the run it started is over; the error message, empty on success.
     QString wait_for_run(const std::function<bool()>& start);
     void finish(const emu::Report& report);
+    /// Clears what the running story would show when it ends (a run that failed or did not start).
+    void forget_story();
     void fail(const QString& message, bool cancelled);
     /// Lists the runs in Results and shows the newest.
     void list_runs();
@@ -115,6 +123,10 @@ private:
     RunSetup running_setup_;
     QString running_title_;
     std::string landing_plot_;  ///< the plot to show when the running story finishes
+    QString story_claim_;  ///< the running story's title and summary, for Results to show with its plot
+    EmulationSpeed speed_;  ///< learnt from the session's finished runs
+    std::function<bool(double, const QString&)> confirm_long_run_;
+    bool ask_before_long_runs_ = true;
     QElapsedTimer clock_;
     double last_run_seconds_ = 0;
     std::function<std::string()> read_lab_;

@@ -1,24 +1,40 @@
-// The seed's stories as runner setups. Sizes are chosen so that each runs in seconds.
+// The seed's stories as runner setups. Sizes are chosen so that each runs in seconds (the
+// training stories in about 10 s).
 #include "app/gui/simulator/stories.hpp"
 
-#include "app/gui/simulator/policy_presets.hpp"
 #include "core/error.hpp"
 
 namespace floatscope::gui {
 
 namespace {
 
-/// train-mlp on its synthetic dataset, small: the workload's own tests use the same sizes.
-std::map<std::string, std::string> small_training() {
-    return {{"dataset", "synthetic"}, {"train-size", "1024"}, {"test-size", "256"}, {"hidden", "32"},
-            {"batch-size", "32"},     {"epochs", "3"},        {"log-every", "8"}};
+/// train-mlp on a Fashion-MNIST subset, three seeds: about 10 s per story on a 2-core Xeon (the
+/// run's estimate stays below long_run_seconds), and differences larger than the seeds' spread.
+std::map<std::string, std::string> fashion_training(std::map<std::string, std::string> settings) {
+    settings.insert({{"dataset", "fashion-mnist"},
+                     {"train-size", "2000"},
+                     {"test-size", "1000"},
+                     {"epochs", "2"},
+                     {"seeds", "3"},
+                     {"log-every", "8"}});
+    return settings;
 }
 
-std::vector<PolicyEntry> preset_policies(std::initializer_list<const char*> names) {
-    std::vector<PolicyEntry> entries;
-    for (const char* name : names)
-        for (const PolicyEntry& entry : find_policy_preset(name).policies) entries.push_back(entry);
-    return entries;
+// The training stories' policies: short names, so that "name: layer 1" fits a legend at 1024 pixels.
+constexpr const char* fp16_amp = "fp16; storage=fp32; accumulate=fp32";
+constexpr const char* bf16_amp = "bf16; storage=fp32; accumulate=fp32";
+
+/// fp16 AMP (the presets "fp16 without loss scaling" and "fp16 + loss scaling").
+std::vector<PolicyEntry> loss_scaling_policies() {
+    return {{std::string("name=no scaling; ") + fp16_amp, {{"loss-scaling", "false"}}},
+            {std::string("name=loss scaling; ") + fp16_amp, {{"loss-scaling", "true"}}}};
+}
+
+/// bf16 AMP, and FP8 (the preset "FP8 E4M3 fwd / E5M2 bwd") with and without delayed scaling.
+std::vector<PolicyEntry> fp8_policies() {
+    return {{std::string("name=bf16; ") + bf16_amp, {{"fp8", "false"}}},
+            {std::string("name=FP8 delayed; ") + bf16_amp, {{"fp8", "true"}}},
+            {std::string("name=FP8 unscaled; ") + bf16_amp, {{"fp8", "true"}, {"fp8-scaling", "none"}}}};
 }
 
 }  // namespace
@@ -34,16 +50,20 @@ const std::vector<Story>& stories() {
          "nan_fraction"},
         {"loss-scaling",
          "Gradients underflow without loss scaling",
-         "Training in fp16 without loss scaling: small gradients fall below fp16's smallest subnormal 2^-24 and "
-         "become zero. With dynamic loss scaling (GradScaler, 2^16) they stay representable.",
-         {"train-mlp", small_training(), preset_policies({"fp16 without loss scaling", "fp16 + loss scaling"})},
+         "fp16 AMP on 2000 Fashion-MNIST images, 3 seeds: without loss scaling, weight gradients below fp16's "
+         "smallest subnormal 2^-24 flush to zero, about 2% of the output layer's and 0.2% of the first layer's by "
+         "epoch 2, more as the model grows confident; GradScaler's 2^16 keeps nearly all. The lost gradients are "
+         "the smallest: test accuracy (0.73 without, 0.71 with) differs by less than the seeds' spread.",
+         {"train-mlp", fashion_training({{"learning-rate", "0.1"}}), loss_scaling_policies()},
          "grad_underflow"},
         {"fp8-recipe",
-         "FP8: E4M3 forward, E5M2 backward",
-         "The FP8 recipe: products forward in E4M3 (more precision), gradients in E5M2 (more range), each tensor "
-         "scaled from its recent maximum. The loss follows bf16 AMP's closely.",
-         {"train-mlp", small_training(), preset_policies({"FP8 E4M3 fwd / E5M2 bwd"})},
-         "loss"},
+         "FP8 with and without delayed scaling",
+         "E4M3 products forward, E5M2 gradients, on 2000 Fashion-MNIST images, 3 seeds. Cast unscaled, gradients "
+         "below E5M2's smallest subnormal 2^-16 flush to zero: about 6% of the output layer's, 1% of the first "
+         "layer's. Delayed scaling (each tensor divided by its recent amax over the format's largest) loses almost "
+         "none, as bf16 AMP. Test accuracy (0.70 to 0.72) stays within the seeds' spread.",
+         {"train-mlp", fashion_training({{"learning-rate", "0.1"}, {"loss-scaling", "false"}}), fp8_policies()},
+         "grad_underflow"},
         {"harmonic-stall",
          "Harmonic series stalls",
          "Summing 1/i naively: in fp16 the sum stops growing at 7.0859375 from n = 513, in bf16 at 5.0625 from "

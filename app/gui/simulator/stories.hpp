@@ -12,14 +12,14 @@ struct Story {
     std::string name;  ///< what --story takes: "fp16-overflow"
     std::string title;  ///< "10k x 10k in FP16"
     std::string summary;  ///< two sentences: what happens and what the plot shows
-    RunSetup setup;  ///< small enough to finish in seconds
+    RunSetup setup;  ///< small enough to finish in seconds (the training stories in about 10 s)
     /// The id (or id prefix) of the plot to show when the run is done (plots/report_plots.hpp ids).
     std::string landing_plot;
 };
 
-/// 10k x 10k in FP16, gradients underflow without loss scaling, FP8 E4M3 forward / E5M2 backward,
-/// harmonic series stalls, mixed-precision iterative refinement. (INT4 vs NF4 vs FP4 on the same
-/// weights waits for a quantization workload among the built-ins.)
+/// 10k x 10k in FP16, gradients underflow without loss scaling, FP8 with and without delayed
+/// scaling, harmonic series stalls, INT4 vs NF4 vs FP4 on the same weights, mixed-precision
+/// iterative refinement.
 const std::vector<Story>& stories();
 
 /// The story called `name`; throws floatscope::Error listing the names otherwise.

@@ -133,7 +133,7 @@ MlpClassifier::ForwardPass MlpClassifier::forward(const Matrix& x, bool training
             quantized = fake_quantize_weights(*options_.weight_quantization, layer.weights, &quantization_random_);
         const Matrix& w = options_.weight_quantization ? quantized : layer.weights;
         Matrix h = dense_affine(layer.precision, forward_model(layer), a, w, layer.bias);
-        if (training && options_.fp8) {
+        if (training && records_fp8_amax()) {
             layer.input_scaling.record(a.values);
             layer.weight_scaling.record(w.values);
         }
@@ -225,7 +225,7 @@ MlpClassifier::StepResult MlpClassifier::train_step(const Matrix& x, std::span<c
         // the weight gradient above, taken with respect to them, updates the master weights.
         const Matrix& w = options_.weight_quantization ? pass.quantized_weights[l] : layer.weights;
         if (l > 0) gradient = matmul(input_model, dh, transpose(w), p.operand_random);
-        if (options_.fp8) layer.gradient_scaling.record(dh.values);
+        if (records_fp8_amax()) layer.gradient_scaling.record(dh.values);
     }
 
     // Unscale into the storage format (as GradScaler.unscale_ does in fp32), check, update.

@@ -26,6 +26,8 @@ struct TrainingOptions {
     /// Transformer Engine casts), each tensor divided by its delayed scale (fp8_scaling.hpp);
     /// accumulation and outputs stay the policy's.
     bool fp8 = false;
+    /// false: the FP8 casts divide by 1 throughout (no amax history), to show what the scaling buys.
+    bool fp8_delayed_scaling = true;
     int fp8_history = 16;
     int fp8_margin = 0;
     /// Fake quantization of every layer's weights in each forward pass (fake_quantize_weights, once
@@ -117,6 +119,8 @@ private:
     ForwardPass forward(const Matrix& x, bool training);
     /// The layer's forward model: the policy's, or FP8 operands with their current scales.
     AccumulationModel forward_model(const Layer& layer) const;
+    /// Whether the FP8 tensors' amax histories are kept (FP8 with delayed scaling).
+    bool records_fp8_amax() const { return options_.fp8 && options_.fp8_delayed_scaling; }
 
     std::vector<Layer> layers_;
     TrainingOptions options_;

@@ -10,6 +10,8 @@ namespace {
 /// Sizes the synthetic dataset takes when train-size or test-size is 0.
 constexpr std::size_t synthetic_train_size = 2000;
 constexpr std::size_t synthetic_test_size = 500;
+constexpr std::size_t fashion_mnist_train_size = 60000;  // Xiao, Rasul, Vollgraf, arXiv:1708.07747
+constexpr std::size_t fashion_mnist_test_size = 10000;
 
 }  // namespace
 
@@ -28,14 +30,24 @@ std::vector<ParameterSpec> image_dataset_parameters(const std::string& train_siz
     };
 }
 
+std::pair<std::size_t, std::size_t> image_dataset_sizes(const Parameters& p) {
+    const bool synthetic = p.text("dataset") == "synthetic";
+    const auto size = [&](const char* name, std::size_t all, std::size_t synthetic_default) {
+        const auto given = static_cast<std::size_t>(p.integer(name));
+        return given > 0 ? given : synthetic ? synthetic_default : all;
+    };
+    return {size("train-size", fashion_mnist_train_size, synthetic_train_size),
+            size("test-size", fashion_mnist_test_size, synthetic_test_size)};
+}
+
 ImageDatasets load_image_datasets(const Parameters& p, std::uint64_t seed) {
-    const auto train_size = static_cast<std::size_t>(p.integer("train-size"));
-    const auto test_size = static_cast<std::size_t>(p.integer("test-size"));
-    if (p.text("dataset") == "synthetic")
-        return {synthetic_images(train_size > 0 ? train_size : synthetic_train_size, seed, true),
-                synthetic_images(test_size > 0 ? test_size : synthetic_test_size, seed, false)};
-    return {load_fashion_mnist(p.text("data-dir"), true, train_size),
-            load_fashion_mnist(p.text("data-dir"), false, test_size)};
+    if (p.text("dataset") == "synthetic") {
+        const auto [train_size, test_size] = image_dataset_sizes(p);
+        return {synthetic_images(train_size, seed, true), synthetic_images(test_size, seed, false)};
+    }
+    // 0 reads the whole file.
+    return {load_fashion_mnist(p.text("data-dir"), true, static_cast<std::size_t>(p.integer("train-size"))),
+            load_fashion_mnist(p.text("data-dir"), false, static_cast<std::size_t>(p.integer("test-size")))};
 }
 
 Matrix batch_inputs(const ImageDataset& data, std::span<const std::size_t> rows, std::vector<std::uint8_t>& labels) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emulation/simulation/parameters.hpp"
@@ -27,6 +28,9 @@ std::vector<ParameterSpec> image_dataset_parameters(const std::string& train_siz
 /// The datasets those parameters name; `seed` draws the synthetic one (2000/500 images when a
 /// size is 0). Throws floatscope::Error when Fashion-MNIST is missing or malformed.
 ImageDatasets load_image_datasets(const Parameters& p, std::uint64_t seed);
+/// How many training and test images load_image_datasets gives, without reading them (a size of
+/// 0 is all of Fashion-MNIST, 60000 and 10000, or the synthetic 2000 and 500).
+std::pair<std::size_t, std::size_t> image_dataset_sizes(const Parameters& p);
 
 /// The dataset's images `rows` as pixel / 255, and their labels.
 Matrix batch_inputs(const ImageDataset& data, std::span<const std::size_t> rows, std::vector<std::uint8_t>& labels);

@@ -1,5 +1,6 @@
 // Tests of the train-mlp workload and its parts: GradScaler's rules, FP8 delayed scaling, training
 // on the synthetic dataset, and the gradient underflow of fp16 without loss scaling.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -7,11 +8,13 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/catalog.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/simulation/precision_policy.hpp"
 #include "emulation/simulation/workload.hpp"
 #include "emulation/workloads/nn/fp8_scaling.hpp"
 #include "emulation/workloads/nn/loss_scaler.hpp"
+#include "emulation/workloads/nn/seed_mean.hpp"
 #include "emulation/workloads/registry.hpp"
 
 using namespace floatscope;
@@ -154,4 +157,91 @@ TEST_CASE("train-mlp: bad parameters and a missing dataset give clear errors", "
     CHECK_THROWS_WITH(workload().run(parse({"data-dir=/nonexistent/fashion"}), parse_policy("fp32"), trace, control),
                       Contains("apt install dataset-fashion-mnist"));
     CHECK_FALSE(workload().has_ground_truth());
+    CHECK_THROWS_WITH(workload().check(parse({"seeds=2", "export=mlp.onnx"})), Contains("seeds=2"));
+}
+
+TEST_CASE("mean_over_seeds: every metric's mean, and the test accuracy's sample deviation, min and max",
+          "[train-mlp]") {
+    const auto run = [](double loss, double accuracy) {
+        Trace t;
+        t.add_region("epoch", 0, "epoch 1", core::parse_format("fp32")).metrics = {{"train_loss", loss},
+                                                                                   {"test_accuracy", accuracy}};
+        t.add_region("step", 0, "step 8", core::parse_format("fp32")).metrics = {{"loss", 2 * loss}};
+        return t;
+    };
+    const Trace mean = mean_over_seeds({run(1, 0.5), run(2, 0.7), run(6, 0.9)});
+    REQUIRE(mean.regions().size() == 2);
+    const TraceRegion& epoch = mean.regions()[0];
+    CHECK(epoch.kind == "epoch");
+    CHECK(metric(epoch, "train_loss") == 3);
+    CHECK(metric(epoch, "test_accuracy") == Approx(0.7));
+    // Deviations -0.2, 0, 0.2: sqrt((0.04 + 0 + 0.04) / (3 - 1)) = 0.2.
+    CHECK(metric(epoch, "test_accuracy_std") == Approx(0.2));
+    CHECK(metric(epoch, "test_accuracy_min") == 0.5);
+    CHECK(metric(epoch, "test_accuracy_max") == 0.9);
+    CHECK(metric(mean.regions()[1], "loss") == 6);
+    CHECK(mean.regions()[1].metrics.size() == 1);  // no accuracy, no spread
+    CHECK(metric(mean_over_seeds({run(1, 0.5)}).regions()[0], "test_accuracy_std") == 0);
+
+    Trace other = run(1, 0.5);
+    other.regions()[0].metrics[0].name = "test_loss";
+    CHECK_THROWS_WITH(mean_over_seeds({run(1, 0.5), other}), Catch::Matchers::Contains("run 1"));
+    CHECK_THROWS(mean_over_seeds({}));
+}
+
+TEST_CASE("train-mlp with seeds=3 reports the mean of the three trainings and their spread", "[train-mlp]") {
+    const std::vector<std::string> small = {"train-size=256", "test-size=128", "hidden=16", "epochs=1"};
+    const auto accuracy = [&](const std::string& seed) {
+        std::vector<std::string> a = small;
+        a.push_back("seed=" + seed);
+        return metric(*regions(train(a, "bf16; storage=fp32; accumulate=fp32"), "epoch").back(), "test_accuracy");
+    };
+    const double a1 = accuracy("1"), a2 = accuracy("2"), a3 = accuracy("3");
+    std::vector<std::string> a = small;
+    a.insert(a.end(), {"seed=1", "seeds=3"});
+    const Trace three = train(a, "bf16; storage=fp32; accumulate=fp32");
+    const TraceRegion& epoch = *regions(three, "epoch").back();
+    const double mean = (a1 + a2 + a3) / 3;
+    CHECK(metric(epoch, "test_accuracy") == Approx(mean));
+    CHECK(metric(epoch, "test_accuracy_min") == std::min({a1, a2, a3}));
+    CHECK(metric(epoch, "test_accuracy_max") == std::max({a1, a2, a3}));
+    const double var = ((a1 - mean) * (a1 - mean) + (a2 - mean) * (a2 - mean) + (a3 - mean) * (a3 - mean)) / 2;
+    CHECK(metric(epoch, "test_accuracy_std") == Approx(std::sqrt(var)));
+    CHECK(std::min({a1, a2, a3}) < std::max({a1, a2, a3}));  // the seeds differ
+}
+
+TEST_CASE("train-mlp counts its products' operations for the cost model", "[train-mlp]") {
+    const auto parse = [](const std::vector<std::string>& a) { return Parameters::parse(workload().parameters(), a); };
+    const auto counts = workload().work(parse({"train-size=1000", "test-size=200", "epochs=2"}),
+                                        parse_policy("fp16; storage=fp32; accumulate=fp32"));
+    REQUIRE(counts.has_value());
+    // 784-100-10: 78400 + 1000 multiply-adds per image; per epoch 3 products per training image
+    // and 1 per test image; 2 operations per multiply-add, 2 epochs.
+    CHECK(counts->operations.at("fp16") == 2.0 * 2 * 79400 * (3 * 1000 + 200));
+    CHECK(counts->operations.size() == 1);
+    const auto fp8 = workload().work(parse({"train-size=1000", "test-size=200", "epochs=2", "fp8=true", "seeds=3"}),
+                                     parse_policy("bf16; storage=fp32; accumulate=fp32"));
+    REQUIRE(fp8.has_value());
+    CHECK(fp8->operations.at("fp8") == 3 * 2.0 * 2 * 79400 * (3 * 1000 + 200));
+    // Weights and momentum of 78500 + 1010 parameters in fp32.
+    CHECK(fp8->resident_bytes == 2.0 * 79510 * 4);
+    // All of Fashion-MNIST when the sizes are 0: 60000 training and 10000 test images.
+    CHECK(workload().work(parse({"epochs=1"}), parse_policy("fp32"))->operations.at("fp32") ==
+          2.0 * 79400 * (3 * 60000 + 10000));
+}
+
+TEST_CASE("train-mlp: FP8 without delayed scaling flushes the small E5M2 gradients to zero", "[train-mlp]") {
+    const std::vector<std::string> fp8 = {"epochs=1", "fp8=true", "loss-scaling=false"};
+    std::vector<std::string> none = fp8;
+    none.push_back("fp8-scaling=none");
+    const Trace delayed_trace = train(fp8, "bf16; storage=fp32; accumulate=fp32");
+    const Trace unscaled_trace = train(none, "bf16; storage=fp32; accumulate=fp32");
+    const TraceRegion& delayed = *regions(delayed_trace, "epoch").back();
+    const TraceRegion& unscaled = *regions(unscaled_trace, "epoch").back();
+    // The output layer's gradients (p - y) / 32 of confident predictions fall below E5M2's smallest
+    // subnormal 2^-16 when cast unscaled; delayed scaling divides them by their amax / 57344 first.
+    const char* output_layer = "grad_underflow_fraction_layer_1";
+    INFO("unscaled " << metric(unscaled, output_layer) << ", delayed " << metric(delayed, output_layer));
+    CHECK(metric(unscaled, output_layer) > 1e-3);
+    CHECK(metric(unscaled, output_layer) > 10 * metric(delayed, output_layer));
 }
