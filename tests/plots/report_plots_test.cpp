@@ -267,7 +267,8 @@ TEST_CASE("training with several seeds: the test accuracy's mean and the seeds' 
     CHECK(mean.points[2].y == 0.86);
     CHECK(lowest.points[2].y == 0.7);
     CHECK(series_named(*seeds, "fp32: test accuracy max").pattern == LinePattern::Dotted);
-    CHECK(mean.colour_group == lowest.colour_group);
+    CHECK(mean.colour_key == lowest.colour_key);
+    CHECK_FALSE(mean.colour_key.empty());
     CHECK(mean.pattern == LinePattern::Solid);
     CHECK(lowest.pattern == LinePattern::Dashed);
     CHECK_FALSE(seeds->y_axis.range.has_value());  // fitted to the values, not 0 to 1
