@@ -89,13 +89,17 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
     return value_axis;
 }
 
-QColor role_colour(ColourRole role) {
+/// Bands in greys, darker the worse: a hue of their own would be some policy's series colour (the
+/// palette has red, orange and green), and its bars would vanish in it. (Not Qt's hatch patterns:
+/// their cached pixmaps crash a QApplication torn down at exit.) `opacity` scales the alpha:
+/// legend swatches need more than the faint tint behind the data.
+QColor role_colour(ColourRole role, int opacity = 1) {
     switch (role) {
-        case ColourRole::Good: return QColor(46, 160, 67, 45);
-        case ColourRole::Caution: return QColor(230, 160, 20, 70);
-        case ColourRole::Bad: return QColor(215, 48, 39, 50);
+        case ColourRole::Good: return QColor(0, 0, 0, 6 * opacity);
+        case ColourRole::Caution: return QColor(0, 0, 0, 22 * opacity);
+        case ColourRole::Bad: return QColor(0, 0, 0, 48 * opacity);
     }
-    return QColor(128, 128, 128, 50);
+    return QColor(0, 0, 0, 6 * opacity);
 }
 
 double axis_min(QAbstractAxis* axis) {
@@ -232,9 +236,7 @@ void PlotChartView::add_band(const Band& band) {
     area->attachAxis(y_axis_);
     parts_.push_back({area});
     // The band's own tint is too faint for a legend swatch.
-    QColor swatch = role_colour(band.role);
-    swatch.setAlpha(170);
-    for (QLegendMarker* marker : chart()->legend()->markers(area)) marker->setBrush(swatch);
+    for (QLegendMarker* marker : chart()->legend()->markers(area)) marker->setBrush(role_colour(band.role, 4));
     connect(area, &QAreaSeries::hovered, this, [band](QPointF, bool hovered) {
         if (!hovered) return;
         QToolTip::showText(QCursor::pos(), QStringLiteral("%1\nfrom %2 to %3")

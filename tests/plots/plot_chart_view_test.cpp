@@ -9,6 +9,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
+#include <map>
 #include <set>
 
 #include "plots/plot_chart_view.hpp"
@@ -72,7 +73,7 @@ TEST_CASE("a log axis over many powers labels every few of them, so that the lab
     CHECK(qobject_cast<QLogValueAxis*>(axis(few, Qt::Horizontal))->base() == 2);
 }
 
-TEST_CASE("a legend of long names goes beside the plot, short ones below it; names show in tooltips") {
+TEST_CASE("a legend of long names goes beside the plot, short ones below it, names show in tooltips") {
     application();
     PlotModel model;
     model.series = {{"fp32", {{0, 1}}, SeriesStyle::Line, 0}, {"bf16", {{0, 2}}, SeriesStyle::Line, 1}};
@@ -117,6 +118,32 @@ TEST_CASE("histogram: the format's bands under the bars, reaching the plot's edg
     REQUIRE(x != nullptr);
     CHECK(x->min() == -29);
     CHECK(x->max() == 19);
+}
+
+TEST_CASE("histogram bands are greys, darker the worse, so that no policy's colour is lost in them") {
+    application();
+    const PlotModel model = value_range_histograms(floatscope::test::sample_layers_report()).at(0);
+    REQUIRE(model.bands.size() == 4);
+    // Policies in the palette's first ten colours, among them red, orange and green.
+    SeriesColours colours;
+    for (int p = 0; p < 10; ++p) colours.position("policy " + std::to_string(p));
+    PlotChartView view(model, &colours);
+    const QList<QAbstractSeries*> series = view.chart()->series();
+    REQUIRE(series.size() == 5);
+    std::map<ColourRole, int> alpha;
+    for (int b = 0; b < 4; ++b) {
+        auto* band = qobject_cast<QAreaSeries*>(series.at(b));
+        REQUIRE(band != nullptr);
+        INFO(band->name().toStdString());
+        CHECK(band->brush().color().hsvSaturation() == 0);
+        CHECK(view.chart()->legend()->markers(band).at(0)->brush().color().hsvSaturation() == 0);
+        alpha[model.bands[b].role] = band->brush().color().alpha();
+    }
+    CHECK(alpha.at(ColourRole::Good) < alpha.at(ColourRole::Caution));
+    CHECK(alpha.at(ColourRole::Caution) < alpha.at(ColourRole::Bad));
+    auto* bars = qobject_cast<QAreaSeries*>(series.at(4));
+    REQUIRE(bars != nullptr);
+    CHECK(bars->brush().color().hsvSaturation() > 0);
 }
 
 TEST_CASE("clicking a legend entry hides its series and clicking again shows it") {
