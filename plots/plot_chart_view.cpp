@@ -50,7 +50,11 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
         const double step = std::max(1.0, std::ceil(all_powers / most_power_labels));
         log_axis->setBase(std::pow(axis.log_base, step));
         log_axis->setLabelFormat("%g");
-        log_axis->setRange(range.min, range.max);
+        // A shade beyond the powers at the ends: Qt labels the powers from ceil(log(min) / log(base)),
+        // and log(0.001) / log(10) = -2.9999999999999996 left 0.001 unlabelled (a one-decade axis
+        // then showed a single number).
+        constexpr double shade = 1e-9;
+        log_axis->setRange(range.min * (1 - shade), range.max * (1 + shade));
         // Minor ticks at 2..9 times each power (Qt: -1) help over a few decades and clutter more.
         const double powers = all_powers / step;
         log_axis->setMinorTickCount(powers <= 6 ? -1 : 0);

@@ -9,6 +9,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -71,6 +72,21 @@ TEST_CASE("a log axis over many powers labels every few of them, so that the lab
     model.series = {{"fp16", {{16, 1e-3}, {256, 0.2}}, SeriesStyle::Line, 0}};
     PlotChartView few(model);
     CHECK(qobject_cast<QLogValueAxis*>(axis(few, Qt::Horizontal))->base() == 2);
+}
+
+TEST_CASE("a log axis reaches a shade past the powers at its ends, so that Qt labels both") {
+    application();
+    PlotModel model;
+    model.y_axis.scale = AxisScale::Log;
+    model.series.push_back({"bf16", {{0, 0.0016}, {1, 0.0038528}}});
+    PlotChartView view(model);
+    auto* y = qobject_cast<QLogValueAxis*>(axis(view, Qt::Vertical));
+    REQUIRE(y != nullptr);
+    // One decade, 0.001 to 0.01: Qt's first label is at ceil(log(min) / log(10)), -2 at min = 0.001.
+    CHECK(std::ceil(std::log(y->min()) / std::log(10.0)) == -3);
+    CHECK(std::floor(std::log(y->max()) / std::log(10.0)) == -2);
+    CHECK(y->min() == Approx(0.001));
+    CHECK(y->max() == Approx(0.01));
 }
 
 TEST_CASE("a legend of long names goes beside the plot, short ones below it, names show in tooltips") {
