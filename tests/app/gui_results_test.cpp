@@ -191,3 +191,21 @@ TEST_CASE("Compare's scheme columns all fit the width a 1024-pixel window gives 
     CHECK(view.model()->index(0, 7).data().toString() == "0");
     CHECK(view.model()->index(1, 7).data().toString() == "0");
 }
+
+TEST_CASE("Compare leaves out the error columns of a training run, which has no truth to compare with", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    REQUIRE(
+        w.run({"train-mlp",
+               {{"dataset", "synthetic"}, {"train-size", "128"}, {"test-size", "32"}, {"hidden", "8"}, {"epochs", "1"}},
+               {{"fp32", {}}}}));
+    const QAbstractItemModel& table = *w.ws.compare_view()->table()->model();
+    REQUIRE(table.rowCount() == 1);
+    QStringList headers;
+    for (int column = 0; column < table.columnCount(); ++column)
+        headers << table.headerData(column, Qt::Horizontal).toString();
+    CHECK_FALSE(headers.contains("Final error (normwise)"));
+    CHECK_FALSE(headers.contains("Bits correct"));
+    REQUIRE(headers.indexOf("Train loss") > 0);
+    CHECK(table.index(0, static_cast<int>(headers.indexOf("Train loss"))).data(Qt::UserRole).toDouble() > 0);
+}

@@ -166,22 +166,21 @@ bool CompareView::list_policies() {
         std::any_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.work.has_value(); });
     const bool training = std::any_of(summaries.begin(), summaries.end(),
                                       [](const PolicySummary& s) { return s.test_accuracy || s.train_loss; });
-    QStringList headers = {
-        QStringLiteral("Policy"),       QStringLiteral("Run"),      QStringLiteral("Final error (normwise)"),
-        QStringLiteral("Bits correct"), QStringLiteral("Overflow"), QStringLiteral("Underflow"),
-        QStringLiteral("NaN")};
+    // Training runs compare no tensor with a truth: their error columns would stand empty and push
+    // the loss past the edge.
+    const bool errors = std::any_of(summaries.begin(), summaries.end(),
+                                    [](const PolicySummary& s) { return s.final_error || s.final_bits_correct; });
+    QStringList headers = {QStringLiteral("Policy"), QStringLiteral("Run")};
+    if (errors) headers << QStringLiteral("Final error (normwise)") << QStringLiteral("Bits correct");
+    headers << QStringLiteral("Overflow") << QStringLiteral("Underflow") << QStringLiteral("NaN");
     if (training) headers << QStringLiteral("Test accuracy") << QStringLiteral("Train loss");
     if (costed)
         headers << QStringLiteral("Memory (MB)") << QStringLiteral("Est. time (ms)") << QStringLiteral("Energy (mJ)");
     model_->setHorizontalHeaderLabels(headers);
     for (const PolicySummary& s : summaries) {
-        QList<QStandardItem*> row = {name_item(s.policy, s.run, s.policy, s.name),
-                                     run_item(s.run),
-                                     number_item(s.final_error, 'e', 3),
-                                     number_item(s.final_bits_correct, 'f', 1),
-                                     number_item(s.overflow, 'g', 12),
-                                     number_item(s.underflow, 'g', 12),
-                                     number_item(s.nan, 'g', 12)};
+        QList<QStandardItem*> row = {name_item(s.policy, s.run, s.policy, s.name), run_item(s.run)};
+        if (errors) row << number_item(s.final_error, 'e', 3) << number_item(s.final_bits_correct, 'f', 1);
+        row << number_item(s.overflow, 'g', 12) << number_item(s.underflow, 'g', 12) << number_item(s.nan, 'g', 12);
         if (training) row << number_item(s.test_accuracy, 'f', 4) << number_item(s.train_loss, 'g', 5);
         if (costed) row << cost_items(s, cost_model_, cost_model_error_, hardware_->currentText().toStdString());
         model_->appendRow(row);
