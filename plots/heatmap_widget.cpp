@@ -31,6 +31,10 @@ QColor ramp(double t) {
                   mix(stops[i].blue(), stops[i + 1].blue()));
 }
 
+/// A column label that may wrap after '_' as well as at spaces ("fp8_" over "e4m3"), through a
+/// zero-width space, a break opportunity of Unicode's line breaking (UAX #14, class ZW).
+QString breakable(const std::string& label) { return text(label).replace(u'_', QStringLiteral("_\u200b")); }
+
 QString short_number(double value) {
     if (value == std::floor(value) && std::abs(value) < 1e9) return QString::number(static_cast<long long>(value));
     return QString::number(value, 'g', 3);
@@ -64,9 +68,16 @@ HeatmapWidget::Geometry HeatmapWidget::geometry() const {
     Geometry g;
     g.title = QRectF(margin, margin, width() - 2 * margin, title_metrics.height() * 1.6);
     const qreal top = g.title.bottom();
-    const qreal header = metrics.height() * 1.8;
     const qreal grid_left = margin + label_width;
     const qreal grid_right = width() - margin - colour_bar_width - colour_bar_labels;
+    // Two lines of column labels when a policy's name is wider than its column (fp8_e4m3 of four
+    // policies at 1024 pixels), so that it wraps instead of being elided.
+    const qreal cell_width =
+        (grid_right - grid_left) / static_cast<qreal>(std::max<std::size_t>(model_.columns.size(), 1));
+    const bool wrapped = std::any_of(model_.columns.begin(), model_.columns.end(), [&](const std::string& column) {
+        return metrics.horizontalAdvance(text(column)) > cell_width - 4;
+    });
+    const qreal header = metrics.height() * (wrapped ? 2.8 : 1.8);
     g.column_labels = QRectF(grid_left, top, grid_right - grid_left, header);
     g.grid = QRectF(grid_left, top + header, grid_right - grid_left, height() - margin - top - header);
     g.row_labels = QRectF(margin, g.grid.top(), label_width, g.grid.height());
@@ -107,8 +118,13 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     for (std::size_t column = 0; column < model_.columns.size(); ++column) {
         const QRectF cell(g.grid.left() + column * cell_width, g.column_labels.top(), cell_width,
                           g.column_labels.height());
-        painter.drawText(cell, Qt::AlignCenter,
-                         metrics.elidedText(text(model_.columns[column]), Qt::ElideRight, cell_width - 4));
+        const QString label = breakable(model_.columns[column]);
+        const QRectF wrapped = metrics.boundingRect(cell.adjusted(2, 0, -2, 0), Qt::TextWordWrap, label);
+        if (wrapped.width() <= cell_width - 4 && wrapped.height() <= cell.height())
+            painter.drawText(cell.adjusted(2, 0, -2, 0), Qt::AlignCenter | Qt::TextWordWrap, label);
+        else  // a name that no wrapping fits
+            painter.drawText(cell, Qt::AlignCenter,
+                             metrics.elidedText(text(model_.columns[column]), Qt::ElideRight, cell_width - 4));
     }
     const bool values_fit = cell_height >= metrics.height() + 2;
     for (std::size_t row = 0; row < model_.rows.size(); ++row) {

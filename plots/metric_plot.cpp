@@ -31,7 +31,7 @@ std::optional<PlotModel> metric_plot(const emu::Report& report, std::string_view
     PlotModel plot;
     plot.id = make_plot_id(spec.id_prefix + "_" + std::string(region_kind));
     plot.title = replace_kind(spec.title, region_kind);
-    const RegionPositions positions = region_positions(report, region_kind);
+    const RegionPositions positions = region_positions(report, region_kind, metrics);
     plot.x_axis.label = positions.label;
     plot.x_axis.categorical = positions.categorical;
     if (positions.logarithmic) plot.x_axis.scale = AxisScale::Log, plot.x_axis.log_base = 2;

@@ -50,7 +50,11 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
         const double step = std::max(1.0, std::ceil(all_powers / most_power_labels));
         log_axis->setBase(std::pow(axis.log_base, step));
         log_axis->setLabelFormat("%g");
-        log_axis->setRange(range.min, range.max);
+        // A shade beyond the powers at the ends: Qt labels the powers from ceil(log(min) / log(base)),
+        // and log(0.001) / log(10) = -2.9999999999999996 left 0.001 unlabelled (a one-decade axis
+        // then showed a single number).
+        constexpr double shade = 1e-9;
+        log_axis->setRange(range.min * (1 - shade), range.max * (1 + shade));
         // Minor ticks at 2..9 times each power (Qt: -1) help over a few decades and clutter more.
         const double powers = all_powers / step;
         log_axis->setMinorTickCount(powers <= 6 ? -1 : 0);
@@ -89,13 +93,17 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
     return value_axis;
 }
 
-QColor role_colour(ColourRole role) {
+/// Bands in greys, darker the worse: a hue of their own would be some policy's series colour (the
+/// palette has red, orange and green), and its bars would vanish in it. (Not Qt's hatch patterns:
+/// their cached pixmaps crash a QApplication torn down at exit.) `opacity` scales the alpha:
+/// legend swatches need more than the faint tint behind the data.
+QColor role_colour(ColourRole role, int opacity = 1) {
     switch (role) {
-        case ColourRole::Good: return QColor(46, 160, 67, 45);
-        case ColourRole::Caution: return QColor(230, 160, 20, 70);
-        case ColourRole::Bad: return QColor(215, 48, 39, 50);
+        case ColourRole::Good: return QColor(0, 0, 0, 6 * opacity);
+        case ColourRole::Caution: return QColor(0, 0, 0, 22 * opacity);
+        case ColourRole::Bad: return QColor(0, 0, 0, 48 * opacity);
     }
-    return QColor(128, 128, 128, 50);
+    return QColor(0, 0, 0, 6 * opacity);
 }
 
 double axis_min(QAbstractAxis* axis) {
@@ -232,9 +240,7 @@ void PlotChartView::add_band(const Band& band) {
     area->attachAxis(y_axis_);
     parts_.push_back({area});
     // The band's own tint is too faint for a legend swatch.
-    QColor swatch = role_colour(band.role);
-    swatch.setAlpha(170);
-    for (QLegendMarker* marker : chart()->legend()->markers(area)) marker->setBrush(swatch);
+    for (QLegendMarker* marker : chart()->legend()->markers(area)) marker->setBrush(role_colour(band.role, 4));
     connect(area, &QAreaSeries::hovered, this, [band](QPointF, bool hovered) {
         if (!hovered) return;
         QToolTip::showText(QCursor::pos(), QStringLiteral("%1\nfrom %2 to %3")

@@ -37,14 +37,17 @@ bool ordered_region_kind(std::string_view region_kind) {
     return false;
 }
 
-RegionPositions region_positions(const emu::Report& report, std::string_view region_kind) {
+RegionPositions region_positions(const emu::Report& report, std::string_view region_kind,
+                                 const std::vector<std::string_view>& metrics) {
     RegionPositions positions;
     positions.label = std::string(region_kind);
     if (!ordered_region_kind(region_kind)) {
         positions.categorical = true;
         std::vector<std::string> categories;
         for (const emu::ReportRow& row : report.rows) {
-            if (row.region_kind != region_kind) continue;
+            if (row.region_kind != region_kind ||
+                std::find(metrics.begin(), metrics.end(), row.metric) == metrics.end())
+                continue;
             auto at = std::find(categories.begin(), categories.end(), row.region);
             if (at == categories.end()) at = categories.insert(at, row.region);
             positions.by_region.emplace(std::pair(row.run, row.region_index),

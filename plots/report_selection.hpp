@@ -42,8 +42,10 @@ bool ordered_region_kind(std::string_view region_kind);
 
 /// Where the regions of one kind lie along the x axis: ordered kinds at their parameter (the sum's
 /// n, gemm's k, a logged step; an epoch's number from 1; a layer's, an iteration's, a node's
-/// number), categories at 0, 1, 2, ... by label in order of first appearance. Each run has its own
-/// (two runs overlaid may sum to different n, or list other schemes).
+/// number), categories at 0, 1, 2, ... by label in order of first appearance in rows of the plotted
+/// `metrics`, so that a category none of them has (overflow-demo's "p - p", whose exact value 0 has
+/// no relative error) takes no slot. Each run has its own (two runs overlaid may sum to different
+/// n, or list other schemes).
 struct RegionPositions {
     std::string label;  ///< the axis label: "n (terms summed)", "k", "layer", "epoch", "scheme"
     bool categorical = false;  ///< !ordered_region_kind
@@ -51,7 +53,8 @@ struct RegionPositions {
     std::map<std::pair<std::string, int>, double> by_region;  ///< (run, region_index) -> x
     double at(const std::string& run, int index) const;
 };
-RegionPositions region_positions(const emu::Report& report, std::string_view region_kind);
+RegionPositions region_positions(const emu::Report& report, std::string_view region_kind,
+                                 const std::vector<std::string_view>& metrics);
 
 /// The legend name of a policy of a run, as MetricTrack::name.
 std::string track_name(const emu::Report& report, const std::string& run, const std::string& policy);

@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 #include "core/csv.hpp"
@@ -109,13 +110,13 @@ AxisRange focused_range(const std::vector<const RegionHistogram*>& members) {
     return {from - margin, to + margin};
 }
 
-PlotModel histogram_plot(const emu::Report& report, const RegionHistogram& r, const AxisRange& range) {
+PlotModel histogram_plot(const emu::Report& report, const RegionHistogram& r, const std::string& family_id,
+                         const AxisRange& range) {
     const std::string name = track_name(report, r.run, r.policy);
     PlotModel plot;
-    plot.id = make_plot_id("value_range_" + name + "_" + r.kind + "_" + std::to_string(r.index));
+    plot.id = family_id + "_" + std::to_string(r.index);
     plot.title = "Values of " + r.region + " under " + name;
-    plot.family = PlotFamily{make_plot_id("value_range_" + name + "_" + r.kind),
-                             "Value ranges under " + name + ", per " + r.kind, r.region};
+    plot.family = PlotFamily{family_id, "Value ranges under " + name + ", per " + r.kind, r.region};
     plot.x_axis.label = "floor(log2 |x|)";
     // Counts span decades; a log axis keeps the few values that fall off either end visible.
     plot.y_axis = {"number of values", AxisScale::Log, 10, {}, {}};
@@ -132,11 +133,25 @@ PlotModel histogram_plot(const emu::Report& report, const RegionHistogram& r, co
 
 std::vector<PlotModel> value_range_histograms(const emu::Report& report) {
     const std::vector<RegionHistogram> regions = collect(report);
-    std::map<std::tuple<std::string, std::string, std::string>, std::vector<const RegionHistogram*>> families;
+    using FamilyKey = std::tuple<std::string, std::string, std::string>;  // run, policy, region kind
+    std::map<FamilyKey, std::vector<const RegionHistogram*>> families;
     for (const RegionHistogram& r : regions) families[{r.run, r.policy, r.kind}].push_back(&r);
+    // File-name ids lose punctuation ("a b" and "a-b" are both a_b): a family whose id is taken
+    // gets a number, so that two policies never share a list entry.
+    std::map<FamilyKey, std::string> family_ids;
+    std::set<std::string> taken;
+    for (const RegionHistogram& r : regions) {
+        const auto [at, added] = family_ids.try_emplace({r.run, r.policy, r.kind});
+        if (!added) continue;
+        const std::string stem = make_plot_id("value_range_" + track_name(report, r.run, r.policy) + "_" + r.kind);
+        at->second = stem;
+        for (int n = 2; !taken.insert(at->second).second; ++n) at->second = stem + "_" + std::to_string(n);
+    }
     std::vector<PlotModel> plots;
-    for (const RegionHistogram& r : regions)
-        plots.push_back(histogram_plot(report, r, focused_range(families.at({r.run, r.policy, r.kind}))));
+    for (const RegionHistogram& r : regions) {
+        const FamilyKey key{r.run, r.policy, r.kind};
+        plots.push_back(histogram_plot(report, r, family_ids.at(key), focused_range(families.at(key))));
+    }
     return plots;
 }
 

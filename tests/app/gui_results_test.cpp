@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <QAbstractItemModel>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QHeaderView>
 #include <QImage>
 #include <QItemSelectionModel>
 #include <QLineSeries>
@@ -71,7 +74,7 @@ TEST_CASE("run titles: the number, the workload, what is not a default, the poli
     CHECK(gui::run_title(onnx, 4, "").find("model=resnet18.onnx") != std::string::npos);
 }
 
-TEST_CASE("the run list says what differs, without cutting it; two runs overlay in one plot", "[gui]") {
+TEST_CASE("the run list says what differs, without cutting it, two runs overlay in one plot", "[gui]") {
     test::gui_application();
     Workspace w;
     REQUIRE(w.run(small_mlp("4")));
@@ -166,4 +169,43 @@ TEST_CASE("Compare lists a quantization run's schemes, a row each", "[gui]") {
     const std::string csv = w.ws.compare_view()->csv();
     CHECK(csv.find("nf4,1,fp32,4.") != std::string::npos);
     CHECK(csv.find("Final error") == std::string::npos);  // not the one-row-per-policy table
+    // No cost columns, so no accelerator to choose.
+    CHECK_FALSE(w.ws.compare_view()->hardware_choice()->isVisibleTo(w.ws.compare_view()));
+}
+
+TEST_CASE("Compare's scheme columns all fit the width a 1024-pixel window gives it, Clipped's zeros in sight",
+          "[gui]") {
+    test::gui_application();
+    Workspace w;
+    REQUIRE(w.ws.run_story_and_wait("int4-nf4-fp4").isEmpty());
+    REQUIRE(w.ws.current_run() != nullptr);
+    gui::CompareView compare;
+    compare.show_report(w.ws.current_run()->report);
+    compare.resize(830, 500);  // beside the lab's format list, as --screenshot --size 1024x700 draws it
+    compare.show();
+    QCoreApplication::processEvents();
+    const QTableView& view = *compare.table();
+    CHECK(view.horizontalHeader()->length() <= view.viewport()->width());
+    // int4 and nf4 scale to their block's largest magnitude: nothing clipped, a figure of 0 (not none).
+    REQUIRE(view.model()->headerData(7, Qt::Horizontal).toString() == "Clipped");
+    CHECK(view.model()->index(0, 7).data().toString() == "0");
+    CHECK(view.model()->index(1, 7).data().toString() == "0");
+}
+
+TEST_CASE("Compare leaves out the error columns of a training run, which has no truth to compare with", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    REQUIRE(
+        w.run({"train-mlp",
+               {{"dataset", "synthetic"}, {"train-size", "128"}, {"test-size", "32"}, {"hidden", "8"}, {"epochs", "1"}},
+               {{"fp32", {}}}}));
+    const QAbstractItemModel& table = *w.ws.compare_view()->table()->model();
+    REQUIRE(table.rowCount() == 1);
+    QStringList headers;
+    for (int column = 0; column < table.columnCount(); ++column)
+        headers << table.headerData(column, Qt::Horizontal).toString();
+    CHECK_FALSE(headers.contains("Final error (normwise)"));
+    CHECK_FALSE(headers.contains("Bits correct"));
+    REQUIRE(headers.indexOf("Train loss") > 0);
+    CHECK(table.index(0, static_cast<int>(headers.indexOf("Train loss"))).data(Qt::UserRole).toDouble() > 0);
 }

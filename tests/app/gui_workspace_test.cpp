@@ -148,6 +148,7 @@ TEST_CASE("a run from the runner reports progress, lands in Results and Compare,
     // batch of 4 in fp32 move (272 + 2 * 64) * 4 bytes per layer; at 3.35 TB/s (the datasheet's
     // HBM3) that takes longer than 2 * 4 * 16 * 16 * 4 operations at 67 TFLOPS.
     CHECK(w.ws.compare_view()->hardware_choice()->currentText() == "H100 SXM");
+    CHECK(w.ws.compare_view()->hardware_choice()->isVisibleTo(w.ws.compare_view()));
     REQUIRE(table.columnCount() == 10);
     CHECK(table.headerData(8, Qt::Horizontal).toString() == "Est. time (ms)");
     const double bytes = 4 * (272 + 2 * 64) * 4.0;
@@ -425,7 +426,7 @@ TEST_CASE("timing: default comparison on screen, event loop stalls", "[.timing]"
     CHECK(longest_gap < 100);
 }
 
-TEST_CASE("Compare's final error is the normwise one; reports from before it still summarize", "[gui]") {
+TEST_CASE("Compare's final error is the normwise one, reports from before it still summarize", "[gui]") {
     auto row = [](const char* metric, int layer, double value) {
         return emu::ReportRow{"1", "w", "fp16", "layer", layer, "layer", metric, value};
     };

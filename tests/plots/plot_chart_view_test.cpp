@@ -9,6 +9,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
+#include <cmath>
+#include <map>
 #include <set>
 
 #include "plots/plot_chart_view.hpp"
@@ -72,7 +74,22 @@ TEST_CASE("a log axis over many powers labels every few of them, so that the lab
     CHECK(qobject_cast<QLogValueAxis*>(axis(few, Qt::Horizontal))->base() == 2);
 }
 
-TEST_CASE("a legend of long names goes beside the plot, short ones below it; names show in tooltips") {
+TEST_CASE("a log axis reaches a shade past the powers at its ends, so that Qt labels both") {
+    application();
+    PlotModel model;
+    model.y_axis.scale = AxisScale::Log;
+    model.series.push_back({"bf16", {{0, 0.0016}, {1, 0.0038528}}});
+    PlotChartView view(model);
+    auto* y = qobject_cast<QLogValueAxis*>(axis(view, Qt::Vertical));
+    REQUIRE(y != nullptr);
+    // One decade, 0.001 to 0.01: Qt's first label is at ceil(log(min) / log(10)), -2 at min = 0.001.
+    CHECK(std::ceil(std::log(y->min()) / std::log(10.0)) == -3);
+    CHECK(std::floor(std::log(y->max()) / std::log(10.0)) == -2);
+    CHECK(y->min() == Approx(0.001));
+    CHECK(y->max() == Approx(0.01));
+}
+
+TEST_CASE("a legend of long names goes beside the plot, short ones below it, names show in tooltips") {
     application();
     PlotModel model;
     model.series = {{"fp32", {{0, 1}}, SeriesStyle::Line, 0}, {"bf16", {{0, 2}}, SeriesStyle::Line, 1}};
@@ -117,6 +134,32 @@ TEST_CASE("histogram: the format's bands under the bars, reaching the plot's edg
     REQUIRE(x != nullptr);
     CHECK(x->min() == -29);
     CHECK(x->max() == 19);
+}
+
+TEST_CASE("histogram bands are greys, darker the worse, so that no policy's colour is lost in them") {
+    application();
+    const PlotModel model = value_range_histograms(floatscope::test::sample_layers_report()).at(0);
+    REQUIRE(model.bands.size() == 4);
+    // Policies in the palette's first ten colours, among them red, orange and green.
+    SeriesColours colours;
+    for (int p = 0; p < 10; ++p) colours.position("policy " + std::to_string(p));
+    PlotChartView view(model, &colours);
+    const QList<QAbstractSeries*> series = view.chart()->series();
+    REQUIRE(series.size() == 5);
+    std::map<ColourRole, int> alpha;
+    for (int b = 0; b < 4; ++b) {
+        auto* band = qobject_cast<QAreaSeries*>(series.at(b));
+        REQUIRE(band != nullptr);
+        INFO(band->name().toStdString());
+        CHECK(band->brush().color().hsvSaturation() == 0);
+        CHECK(view.chart()->legend()->markers(band).at(0)->brush().color().hsvSaturation() == 0);
+        alpha[model.bands[b].role] = band->brush().color().alpha();
+    }
+    CHECK(alpha.at(ColourRole::Good) < alpha.at(ColourRole::Caution));
+    CHECK(alpha.at(ColourRole::Caution) < alpha.at(ColourRole::Bad));
+    auto* bars = qobject_cast<QAreaSeries*>(series.at(4));
+    REQUIRE(bars != nullptr);
+    CHECK(bars->brush().color().hsvSaturation() > 0);
 }
 
 TEST_CASE("clicking a legend entry hides its series and clicking again shows it") {

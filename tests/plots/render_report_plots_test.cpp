@@ -119,12 +119,12 @@ TEST_CASE("repeated ids get numbered file names, and nothing to plot writes noth
     application();
     TempDir dir;
     floatscope::emu::Report report;
-    // Two policies whose names make the same id: "a b" and "a-b" -> value_range_a_b_layer_0.
-    report.rows = {floatscope::test::row("a b", "layer", 0, "l0", "log2_hist_0", 1),
-                   floatscope::test::row("a-b", "layer", 0, "l0", "log2_hist_0", 2)};
+    // Two region kinds whose names make the same id: "op a" and "op-a" -> ..._op_a.
+    report.rows = {floatscope::test::row("fp16", "op a", 0, "x", "normwise_rel_error", 0.5),
+                   floatscope::test::row("fp16", "op-a", 0, "x", "normwise_rel_error", 0.25)};
     const auto files = render_report_plots(report, dir.path());
-    CHECK(std::count(files.begin(), files.end(), dir.path() / "value_range_a_b_layer_0.png") == 1);
-    CHECK(std::count(files.begin(), files.end(), dir.path() / "value_range_a_b_layer_0_2.png") == 1);
+    CHECK(std::count(files.begin(), files.end(), dir.path() / "error_growth_normwise_rel_error_op_a.png") == 1);
+    CHECK(std::count(files.begin(), files.end(), dir.path() / "error_growth_normwise_rel_error_op_a_2.png") == 1);
 
     floatscope::emu::Report empty;
     CHECK(render_report_plots(empty, dir.path() / "none").empty());

@@ -318,7 +318,7 @@ TEST_CASE("normwise error growth: bounds as dashed lines, the sum's n on a log a
     CHECK(plot.x_axis.ticks[1] == AxisTick{4, "n = 4"});
 }
 
-TEST_CASE("ordered regions lie at their numbers on a numeric axis; categories are grouped bars") {
+TEST_CASE("ordered regions lie at their numbers on a numeric axis, categories are grouped bars") {
     floatscope::emu::Report report;
     report.rows = {row("fp16", "operation", 0, "x = 10000 * 10000", "normwise_rel_error", 0.5),
                    row("fp16", "operation", 1, "y = x - x", "normwise_rel_error", 1),
@@ -373,4 +373,31 @@ TEST_CASE("value-range histograms of many layers are one family per policy, focu
     CHECK(families == std::set<std::string>{"value_range_fp32_layer", "value_range_bf16_layer"});
     // Bins -4 .. 0 over the family (+1 for the last bin's width), 2 bins of margin: not fp32's -149 .. 128.
     for (const PlotModel& plot : plots) CHECK(*plot.x_axis.range == AxisRange{-6, 3});
+}
+
+TEST_CASE("categories that none of the plotted metrics has take no slot on the axis") {
+    // overflow-demo: "y = x - x" is exactly 0, so it has no relative error, only other metrics.
+    floatscope::emu::Report report;
+    report.rows = {row("fp16", "operation", 0, "x = 10000 * 10000", "normwise_rel_error", 0.5),
+                   row("fp16", "operation", 1, "y = x - x", "nan_fraction", 0),
+                   row("fp16", "operation", 1, "y = x - x", "value_count", 1),
+                   row("fp16", "operation", 2, "z = y + 1", "normwise_rel_error", 0.25),
+                   row("fp16", "operation", 2, "z = y + 1", "value_count", 1)};
+    const PlotModel plot = error_growth_plots(report, ErrorMeasure::NormwiseRelError).at(0);
+    CHECK(plot.x_axis.ticks == std::vector<AxisTick>{{0, "x = 10000 * 10000"}, {1, "z = y + 1"}});
+    CHECK(plot.series.at(0).points == std::vector<PlotPoint>{{0, 0.5}, {1, 0.25}});
+}
+
+TEST_CASE("policies whose names make the same file name are families of their own") {
+    floatscope::emu::Report report;
+    for (const std::string policy : {"a b", "a-b"})
+        for (int layer = 0; layer < 2; ++layer)
+            report.rows.push_back(row(policy, "layer", layer, "layer " + std::to_string(layer), "log2_hist_0", 10));
+    const std::vector<PlotModel> plots = value_range_histograms(report);
+    REQUIRE(plots.size() == 4);
+    CHECK(plots[0].family->id == plots[1].family->id);
+    CHECK(plots[2].family->id == plots[3].family->id);
+    CHECK(plots[0].family->id != plots[2].family->id);
+    CHECK(plots[2].family->title == "Value ranges under a-b, per layer");
+    CHECK(plots[0].id != plots[2].id);  // and plots of their own
 }

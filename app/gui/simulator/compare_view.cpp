@@ -126,13 +126,16 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
         hardware_->setEnabled(false);
     }
     connect(hardware_, &QComboBox::currentTextChanged, this, [this] { show_report(report_); });
-    auto* hardware_row = new QHBoxLayout;
-    hardware_row->addWidget(new QLabel(QStringLiteral("Cost estimates on"), this));
+    hardware_row_ = new QWidget(this);
+    auto* hardware_row = new QHBoxLayout(hardware_row_);
+    hardware_row->setContentsMargins(0, 0, 0, 0);
+    hardware_row->addWidget(new QLabel(QStringLiteral("Cost estimates on"), hardware_row_));
+    hardware_->setParent(hardware_row_);
     hardware_row->addWidget(hardware_);
     hardware_row->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(note_);
-    layout->addLayout(hardware_row);
+    layout->addWidget(hardware_row_);
     layout->addWidget(table_, 1);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { emit policies_selected(selected_policies()); });
@@ -145,16 +148,15 @@ void CompareView::show_report(const emu::Report& report) {
     table_->setSortingEnabled(false);
     model_->clear();
     const std::vector<SchemeSummary> schemes = summarize_schemes(report);
-    if (schemes.empty())
-        list_policies();
-    else
-        list_schemes(schemes);
+    // The chooser only where there are cost columns for it to change.
+    hardware_row_->setVisible(schemes.empty() && list_policies());
+    if (!schemes.empty()) list_schemes(schemes);
     table_->setSortingEnabled(true);
     table_->sortByColumn(-1, Qt::AscendingOrder);  // report order until the user sorts
     table_->resizeColumnsToContents();
 }
 
-void CompareView::list_policies() {
+bool CompareView::list_policies() {
     note_->setText(
         QStringLiteral("Select rows to show only those policies in the plots (Results); "
                        "click a header to sort. Errors are those of the last region (the result): ||x - t|| / ||t||; "
@@ -164,26 +166,26 @@ void CompareView::list_policies() {
         std::any_of(summaries.begin(), summaries.end(), [](const PolicySummary& s) { return s.work.has_value(); });
     const bool training = std::any_of(summaries.begin(), summaries.end(),
                                       [](const PolicySummary& s) { return s.test_accuracy || s.train_loss; });
-    QStringList headers = {
-        QStringLiteral("Policy"),       QStringLiteral("Run"),      QStringLiteral("Final error (normwise)"),
-        QStringLiteral("Bits correct"), QStringLiteral("Overflow"), QStringLiteral("Underflow"),
-        QStringLiteral("NaN")};
+    // Training runs compare no tensor with a truth: their error columns would stand empty and push
+    // the loss past the edge.
+    const bool errors = std::any_of(summaries.begin(), summaries.end(),
+                                    [](const PolicySummary& s) { return s.final_error || s.final_bits_correct; });
+    QStringList headers = {QStringLiteral("Policy"), QStringLiteral("Run")};
+    if (errors) headers << QStringLiteral("Final error (normwise)") << QStringLiteral("Bits correct");
+    headers << QStringLiteral("Overflow") << QStringLiteral("Underflow") << QStringLiteral("NaN");
     if (training) headers << QStringLiteral("Test accuracy") << QStringLiteral("Train loss");
     if (costed)
         headers << QStringLiteral("Memory (MB)") << QStringLiteral("Est. time (ms)") << QStringLiteral("Energy (mJ)");
     model_->setHorizontalHeaderLabels(headers);
     for (const PolicySummary& s : summaries) {
-        QList<QStandardItem*> row = {name_item(s.policy, s.run, s.policy, s.name),
-                                     run_item(s.run),
-                                     number_item(s.final_error, 'e', 3),
-                                     number_item(s.final_bits_correct, 'f', 1),
-                                     number_item(s.overflow, 'g', 12),
-                                     number_item(s.underflow, 'g', 12),
-                                     number_item(s.nan, 'g', 12)};
+        QList<QStandardItem*> row = {name_item(s.policy, s.run, s.policy, s.name), run_item(s.run)};
+        if (errors) row << number_item(s.final_error, 'e', 3) << number_item(s.final_bits_correct, 'f', 1);
+        row << number_item(s.overflow, 'g', 12) << number_item(s.underflow, 'g', 12) << number_item(s.nan, 'g', 12);
         if (training) row << number_item(s.test_accuracy, 'f', 4) << number_item(s.train_loss, 'g', 5);
         if (costed) row << cost_items(s, cost_model_, cost_model_error_, hardware_->currentText().toStdString());
         model_->appendRow(row);
     }
+    return costed;
 }
 
 void CompareView::list_schemes(const std::vector<SchemeSummary>& schemes) {
@@ -195,17 +197,30 @@ void CompareView::list_schemes(const std::vector<SchemeSummary>& schemes) {
                            [&](const SchemeSummary& s) { return (s.*field).has_value(); });
     };
     const bool accuracy = any(&SchemeSummary::test_accuracy), bytes = any(&SchemeSummary::model_bytes);
-    QStringList headers = {QStringLiteral("Scheme"),
-                           QStringLiteral("Run"),
-                           QStringLiteral("Policy"),
-                           QStringLiteral("Bits per value"),
-                           QStringLiteral("SQNR (dB)"),
-                           QStringLiteral("Rel. Frobenius error"),
-                           QStringLiteral("Error vs truth (normwise)"),
-                           QStringLiteral("Clipped")};
-    if (accuracy) headers << QStringLiteral("Test accuracy");
-    if (bytes) headers << QStringLiteral("Model (MB)");
-    model_->setHorizontalHeaderLabels(headers);
+    // Short headers, the full meaning in their tooltips: at 1024 pixels wide the long ones pushed
+    // the last column (Clipped) past the edge, where its right-aligned "0" of int4 and nf4 was out
+    // of sight and the cell looked blank.
+    const std::vector<std::pair<QString, QString>> headers = [&] {
+        std::vector<std::pair<QString, QString>> h = {
+            {QStringLiteral("Scheme"), {}},
+            {QStringLiteral("Run"), {}},
+            {QStringLiteral("Policy"), {}},
+            {QStringLiteral("Bits per value"),
+             QStringLiteral("Bits stored per value, scales and zero points included")},
+            {QStringLiteral("SQNR (dB)"), QStringLiteral("10 log10(||W||^2 / ||Q(W) - W||^2)")},
+            {QStringLiteral("Rel. Frobenius"), QStringLiteral("||Q(W) - W||_F / ||W||_F")},
+            {QStringLiteral("Normwise error"), QStringLiteral("||x - t|| / ||t|| against the ground truth (MPFR)")},
+            {QStringLiteral("Clipped"),
+             QStringLiteral("Fraction of the values beyond the largest magnitude their block or group holds")}};
+        if (accuracy) h.emplace_back(QStringLiteral("Test accuracy"), QString());
+        if (bytes) h.emplace_back(QStringLiteral("Model (MB)"), QString());
+        return h;
+    }();
+    for (std::size_t column = 0; column < headers.size(); ++column) {
+        auto* header = new QStandardItem(headers[column].first);
+        header->setToolTip(headers[column].second);
+        model_->setHorizontalHeaderItem(static_cast<int>(column), header);
+    }
     for (const SchemeSummary& s : schemes) {
         auto* policy = new QStandardItem(QString::fromStdString(s.policy));
         policy->setEditable(false);

@@ -49,13 +49,15 @@ signals:
     void policies_selected(const std::vector<std::pair<std::string, std::string>>& keep);
 
 private:
-    void list_policies();
+    /// Returns whether the table has cost columns (some policy's work is counted).
+    bool list_policies();
     void list_schemes(const std::vector<SchemeSummary>& schemes);
 
     QStandardItemModel* model_ = nullptr;
     QSortFilterProxyModel* sorted_ = nullptr;
     QTableView* table_ = nullptr;
     QLabel* note_ = nullptr;
+    QWidget* hardware_row_ = nullptr;  ///< "Cost estimates on" and the chooser
     QComboBox* hardware_ = nullptr;
     std::optional<core::CostModel> cost_model_;
     QString cost_model_error_;

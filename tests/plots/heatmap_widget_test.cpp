@@ -1,0 +1,60 @@
+// HeatmapWidget: the layout of its column labels, seen in its drawing.
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QImage>
+
+#include "plots/heatmap_widget.hpp"
+
+using namespace floatscope::plots;
+
+namespace {
+
+QApplication& application() {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "heatmap_widget_test";
+    static char* argv[] = {name, nullptr};
+    static QApplication app(argc, argv);
+    return app;
+}
+
+/// One row of four policies, every cell the largest value (the ramp's darkest red).
+HeatmapModel four_policies(const std::string& name) {
+    HeatmapModel model;
+    model.title = "NaN fraction";
+    model.row_axis = "operation";
+    model.column_axis = "policy";
+    model.rows = {"p - p"};
+    model.columns = {name + "1", name + "2", name + "3", name + "4"};
+    model.values = {1, 1, 1, 1};
+    return model;
+}
+
+/// How far down the drawing at `width` pixels the cells start: the first dark red pixel row in
+/// the grid's right part (the last column, clear of the value's text).
+int cells_top(const HeatmapModel& model, int width) {
+    HeatmapWidget widget(model);
+    widget.resize(width, 300);
+    QImage image(widget.size(), QImage::Format_RGB32);
+    widget.render(&image);
+    const int x = width - 130;  // left of the colour bar and its labels
+    for (int y = 0; y < image.height(); ++y) {
+        const QColor c = image.pixelColor(x, y);
+        if (c.red() > 120 && c.green() < 60 && c.blue() < 60) return y;
+    }
+    FAIL("no cell drawn");
+    return -1;
+}
+
+}  // namespace
+
+TEST_CASE("column labels too wide for their column take two lines instead of being cut") {
+    application();
+    // "fp8_e4m3" in columns of about 60 pixels wraps after its '_'; "f" fits and keeps one line.
+    const int wrapped = cells_top(four_policies("fp8_e4m3_"), 400);
+    const int one_line = cells_top(four_policies("f"), 400);
+    CHECK(wrapped > one_line + 8);
+    // Wide enough for the names: one line either way.
+    CHECK(cells_top(four_policies("fp8_e4m3_"), 2000) == cells_top(four_policies("f"), 2000));
+}
