@@ -161,7 +161,7 @@ TEST_CASE("validation names the field and the valid choices") {
     CHECK(validation_message(m).find("accumulator") != std::string::npos);
 }
 
-TEST_CASE("order and multiply-add names round-trip; unknown names list the valid ones") {
+TEST_CASE("order and multiply-add names round-trip, unknown names list the valid ones") {
     for (AccumulationOrder order : {AccumulationOrder::Sequential, AccumulationOrder::Pairwise,
                                     AccumulationOrder::Blocked, AccumulationOrder::BlockFma})
         CHECK(emu::parse_accumulation_order(emu::to_string(order)) == order);

@@ -35,7 +35,7 @@ TEST_CASE("unit roundoff: 2^-p to nearest, 2^(1-p) for directed and stochastic r
     CHECK(std::isnan(unit_roundoff(rounding("int8"))));
 }
 
-TEST_CASE("gamma_n = n u / (1 - n u), none once n u reaches 1; lambda sqrt(n) u", "[bounds]") {
+TEST_CASE("gamma_n = n u / (1 - n u), none once n u reaches 1, lambda sqrt(n) u", "[bounds]") {
     const double u = std::ldexp(1.0, -11);
     CHECK(gamma_bound(16, u) == Approx(16.0 / 2032.0).epsilon(1e-15));  // 16 u / (1 - 16 u), u = 1/2048
     CHECK(gamma_bound(2048, u) == INFINITY);

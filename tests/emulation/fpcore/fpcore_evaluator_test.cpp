@@ -77,7 +77,7 @@ TEST_CASE("let binds in parallel, let* in sequence") {
     CHECK(emulate_number("calls", {3}) == -2);  // (1 - 3) + 0
 }
 
-TEST_CASE("while updates in parallel, while* in sequence; for sums its index") {
+TEST_CASE("while updates in parallel, while* in sequence, for sums its index") {
     CHECK(emulate_number("while updates in parallel") == 2);
     CHECK(emulate_number("while* updates in sequence") == 3);
     CHECK(emulate_number("for sums its index") == 6);  // 0 + 1 + 2 + 3
@@ -233,13 +233,13 @@ TEST_CASE("n-ary + - * / associate to the left, each step rounded, as Herbie rea
     CHECK(emulate_text("(FPCore () (+ 2048 1 1 1 1 1 1 1 1 1 1 1 1))", "fp16") == 2048);
 }
 
-TEST_CASE("unary + and * are the value itself; unary - negates", "[fpcore]") {
+TEST_CASE("unary + and * are the value itself, unary - negates", "[fpcore]") {
     CHECK(emulate_text("(FPCore (x) (+ x))", "fp64", {2.5}) == 2.5);
     CHECK(emulate_text("(FPCore (x) (* x))", "fp64", {-3.0}) == -3.0);
     CHECK(emulate_text("(FPCore (x) (- x))", "fp64", {2.5}) == -2.5);
 }
 
-TEST_CASE("Unicode symbols name variables; Racket's 0.6931f0 is the decimal 0.6931", "[fpcore]") {
+TEST_CASE("Unicode symbols name variables, Racket's 0.6931f0 is the decimal 0.6931", "[fpcore]") {
     CHECK(emulate_text("(FPCore (\xce\xb8 \xce\xbb) (- \xce\xb8 \xce\xbb))", "fp64", {3.0, 1.0}) == 2.0);  // θ - λ
     CHECK(emulate_text("(FPCore () 0.6931f0)", "fp64") == 0.6931);  // the double nearest 0.6931
     CHECK(emulate_text("(FPCore () 1.5f-3)", "fp64") == 1.5e-3);

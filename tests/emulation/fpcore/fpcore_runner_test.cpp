@@ -204,7 +204,7 @@ TEST_CASE("too few valid inputs and empty ranges are reported, given inputs are 
                Catch::Contains("names 'y', not an argument (arguments: x)"));
 }
 
-TEST_CASE(":example fixes the arguments :pre leaves unbounded; rare :pre falls back to uniform in value") {
+TEST_CASE(":example fixes the arguments :pre leaves unbounded, rare :pre falls back to uniform in value") {
     RunOptions options;
     options.formats = {parse_format("fp32")};
     options.samples = 32;

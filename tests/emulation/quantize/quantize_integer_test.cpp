@@ -168,7 +168,7 @@ TEST_CASE("Calibration: percentile and MSE clip outliers", "[quantize]") {
     CHECK_THROWS_WITH(quantize_integer(config, x, 1, x.size()), Catch::Contains("(50, 100]"));
 }
 
-TEST_CASE("Bit widths: 2..8 and 16, others rejected; zero groups", "[quantize]") {
+TEST_CASE("Bit widths: 2..8 and 16, others rejected, zero groups", "[quantize]") {
     IntegerQuantizerConfig config;
     const std::vector<float> x = {32767.0f, -1.5f, 0.0f};
     config.bits = 16;

@@ -135,7 +135,7 @@ TEST_CASE("MX edge cases: all-zero block, NaN and inf blocks, E8M0 clamping of t
     CHECK(dequantized(quantize_blocks(parse_block_format("mxfp4"), tiny))[0] == 0.0f);
 }
 
-TEST_CASE("MXFP8 E5M2 ties and MXINT8 fixed point by hand; a partial last block", "[quantize]") {
+TEST_CASE("MXFP8 E5M2 ties and MXINT8 fixed point by hand, a partial last block", "[quantize]") {
     // amax = 1.125: floor(log2) = 0, X = 2^-15, elements x * 2^15. 1.125 lies halfway between the
     // E5M2 neighbours 1.0 and 1.25 (two mantissa bits): rne gives 1.0, rna 1.25.
     std::vector<float> x(40, 0.0f);

@@ -156,7 +156,7 @@ TEST_CASE("QAT: the straight-through gradient is the gradient of the loss at the
     CHECK_FALSE(moved_by(w1, model.weights(0), f1));
 }
 
-TEST_CASE("train-mlp qat=int2 reports QAT beside PTQ; PTQ of the baseline matches a run without QAT", "[qat]") {
+TEST_CASE("train-mlp qat=int2 reports QAT beside PTQ, PTQ of the baseline matches a run without QAT", "[qat]") {
     const Workload& w = find_workload("train-mlp");
     const auto run = [&](const std::string& qat) {
         Trace trace;

@@ -113,7 +113,7 @@ TEST_CASE("run_all: a sweep whose points together exceed the limit runs within i
     CHECK(w.most_held_mib <= 100);
 }
 
-TEST_CASE("run_all: ground truths and policies share the limit; a run larger than it still runs alone") {
+TEST_CASE("run_all: ground truths and policies share the limit, a run larger than it still runs alone") {
     HoldingWorkload w;
     RunControl control;
     SECTION("truth 30 + 20 MiB, policies 20 MiB, limit 100 MiB") {

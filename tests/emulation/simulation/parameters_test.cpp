@@ -43,7 +43,7 @@ TEST_CASE("defaults fill every parameter, in schema order, normalised") {
     CHECK(p.text("activation") == "relu");
 }
 
-TEST_CASE("assignments are parsed, trimmed and normalised; a later one wins") {
+TEST_CASE("assignments are parsed, trimmed and normalised, a later one wins") {
     const Parameters p = Parameters::parse(
         schema(), {"depth=+8", "init-scale= 0.25", "layer-norm=YES", "activation=gelu", "data=/tmp/a=b", "depth=32"});
     CHECK(p.integer("depth") == 32);

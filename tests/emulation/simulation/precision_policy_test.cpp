@@ -52,7 +52,7 @@ std::string error_of(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("a bare format sets every role; the name defaults to the text") {
+TEST_CASE("a bare format sets every role, the name defaults to the text") {
     const PrecisionPolicy p = parse_policy("  bf16 ");
     for (Role role : all_roles) CHECK(same(p.at(role), fr("bf16")));
     CHECK(p.name == "bf16");
@@ -60,7 +60,7 @@ TEST_CASE("a bare format sets every role; the name defaults to the text") {
     CHECK(p.describe() == "bf16");
 }
 
-TEST_CASE("roles change after the bare format; rounding after @") {
+TEST_CASE("roles change after the bare format, rounding after @") {
     const PrecisionPolicy p = parse_policy("name=amp; fp32; compute=bf16@sr; Output = bf16");
     CHECK(p.name == "amp");
     CHECK(same(p.at(Role::Storage), fr("fp32")));
@@ -118,7 +118,7 @@ TEST_CASE("uniform_policy is named after the format") {
     CHECK(uniform_policy(core::parse_format("bf16"), RoundingMode::Stochastic).name == "bf16@sr");
 }
 
-TEST_CASE("matmul_model: compute operands, exact products, accumulate, output; or a preset") {
+TEST_CASE("matmul_model: compute operands, exact products, accumulate, output, or a preset") {
     const AccumulationModel m = parse_policy("fp16; accumulate=fp32; layers -1 output=fp32").matmul_model(0, 3);
     CHECK(same(m.x.rounding, fr("fp16")));
     CHECK(same(m.y.rounding, fr("fp16")));
@@ -137,7 +137,7 @@ TEST_CASE("matmul_model: compute operands, exact products, accumulate, output; o
     CHECK(same(got.output, fr("fp16")));
 }
 
-TEST_CASE("graph clauses: op types and name patterns select nodes, the last match wins; layers do not") {
+TEST_CASE("graph clauses: op types and name patterns select nodes, the last match wins, layers do not") {
     const PrecisionPolicy p =
         parse_policy("bf16; ops MatMul,Gemm = fp8_e4m3; nodes /encoder/layer.0/* = fp32; nodes *Softmax? compute = fp16");
     const core::FormatRounding base = fr("bf16");
@@ -158,7 +158,7 @@ TEST_CASE("graph clauses: op types and name patterns select nodes, the last matc
     CHECK_FALSE(parse_policy("bf16; layers 0 = fp32").has_graph_clauses());
 }
 
-TEST_CASE("autocast fills the roles not given with fp32; weights keeps the scheme's text") {
+TEST_CASE("autocast fills the roles not given with fp32, weights keeps the scheme's text") {
     const PrecisionPolicy p = parse_policy("autocast = bf16; accumulate = fp32");
     REQUIRE(p.autocast.has_value());
     CHECK(same(*p.autocast, fr("bf16")));

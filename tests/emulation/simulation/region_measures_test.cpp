@@ -93,7 +93,7 @@ TEST_CASE("normwise, componentwise and ULP errors of an fp16 region equal their 
     CHECK(m.at("bits_correct_min") == 0);
 }
 
-TEST_CASE("underflow means an exact value below the normal range; a zero of a normal value is zeroed", "[measures]") {
+TEST_CASE("underflow means an exact value below the normal range, a zero of a normal value is zeroed", "[measures]") {
     const double min_normal = std::ldexp(1.0, -14);
     // t: below the normal range twice (flushed to 0, kept as a subnormal), in it twice (a ReLU-like
     // zero and a correct value), beyond it (65520 rounds to inf in fp16; 65519 does not).

@@ -100,7 +100,7 @@ TEST_CASE("CSV layout: header, metadata rows, RFC 4180 quoting, shortest round-t
     CHECK(csv_of(r) == expected);
 }
 
-TEST_CASE("CSV reader: CRLF line ends, blank lines; errors give the line") {
+TEST_CASE("CSV reader: CRLF line ends, blank lines, errors give the line") {
     const std::string crlf = std::regex_replace(csv_of(sample()), std::regex("\n"), "\r\n");
     CHECK(read_csv_text(crlf).rows.size() == sample().rows.size());
     CHECK(read_csv_text(std::string(header) + "\n1,w,p,layer,0,,m,2\n").rows.size() == 1);
@@ -180,7 +180,7 @@ TEST_CASE("iso_utc_now has the ISO 8601 UTC form") {
     CHECK(std::regex_match(iso_utc_now(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
 }
 
-TEST_CASE("merge: the shards of a sweep, each once; missing ones refused or listed") {
+TEST_CASE("merge: the shards of a sweep, each once, missing ones refused or listed") {
     Report full = sample();
     Report s0 = full, s1 = full, s2 = full;
     s0.runs = {full.runs[0]};

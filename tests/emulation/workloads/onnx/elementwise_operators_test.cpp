@@ -243,7 +243,7 @@ TEST_CASE("Max, Min (NaN propagates), Sum, Mean of several broadcast inputs", "[
           static_cast<double>(2.0f / 3.0f));
 }
 
-TEST_CASE("comparisons give bool tensors; NaN compares false", "[onnx][elementwise]") {
+TEST_CASE("comparisons give bool tensors, NaN compares false", "[onnx][elementwise]") {
     const auto a = floats({4}, {1, 2, not_a_number, 3}), b = floats({1}, {2});
     const auto result = [&](const char* op) {
         const auto t = run_truth(make_node(op), {a, b})[0];
@@ -260,7 +260,7 @@ TEST_CASE("comparisons give bool tensors; NaN compares false", "[onnx][elementwi
           std::vector<std::int64_t>{1, 0, 0});
 }
 
-TEST_CASE("Not, And, Or, Xor on bool tensors; Where picks from broadcast inputs", "[onnx][elementwise]") {
+TEST_CASE("Not, And, Or, Xor on bool tensors, Where picks from broadcast inputs", "[onnx][elementwise]") {
     const auto p = bools({4}, {0, 0, 1, 1}), q = bools({4}, {0, 1, 0, 1});
     CHECK(run_truth(make_node("And"), {p, q})[0].integers == std::vector<std::int64_t>{0, 0, 0, 1});
     CHECK(run_truth(make_node("Or"), {p, q})[0].integers == std::vector<std::int64_t>{0, 1, 1, 1});

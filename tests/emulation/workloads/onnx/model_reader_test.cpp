@@ -97,7 +97,7 @@ TEST_CASE("nodes out of order are sorted, keeping the model's order where they a
     CHECK(node_names(g) == std::vector<std::string>{"neg", "matmul", "add", "relu"});
 }
 
-TEST_CASE("attributes of every kind read; graphs are kept as Other for the operator to refuse") {
+TEST_CASE("attributes of every kind read, graphs are kept as Other for the operator to refuse") {
     const Graph g = read_model(models / "attributes.onnx");
     REQUIRE(g.nodes.size() == 2);
     const Node& custom = g.nodes[0];

@@ -137,7 +137,7 @@ TEST_CASE("weights = SCHEME quantizes the matrix products' weights: fewer bits, 
     CHECK_THROWS_WITH(run(p, "fp32; weights = int17"), Catch::Contains("weights = int17"));
 }
 
-TEST_CASE("the engine measures every node against the truth; save-outputs writes the outputs NumPy reads") {
+TEST_CASE("the engine measures every node against the truth, save-outputs writes the outputs NumPy reads") {
     const test::TempDir out;
     RunRequest request;
     request.workload = &workload();
