@@ -132,7 +132,7 @@ TEST_CASE("the number line zooms and pans with the mouse and the keys", "[gui]")
     CHECK(plot->visible_range().first > before);
 }
 
-TEST_CASE("a view link round-trips the lab's state; a malformed one changes nothing", "[gui]") {
+TEST_CASE("a view link round-trips the lab's state, and a malformed one changes nothing", "[gui]") {
     test::gui_application();
     gui::MainWindow window(false);
     window.state().add_custom_format(gui::parse_format_descriptor("e3m4:sat:bias=5", "my e3m4 & co!"));
@@ -180,7 +180,7 @@ TEST_CASE("a view link round-trips the lab's state; a malformed one changes noth
     }
 }
 
-TEST_CASE("a session file keeps the lab's custom formats, value and edit; old files still open", "[gui]") {
+TEST_CASE("a session file keeps the lab's custom formats, value and edit, and old files still open", "[gui]") {
     test::gui_application();
     test::TempDir dir;
     const QString path = QString::fromStdString((dir.path() / "s.floatscope.json").string());

@@ -66,7 +66,7 @@ TEST_CASE("bad --size, --value and --formats are refused with exit code 2", "[gu
     CHECK(!std::filesystem::exists("/tmp/never_written.png"));
 }
 
-TEST_CASE("--state opens a view link and --presentation renders enlarged; a bad link exits 2", "[gui]") {
+TEST_CASE("the state option opens a view link and presentation mode renders enlarged and a bad link exits 2", "[gui]") {
     const std::filesystem::path file = std::filesystem::temp_directory_path() / "floatscope_state.png";
     std::filesystem::remove(file);
     REQUIRE(run_gui("--screenshot '" + file.string() +
