@@ -5,9 +5,12 @@
 #include <QLineEdit>
 #include <QMouseEvent>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTest>
 #include <QUndoStack>
 
+#include "app/gui/app_style.hpp"
 #include "app/gui/lab/bit_cells_widget.hpp"
 #include "app/gui/lab/bit_row_widget.hpp"
 #include "app/gui/lab/bits_view.hpp"
@@ -385,4 +388,21 @@ TEST_CASE("the Bits view reads expressions exactly: 1/3, 2^-24", "[gui]") {
     CHECK(bits_of(view, "fp16") == 0x0001);
     type_value(view, "1/0");
     CHECK(view.entry_error().contains("division by zero"));
+}
+
+TEST_CASE("at 1024x700 the default rows fit the Bits view's width, fp64's 64 cells included", "[gui]") {
+    floatscope::gui::apply_app_style(floatscope::test::gui_application());  // the font the application has
+    floatscope::gui::MainWindow window(false);
+    window.resize(1024, 700);
+    window.show();
+    QApplication::processEvents();
+    BitsView& view = *window.bits_view();
+    auto* scroll = view.findChild<QScrollArea*>();
+    REQUIRE(scroll != nullptr);
+    REQUIRE(view.row("fp64") != nullptr);
+    CHECK(scroll->horizontalScrollBar()->maximum() == 0);
+    // Every cell of the widest row is on screen, not under the viewport's right edge.
+    const floatscope::gui::BitCellsWidget* cells = row(view, "fp64").cells();
+    const QPoint last = cells->mapTo(scroll->viewport(), cells->cell_centre(0));
+    CHECK(last.x() < scroll->viewport()->width());
 }

@@ -87,11 +87,11 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
 
     errors_ = new QLabel(this);
     exponent_ = new QLabel(this);
+    exponent_->setWordWrap(true);  // unwrapped, fp64's line is wider than a 1024-pixel window leaves
     auto* error_line = new QHBoxLayout;
     error_line->addWidget(errors_);
     error_line->addSpacing(16);
-    error_line->addWidget(exponent_);
-    error_line->addStretch();
+    error_line->addWidget(exponent_, 1);
 
     formula_ = read_only_line(this);
     auto* formula_line = new QHBoxLayout;
