@@ -27,9 +27,10 @@ QLabel* field_legend(QWidget* parent) {
         {BitField::Integer, "integer"}, {BitField::Code, "NF4 code"},     {BitField::Regime, "regime"},
         {BitField::Dot, "dot"}};
     for (const auto& [field, name] : fields)
-        html += QStringLiteral("<span style='background:%1; color:white'>&nbsp;1&nbsp;</span> %2 &nbsp;")
+        html += QStringLiteral("<span style='background:%1; color:white'>&nbsp;1&nbsp;</span>&nbsp;%2 &nbsp;")
                     .arg(bit_field_colour(field, true).name(), QString::fromLatin1(name));
     auto* legend = new QLabel(html, parent);
+    legend->setWordWrap(true);  // in presentation mode one line would widen the window past 1024 pixels
     legend->setToolTip(QStringLiteral("Click a bit to toggle it, drag across bits to paint; hover for its weight"));
     return legend;
 }
@@ -46,6 +47,7 @@ BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(s
                        "FORMAT:HEX (fp16:3C00) is a bit pattern of that format; 0x... without a 'p' exponent is a\n"
                        "bit pattern of the first chosen format."));
     entry_->setClearButtonEnabled(true);
+    entry_->setMinimumWidth(entry_->fontMetrics().horizontalAdvance(QStringLiteral("0x1.8p-3, 1/3")));
     auto* label = new QLabel(QStringLiteral("&Value:"), this);
     label->setBuddy(entry_);
     error_ = new QLabel(this);
