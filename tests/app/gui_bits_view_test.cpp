@@ -406,3 +406,14 @@ TEST_CASE("at 1024x700 the default rows fit the Bits view's width, fp64's 64 cel
     const QPoint last = cells->mapTo(scroll->viewport(), cells->cell_centre(0));
     CHECK(last.x() < scroll->viewport()->width());
 }
+
+TEST_CASE("a long value does not widen the window past 1024 pixels", "[gui]") {
+    floatscope::gui::apply_app_style(floatscope::test::gui_application());
+    floatscope::gui::MainWindow window(false);
+    window.state().set_value_text("0x3FB999999999999A");  // fp64's 0.1, 55 digits exactly
+    window.resize(1024, 700);
+    window.show();
+    QApplication::processEvents();
+    CHECK(window.width() == 1024);
+    CHECK(window.minimumSizeHint().width() <= 1024);
+}

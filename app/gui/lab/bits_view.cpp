@@ -23,8 +23,8 @@ namespace {
 QLabel* field_legend(QWidget* parent) {
     QString html;
     const std::pair<BitField, const char*> fields[] = {
-        {BitField::Sign, "sign"},       {BitField::Exponent, "exponent"}, {BitField::Mantissa, "mantissa"},
-        {BitField::Integer, "integer"}, {BitField::Code, "NF4 code"},     {BitField::Regime, "regime"},
+        {BitField::Sign, "sign"},       {BitField::Exponent, "exponent"},  {BitField::Mantissa, "mantissa"},
+        {BitField::Integer, "integer"}, {BitField::Code, "NF4&nbsp;code"}, {BitField::Regime, "regime"},
         {BitField::Dot, "dot"}};
     for (const auto& [field, name] : fields)
         html += QStringLiteral("<span style='background:%1; color:white'>&nbsp;1&nbsp;</span>&nbsp;%2 &nbsp;")
@@ -47,7 +47,9 @@ BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(s
                        "FORMAT:HEX (fp16:3C00) is a bit pattern of that format; 0x... without a 'p' exponent is a\n"
                        "bit pattern of the first chosen format."));
     entry_->setClearButtonEnabled(true);
+    // Room for fp64 as hex (0x3FB999999999999A); wider, the legend beside it would wrap at 1024 pixels.
     entry_->setMinimumWidth(entry_->fontMetrics().horizontalAdvance(QStringLiteral("0x1.8p-3, 1/3")));
+    entry_->setMaximumWidth(entry_->fontMetrics().horizontalAdvance(QString(22, QLatin1Char('0'))));
     auto* label = new QLabel(QStringLiteral("&Value:"), this);
     label->setBuddy(entry_);
     error_ = new QLabel(this);
@@ -58,7 +60,7 @@ BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(s
     auto* entry_line = new QHBoxLayout;
     entry_line->addWidget(label);
     entry_line->addWidget(entry_, 1);
-    entry_line->addWidget(field_legend(this));
+    entry_line->addWidget(field_legend(this), 1);
 
     rows_box_ = new QWidget(this);
     auto* box_layout = new QVBoxLayout(rows_box_);
