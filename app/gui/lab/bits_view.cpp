@@ -2,9 +2,11 @@
 // which the other rows keep rounding.
 #include "app/gui/lab/bits_view.hpp"
 
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include "app/gui/lab/bit_cells_widget.hpp"
@@ -81,12 +83,29 @@ BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(s
     layout->addWidget(error_);
     layout->addWidget(scroll, 1);
 
+    entry_->installEventFilter(this);
     connect(entry_, &QLineEdit::textEdited, this, &BitsView::read_entry);
     connect(&state_, &LabState::chosen_changed, this, &BitsView::rebuild_rows);
     connect(&state_, &LabState::formats_changed, this, &BitsView::rebuild_rows);
     connect(&state_, &LabState::value_changed, this, &BitsView::refresh);
     connect(&state_, &LabState::rounding_changed, this, &BitsView::refresh);
     rebuild_rows();
+}
+
+bool BitsView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == entry_ && (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress)) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        const bool undo = key->matches(QKeySequence::Undo);
+        const bool redo = key->matches(QKeySequence::Redo) ||
+                          key->keyCombination() == QKeyCombination(Qt::ControlModifier | Qt::ShiftModifier, Qt::Key_Z);
+        // Refused as an override, the key reaches the window's Undo and Redo actions; a key press
+        // that still arrives (no such action: the view on its own) steps the history here.
+        if (event->type() == QEvent::ShortcutOverride) return undo || redo;
+        if (undo) state_.undo_stack()->undo();
+        if (redo) state_.undo_stack()->redo();
+        if (undo || redo) return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString BitsView::entry_error() const { return error_->isHidden() ? QString() : error_->text(); }
