@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
 #include <QPushButton>
@@ -454,4 +455,20 @@ TEST_CASE("on its own, the Bits view's value field still undoes into the lab's h
     REQUIRE(bits_of(view, "fp16") == 0x4200);
     QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier);
     CHECK(bits_of(view, "fp16") == 0x3C00);
+}
+
+TEST_CASE("on the dark palette the entry's error reads light red on dark, not the light palette's dark red", "[gui]") {
+    QApplication& app = floatscope::test::gui_application();
+    floatscope::gui::apply_app_style(app, floatscope::gui::PaletteChoice::Dark);
+    LabState state;
+    BitsView view(state);
+    type_value(view, "0.1x");
+    auto* error = view.findChild<QLabel*>(QString(), Qt::FindDirectChildrenOnly);
+    for (QLabel* label : view.findChildren<QLabel*>(QString(), Qt::FindDirectChildrenOnly))
+        if (label->text() == view.entry_error()) error = label;
+    REQUIRE(error->text() == view.entry_error());
+    const QColor text = error->palette().color(QPalette::WindowText);
+    CHECK(text.red() > text.green() + 40);  // red
+    CHECK(text.lightness() > error->palette().color(QPalette::Window).lightness() + 80);  // on a darker ground
+    floatscope::gui::apply_app_style(app, floatscope::gui::PaletteChoice::Light);
 }

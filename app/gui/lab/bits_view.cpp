@@ -1,6 +1,7 @@
 // The Bits view: typing re-reads the value live; a bit edit shows in its own row against the value,
 // which the other rows keep rounding.
 #include "app/gui/lab/bits_view.hpp"
+#include "app/gui/app_style.hpp"
 
 #include <QKeyEvent>
 #include <QLabel>
@@ -55,7 +56,7 @@ BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(s
     auto* label = new QLabel(QStringLiteral("&Value:"), this);
     label->setBuddy(entry_);
     error_ = new QLabel(this);
-    error_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    set_text_tone(*error_, TextTone::Error);
     error_->setWordWrap(true);
     error_->hide();
 
