@@ -166,7 +166,7 @@ TEST_CASE("a bit flip shows in its row against the value, which the other rows k
     CHECK(value_of(view, "fp32") == 0.2705078125);
 }
 
-TEST_CASE("Ctrl+Z and Ctrl+Shift+Z undo and redo in the main window", "[gui]") {
+TEST_CASE("Ctrl+Z and Ctrl+Shift+Z undo and redo in the main window, in the value field too", "[gui]") {
     floatscope::test::gui_application();
     floatscope::gui::MainWindow window(false);
     window.state().set_chosen(QStringList{"fp16"});
@@ -178,11 +178,28 @@ TEST_CASE("Ctrl+Z and Ctrl+Shift+Z undo and redo in the main window", "[gui]") {
     floatscope::gui::BitCellsWidget* cells = row(view, "fp16").cells();
     QTest::mouseClick(cells, Qt::LeftButton, Qt::NoModifier, cells->cell_centre(9));
     REQUIRE(bits_of(view, "fp16") == 0x3E00);
-    cells->setFocus();  // not the value entry, which has an undo of its own text
-    QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
-    CHECK(bits_of(view, "fp16") == 0x3C00);
-    QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
-    CHECK(bits_of(view, "fp16") == 0x3E00);
+    SECTION("with the focus on the bit cells") {
+        cells->setFocus();
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+        CHECK(bits_of(view, "fp16") == 0x3C00);
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        CHECK(bits_of(view, "fp16") == 0x3E00);
+    }
+    SECTION("in the value field: the lab's history, not the field's text") {
+        view.value_entry()->setFocus();
+        type_value(view, "2");
+        REQUIRE(bits_of(view, "fp16") == 0x4000);
+        QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier);  // the typed 2 goes
+        CHECK(bits_of(view, "fp16") == 0x3E00);
+        CHECK(view.value_entry()->text().toStdString() == "1");  // the value again, which the edit is against
+        QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier);  // then the bit flip
+        CHECK(bits_of(view, "fp16") == 0x3C00);
+        QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        CHECK(bits_of(view, "fp16") == 0x3E00);
+        QTest::keyClick(view.value_entry(), Qt::Key_Y, Qt::ControlModifier);
+        CHECK(bits_of(view, "fp16") == 0x4000);
+        CHECK(view.value_entry()->text() == "2");
+    }
 }
 
 TEST_CASE("an entry error says its sentence once", "[gui]") {
@@ -417,32 +434,6 @@ TEST_CASE("a long value does not widen the window past 1024 pixels", "[gui]") {
     QApplication::processEvents();
     CHECK(window.width() == 1024);
     CHECK(window.minimumSizeHint().width() <= 1024);
-}
-
-TEST_CASE("Ctrl+Z and Ctrl+Shift+Z in the value field step the lab's history, not the field's text", "[gui]") {
-    floatscope::test::gui_application();
-    floatscope::gui::MainWindow window(false);
-    window.state().set_chosen(QStringList{"fp16"});
-    window.show();
-    QApplication::setActiveWindow(&window);
-    REQUIRE(QTest::qWaitForWindowActive(&window));
-    BitsView& view = *window.bits_view();
-    window.state().set_value_text("1");
-    floatscope::gui::BitCellsWidget* cells = row(view, "fp16").cells();
-    QTest::mouseClick(cells, Qt::LeftButton, Qt::NoModifier, cells->cell_centre(9));  // 1.5
-    view.value_entry()->setFocus();
-    type_value(view, "2");
-    REQUIRE(bits_of(view, "fp16") == 0x4000);
-    QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier);  // the typed 2 goes
-    CHECK(bits_of(view, "fp16") == 0x3E00);
-    CHECK(view.value_entry()->text().toStdString() == "1");  // the value again, which the edit is against
-    QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier);  // then the bit flip
-    CHECK(bits_of(view, "fp16") == 0x3C00);
-    QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
-    CHECK(bits_of(view, "fp16") == 0x3E00);
-    QTest::keyClick(view.value_entry(), Qt::Key_Y, Qt::ControlModifier);
-    CHECK(bits_of(view, "fp16") == 0x4000);
-    CHECK(view.value_entry()->text() == "2");
 }
 
 TEST_CASE("on its own, the Bits view's value field still undoes into the lab's history", "[gui]") {
