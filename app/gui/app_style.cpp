@@ -7,6 +7,7 @@
 #include <QPalette>
 #include <QStyleFactory>
 #include <QStyleHints>
+#include <QWidget>
 
 namespace floatscope::gui {
 
@@ -61,12 +62,14 @@ bool dark_now = false;
 
 }  // namespace
 
-void apply_app_style(QApplication& app) {
-    dark_now = system_prefers_dark();  // read before Fusion's palette replaces the platform's
+void apply_app_style(QApplication& app, PaletteChoice choice) {
+    // The system's preference is read before Fusion's palette replaces the platform's.
+    dark_now = choice == PaletteChoice::System ? system_prefers_dark() : choice == PaletteChoice::Dark;
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QApplication::setPalette(palette_of(dark_now ? dark_scheme : light_scheme));
 #if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
-    QObject::connect(QGuiApplication::styleHints(), &QStyleHints::colorSchemeChanged, &app, [](Qt::ColorScheme) {
+    QObject::connect(QGuiApplication::styleHints(), &QStyleHints::colorSchemeChanged, &app, [choice](Qt::ColorScheme) {
+        if (choice != PaletteChoice::System) return;
         dark_now = system_prefers_dark();
         QApplication::setPalette(palette_of(dark_now ? dark_scheme : light_scheme));
     });
@@ -88,6 +91,22 @@ void set_text_scale(double scale) {
 }
 
 double text_scale() { return scale_now; }
+
+void set_text_tone(QWidget& widget, TextTone tone) {
+    QPalette palette = widget.palette();
+    switch (tone) {
+        case TextTone::Plain:
+            palette.setColor(QPalette::WindowText, QApplication::palette().color(QPalette::WindowText));
+            break;
+        case TextTone::Error:
+            palette.setColor(QPalette::WindowText, dark_now ? QColor(0xFF, 0x7B, 0x72) : QColor(0xB0, 0x00, 0x20));
+            break;
+        case TextTone::Good:
+            palette.setColor(QPalette::WindowText, dark_now ? QColor(0x56, 0xD3, 0x64) : QColor(0x1B, 0x5E, 0x20));
+            break;
+    }
+    widget.setPalette(palette);
+}
 
 bool dark_palette() { return dark_now; }
 

@@ -72,8 +72,11 @@ int main(int argc, char** argv) {
                                    QStringLiteral("LINK"));
     const QCommandLineOption presentation(QStringLiteral("presentation"),
                                           QStringLiteral("Start in presentation mode (larger text and bit cells)."));
+    const QCommandLineOption palette(QStringLiteral("palette"),
+                                     QStringLiteral("Colours: system (default), light or dark."),
+                                     QStringLiteral("NAME"), QStringLiteral("system"));
     parser.addOptions({screenshot, view, value, formats, size, story, model, run, plot, out, plot_size, plot_dpi, state,
-                       presentation, list_views, list_stories});
+                       presentation, list_views, list_stories, palette});
     parser.process(app);
 
     auto fail = [](const QString& message) {
@@ -99,7 +102,14 @@ int main(int argc, char** argv) {
             return fail(QString::fromStdString(e.what()));
         }
     }
-    floatscope::gui::apply_app_style(app);
+    const QString palette_name = parser.value(palette).toLower();
+    if (palette_name != QStringLiteral("system") && palette_name != QStringLiteral("light") &&
+        palette_name != QStringLiteral("dark"))
+        return fail(QStringLiteral("unknown palette '%1'; valid palettes: system, light, dark").arg(palette_name));
+    floatscope::gui::apply_app_style(app, palette_name == QStringLiteral("dark") ? floatscope::gui::PaletteChoice::Dark
+                                          : palette_name == QStringLiteral("light")
+                                              ? floatscope::gui::PaletteChoice::Light
+                                              : floatscope::gui::PaletteChoice::System);
     if (parser.isSet(screenshot)) {
         floatscope::gui::ScreenshotRequest request;
         request.file = parser.value(screenshot);

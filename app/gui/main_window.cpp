@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <algorithm>
@@ -40,6 +41,7 @@ namespace floatscope::gui {
 namespace {
 
 constexpr double presentation_scale = 1.6;
+constexpr int sidebar_width = 170;  // at text scale 1: fp64's 64 bit cells keep their room at 1024 pixels
 constexpr int message_ms = 5000;  // status messages go after this, so that none stays stale
 
 QIcon theme_icon(const char* name) { return QIcon::fromTheme(QString::fromLatin1(name)); }
@@ -60,7 +62,7 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
     dock_->setWidget(sidebar_);
     dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock_);
-    resizeDocks({dock_}, {170}, Qt::Horizontal);  // leaves fp64's 64 bit cells room at 1280 pixels
+    resizeDocks({dock_}, {sidebar_width}, Qt::Horizontal);
 
     rounding_ = new QComboBox(this);
     rounding_->setObjectName(QStringLiteral("rounding"));
@@ -149,6 +151,14 @@ void MainWindow::open_view_link(const QString& text) {
 void MainWindow::set_presentation(bool on) {
     set_text_scale(on ? presentation_scale : 1.0);
     presentation_->setChecked(on);
+    fit_to_text_scale();
+}
+
+void MainWindow::fit_to_text_scale() {
+    // The dock keeps its width when the font grows, so that long format names would be cut: it
+    // follows the text scale, after the relayout the font change posts, which would undo it.
+    QTimer::singleShot(
+        0, this, [this] { resizeDocks({dock_}, {static_cast<int>(sidebar_width * text_scale())}, Qt::Horizontal); });
 }
 
 bool MainWindow::presentation() const { return text_scale() > 1.0; }
@@ -156,6 +166,7 @@ bool MainWindow::presentation() const { return text_scale() > 1.0; }
 void MainWindow::scale_text(double factor) {
     set_text_scale(std::clamp(text_scale() * factor, 0.7, 3.0));
     presentation_->setChecked(text_scale() > 1.0);
+    fit_to_text_scale();
 }
 
 void MainWindow::show_help() {

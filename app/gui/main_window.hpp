@@ -77,6 +77,7 @@ private:
     void export_with_dialog();
     void show_lab_controls_for(int tab);
     void scale_text(double factor);
+    void fit_to_text_scale();
     void show_help();
     void show_about();
 

@@ -60,9 +60,12 @@ QString render_screenshot(const ScreenshotRequest& request) {
         if (!error.isEmpty()) return QStringLiteral("story '%1': %2").arg(request.story, error);
         window.show_view(request.view);  // the story lands on its plot; the request names the view
     }
-    window.set_presentation(request.presentation);
     window.show();
     QApplication::processEvents();
+    // As the menu does it, on a shown window; the relayouts that the font change posts take a few
+    // rounds (grabbed sooner, the menu bar still has the old font's height and folds its menus away).
+    window.set_presentation(request.presentation);
+    for (int round = 0; round < 5; ++round) QApplication::processEvents();
     const QPixmap pixmap = window.grab();
     window.set_presentation(false);
     if (pixmap.isNull() || !pixmap.save(request.file, "PNG"))

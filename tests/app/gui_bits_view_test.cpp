@@ -2,12 +2,16 @@
 #include <catch2/catch.hpp>
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTest>
 #include <QUndoStack>
 
+#include "app/gui/app_style.hpp"
 #include "app/gui/lab/bit_cells_widget.hpp"
 #include "app/gui/lab/bit_row_widget.hpp"
 #include "app/gui/lab/bits_view.hpp"
@@ -162,7 +166,7 @@ TEST_CASE("a bit flip shows in its row against the value, which the other rows k
     CHECK(value_of(view, "fp32") == 0.2705078125);
 }
 
-TEST_CASE("Ctrl+Z and Ctrl+Shift+Z undo and redo in the main window", "[gui]") {
+TEST_CASE("Ctrl+Z and Ctrl+Shift+Z undo and redo in the main window, in the value field too", "[gui]") {
     floatscope::test::gui_application();
     floatscope::gui::MainWindow window(false);
     window.state().set_chosen(QStringList{"fp16"});
@@ -174,11 +178,28 @@ TEST_CASE("Ctrl+Z and Ctrl+Shift+Z undo and redo in the main window", "[gui]") {
     floatscope::gui::BitCellsWidget* cells = row(view, "fp16").cells();
     QTest::mouseClick(cells, Qt::LeftButton, Qt::NoModifier, cells->cell_centre(9));
     REQUIRE(bits_of(view, "fp16") == 0x3E00);
-    cells->setFocus();  // not the value entry, which has an undo of its own text
-    QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
-    CHECK(bits_of(view, "fp16") == 0x3C00);
-    QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
-    CHECK(bits_of(view, "fp16") == 0x3E00);
+    SECTION("with the focus on the bit cells") {
+        cells->setFocus();
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+        CHECK(bits_of(view, "fp16") == 0x3C00);
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        CHECK(bits_of(view, "fp16") == 0x3E00);
+    }
+    SECTION("in the value field: the lab's history, not the field's text") {
+        view.value_entry()->setFocus();
+        type_value(view, "2");
+        REQUIRE(bits_of(view, "fp16") == 0x4000);
+        QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier);  // the typed 2 goes
+        CHECK(bits_of(view, "fp16") == 0x3E00);
+        CHECK(view.value_entry()->text().toStdString() == "1");  // the value again, which the edit is against
+        QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier);  // then the bit flip
+        CHECK(bits_of(view, "fp16") == 0x3C00);
+        QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        CHECK(bits_of(view, "fp16") == 0x3E00);
+        QTest::keyClick(view.value_entry(), Qt::Key_Y, Qt::ControlModifier);
+        CHECK(bits_of(view, "fp16") == 0x4000);
+        CHECK(view.value_entry()->text() == "2");
+    }
 }
 
 TEST_CASE("an entry error says its sentence once", "[gui]") {
@@ -385,4 +406,60 @@ TEST_CASE("the Bits view reads expressions exactly: 1/3, 2^-24", "[gui]") {
     CHECK(bits_of(view, "fp16") == 0x0001);
     type_value(view, "1/0");
     CHECK(view.entry_error().contains("division by zero"));
+}
+
+TEST_CASE("at 1024x700 the default rows fit the Bits view's width, fp64's 64 cells included", "[gui]") {
+    floatscope::gui::apply_app_style(floatscope::test::gui_application());  // the font the application has
+    floatscope::gui::MainWindow window(false);
+    window.resize(1024, 700);
+    window.show();
+    QApplication::processEvents();
+    BitsView& view = *window.bits_view();
+    auto* scroll = view.findChild<QScrollArea*>();
+    REQUIRE(scroll != nullptr);
+    REQUIRE(view.row("fp64") != nullptr);
+    CHECK(scroll->horizontalScrollBar()->maximum() == 0);
+    // Every cell of the widest row is on screen, not under the viewport's right edge.
+    const floatscope::gui::BitCellsWidget* cells = row(view, "fp64").cells();
+    const QPoint last = cells->mapTo(scroll->viewport(), cells->cell_centre(0));
+    CHECK(last.x() < scroll->viewport()->width());
+}
+
+TEST_CASE("a long value does not widen the window past 1024 pixels", "[gui]") {
+    floatscope::gui::apply_app_style(floatscope::test::gui_application());
+    floatscope::gui::MainWindow window(false);
+    window.state().set_value_text("0x3FB999999999999A");  // fp64's 0.1, 55 digits exactly
+    window.resize(1024, 700);
+    window.show();
+    QApplication::processEvents();
+    CHECK(window.width() == 1024);
+    CHECK(window.minimumSizeHint().width() <= 1024);
+}
+
+TEST_CASE("on its own, the Bits view's value field still undoes into the lab's history", "[gui]") {
+    floatscope::test::gui_application();
+    LabState state;
+    state.set_chosen(QStringList{"fp16"});
+    BitsView view(state);
+    state.set_value_text("1");
+    type_value(view, "3");
+    REQUIRE(bits_of(view, "fp16") == 0x4200);
+    QTest::keyClick(view.value_entry(), Qt::Key_Z, Qt::ControlModifier);
+    CHECK(bits_of(view, "fp16") == 0x3C00);
+}
+
+TEST_CASE("on the dark palette the entry's error reads light red on dark, not the light palette's dark red", "[gui]") {
+    QApplication& app = floatscope::test::gui_application();
+    floatscope::gui::apply_app_style(app, floatscope::gui::PaletteChoice::Dark);
+    LabState state;
+    BitsView view(state);
+    type_value(view, "0.1x");
+    auto* error = view.findChild<QLabel*>(QString(), Qt::FindDirectChildrenOnly);
+    for (QLabel* label : view.findChildren<QLabel*>(QString(), Qt::FindDirectChildrenOnly))
+        if (label->text() == view.entry_error()) error = label;
+    REQUIRE(error->text() == view.entry_error());
+    const QColor text = error->palette().color(QPalette::WindowText);
+    CHECK(text.red() > text.green() + 40);  // red
+    CHECK(text.lightness() > error->palette().color(QPalette::Window).lightness() + 80);  // on a darker ground
+    floatscope::gui::apply_app_style(app, floatscope::gui::PaletteChoice::Light);
 }

@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QTest>
 #include <QTextBrowser>
 #include <QWheelEvent>
@@ -15,6 +16,7 @@
 
 #include <mpfr.h>
 
+#include "app/gui/app_style.hpp"
 #include "app/gui/help_window.hpp"
 #include "app/gui/lab/bit_cells_widget.hpp"
 #include "app/gui/lab/bit_row_widget.hpp"
@@ -132,7 +134,7 @@ TEST_CASE("the number line zooms and pans with the mouse and the keys", "[gui]")
     CHECK(plot->visible_range().first > before);
 }
 
-TEST_CASE("a view link round-trips the lab's state, a malformed one changes nothing", "[gui]") {
+TEST_CASE("a view link round-trips the lab's state, and a malformed one changes nothing", "[gui]") {
     test::gui_application();
     gui::MainWindow window(false);
     window.state().add_custom_format(gui::parse_format_descriptor("e3m4:sat:bias=5", "my e3m4 & co!"));
@@ -180,7 +182,7 @@ TEST_CASE("a view link round-trips the lab's state, a malformed one changes noth
     }
 }
 
-TEST_CASE("a session file keeps the lab's custom formats, value and edit, old files still open", "[gui]") {
+TEST_CASE("a session file keeps the lab's custom formats, value and edit, and old files still open", "[gui]") {
     test::gui_application();
     test::TempDir dir;
     const QString path = QString::fromStdString((dir.path() / "s.floatscope.json").string());
@@ -276,4 +278,25 @@ TEST_CASE("a long descriptor neither widens the window nor squeezes the sidebar"
     QApplication::processEvents();
     CHECK(window.width() == 1280);
     CHECK(window.sidebar()->width() == sidebar_width);
+}
+
+TEST_CASE("presentation mode at 1024x700 keeps the menu bar's menus, widens the sidebar, keeps the window", "[gui]") {
+    gui::apply_app_style(test::gui_application());
+    gui::MainWindow window(false);
+    window.resize(1024, 700);
+    window.show();
+    QApplication::processEvents();
+    const int sidebar_width = window.sidebar()->width();
+    window.set_presentation(true);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    for (QAction* menu : window.menuBar()->actions()) {
+        const QRect place = window.menuBar()->actionGeometry(menu);
+        CHECK(place.isValid());  // not folded into the overflow button
+        CHECK(place.right() < window.width());
+    }
+    CHECK(window.sidebar()->width() > sidebar_width * 1.3);
+    CHECK(window.width() == 1024);
+    window.set_presentation(false);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    CHECK(window.sidebar()->width() == Approx(sidebar_width).margin(4));
 }

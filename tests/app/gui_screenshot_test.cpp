@@ -66,7 +66,7 @@ TEST_CASE("bad --size, --value and --formats are refused with exit code 2", "[gu
     CHECK(!std::filesystem::exists("/tmp/never_written.png"));
 }
 
-TEST_CASE("the option --state opens a view link and --presentation renders enlarged, a bad link exits 2", "[gui]") {
+TEST_CASE("the state option opens a view link and presentation mode renders enlarged and a bad link exits 2", "[gui]") {
     const std::filesystem::path file = std::filesystem::temp_directory_path() / "floatscope_state.png";
     std::filesystem::remove(file);
     REQUIRE(run_gui("--screenshot '" + file.string() +
@@ -76,5 +76,21 @@ TEST_CASE("the option --state opens a view link and --presentation renders enlar
     std::filesystem::remove(file);
     CHECK(run_gui("--screenshot /tmp/never_written.png --view bits --state 'floatscope:1?value=1'") == 2);
     CHECK(run_gui("--screenshot /tmp/never_written.png --view bits --state nonsense") == 2);
+    CHECK(!std::filesystem::exists("/tmp/never_written.png"));
+}
+
+TEST_CASE("the palette option forces the dark or the light palette and a bad name exits 2", "[gui]") {
+    const std::filesystem::path file = std::filesystem::temp_directory_path() / "floatscope_palette.png";
+    auto window_lightness = [&](const std::string& palette) {
+        std::filesystem::remove(file);
+        REQUIRE(run_gui("--screenshot '" + file.string() + "' --view bits --size 1024x700 --palette " + palette) == 0);
+        const QImage image(QString::fromStdString(file.string()));
+        REQUIRE(image.width() == 1024);
+        return image.pixelColor(image.width() - 4, image.height() - 4).lightness();  // the status bar's corner
+    };
+    CHECK(window_lightness("dark") < 80);
+    CHECK(window_lightness("light") > 200);
+    std::filesystem::remove(file);
+    CHECK(run_gui("--screenshot /tmp/never_written.png --view bits --palette purple") == 2);
     CHECK(!std::filesystem::exists("/tmp/never_written.png"));
 }

@@ -426,7 +426,7 @@ TEST_CASE("timing: default comparison on screen, event loop stalls", "[.timing]"
     CHECK(longest_gap < 100);
 }
 
-TEST_CASE("Compare's final error is the normwise one, reports from before it still summarize", "[gui]") {
+TEST_CASE("Compare's final error is the normwise one, and reports from before it still summarize", "[gui]") {
     auto row = [](const char* metric, int layer, double value) {
         return emu::ReportRow{"1", "w", "fp16", "layer", layer, "layer", metric, value};
     };

@@ -42,12 +42,20 @@ int BitCellsWidget::preferred_cell_width() const { return fontMetrics().horizont
 
 int BitCellsWidget::cell_width() const { return std::clamp(width() / width_bits_, 2, preferred_cell_width()); }
 
+QFont BitCellsWidget::digit_font() const {
+    QFont smaller = font();
+    smaller.setPointSizeF(smaller.pointSizeF() * 0.85);
+    return smaller;
+}
+
 int BitCellsWidget::cell_height() const { return fontMetrics().height() + 7; }
 
 QSize BitCellsWidget::sizeHint() const { return {width_bits_ * preferred_cell_width() + 1, cell_height() + 1}; }
 
 QSize BitCellsWidget::minimumSizeHint() const {
-    return {width_bits_ * (preferred_cell_width() * 2 / 3) + 1, cell_height() + 1};
+    // The digit as painted and a pixel either side: fp64's 64 cells then fit at 1024 pixels.
+    const int narrowest_cell = QFontMetrics(digit_font()).horizontalAdvance(QLatin1Char('0')) + 2;
+    return {width_bits_ * narrowest_cell + 1, cell_height() + 1};
 }
 
 int BitCellsWidget::bit_at(QPoint point) const {
@@ -62,9 +70,7 @@ QPoint BitCellsWidget::cell_centre(int index) const {
 
 void BitCellsWidget::paintEvent(QPaintEvent*) {
     QPainter painter(this);
-    QFont font = painter.font();
-    font.setPointSizeF(font.pointSizeF() * 0.85);
-    painter.setFont(font);
+    painter.setFont(digit_font());
     const int w = cell_width(), h = cell_height();
     for (int column = 0; column < width_bits_; ++column) {
         const int index = width_bits_ - 1 - column;

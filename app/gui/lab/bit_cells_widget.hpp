@@ -45,6 +45,7 @@ protected:
 private:
     void paint_bit(int index);
     int preferred_cell_width() const;
+    QFont digit_font() const;  ///< the 0s and 1s, a little smaller than the widget's font
     int cell_width() const;
     int cell_height() const;
 

@@ -1,6 +1,7 @@
 // A Bits-view row: laid out in short lines, the neighbour buttons under the name, so that fp64's 64
 // cells fit a 1024-pixel window.
 #include "app/gui/lab/bit_row_widget.hpp"
+#include "app/gui/app_style.hpp"
 
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -87,11 +88,11 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
 
     errors_ = new QLabel(this);
     exponent_ = new QLabel(this);
+    exponent_->setWordWrap(true);  // unwrapped, fp64's line is wider than a 1024-pixel window leaves
     auto* error_line = new QHBoxLayout;
     error_line->addWidget(errors_);
     error_line->addSpacing(16);
-    error_line->addWidget(exponent_);
-    error_line->addStretch();
+    error_line->addWidget(exponent_, 1);
 
     formula_ = read_only_line(this);
     auto* formula_line = new QHBoxLayout;
@@ -160,11 +161,11 @@ void BitRowWidget::show_reading(const FormatReading& reading) {
     if (cells_ != nullptr) cells_->set_bits(reading.rounded.bits);
     hex_->setText(QStringLiteral("0x") + QString::fromStdString(reading.hex));
     class_->setText(QString::fromStdString(reading.value_class));
-    flags_->setText(QString::fromStdString(core::flags_names(reading.flags)));
-    flags_->setStyleSheet(reading.flags.bits & (core::ExceptionFlags::overflow | core::ExceptionFlags::invalid |
-                                                core::ExceptionFlags::underflow)
-                              ? QStringLiteral("color: #b00020; font-weight: bold;")
-                              : QString());
+    const bool alarming = reading.flags.bits & (core::ExceptionFlags::overflow | core::ExceptionFlags::invalid |
+                                                core::ExceptionFlags::underflow);
+    const QString flag_names = html(core::flags_names(reading.flags));
+    flags_->setText(alarming ? QStringLiteral("<b>%1</b>").arg(flag_names) : flag_names);
+    set_text_tone(*flags_, alarming ? TextTone::Error : TextTone::Plain);
     exact_->setText(QString::fromStdString(reading.exact));
     exact_->setCursorPosition(0);
     exact_->setToolTip(QString::fromStdString(reading.exact));

@@ -1,10 +1,13 @@
 // The Bits view: typing re-reads the value live; a bit edit shows in its own row against the value,
 // which the other rows keep rounding.
 #include "app/gui/lab/bits_view.hpp"
+#include "app/gui/app_style.hpp"
 
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include "app/gui/lab/bit_cells_widget.hpp"
@@ -23,13 +26,14 @@ namespace {
 QLabel* field_legend(QWidget* parent) {
     QString html;
     const std::pair<BitField, const char*> fields[] = {
-        {BitField::Sign, "sign"},       {BitField::Exponent, "exponent"}, {BitField::Mantissa, "mantissa"},
-        {BitField::Integer, "integer"}, {BitField::Code, "NF4 code"},     {BitField::Regime, "regime"},
+        {BitField::Sign, "sign"},       {BitField::Exponent, "exponent"},  {BitField::Mantissa, "mantissa"},
+        {BitField::Integer, "integer"}, {BitField::Code, "NF4&nbsp;code"}, {BitField::Regime, "regime"},
         {BitField::Dot, "dot"}};
     for (const auto& [field, name] : fields)
-        html += QStringLiteral("<span style='background:%1; color:white'>&nbsp;1&nbsp;</span> %2 &nbsp;")
+        html += QStringLiteral("<span style='background:%1; color:white'>&nbsp;1&nbsp;</span>&nbsp;%2 &nbsp;")
                     .arg(bit_field_colour(field, true).name(), QString::fromLatin1(name));
     auto* legend = new QLabel(html, parent);
+    legend->setWordWrap(true);  // in presentation mode one line would widen the window past 1024 pixels
     legend->setToolTip(QStringLiteral("Click a bit to toggle it, drag across bits to paint; hover for its weight"));
     return legend;
 }
@@ -46,17 +50,20 @@ BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(s
                        "FORMAT:HEX (fp16:3C00) is a bit pattern of that format; 0x... without a 'p' exponent is a\n"
                        "bit pattern of the first chosen format."));
     entry_->setClearButtonEnabled(true);
+    // Room for fp64 as hex (0x3FB999999999999A); wider, the legend beside it would wrap at 1024 pixels.
+    entry_->setMinimumWidth(entry_->fontMetrics().horizontalAdvance(QStringLiteral("0x1.8p-3, 1/3")));
+    entry_->setMaximumWidth(entry_->fontMetrics().horizontalAdvance(QString(22, QLatin1Char('0'))));
     auto* label = new QLabel(QStringLiteral("&Value:"), this);
     label->setBuddy(entry_);
     error_ = new QLabel(this);
-    error_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    set_text_tone(*error_, TextTone::Error);
     error_->setWordWrap(true);
     error_->hide();
 
     auto* entry_line = new QHBoxLayout;
     entry_line->addWidget(label);
     entry_line->addWidget(entry_, 1);
-    entry_line->addWidget(field_legend(this));
+    entry_line->addWidget(field_legend(this), 1);
 
     rows_box_ = new QWidget(this);
     auto* box_layout = new QVBoxLayout(rows_box_);
@@ -77,12 +84,29 @@ BitsView::BitsView(LabState& state, QWidget* parent) : QWidget(parent), state_(s
     layout->addWidget(error_);
     layout->addWidget(scroll, 1);
 
+    entry_->installEventFilter(this);
     connect(entry_, &QLineEdit::textEdited, this, &BitsView::read_entry);
     connect(&state_, &LabState::chosen_changed, this, &BitsView::rebuild_rows);
     connect(&state_, &LabState::formats_changed, this, &BitsView::rebuild_rows);
     connect(&state_, &LabState::value_changed, this, &BitsView::refresh);
     connect(&state_, &LabState::rounding_changed, this, &BitsView::refresh);
     rebuild_rows();
+}
+
+bool BitsView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == entry_ && (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress)) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        const bool undo = key->matches(QKeySequence::Undo);
+        const bool redo = key->matches(QKeySequence::Redo) ||
+                          key->keyCombination() == QKeyCombination(Qt::ControlModifier | Qt::ShiftModifier, Qt::Key_Z);
+        // Refused as an override, the key reaches the window's Undo and Redo actions; a key press
+        // that still arrives (no such action: the view on its own) steps the history here.
+        if (event->type() == QEvent::ShortcutOverride) return undo || redo;
+        if (undo) state_.undo_stack()->undo();
+        if (redo) state_.undo_stack()->redo();
+        if (undo || redo) return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString BitsView::entry_error() const { return error_->isHidden() ? QString() : error_->text(); }

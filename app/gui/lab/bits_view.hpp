@@ -34,6 +34,12 @@ public:
     /// flags, exponent fields, formula.
     std::string csv() const;
 
+protected:
+    /// Undo and redo keys in the value field go to the lab's history (Edit > Undo), not to the
+    /// field's own: every value typed there is already a step of the lab's history, and the
+    /// field's undo would leave the rows showing a value its text no longer says.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void rebuild_rows();
     void refresh();

@@ -1,5 +1,6 @@
 // BlockPanel: quantizes the typed block with the chosen format, then shows and edits its scale and element codes.
 #include "app/gui/lab/block_panel.hpp"
+#include "app/gui/app_style.hpp"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -58,7 +59,7 @@ BlockPanel::BlockPanel(QWidget* parent) : QWidget(parent) {
     auto* label = new QLabel(QStringLiteral("Bl&ock:"), this);
     label->setBuddy(values_);
     error_ = new QLabel(this);
-    error_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    set_text_tone(*error_, TextTone::Error);
     error_->setWordWrap(true);
     error_->hide();
 

@@ -1,5 +1,6 @@
 // The custom format designer: every field of a binary FormatSpec, core::validate's verdict inline.
 #include "app/gui/lab/custom_format_designer.hpp"
+#include "app/gui/app_style.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -198,12 +199,12 @@ void CustomFormatDesigner::fields_changed() {
     const bool named = !name_->text().trimmed().isEmpty();
     add_->setEnabled(error.isEmpty() && named);
     if (!error.isEmpty()) {
-        verdict_->setStyleSheet(QStringLiteral("color: #b00020;"));
+        set_text_tone(*verdict_, TextTone::Error);
         verdict_->setText(error);
         summary_->clear();
         return;
     }
-    verdict_->setStyleSheet(QStringLiteral("color: #1b5e20;"));
+    set_text_tone(*verdict_, TextTone::Good);
     const core::FormatSpec f = spec();
     verdict_->setText(named ? QStringLiteral("valid; Add keeps it as %1").arg(breakable(format_descriptor(f)))
                             : QStringLiteral("valid; give it a name to add it"));
@@ -233,11 +234,11 @@ bool CustomFormatDesigner::add_to_lab() {
     try {
         if (!error.isEmpty()) throw Error(error.toStdString());
         state_.add_custom_format(spec());
-        verdict_->setStyleSheet(QStringLiteral("color: #1b5e20;"));
+        set_text_tone(*verdict_, TextTone::Good);
         verdict_->setText(QStringLiteral("added %1 to the lab").arg(name_->text().trimmed()));
         return true;
     } catch (const Error& e) {
-        verdict_->setStyleSheet(QStringLiteral("color: #b00020;"));
+        set_text_tone(*verdict_, TextTone::Error);
         verdict_->setText(QString::fromStdString(e.what()));
         return false;
     }

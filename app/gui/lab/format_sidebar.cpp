@@ -1,5 +1,6 @@
 // The format sidebar: check a format to show it; names typed below add custom formats (e4m3:sat).
 #include "app/gui/lab/format_sidebar.hpp"
+#include "app/gui/app_style.hpp"
 
 #include <QAction>
 #include <QLabel>
@@ -25,7 +26,7 @@ FormatSidebar::FormatSidebar(LabState& state, QWidget* parent) : QWidget(parent)
                        "with :sat :ftz :bias=N); Enter adds it as a custom format"));
     error_ = new QLabel(this);
     error_->setWordWrap(true);
-    error_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    set_text_tone(*error_, TextTone::Error);
     error_->hide();
 
     auto* layout = new QVBoxLayout(this);

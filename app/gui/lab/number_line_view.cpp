@@ -60,7 +60,10 @@ NumberLineView::NumberLineView(LabState& state, QWidget* parent) : QWidget(paren
     axis_ = new QComboBox(this);
     axis_->addItems({QStringLiteral("linear"), QStringLiteral("log")});
     note_ = new QLabel(this);
-    note_->setStyleSheet(QStringLiteral("color: #7d8590;"));
+    note_->setForegroundRole(QPalette::PlaceholderText);  // a palette role: readable on the dark palette too
+    // A long value (fp64's exact 0.1 has 55 digits) is cut at the right rather than widening the
+    // window: a label's minimum width is its longest word, and the tab widget takes its widest page's.
+    note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     plot_ = new NumberLineWidget(this);
     rules_ = new QLabel(this);
     rules_->setObjectName(QStringLiteral("boundary_rules"));
@@ -133,6 +136,7 @@ void NumberLineView::refresh() {
         wide ? QStringLiteral("16-bit formats: log axis, one tick per pixel (sampled)")
              : QStringLiteral("value %1, rounding %2")
                    .arg(QString::fromStdString(state_.value().text), core::to_string(state_.rounding_mode())));
+    note_->setToolTip(note_->text());
     QStringList rules;
     for (const auto& line : {first, second})
         if (line) rules << rules_text(*line);

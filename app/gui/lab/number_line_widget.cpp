@@ -20,6 +20,11 @@ const QColor lane_colours[2] = {QColor(0x15, 0x65, 0xC0), QColor(0xE6, 0x5C, 0x0
 const QColor subnormal_shade(0xFF, 0xE0, 0xB2);
 const QColor entered_colour(0xC6, 0x28, 0x28);
 
+/// A heading at the left margin, elided where the widget is narrower than it (1024-pixel windows).
+void draw_heading(QPainter& p, double y, int widget_width, const QString& text) {
+    p.drawText(QPointF(8, y), p.fontMetrics().elidedText(text, Qt::ElideRight, widget_width - 16));
+}
+
 /// Maps values to x pixels over [left, right]: linear over [lo, hi], or log2 of |v| over [lo, hi]
 /// (then lo, hi are exponents). Zero on a log axis sits at the left edge.
 struct Scale {
@@ -213,11 +218,11 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
     const double tick = std::min(40.0, h * 0.09);
     p.setPen(ink);
     const bool zoomed = shown_to_ - shown_from_ < 1;
-    p.drawText(QPointF(8, line_height),
-               (s.log ? QStringLiteral("All finite values, |x| on a log2 axis (positive half)")
-                      : QStringLiteral("All finite values, linear axis")) +
-                   (zoomed ? QStringLiteral(", zoomed (0 shows all)") : QStringLiteral(", wheel or + zooms")) +
-                   QStringLiteral("; dashed: where rounding overflows and underflows"));
+    draw_heading(p, line_height, width(),
+                 (s.log ? QStringLiteral("All finite values, |x| on a log2 axis (positive half)")
+                        : QStringLiteral("All finite values, linear axis")) +
+                     (zoomed ? QStringLiteral(", zoomed (0 shows all)") : QStringLiteral(", wheel or + zooms")) +
+                     QStringLiteral("; dashed: where rounding overflows and underflows"));
     for (int lane = 0; lane < 2; ++lane) {
         const auto& line = lines_[lane];
         if (!line) continue;
@@ -284,8 +289,8 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
                 gap_hi = std::max(gap_hi, gap);
             }
     p.setPen(ink);
-    p.drawText(
-        QPointF(8, spacing_top - 4),
+    draw_heading(
+        p, spacing_top - 4, width(),
         QStringLiteral("Spacing to the next value (log2), shaded: subnormal range, where spacing stays constant"));
     const double g0 = std::floor(std::log2(gap_lo)), g1 = std::max(g0 + 1, std::ceil(std::log2(gap_hi)));
     auto gap_y = [&](double gap) {
@@ -318,9 +323,10 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
     // --- the neighbourhood of the entered value ------------------------------------------------
     const double zoom_top = spacing_bottom + 2 * line_height;
     p.setPen(ink);
-    p.drawText(QPointF(8, zoom_top),
-               QStringLiteral(
-                   "Zoom on the entered value (red), per format: its two neighbours and the reals that round to each"));
+    draw_heading(
+        p, zoom_top, width(),
+        QStringLiteral(
+            "Zoom on the entered value (red), per format: its two neighbours and the reals that round to each"));
     const double lane_height = (h - zoom_top - 2 * line_height) / 2;
     int drawn = 0;
     for (int lane = 0; lane < 2; ++lane) {
