@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -43,8 +44,13 @@ __attribute__((target("avx2,f16c"))) void round_trip(const float* in, float* out
     for (std::size_t j = i; j < n; ++j) out[j] = tail[j - i];
 }
 
+/// AVX2 (whose check includes the OS saving the ymm registers) and F16C (CPUID leaf 1, ECX bit 29:
+/// clang 14's __builtin_cpu_supports does not know "f16c").
 bool cpu_has_f16c() {
-    static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    static const bool has = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+    }();
     return has;
 }
 
