@@ -62,9 +62,6 @@ struct Plan {
     Bits in_range_limit_bits = 0;
     Bits magic_offset = 0;  ///< (F - m) << F: added to an exponent field, scales by 2^(F - m)
     T ulp_of_one = 0;  ///< 2^-F, the native type's epsilon
-    /// IEEE-encoded with the native exponent range (bf16, tf32): rounding the bit pattern gives the
-    /// subnormals, overflows and infinities IEEE 754 does, NaNs aside.
-    bool native_range = false;
 };
 
 template <typename T>
@@ -112,10 +109,20 @@ Plan<T> make_plan(const FormatSpec& spec, RoundingMode mode) {
     p.in_range_limit_bits = std::min(p.max_bits, below_finite_magic);
     p.magic_offset = static_cast<Bits>(native_fraction_bits - spec.mantissa_bits) << native_fraction_bits;
     p.ulp_of_one = std::numeric_limits<T>::epsilon();
-    p.native_range = g.emin == Native<T>::emin && g.emax == std::numeric_limits<T>::max_exponent - 1 &&
-                     spec.has_infinity && spec.nan_encoding == NanEncoding::Ieee &&
-                     spec.overflow == OverflowPolicy::Ieee && spec.has_negative_zero && !spec.is_p3109();
     return p;
+}
+
+/// IEEE-encoded with the native type's exponent field (bf16, tf32 in floats): rounding the bit pattern
+/// gives the subnormals, overflows and infinities IEEE 754 does, NaNs aside. Read from the spec's
+/// fields alone, so that these formats need no Plan (whose set-up is a fifth of a 4096-float call).
+template <typename T>
+bool has_native_range(const FormatSpec& spec) {
+    constexpr int native_exponent_bits = sizeof(T) == 4 ? 8 : 11;
+    return spec.kind == FormatKind::Binary && spec.has_sign && spec.exponent_bits == native_exponent_bits &&
+           spec.bias == std::numeric_limits<T>::max_exponent - 1 && spec.mantissa_bits >= 1 &&
+           spec.mantissa_bits < Native<T>::fraction_bits && spec.has_infinity &&
+           spec.nan_encoding == NanEncoding::Ieee && spec.overflow == OverflowPolicy::Ieee &&
+           spec.subnormals == SubnormalPolicy::Gradual && spec.has_negative_zero && !spec.is_p3109();
 }
 
 /// Rounds one magnitude in the format's subnormal range (|x| < 2^emin) to its grid.
@@ -269,12 +276,13 @@ FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T
     }
 }
 
-/// Formats with Plan::native_range: the bit pattern's rounding (round_normal_bits) and the NaN
-/// check, the whole of it; the bf16 "bit trick" of rne in every deterministic mode.
+/// Formats with has_native_range: the bit pattern's rounding (round_normal_bits) and the NaN check,
+/// the whole of it; the bf16 "bit trick" of rne in every deterministic mode. Nearest-even rounds
+/// the signed pattern as it is (a magnitude's carry never reaches the sign: only NaNs lie above
+/// infinity), one operation fewer than splitting off the sign.
 template <RoundingMode mode, typename T>
-FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out,
+FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(int shift, const T* __restrict in, T* __restrict out,
                                                         std::size_t n) {
-    const Plan<T> p = plan;
     using Bits = typename Native<T>::Bits;
     constexpr Bits sign_bit = sign_bit_of<T>;
     constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
@@ -283,14 +291,20 @@ FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(const Plan<T>& plan, con
         const Bits u = bits_of<T>(in[i]);
         const Bits sign = u & sign_bit;
         const Bits a = u ^ sign;
-        const Bits rounded = round_normal_bits<mode>(a, p.shift, sign != 0, Bits{0});
-        out[i] = std::bit_cast<T>(sign | pick<Bits>(a > infinity, quiet_nan, rounded));
+        Bits rounded;
+        if constexpr (mode == RoundingMode::NearestEven)
+            rounded = round_normal_bits<mode>(u, shift, false, Bits{0});
+        else
+            rounded = sign | round_normal_bits<mode>(a, shift, sign != 0, Bits{0});
+        out[i] = std::bit_cast<T>(pick<Bits>(a > infinity, sign | quiet_nan, rounded));
     }
 }
 
 template <RoundingMode mode, typename T>
-void round_in_range_blocks(const Plan<T>& plan, const T* in, T* out, std::size_t n) {
-    if (plan.native_range) return round_native_range_kernel<mode>(plan, in, out, n);
+void round_deterministic(const FormatSpec& spec, const T* in, T* out, std::size_t n) {
+    if (has_native_range<T>(spec))
+        return round_native_range_kernel<mode>(Native<T>::fraction_bits - spec.mantissa_bits, in, out, n);
+    const Plan<T> plan = make_plan<T>(spec, mode);
     if (plan.zero_sign_mask != 0) return round_in_range_kernel<mode, true>(plan, in, out, n);
     return round_in_range_kernel<mode, false>(plan, in, out, n);
 }
@@ -299,6 +313,7 @@ template <typename T>
 bool fast_path_applies(const FormatSpec& spec, RoundingMode mode) {
     if (spec.kind != FormatKind::Binary || !spec.has_sign || spec.subnormals != SubnormalPolicy::Gradual) return false;
     if (mode == RoundingMode::StochasticEqual) return false;
+    if (has_native_range<T>(spec)) return true;  // without binary_geometry, for the same reason
     if (spec.mantissa_bits >= Native<T>::fraction_bits) return false;
     // With no mantissa bits, ties-to-even and round-to-odd read the parity of the format's exponent
     // field, which the native field's last bit gives only when the two biases differ by an even number.
@@ -323,21 +338,18 @@ void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const
         for (std::size_t i = 0; i < in.size(); ++i) out[i] = static_cast<T>(rounder(static_cast<double>(in[i])).value);
         return;
     }
-    const Plan<T> plan = make_plan<T>(spec, mode);
-    const std::uint64_t seed = mode == RoundingMode::Stochastic ? random->next() : 0;
     const T* source = in.data();
     T* target = out.data();
     const std::size_t n = in.size();
     switch (mode) {
-        case RoundingMode::NearestEven:
-            return round_in_range_blocks<RoundingMode::NearestEven>(plan, source, target, n);
-        case RoundingMode::NearestAway:
-            return round_in_range_blocks<RoundingMode::NearestAway>(plan, source, target, n);
-        case RoundingMode::TowardZero: return round_in_range_blocks<RoundingMode::TowardZero>(plan, source, target, n);
-        case RoundingMode::Upward: return round_in_range_blocks<RoundingMode::Upward>(plan, source, target, n);
-        case RoundingMode::Downward: return round_in_range_blocks<RoundingMode::Downward>(plan, source, target, n);
-        case RoundingMode::ToOdd: return round_in_range_blocks<RoundingMode::ToOdd>(plan, source, target, n);
-        case RoundingMode::Stochastic: return round_kernel<RoundingMode::Stochastic>(plan, source, target, n, seed);
+        case RoundingMode::NearestEven: return round_deterministic<RoundingMode::NearestEven>(spec, source, target, n);
+        case RoundingMode::NearestAway: return round_deterministic<RoundingMode::NearestAway>(spec, source, target, n);
+        case RoundingMode::TowardZero: return round_deterministic<RoundingMode::TowardZero>(spec, source, target, n);
+        case RoundingMode::Upward: return round_deterministic<RoundingMode::Upward>(spec, source, target, n);
+        case RoundingMode::Downward: return round_deterministic<RoundingMode::Downward>(spec, source, target, n);
+        case RoundingMode::ToOdd: return round_deterministic<RoundingMode::ToOdd>(spec, source, target, n);
+        case RoundingMode::Stochastic:
+            return round_kernel<RoundingMode::Stochastic>(make_plan<T>(spec, mode), source, target, n, random->next());
         case RoundingMode::StochasticEqual: break;
     }
 }
