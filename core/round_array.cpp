@@ -277,12 +277,13 @@ FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T
 }
 
 /// Formats with has_native_range: the bit pattern's rounding (round_normal_bits) and the NaN check,
-/// the whole of it; the bf16 "bit trick" of rne in every deterministic mode. Nearest-even rounds
+/// the whole of it; the bf16 "bit trick" of rne in every mode. A stochastic overflow goes to
+/// infinity as the carry into the exponent field does, with round_kernel's draws. Nearest-even rounds
 /// the signed pattern as it is (a magnitude's carry never reaches the sign: only NaNs lie above
 /// infinity), one operation fewer than splitting off the sign.
 template <RoundingMode mode, typename T>
 FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(int shift, const T* __restrict in, T* __restrict out,
-                                                        std::size_t n) {
+                                                        std::size_t n, std::uint64_t seed = 0) {
     using Bits = typename Native<T>::Bits;
     constexpr Bits sign_bit = sign_bit_of<T>;
     constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
@@ -291,11 +292,13 @@ FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(int shift, const T* __re
         const Bits u = bits_of<T>(in[i]);
         const Bits sign = u & sign_bit;
         const Bits a = u ^ sign;
+        Bits random = 0;
+        if constexpr (mode == RoundingMode::Stochastic) random = hash_bits(static_cast<Bits>(seed + i));
         Bits rounded;
         if constexpr (mode == RoundingMode::NearestEven)
             rounded = round_normal_bits<mode>(u, shift, false, Bits{0});
         else
-            rounded = sign | round_normal_bits<mode>(a, shift, sign != 0, Bits{0});
+            rounded = sign | round_normal_bits<mode>(a, shift, sign != 0, random);
         out[i] = std::bit_cast<T>(pick<Bits>(a > infinity, sign | quiet_nan, rounded));
     }
 }
@@ -349,6 +352,9 @@ void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const
         case RoundingMode::Downward: return round_deterministic<RoundingMode::Downward>(spec, source, target, n);
         case RoundingMode::ToOdd: return round_deterministic<RoundingMode::ToOdd>(spec, source, target, n);
         case RoundingMode::Stochastic:
+            if (has_native_range<T>(spec))
+                return round_native_range_kernel<RoundingMode::Stochastic>(
+                    Native<T>::fraction_bits - spec.mantissa_bits, source, target, n, random->next());
             return round_kernel<RoundingMode::Stochastic>(make_plan<T>(spec, mode), source, target, n, random->next());
         case RoundingMode::StochasticEqual: break;
     }

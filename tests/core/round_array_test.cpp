@@ -85,30 +85,74 @@ TEST_CASE("round_array falls back to Rounder where no fast path applies", "[roun
     CHECK_FALSE(round_array_is_fast(parse_format("binary8p1se"), RoundingMode::ToOdd, false));
 }
 
+/// Stochastic rounding of random bit patterns (every kind of input: NaNs, infinities, overflow,
+/// subnormals, zeros) and the format's edges: each result is the input rounded down or up
+/// (Rounder); a NaN matches a NaN of the same sign.
+template <typename T>
+void check_stochastic_lands_on_neighbours(const char* format) {
+    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    const FormatSpec spec = parse_format(format);
+    const BinaryGeometry g = binary_geometry(spec);
+    std::mt19937_64 rng(31);
+    std::vector<T> in;
+    for (int i = 0; i < 20000; ++i) in.push_back(std::bit_cast<T>(static_cast<Bits>(rng())));
+    for (const double edge : {g.max_finite, g.min_normal, g.min_subnormal, 0.0})
+        for (const double factor : {1.0, 1.0 + 0x1p-20, 1.5, 0.5, 1.0 - 0x1p-20})
+            for (const double sign : {1.0, -1.0}) in.push_back(static_cast<T>(sign * edge * factor));
+    for (const T special : {std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN(),
+                            std::numeric_limits<T>::max(), std::numeric_limits<T>::denorm_min()}) {
+        in.push_back(special);
+        in.push_back(-special);
+    }
+    std::vector<T> out(in.size());
+    StochasticSource random(3);
+    round_array(spec, RoundingMode::Stochastic, std::span<const T>(in), std::span<T>(out), &random);
+    const Rounder down(spec, {RoundingMode::Downward}), up(spec, {RoundingMode::Upward});
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const double x = in[i], y = out[i], low = down(x).value, high = up(x).value;
+        INFO(format << " from " << (sizeof(T) == 4 ? "float" : "double") << ": x = " << x << " gave " << y);
+        auto same = [y](double r) {
+            if (std::isnan(r)) return std::isnan(y) && std::signbit(y) == std::signbit(r);
+            return std::bit_cast<std::uint64_t>(y) == std::bit_cast<std::uint64_t>(r);
+        };
+        REQUIRE((same(low) || same(high)));
+    }
+}
+
+TEST_CASE("stochastic rounding of any input, specials and overflow included, gives a neighbour", "[round_array][sr]") {
+    for (const char* format : {"fp16", "bf16", "tf32", "fp8_e4m3", "fp8_e5m2"}) {
+        check_stochastic_lands_on_neighbours<float>(format);
+        check_stochastic_lands_on_neighbours<double>(format);
+    }
+}
+
 TEST_CASE("round_array's stochastic rounding stays between neighbours, is unbiased and repeats", "[round_array][sr]") {
-    const FormatSpec fp16 = parse_format("fp16");
-    // Values strictly between two fp16 neighbours, in the normal and the subnormal range.
-    for (const double x : {1.0 + 0x1p-12, 1.0 + 0x1p-10 * 0.3, 3e-6, -0x1p-20 * 1.7}) {
-        const int n = 200000;
-        const std::vector<float> in(n, static_cast<float>(x));
-        std::vector<float> out(n);
-        StochasticSource random(99);
-        round_array(fp16, RoundingMode::Stochastic, std::span<const float>(in), std::span<float>(out), &random);
-        const double xf = static_cast<float>(x);
-        const double low = Rounder(fp16, {RoundingMode::Downward})(xf).value;
-        const double high = Rounder(fp16, {RoundingMode::Upward})(xf).value;
-        double sum = 0;
-        for (float y : out) {
-            REQUIRE((y == low || y == high));
-            sum += y;
+    for (const char* format : {"fp16", "bf16", "tf32"}) {
+        const FormatSpec spec = parse_format(format);
+        // Values strictly between two neighbours, in the normal and the subnormal range.
+        for (const double x : {1.0 + 0x1p-12, 1.0 + 0x1p-10 * 0.3, 3e-6, -0x1p-20 * 1.7, 0x1p-130 * 1.3}) {
+            const int n = 200000;
+            const std::vector<float> in(n, static_cast<float>(x));
+            std::vector<float> out(n);
+            StochasticSource random(99);
+            round_array(spec, RoundingMode::Stochastic, std::span<const float>(in), std::span<float>(out), &random);
+            const double xf = static_cast<float>(x);
+            const double low = Rounder(spec, {RoundingMode::Downward})(xf).value;
+            const double high = Rounder(spec, {RoundingMode::Upward})(xf).value;
+            double sum = 0;
+            for (float y : out) {
+                REQUIRE((y == low || y == high));
+                sum += y;
+            }
+            // The mean of n draws has standard deviation sqrt((high-x)(x-low)/n); allow 5 of them.
+            const double bound = 5 * std::sqrt((high - xf) * (xf - low) / n);
+            CHECK(std::fabs(sum / n - xf) <= bound);
+            std::vector<float> again(n);
+            StochasticSource same_seed(99);
+            round_array(spec, RoundingMode::Stochastic, std::span<const float>(in), std::span<float>(again),
+                        &same_seed);
+            CHECK(again == out);
         }
-        // The mean of n draws has standard deviation sqrt((high-x)(x-low)/n); allow 5 of them.
-        const double bound = 5 * std::sqrt((high - xf) * (xf - low) / n);
-        CHECK(std::fabs(sum / n - xf) <= bound);
-        std::vector<float> again(n);
-        StochasticSource same_seed(99);
-        round_array(fp16, RoundingMode::Stochastic, std::span<const float>(in), std::span<float>(again), &same_seed);
-        CHECK(again == out);
     }
 }
 
