@@ -488,13 +488,14 @@ void block_fma_gemm_tiles(const BlockFma& fma, std::size_t block_size, const dou
                 for (std::size_t r = 0; r < rows; ++r) {
                     const std::size_t row = (i0 + r) * k + k0;
                     double* acc = tile.data() + r * padded;
-                    const BlockOperands<float> float_operands{a_floats.data() + row,
-                                                              panel_floats.data() + k0 * padded,
+                    // The float copies exist only when `floats` (offsets into empty vectors are undefined).
+                    const bool summed_in_floats =
+                        floats &&
+                        block_sums_float(BlockOperands<float>{a_floats.data() + row, panel_floats.data() + k0 * padded,
                                                               a_power_floats.data() + row,
-                                                              panel_power_floats.data() + k0 * padded,
-                                                              padded,
-                                                              kb};
-                    if (!floats || !block_sums_float(float_operands, padded, fma.kept_bits(), acc))
+                                                              panel_power_floats.data() + k0 * padded, padded, kb},
+                                         padded, fma.kept_bits(), acc);
+                    if (!summed_in_floats)
                         block_sums({a + row, panel.data() + k0 * padded, a_powers.data() + row,
                                     panel_powers.data() + k0 * padded, padded, kb},
                                    padded, fma.kept_bits(), acc);
