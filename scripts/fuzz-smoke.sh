@@ -12,11 +12,15 @@ if ! command -v clang++ >/dev/null; then
   exit 0
 fi
 
-build=build-fuzz
-# -O1 with line tables (as the ASan build in .ci/run): what libFuzzer's documentation uses, and the
-# whole library compiles in much less time than at Release's -O3.
-CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-  -DFLOATSCOPE_GUI=OFF -DFLOATSCOPE_BENCHMARKS=OFF -DFLOATSCOPE_TESTS=OFF -DFLOATSCOPE_FUZZ=ON >/dev/null
+# FLOATSCOPE_FUZZ_BUILD names a build folder already configured with FLOATSCOPE_FUZZ=ON (CI's sanitizer
+# build) to take the targets from; by default build-fuzz, configured here.
+build="${FLOATSCOPE_FUZZ_BUILD:-build-fuzz}"
+if ! grep -qs '^FLOATSCOPE_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
+  # -O1 with line tables (as the sanitizer build in .ci/run): what libFuzzer's documentation uses, and
+  # the whole library compiles in much less time than at Release's -O3.
+  CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+    -DFLOATSCOPE_GUI=OFF -DFLOATSCOPE_BENCHMARKS=OFF -DFLOATSCOPE_TESTS=OFF -DFLOATSCOPE_FUZZ=ON >/dev/null
+fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cd tests/fuzz && ls ./*_fuzz.cpp | sed 's|^\./||; s|\.cpp$||')

@@ -18,6 +18,7 @@
 #include "core/codec.hpp"
 #include "core/decimal.hpp"
 #include "mpfr_reference.hpp"
+#include "tests/sweep_size.hpp"
 
 using namespace floatscope;
 using namespace floatscope::core;
@@ -177,7 +178,7 @@ TEST_CASE("shortest_decimal reads back to the value and no shorter decimal does"
         cases.emplace_back(parse_format(name), ref_sorted_values(parse_format(name)));
     std::mt19937_64 rng(11);
     std::vector<double> floats;
-    for (int i = 0; i < 20000; ++i) {
+    for (std::size_t i = 0; i < floatscope::test::sweep_size(20000); ++i) {
         const float f = std::bit_cast<float>(static_cast<std::uint32_t>(rng()));
         if (std::isfinite(f)) floats.push_back(f);
     }

@@ -22,6 +22,7 @@
 #include "core/rounding.hpp"
 #include "core/rounding_mode.hpp"
 #include "mpfr_reference.hpp"
+#include "tests/sweep_size.hpp"
 
 using namespace floatscope;
 using namespace floatscope::core;
@@ -259,9 +260,9 @@ void sweep(const FormatSpec& spec, const std::vector<double>& inputs, Tininess t
 void check_spec_against_reference(const FormatSpec& spec) {
     INFO("format " << spec.name);
     const std::uint64_t seed = seed_of(spec.name);
-    std::vector<double> inputs = random_inputs(spec, 12000, seed);
+    std::vector<double> inputs = random_inputs(spec, floatscope::test::sweep_size(12000), seed);
     const std::vector<double> edges = boundary_inputs(spec);
-    const std::vector<double> midpoints = midpoint_inputs(spec, 12000, seed + 1);
+    const std::vector<double> midpoints = midpoint_inputs(spec, floatscope::test::sweep_size(12000), seed + 1);
     inputs.insert(inputs.end(), edges.begin(), edges.end());
     inputs.insert(inputs.end(), midpoints.begin(), midpoints.end());
     Agreement after;

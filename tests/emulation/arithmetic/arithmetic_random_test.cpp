@@ -2,6 +2,7 @@
 // specials and subnormals occur) and values engineered for cancellation, ties (exact results on
 // a midpoint), overflow and underflow boundaries; the six deterministic modes, both tininess rules.
 #include "tests/emulation/arithmetic/arithmetic_test_support.hpp"
+#include "tests/sweep_size.hpp"
 
 #include <array>
 
@@ -317,7 +318,7 @@ void random_sweep(const std::string& name, std::size_t cases, Tininess tininess,
     for (Operation op : all_ops) {
         Tally tally;
         OperandGenerator generator(f, seed + static_cast<std::uint64_t>(op));
-        for (std::size_t i = 0; i < cases; ++i) {
+        for (std::size_t i = 0; i < floatscope::test::sweep_size(cases); ++i) {
             const std::array<std::uint64_t, 3> raw = generator.next(op);
             const std::uint64_t bits[3] = {raw[0], arity(op) >= 2 ? raw[1] : 0, arity(op) >= 3 ? raw[2] : 0};
             const RefOperand operands[3] = {ref_operand(f, bits[0]), ref_operand(f, bits[1]), ref_operand(f, bits[2])};
