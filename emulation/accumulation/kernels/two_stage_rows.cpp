@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/kernel_clones.hpp"
+#include "core/round_bits.hpp"
 #include "emulation/accumulation/kernels/float_environment.hpp"
 #include "emulation/accumulation/tensor_core.hpp"
 
@@ -20,13 +21,9 @@ namespace {
 constexpr std::size_t width = 64;  // columns per tile: the tile's state stays in L1
 constexpr int join_extra_bits = 7;  // TwoStageBlockFma::join_extra_bits
 
-/// floor(x) for |x| < 2^51: adding and removing 1.5 2^52 rounds to the nearest integer (the
-/// default rounding, which DefaultFloatEnvironment keeps), one less where that went up.
-[[gnu::always_inline]] inline double floor_exact(double x) {
-    constexpr double magic = 0x1.8p52;
-    const double nearest = (x + magic) - magic;
-    return nearest > x ? nearest - 1 : nearest;
-}
+/// floor(x), exact for every double: one vroundpd in the AVX2 and AVX-512 clones (SSE4.1's round;
+/// this file is built with -fno-trapping-math), a libm call in the portable one.
+[[gnu::always_inline]] inline double floor_exact(double x) { return std::floor(x); }
 
 /// The bits of a float or double, and its exponent field's mask and the bits of 2^(2 bias).
 template <typename T>
@@ -43,13 +40,21 @@ template <typename T>
     return std::bit_cast<T>(static_cast<typename Bits::Word>(Bits::twice_bias - std::bit_cast<typename Bits::Word>(v)));
 }
 
+/// c ? a : b on the bits (core::pick), so that GCC keeps it one select: with ?:, its if-conversion
+/// computes what follows once per way the selects of a loop can go and blends the results.
+template <typename T>
+[[gnu::always_inline]] inline T select(bool c, T a, T b) {
+    using Word = typename FloatBits<T>::Word;
+    return std::bit_cast<T>(core::pick<Word>(c, std::bit_cast<Word>(a), std::bit_cast<Word>(b)));
+}
+
 /// 2^e(v), e(v) = floor(log2 |v|) at least log2 `floor`; 0 for a zero (finite v).
 template <typename T>
 [[gnu::always_inline]] inline T power_of(T v, T floor) {
     using Bits = FloatBits<T>;
     const T power =
         std::bit_cast<T>(static_cast<typename Bits::Word>(std::bit_cast<typename Bits::Word>(v) & Bits::exponent_mask));
-    return power != 0 && power < floor ? floor : power;
+    return select((power != 0) & (power < floor), floor, power);
 }
 
 constexpr std::size_t rows = 4;  // rows of A per tile: each row of B read once for all of them
@@ -87,14 +92,14 @@ FLOATSCOPE_KERNEL_CLONES void rows_tile(const TwoStageGemm& p, const T* __restri
                     const T power = a_powers[(i0 + r) * p.k + t];
                     for (std::size_t j = 0; j < w; ++j) {
                         const T alignment = power * b_powers[j];
-                        largest[r][g][j] = alignment > largest[r][g][j] ? alignment : largest[r][g][j];
+                        largest[r][g][j] = select(alignment > largest[r][g][j], alignment, largest[r][g][j]);
                     }
                 }
             }
             for (std::size_t r = 0; r < count; ++r)
                 for (std::size_t j = 0; j < w; ++j)
                     inverse[r][j] =
-                        fraction_scale_t * reciprocal_of_power(largest[r][g][j] != 0 ? largest[r][g][j] : T{1});
+                        fraction_scale_t * reciprocal_of_power(select(largest[r][g][j] != 0, largest[r][g][j], T{1}));
             for (std::size_t t = k0 + g; t < k1; t += groups) {
                 const T* __restrict bt = b + t * p.n + j0;
                 for (std::size_t r = 0; r < count; ++r) {
@@ -104,33 +109,44 @@ FLOATSCOPE_KERNEL_CLONES void rows_tile(const TwoStageGemm& p, const T* __restri
                 }
             }
         }
-        for (std::size_t r = 0; r < count; ++r)
+        for (std::size_t r = 0; r < count; ++r) {
+            // The join in doubles alone: read from T and int32 arrays in the same loop, GCC spends
+            // more instructions on converting its float and double masks than on the join itself.
+            double powers[groups][width], group_units[groups][width];
+            for (std::size_t g = 0; g < groups; ++g)
+                for (std::size_t j = 0; j < w; ++j) {
+                    powers[g][j] = largest[r][g][j];
+                    group_units[g][j] = units[r][g][j];
+                }
             for (std::size_t j = 0; j < w; ++j) {
                 // The groups rounded down to the larger one's quantum (two groups), then the join with C.
-                double products_power = largest[r][0][j], sum = static_cast<double>(units[r][0][j]);
+                double products_power = powers[0][j], sum = group_units[0][j];
                 if constexpr (groups == 2) {
-                    const double l0 = largest[r][0][j], l1 = largest[r][1][j];
-                    products_power = l0 > l1 ? l0 : l1;
-                    const double inverse_power = reciprocal_of_power(products_power != 0 ? products_power : 1);
-                    sum = floor_exact(static_cast<double>(units[r][0][j]) * (l0 * inverse_power)) +
-                          floor_exact(static_cast<double>(units[r][1][j]) * (l1 * inverse_power));
+                    const double l0 = powers[0][j], l1 = powers[1][j];
+                    products_power = select(l0 > l1, l0, l1);
+                    const double inverse_power = reciprocal_of_power(select(products_power != 0, products_power, 1.0));
+                    sum = floor_exact(group_units[0][j] * (l0 * inverse_power)) +
+                          floor_exact(group_units[1][j] * (l1 * inverse_power));
                 }
                 const double c = acc[r][j];
                 const double c_power = power_of(c, c_floor);
-                const double join = products_power > c_power ? products_power : c_power;
-                const double safe_join = join != 0 ? join : 1;
+                const double join = select(products_power > c_power, products_power, c_power);
+                const double safe_join = select(join != 0, join, 1.0);
                 const double inverse_join = reciprocal_of_power(safe_join);
                 // A group without products has sum 0 whatever its power reads.
-                const double product_units = floor_exact(sum * (products_power * inverse_join) * join_scale);
+                // The scales are powers of two and the products exact, in either association.
+                const double product_units = floor_exact(sum * (products_power * (inverse_join * join_scale)));
                 const bool dropped = groups == 2 && c_power < join * dropped_below;
-                const double c_units = dropped ? 0.0 : floor_exact(c * fraction_scale * inverse_join);
+                const double c_units = select(dropped, 0.0, floor_exact(c * (fraction_scale * inverse_join)));
                 const double total = product_units + c_units * join_scale;
-                // The exact sum (below 2^40 units) rounded once to binary32 with rne: the conversion.
-                // An infinite C (an earlier block overflowed) stays: the IEEE sum of inf and finite terms.
+                // The exact sum (below 2^40 units) rounded once to binary32 with rne: the conversion (a
+                // zero total is +0, as the floors give). An infinite C (an earlier block overflowed)
+                // stays: the IEEE sum of inf and finite terms.
                 const double value = total * (safe_join * unit_scale);
-                const double rounded = total == 0 ? 0.0 : static_cast<double>(static_cast<float>(value));
-                acc[r][j] = std::fabs(c) <= std::numeric_limits<double>::max() ? rounded : c;
+                const double rounded = static_cast<double>(static_cast<float>(value));
+                acc[r][j] = select(std::fabs(c) <= std::numeric_limits<double>::max(), rounded, c);
             }
+        }
     }
 }
 
