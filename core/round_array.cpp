@@ -186,8 +186,13 @@ inline typename Native<T>::Bits round_any(const Plan<T>& p, typename Native<T>::
     const bool negative = sign != 0;
     const Bits a = u ^ sign;
     const Bits normal = round_normal_bits<mode>(a, p.shift, negative, random);
-    const Bits subnormal = bits_of<T>(round_subnormal<mode>(p, std::bit_cast<T>(a), negative, random));
-    const Bits magnitude = pick<Bits>(p.subnormal_range & (a < p.min_normal_bits), subnormal, normal);
+    // The subnormal way is computed for every input and kept only below min_normal: a larger one (a
+    // NaN, an infinity) would take its stochastic fraction outside int32's range, which C++ leaves
+    // undefined, so it takes 0 there instead.
+    const bool below_normal = a < p.min_normal_bits;
+    const T subnormal_input = std::bit_cast<T>(pick<Bits>(below_normal, a, 0));
+    const Bits subnormal = bits_of<T>(round_subnormal<mode>(p, subnormal_input, negative, random));
+    const Bits magnitude = pick<Bits>(p.subnormal_range & below_normal, subnormal, normal);
     Bits result = kept_sign(p, magnitude, sign) | magnitude;
     result = pick<Bits>(magnitude > p.max_bits, pick<Bits>(negative, p.overflow_bits[1], p.overflow_bits[0]), result);
     result =
