@@ -116,12 +116,16 @@ double axis_max(QAbstractAxis* axis) {
 }
 
 /// Series colours: Tableau 10 (Maureen Stone's palette for Tableau), ten hues that stay distinct
-/// on white; Qt's own theme repeats after five.
+/// on white, then eight more of Tableau 20 (the same designer's extension: darker teal, olive, pink
+/// and grey, and the lighter blue, orange, green and purple), since the quantization workload alone
+/// compares twelve schemes; Qt's own theme repeats after five.
 QColor series_colour(std::size_t index) {
     static const QColor palette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
                                      QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
                                      QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
-                                     QColor(0xba, 0xb0, 0xac)};
+                                     QColor(0xba, 0xb0, 0xac), QColor(0x49, 0x98, 0x94), QColor(0xb6, 0x99, 0x2d),
+                                     QColor(0xd3, 0x72, 0x95), QColor(0x79, 0x70, 0x6e), QColor(0xa0, 0xcb, 0xe8),
+                                     QColor(0xff, 0xbe, 0x7d), QColor(0x8c, 0xd1, 0x7d), QColor(0xd4, 0xa6, 0xc8)};
     return palette[index % std::size(palette)];
 }
 

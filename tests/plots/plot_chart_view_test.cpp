@@ -272,6 +272,20 @@ TEST_CASE("a policy has one colour in every plot that shares the colours, filter
     CHECK(line_colour(third, "fp16") != line_colour(first, "fp32"));
 }
 
+TEST_CASE("eighteen policies in one plot get eighteen different colours") {
+    // The quantization workload compares twelve schemes; the palette used to repeat after ten.
+    application();
+    PlotModel model;
+    model.x_axis.ticks = {{0, "n = 1"}, {1, "n = 2"}};
+    for (int p = 0; p < 18; ++p)
+        model.series.push_back({"policy " + std::to_string(p), {{0, 1.0 + p}, {1, 2.0 + p}}, SeriesStyle::Line});
+    SeriesColours colours;
+    PlotChartView view(model, &colours);
+    std::set<QRgb> seen;
+    for (int p = 0; p < 18; ++p) seen.insert(line_colour(view, QString("policy %1").arg(p)).rgb());
+    CHECK(seen.size() == 18);
+}
+
 TEST_CASE("legend entries of lines are drawn as the line, dashes and all") {
     application();
     const PlotModel loss = training_plots(floatscope::test::sample_training_report()).at(0);
