@@ -251,8 +251,8 @@ TEST_CASE("gemm with an addend matrix gives each entry dot's c + row x column, o
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = double(int(i * 7 % 23) - 11) / 8;
     for (std::size_t i = 0; i < b.size(); ++i) b[i] = double(int(i * 5 % 19) - 9) / 16;
     for (std::size_t i = 0; i < addend.size(); ++i) addend[i] = double(int(i % 13) - 6) / 4;
-    for (const char* name :
-         {"nvidia_a100_fp16", "bf16_fp32", "fp16", "amd_mi250_fp16", "amd_mi300_bf16", "amd_mi300_fp8_e4m3fnuz"}) {
+    for (const char* name : {"nvidia_a100_fp16", "bf16_fp32", "fp16", "amd_mi250_fp16", "amd_mi300_bf16",
+                             "amd_mi300_xf32", "amd_mi300_fp8_e4m3fnuz"}) {
         const auto& model = emu::find_accumulation_preset(name).model;
         std::vector<double> c(m * n);
         emu::gemm(model, a, b, c, m, k, n, addend);
@@ -267,8 +267,8 @@ TEST_CASE("gemm with an addend matrix gives each entry dot's c + row x column, o
 }
 
 TEST_CASE(
-    "the float block-FMA kernel agrees with the MPFR reference on sums past int32 and beyond float's range and on "
-    "ties") {
+    "the float block-FMA and the two-stage kernels agree with the MPFR reference on sums past int32 and beyond "
+    "float's range and on ties") {
     // Each case is one gemm (the kernel's data checks are per product), a row of the case and a row
     // of N(0, 1) values beside it; 37 columns cross a group and its padding, k = 40 a partial block.
     constexpr std::size_t k = 40, n = 37;
@@ -306,6 +306,16 @@ TEST_CASE(
                     std::ldexp(1 + double((t * 29 + j * 13) % 32) / 32, int((t + 2 * j) % 9) - 4);
          },
          [](std::size_t j) { return double(j % 5) / 3; }},
+        // A negative addend far below the first block's one product: CDNA3's FP8 path drops it (D = 1),
+        // the others round it down to one unit of the join (D just below 1).
+        {"dropped addend", [](std::size_t t) { return t == 0 ? 1.0 : 0.0; },
+         [](std::size_t, std::size_t j) { return j % 2 ? 1.0 : 0.5; },
+         [](std::size_t j) { return -std::ldexp(1.0, -30 + int(j % 3)); }},
+        // Subnormal floats in B (bf16, tf32) beside normal ones, times large values of A: their
+        // alignment powers are the formats' floor 2^-126, not 0.
+        {"subnormal B", [](std::size_t t) { return std::ldexp(1.0 + double(t % 4) / 4, 40); },
+         [](std::size_t t, std::size_t j) { return (t + j) % 3 ? std::ldexp(1.0, -130) : std::ldexp(-1.0, -127); },
+         [](std::size_t) { return 0.0; }},
         // Exact cancellation: zero block sums, +0 whatever the addend's sign.
         {"cancel", [](std::size_t) { return 1.0; },
          [](std::size_t t, std::size_t j) { return t % 2 ? -0.25 : 0.25 * double(1 + j % 2); },
@@ -313,7 +323,9 @@ TEST_CASE(
     };
     std::vector<std::pair<std::string, emu::AccumulationModel>> models;
     for (const char* name : {"nvidia_v100_fp16", "nvidia_a100_bf16", "nvidia_h100_fp16", "nvidia_h100_fp8_e4m3",
-                             "nvidia_b200_tf32", "nvidia_l40s_fp8_e5m2"})
+                             "nvidia_b200_tf32", "nvidia_l40s_fp8_e5m2",
+                             // The two-stage kernels (AMD CDNA3): blocks of 8, 4 (xf32) and 16 in two halves.
+                             "amd_mi300_fp16", "amd_mi300_bf16", "amd_mi300_xf32", "amd_mi300_fp8_e5m2fnuz"})
         models.emplace_back(name, emu::find_accumulation_preset(name).model);
     // Normalised to nearest even, where the kernel's conversion rounds in the default direction.
     models.emplace_back(
