@@ -288,7 +288,7 @@ FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T
 /// infinity), one operation fewer than splitting off the sign.
 template <RoundingMode mode, typename T>
 FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(int shift, const T* __restrict in, T* __restrict out,
-                                                        std::size_t n, std::uint64_t seed = 0) {
+                                                        std::size_t n, std::uint64_t seed) {
     using Bits = typename Native<T>::Bits;
     constexpr Bits sign_bit = sign_bit_of<T>;
     constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
@@ -308,13 +308,18 @@ FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(int shift, const T* __re
     }
 }
 
+/// The fast path's kernel for a mode: the native-range one, else by a Plan (`seed`: stochastic draws).
 template <RoundingMode mode, typename T>
-void round_deterministic(const FormatSpec& spec, const T* in, T* out, std::size_t n) {
+void round_fast(const FormatSpec& spec, const T* in, T* out, std::size_t n, std::uint64_t seed) {
     if (has_native_range<T>(spec))
-        return round_native_range_kernel<mode>(Native<T>::fraction_bits - spec.mantissa_bits, in, out, n);
+        return round_native_range_kernel<mode>(Native<T>::fraction_bits - spec.mantissa_bits, in, out, n, seed);
     const Plan<T> plan = make_plan<T>(spec, mode);
-    if (plan.zero_sign_mask != 0) return round_in_range_kernel<mode, true>(plan, in, out, n);
-    return round_in_range_kernel<mode, false>(plan, in, out, n);
+    if constexpr (mode == RoundingMode::Stochastic)
+        return round_kernel<mode>(plan, in, out, n, seed);
+    else if (plan.zero_sign_mask != 0)
+        return round_in_range_kernel<mode, true>(plan, in, out, n);
+    else
+        return round_in_range_kernel<mode, false>(plan, in, out, n);
 }
 
 template <typename T>
@@ -346,21 +351,18 @@ void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const
         for (std::size_t i = 0; i < in.size(); ++i) out[i] = static_cast<T>(rounder(static_cast<double>(in[i])).value);
         return;
     }
+    const std::uint64_t seed = mode == RoundingMode::Stochastic ? random->next() : 0;
     const T* source = in.data();
     T* target = out.data();
     const std::size_t n = in.size();
     switch (mode) {
-        case RoundingMode::NearestEven: return round_deterministic<RoundingMode::NearestEven>(spec, source, target, n);
-        case RoundingMode::NearestAway: return round_deterministic<RoundingMode::NearestAway>(spec, source, target, n);
-        case RoundingMode::TowardZero: return round_deterministic<RoundingMode::TowardZero>(spec, source, target, n);
-        case RoundingMode::Upward: return round_deterministic<RoundingMode::Upward>(spec, source, target, n);
-        case RoundingMode::Downward: return round_deterministic<RoundingMode::Downward>(spec, source, target, n);
-        case RoundingMode::ToOdd: return round_deterministic<RoundingMode::ToOdd>(spec, source, target, n);
-        case RoundingMode::Stochastic:
-            if (has_native_range<T>(spec))
-                return round_native_range_kernel<RoundingMode::Stochastic>(
-                    Native<T>::fraction_bits - spec.mantissa_bits, source, target, n, random->next());
-            return round_kernel<RoundingMode::Stochastic>(make_plan<T>(spec, mode), source, target, n, random->next());
+        case RoundingMode::NearestEven: return round_fast<RoundingMode::NearestEven>(spec, source, target, n, seed);
+        case RoundingMode::NearestAway: return round_fast<RoundingMode::NearestAway>(spec, source, target, n, seed);
+        case RoundingMode::TowardZero: return round_fast<RoundingMode::TowardZero>(spec, source, target, n, seed);
+        case RoundingMode::Upward: return round_fast<RoundingMode::Upward>(spec, source, target, n, seed);
+        case RoundingMode::Downward: return round_fast<RoundingMode::Downward>(spec, source, target, n, seed);
+        case RoundingMode::ToOdd: return round_fast<RoundingMode::ToOdd>(spec, source, target, n, seed);
+        case RoundingMode::Stochastic: return round_fast<RoundingMode::Stochastic>(spec, source, target, n, seed);
         case RoundingMode::StochasticEqual: break;
     }
 }
