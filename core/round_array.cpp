@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -304,7 +305,10 @@ FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(int shift, const T* __re
             rounded = round_normal_bits<mode>(u, shift, false, Bits{0});
         else
             rounded = sign | round_normal_bits<mode>(a, shift, sign != 0, random);
-        out[i] = std::bit_cast<T>(pick<Bits>(a > infinity, sign | quiet_nan, rounded));
+        // a has no sign bit, so a signed compare says the same: AVX2 has no unsigned one.
+        using Signed = std::make_signed_t<Bits>;
+        const bool nan = static_cast<Signed>(a) > static_cast<Signed>(infinity);
+        out[i] = std::bit_cast<T>(pick<Bits>(nan, sign | quiet_nan, rounded));
     }
 }
 
