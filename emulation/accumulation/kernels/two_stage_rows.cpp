@@ -57,6 +57,16 @@ template <typename T>
     return select((power != 0) & (power < floor), floor, power);
 }
 
+/// 2^s v and 2^s / v for a normal power of two v, exactly, on the exponent field: one integer
+/// operation each, valid while the result is a normal double. `field` is exponent_field(s).
+constexpr std::uint64_t exponent_field(int s) { return static_cast<std::uint64_t>(static_cast<std::int64_t>(s)) << 52; }
+[[gnu::always_inline]] inline double scaled_power(double v, std::uint64_t field) {
+    return std::bit_cast<double>(std::bit_cast<std::uint64_t>(v) + field);
+}
+[[gnu::always_inline]] inline double scaled_reciprocal(double v, std::uint64_t field) {
+    return std::bit_cast<double>(FloatBits<double>::twice_bias + field - std::bit_cast<std::uint64_t>(v));
+}
+
 constexpr std::size_t rows = 4;  // rows of A per tile: each row of B read once for all of them
 
 /// A tile of `rows` rows (`count` of them real) and `w` columns over all of k: acc[r] holds row r's
@@ -68,10 +78,15 @@ FLOATSCOPE_KERNEL_CLONES void rows_tile(const TwoStageGemm& p, const T* __restri
                                         std::size_t w, double (*__restrict acc)[width]) {
     const double fraction_scale = std::ldexp(1.0, p.fraction_bits);  // 2^F
     const double join_scale = std::ldexp(1.0, join_extra_bits);
-    const double unit_scale = std::ldexp(1.0, -(p.fraction_bits + join_extra_bits));
+    const std::uint64_t join_field = exponent_field(join_extra_bits), fraction_field = exponent_field(p.fraction_bits),
+                        unit_field = exponent_field(-(p.fraction_bits + join_extra_bits));
     const T fraction_scale_t = static_cast<T>(fraction_scale);
     const T b_floor = static_cast<T>(std::ldexp(1.0, p.y_emin));
     const double c_floor = std::ldexp(1.0, -126);  // binary32's emin: C's alignment floor
+    // The join is never 0, so that its scaled powers stay normal. A zero C may read any power below
+    // every nonzero product's: in floats those are at least 2^-126 (float_products), so C's floor
+    // serves; in doubles 2^-960, far below the inputs' 2 emin and far above the scales' underflow.
+    const double zero_join = std::ldexp(1.0, -960);
     const double dropped_below = std::ldexp(1.0, -(p.fraction_bits + 1));
     // A scaled product lies below 2^(F + 2) <= 2^26 and a group's sum below 2^31: int32 units, the
     // conversion truncating toward zero as step 1 asks.
@@ -80,32 +95,41 @@ FLOATSCOPE_KERNEL_CLONES void rows_tile(const TwoStageGemm& p, const T* __restri
     for (std::size_t k0 = 0; k0 < p.k; k0 += p.block) {
         const std::size_t k1 = std::min(p.k, k0 + p.block);
         for (std::size_t g = 0; g < groups; ++g) {
-            // Each group: its largest alignment power, then its products truncated to 2^(E_g - F).
-            for (std::size_t r = 0; r < rows; ++r) {
-                std::fill(largest[r][g], largest[r][g] + w, T{0});
-                std::fill(units[r][g], units[r][g] + w, 0);
+            // Each group: its largest alignment power, then its products truncated to 2^(E_g - F). A
+            // group's first product writes its state, the others update it: no fill per block.
+            const std::size_t first = k0 + g;
+            if (first >= k1) {  // a short last block leaves the second group empty
+                for (std::size_t r = 0; r < count; ++r) {
+                    std::fill(largest[r][g], largest[r][g] + w, T{0});
+                    std::fill(units[r][g], units[r][g] + w, 0);
+                }
+                continue;
             }
-            for (std::size_t t = k0 + g; t < k1; t += groups) {
+            for (std::size_t t = first; t < k1; t += groups) {
                 const T* __restrict bt = b + t * p.n + j0;
                 for (std::size_t j = 0; j < w; ++j) b_powers[j] = power_of(bt[j], b_floor);
                 for (std::size_t r = 0; r < count; ++r) {
                     const T power = a_powers[(i0 + r) * p.k + t];
-                    for (std::size_t j = 0; j < w; ++j) {
-                        const T alignment = power * b_powers[j];
-                        largest[r][g][j] = select(alignment > largest[r][g][j], alignment, largest[r][g][j]);
-                    }
+                    T* __restrict l = largest[r][g];
+                    if (t == first)
+                        for (std::size_t j = 0; j < w; ++j) l[j] = power * b_powers[j];
+                    else
+                        for (std::size_t j = 0; j < w; ++j) l[j] = std::max(l[j], power * b_powers[j]);
                 }
             }
             for (std::size_t r = 0; r < count; ++r)
                 for (std::size_t j = 0; j < w; ++j)
                     inverse[r][j] =
                         fraction_scale_t * reciprocal_of_power(select(largest[r][g][j] != 0, largest[r][g][j], T{1}));
-            for (std::size_t t = k0 + g; t < k1; t += groups) {
+            for (std::size_t t = first; t < k1; t += groups) {
                 const T* __restrict bt = b + t * p.n + j0;
                 for (std::size_t r = 0; r < count; ++r) {
                     const T xt = a[(i0 + r) * p.k + t];
-                    for (std::size_t j = 0; j < w; ++j)
-                        units[r][g][j] += static_cast<std::int32_t>(xt * bt[j] * inverse[r][j]);
+                    std::int32_t* __restrict u = units[r][g];
+                    if (t == first)
+                        for (std::size_t j = 0; j < w; ++j) u[j] = static_cast<std::int32_t>(xt * bt[j] * inverse[r][j]);
+                    else
+                        for (std::size_t j = 0; j < w; ++j) u[j] += static_cast<std::int32_t>(xt * bt[j] * inverse[r][j]);
                 }
             }
         }
@@ -123,26 +147,30 @@ FLOATSCOPE_KERNEL_CLONES void rows_tile(const TwoStageGemm& p, const T* __restri
                 double products_power = powers[0][j], sum = group_units[0][j];
                 if constexpr (groups == 2) {
                     const double l0 = powers[0][j], l1 = powers[1][j];
-                    products_power = select(l0 > l1, l0, l1);
-                    const double inverse_power = reciprocal_of_power(select(products_power != 0, products_power, 1.0));
+                    products_power = std::max(l0, l1);
+                    const double inverse_power = reciprocal_of_power(products_power);  // 2^1023 for 0: as below
                     sum = floor_exact(group_units[0][j] * (l0 * inverse_power)) +
                           floor_exact(group_units[1][j] * (l1 * inverse_power));
                 }
                 const double c = acc[r][j];
-                const double c_power = power_of(c, c_floor);
-                const double join = select(products_power > c_power, products_power, c_power);
-                const double safe_join = select(join != 0, join, 1.0);
-                const double inverse_join = reciprocal_of_power(safe_join);
+                double c_power;
+                if constexpr (std::is_same_v<T, float>)
+                    c_power = std::max(std::bit_cast<double>(std::bit_cast<std::uint64_t>(c) &
+                                                             FloatBits<double>::exponent_mask),
+                                       c_floor);
+                else
+                    c_power = std::max(power_of(c, c_floor), zero_join);
+                const double join = std::max(c_power, products_power);
                 // A group without products has sum 0 whatever its power reads.
-                // The scales are powers of two and the products exact, in either association.
-                const double product_units = floor_exact(sum * (products_power * (inverse_join * join_scale)));
+                // The scales are powers of two and the products exact.
+                const double product_units = floor_exact(sum * (products_power * scaled_reciprocal(join, join_field)));
                 const bool dropped = groups == 2 && c_power < join * dropped_below;
-                const double c_units = select(dropped, 0.0, floor_exact(c * (fraction_scale * inverse_join)));
+                const double c_units = select(dropped, 0.0, floor_exact(c * scaled_reciprocal(join, fraction_field)));
                 const double total = product_units + c_units * join_scale;
                 // The exact sum (below 2^40 units) rounded once to binary32 with rne: the conversion (a
                 // zero total is +0, as the floors give). An infinite C (an earlier block overflowed)
                 // stays: the IEEE sum of inf and finite terms.
-                const double value = total * (safe_join * unit_scale);
+                const double value = total * scaled_power(join, unit_field);
                 const double rounded = static_cast<double>(static_cast<float>(value));
                 acc[r][j] = select(std::fabs(c) <= std::numeric_limits<double>::max(), rounded, c);
             }
