@@ -12,8 +12,9 @@ namespace floatscope::emu::detail {
 /// Whether block_fma_in_floats computes `problem` exactly, its accumulator rounding `accumulator`, on
 /// operands whose products and products of powers are normal floats (products_in_float_range, which
 /// the caller checks): first accumulators (problem.c) that are floats, an accumulator with float's
-/// exponent range rounding toward zero (to at most 24 bits) or to nearest even (to 24 bits), and a
-/// block's aligned products summing within int32.
+/// exponent range rounding toward zero (to at most 24 bits) or to nearest even (to 24 bits), and
+/// aligned products whose units fit int32 (summed there in parts, the parts in doubles, when a
+/// block's sum does not: Blackwell's 32-product FP8 blocks of 26 kept bits).
 bool block_fma_in_floats_applies(const BlockFmaRegisterGemm& problem, const core::FormatRounding& accumulator);
 
 /// block_fma_in_registers, for problems block_fma_in_floats_applies takes, with twice the columns a
