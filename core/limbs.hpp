@@ -28,6 +28,17 @@ struct Limbs {
     friend bool operator==(const Limbs&, const Limbs&) = default;
 };
 
+/// Two limbs as one unsigned __int128 and back: on binary128's patterns the helpers below take
+/// GCC's 128-bit shifts, carries and compares (shld, adc, cmov) instead of their limb loops.
+using Uint128 = unsigned __int128;
+inline Uint128 to_uint128(const Limbs<2>& x) { return static_cast<Uint128>(x[1]) << 64 | x[0]; }
+inline Limbs<2> from_uint128(Uint128 v) {
+    Limbs<2> r;
+    r[0] = static_cast<std::uint64_t>(v);
+    r[1] = static_cast<std::uint64_t>(v >> 64);
+    return r;
+}
+
 template <int K>
 bool is_zero(const Limbs<K>& x) {
     std::uint64_t any = 0;
@@ -63,6 +74,7 @@ std::uint64_t limb_or_zero(const Limbs<K>& x, int i) {
 /// x * 2^n in K limbs (x has N), 0 <= n; bits beyond K limbs are lost.
 template <int K, int N>
 Limbs<K> shifted_left_into(const Limbs<N>& x, int n) {
+    if constexpr (K == 2 && N <= 2) return from_uint128(n >= 128 ? 0 : to_uint128(resized<2>(x)) << n);
     Limbs<K> r;
     const int q = n >> 6, s = n & 63;
     for (int i = 0; i < K; ++i) r[i] = (limb_or_zero(x, i - q) << s) | ((limb_or_zero(x, i - q - 1) >> 1) >> (63 - s));
@@ -72,6 +84,10 @@ Limbs<K> shifted_left_into(const Limbs<N>& x, int n) {
 /// Bits n .. n + 63 of x as one limb (bit n lowest), n >= -63; bits below 0 and above the top read as zeros.
 template <int K>
 std::uint64_t bits_at(const Limbs<K>& x, int n) {
+    if constexpr (K == 2) {
+        const Uint128 v = to_uint128(x);
+        return static_cast<std::uint64_t>(n < 0 ? v << -n : n >= 128 ? 0 : v >> n);
+    }
     const int q = n >> 6, s = n & 63;  // floor(n / 64), also for negative n
     return (limb_or_zero(x, q) >> s) | ((limb_or_zero(x, q + 1) << 1) << (63 - s));
 }
@@ -79,6 +95,7 @@ std::uint64_t bits_at(const Limbs<K>& x, int n) {
 /// floor(x / 2^n) in K limbs (x has N), 0 <= n.
 template <int K, int N>
 Limbs<K> shifted_right_into(const Limbs<N>& x, int n) {
+    if constexpr (K == 2 && N == 2) return from_uint128(n >= 128 ? 0 : to_uint128(x) >> n);
     Limbs<K> r;
     for (int i = 0; i < K; ++i) r[i] = bits_at(x, n + 64 * i);
     return r;
@@ -96,6 +113,7 @@ Limbs<K> shifted_right(const Limbs<K>& x, int n) {
 /// Whether any of the lowest n bits of x is set (n >= 0).
 template <int K>
 bool any_below(const Limbs<K>& x, int n) {
+    if constexpr (K == 2) return n > 0 && (n >= 128 ? to_uint128(x) : to_uint128(x) << (128 - n)) != 0;
     const int q = n >> 6, s = n & 63;
     std::uint64_t any = 0;
     for (int i = 0; i < K; ++i) {
@@ -108,6 +126,7 @@ bool any_below(const Limbs<K>& x, int n) {
 /// x + y; a carry out of the top limb is lost (callers leave room for it).
 template <int K>
 Limbs<K> sum(const Limbs<K>& x, const Limbs<K>& y) {
+    if constexpr (K == 2) return from_uint128(to_uint128(x) + to_uint128(y));
     Limbs<K> r;
     unsigned __int128 carry = 0;
     for (int i = 0; i < K; ++i) {
@@ -121,6 +140,7 @@ Limbs<K> sum(const Limbs<K>& x, const Limbs<K>& y) {
 /// x - y - borrow_in, for x >= y + borrow_in.
 template <int K>
 Limbs<K> difference(const Limbs<K>& x, const Limbs<K>& y, std::uint64_t borrow_in = 0) {
+    if constexpr (K == 2) return from_uint128(to_uint128(x) - to_uint128(y) - borrow_in);
     Limbs<K> r;
     std::uint64_t borrow = borrow_in;
     for (int i = 0; i < K; ++i) {
@@ -134,6 +154,10 @@ Limbs<K> difference(const Limbs<K>& x, const Limbs<K>& y, std::uint64_t borrow_i
 /// x + 1; a carry out of the top limb is lost.
 template <int K>
 void increment(Limbs<K>& x) {
+    if constexpr (K == 2) {
+        x = from_uint128(to_uint128(x) + 1);
+        return;
+    }
     for (int i = 0; i < K; ++i)
         if (++x[i] != 0) return;
 }
@@ -141,6 +165,7 @@ void increment(Limbs<K>& x) {
 /// -1, 0 or 1 as x <, = or > y.
 template <int K>
 int compare(const Limbs<K>& x, const Limbs<K>& y) {
+    if constexpr (K == 2) return to_uint128(x) < to_uint128(y) ? -1 : to_uint128(x) > to_uint128(y) ? 1 : 0;
     for (int i = K - 1; i >= 0; --i)
         if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
     return 0;

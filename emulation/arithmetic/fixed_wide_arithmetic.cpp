@@ -2,6 +2,8 @@
 // products, aligned sums rounded to odd, then FixedWideRounder.
 #include "emulation/arithmetic/fixed_wide_arithmetic.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "emulation/arithmetic/special_operands.hpp"
@@ -129,6 +131,16 @@ template <int K, int P>
             a.exponent + b.exponent};
 }
 
+/// x rounded to odd in K limbs (x nonzero): its leading bit at most at bit 64 K - 2, the bits shifted
+/// out gathered into the last bit.
+template <int K, int N>
+[[gnu::always_inline]] inline Unrounded<K> rounded_to_odd(const Unrounded<N>& x) {
+    const int shift = std::max(0, core::bit_length(x.significand) - (64 * K - 1));
+    Unrounded<K> r{x.negative, core::shifted_right_into<K>(x.significand, shift), x.exponent + shift};
+    if (core::any_below(x.significand, shift)) r.significand[0] |= 1;
+    return r;
+}
+
 }  // namespace
 
 namespace {
@@ -156,8 +168,12 @@ FixedWideArithmetic<P>::FixedWideArithmetic(const core::FormatSpec& spec, core::
     l.flush = spec.subnormals == core::SubnormalPolicy::Flush;
     l.mantissa_mask = low_bits<P>(spec.mantissa_bits);
     l.width_mask = low_bits<P>(spec.total_bits());
-    // A sum of two p-bit operands needs p + 3 bits exact and 64 K - 3 >= p + 65 when rounded to odd.
-    l.narrow_sums = 64 * (P + 1) - 3 >= spec.mantissa_bits + 1 + 65;
+    // A sum of two p-bit operands needs p + 3 bits exact and 64 K - 3 >= p + 65 (p + 2 unless the
+    // rounding is stochastic) when rounded to odd; a product rounded to odd keeps 64 K - 1.
+    const int p = spec.mantissa_bits + 1;
+    const bool compact = !is_stochastic(options.mode) && 64 * P - 3 >= p + 2;
+    l.sum_limbs = compact ? P : 64 * (P + 1) - 3 >= p + 65 ? P + 1 : 2 * P;
+    l.product_limbs = compact ? P : 2 * P;
 }
 
 template <int P>
@@ -207,20 +223,29 @@ core::FixedRounded<P> FixedWideArithmetic<P>::apply(Operation op, const Limbs<P>
             return with_flags(rounder_.round_finite(dc.value_class.negative, dc.significand, dc.exponent));
         case SpecialCase::Outcome::Compute: break;
     }
+    auto round = [&](const auto& x) { return rounder_.round_finite(x.negative, x.significand, x.exponent); };
     Unrounded<K> r;
     switch (special.op) {
-        case Operation::Mul: r = multiplied<K>(da, db); break;
+        case Operation::Mul:
+            r = multiplied<K>(da, db);
+            if (layout_.product_limbs == P) return round(rounded_to_odd<P>(r));
+            break;
         case Operation::Add:
         case Operation::Sub: {
             const bool negative_b = db.value_class.negative != (special.op == Operation::Sub);
-            if (layout_.narrow_sums) {
-                Unrounded<P + 1> sum;
-                if (!add_aligned(term(da.value_class.negative, da), term(negative_b, db), sum))
-                    return rounder_.zero(zero_sum_sign(false, true, mode));
-                return rounder_.round_finite(sum.negative, sum.significand, sum.exponent);
+            // Only opposite values cancel exactly.
+            auto sum_in = [&](auto& sum) {
+                return add_aligned(term(da.value_class.negative, da), term(negative_b, db), sum);
+            };
+            if (layout_.sum_limbs == P) {
+                Unrounded<P> sum;
+                return sum_in(sum) ? round(sum) : rounder_.zero(zero_sum_sign(false, true, mode));
             }
-            if (!add_aligned(term(da.value_class.negative, da), term(negative_b, db), r))
-                return rounder_.zero(zero_sum_sign(false, true, mode));  // only opposite values cancel exactly
+            if (layout_.sum_limbs == P + 1) {
+                Unrounded<P + 1> sum;
+                return sum_in(sum) ? round(sum) : rounder_.zero(zero_sum_sign(false, true, mode));
+            }
+            if (!sum_in(r)) return rounder_.zero(zero_sum_sign(false, true, mode));
             break;
         }
         case Operation::Fma: {
@@ -230,7 +255,7 @@ core::FixedRounded<P> FixedWideArithmetic<P>::apply(Operation op, const Limbs<P>
         } break;
         default: break;  // excluded above
     }
-    return rounder_.round_finite(r.negative, r.significand, r.exponent);
+    return round(r);
 }
 
 template class FixedWideArithmetic<2>;

@@ -20,7 +20,11 @@ struct FixedLayout {
     std::int64_t bias = 0;
     std::int64_t emin = 0;
     bool flush = false;  ///< subnormal operands read as zeros
-    bool narrow_sums = false;  ///< add and sub fit P + 1 limbs (p <= 64 P - 4), rather than 2 P
+    /// The limbs a sum or product is rounded to odd in before FixedWideRounder: P where the
+    /// rounding is not stochastic (p + 2 bits keep every other mode's decisions, p <= 64 P - 5),
+    /// else P + 1 for add and sub where p + 65 bits fit them, else 2 P (exact products).
+    int sum_limbs = 0;
+    int product_limbs = 0;
     core::Limbs<P> mantissa_mask;
     core::Limbs<P> width_mask;  ///< the bits a pattern may have
 };
@@ -35,6 +39,11 @@ struct FixedLayout {
 /// more, so at most one bit cancels and the sum keeps 128 P - 3 >= p + 65 bits; otherwise it is
 /// exact. FixedWideRounder then rounds it as WideRounder rounds MPFR's result rounded to odd at
 /// p + 65 bits: the same values, flags and stochastic draws (WideArithmetic's comment says why).
+/// Stochastic rounding reads the first 64 discarded bits; every other mode only the round bit and
+/// whether any bit below it is set, which a value rounded to odd at p + 2 bits or more keeps
+/// (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
+/// rounding to odd", IEEE TC 57(4), 2008). For those modes add, sub and mul round to odd in P limbs
+/// (64 P - 3 >= p + 2 bits), which halves the rounder's work on binary128.
 template <int P>
 class FixedWideArithmetic {
 public:
