@@ -4,8 +4,11 @@
 
 #include <QApplication>
 #include <QFont>
+#include <QPainter>
 #include <QPalette>
+#include <QProxyStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 #include <QStyleHints>
 #include <QWidget>
 
@@ -60,12 +63,32 @@ bool system_prefers_dark() {
 
 bool dark_now = false;
 
+/// Fusion frames a check box in the window colour darkened: on the dark palette that is near black
+/// on a near-black field, and an unchecked box vanishes (in item views too). There the frame is
+/// drawn again in the palette's placeholder grey.
+class CheckFrameStyle : public QProxyStyle {
+public:
+    using QProxyStyle::QProxyStyle;
+    void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                       const QWidget* widget) const override {
+        QProxyStyle::drawPrimitive(element, option, painter, widget);
+        if (!dark_now || (element != PE_IndicatorCheckBox && element != PE_IndicatorItemViewItemCheck)) return;
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(QPen(option->palette.color(QPalette::PlaceholderText), 1.0));
+        painter->setBrush(Qt::NoBrush);
+        // Fusion's indicator is a 1 px frame just inside option->rect: draw over it, on pixel centres.
+        painter->drawRect(QRectF(option->rect).adjusted(0.5, 0.5, -1.5, -1.5));
+        painter->restore();
+    }
+};
+
 }  // namespace
 
 void apply_app_style(QApplication& app, PaletteChoice choice) {
     // The system's preference is read before Fusion's palette replaces the platform's.
     dark_now = choice == PaletteChoice::System ? system_prefers_dark() : choice == PaletteChoice::Dark;
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setStyle(new CheckFrameStyle(QStyleFactory::create(QStringLiteral("Fusion"))));
     QApplication::setPalette(palette_of(dark_now ? dark_scheme : light_scheme));
 #if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
     QObject::connect(QGuiApplication::styleHints(), &QStyleHints::colorSchemeChanged, &app, [choice](Qt::ColorScheme) {

@@ -3,9 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QStyleOptionButton>
 #include <QTest>
 #include <QTextBrowser>
 #include <QWheelEvent>
@@ -299,4 +302,32 @@ TEST_CASE("presentation mode at 1024x700 keeps the menu bar's menus, widens the 
     window.set_presentation(false);
     for (int i = 0; i < 5; ++i) QApplication::processEvents();
     CHECK(window.sidebar()->width() == Approx(sidebar_width).margin(4));
+}
+
+namespace {
+
+/// The largest lightness difference between the frame of an unchecked check box's indicator and
+/// the middle of its field, as drawn under the palette `choice`.
+int unchecked_box_contrast(gui::PaletteChoice choice) {
+    gui::apply_app_style(test::gui_application(), choice);
+    QCheckBox box(QStringLiteral("saturate"));
+    box.resize(box.sizeHint());
+    const QImage image = box.grab().toImage();
+    QStyleOptionButton option;
+    option.initFrom(&box);
+    const QRect indicator = box.style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, &box);
+    const int field = QColor(image.pixel(indicator.center())).lightness();
+    int contrast = 0;
+    for (int x = indicator.left(); x <= indicator.right(); ++x)
+        for (int y : {indicator.top(), indicator.top() + 1, indicator.bottom() - 1, indicator.bottom()})
+            contrast = std::max(contrast, std::abs(QColor(image.pixel(x, y)).lightness() - field));
+    return contrast;
+}
+
+}  // namespace
+
+TEST_CASE("an unchecked check box shows its frame on the light and the dark palette", "[gui]") {
+    CHECK(unchecked_box_contrast(gui::PaletteChoice::Light) >= 40);
+    CHECK(unchecked_box_contrast(gui::PaletteChoice::Dark) >= 40);
+    gui::apply_app_style(test::gui_application());
 }
