@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStyleOptionButton>
 #include <QTest>
 #include <QTextBrowser>
@@ -330,4 +332,29 @@ TEST_CASE("an unchecked check box shows its frame on the light and the dark pale
     CHECK(unchecked_box_contrast(gui::PaletteChoice::Light) >= 40);
     CHECK(unchecked_box_contrast(gui::PaletteChoice::Dark) >= 40);
     gui::apply_app_style(test::gui_application());
+}
+
+TEST_CASE("in presentation mode the number line keeps the height its text needs and scrolls", "[gui]") {
+    gui::apply_app_style(test::gui_application());
+    gui::MainWindow window(false);
+    window.resize(1024, 700);
+    window.show_view("numberline");
+    window.show();
+    QApplication::processEvents();
+    gui::NumberLineWidget* plot = window.number_line_view()->plot();
+    const int normal_height = std::max(420, 24 * plot->fontMetrics().height());
+    CHECK(plot->minimumHeight() == normal_height);  // 420 at the usual fonts: as before
+    window.set_presentation(true);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    const int line = plot->fontMetrics().height();
+    CHECK(plot->minimumHeight() == 24 * line);
+    CHECK(plot->minimumHeight() > normal_height);
+    CHECK(plot->height() >= plot->minimumHeight());  // not squeezed: the panels would overlap
+    auto* area = qobject_cast<QScrollArea*>(plot->parentWidget()->parentWidget());
+    REQUIRE(area != nullptr);
+    CHECK(area->verticalScrollBar()->maximum() > 0);  // at 700 px the rest is a scroll away
+    CHECK(window.height() == 700);
+    window.set_presentation(false);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    CHECK(plot->minimumHeight() == normal_height);
 }

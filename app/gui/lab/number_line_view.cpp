@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -85,7 +86,13 @@ NumberLineView::NumberLineView(LabState& state, QWidget* parent) : QWidget(paren
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(rules_);
-    layout->addWidget(plot_, 1);
+    // The plot keeps the height its text needs (presentation mode): below that the view scrolls.
+    auto* plot_area = new QScrollArea(this);
+    plot_area->setWidget(plot_);
+    plot_area->setWidgetResizable(true);
+    plot_area->setFrameShape(QFrame::NoFrame);
+    plot_area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(plot_area, 1);
 
     fill_choices();
     first_->setCurrentText(QStringLiteral("fp8_e4m3"));

@@ -59,9 +59,14 @@ QString short_number(double v) { return QString::number(v, 'g', 5); }
 void draw_axis_labels(QPainter& p, const Scale& s, double y) {
     p.setPen(QColor(0x80, 0x88, 0x90));
     const QFontMetrics metrics = p.fontMetrics();
+    // As many labels as fit side by side with a gap of half a label, ten at most.
+    const double room = s.right - s.left;
     if (s.log) {
         const int span = static_cast<int>(std::ceil(s.hi - s.lo));
-        const int step = std::max(1, span / 10);
+        const double label_width = metrics.horizontalAdvance(QStringLiteral("2^-%1").arg(
+            static_cast<int>(std::max(std::fabs(s.lo), std::fabs(s.hi)))));
+        const int fitting = std::max(1, static_cast<int>(room / (1.5 * label_width)));
+        const int step = std::max(1, (span + std::min(10, fitting) - 1) / std::min(10, fitting));
         for (int k = static_cast<int>(std::ceil(s.lo / step)) * step; k <= s.hi; k += step) {
             const double x = s.left + (k - s.lo) / (s.hi - s.lo) * (s.right - s.left);
             p.drawLine(QPointF(x, y), QPointF(x, y + 4));
@@ -70,7 +75,9 @@ void draw_axis_labels(QPainter& p, const Scale& s, double y) {
         }
         return;
     }
-    const double raw = (s.hi - s.lo) / 8;
+    const double label_width =
+        std::max(metrics.horizontalAdvance(short_number(s.lo)), metrics.horizontalAdvance(short_number(s.hi)));
+    const double raw = (s.hi - s.lo) / std::clamp(room / (1.5 * label_width), 1.0, 8.0);
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
     const double step = raw / magnitude < 2 ? 2 * magnitude : raw / magnitude < 5 ? 5 * magnitude : 10 * magnitude;
     for (double v = std::ceil(s.lo / step) * step; v <= s.hi; v += step) {
@@ -106,9 +113,16 @@ void draw_boundary(QPainter& p, const Scale& s, double at, const QString& label,
 
 NumberLineWidget::NumberLineWidget(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    setMinimumHeight(420);
+    fit_minimum_height();
     setFocusPolicy(Qt::StrongFocus);  // + - and the arrows zoom and pan
     setToolTip(QStringLiteral("Wheel or + / - zoom, drag or the arrow keys pan, 0 shows the whole range"));
+}
+
+void NumberLineWidget::fit_minimum_height() { setMinimumHeight(std::max(420, 24 * fontMetrics().height())); }
+
+void NumberLineWidget::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange) fit_minimum_height();
+    QWidget::changeEvent(event);
 }
 
 std::pair<double, double> NumberLineWidget::full_range() const {
@@ -214,8 +228,10 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
     s.right = right;
     s.log = axis_ == Axis::Log;
     std::tie(s.lo, s.hi) = visible_range();
-    const double axis_y = h * 0.22;
     const double tick = std::min(40.0, h * 0.09);
+    // Below the heading, two lanes of boundary labels above the ticks (at larger fonts the fractions
+    // of the height alone put them on the heading).
+    const double axis_y = std::max(h * 0.22, 3 * line_height + tick + 10);
     p.setPen(ink);
     const bool zoomed = shown_to_ - shown_from_ < 1;
     draw_heading(p, line_height, width(),
@@ -279,7 +295,7 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
 
     // --- spacing between neighbouring values ------------------------------------------------------
     const double spacing_top = axis_y + tick + 2.5 * line_height;
-    const double spacing_bottom = h * 0.55;
+    const double spacing_bottom = std::max(h * 0.55, spacing_top + 3.5 * line_height);  // room for its two labels
     double gap_lo = INFINITY, gap_hi = 0;
     for (const auto& line : lines_)
         if (line)
@@ -331,7 +347,8 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
     int drawn = 0;
     for (int lane = 0; lane < 2; ++lane) {
         if (!lines_[lane]) continue;
-        const double y = zoom_top + line_height * 2 + drawn * lane_height + lane_height * 0.3;
+        // Its line a little below the lane's top: the two interval labels below it need the rest.
+        const double y = zoom_top + line_height * 2 + drawn * lane_height + std::min(lane_height * 0.3, 16.0);
         ++drawn;
         const auto& n = near_[lane];
         if (!n) {

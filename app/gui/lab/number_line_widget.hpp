@@ -39,12 +39,16 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     /// The whole range of the shown lines in axis units, before zoom.
     std::pair<double, double> full_range() const;
     double plot_left() const { return 90; }
     double plot_right() const { return width() - 30.0; }
+    /// The height the three panels need at the current font: 24 lines of text (420 px at the
+    /// normal font), more in presentation mode, where the view scrolls rather than overlaps.
+    void fit_minimum_height();
 
     double shown_from_ = 0, shown_to_ = 1;  ///< the shown part of the full range, as fractions of it
     double drag_x_ = -1;  ///< where a drag last was, or -1
