@@ -3,7 +3,9 @@
 # and 1920x1080, headless (QT_QPA_PLATFORM=offscreen). The views and stories are the program's
 # own lists (floatscope --list-views, --list-stories), so new ones are taken without a change here.
 # Usage: scripts/gui-screenshots.sh OUT_DIR [BUILD_DIR]   (default build)
-# Writes OUT_DIR/view-NAME-WxH.png and OUT_DIR/story-NAME-WxH.png (the Results view on the story's plot).
+# Writes OUT_DIR/view-NAME-WxH.png and OUT_DIR/story-NAME-WxH.png (the Results view on the story's plot),
+# and at 1024x700 each view again in presentation mode (view-NAME-presentation.png) and on the dark
+# palette (view-NAME-dark.png).
 set -euo pipefail
 if [[ $# -lt 1 || $# -gt 2 ]]; then
   echo "usage: $0 OUT_DIR [BUILD_DIR]" >&2
@@ -23,5 +25,9 @@ for size in 1024x700 1920x1080; do
   for story in "${stories[@]}"; do
     "$gui" --screenshot "$out/story-$story-$size.png" --view results --story "$story" --size "$size"
   done
+done
+for view in "${views[@]}"; do
+  "$gui" --screenshot "$out/view-$view-presentation.png" --view "$view" --size 1024x700 --presentation
+  "$gui" --screenshot "$out/view-$view-dark.png" --view "$view" --size 1024x700 --palette dark
 done
 echo "$(ls "$out"/*.png | wc -l) screenshots in $out"

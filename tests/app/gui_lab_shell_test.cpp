@@ -358,3 +358,20 @@ TEST_CASE("in presentation mode the number line keeps the height its text needs 
     for (int i = 0; i < 5; ++i) QApplication::processEvents();
     CHECK(plot->minimumHeight() == normal_height);
 }
+
+TEST_CASE("the designer puts its summary below the form where presentation mode leaves no room beside it", "[gui]") {
+    gui::apply_app_style(test::gui_application());
+    gui::MainWindow window(false);
+    window.resize(1024, 700);
+    window.show_view("designer");
+    window.show();
+    QApplication::processEvents();
+    CHECK(window.designer()->side_by_side());
+    window.set_presentation(true);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    CHECK_FALSE(window.designer()->side_by_side());
+    CHECK(window.width() == 1024);
+    window.set_presentation(false);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    CHECK(window.designer()->side_by_side());
+}

@@ -6,6 +6,8 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -59,14 +61,18 @@ CustomFormatDesigner::CustomFormatDesigner(LabState& state, QWidget* parent) : Q
     mantissa_->setRange(0, 52);
     bias_ = new QSpinBox(this);
     bias_->setRange(-1100, 1100);
-    standard_bias_ = new QCheckBox(QStringLiteral("standard (2^(E-1) - 1; 2^(E-1) for fnuz)"), this);
+    // Short labels, the rules in tooltips: the form stays narrow enough for presentation mode.
+    standard_bias_ = new QCheckBox(QStringLiteral("standard"), this);
+    standard_bias_->setToolTip(QStringLiteral("2^(E-1) - 1; 2^(E-1) for fnuz encodings"));
     sign_ = new QCheckBox(QStringLiteral("sign bit"), this);
     infinity_ = new QCheckBox(QStringLiteral("infinities"), this);
     nan_ = new QComboBox(this);
     for (const auto& [encoding, label] : nan_choices) nan_->addItem(QString::fromLatin1(label));
     negative_zero_ = new QCheckBox(QStringLiteral("negative zero"), this);
-    subnormals_ = new QCheckBox(QStringLiteral("subnormals (gradual underflow; off = flush to zero)"), this);
-    saturate_ = new QCheckBox(QStringLiteral("saturate on overflow (to +-max instead of inf/NaN)"), this);
+    subnormals_ = new QCheckBox(QStringLiteral("subnormals (off: flush to zero)"), this);
+    subnormals_->setToolTip(QStringLiteral("Gradual underflow below the smallest normal value; off, tiny results are 0"));
+    saturate_ = new QCheckBox(QStringLiteral("saturate on overflow"), this);
+    saturate_->setToolTip(QStringLiteral("Overflow goes to +-max instead of inf or NaN"));
     verdict_ = new QLabel(this);
     verdict_->setWordWrap(true);
     verdict_->setObjectName(QStringLiteral("verdict"));
@@ -109,12 +115,23 @@ CustomFormatDesigner::CustomFormatDesigner(LabState& state, QWidget* parent) : Q
     form->addRow(QString(), buttons);
     form->addRow(QString(), verdict_);
 
-    auto* left = new QWidget(this);
-    left->setLayout(form);
-    left->setMaximumWidth(620);
-    auto* layout = new QHBoxLayout(this);
-    layout->addWidget(left, 1);
-    layout->addWidget(summary_, 1);
+    // The form and the summary side by side, or the summary below the form where the page is too
+    // narrow for both (presentation mode at 1024 px), the whole page scrolling when too short.
+    auto* page = new QWidget;
+    form_panel_ = new QWidget(page);
+    form_panel_->setLayout(form);
+    form_panel_->setMaximumWidth(620);
+    columns_ = new QBoxLayout(QBoxLayout::LeftToRight, page);
+    columns_->addWidget(form_panel_, 1);
+    columns_->addWidget(summary_, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
 
     connect(preset_, &QComboBox::activated, this, [this](int index) {
         if (index > 0) load(core::parse_format(preset_->itemText(index).toStdString()));
@@ -261,5 +278,15 @@ std::string CustomFormatDesigner::csv() const {
                              core::exact_decimal(p.min_subnormal), core::exact_decimal(p.epsilon), ""},
                             core::csv_crlf);
 }
+
+void CustomFormatDesigner::resizeEvent(QResizeEvent* event) {
+    // The summary needs about 24 average characters a line (its value column, "e3m4:bias=3").
+    const int summary_width = 24 * fontMetrics().averageCharWidth();
+    const bool side_by_side = event->size().width() >= form_panel_->minimumSizeHint().width() + summary_width + 40;
+    columns_->setDirection(side_by_side ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    QWidget::resizeEvent(event);
+}
+
+bool CustomFormatDesigner::side_by_side() const { return columns_->direction() == QBoxLayout::LeftToRight; }
 
 }  // namespace floatscope::gui

@@ -7,6 +7,7 @@
 
 #include "core/format.hpp"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -42,6 +43,12 @@ public:
     /// The designed format's properties as one CSV record under a header (or its error).
     std::string csv() const;
 
+    /// Whether the summary stands beside the form (false: below it, on a narrow page).
+    bool side_by_side() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void fields_changed();
     void update_bias();
@@ -62,6 +69,8 @@ private:
     QLabel* verdict_ = nullptr;
     QLabel* summary_ = nullptr;
     QPushButton* add_ = nullptr;
+    QWidget* form_panel_ = nullptr;
+    QBoxLayout* columns_ = nullptr;
     bool loading_ = false;  ///< controls are being set together: validate once at the end
 };
 
