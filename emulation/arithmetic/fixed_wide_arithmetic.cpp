@@ -141,6 +141,74 @@ template <int K, int N>
     return r;
 }
 
+using core::Uint128;
+
+/// a b rounded to odd in 128 bits, for significands of at most 123 bits (the compact layout's
+/// p <= 64 P - 5): the middle terms' sum cannot carry out, and the high half has at most 118 bits.
+[[gnu::always_inline]] inline Uint128 product_rounded_to_odd(Uint128 a, Uint128 b, std::int64_t& exponent) {
+    const auto al = static_cast<std::uint64_t>(a), ah = static_cast<std::uint64_t>(a >> 64);
+    const auto bl = static_cast<std::uint64_t>(b), bh = static_cast<std::uint64_t>(b >> 64);
+    const Uint128 low_product = static_cast<Uint128>(al) * bl;
+    const Uint128 middle = static_cast<Uint128>(al) * bh + static_cast<Uint128>(ah) * bl;
+    const Uint128 low = low_product + (middle << 64);
+    const Uint128 high = static_cast<Uint128>(ah) * bh + (middle >> 64) + (low < low_product ? 1 : 0);
+    if (high == 0) return low;  // exact
+    const int shift = core::bit_length(core::from_uint128(high)) + 1;  // the leading bit lands at 126
+    exponent += shift;
+    return high << (128 - shift) | low >> shift | ((low << (128 - shift)) != 0 ? 1 : 0);
+}
+
+/// Add, sub and mul of two normal operands in 128-bit integers from decoding to rounding, for the
+/// compact layout of P = 2 (binary128's common case). Returns false, leaving `out` alone, when an
+/// operand is not normal: the general path decides.
+[[gnu::always_inline]] inline bool apply_to_normal_operands(const FixedLayout<2>& layout,
+                                                            const core::FixedWideRounder<2>& rounder, Operation op,
+                                                            Uint128 a, Uint128 b, core::FixedRounded<2>& out) {
+    const int M = layout.mantissa_bits;
+    const std::uint64_t field_a = static_cast<std::uint64_t>(a >> M) & layout.field_mask;
+    const std::uint64_t field_b = static_cast<std::uint64_t>(b >> M) & layout.field_mask;
+    // Fields 0 (zeros, subnormals) and all ones (infinities, NaNs) both land at field_mask - 1 or above.
+    if (field_a - 1 >= layout.field_mask - 1 || field_b - 1 >= layout.field_mask - 1) return false;
+    const bool negative_a = ((a >> layout.sign_position) & 1) != 0;
+    const bool negative_b = (((b >> layout.sign_position) & 1) != 0) != (op == Operation::Sub);
+    const Uint128 implicit_bit = Uint128{1} << M;
+    const Uint128 significand_a = (a & (implicit_bit - 1)) | implicit_bit;
+    const Uint128 significand_b = (b & (implicit_bit - 1)) | implicit_bit;
+    const std::int64_t exponent_a = static_cast<std::int64_t>(field_a) - layout.bias - M;
+    const std::int64_t exponent_b = static_cast<std::int64_t>(field_b) - layout.bias - M;
+    if (op == Operation::Mul) {
+        std::int64_t exponent = exponent_a + exponent_b;
+        const Uint128 product = product_rounded_to_odd(significand_a, significand_b, exponent);
+        out = rounder.round_finite(negative_a != negative_b, product, exponent);
+        return true;
+    }
+    // add_aligned's steps on operands of p bits each: the one of the larger exponent leads at bit 126.
+    const int lead_shift = 126 - M;
+    const bool a_leads = exponent_a >= exponent_b;
+    const Uint128 big = (a_leads ? significand_a : significand_b) << lead_shift;
+    const Uint128 small_unshifted = (a_leads ? significand_b : significand_a) << lead_shift;
+    const std::int64_t distance = a_leads ? exponent_a - exponent_b : exponent_b - exponent_a;
+    const bool big_negative = a_leads ? negative_a : negative_b;
+    const bool small_negative = a_leads ? negative_b : negative_a;
+    const bool sticky = distance >= 128 || (distance > 0 && (small_unshifted << (128 - distance)) != 0);
+    const Uint128 small = distance >= 128 ? 0 : small_unshifted >> distance;
+    bool negative = big_negative;
+    Uint128 sum;
+    if (big_negative == small_negative) {
+        sum = big + small;
+    } else if (sticky) {
+        sum = big - small - 1;  // big - (small + e), 0 < e < 1: (big - small - 1) + (1 - e)
+    } else if (big == small) {
+        out = rounder.zero(zero_sum_sign(false, true, rounder.options().mode));  // only opposite values cancel
+        return true;
+    } else {
+        negative = big > small ? big_negative : small_negative;
+        sum = big > small ? big - small : small - big;
+    }
+    out = rounder.round_finite(negative, sum | (sticky ? 1 : 0), (a_leads ? exponent_a : exponent_b) - lead_shift);
+    return true;
+}
+
 }  // namespace
 
 namespace {
@@ -189,6 +257,11 @@ core::FixedRounded<P> FixedWideArithmetic<P>::apply(Operation op, const Limbs<P>
         for (int k = 0; k < P; ++k)
             if (((*patterns[i])[k] & ~layout_.width_mask[k]) != 0) [[unlikely]]
                 throw Error(fmt::format("bit pattern is wider than {} ({} bits)", f.name, f.total_bits()));
+    if constexpr (P == 2)
+        if (layout_.sum_limbs == P && op != Operation::Fma) {
+            core::FixedRounded<P> r;
+            if (apply_to_normal_operands(layout_, rounder_, op, core::to_uint128(a), core::to_uint128(b), r)) return r;
+        }
     const FixedOperand<P> da = decode(layout_, a);
     const FixedOperand<P> db = n >= 2 ? decode(layout_, b) : FixedOperand<P>{};
     const FixedOperand<P> dc = n >= 3 ? decode(layout_, c) : FixedOperand<P>{};
@@ -223,7 +296,12 @@ core::FixedRounded<P> FixedWideArithmetic<P>::apply(Operation op, const Limbs<P>
             return with_flags(rounder_.round_finite(dc.value_class.negative, dc.significand, dc.exponent));
         case SpecialCase::Outcome::Compute: break;
     }
-    auto round = [&](const auto& x) { return rounder_.round_finite(x.negative, x.significand, x.exponent); };
+    auto round = [&]<int N>(const Unrounded<N>& x) {
+        if constexpr (N == 2 && P == 2)
+            return rounder_.round_finite(x.negative, core::to_uint128(x.significand), x.exponent);
+        else
+            return rounder_.round_finite(x.negative, x.significand, x.exponent);
+    };
     Unrounded<K> r;
     switch (special.op) {
         case Operation::Mul:
