@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QHeaderView>
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
@@ -20,6 +21,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/gui/app_style.hpp"
 #include "app/gui/lab/bits_view.hpp"
 #include "app/gui/lab/custom_format_designer.hpp"
 #include "app/gui/lab/format_descriptor.hpp"
@@ -128,6 +130,37 @@ TEST_CASE("Ctrl+C copies the selected rows of the formats table as TSV", "[gui]"
     CHECK(lines[0].startsWith("Format\tBits\tE\tM\tBias\tMax finite"));
     // IEEE 754 binary16: 16 bits, E 5, M 10, bias 15, max 65504, min normal 2^-14, min subnormal 2^-24.
     CHECK(lines[1].startsWith("fp16\t16\t5\t10\t15\t65504\t6.103515625e-05\t5.9604644775390625e-08\t"));
+}
+
+TEST_CASE("the formats table's rows and columns follow the font, as presentation mode enlarges it", "[gui]") {
+    gui::apply_app_style(test::gui_application());
+    gui::MainWindow window(false);
+    window.resize(1024, 700);
+    REQUIRE(window.show_view("formats"));
+    window.show();
+    QApplication::processEvents();
+    auto* view = window.findChild<gui::FormatsView*>();
+    REQUIRE(view != nullptr);
+    QTableView& table = *view->table();
+    const QAbstractItemView& items = table;  // sizeHintForColumn is public here
+    // Every column but the stretched last one is as wide as its widest text, and a row as tall as a line.
+    auto fitted = [&] {
+        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        CHECK(table.verticalHeader()->defaultSectionSize() >= table.fontMetrics().height());
+        for (int column = 0; column + 1 < table.model()->columnCount(); ++column) {
+            INFO("column " << column);
+            CHECK(table.columnWidth(column) >= items.sizeHintForColumn(column));
+            CHECK(table.columnWidth(column) >= table.horizontalHeader()->sectionSizeHint(column));
+        }
+    };
+    fitted();
+    const int name_width = table.columnWidth(0);
+    window.set_presentation(true);
+    fitted();
+    CHECK(table.columnWidth(0) > name_width * 1.3);
+    window.set_presentation(false);
+    fitted();
+    CHECK(table.columnWidth(0) == name_width);
 }
 
 TEST_CASE("the Bits view exports its rows as CSV", "[gui]") {

@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <set>
 
@@ -36,12 +37,11 @@ FormatsView::FormatsView(LabState& state, QWidget* parent) : QWidget(parent) {
     table_->setAlternatingRowColors(true);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->verticalHeader()->hide();
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     table_->horizontalHeader()->setStretchLastSection(true);
-    table_->resizeColumnsToContents();
+    fit_to_font();
     connect(model, &QAbstractItemModel::modelReset, table_, &QTableView::resizeColumnsToContents);
 
-    // The table's own Ctrl+C copies one cell; the filter copies whole rows instead.
+    // The table's own Ctrl+C copies one cell; the filter copies whole rows instead, and sees font changes.
     table_->installEventFilter(this);
 
     auto* layout = new QVBoxLayout(this);
@@ -55,7 +55,14 @@ bool FormatsView::eventFilter(QObject* watched, QEvent* event) {
         QApplication::clipboard()->setText(selection_as_tsv());
         return true;
     }
+    // After the event: the header, a child of the table, takes the new font in its own turn.
+    if (watched == table_ && event->type() == QEvent::FontChange) QTimer::singleShot(0, this, [this] { fit_to_font(); });
     return QWidget::eventFilter(watched, event);
+}
+
+void FormatsView::fit_to_font() {
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->resizeColumnsToContents();
 }
 
 QString FormatsView::selection_as_tsv() const {

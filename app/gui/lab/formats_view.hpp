@@ -27,6 +27,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// Rows and columns sized to the table's font, which presentation mode enlarges.
+    void fit_to_font();
+
     QTableView* table_ = nullptr;
     QSortFilterProxyModel* proxy_ = nullptr;
 };
