@@ -418,11 +418,35 @@ TEST_CASE("at 1024x700 the default rows fit the Bits view's width, fp64's 64 cel
     auto* scroll = view.findChild<QScrollArea*>();
     REQUIRE(scroll != nullptr);
     REQUIRE(view.row("fp64") != nullptr);
-    CHECK(scroll->horizontalScrollBar()->maximum() == 0);
-    // Every cell of the widest row is on screen, not under the viewport's right edge.
-    const floatscope::gui::BitCellsWidget* cells = row(view, "fp64").cells();
-    const QPoint last = cells->mapTo(scroll->viewport(), cells->cell_centre(0));
-    CHECK(last.x() < scroll->viewport()->width());
+    floatscope::gui::BitCellsWidget* cells = row(view, "fp64").cells();
+    // Every cell of the widest row is on screen, not under the viewport's right edge; each cell
+    // is where bit_at finds it.
+    auto all_cells_on_screen = [&] {
+        CHECK(scroll->horizontalScrollBar()->maximum() == 0);
+        for (int bit = 0; bit < 64; ++bit) {
+            const QPoint centre = cells->cell_centre(bit);
+            CHECK(cells->mapTo(scroll->viewport(), centre).x() < scroll->viewport()->width());
+            CHECK(cells->bit_at(centre) == bit);
+            CHECK(cells->rect().contains(centre));
+        }
+    };
+    all_cells_on_screen();
+    const int one_line = cells->height();
+    // In presentation mode the cells no longer fit one line: they take two of 32, and clicking the
+    // second line still toggles its bit.
+    window.set_presentation(true);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    all_cells_on_screen();
+    CHECK(cells->height() > 2 * one_line);
+    CHECK(cells->cell_centre(0).y() > cells->cell_centre(63).y());
+    CHECK(cells->cell_centre(32).y() == cells->cell_centre(63).y());
+    const std::uint64_t before = bits_of(view, "fp64");
+    QTest::mouseClick(cells, Qt::LeftButton, Qt::NoModifier, cells->cell_centre(3));
+    CHECK(cells->bits() == (before ^ 8));
+    window.set_presentation(false);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    all_cells_on_screen();
+    CHECK(cells->height() == one_line);
 }
 
 TEST_CASE("a long value does not widen the window past 1024 pixels", "[gui]") {

@@ -27,7 +27,9 @@ BitCellsWidget::BitCellsWidget(core::FormatSpec spec, QWidget* parent)
     : QWidget(parent), spec_(std::move(spec)), width_bits_(spec_.total_bits()) {
     setMouseTracking(false);
     setFocusPolicy(Qt::NoFocus);  // the value entry and the buttons carry the keyboard
-    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    policy.setHeightForWidth(true);  // the cells may wrap onto more lines
+    setSizePolicy(policy);
     setCursor(Qt::PointingHandCursor);
 }
 
@@ -40,7 +42,24 @@ void BitCellsWidget::set_bits(std::uint64_t bits) {
 
 int BitCellsWidget::preferred_cell_width() const { return fontMetrics().horizontalAdvance(QLatin1Char('0')) * 2 + 1; }
 
-int BitCellsWidget::cell_width() const { return std::clamp(width() / width_bits_, 2, preferred_cell_width()); }
+int BitCellsWidget::narrowest_cell_width() const {
+    // The digit as painted and a pixel either side: fp64's 64 cells then fit one line at 1024 pixels.
+    return QFontMetrics(digit_font()).horizontalAdvance(QLatin1Char('0')) + 2;
+}
+
+int BitCellsWidget::lines_for(int width) const {
+    // The fewest lines whose cells fit: 64 cells at presentation size go on two lines of 32.
+    int lines = 1;
+    while (cells_per_line(lines) > minimum_cells_per_line && cells_per_line(lines) * narrowest_cell_width() + 1 > width)
+        ++lines;
+    return lines;
+}
+
+int BitCellsWidget::cells_per_line(int lines) const { return (width_bits_ + lines - 1) / lines; }
+
+int BitCellsWidget::cell_width() const {
+    return std::clamp(width() / cells_per_line(lines_for(width())), 2, preferred_cell_width());
+}
 
 QFont BitCellsWidget::digit_font() const {
     QFont smaller = font();
@@ -50,32 +69,52 @@ QFont BitCellsWidget::digit_font() const {
 
 int BitCellsWidget::cell_height() const { return fontMetrics().height() + 7; }
 
-QSize BitCellsWidget::sizeHint() const { return {width_bits_ * preferred_cell_width() + 1, cell_height() + 1}; }
+// The height is that of the lines at the present width: the vertical policy is Fixed, so the
+// layout gives no more than this (heightForWidth alone would be capped at one line).
+QSize BitCellsWidget::sizeHint() const { return {width_bits_ * preferred_cell_width() + 1, lines_ * cell_height() + 1}; }
 
 QSize BitCellsWidget::minimumSizeHint() const {
-    // The digit as painted and a pixel either side: fp64's 64 cells then fit at 1024 pixels.
-    const int narrowest_cell = QFontMetrics(digit_font()).horizontalAdvance(QLatin1Char('0')) + 2;
-    return {width_bits_ * narrowest_cell + 1, cell_height() + 1};
+    const int shortest_line = std::min(width_bits_, minimum_cells_per_line);
+    return {shortest_line * narrowest_cell_width() + 1, cell_height() + 1};
+}
+
+bool BitCellsWidget::hasHeightForWidth() const { return true; }
+
+int BitCellsWidget::heightForWidth(int width) const { return lines_for(width) * cell_height() + 1; }
+
+void BitCellsWidget::resizeEvent(QResizeEvent*) {
+    // A change in the number of lines changes the height the layout must give.
+    const int lines = lines_for(width());
+    if (lines == lines_) return;
+    lines_ = lines;
+    updateGeometry();
+}
+
+QRect BitCellsWidget::cell_rect(int index) const {
+    const int position = width_bits_ - 1 - index;  // the most significant bit first
+    const int per_line = cells_per_line(lines_for(width()));
+    const int w = cell_width(), h = cell_height();
+    return {(position % per_line) * w, (position / per_line) * h, w, h};
 }
 
 int BitCellsWidget::bit_at(QPoint point) const {
-    if (point.y() < 0 || point.y() > cell_height() || point.x() < 0) return -1;
-    const int column = point.x() / cell_width();
-    return column < width_bits_ ? width_bits_ - 1 - column : -1;
+    const int w = cell_width(), h = cell_height();
+    if (point.x() < 0 || point.y() < 0) return -1;
+    const int per_line = cells_per_line(lines_for(width()));
+    const int column = point.x() / w, line = point.y() / h;
+    if (column >= per_line) return -1;
+    const int position = line * per_line + column;
+    return position < width_bits_ ? width_bits_ - 1 - position : -1;
 }
 
-QPoint BitCellsWidget::cell_centre(int index) const {
-    return {(width_bits_ - 1 - index) * cell_width() + cell_width() / 2, cell_height() / 2};
-}
+QPoint BitCellsWidget::cell_centre(int index) const { return cell_rect(index).center(); }
 
 void BitCellsWidget::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.setFont(digit_font());
-    const int w = cell_width(), h = cell_height();
-    for (int column = 0; column < width_bits_; ++column) {
-        const int index = width_bits_ - 1 - column;
+    for (int index = width_bits_ - 1; index >= 0; --index) {
         const bool set = ((bits_ >> index) & 1) != 0;
-        const QRect cell(column * w, 0, w, h);
+        const QRect cell = cell_rect(index);
         painter.fillRect(cell, bit_field_colour(bit_field(spec_, bits_, index), set));
         painter.setPen(QColor(0x90, 0x90, 0x90));
         painter.drawRect(cell);

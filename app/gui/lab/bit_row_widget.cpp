@@ -86,13 +86,11 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
     value_line->addWidget(caption(QStringLiteral("shortest"), this));
     value_line->addWidget(shortest_, 1);
 
+    // A line each, wrapped where a 1024-pixel window in presentation mode leaves too little width.
     errors_ = new QLabel(this);
+    errors_->setWordWrap(true);
     exponent_ = new QLabel(this);
-    exponent_->setWordWrap(true);  // unwrapped, fp64's line is wider than a 1024-pixel window leaves
-    auto* error_line = new QHBoxLayout;
-    error_line->addWidget(errors_);
-    error_line->addSpacing(16);
-    error_line->addWidget(exponent_, 1);
+    exponent_->setWordWrap(true);
 
     formula_ = read_only_line(this);
     auto* formula_line = new QHBoxLayout;
@@ -123,7 +121,8 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
     if (cells_ != nullptr) right->addWidget(cells_);
     right->addLayout(pattern_line);
     right->addLayout(value_line);
-    right->addLayout(error_line);
+    right->addWidget(errors_);
+    right->addWidget(exponent_);
     right->addLayout(formula_line);
 
     auto* layout = new QHBoxLayout(this);
@@ -170,9 +169,10 @@ void BitRowWidget::show_reading(const FormatReading& reading) {
     exact_->setCursorPosition(0);
     exact_->setToolTip(QString::fromStdString(reading.exact));
     shortest_->setText(QString::fromStdString(reading.shortest));
-    errors_->setText(QStringLiteral("<span style='color:#7d8590'>abs err</span> %1 &nbsp; "
-                                    "<span style='color:#7d8590'>rel err</span> %2 &nbsp; "
-                                    "<span style='color:#7d8590'>ulp err</span> %3")
+    // Where the line wraps, it breaks between the measures, never inside one.
+    errors_->setText(QStringLiteral("<span style='color:#7d8590'>abs&nbsp;err</span>&nbsp;%1 &nbsp; "
+                                    "<span style='color:#7d8590'>rel&nbsp;err</span>&nbsp;%2 &nbsp; "
+                                    "<span style='color:#7d8590'>ulp&nbsp;err</span>&nbsp;%3")
                          .arg(html(reading.absolute_error), html(reading.relative_error), html(reading.ulp_error)));
     exponent_->setText(QStringLiteral("<span style='color:#7d8590'>exponent</span> ") + html(reading.exponent_field));
     formula_->setText(QString::fromStdString(reading.formula));
