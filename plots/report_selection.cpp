@@ -10,9 +10,19 @@
 namespace floatscope::plots {
 namespace {
 
-bool several_runs(const emu::Report& report) {
-    return std::any_of(report.rows.begin(), report.rows.end(),
-                       [&](const emu::ReportRow& row) { return row.run != report.rows.front().run; });
+/// Whether a policy of this name has rows in more than one run: only then does its legend name
+/// need the run. A GUI run whose policies differ in a parameter (loss scaling on and off) is
+/// several runs of the engine, one per policy, whose names already tell them apart.
+bool in_several_runs(const emu::Report& report, const std::string& policy) {
+    const std::string* first_run = nullptr;
+    for (const emu::ReportRow& row : report.rows) {
+        if (row.policy != policy) continue;
+        if (first_run == nullptr)
+            first_run = &row.run;
+        else if (row.run != *first_run)
+            return true;
+    }
+    return false;
 }
 
 }  // namespace
@@ -86,7 +96,7 @@ RegionPositions region_positions(const emu::Report& report, std::string_view reg
 }
 
 std::string track_name(const emu::Report& report, const std::string& run, const std::string& policy) {
-    return several_runs(report) ? policy + " (run " + run + ")" : policy;
+    return in_several_runs(report, policy) ? policy + " (run " + run + ")" : policy;
 }
 
 std::vector<MetricTrack> metric_tracks(const emu::Report& report, std::string_view region_kind,

@@ -56,7 +56,8 @@ struct RegionPositions {
 RegionPositions region_positions(const emu::Report& report, std::string_view region_kind,
                                  const std::vector<std::string_view>& metrics);
 
-/// The legend name of a policy of a run, as MetricTrack::name.
+/// The legend name of a policy of a run, as MetricTrack::name: the policy, with " (run N)" where
+/// a policy of that name ran in several runs of the report.
 std::string track_name(const emu::Report& report, const std::string& run, const std::string& policy);
 
 }  // namespace floatscope::plots

@@ -101,6 +101,20 @@ TEST_CASE("series follow region order, keep a region's first value, and name the
     CHECK(plots[0].series[1].name == "fp16 (run 2)");
 }
 
+TEST_CASE("policies of distinct names in separate runs keep their names alone in the legend") {
+    // A GUI run whose policies differ in a parameter runs each policy as a run of its own.
+    floatscope::emu::Report report;
+    report.rows = {row("no scaling", "step", 0, "step 0", "rel_error_max", 0.1),
+                   row("loss scaling", "step", 0, "step 0", "rel_error_max", 0.2, "2"),
+                   row("fp16", "step", 0, "step 0", "rel_error_max", 0.3, "2"),
+                   row("fp16", "step", 0, "step 0", "rel_error_max", 0.4, "3")};
+    const std::vector<PlotModel> plots = error_growth_plots(report, ErrorMeasure::RelativeErrorMax);
+    REQUIRE(plots.size() == 1);
+    std::vector<std::string> names;
+    for (const auto& series : plots[0].series) names.push_back(series.name);
+    CHECK(names == std::vector<std::string>{"no scaling", "loss scaling", "fp16 (run 2)", "fp16 (run 3)"});
+}
+
 TEST_CASE("a report without the data gives no plots") {
     floatscope::emu::Report report;
     report.rows = {row("fp16", "run", 0, "run", "seconds", 1.5)};

@@ -13,7 +13,7 @@ namespace floatscope::gui {
 struct PolicySummary {
     std::string run;
     std::string policy;
-    std::string name;  ///< legend name (plots::track_name): "bf16", or "bf16 (run 2)" in a multi-run report
+    std::string name;  ///< legend name (plots::track_name): "bf16", or "bf16 (run 2)" where bf16 ran in several runs
     /// normwise_rel_error and normwise_bits_correct of the last region (the result) of the first
     /// region kind that has them (older reports: rel_error_max, bits_correct_min); nullopt without a
     /// ground truth.
