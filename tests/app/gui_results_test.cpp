@@ -3,6 +3,8 @@
 // per quantization scheme.
 #include <catch2/catch.hpp>
 
+#include <QLabel>
+
 #include <QAbstractItemModel>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -152,6 +154,21 @@ TEST_CASE("Results saves a plot at the chosen size and dpi, edge to edge", "[gui
     CHECK(image.pixel(0, 0) == qRgb(255, 255, 255));
     CHECK(image.pixel(1599, 999) == qRgb(255, 255, 255));
     CHECK(w.results().findChild<QWidget*>(QStringLiteral("plot"))->width() != 800);  // the shown one kept its size
+}
+
+TEST_CASE("Compare says what it is for before the first run, then shows the run's policies", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    gui::CompareView& compare = *w.ws.compare_view();
+    auto* note = compare.findChild<QLabel*>();
+    REQUIRE(note != nullptr);
+    CHECK(note->text().startsWith("No run yet"));
+    CHECK_FALSE(compare.table()->isVisibleTo(&compare));
+    CHECK_FALSE(compare.hardware_choice()->isVisibleTo(&compare));
+    REQUIRE(w.run(small_mlp("2")));
+    CHECK_FALSE(note->text().startsWith("No run yet"));
+    CHECK(compare.table()->isVisibleTo(&compare));
+    CHECK(compare.table()->model()->rowCount() == 2);  // fp32 and fp16
 }
 
 TEST_CASE("Compare lists a quantization run's schemes, a row each", "[gui]") {

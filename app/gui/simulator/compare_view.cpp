@@ -139,6 +139,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(table_, 1);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { emit policies_selected(selected_policies()); });
+    show_report(report_);  // says what the view is for until a run comes
 }
 
 void CompareView::show_report(const emu::Report& report) {
@@ -147,6 +148,13 @@ void CompareView::show_report(const emu::Report& report) {
     const QSignalBlocker blocker(table_->selectionModel());
     table_->setSortingEnabled(false);
     model_->clear();
+    table_->setVisible(!report.rows.empty());
+    if (report.rows.empty()) {
+        hardware_row_->hide();
+        note_->setText(QStringLiteral("No run yet: start one in the Runner or pick a story. Each policy of the run "
+                                      "(each scheme of a quantization) then shows here as a row to sort and select."));
+        return;
+    }
     const std::vector<SchemeSummary> schemes = summarize_schemes(report);
     // The chooser only where there are cost columns for it to change.
     hardware_row_->setVisible(schemes.empty() && list_policies());
