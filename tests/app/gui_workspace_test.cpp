@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTest>
 #include <QTimer>
 #include <QTreeWidget>
 #include <filesystem>
@@ -30,6 +31,9 @@
 #include "app/gui/simulator/run_worker.hpp"
 #include "app/gui/simulator/runner_view.hpp"
 #include "app/gui/simulator/simulator_workspace.hpp"
+#include "app/gui/simulator/stories.hpp"
+#include "app/gui/simulator/stories_view.hpp"
+#include "app/gui/simulator/story_button.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "tests/app/gui_test_application.hpp"
@@ -326,6 +330,31 @@ TEST_CASE("a session saves and reopens with its setup and results, a bad file is
     CHECK(w.ws.session() == saved);
     CHECK_FALSE(w.ws.open_session_from(QString::fromStdString((dir.path() / "missing.json").string())));
     CHECK(w.ws.results_view()->message().contains("missing.json"));
+}
+
+TEST_CASE("story buttons show their whole text in the view's font, presentation size too, and a click asks for the story",
+          "[gui]") {
+    test::gui_application();
+    gui::StoriesView view;
+    view.resize(1024, 700);
+    view.show();
+    QApplication::processEvents();
+    gui::StoryButton* button = view.button("fp16-overflow");
+    REQUIRE(button != nullptr);
+    CHECK(button->text().toStdString() == gui::stories().front().title);
+    CHECK(button->height() >= button->heightForWidth(button->width()));  // no line cut off
+    const int normal_height = button->heightForWidth(600);
+    // Presentation mode enlarges the font 1.6 times: the text, and so the button, grow with it.
+    QFont larger = view.font();
+    larger.setPointSizeF(larger.pointSizeF() * 1.6);
+    view.setFont(larger);
+    for (int i = 0; i < 3; ++i) QApplication::processEvents();
+    CHECK(button->heightForWidth(600) > normal_height * 1.5);
+    CHECK(button->height() >= button->heightForWidth(button->width()));
+    QSignalSpy requested(&view, &gui::StoriesView::story_requested);
+    QTest::mouseClick(button, Qt::LeftButton);
+    REQUIRE(requested.count() == 1);
+    CHECK(requested.front().front().toString() == "fp16-overflow");
 }
 
 TEST_CASE("a story runs its preset and lands on the plot that tells it", "[gui]") {

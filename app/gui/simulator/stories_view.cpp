@@ -1,12 +1,12 @@
-// The stories start page: a command-link button per story.
+// The stories start page: a button per story, its title and claim.
 #include "app/gui/simulator/stories_view.hpp"
 
-#include <QCommandLinkButton>
 #include <QLabel>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "app/gui/simulator/stories.hpp"
+#include "app/gui/simulator/story_button.hpp"
 #include "core/csv.hpp"
 
 namespace floatscope::gui {
@@ -22,17 +22,12 @@ StoriesView::StoriesView(QWidget* parent) : QWidget(parent) {
     heading->setWordWrap(true);
     auto* buttons = new QVBoxLayout;
     for (const Story& story : stories()) {
-        auto* button =
-            new QCommandLinkButton(QString::fromStdString(story.title), QString::fromStdString(story.summary), this);
+        auto* button = new StoryButton(QString::fromStdString(story.title), QString::fromStdString(story.summary), this);
         button->setObjectName(QString::fromStdString(story.name));
         button->setToolTip(QStringLiteral("%1 (--story %2)")
                                .arg(QString::fromStdString(story.setup.workload), QString::fromStdString(story.name)));
-        // Height for the width it gets: its size hint is for a narrow button, far too tall here.
-        QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Maximum);
-        policy.setHeightForWidth(true);
-        button->setSizePolicy(policy);
         buttons->addWidget(button);
-        connect(button, &QCommandLinkButton::clicked, this,
+        connect(button, &StoryButton::clicked, this,
                 [this, name = QString::fromStdString(story.name)] { emit story_requested(name); });
     }
     // In a scroll area: at 1024x700 the six stories do not fit, and squeezed buttons cut their text.
@@ -50,8 +45,8 @@ StoriesView::StoriesView(QWidget* parent) : QWidget(parent) {
     outer->addWidget(scroll);
 }
 
-QCommandLinkButton* StoriesView::button(const std::string& name) const {
-    return findChild<QCommandLinkButton*>(QString::fromStdString(name));
+StoryButton* StoriesView::button(const std::string& name) const {
+    return findChild<StoryButton*>(QString::fromStdString(name));
 }
 
 std::string StoriesView::csv() const {

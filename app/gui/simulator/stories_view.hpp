@@ -4,9 +4,9 @@
 #include <QWidget>
 #include <string>
 
-class QCommandLinkButton;
-
 namespace floatscope::gui {
+
+class StoryButton;
 
 class StoriesView : public QWidget {
     Q_OBJECT
@@ -14,7 +14,7 @@ public:
     explicit StoriesView(QWidget* parent = nullptr);
 
     /// The button of the story called `name` (stories.hpp), nullptr if none (tests).
-    QCommandLinkButton* button(const std::string& name) const;
+    StoryButton* button(const std::string& name) const;
     /// One CSV row per story: name, title, workload, policies.
     std::string csv() const;
 
