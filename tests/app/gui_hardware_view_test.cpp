@@ -1,6 +1,7 @@
 // The Hardware view driven in-process: presets per input format, a comparison the library confirms, refusals.
 #include <catch2/catch.hpp>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
@@ -10,8 +11,10 @@
 #include <set>
 #include <string>
 
+#include "app/gui/app_style.hpp"
 #include "app/gui/hardware/hardware_view.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
+#include "plots/heatmap_widget.hpp"
 #include "tests/app/gui_test_application.hpp"
 
 using namespace floatscope;
@@ -96,4 +99,34 @@ TEST_CASE("the Hardware view refuses mismatched and oversized products in its st
     CHECK(!view.comparison().has_value());
     CHECK(view.status()->text().contains(QStringLiteral("at most")));
     CHECK(view.csv().empty());
+}
+
+TEST_CASE("the Hardware view stacks the heatmap under the summary where the two would squeeze it", "[gui]") {
+    gui::apply_app_style(test::gui_application());  // the application's font decides the widths
+    gui::HardwareView view;
+    QWidget* heatmap = view.findChild<plots::HeatmapWidget*>();  // as a QWidget: its geometry, not the plot's
+    REQUIRE(heatmap != nullptr);
+    auto layout_at = [&](int width, int height) {
+        view.resize(width, height);
+        view.show();
+        for (int i = 0; i < 3; ++i) QApplication::processEvents();
+    };
+    // Wide: side by side, as before. A 1024-pixel window's tab (1000 pixels): stacked, the heatmap
+    // as wide as the summary.
+    layout_at(1900, 1050);
+    CHECK(view.side_by_side());
+    CHECK(heatmap->geometry().left() > view.summary_table()->geometry().right());
+    layout_at(1000, 640);
+    CHECK_FALSE(view.side_by_side());
+    CHECK(heatmap->geometry().top() > view.summary_table()->geometry().bottom());
+    CHECK(heatmap->width() >= view.summary_table()->width() - 2);
+    CHECK(heatmap->height() >= heatmap->sizeHint().height());  // the page scrolls instead of squeezing it
+    // Presentation mode's larger text at 1920 pixels still leaves room side by side; the controls widen.
+    const int side_width = view.preset_list()->width();
+    QFont larger = view.font();
+    larger.setPointSizeF(larger.pointSizeF() * 1.6);
+    view.setFont(larger);
+    layout_at(1900, 1050);
+    CHECK(view.side_by_side());
+    CHECK(view.preset_list()->width() > side_width * 1.4);
 }

@@ -10,6 +10,8 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -115,9 +117,8 @@ HardwareView::HardwareView(QWidget* parent) : QWidget(parent) {
     controls->addWidget(new QLabel(QStringLiteral("Presets"), this));
     controls->addWidget(presets_, 1);
     controls->addWidget(run);
-    auto* side = new QWidget(this);
-    side->setLayout(controls);
-    side->setFixedWidth(210);
+    side_ = new QWidget(this);
+    side_->setLayout(controls);
 
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("hardware_status"));
@@ -132,19 +133,28 @@ HardwareView::HardwareView(QWidget* parent) : QWidget(parent) {
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     }
     heatmap_area_ = new QVBoxLayout;
-    auto* top = new QHBoxLayout;
-    top->addWidget(summary_, 3);
-    top->addLayout(heatmap_area_, 2);
-    auto* results = new QVBoxLayout;
+    top_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    top_->addWidget(summary_, 3);
+    top_->addLayout(heatmap_area_, 2);
+    // In a scroll area: stacked (presentation mode at 1024 pixels), the tables and the heatmap keep
+    // the heights they need to be read, and the page scrolls instead of squeezing them.
+    auto* page = new QWidget;
+    auto* results = new QVBoxLayout(page);
+    results->setContentsMargins(0, 0, 0, 0);
     results->addWidget(status_);
-    results->addLayout(top, 3);
+    results->addLayout(top_, 3);
     results->addWidget(
-        new QLabel(QStringLiteral("Entries where presets disagree (ulps from the exact product)"), this));
+        new QLabel(QStringLiteral("Entries where presets disagree (ulps from the exact product)"), page));
     results->addWidget(entries_, 2);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
 
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(side);
-    layout->addLayout(results, 1);
+    layout->addWidget(side_);
+    layout->addWidget(scroll, 1);
+    fit_layout();
 
     connect(input_, &QComboBox::currentTextChanged, this, [this] {
         loaded_a_.reset();
@@ -155,6 +165,31 @@ HardwareView::HardwareView(QWidget* parent) : QWidget(parent) {
     connect(run, &QPushButton::clicked, this, &HardwareView::compare);
     fill_presets();
     compare();
+}
+
+void HardwareView::fit_layout() {
+    const int character = fontMetrics().averageCharWidth();
+    side_->setFixedWidth(30 * character);  // "Load A and B (.npy)..." and the preset names
+    // Beside the summary (two fifths of the width) the heatmap of ten presets needs about 50
+    // characters to keep its labels apart: below that (1024 pixels) it goes under the summary.
+    const int results_width = width() - side_->width();
+    const bool wide = results_width >= 130 * character;
+    top_->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    const int line = fontMetrics().height();
+    for (QTableWidget* table : {summary_, entries_}) table->setMinimumHeight(wide ? 0 : 9 * line);
+    if (heatmap_ != nullptr) heatmap_->setMinimumHeight(wide ? 0 : heatmap_->sizeHint().height());
+}
+
+bool HardwareView::side_by_side() const { return top_->direction() == QBoxLayout::LeftToRight; }
+
+void HardwareView::resizeEvent(QResizeEvent* event) {
+    fit_layout();
+    QWidget::resizeEvent(event);
+}
+
+void HardwareView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange) fit_layout();
+    QWidget::changeEvent(event);
 }
 
 void HardwareView::fill_presets() {
@@ -287,6 +322,7 @@ void HardwareView::show_comparison() {
     heatmap_ = new plots::HeatmapWidget(std::move(heatmap), this);
     heatmap_->setMinimumWidth(340);  // room for ten presets' cells at 1024 pixels; the summary scrolls
     heatmap_area_->addWidget(heatmap_);
+    fit_layout();
 
     // The entries with the most distinct results first.
     std::vector<std::size_t> order(c.exact.size());

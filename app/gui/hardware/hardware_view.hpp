@@ -9,6 +9,7 @@
 #include "core/npy.hpp"
 #include "emulation/accumulation/hardware_comparison.hpp"
 
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QListWidget;
@@ -47,8 +48,17 @@ public:
     const std::optional<emu::HardwareComparison>& comparison() const { return comparison_; }
     /// The per-preset summary and the per-entry table as CSV (empty before a run).
     std::string csv() const;
+    /// Whether the summary and the heatmap stand side by side (else the heatmap is below it).
+    bool side_by_side() const;
+
+protected:
+    /// Fits the layout to the width and font: presentation mode at 1024 pixels stacks the heatmap
+    /// under the summary, and the controls widen with the text.
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    void fit_layout();
     void fill_presets();
     void load_matrices();
     void show_comparison();
@@ -61,6 +71,8 @@ private:
     QListWidget* presets_ = nullptr;
     QTableWidget* summary_ = nullptr;
     QTableWidget* entries_ = nullptr;
+    QWidget* side_ = nullptr;
+    QBoxLayout* top_ = nullptr;  ///< the summary and the heatmap
     QVBoxLayout* heatmap_area_ = nullptr;
     QWidget* heatmap_ = nullptr;
     QLabel* status_ = nullptr;
