@@ -129,7 +129,8 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     const bool values_fit = cell_height >= metrics.height() + 2;
     for (std::size_t row = 0; row < model_.rows.size(); ++row) {
         const qreal y = g.grid.top() + row * cell_height;
-        painter.setPen(palette().color(QPalette::WindowText));  // the cells below leave theirs set
+        // Black on the widget's white ground, whatever the palette (the cells below leave their pen set).
+        painter.setPen(Qt::black);
         if (cell_height >= metrics.height() * 0.8)
             painter.drawText(QRectF(margin, y, g.row_labels.width() - 6, cell_height),
                              Qt::AlignRight | Qt::AlignVCenter,

@@ -3,6 +3,8 @@
 
 #include <QApplication>
 #include <QImage>
+#include <QPalette>
+#include <algorithm>
 
 #include "plots/heatmap_widget.hpp"
 
@@ -57,4 +59,22 @@ TEST_CASE("column labels too wide for their column take two lines instead of bei
     CHECK(wrapped > one_line + 8);
     // Wide enough for the names: one line either way.
     CHECK(cells_top(four_policies("fp8_e4m3_"), 2000) == cells_top(four_policies("f"), 2000));
+}
+
+TEST_CASE("row labels stay dark on the heatmap's white ground under a dark palette") {
+    application();
+    HeatmapModel model = four_policies("f");
+    model.rows = {"WWWWWWWW"};  // a wide label: many of its pixels are ink
+    HeatmapWidget widget(model);
+    QPalette dark = widget.palette();
+    dark.setColor(QPalette::WindowText, QColor(230, 230, 230));  // a dark palette's text colour
+    widget.setPalette(dark);
+    widget.resize(600, 300);
+    QImage image(widget.size(), QImage::Format_RGB32);
+    widget.render(&image);
+    // The row label sits left of the grid, halfway down the cells: its darkest pixel is ink.
+    int darkest = 255;
+    for (int x = 0; x < 70; ++x)  // the label's left part, clear of the grid
+        for (int y = 100; y < 290; ++y) darkest = std::min(darkest, qGray(image.pixel(x, y)));
+    CHECK(darkest < 100);
 }
