@@ -16,7 +16,8 @@ namespace floatscope::emu {
 /// multiplication of the significands, a shift and an addition at its place: about ten times
 /// cheaper than an MPFR product and its share of mpfr_sum, and exact by construction.
 ///
-/// Use: a Window over the products (Window::include), begin(), add() every product, round_to().
+/// Use: a Window over the products (window_of the factors' FactorRanges), begin(), add() every
+/// product, round_to().
 class ExactProductSum {
 public:
     /// The span of a set of products: the lowest bit any of them has (2^low) and a bound above all
@@ -24,9 +25,19 @@ public:
     struct Window {
         long low = 0;
         long high = 0;
-        bool empty = true;  ///< no nonzero product seen
-        void include(mpfr_srcptr a, mpfr_srcptr b);  ///< both finite; zeros change nothing
+        bool empty = true;  ///< no nonzero product
     };
+    /// The span of one side's factors (a row of A, a column of B): any product of a factor of
+    /// each lies in the window of the two (a superset of their products' own window).
+    struct FactorRange {
+        long low = 0;  ///< the lowest significand bit of any factor
+        long high = 0;  ///< a bound above every factor's magnitude (its exponent)
+        bool empty = true;  ///< no nonzero factor seen
+        void include(mpfr_srcptr x);  ///< finite; a zero changes nothing
+    };
+    static Window window_of(const FactorRange& a, const FactorRange& b) {
+        return {a.low + b.low, a.high + b.high, a.empty || b.empty};
+    }
 
     /// Starts a sum of at most `terms` products within `w` (w.high - w.low bits plus headroom).
     void begin(const Window& w, std::size_t terms);

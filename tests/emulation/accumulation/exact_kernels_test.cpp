@@ -166,6 +166,9 @@ TEST_CASE("exact_gemm: ties, exact zeros, signed zero sums, specials and far-apa
     CHECK((mpfr_zero_p(zero.backend().data()) && !mpfr_signbit(zero.backend().data())));
     const TruthNumber negative_zero = gemm_1x2({-0.0, 0.0}, {1, -1}, 53);
     CHECK((mpfr_zero_p(negative_zero.backend().data()) && mpfr_signbit(negative_zero.backend().data())));
+    // Nonzero factors in the row and in the column, every product still -0: -1 x 0 and 0 x -1.
+    const TruthNumber crossed_zero = gemm_1x2({-1, 0}, {0, -1}, 53);
+    CHECK((mpfr_zero_p(crossed_zero.backend().data()) && mpfr_signbit(crossed_zero.backend().data())));
     // Magnitudes 2^1000 apart (wider than the fixed-point window): still exact, through mpfr_sum.
     const TruthNumber far = gemm_1x2({std::ldexp(1.0, 600), std::ldexp(1.0, -500)}, {std::ldexp(1.0, 400), 1}, 1200);
     mpfr_t want;
