@@ -3,7 +3,9 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <span>
 
@@ -25,6 +27,19 @@ inline BlockMagnitude block_magnitude(std::span<const float> values) {
         m.special |= !(a <= std::numeric_limits<float>::max());
     }
     return m;
+}
+
+/// The largest |x| over the values that are not NaN, on their magnitudes' bits (non-negative floats
+/// order as their bit patterns, NaNs above +inf): integer maxima vectorize, where a float max
+/// chains one value to the next (a whole tensor's amax, NVFP4's per-tensor scale).
+inline float largest_magnitude(std::span<const float> values) {
+    constexpr std::uint32_t infinity = 0x7F80'0000u;
+    std::uint32_t largest = 0;
+    for (const float v : values) {
+        const std::uint32_t magnitude = std::bit_cast<std::uint32_t>(v) & 0x7FFF'FFFFu;
+        largest = std::max(largest, magnitude <= infinity ? magnitude : 0u);
+    }
+    return std::bit_cast<float>(largest);
 }
 
 }  // namespace floatscope::emu

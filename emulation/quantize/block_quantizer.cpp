@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/kernel_clones.hpp"
 #include "emulation/quantize/element_codec.hpp"
 #include "emulation/quantize/fp8_blockwise.hpp"
 #include "emulation/quantize/mx.hpp"
@@ -22,7 +23,7 @@ BlockQuantized quantize_blocks(const BlockFormat& format, std::span<const float>
     throw Error("quantize_blocks: unknown block family");
 }
 
-void dequantize_blocks(const BlockQuantized& q, std::span<float> out) {
+FLOATSCOPE_KERNEL_CLONES void dequantize_blocks(const BlockQuantized& q, std::span<float> out) {
     if (out.size() != q.size())
         throw Error("dequantize_blocks: output holds " + std::to_string(out.size()) + " values, the tensor " +
                     std::to_string(q.size()));

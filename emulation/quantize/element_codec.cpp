@@ -7,6 +7,7 @@
 
 #include "core/codec.hpp"
 #include "core/error.hpp"
+#include "core/kernel_clones.hpp"
 #include "emulation/quantize/nf4.hpp"
 
 namespace floatscope::emu {
@@ -71,7 +72,7 @@ std::uint8_t ElementCodec::encode(double v) const {
     return static_cast<std::uint8_t>(code);
 }
 
-void ElementCodec::encode_finite(std::span<const float> values, std::uint8_t* codes) const {
+FLOATSCOPE_KERNEL_CLONES void ElementCodec::encode_finite(std::span<const float> values, std::uint8_t* codes) const {
     if (mxint_) {
         for (std::size_t i = 0; i < values.size(); ++i)
             codes[i] = static_cast<std::uint8_t>(static_cast<std::int32_t>(values[i] * 64));

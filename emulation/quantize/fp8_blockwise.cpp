@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/kernel_clones.hpp"
 #include "core/round_array.hpp"
 #include "emulation/quantize/block_amax.hpp"
 #include "emulation/quantize/element_codec.hpp"
@@ -25,7 +26,7 @@ float fp8_blockwise_scale(float amax, bool power_of_two) {
     return std::ldexp(1.0f, exponent);
 }
 
-BlockQuantized quantize_fp8_blockwise(const BlockFormat& format, std::span<const float> x) {
+FLOATSCOPE_KERNEL_CLONES BlockQuantized quantize_fp8_blockwise(const BlockFormat& format, std::span<const float> x) {
     if (format.family != BlockFamily::Fp8Blockwise)
         throw Error("quantize_fp8_blockwise: '" + format.name + "' is not an FP8 blockwise format");
     const bool power_of_two = format.scale.kind != core::FormatKind::Binary;  // e8m0, else fp32

@@ -8,6 +8,7 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/kernel_clones.hpp"
 #include "emulation/quantize/block_amax.hpp"
 
 namespace floatscope::emu {
@@ -151,7 +152,7 @@ std::uint8_t nf4_code(float y) { return nf4_code(nf4_thresholds(), y); }
 
 std::uint8_t bnb_fp4_code(float y) { return bnb_fp4_code(bnb_fp4_thresholds(), y); }
 
-BlockQuantized quantize_absmax(const BlockFormat& format, std::span<const float> x) {
+FLOATSCOPE_KERNEL_CLONES BlockQuantized quantize_absmax(const BlockFormat& format, std::span<const float> x) {
     if (format.family != BlockFamily::Absmax)
         throw Error("quantize_absmax: '" + format.name + "' is not an absmax format (nf4, bnb_fp4)");
     const bool nf4 = format.element.name == "nf4";

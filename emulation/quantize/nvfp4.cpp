@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/kernel_clones.hpp"
 #include "core/round_array.hpp"
 #include "emulation/quantize/block_amax.hpp"
 #include "emulation/quantize/element_codec.hpp"
@@ -18,7 +19,7 @@ float nvfp4_tensor_encode_scale(float tensor_amax) {
     return tensor_amax == 0.0f || scale == 0.0f ? 1.0f : scale;
 }
 
-BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> x, core::StochasticSource* random) {
+FLOATSCOPE_KERNEL_CLONES BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> x, core::StochasticSource* random) {
     if (format.family != BlockFamily::Nvfp4) throw Error("quantize_nvfp4: '" + format.name + "' is not NVFP4");
     const core::RoundingMode mode = format.element_rounding;
     if (core::is_stochastic(mode) && random == nullptr)
@@ -28,8 +29,7 @@ BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> 
     const std::size_t n = x.size();
     const std::size_t block = static_cast<std::size_t>(format.block_size);
 
-    float tensor_amax = 0;
-    for (const float v : x) tensor_amax = std::max(tensor_amax, std::fabs(v));  // a NaN never wins
+    const float tensor_amax = largest_magnitude(x);
     const bool torchao = format.nvfp4_recipe == Nvfp4Recipe::Torchao;
     // TE: the encode scale S_enc, and s_dec = 1.0 / s_enc, a double quotient stored in a float.
     // torchao: the per-tensor (decode) scale amax / (448 * 6); an all-zero tensor, where torchao's
