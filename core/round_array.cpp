@@ -222,9 +222,12 @@ inline typename Native<T>::Bits round_in_range(const Plan<T>& p, typename Native
     if constexpr (mode == RoundingMode::NearestAway)
         return bits_of<T>(pick_value<T>(error + error == quantum, nearest + quantum, nearest));
     if constexpr (mode == RoundingMode::ToOdd) {
-        // toward_zero + magic has ulp = quantum and magic's significand is even, so its last bit is
-        // the parity of toward_zero's quanta. (GCC 12 leaves this loop scalar.)
-        const bool even = (bits_of<T>(toward_zero + magic) & 1) == 0;
+        // toward_zero is an even number of quanta iff half of it lies on the grid: then
+        // (half + magic) - magic gives it back exactly, else a neighbour (half is exact, a multiple
+        // of quantum / 2 above float's smallest subnormal). Float operations and a compare
+        // vectorize; reading the last bit of toward_zero + magic as an integer left the loop scalar.
+        const T half = toward_zero * T{0.5};
+        const bool even = ((half + magic) - magic) == half;
         return bits_of<T>(pick_value<T>((error != 0) & even, toward_zero + quantum, toward_zero));
     }
     if constexpr (mode == RoundingMode::TowardZero) return bits_of<T>(toward_zero);
