@@ -4,40 +4,40 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <cstdint>
-#include <limits>
 #include <span>
 
 namespace floatscope::emu {
 
 struct BlockMagnitude {
-    float amax = 0;  ///< the largest |x| over the finite values and infinities (a NaN never wins std::max)
+    float amax = 0;  ///< the largest |x| over the finite values and infinities (never a NaN)
     bool nan = false;  ///< a NaN among the values
     bool special = false;  ///< a NaN or an infinity among the values
 };
 
-/// One pass over a block's values.
+/// One pass over a block's values, on their magnitudes' bits: non-negative floats order as their
+/// bit patterns do, NaNs above +inf. Integer maxima vectorize, where a float max chains each value
+/// to the last (GCC 12 vectorizes the signed maximum, not the unsigned one: magnitudes are below
+/// 2^31 either way).
 inline BlockMagnitude block_magnitude(std::span<const float> values) {
-    BlockMagnitude m;
+    constexpr std::int32_t infinity = 0x7F80'0000;
+    std::int32_t largest = 0, largest_number = 0;  // over all values; over those not NaN
     for (const float v : values) {
-        const float a = std::fabs(v);
-        m.amax = std::max(m.amax, a);
-        m.nan |= std::isnan(a);
-        m.special |= !(a <= std::numeric_limits<float>::max());
+        const std::int32_t magnitude = std::bit_cast<std::int32_t>(v) & 0x7FFF'FFFF;
+        largest = std::max(largest, magnitude);
+        largest_number = std::max(largest_number, magnitude <= infinity ? magnitude : 0);
     }
-    return m;
+    return {std::bit_cast<float>(largest_number), largest > infinity, largest >= infinity};
 }
 
-/// The largest |x| over the values that are not NaN, on their magnitudes' bits (non-negative floats
-/// order as their bit patterns, NaNs above +inf): integer maxima vectorize, where a float max
-/// chains one value to the next (a whole tensor's amax, NVFP4's per-tensor scale).
+/// The largest |x| over the values that are not NaN (block_magnitude's amax alone: a whole
+/// tensor's, NVFP4's per-tensor scale).
 inline float largest_magnitude(std::span<const float> values) {
-    constexpr std::uint32_t infinity = 0x7F80'0000u;
-    std::uint32_t largest = 0;
+    constexpr std::int32_t infinity = 0x7F80'0000;
+    std::int32_t largest = 0;
     for (const float v : values) {
-        const std::uint32_t magnitude = std::bit_cast<std::uint32_t>(v) & 0x7FFF'FFFFu;
-        largest = std::max(largest, magnitude <= infinity ? magnitude : 0u);
+        const std::int32_t magnitude = std::bit_cast<std::int32_t>(v) & 0x7FFF'FFFF;
+        largest = std::max(largest, magnitude <= infinity ? magnitude : 0);
     }
     return std::bit_cast<float>(largest);
 }

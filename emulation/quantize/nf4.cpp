@@ -61,11 +61,20 @@ inline std::uint8_t nf4_code(const std::array<float, 15>& thresholds, float y) {
     return static_cast<std::uint8_t>(code);
 }
 
+/// fp4_code_of_rank as arithmetic: ranks 2, 3, 6, 7 swap bit 2. A table lookup per value (a
+/// gather) kept the block loop from vectorizing.
+constexpr unsigned fp4_code_of(unsigned rank) { return rank ^ ((rank & 2u) << 1); }
+static_assert([] {
+    for (unsigned r = 0; r < 8; ++r)
+        if (fp4_code_of(r) != fp4_code_of_rank[r]) return false;
+    return true;
+}());
+
 inline std::uint8_t bnb_fp4_code(const std::array<float, 7>& thresholds, float y) {
     const float a = std::fabs(y);
     unsigned rank = 0;
     for (const float t : thresholds) rank += a > t ? 1u : 0u;
-    return static_cast<std::uint8_t>(fp4_code_of_rank[rank] | (y < 0 ? 8u : 0u));
+    return static_cast<std::uint8_t>(fp4_code_of(rank) | (y < 0 ? 8u : 0u));
 }
 
 /// Nearest entry of an ascending table of floats, ties to the lower entry (rank in the table).
