@@ -52,10 +52,10 @@ public:
     template <int K>
     FixedRounded<P> round_finite(bool negative, const Limbs<K>& significand, std::int64_t exponent) const;
 
-    /// round_finite of significand * 2^exponent for a significand of one Uint128 (nonzero): where the rounding is not stochastic and the value lies in the normal range, in a
-    /// few 128-bit operations (binary128's common case); elsewhere through round_finite.
-    FixedRounded<P> round_finite(bool negative, Uint128 significand, std::int64_t exponent) const
-        requires(P == 2);
+    /// round_finite of significand * 2^exponent for a significand of one Uint128 (nonzero): where
+    /// the rounding is not stochastic and the value lies in the normal range, in a few 128-bit
+    /// operations (binary128's common case); elsewhere through round_finite.
+    FixedRounded<P> round_finite(bool negative, Uint128 significand, std::int64_t exponent) const requires(P == 2);
 
 private:
     static Limbs<P> one() {
@@ -154,8 +154,7 @@ FixedRounded<P> FixedWideRounder<P>::round_finite(bool negative, const Limbs<K>&
 
 template <int P>
 FixedRounded<P> FixedWideRounder<P>::round_finite(bool negative, Uint128 significand, std::int64_t x_exponent) const
-    requires(P == 2)
-{
+    requires(P == 2) {
     const int M = spec_.mantissa_bits;
     const int high = static_cast<int>(significand >> 64 != 0);
     const int length = 64 * high + 64 - __builtin_clzll(static_cast<std::uint64_t>(significand >> (64 * high)));

@@ -14,7 +14,9 @@ constexpr long limb_bits = GMP_NUMB_BITS;
 mp_size_t limbs_of(mpfr_srcptr x) { return static_cast<mp_size_t>((mpfr_get_prec(x) + limb_bits - 1) / limb_bits); }
 
 /// The exponent of a number's lowest limb bit: EXP - limb_bits n.
-long lowest_bit(mpfr_srcptr x) { return static_cast<long>(mpfr_get_exp(x)) - limb_bits * static_cast<long>(limbs_of(x)); }
+long lowest_bit(mpfr_srcptr x) {
+    return static_cast<long>(mpfr_get_exp(x)) - limb_bits * static_cast<long>(limbs_of(x));
+}
 
 /// The exponent of a product's lowest limb bit: EXP_a + EXP_b - limb_bits (n_a + n_b).
 long lowest_bit(mpfr_srcptr a, mpfr_srcptr b) { return lowest_bit(a) + lowest_bit(b); }

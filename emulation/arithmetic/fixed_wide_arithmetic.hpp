@@ -43,7 +43,8 @@ struct FixedLayout {
 /// whether any bit below it is set, which a value rounded to odd at p + 2 bits or more keeps
 /// (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
 /// rounding to odd", IEEE TC 57(4), 2008). For those modes add, sub and mul round to odd in P limbs
-/// (64 P - 3 >= p + 2 bits), which halves the rounder's work on binary128.
+/// (64 P - 3 >= p + 2 bits), which halves the rounder's work on binary128; there, two normal
+/// operands of add, sub and mul stay in unsigned __int128 from decoding to rounding.
 template <int P>
 class FixedWideArithmetic {
 public:

@@ -64,7 +64,8 @@ int mx_shared_exponent(float amax, int emax_elem, double max_elem, ScaleRule rul
     return std::clamp(e, -127, 127);
 }
 
-FLOATSCOPE_KERNEL_CLONES BlockQuantized quantize_mx(const BlockFormat& format, std::span<const float> x, core::StochasticSource* random) {
+FLOATSCOPE_KERNEL_CLONES BlockQuantized quantize_mx(const BlockFormat& format, std::span<const float> x,
+                                                    core::StochasticSource* random) {
     if (format.family != BlockFamily::Mx) throw Error("quantize_mx: '" + format.name + "' is not an MX format");
     const core::RoundingMode mode = format.element_rounding;
     if (core::is_stochastic(mode) && random == nullptr)

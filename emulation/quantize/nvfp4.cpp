@@ -19,7 +19,8 @@ float nvfp4_tensor_encode_scale(float tensor_amax) {
     return tensor_amax == 0.0f || scale == 0.0f ? 1.0f : scale;
 }
 
-FLOATSCOPE_KERNEL_CLONES BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> x, core::StochasticSource* random) {
+FLOATSCOPE_KERNEL_CLONES BlockQuantized quantize_nvfp4(const BlockFormat& format, std::span<const float> x,
+                                                       core::StochasticSource* random) {
     if (format.family != BlockFamily::Nvfp4) throw Error("quantize_nvfp4: '" + format.name + "' is not NVFP4");
     const core::RoundingMode mode = format.element_rounding;
     if (core::is_stochastic(mode) && random == nullptr)

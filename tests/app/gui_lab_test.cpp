@@ -6,13 +6,13 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
-#include <QHeaderView>
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>

@@ -332,8 +332,9 @@ TEST_CASE("a session saves and reopens with its setup and results, a bad file is
     CHECK(w.ws.results_view()->message().contains("missing.json"));
 }
 
-TEST_CASE("story buttons show their whole text in the view's font, presentation size too, and a click asks for the story",
-          "[gui]") {
+TEST_CASE(
+    "story buttons show their whole text in the view's font, presentation size too, and a click asks for the story",
+    "[gui]") {
     test::gui_application();
     gui::StoriesView view;
     view.resize(1024, 700);

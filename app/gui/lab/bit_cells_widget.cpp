@@ -71,7 +71,9 @@ int BitCellsWidget::cell_height() const { return fontMetrics().height() + 7; }
 
 // The height is that of the lines at the present width: the vertical policy is Fixed, so the
 // layout gives no more than this (heightForWidth alone would be capped at one line).
-QSize BitCellsWidget::sizeHint() const { return {width_bits_ * preferred_cell_width() + 1, lines_ * cell_height() + 1}; }
+QSize BitCellsWidget::sizeHint() const {
+    return {width_bits_ * preferred_cell_width() + 1, lines_ * cell_height() + 1};
+}
 
 QSize BitCellsWidget::minimumSizeHint() const {
     const int shortest_line = std::min(width_bits_, minimum_cells_per_line);

@@ -56,7 +56,8 @@ bool FormatsView::eventFilter(QObject* watched, QEvent* event) {
         return true;
     }
     // After the event: the header, a child of the table, takes the new font in its own turn.
-    if (watched == table_ && event->type() == QEvent::FontChange) QTimer::singleShot(0, this, [this] { fit_to_font(); });
+    if (watched == table_ && event->type() == QEvent::FontChange)
+        QTimer::singleShot(0, this, [this] { fit_to_font(); });
     return QWidget::eventFilter(watched, event);
 }
 

@@ -151,8 +151,9 @@ void CompareView::show_report(const emu::Report& report) {
     table_->setVisible(!report.rows.empty());
     if (report.rows.empty()) {
         hardware_row_->hide();
-        note_->setText(QStringLiteral("No run yet: start one in the Runner or pick a story. Each policy of the run "
-                                      "(each scheme of a quantization) then shows here as a row to sort and select."));
+        note_->setText(
+            QStringLiteral("No run yet: start one in the Runner or pick a story. Each policy of the run "
+                           "(each scheme of a quantization) then shows here as a row to sort and select."));
         return;
     }
     const std::vector<SchemeSummary> schemes = summarize_schemes(report);

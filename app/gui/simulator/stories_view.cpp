@@ -22,7 +22,8 @@ StoriesView::StoriesView(QWidget* parent) : QWidget(parent) {
     heading->setWordWrap(true);
     auto* buttons = new QVBoxLayout;
     for (const Story& story : stories()) {
-        auto* button = new StoryButton(QString::fromStdString(story.title), QString::fromStdString(story.summary), this);
+        auto* button =
+            new StoryButton(QString::fromStdString(story.title), QString::fromStdString(story.summary), this);
         button->setObjectName(QString::fromStdString(story.name));
         button->setToolTip(QStringLiteral("%1 (--story %2)")
                                .arg(QString::fromStdString(story.setup.workload), QString::fromStdString(story.name)));

@@ -43,8 +43,8 @@ int StoryButton::icon_extent() const { return QFontMetrics(title_font()).height(
 QRect StoryButton::title_rect(int width) const {
     const int left = 2 * margin() + icon_extent();
     const int text_width = std::max(1, width - left - margin());
-    const QRect bound = QFontMetrics(title_font())
-                            .boundingRect(QRect(0, 0, text_width, unbounded_height), Qt::TextWordWrap, text());
+    const QRect bound =
+        QFontMetrics(title_font()).boundingRect(QRect(0, 0, text_width, unbounded_height), Qt::TextWordWrap, text());
     return {left, margin(), text_width, bound.height()};
 }
 

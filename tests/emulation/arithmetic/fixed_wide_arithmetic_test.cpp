@@ -239,8 +239,8 @@ std::size_t compare_paths(const FormatSpec& spec, int cases, NextOperands&& oper
 // take patterns of two limbs; binary256, e15m240 and e8m200 four (e2m125's sums take the 2P-limb
 // frame, the others' P + 1 limbs); the narrow formats check the corners of small exponent ranges,
 // flushing and saturation.
-const char* const tested_formats[] = {"binary128", "e11m116", "e2m125", "e15m63", "binary256", "e15m240",
-                                      "e8m200",    "fp64",    "fp32",   "fp16:ftz", "e4m3:sat", "e5m2"};
+const char* const tested_formats[] = {"binary128", "e11m116", "e2m125", "e15m63",   "binary256", "e15m240",
+                                      "e8m200",    "fp64",    "fp32",   "fp16:ftz", "e4m3:sat",  "e5m2"};
 
 }  // namespace
 
