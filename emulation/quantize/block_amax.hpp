@@ -30,16 +30,4 @@ inline BlockMagnitude block_magnitude(std::span<const float> values) {
     return {std::bit_cast<float>(largest_number), largest > infinity, largest >= infinity};
 }
 
-/// The largest |x| over the values that are not NaN (block_magnitude's amax alone: a whole
-/// tensor's, NVFP4's per-tensor scale).
-inline float largest_magnitude(std::span<const float> values) {
-    constexpr std::int32_t infinity = 0x7F80'0000;
-    std::int32_t largest = 0;
-    for (const float v : values) {
-        const std::int32_t magnitude = std::bit_cast<std::int32_t>(v) & 0x7FFF'FFFF;
-        largest = std::max(largest, magnitude <= infinity ? magnitude : 0);
-    }
-    return std::bit_cast<float>(largest);
-}
-
 }  // namespace floatscope::emu

@@ -30,7 +30,7 @@ FLOATSCOPE_KERNEL_CLONES BlockQuantized quantize_nvfp4(const BlockFormat& format
     const std::size_t n = x.size();
     const std::size_t block = static_cast<std::size_t>(format.block_size);
 
-    const float tensor_amax = largest_magnitude(x);
+    const float tensor_amax = block_magnitude(x).amax;  // a NaN never wins
     const bool torchao = format.nvfp4_recipe == Nvfp4Recipe::Torchao;
     // TE: the encode scale S_enc, and s_dec = 1.0 / s_enc, a double quotient stored in a float.
     // torchao: the per-tensor (decode) scale amax / (448 * 6); an all-zero tensor, where torchao's

@@ -80,8 +80,6 @@ QSize BitCellsWidget::minimumSizeHint() const {
     return {shortest_line * narrowest_cell_width() + 1, cell_height() + 1};
 }
 
-bool BitCellsWidget::hasHeightForWidth() const { return true; }
-
 int BitCellsWidget::heightForWidth(int width) const { return lines_for(width) * cell_height() + 1; }
 
 void BitCellsWidget::resizeEvent(QResizeEvent*) {

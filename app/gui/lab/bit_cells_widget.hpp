@@ -27,10 +27,10 @@ public:
     QPoint cell_centre(int index) const;
 
     /// Cells grow with the font (presentation mode) and shrink to fit a narrow window; where even
-    /// the narrowest cells do not fit one line, they go on several of equal length.
+    /// the narrowest cells do not fit one line, they go on several of equal length (the size
+    /// policy has heightForWidth).
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
-    bool hasHeightForWidth() const override;
     int heightForWidth(int width) const override;
 
 signals:

@@ -1,7 +1,6 @@
 // StoryButton: an arrow, the title in bold, the summary wrapped below it; the text scales with the font.
 #include "app/gui/simulator/story_button.hpp"
 
-#include <QEnterEvent>
 #include <QIcon>
 #include <QPainter>
 #include <QStyle>
@@ -21,7 +20,7 @@ StoryButton::StoryButton(const QString& title, const QString& summary, QWidget* 
     setText(title);
     setIcon(QIcon::fromTheme(QStringLiteral("go-next"), style()->standardIcon(QStyle::SP_ArrowRight)));
     setCursor(Qt::PointingHandCursor);
-    setAttribute(Qt::WA_Hover);
+    setAttribute(Qt::WA_Hover);  // repaints on entering and leaving: the hover shade
     setAccessibleDescription(summary);
     // Height for the width it gets; a Preferred height may exceed the hint of a narrow button.
     QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
@@ -66,16 +65,6 @@ QSize StoryButton::minimumSizeHint() const {
     // The layouts take the height from heightForWidth; a minimum from a narrow width would be far
     // taller than the button needs at its real width, and make the page scroll for nothing.
     return {fontMetrics().averageCharWidth() * 24, icon_extent() + 2 * margin()};
-}
-
-void StoryButton::enterEvent(QEnterEvent* event) {
-    update();
-    QAbstractButton::enterEvent(event);
-}
-
-void StoryButton::leaveEvent(QEvent* event) {
-    update();
-    QAbstractButton::leaveEvent(event);
 }
 
 void StoryButton::paintEvent(QPaintEvent*) {
