@@ -102,6 +102,15 @@ constexpr std::array constants = {
     ConstantName{"FALSE", Constant::False},
 };
 
+// The table lists the operations in Op's order, so that operation_info (asked per evaluated
+// operation) is an index.
+constexpr bool in_op_order() {
+    for (std::size_t i = 0; i < operations.size(); ++i)
+        if (operations[i].op != static_cast<Op>(i)) return false;
+    return operations.back().op == Op::Ref;
+}
+static_assert(in_op_order(), "operations must list every Op, in the enum's order");
+
 }  // namespace
 
 std::optional<OperationInfo> find_operation(std::string_view name) {
@@ -111,11 +120,7 @@ std::optional<OperationInfo> find_operation(std::string_view name) {
     return std::nullopt;
 }
 
-const OperationInfo& operation_info(Op op) {
-    for (const OperationInfo& info : operations)
-        if (info.op == op) return info;
-    return operations.front();
-}
+const OperationInfo& operation_info(Op op) { return operations[static_cast<std::size_t>(op)]; }
 
 std::optional<Constant> find_constant(std::string_view name) {
     for (const ConstantName& c : constants)
