@@ -1,6 +1,7 @@
 // Emulated FPCore arithmetic: bit-exact + - * / sqrt fma, every other function through MPFR.
 #include "emulation/fpcore/emulated_domain.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -86,18 +87,21 @@ EmulatedDomain::EmulatedDomain(const Program& program) {
 
 bool EmulatedDomain::fits(const Context& c, double x) {
     if (c.integer) return false;
-    if (x == 0 || !std::isfinite(x)) return true;
-    const double magnitude = std::fabs(x);
-    if (magnitude > c.geometry.max_finite) return false;
-    int exponent = 0;
-    std::frexp(magnitude, &exponent);  // magnitude in [2^(exponent-1), 2^exponent)
-    const int binade = exponent - 1;
-    const int precision =
-        binade >= c.geometry.emin ? c.geometry.precision : c.geometry.precision - (c.geometry.emin - binade);
-    if (precision <= 0) return false;
-    // x is a multiple of 2^(binade - precision + 1) exactly when scaling by its inverse leaves an integer.
-    const double scaled = std::ldexp(magnitude, precision - 1 - binade);
-    return scaled == std::floor(scaled);
+    const std::uint64_t magnitude = std::bit_cast<std::uint64_t>(x) & ~(std::uint64_t{1} << 63);
+    constexpr std::uint64_t infinity = 0x7ff0'0000'0000'0000;
+    if (magnitude == 0 || magnitude >= infinity) return true;  // zeros, infinities and NaNs
+    if (std::fabs(x) > c.geometry.max_finite) return false;
+    // |x| = significand * 2^scale, an integer significand: read off the bits, no frexp or ldexp
+    // (this test runs before every operation).
+    constexpr std::uint64_t hidden = std::uint64_t{1} << 52;
+    const int field = static_cast<int>(magnitude >> 52);
+    const std::uint64_t significand = field == 0 ? magnitude : (magnitude & (hidden - 1)) | hidden;
+    const int scale = std::max(field, 1) - 1075;
+    const int binade = scale + static_cast<int>(std::bit_width(significand)) - 1;
+    // x is a value of the format when its lowest set bit is no finer than the format's spacing in
+    // that binade (the subnormal spacing below emin).
+    const int spacing = std::max(binade, c.geometry.emin) - (c.geometry.precision - 1);
+    return scale + std::countr_zero(significand) >= spacing;
 }
 
 double EmulatedDomain::round_exact(int context, const core::ExactValue& x) {
