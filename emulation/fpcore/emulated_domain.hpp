@@ -28,12 +28,13 @@ public:
 
     explicit EmulatedDomain(const Program& program);
 
-    double literal(const Expr& e) const { return cached(e); }
-    double constant(const Expr& e) const { return cached(e); }
-    double apply(const Expr& e, const double* const* operands, int count) {
+    const double& literal(const Expr& e) const { return cached(e); }
+    const double& constant(const Expr& e) const { return cached(e); }
+    /// out = e's operation of the operands (out may be one of them).
+    void apply(const Expr& e, const double* const* operands, int count, double& out) {
         double args[3] = {0, 0, 0};
         for (int i = 0; i < count; ++i) args[i] = *operands[i];
-        return apply_values(e, args, count);
+        out = apply_values(e, args, count);
     }
     double cast(const Expr& e, double x) { return round_exact(e.context, core::ExactValue::from_double(x)); }
     double input(int context, double x) { return round_exact(context, core::ExactValue::from_double(x)); }
@@ -71,7 +72,7 @@ private:
     static bool fits(const Context& c, double x);
     double apply_values(const Expr& e, const double* args, int count);
     double through_mpfr(const Expr& e, const double* args, int count);
-    double cached(const Expr& e) const { return literals_[static_cast<std::size_t>(e.literal)]; }
+    const double& cached(const Expr& e) const { return literals_[static_cast<std::size_t>(e.literal)]; }
 
     std::vector<Context> contexts_;
     std::vector<double> literals_;  ///< by Expr::literal, rounded to their contexts once

@@ -10,6 +10,7 @@
 #include "core/memory_budget.hpp"
 #include "emulation/fpcore/program.hpp"
 #include "emulation/fpcore/value.hpp"
+#include "emulation/fpcore/value_stack.hpp"
 
 namespace floatscope::emu::fpcore {
 
@@ -31,6 +32,9 @@ public:
         : program_(program), domain_(domain), limits_(limits), frames_(program.functions.size()) {
         for (std::size_t i = 0; i < frames_.size(); ++i)
             frames_[i].resize(static_cast<std::size_t>(program.functions[i].slot_count));
+        std::size_t arity = 0;
+        visit_expressions(program, [&](const Expr& e) { arity = std::max(arity, e.children.size()); });
+        operands_.resize(arity);
     }
 
     /// Evaluates the benchmark on `inputs`: per argument its value, or a tensor argument's elements
@@ -75,11 +79,10 @@ private:
         stack_.clear();  // an evaluation that threw leaves its values
     }
 
-    /// Evaluates e onto the value stack; its value is then stack_.back() (indices stay valid while
-    /// nested evaluations push and pop: references may not).
-    void push(const Expr& e, std::vector<V>& frame) { stack_.push_back(eval(e, frame)); }
+    /// Evaluates e onto the value stack, straight into its new element.
+    void push(const Expr& e, std::vector<V>& frame) { eval_to(e, frame, stack_.push()); }
     /// Removes the stack's values from `base` on.
-    void pop_to(std::size_t base) { stack_.erase(stack_.begin() + static_cast<std::ptrdiff_t>(base), stack_.end()); }
+    void pop_to(std::size_t base) { stack_.pop_to(base); }
 
     void bind_inputs(const Function& f, const std::vector<Number>& inputs, std::vector<V>& frame) {
         std::size_t next = 0;
@@ -111,13 +114,13 @@ private:
 
     /// Calls an FPCore on the arguments at stack_[base...], each rounded to its context (a tensor
     /// element by element). Calls are not recursive, so each function's frame is free when called.
-    V call(int index, std::size_t base) {
+    void call(int index, std::size_t base, V& out) {
         const Function& f = program_.functions[static_cast<std::size_t>(index)];
         std::vector<V>& frame = frames_[static_cast<std::size_t>(index)];
         for (std::size_t i = 0; i < f.argument_slots.size(); ++i)
             frame[static_cast<std::size_t>(f.argument_slots[i])] = rounded(f.argument_contexts[i], stack_[base + i]);
         pop_to(base);
-        return eval(f.body, frame);
+        eval_to(f.body, frame, out);
     }
 
     V rounded(int context, const V& v) {
@@ -160,16 +163,46 @@ private:
         if (v.kind == V::Kind::Number) iterations_.push_back(v.number);
     }
 
+    /// e's value as a new Value (where no destination is at hand: tests, sizes, tensors).
     V eval(const Expr& e, std::vector<V>& frame) {
+        V v;
+        eval_to(e, frame, v);
+        return v;
+    }
+
+    static void set_number(V& out) {
+        out.kind = V::Kind::Number;
+        out.elements.reset();
+    }
+    static void set_boolean(V& out, bool b) {
+        out.kind = V::Kind::Boolean;
+        out.boolean = b;
+        out.elements.reset();
+    }
+
+    /// Evaluates e into `out`, which may be a variable e reads (a while* update): operations read
+    /// their operands before they write, and nothing else writes out before its last step.
+    void eval_to(const Expr& e, std::vector<V>& frame, V& out) {
         using K = Expr::Kind;
         switch (e.kind) {
-            case K::Number: return V::of(domain_.literal(e));
+            case K::Number:
+                set_number(out);
+                out.number = domain_.literal(e);
+                return;
             case K::Constant:
-                if (e.constant == Constant::True || e.constant == Constant::False)
-                    return V::of_boolean(e.constant == Constant::True);
-                return V::of(domain_.constant(e));
-            case K::Variable: return frame[static_cast<std::size_t>(e.slot)];
-            case K::Operation: return operation(e, frame);
+                if (e.constant == Constant::True || e.constant == Constant::False) {
+                    set_boolean(out, e.constant == Constant::True);
+                    return;
+                }
+                set_number(out);
+                out.number = domain_.constant(e);
+                return;
+            case K::Variable: {
+                const V& v = frame[static_cast<std::size_t>(e.slot)];
+                if (&v != &out) out = v;
+                return;
+            }
+            case K::Operation: operation(e, frame, out); return;
             case K::Call: {
                 const Function& callee = program_.functions[static_cast<std::size_t>(e.function)];
                 const std::size_t base = stack_.size();
@@ -177,15 +210,16 @@ private:
                     const Expr& a = e.children[i];
                     push(a, frame);
                     if (callee.argument_dimensions[i].empty())
-                        number(stack_.back(), a);
-                    else if (stack_.back().kind != V::Kind::Tensor)
+                        number(stack_[stack_.size() - 1], a);
+                    else if (stack_[stack_.size() - 1].kind != V::Kind::Tensor)
                         fail_at(a.location, "expected a tensor for argument '" + callee.argument_names[i] + "'");
                 }
-                return call(e.function, base);
+                call(e.function, base, out);
+                return;
             }
             case K::If:
-                return boolean(eval(e.children[0], frame), e.children[0]) ? eval(e.children[1], frame)
-                                                                          : eval(e.children[2], frame);
+                eval_to(boolean(eval(e.children[0], frame), e.children[0]) ? e.children[1] : e.children[2], frame, out);
+                return;
             case K::Let:
             case K::LetStar: {
                 const std::size_t n = e.slots.size();
@@ -193,32 +227,36 @@ private:
                     assign_together(e, frame, 0, 1, 0, n);
                 } else {
                     for (std::size_t i = 0; i < n; ++i)
-                        frame[static_cast<std::size_t>(e.slots[i])] = eval(e.children[i], frame);
+                        eval_to(e.children[i], frame, frame[static_cast<std::size_t>(e.slots[i])]);
                 }
                 for (std::size_t i = 0; i < n; ++i) {
                     const V& v = frame[static_cast<std::size_t>(e.slots[i])];
                     if (e.binding_regions[i] >= 0 && v.kind == V::Kind::Number)
                         bindings_[static_cast<std::size_t>(e.binding_regions[i])] = v.number;
                 }
-                return eval(e.children[n], frame);
+                eval_to(e.children[n], frame, out);
+                return;
             }
             case K::While:
-            case K::WhileStar: return loop_while(e, frame);
+            case K::WhileStar: loop_while(e, frame, out); return;
             case K::For:
             case K::ForStar:
-            case K::TensorStar: return loop_for(e, frame);
-            case K::Tensor: return tensor(e, frame);
-            case K::Cast: return V::of(domain_.cast(e, number(eval(e.children[0], frame), e.children[0])));
+            case K::TensorStar: loop_for(e, frame, out); return;
+            case K::Tensor: out = tensor(e, frame); return;
+            case K::Cast: {
+                Number x = number(eval(e.children[0], frame), e.children[0]);
+                set_number(out);
+                out.number = domain_.cast(e, x);
+                return;
+            }
             case K::Array: {
                 auto elements = std::make_shared<std::vector<V>>();
                 for (const Expr& c : e.children) elements->push_back(eval(c, frame));
-                V v;
-                v.kind = V::Kind::Tensor;
-                v.elements = std::move(elements);
-                return v;
+                out.kind = V::Kind::Tensor;
+                out.elements = std::move(elements);
+                return;
             }
         }
-        return {};
     }
 
     /// Updates loop variables: all at once (while, for) or one after another (while*, for*).
@@ -226,8 +264,8 @@ private:
                 std::size_t count, bool sequential) {
         if (sequential) {
             for (std::size_t i = 0; i < count; ++i)
-                frame[static_cast<std::size_t>(e.slots[first_slot + i])] =
-                    eval(e.children[first_child + 2 * i + 1], frame);
+                eval_to(e.children[first_child + 2 * i + 1], frame,
+                        frame[static_cast<std::size_t>(e.slots[first_slot + i])]);
             return;
         }
         assign_together(e, frame, first_child + 1, 2, first_slot, count);
@@ -237,7 +275,8 @@ private:
                     std::size_t count, bool sequential) {
         if (sequential) {
             for (std::size_t i = 0; i < count; ++i)
-                frame[static_cast<std::size_t>(e.slots[first_slot + i])] = eval(e.children[first_child + 2 * i], frame);
+                eval_to(e.children[first_child + 2 * i], frame,
+                        frame[static_cast<std::size_t>(e.slots[first_slot + i])]);
             return;
         }
         assign_together(e, frame, first_child, 2, first_slot, count);
@@ -250,7 +289,7 @@ private:
         const std::size_t base = stack_.size();
         for (std::size_t i = 0; i < count; ++i) push(e.children[first_child + stride * i], frame);
         for (std::size_t i = 0; i < count; ++i)
-            frame[static_cast<std::size_t>(e.slots[first_slot + i])] = std::move(stack_[base + i]);
+            frame[static_cast<std::size_t>(e.slots[first_slot + i])] = stack_[base + i];
         pop_to(base);
     }
 
@@ -271,7 +310,7 @@ private:
         return true;
     }
 
-    V loop_while(const Expr& e, std::vector<V>& frame) {
+    void loop_while(const Expr& e, std::vector<V>& frame, V& out) {
         const bool sequential = e.kind == Expr::Kind::WhileStar;
         const std::size_t count = e.slots.size();
         initialise(e, frame, 1, 0, count, sequential);
@@ -279,7 +318,8 @@ private:
         // returns to earlier values never ends: Brent's cycle detection (BIT 20, 1980) compares it
         // with a copy saved at powers of two: a bf16 counter stuck at 256 stops at iteration 512.
         const std::size_t snapshot = stack_.size();  // the copy, on the stack
-        if constexpr (Domain::finite_states) stack_.resize(snapshot + e.test_state.size());
+        if constexpr (Domain::finite_states)
+            for (std::size_t k = 0; k < e.test_state.size(); ++k) stack_.push();
         long long power = 1, since_snapshot = 0, iterations = 0;
         if constexpr (Domain::exact_counters)
             if (counts_past_budget(e, frame)) past_iteration_budget(e);  // what running it would end in
@@ -307,7 +347,7 @@ private:
             }
         }
         pop_to(snapshot);
-        return eval(e.children.back(), frame);
+        eval_to(e.children.back(), frame, out);
     }
 
     /// Whether a while loop will run past the iteration budget, told before it runs: its test
@@ -379,7 +419,7 @@ private:
         }
     }
 
-    V loop_for(const Expr& e, std::vector<V>& frame) {
+    void loop_for(const Expr& e, std::vector<V>& frame, V& out) {
         const bool sequential = e.kind != Expr::Kind::For;
         const std::vector<long long> dims = sizes(e, frame);
         const std::size_t indices = dims.size();
@@ -393,13 +433,14 @@ private:
                 update(e, frame, indices, indices, count, sequential);
                 elements->push_back(eval(e.children.back(), frame));
             });
-            return nest(std::move(*elements), dims);
+            out = nest(std::move(*elements), dims);
+            return;
         }
         for_each_index(e, frame, dims, [&] {
             update(e, frame, indices, indices, count, sequential);
             if (count > 0) record_iteration(e, frame, static_cast<std::size_t>(e.slots[indices]));
         });
-        return eval(e.children.back(), frame);
+        eval_to(e.children.back(), frame, out);
     }
 
     V tensor(const Expr& e, std::vector<V>& frame) {
@@ -441,12 +482,10 @@ private:
         return v;
     }
 
-    /// FPCore comparisons of the arguments at stack_[base...]: every ordered pair (==, <, ...) or
-    /// all pairs (!=).
-    V compare(const Expr& e, std::size_t base) {
+    /// FPCore comparisons of the operands: every ordered pair (==, <, ...) or all pairs (!=).
+    bool compare(const Expr& e, const Number* const* args) {
         const std::size_t count = e.children.size();
-        for (std::size_t i = 0; i < count; ++i) number(stack_[base + i], e.children[i]);
-        auto n = [&](std::size_t i) -> const Number& { return stack_[base + i].number; };
+        auto n = [&](std::size_t i) -> const Number& { return *args[i]; };
         auto holds = [&](int c) {
             switch (e.op) {
                 case Op::Less: return c == -1;
@@ -460,25 +499,30 @@ private:
         if (e.op == Op::NotEqual) {
             for (std::size_t i = 0; i < count; ++i)
                 for (std::size_t j = i + 1; j < count; ++j)
-                    if (!holds(domain_.compare(n(i), n(j)))) return V::of_boolean(false);
-            return V::of_boolean(true);
+                    if (!holds(domain_.compare(n(i), n(j)))) return false;
+            return true;
         }
         for (std::size_t i = 0; i + 1 < count; ++i)
-            if (!holds(domain_.compare(n(i), n(i + 1)))) return V::of_boolean(false);
-        return V::of_boolean(true);
+            if (!holds(domain_.compare(n(i), n(i + 1)))) return false;
+        return true;
     }
 
-    V operation(const Expr& e, std::vector<V>& frame) {
+    void operation(const Expr& e, std::vector<V>& frame, V& out) {
         switch (e.op) {
             case Op::And:
+            case Op::Or: {
+                // The first operand that decides (false for and, true for or) ends the evaluation.
+                const bool decides = e.op == Op::Or;
+                bool result = !decides;
                 for (const Expr& c : e.children)
-                    if (!boolean(eval(c, frame), c)) return V::of_boolean(false);
-                return V::of_boolean(true);
-            case Op::Or:
-                for (const Expr& c : e.children)
-                    if (boolean(eval(c, frame), c)) return V::of_boolean(true);
-                return V::of_boolean(false);
-            case Op::Not: return V::of_boolean(!boolean(eval(e.children[0], frame), e.children[0]));
+                    if (boolean(eval(c, frame), c) == decides) {
+                        result = decides;
+                        break;
+                    }
+                set_boolean(out, result);
+                return;
+            }
+            case Op::Not: set_boolean(out, !boolean(eval(e.children[0], frame), e.children[0])); return;
             case Op::Dim: {
                 V t = eval(e.children[0], frame);
                 long long d = 0;
@@ -488,7 +532,9 @@ private:
                     V first = t.elements->front();
                     t = std::move(first);
                 }
-                return V::of(domain_.index_value(e, d));
+                set_number(out);
+                out.number = domain_.index_value(e, d);
+                return;
             }
             case Op::Size: {
                 V t = eval(e.children[0], frame);
@@ -499,7 +545,9 @@ private:
                 }
                 if (t.kind != V::Kind::Tensor)
                     fail_at(e.location, "size: the tensor has fewer dimensions than asked for");
-                return V::of(domain_.index_value(e, static_cast<long long>(t.elements->size())));
+                set_number(out);
+                out.number = domain_.index_value(e, static_cast<long long>(t.elements->size()));
+                return;
             }
             case Op::Ref: {
                 V t = eval(e.children[0], frame);
@@ -513,29 +561,55 @@ private:
                     V element = (*t.elements)[static_cast<std::size_t>(i)];
                     t = std::move(element);
                 }
-                return t;
+                out = std::move(t);
+                return;
             }
             default: break;
         }
         const std::size_t base = stack_.size();
-        for (const Expr& c : e.children) push(c, frame);
-        V result = combine(e, base);
+        for (const Expr& c : e.children)
+            if (!read_in_place(c)) push(c, frame);
+        combine(e, operands(e, frame, base), out);
         pop_to(base);
-        return result;
     }
 
-    /// An operation of the arguments at stack_[base...].
-    V combine(const Expr& e, std::size_t base) {
+    /// Variables and literals are read where they are, not copied onto the stack: evaluating the
+    /// other operands cannot change them (every binding has a slot of its own, calls are not
+    /// recursive, and a literal's value is fixed during an evaluation).
+    static bool read_in_place(const Expr& c) {
+        return c.kind == Expr::Kind::Variable || c.kind == Expr::Kind::Number ||
+               (c.kind == Expr::Kind::Constant && c.constant != Constant::True && c.constant != Constant::False);
+    }
+
+    /// The numbers e operates on, in order: each read in place, or the next value pushed from
+    /// stack_[base] on. Valid until the stack or a frame changes.
+    const Number* const* operands(const Expr& e, const std::vector<V>& frame, std::size_t base) {
+        std::size_t pushed = base;
+        for (std::size_t i = 0; i < e.children.size(); ++i) {
+            const Expr& c = e.children[i];
+            if (c.kind == Expr::Kind::Variable)
+                operands_[i] = &number(frame[static_cast<std::size_t>(c.slot)], c);
+            else if (c.kind == Expr::Kind::Number)
+                operands_[i] = &domain_.literal(c);
+            else if (read_in_place(c))
+                operands_[i] = &domain_.constant(c);
+            else
+                operands_[i] = &number(stack_[pushed++], c);
+        }
+        return operands_.data();
+    }
+
+    /// An operation of its operands, into out (which may be one of them).
+    void combine(const Expr& e, const Number* const* args, V& out) {
         const ResultKind kind = operation_info(e.op).result;
         if (kind == ResultKind::Boolean) {
-            if (e.op == Op::IsFinite || e.op == Op::IsInf || e.op == Op::IsNan || e.op == Op::IsNormal ||
-                e.op == Op::Signbit)
-                return V::of_boolean(domain_.test(e, e.op, number(stack_[base], e.children[0])));
-            return compare(e, base);
+            const bool test = e.op == Op::IsFinite || e.op == Op::IsInf || e.op == Op::IsNan || e.op == Op::IsNormal ||
+                              e.op == Op::Signbit;
+            set_boolean(out, test ? domain_.test(e, e.op, *args[0]) : compare(e, args));
+            return;
         }
-        const Number* operands[3] = {nullptr, nullptr, nullptr};
-        for (std::size_t i = 0; i < e.children.size(); ++i) operands[i] = &number(stack_[base + i], e.children[i]);
-        return V::of(domain_.apply(e, operands, static_cast<int>(e.children.size())));
+        set_number(out);
+        domain_.apply(e, args, static_cast<int>(e.children.size()), out.number);
     }
 
     const Program& program_;
@@ -549,7 +623,9 @@ private:
     std::vector<std::vector<V>> frames_;
     /// Values waiting for their operation or binding (arguments, parallel bindings, loop state
     /// snapshots): reused, so that an evaluation allocates only while it grows.
-    std::vector<V> stack_;
+    ValueStack<Number> stack_;
+    std::vector<const Number*> operands_;  ///< of the operation being combined (see operands()); the
+                                           ///< program's largest arity
 };
 
 }  // namespace floatscope::emu::fpcore

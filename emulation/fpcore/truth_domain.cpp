@@ -56,26 +56,37 @@ void TruthDomain::select_table() const {
     tables_.push_back(std::move(table));
 }
 
-Real TruthDomain::apply(const Expr& e, const Real* const* args, int count) const {
-    Real r;
+void TruthDomain::apply(const Expr& e, const Real* const* args, int count, Real& out) const {
+    // An operand that is out and is not at the current precision (a program input kept at the
+    // precision it was given in) is read from a copy: taking the precision clears the value.
+    const bool aliased_narrower = mpfr_get_prec(out.get()) != Real::precision() &&
+                                  std::any_of(args, args + count, [&](const Real* a) { return a == &out; });
+    if (aliased_narrower) {
+        Real result;
+        apply(e, args, count, result);
+        out = result;
+        return;
+    }
     mpfr_srcptr a = args[0]->get();
     mpfr_srcptr b = count > 1 ? args[1]->get() : a;
     mpfr_srcptr c = count > 2 ? args[2]->get() : a;
-    mpfr_apply(e.op, r.get(), a, b, c, MPFR_RNDN,
+    // How far a sum may cancel is read off the operands before out, which may be one of them, is written.
+    const bool tracked = (e.op == Op::Add || e.op == Op::Sub || e.op == Op::Fma) &&
+                         cancelled_ != Cancellation::ToZero && mpfr_regular_p(a) && mpfr_regular_p(b);
+    const mpfr_exp_t largest = !tracked          ? 0
+                               : e.op == Op::Fma ? mpfr_get_exp(a) + mpfr_get_exp(b)
+                                                 : std::max(mpfr_get_exp(a), mpfr_get_exp(b));
+    out.take_current_precision();
+    mpfr_ptr r = out.get();
+    mpfr_apply(e.op, r, a, b, c, MPFR_RNDN,
                integer_[static_cast<std::size_t>(e.context)] ? mode_[static_cast<std::size_t>(e.context)] : MPFR_RNDN);
-    if ((e.op == Op::Add || e.op == Op::Sub || e.op == Op::Fma) && cancelled_ != Cancellation::ToZero &&
-        mpfr_regular_p(a) && mpfr_regular_p(b)) {
-        if (mpfr_zero_p(r.get())) {
+    if (tracked) {
+        if (mpfr_zero_p(r))
             cancelled_ = Cancellation::ToZero;
-        } else if (mpfr_regular_p(r.get())) {
-            const mpfr_exp_t largest =
-                e.op == Op::Fma ? mpfr_get_exp(a) + mpfr_get_exp(b) : std::max(mpfr_get_exp(a), mpfr_get_exp(b));
-            if (largest - mpfr_get_exp(r.get()) > static_cast<mpfr_exp_t>(mpfr_get_prec(r.get())) - 80)
-                cancelled_ = Cancellation::Partial;
-        }
+        else if (mpfr_regular_p(r) && largest - mpfr_get_exp(r) > static_cast<mpfr_exp_t>(mpfr_get_prec(r)) - 80)
+            cancelled_ = Cancellation::Partial;
     }
-    round_in_context(e.context, r);
-    return r;
+    round_in_context(e.context, out);
 }
 
 Real TruthDomain::index_value(const Expr&, long long i) const {

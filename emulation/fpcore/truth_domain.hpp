@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <mpfr.h>
 
+#include <cstring>
 #include <vector>
 
 #include "emulation/fpcore/program.hpp"
@@ -18,22 +19,18 @@ class Real {
 public:
     static constexpr mpfr_prec_t max_precision = 2048;
 
-    Real() {
-        init(precision());
-        mpfr_set_zero(value_, 1);
-    }
-    Real(const Real& other) {
-        init(mpfr_get_prec(other.value_));
-        mpfr_set(value_, other.value_, MPFR_RNDN);
-    }
+    Real() { init(precision()); }  // +0
+    Real(const Real& other) { copy(other); }
     Real& operator=(const Real& other) {
-        if (this != &other) {
-            if (mpfr_get_prec(value_) != mpfr_get_prec(other.value_)) init(mpfr_get_prec(other.value_));
-            mpfr_set(value_, other.value_, MPFR_RNDN);
-        }
+        if (this != &other) copy(other);
         return *this;
     }
     ~Real() = default;  // the significand is a member: nothing to free
+
+    /// Gives this number the thread's current precision, losing its value when that changes it.
+    void take_current_precision() {
+        if (mpfr_get_prec(value_) != precision()) init(precision());
+    }
 
     mpfr_ptr get() { return value_; }
     mpfr_srcptr get() const { return value_; }
@@ -48,6 +45,21 @@ private:
     void init(mpfr_prec_t bits) {
         mpfr_custom_init(limbs_, bits);
         mpfr_custom_init_set(value_, MPFR_ZERO_KIND, 0, bits, limbs_);
+    }
+    /// Takes other's precision and value: its header through the custom interface and only the
+    /// limbs its precision uses (a copy is most of an interpreter's work; mpfr_set's general
+    /// path costs several times this).
+    void copy(const Real& other) {
+        const mpfr_prec_t bits = mpfr_get_prec(other.value_);
+        const int kind = mpfr_custom_get_kind(other.value_);
+        const bool regular = kind == MPFR_REGULAR_KIND || kind == -MPFR_REGULAR_KIND;
+        if (regular) {
+            // Up to the default precision's 4 limbs, a fixed-size copy the compiler inlines.
+            constexpr std::size_t small = 4 * sizeof(mp_limb_t);
+            const std::size_t bytes = mpfr_custom_get_size(bits);
+            std::memcpy(limbs_, other.limbs_, bytes <= small ? small : bytes);
+        }
+        mpfr_custom_init_set(value_, kind, regular ? mpfr_custom_get_exp(other.value_) : 0, bits, limbs_);
     }
 
     mpfr_t value_;
@@ -76,7 +88,8 @@ public:
 
     const Real& literal(const Expr& e) const { return converted(e); }
     const Real& constant(const Expr& e) const { return converted(e); }
-    Real apply(const Expr& e, const Real* const* args, int count) const;
+    /// out = e's operation of args at the current precision (out may be one of them).
+    void apply(const Expr& e, const Real* const* args, int count, Real& out) const;
     Real cast(const Expr& e, const Real& x) const { return input(e.context, x); }
     Real input(int context, const Real& x) const {
         Real r(x);

@@ -20,17 +20,11 @@ struct Value {
     N number{};
     std::shared_ptr<const std::vector<Value>> elements;  ///< Tensor: the first dimension's entries
 
-    static Value of(N n) {
-        Value v;
-        v.number = std::move(n);
-        return v;
-    }
-    static Value of_boolean(bool b) {
-        Value v;
-        v.kind = Kind::Boolean;
-        v.boolean = b;
-        return v;
-    }
+    Value() = default;
+    explicit Value(N n) : number(std::move(n)) {}
+
+    /// The number n (constructed in place: defaulting a number and then assigning it costs twice).
+    static Value of(N n) { return Value(std::move(n)); }
 };
 
 /// Bounds on one evaluation: loops stop with BudgetExceeded past them.

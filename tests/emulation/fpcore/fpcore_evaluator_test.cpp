@@ -279,6 +279,50 @@ TEST_CASE("the truth's literals and constants are converted at each precision th
     }
 }
 
+TEST_CASE("a while* update computed into its own variable, which starts as a narrower input") {
+    // s starts as the input x, given at 256 bits; the evaluation runs at 256 and then at 1024 bits,
+    // where the first update reads s at 256 bits while writing s at 1024. Expected: MPFR here.
+    const std::vector<FPCore> cores =
+        parse_fpcores("(FPCore (x) (while* (< i 3) ([s x (+ s (* s 1/3))] [i 0 (+ i 1)]) s))");
+    const Program program = compile_program(cores.at(0), cores, {});
+    TruthDomain domain(program, 256);
+    Interpreter<TruthDomain> interpreter(program, domain, {});
+    Real x;
+    mpfr_set_d(x.get(), 0.7, MPFR_RNDN);
+    for (const int bits : {256, 1024}) {
+        domain.set_precision(bits);
+        const Value<Real> v = interpreter.run({x});
+        REQUIRE(v.kind == Value<Real>::Kind::Number);
+        MpfrNumber expected(bits), third(bits), term(bits);
+        mpfr_set_d(expected.get(), 0.7, MPFR_RNDN);
+        mpfr_set_ui(third.get(), 1, MPFR_RNDN);
+        mpfr_div_ui(third.get(), third.get(), 3, MPFR_RNDN);
+        for (int i = 0; i < 3; ++i) {
+            mpfr_mul(term.get(), expected.get(), third.get(), MPFR_RNDN);
+            mpfr_add(expected.get(), expected.get(), term.get(), MPFR_RNDN);
+        }
+        CHECK(mpfr_get_prec(v.number.get()) == bits);
+        CHECK(mpfr_equal_p(v.number.get(), expected.get()) != 0);
+    }
+}
+
+TEST_CASE("the truth sees a cancellation in a sum computed into one of its operands") {
+    // s = fma(1 + 2^-200, 1, -1) keeps 57 of 256 bits: a partial cancellation, which the runner
+    // answers with more bits. The update writes s while reading it (the product's exponent is s's).
+    const std::vector<FPCore> cores =
+        parse_fpcores("(FPCore (x) (while* (< i 1) ([s x (fma s 1 -1)] [i 0 (+ i 1)]) s))");
+    const Program program = compile_program(cores.at(0), cores, {});
+    TruthDomain domain(program, 256);
+    Interpreter<TruthDomain> interpreter(program, domain, {});
+    Real x;
+    mpfr_set_ui_2exp(x.get(), 1, -200, MPFR_RNDN);
+    mpfr_add_ui(x.get(), x.get(), 1, MPFR_RNDN);
+    domain.reset_cancelled();
+    const Value<Real> v = interpreter.run({x});
+    CHECK(mpfr_cmp_ui_2exp(v.number.get(), 1, -200) == 0);
+    CHECK(domain.cancelled() == TruthDomain::Cancellation::Partial);
+}
+
 TEST_CASE("evaluations reuse their storage: nested bindings, calls and an evaluation that threw before") {
     const std::string text =
         "(FPCore add3 (a b c) (+ (+ a b) c))"
