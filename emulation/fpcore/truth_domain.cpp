@@ -56,7 +56,26 @@ void TruthDomain::select_table() const {
     tables_.push_back(std::move(table));
 }
 
+void TruthDomain::compute(const Expr& e, mpfr_ptr r, const Real* const* args, int count) const {
+    mpfr_srcptr a = args[0]->get();
+    mpfr_srcptr b = count > 1 ? args[1]->get() : a;
+    mpfr_srcptr c = count > 2 ? args[2]->get() : a;
+    const auto context = static_cast<std::size_t>(e.context);
+    mpfr_apply(e.op, r, a, b, c, MPFR_RNDN, integer_[context] ? mode_[context] : MPFR_RNDN);
+}
+
 void TruthDomain::apply(const Expr& e, const Real* const* args, int count, Real& out) const {
+    if (RememberedResults::worth_remembering(e.op)) {
+        if (const Real* known = remembered_.find(e.op, args, count)) {
+            out = *known;
+        } else {
+            Real& result = remembered_.remember(e.op, args, count);
+            compute(e, result.get(), args, count);
+            out = result;
+        }
+        round_in_context(e.context, out);
+        return;
+    }
     // An operand that is out and is not at the current precision (a program input kept at the
     // precision it was given in) is read from a copy: taking the precision clears the value.
     const bool aliased_narrower = mpfr_get_prec(out.get()) != Real::precision() &&
@@ -69,7 +88,6 @@ void TruthDomain::apply(const Expr& e, const Real* const* args, int count, Real&
     }
     mpfr_srcptr a = args[0]->get();
     mpfr_srcptr b = count > 1 ? args[1]->get() : a;
-    mpfr_srcptr c = count > 2 ? args[2]->get() : a;
     // How far a sum may cancel is read off the operands before out, which may be one of them, is written.
     const bool tracked = (e.op == Op::Add || e.op == Op::Sub || e.op == Op::Fma) &&
                          cancelled_ != Cancellation::ToZero && mpfr_regular_p(a) && mpfr_regular_p(b);
@@ -78,8 +96,7 @@ void TruthDomain::apply(const Expr& e, const Real* const* args, int count, Real&
                                                  : std::max(mpfr_get_exp(a), mpfr_get_exp(b));
     out.take_current_precision();
     mpfr_ptr r = out.get();
-    mpfr_apply(e.op, r, a, b, c, MPFR_RNDN,
-               integer_[static_cast<std::size_t>(e.context)] ? mode_[static_cast<std::size_t>(e.context)] : MPFR_RNDN);
+    compute(e, r, args, count);
     if (tracked) {
         if (mpfr_zero_p(r))
             cancelled_ = Cancellation::ToZero;

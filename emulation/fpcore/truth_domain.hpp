@@ -2,69 +2,13 @@
 // precision, rounding contexts treated as real (the FPCore standard's real semantics).
 #pragma once
 
-#include <cstdint>
-#include <mpfr.h>
-
-#include <cstring>
 #include <vector>
 
 #include "emulation/fpcore/program.hpp"
+#include "emulation/fpcore/real.hpp"
+#include "emulation/fpcore/remembered_results.hpp"
 
 namespace floatscope::emu::fpcore {
-
-/// A copyable MPFR number at the calling thread's truth precision (set by TruthDomain), with its
-/// significand stored inline (MPFR's custom interface): copies never allocate, which is most of
-/// an interpreter's work. Holds at most max_precision bits.
-class Real {
-public:
-    static constexpr mpfr_prec_t max_precision = 2048;
-
-    Real() { init(precision()); }  // +0
-    Real(const Real& other) { copy(other); }
-    Real& operator=(const Real& other) {
-        if (this != &other) copy(other);
-        return *this;
-    }
-    ~Real() = default;  // the significand is a member: nothing to free
-
-    /// Gives this number the thread's current precision, losing its value when that changes it.
-    void take_current_precision() {
-        if (mpfr_get_prec(value_) != precision()) init(precision());
-    }
-
-    mpfr_ptr get() { return value_; }
-    mpfr_srcptr get() const { return value_; }
-
-    /// Precision of new Reals on this thread, in bits.
-    static mpfr_prec_t& precision() {
-        thread_local mpfr_prec_t bits = 256;
-        return bits;
-    }
-
-private:
-    void init(mpfr_prec_t bits) {
-        mpfr_custom_init(limbs_, bits);
-        mpfr_custom_init_set(value_, MPFR_ZERO_KIND, 0, bits, limbs_);
-    }
-    /// Takes other's precision and value: its header through the custom interface and only the
-    /// limbs its precision uses (a copy is most of an interpreter's work; mpfr_set's general
-    /// path costs several times this).
-    void copy(const Real& other) {
-        const mpfr_prec_t bits = mpfr_get_prec(other.value_);
-        const int kind = mpfr_custom_get_kind(other.value_);
-        const bool regular = kind == MPFR_REGULAR_KIND || kind == -MPFR_REGULAR_KIND;
-        if (regular) {
-            // Up to the default precision's 4 limbs, a fixed-size copy the compiler inlines.
-            constexpr std::size_t small = 4 * sizeof(mp_limb_t);
-            const std::size_t bytes = mpfr_custom_get_size(bits);
-            std::memcpy(limbs_, other.limbs_, bytes <= small ? small : bytes);
-        }
-        mpfr_custom_init_set(value_, kind, regular ? mpfr_custom_get_exp(other.value_) : 0, bits, limbs_);
-    }
-
-    mpfr_t value_;
-    mp_limb_t limbs_[max_precision / GMP_NUMB_BITS];
-};
 
 /// Literals and constants are rounded to nearest at the truth precision; floating-point and real
 /// contexts (`!`, cast, the arguments') round nothing; comparisons are exact. Integer contexts
@@ -126,6 +70,9 @@ private:
         std::vector<Real> values;  ///< by Expr::literal
     };
 
+    /// r = e's operation of args, rounded to nearest at r's precision (an integer context's
+    /// nearbyint in its mode).
+    void compute(const Expr& e, mpfr_ptr r, const Real* const* args, int count) const;
     /// Rounds x to an integer in integer contexts.
     void round_in_context(int context, Real& x) const;
     /// e's value at the thread's current Real precision, converted on the first use at it.
@@ -141,6 +88,7 @@ private:
     mutable std::vector<Table> tables_;  ///< one per precision used, the runner's few doublings
     mutable std::size_t current_ = 0;
     mutable Cancellation cancelled_ = Cancellation::None;
+    mutable RememberedResults remembered_;
 };
 
 }  // namespace floatscope::emu::fpcore
