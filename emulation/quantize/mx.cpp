@@ -23,11 +23,15 @@ namespace {
 /// V_i / X may land below float's normal range, where a float product is inexact. A scaled
 /// value that small is far below half the smallest element subnormal (2^-17 for E5M2, the
 /// finest), so rounding to nearest or toward zero gives zero from the exact or the float value
-/// alike; the other modes see the difference and take the double path.
+/// alike. So does stochastic rounding: its chance of rounding such a value up is under 2^-109 of
+/// a quantum, and round_array compares 31 random bits (up only when the fraction is at least
+/// 2^-31), so it rounds down from either. The directed modes see the difference and take the
+/// double path.
 bool float_path_is_exact(core::RoundingMode mode, bool integer) {
     using core::RoundingMode;
     if (integer) return mode == RoundingMode::NearestEven;
-    return mode == RoundingMode::NearestEven || mode == RoundingMode::NearestAway || mode == RoundingMode::TowardZero;
+    return mode == RoundingMode::NearestEven || mode == RoundingMode::NearestAway || mode == RoundingMode::TowardZero ||
+           mode == RoundingMode::Stochastic;
 }
 
 /// Rounds to nearest even integer for |v| < 2^22: adding 1.5 * 2^23 leaves no fraction bits.

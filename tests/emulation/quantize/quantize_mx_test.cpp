@@ -241,3 +241,32 @@ TEST_CASE("MXFP4 stochastic elements are unbiased", "[quantize]") {
     CHECK(sum / 31000 == Approx(0.3).margin(0.007));
     CHECK_THROWS_WITH(quantize_blocks(parse_block_format("mxfp4:sr"), x), Catch::Contains("random source"));
 }
+
+TEST_CASE("MXFP4 stochastic rounding of elements scaled below float's normal range gives zero", "[quantize]") {
+    // 2^100 sets X = 2^98: +-1.2345 * 2^-30 scales to about 2^-128, where the float product the
+    // quantizer works with is inexact; rounding it up has a chance under 2^-127, below the 2^-31
+    // that stochastic rounding resolves, so it rounds to zero. 0.3 * 2^98 in the same blocks keeps
+    // its chance of 0.6 of rounding up to 0.5 * 2^98.
+    std::vector<float> x;
+    for (int b = 0; b < 1000; ++b) {
+        x.push_back(0x1p100f);
+        for (int i = 1; i < 32; ++i)
+            x.push_back(i % 3 == 0 ? 0.3f * 0x1p98f : (i % 3 == 1 ? 1.2345f : -1.2345f) * 0x1p-30f);
+    }
+    floatscope::core::StochasticSource random(12);
+    const std::vector<float> v = dequantized(quantize_blocks(parse_block_format("mxfp4:sr"), x, &random));
+    double ups = 0, draws = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i % 32 == 0) continue;
+        INFO("element " << i << ": " << x[i] << " -> " << v[i]);
+        if (i % 32 % 3 != 0) {
+            REQUIRE(v[i] == 0.0f);
+            continue;
+        }
+        REQUIRE((v[i] == 0.0f || v[i] == 0.5f * 0x1p98f));
+        ups += v[i] != 0 ? 1 : 0;
+        ++draws;
+    }
+    // 10000 Bernoulli(0.6) draws: standard deviation of the rate 0.0049.
+    CHECK(ups / draws == Approx(0.6).margin(0.025));
+}
