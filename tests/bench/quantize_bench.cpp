@@ -82,6 +82,7 @@ BENCHMARK_CAPTURE(block_round_trip, mxfp4, "mxfp4")->Unit(benchmark::kMillisecon
 BENCHMARK_CAPTURE(block_round_trip, mxfp4_sr, "mxfp4:sr")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(block_round_trip, mxint8, "mxint8")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(block_round_trip, nvfp4, "nvfp4")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(block_round_trip, nvfp4_sr, "nvfp4:sr")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(block_round_trip, nf4, "nf4")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(block_round_trip, nf4_dq, "nf4:dq")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(block_round_trip, bnb_fp4, "bnb_fp4")->Unit(benchmark::kMillisecond);
