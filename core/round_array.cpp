@@ -285,60 +285,79 @@ FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T
     }
 }
 
+/// One element of round_native_range_kernel without the NaN check: the bits u at index i.
+template <RoundingMode mode, typename T>
+[[gnu::always_inline]] inline typename Native<T>::Bits round_native_bits(typename Native<T>::Bits u, int shift,
+                                                                         std::uint64_t seed, std::size_t i) {
+    using Bits = typename Native<T>::Bits;
+    if constexpr (mode == RoundingMode::NearestEven) {
+        // The signed pattern as it is: a magnitude's carry never reaches the sign (only NaNs lie
+        // above infinity), one operation fewer than splitting off the sign.
+        return round_normal_bits<mode>(u, shift, false, Bits{0});
+    } else {
+        const Bits sign = u & sign_bit_of<T>;
+        Bits random = 0;
+        if constexpr (mode == RoundingMode::Stochastic) random = hash_bits(static_cast<Bits>(seed + i));
+        return sign | round_normal_bits<mode>(u ^ sign, shift, sign != 0, random);
+    }
+}
+
+/// Elements [start, end) of round_native_range_kernel with the NaN check per element; each is read
+/// before it is written, so in and out may be the same array. (Helpers of a cloned kernel are
+/// always inlined: a call would leave them at the default instruction set.)
+template <RoundingMode mode, typename T>
+[[gnu::always_inline]] inline void round_native_checked(int shift, const T* in, T* out, std::size_t start,
+                                                        std::size_t end, std::uint64_t seed) {
+    using Bits = typename Native<T>::Bits;
+    using Signed = std::make_signed_t<Bits>;
+    constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
+    constexpr Bits quiet_nan = std::bit_cast<Bits>(std::numeric_limits<T>::quiet_NaN());
+    for (std::size_t i = start; i < end; ++i) {
+        const Bits u = bits_of<T>(in[i]);
+        const Bits sign = u & sign_bit_of<T>;
+        // A magnitude has no sign bit, so a signed compare says the same: AVX2 has no unsigned one.
+        const bool nan = static_cast<Signed>(u ^ sign) > static_cast<Signed>(infinity);
+        out[i] = std::bit_cast<T>(pick<Bits>(nan, sign | quiet_nan, round_native_bits<mode, T>(u, shift, seed, i)));
+    }
+}
+
+/// Elements [start, end) of round_native_range_kernel without the NaN check, into an out that does
+/// not overlap in; false when one of them was a NaN (the rounding may have made it an infinity).
+template <RoundingMode mode, typename T>
+[[gnu::always_inline]] inline bool round_native_unchecked(int shift, const T* __restrict in, T* __restrict out,
+                                                          std::size_t start, std::size_t end, std::uint64_t seed) {
+    using Bits = typename Native<T>::Bits;
+    using Signed = std::make_signed_t<Bits>;
+    constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
+    Signed largest = 0;  // GCC vectorizes a signed maximum, not an unsigned one
+    for (std::size_t i = start; i < end; ++i) {
+        const Bits u = bits_of<T>(in[i]);
+        largest = std::max(largest, static_cast<Signed>(u & ~sign_bit_of<T>));
+        out[i] = std::bit_cast<T>(round_native_bits<mode, T>(u, shift, seed, i));
+    }
+    return largest <= static_cast<Signed>(infinity);
+}
+
 /// Formats with has_native_range: the bit pattern's rounding (round_normal_bits) and the NaN check,
 /// the whole of it; the bf16 "bit trick" of rne in every mode. A stochastic overflow goes to
-/// infinity as the carry into the exponent field does, with round_kernel's draws. Nearest-even rounds
-/// the signed pattern as it is (a magnitude's carry never reaches the sign: only NaNs lie above
-/// infinity), one operation fewer than splitting off the sign.
+/// infinity as the carry into the exponent field does, with round_kernel's draws.
 ///
 /// NaNs, which the rounding would turn into infinities, are looked for per block of separate in and
 /// out, as the block's largest magnitude while it is rounded; only a block that held one is rounded
 /// again, with a check per element (a select per element costs 1.4x the bare trick, a separate
-/// pass to look for NaNs more). When in and out are the same array, every element takes the check.
+/// pass to look for NaNs more). When in and out overlap, every element takes the check.
 template <RoundingMode mode, typename T>
 FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(int shift, const T* in, T* out, std::size_t n,
                                                         std::uint64_t seed) {
-    using Bits = typename Native<T>::Bits;
-    // Magnitudes have no sign bit, so signed compares and maxima say the same: AVX2 has no unsigned ones.
-    using Signed = std::make_signed_t<Bits>;
-    constexpr Bits sign_bit = sign_bit_of<T>;
-    constexpr Bits infinity = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
-    constexpr Bits quiet_nan = std::bit_cast<Bits>(std::numeric_limits<T>::quiet_NaN());
-    auto rounded = [shift, seed](Bits u, std::size_t i) {
-        if constexpr (mode == RoundingMode::NearestEven) {
-            return round_normal_bits<mode>(u, shift, false, Bits{0});
-        } else {
-            const Bits sign = u & sign_bit;
-            Bits random = 0;
-            if constexpr (mode == RoundingMode::Stochastic) random = hash_bits(static_cast<Bits>(seed + i));
-            return sign | round_normal_bits<mode>(u ^ sign, shift, sign != 0, random);
-        }
-    };
-    auto checked = [&](const T* __restrict from, T* __restrict to, std::size_t start, std::size_t end) {
-        for (std::size_t i = start; i < end; ++i) {
-            const Bits u = bits_of<T>(from[i]);
-            const Bits sign = u & sign_bit;
-            const bool nan = static_cast<Signed>(u ^ sign) > static_cast<Signed>(infinity);
-            to[i] = std::bit_cast<T>(pick<Bits>(nan, sign | quiet_nan, rounded(u, i)));
-        }
-    };
     const auto in_address = reinterpret_cast<std::uintptr_t>(in), out_address = reinterpret_cast<std::uintptr_t>(out);
     const std::uintptr_t bytes = n * sizeof(T);
     if (in_address < out_address + bytes && out_address < in_address + bytes)
-        return checked(in, out, 0, n);  // read-before-write, element by element
-    auto unchecked = [&](const T* __restrict from, T* __restrict to, std::size_t start, std::size_t end) {
-        Signed largest = 0;
-        for (std::size_t i = start; i < end; ++i) {
-            const Bits u = bits_of<T>(from[i]);
-            largest = std::max(largest, static_cast<Signed>(u & ~sign_bit));
-            to[i] = std::bit_cast<T>(rounded(u, i));
-        }
-        return largest <= static_cast<Signed>(infinity);
-    };
+        return round_native_checked<mode, T>(shift, in, out, 0, n, seed);
     constexpr std::size_t block = 256;
     for (std::size_t start = 0; start < n; start += block) {
         const std::size_t end = std::min(n, start + block);
-        if (!unchecked(in, out, start, end)) checked(in, out, start, end);
+        if (!round_native_unchecked<mode, T>(shift, in, out, start, end, seed))
+            round_native_checked<mode, T>(shift, in, out, start, end, seed);
     }
 }
 
