@@ -8,6 +8,8 @@
 #include <random>
 #include <thread>
 
+#include <mpfr.h>
+
 #include "core/error.hpp"
 #include "emulation/fpcore/emulated_domain.hpp"
 #include "emulation/fpcore/error_measure.hpp"
@@ -375,6 +377,8 @@ std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, co
         for (std::size_t task = next++; task < task_count; task = next++)
             outcomes[task] = run_one(benchmarks[task / options.formats.size()],
                                      options.formats[task % options.formats.size()], options);
+        // MPFR keeps constants such as pi per thread; a thread that ends without freeing them loses them.
+        mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
     };
     const int threads = std::max(1, std::min<int>(options.threads, static_cast<int>(task_count)));
     std::vector<std::thread> pool;
