@@ -32,9 +32,6 @@ public:
         : program_(program), domain_(domain), limits_(limits), frames_(program.functions.size()) {
         for (std::size_t i = 0; i < frames_.size(); ++i)
             frames_[i].resize(static_cast<std::size_t>(program.functions[i].slot_count));
-        std::size_t arity = 0;
-        visit_expressions(program, [&](const Expr& e) { arity = std::max(arity, e.children.size()); });
-        operands_.resize(arity);
     }
 
     /// Evaluates the benchmark on `inputs`: per argument its value, or a tensor argument's elements
@@ -584,6 +581,7 @@ private:
     /// The numbers e operates on, in order: each read in place, or the next value pushed from
     /// stack_[base] on. Valid until the stack or a frame changes.
     const Number* const* operands(const Expr& e, const std::vector<V>& frame, std::size_t base) {
+        if (operands_.size() < e.children.size()) operands_.resize(e.children.size());  // grows to the largest arity
         std::size_t pushed = base;
         for (std::size_t i = 0; i < e.children.size(); ++i) {
             const Expr& c = e.children[i];
@@ -624,8 +622,7 @@ private:
     /// Values waiting for their operation or binding (arguments, parallel bindings, loop state
     /// snapshots): reused, so that an evaluation allocates only while it grows.
     ValueStack<Number> stack_;
-    std::vector<const Number*> operands_;  ///< of the operation being combined (see operands()); the
-                                           ///< program's largest arity
+    std::vector<const Number*> operands_;  ///< of the operation being combined (see operands())
 };
 
 }  // namespace floatscope::emu::fpcore
