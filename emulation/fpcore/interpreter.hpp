@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/memory_budget.hpp"
 #include "emulation/fpcore/program.hpp"
+#include "emulation/fpcore/tensor_values.hpp"
 #include "emulation/fpcore/value.hpp"
 #include "emulation/fpcore/value_stack.hpp"
 
@@ -97,12 +97,12 @@ private:
             }
             std::vector<long long> dims;  // index() refuses negative and fractional sizes
             for (const Expr& d : dimensions) dims.push_back(index(eval(d, frame), d));
-            require_tensor_memory(dims);
+            require_tensor_memory<Number>(dims);
             long long count = 1;
             for (long long d : dims) count *= d;
             std::vector<V> flat;
             for (long long k = 0; k < count; ++k) flat.push_back(take(i));
-            bound = nest(std::move(flat), dims);
+            bound = nest<Number>(std::move(flat), dims);
         }
         if (next != inputs.size())
             throw Error(std::to_string(inputs.size()) + " input values for " + std::to_string(next) +
@@ -423,14 +423,14 @@ private:
         const std::size_t count = e.slots.size() - indices;
         initialise(e, frame, indices, indices, count, sequential);
         if (e.kind == Expr::Kind::TensorStar) {
-            require_tensor_memory(dims);
+            require_tensor_memory<Number>(dims);
             // FPBench's reference: per index tuple, update the accumulators, then the element is the body.
             auto elements = std::make_shared<std::vector<V>>();
             for_each_index(e, frame, dims, [&] {
                 update(e, frame, indices, indices, count, sequential);
                 elements->push_back(eval(e.children.back(), frame));
             });
-            out = nest(std::move(*elements), dims);
+            out = nest<Number>(std::move(*elements), dims);
             return;
         }
         for_each_index(e, frame, dims, [&] {
@@ -442,41 +442,10 @@ private:
 
     V tensor(const Expr& e, std::vector<V>& frame) {
         const std::vector<long long> dims = sizes(e, frame);
-        require_tensor_memory(dims);
+        require_tensor_memory<Number>(dims);
         std::vector<V> flat;
         for_each_index(e, frame, dims, [&] { flat.push_back(eval(e.children.back(), frame)); });
-        return nest(std::move(flat), dims);
-    }
-
-    /// A tensor's elements are all held at once: their memory is checked before the first is made.
-    static void require_tensor_memory(const std::vector<long long>& dims) {
-        double elements = 1;
-        std::string shape;
-        for (long long d : dims) {
-            elements *= static_cast<double>(std::max(0LL, d));
-            shape += (shape.empty() ? "" : " x ") + std::to_string(d);
-        }
-        core::require_memory("FPCore tensor of " + shape + " elements", elements * static_cast<double>(sizeof(V)));
-    }
-
-    /// Row-major elements into nested tensors of the given dimensions.
-    static V nest(std::vector<V> flat, const std::vector<long long>& dims) {
-        for (std::size_t d = dims.size(); d-- > 1;) {
-            std::vector<V> grouped;
-            const auto width = static_cast<std::size_t>(dims[d]);
-            for (std::size_t i = 0; i < flat.size(); i += width) {
-                V row;
-                row.kind = V::Kind::Tensor;
-                row.elements = std::make_shared<std::vector<V>>(flat.begin() + static_cast<std::ptrdiff_t>(i),
-                                                                flat.begin() + static_cast<std::ptrdiff_t>(i + width));
-                grouped.push_back(std::move(row));
-            }
-            flat = std::move(grouped);
-        }
-        V v;
-        v.kind = V::Kind::Tensor;
-        v.elements = std::make_shared<std::vector<V>>(std::move(flat));
-        return v;
+        return nest<Number>(std::move(flat), dims);
     }
 
     /// FPCore comparisons of the operands: every ordered pair (==, <, ...) or all pairs (!=).
