@@ -30,14 +30,14 @@ public:
         const mpfr_prec_t bits = mpfr_get_prec(value_);
         const int kind = mpfr_custom_get_kind(value_);
         if (bits != mpfr_get_prec(other.value_) || kind != mpfr_custom_get_kind(other.value_)) return false;
-        if (kind != MPFR_REGULAR_KIND && kind != -MPFR_REGULAR_KIND) return true;
+        if (!mpfr_regular_p(value_)) return true;
         return mpfr_get_exp(value_) == mpfr_get_exp(other.value_) &&
                std::memcmp(limbs_, other.limbs_, mpfr_custom_get_size(bits)) == 0;
     }
     /// A cheap hash of the number: its kind, sign, exponent and top limb (equal for identical numbers).
     std::uint64_t fingerprint() const {
         const int kind = mpfr_custom_get_kind(value_);
-        if (kind != MPFR_REGULAR_KIND && kind != -MPFR_REGULAR_KIND) return static_cast<std::uint64_t>(kind);
+        if (!mpfr_regular_p(value_)) return static_cast<std::uint64_t>(kind);
         const std::size_t top = mpfr_custom_get_size(mpfr_get_prec(value_)) / sizeof(mp_limb_t) - 1;
         return static_cast<std::uint64_t>(limbs_[top]) ^ (static_cast<std::uint64_t>(mpfr_get_exp(value_)) << 32) ^
                static_cast<std::uint64_t>(kind);
@@ -68,7 +68,7 @@ private:
     void copy(const Real& other) {
         const mpfr_prec_t bits = mpfr_get_prec(other.value_);
         const int kind = mpfr_custom_get_kind(other.value_);
-        const bool regular = kind == MPFR_REGULAR_KIND || kind == -MPFR_REGULAR_KIND;
+        const bool regular = mpfr_regular_p(other.value_) != 0;
         if (regular) {
             // Up to the default precision's 4 limbs, a fixed-size copy the compiler inlines.
             constexpr std::size_t small = 4 * sizeof(mp_limb_t);
