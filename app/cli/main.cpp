@@ -1,6 +1,9 @@
 // floatscope-cli: entry point. Parses the command line, runs one subcommand, maps errors to exit 2.
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <sstream>
@@ -58,12 +61,23 @@ int run(int argc, char** argv) {
     CLI::App app("FloatScope: bit-exact number-format emulation against an MPFR ground truth", "floatscope-cli");
     app.set_version_flag("--version", "floatscope-cli 0.1.0");
     app.require_subcommand(1);
-    const std::vector<Command> commands = {
-        add_formats_command(app),   add_show_command(app),   add_encode_command(app),      add_decode_command(app),
-        add_convert_command(app),   add_eval_command(app),   add_dot_command(app),         add_matmul_command(app),
-        add_testfloat_command(app), add_fpcore_command(app), add_list_command(app),        add_run_command(app),
-        add_sweep_command(app),     add_merge_command(app),  add_weights_info_command(app),
-        add_onnx_info_command(app),     add_onnx_conformance_command(app)};
+    const std::vector<Command> commands = {add_formats_command(app),
+                                           add_show_command(app),
+                                           add_encode_command(app),
+                                           add_decode_command(app),
+                                           add_convert_command(app),
+                                           add_eval_command(app),
+                                           add_dot_command(app),
+                                           add_matmul_command(app),
+                                           add_testfloat_command(app),
+                                           add_fpcore_command(app),
+                                           add_list_command(app),
+                                           add_run_command(app),
+                                           add_sweep_command(app),
+                                           add_merge_command(app),
+                                           add_weights_info_command(app),
+                                           add_onnx_info_command(app),
+                                           add_onnx_conformance_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -83,7 +97,12 @@ int run(int argc, char** argv) {
         // Output is collected first so that a failing command leaves nothing half-written on stdout.
         std::ostringstream out;
         const int code = command.run(out);
+        // A full disk or a closed pipe must not pass for a complete report (`formats > /dev/full`).
+        errno = 0;
         std::cout << out.str() << std::flush;
+        if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
+            return report_error(std::string("cannot write the output: ") +
+                                (errno != 0 ? std::strerror(errno) : "the stream failed"));
         return code;
     }
     return report_error("no subcommand given (floatscope-cli --help lists them)");

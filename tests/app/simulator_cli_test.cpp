@@ -3,13 +3,21 @@
 
 #include "tests/app/test_support.hpp"
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "emulation/simulation/report.hpp"
@@ -92,6 +100,131 @@ TEST_CASE("run: reports to stdout, JSON and CSV agree") {
     REQUIRE(json.exit_code == 0);
     std::istringstream json_text(json.out);
     CHECK(untimed(csv_report(csv.out)) == untimed(floatscope::emu::read_json(json_text)));
+}
+
+TEST_CASE("run: reports go into devices, links and this process's stdout without replacing them") {
+    // Device nodes of the test's own (mknod needs root, as CI runs), never the system's /dev.
+    TempDir dir;
+    const fs::path null = dir.path() / "null", full = dir.path() / "full";
+    REQUIRE(::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0);
+    REQUIRE(::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0);
+    fs::create_directory(dir.path() / "kept");
+    fs::create_symlink("kept/report.json", dir.path() / "latest.json");
+
+    const CliResult r = run_cli({"run", "overflow-demo", "--formats", "bf16", "--csv", null.string(), "--json",
+                                 (dir.path() / "latest.json").string()});
+    REQUIRE(r.exit_code == 0);
+    CHECK(fs::is_character_file(fs::symlink_status(null)));
+    CHECK(fs::is_symlink(fs::symlink_status(dir.path() / "latest.json")));
+    std::istringstream json(read_file(dir.path() / "kept" / "report.json"));
+    CHECK(floatscope::emu::read_json(json).runs.size() == 1);
+
+    const CliResult no_space = run_cli({"run", "overflow-demo", "--formats", "bf16", "--csv", full.string()});
+    CHECK(no_space.exit_code == 2);
+    CHECK(no_space.err.find("No space left on device") != std::string::npos);
+    CHECK(fs::is_character_file(fs::symlink_status(full)));
+
+    // /dev/fd/1 is this process's stdout (here a file the test reads): the report follows the summary.
+    const CliResult to_stdout = run_cli({"run", "overflow-demo", "--formats", "bf16", "--csv", "/dev/fd/1"});
+    REQUIRE(to_stdout.exit_code == 0);
+    const std::size_t summary = to_stdout.out.find("normwise_rel_error"),
+                      header = to_stdout.out.find("run,workload,policy");
+    CHECK(summary != std::string::npos);
+    CHECK(header != std::string::npos);
+    CHECK(std::set<std::string>{"full", "kept", "latest.json", "null"} == [&] {
+        std::set<std::string> names;
+        for (const auto& entry : fs::directory_iterator(dir.path())) names.insert(entry.path().filename().string());
+        return names;
+    }());
+}
+
+TEST_CASE("output that stdout cannot take exits 2 with the reason, never 0 with a truncated report") {
+    TempDir dir;
+    const fs::path full = dir.path() / "full", err = dir.path() / "stderr";
+    REQUIRE(::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0);  // Linux's full device, our own node
+    for (const std::string arguments : {"formats", "run overflow-demo --formats bf16 --csv -"}) {
+        INFO(arguments);
+        const std::string command = floatscope::test::shell_quote(FLOATSCOPE_CLI) + " " + arguments + " > " +
+                                    full.string() + " 2> " + err.string();
+        const int status = std::system(command.c_str());
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 2);
+        CHECK(read_file(err).find("cannot write the output: No space left on device") != std::string::npos);
+    }
+}
+
+namespace {
+
+/// The hidden temporaries of `target` in its folder (".report.csv.tmp-PID-RANDOM").
+std::vector<fs::path> temporaries_of(const fs::path& target) {
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::directory_iterator(target.parent_path()))
+        if (entry.path().filename().string().rfind("." + target.filename().string() + ".tmp-", 0) == 0)
+            found.push_back(entry.path());
+    return found;
+}
+
+/// A sweep long enough to be stopped, writing its report to `csv`, as a child process.
+pid_t start_long_sweep(const fs::path& csv) {
+    std::string seeds = "seed=1";
+    for (int s = 2; s <= 20000; ++s) seeds += "," + std::to_string(s);
+    std::vector<std::string> words = {FLOATSCOPE_CLI, "sweep", "sum",       "--formats", "fp16",  "--set",     "n=2000",
+                                      "--grid",       seeds,   "--threads", "1",         "--csv", csv.string()};
+    std::vector<char*> argv;
+    for (std::string& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::signal(SIGINT, SIG_DFL);  // as an interactive shell leaves them
+        std::signal(SIGTERM, SIG_DFL);
+        std::signal(SIGHUP, SIG_DFL);
+        if (std::freopen("/dev/null", "w", stdout) == nullptr) std::_Exit(127);
+        ::execv(argv[0], argv.data());
+        std::_Exit(127);
+    }
+    return pid;
+}
+
+/// Waits (at most 60 s) until `csv`'s temporary exists.
+bool temporary_appears(const fs::path& csv) {
+    for (int i = 0; i < 600; ++i) {
+        if (!temporaries_of(csv).empty()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a stopped sweep leaves no temporary: removed on SIGTERM, SIGINT, SIGHUP, and after SIGKILL by the next run") {
+    TempDir dir;
+    const fs::path csv = dir.path() / "s.csv";
+    for (const int signal_number : {SIGTERM, SIGINT, SIGHUP}) {
+        INFO("signal " << signal_number);
+        const pid_t pid = start_long_sweep(csv);
+        REQUIRE(pid > 0);
+        REQUIRE(temporary_appears(csv));
+        ::kill(pid, signal_number);
+        int status = 0;
+        REQUIRE(::waitpid(pid, &status, 0) == pid);
+        CHECK(WIFSIGNALED(status));  // ended by the signal, as a shell and a scheduler expect
+        CHECK(WTERMSIG(status) == signal_number);
+        CHECK(temporaries_of(csv).empty());
+        CHECK(!fs::exists(csv));
+    }
+    // SIGKILL cannot be caught: its temporary stays until the next run writing s.csv removes it.
+    const pid_t pid = start_long_sweep(csv);
+    REQUIRE(temporary_appears(csv));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    const std::vector<fs::path> stale = temporaries_of(csv);
+    REQUIRE(stale.size() == 1);
+    const CliResult next = run_cli({"sweep", "sum", "--formats", "fp16", "--grid", "n=10,20", "--csv", csv.string()});
+    REQUIRE(next.exit_code == 0);
+    CHECK(temporaries_of(csv).empty());
+    CHECK(fs::exists(csv));
 }
 
 TEST_CASE("run: bad input exits 2 naming the valid choices, and writes no file") {
