@@ -9,7 +9,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/data_folder.hpp"
 #include "core/error.hpp"
+#include "core/json_input.hpp"
 #include "emulation/weights/gguf_reader.hpp"
 #include "emulation/weights/safetensors_reader.hpp"
 
@@ -31,7 +33,7 @@ void read_index(const std::string& index_path, Checkpoint& c) {
     const char* text = reinterpret_cast<const char*>(index.bytes().data());
     json root;
     try {
-        root = json::parse(text, text + index.size());
+        root = core::parse_bounded_json<json>(std::string_view(text, index.size()), index_path);
     } catch (const json::exception& e) {
         throw Error(fmt::format("{}: not JSON: {}", index_path, e.what()));
     }
@@ -40,7 +42,8 @@ void read_index(const std::string& index_path, Checkpoint& c) {
     if (root.contains("metadata") && root["metadata"].is_object())
         for (const auto& [key, value] : root["metadata"].items())
             c.metadata.emplace_back(key, value.is_string() ? value.get<std::string>() : value.dump());
-    const fs::path folder = fs::path(index_path).parent_path();
+    // Shards lie beside the index: a name or a link leaving its folder could read any file.
+    const core::DataFolder folder = core::DataFolder::of_file(index_path);
     std::map<std::string, std::vector<std::string>> tensors_of_shard;
     std::vector<std::string> shard_order;
     for (const auto& [tensor, shard] : root["weight_map"].items()) {
@@ -52,7 +55,7 @@ void read_index(const std::string& index_path, Checkpoint& c) {
     std::sort(shard_order.begin(), shard_order.end());
     for (const std::string& shard : shard_order) {
         Checkpoint part;
-        auto file = map((folder / shard).string());
+        auto file = map(folder.resolve(shard, fmt::format("{}: weight_map shard", index_path)).string());
         read_safetensors(file, part);
         c.files.push_back(file);
         std::map<std::string, WeightTensor*> by_name;
@@ -121,8 +124,9 @@ Checkpoint read_checkpoint(const std::string& path) {
         if (shards.empty())
             throw Error(fmt::format("{}: a directory without {} or *.safetensors files", path, index_name));
         std::sort(shards.begin(), shards.end());
+        const core::DataFolder folder(path);
         for (const std::string& shard : shards) {
-            c.files.push_back(map(shard));
+            c.files.push_back(map(folder.resolve(fs::path(shard).filename().string(), "shard").string()));
             read_safetensors(c.files.back(), c);
         }
         return c;
@@ -133,7 +137,8 @@ Checkpoint read_checkpoint(const std::string& path) {
         return c;
     }
     c.files.push_back(map(path));
-    if (is_gguf(*c.files.back())) {
+    // A .gguf whose magic is wrong is a broken GGUF, not a safetensors file to be told about.
+    if (path.ends_with(".gguf") || is_gguf(*c.files.back())) {
         c.container = "gguf";
         read_gguf(c.files.back(), c);
     } else {

@@ -9,6 +9,7 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/json_input.hpp"
 
 namespace floatscope::emu {
 
@@ -106,7 +107,7 @@ void read_safetensors(const std::shared_ptr<const MappedFile>& file, Checkpoint&
     const char* text = reinterpret_cast<const char*>(bytes.data() + 8);
     json header;
     try {
-        header = json::parse(text, text + header_bytes);
+        header = core::parse_bounded_json<json>(std::string_view(text, header_bytes), file->path());
     } catch (const json::exception& e) {
         throw Error(fmt::format("{}: the header is not JSON: {}", file->path(), e.what()));
     }

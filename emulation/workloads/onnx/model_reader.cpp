@@ -25,16 +25,6 @@ namespace floatscope::emu::onnx {
 
 namespace {
 
-/// The bytes of `path`, refused before reading when the file alone is larger than the memory limit.
-std::string read_limited(const std::filesystem::path& path, std::string_view what) {
-    std::error_code error;
-    const std::uintmax_t size = std::filesystem::file_size(path, error);
-    if (!error)
-        core::require_memory(fmt::format("reading {} '{}' ({} bytes)", what, path.string(), size),
-                             static_cast<double>(size));
-    return core::read_input_file(path, what);
-}
-
 template <class Message>
 void parse_message(Message& message, std::string_view bytes, std::string_view source, const char* what) {
     if (bytes.size() > INT_MAX)
@@ -102,8 +92,7 @@ ValueInfo value_info(const ::onnx::ValueInfoProto& proto, std::string_view conte
     return info;
 }
 
-Attribute attribute(const ::onnx::AttributeProto& proto, std::string_view context,
-                    const std::filesystem::path& folder) {
+Attribute attribute(const ::onnx::AttributeProto& proto, std::string_view context, const core::DataFolder& folder) {
     Attribute a;
     switch (proto.type()) {
         case ::onnx::AttributeProto::FLOAT:
@@ -142,8 +131,7 @@ Attribute attribute(const ::onnx::AttributeProto& proto, std::string_view contex
 
 /// The node of `proto`, the `index`th of the model. ONNX allows nodes without a name; such a
 /// node is named "<op_type>_<index>" so that errors, reports and per-node policy overrides can name it.
-Node node(const ::onnx::NodeProto& proto, std::size_t index, std::string_view source,
-          const std::filesystem::path& folder) {
+Node node(const ::onnx::NodeProto& proto, std::size_t index, std::string_view source, const core::DataFolder& folder) {
     Node n;
     n.op_type = proto.op_type();
     n.name = proto.name().empty() ? fmt::format("{}_{}", n.op_type, index) : proto.name();
@@ -250,7 +238,7 @@ std::vector<Node> topological_order(std::vector<Node> nodes, std::set<std::strin
     return sorted;
 }
 
-Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const std::filesystem::path& folder) {
+Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const core::DataFolder& folder) {
     if (model.ir_version() <= 0 || !model.has_graph())
         throw Error(fmt::format("{}: not an ONNX model (no ir_version or no graph)", source));
     const ::onnx::GraphProto& g = model.graph();
@@ -262,7 +250,7 @@ Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const s
                          : fmt::format("{} {}", model.producer_name(), model.producer_version());
     if (g.sparse_initializer_size() > 0)
         throw Unsupported(fmt::format("{}: sparse initializer '{}' is not supported", source,
-                                g.sparse_initializer(0).values().name()));
+                                      g.sparse_initializer(0).values().name()));
 
     require_tensor_memory(g, source);
     for (const ::onnx::TensorProto& t : g.initializer()) {
@@ -307,7 +295,7 @@ Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const s
     return graph;
 }
 
-Tensor<double> tensor_of(std::string_view bytes, std::string_view source, const std::filesystem::path& folder) {
+Tensor<double> tensor_of(std::string_view bytes, std::string_view source, const core::DataFolder& folder) {
     ::onnx::TensorProto proto;
     parse_message(proto, bytes, source, "tensor");
     const std::string context = fmt::format("{}: tensor '{}'", source, proto.name());
@@ -319,7 +307,7 @@ Tensor<double> tensor_of(std::string_view bytes, std::string_view source, const 
 
 void add_inferred_shapes(Graph& graph, const std::filesystem::path& path) {
     ::onnx::ModelProto model;
-    parse_message(model, read_limited(path, "ONNX model"), path.string(), "model");
+    parse_message(model, core::read_input_file(path, "ONNX model"), path.string(), "model");
     try {
         // Node-level failures are skipped (error mode 0); data propagation follows Shape -> Reshape.
         ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(),
@@ -334,25 +322,25 @@ void add_inferred_shapes(Graph& graph, const std::filesystem::path& path) {
     }
 }
 
-Graph parse_model(std::string_view bytes, std::string_view source, const std::filesystem::path& folder) {
+Graph parse_model(std::string_view bytes, std::string_view source, const core::DataFolder& folder) {
     ::onnx::ModelProto model;
     parse_message(model, bytes, source, "model");
     return graph_of(model, source, folder);
 }
 
 Graph read_model(const std::filesystem::path& path) {
-    return parse_model(read_limited(path, "ONNX model"), path.string(), path.parent_path());
+    return parse_model(core::read_input_file(path, "ONNX model"), path.string(), core::DataFolder::of_file(path));
 }
 
 Tensor<double> parse_tensor(std::string_view bytes, std::string_view source) { return tensor_of(bytes, source, {}); }
 
 Tensor<double> read_tensor_file(const std::filesystem::path& path) {
-    return tensor_of(read_limited(path, "tensor file"), path.string(), path.parent_path());
+    return tensor_of(core::read_input_file(path, "tensor file"), path.string(), core::DataFolder::of_file(path));
 }
 
 Tensor<double> read_input_file(const std::filesystem::path& path) {
     if (path.extension() == ".pb") return read_tensor_file(path);
-    if (path.extension() == ".npy") return parse_npy_array(read_limited(path, "input file"), path.string());
+    if (path.extension() == ".npy") return parse_npy_array(core::read_input_file(path, "input file"), path.string());
     throw Error(fmt::format("input file '{}': FloatScope reads .pb (an ONNX TensorProto) and .npy files, not '{}'",
                             path.string(), path.extension().string()));
 }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "core/data_folder.hpp"
 #include "emulation/workloads/onnx/graph.hpp"
 #include "emulation/workloads/onnx/tensor.hpp"
 
@@ -18,7 +19,7 @@ namespace floatscope::emu::onnx {
 /// (before allocating them, with the sizes), an opset outside min/max_supported_opset.
 Graph read_model(const std::filesystem::path& path);
 /// The same from the bytes of a model (external data relative to `folder`); `source` names it in errors.
-Graph parse_model(std::string_view bytes, std::string_view source, const std::filesystem::path& folder = {});
+Graph parse_model(std::string_view bytes, std::string_view source, const core::DataFolder& folder = {});
 
 /// Adds to graph.value_shapes the shapes ONNX's shape inference finds for the values of the model
 /// in `path` (read again: inference works on the protobuf), for people (onnx-info, the GUI's

@@ -37,7 +37,7 @@ std::uint64_t external_number(const std::string& key, const std::string& text, s
 
 /// The bytes of external data: `size` bytes (what the shape needs) of the file external_data names.
 std::string external_bytes(const ::onnx::TensorProto& proto, std::size_t size, std::string_view context,
-                           const std::filesystem::path& folder) {
+                           const core::DataFolder& folder) {
     std::string location;
     std::uint64_t offset = 0;
     std::optional<std::uint64_t> length;
@@ -47,16 +47,11 @@ std::string external_bytes(const ::onnx::TensorProto& proto, std::size_t size, s
         if (entry.key() == "length") length = external_number("length", entry.value(), context);
     }
     if (location.empty()) throw Error(fmt::format("{}: its external data name no location", context));
-    // The data belong beside the model: a path leaving its folder could read any file of the system.
-    const std::filesystem::path relative(location);
-    bool escapes = relative.is_absolute() || relative.has_root_name() || relative.has_root_directory();
-    for (const std::filesystem::path& part : relative) escapes = escapes || part == "..";
-    if (escapes)
-        throw Error(
-            fmt::format("{}: external data location '{}' is not a path inside the model's folder", context, location));
+    // The data belong beside the model: a name (or a link) leaving its folder could read any file
+    // of the system.
+    const std::filesystem::path file = folder.resolve(location, fmt::format("{}: external data location", context));
     if (length && *length != size)
         throw Error(fmt::format("{}: external data length {} bytes, the shape needs {}", context, *length, size));
-    const std::filesystem::path file = folder / relative;
     std::error_code error;
     const std::uintmax_t file_size = std::filesystem::file_size(file, error);
     if (error)
@@ -142,7 +137,7 @@ double decoded_bytes(const ::onnx::TensorProto& proto) {
 }
 
 Tensor<double> decode_tensor(const ::onnx::TensorProto& proto, std::string_view context,
-                             const std::filesystem::path& folder) {
+                             const core::DataFolder& folder) {
     Tensor<double> t;
     t.type = element_type_from_onnx(proto.data_type(), context);
     t.shape = tensor_shape(proto, context);

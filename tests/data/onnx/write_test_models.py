@@ -3,6 +3,8 @@
 with ONNX's own onnx.helper and numpy_helper, independently of FloatScope's writer:
   mlp.onnx, shuffled.onnx, attributes.onnx, types.onnx   models that read
   external.onnx + external.bin, external_*.onnx           external data, good and bad
+  linked/{inside,outside,cache/snapshot}/model.onnx       external data through symbolic links:
+      to a file of the folder, out of it, and a Hugging Face cache's snapshot of links into blobs
   broken/*.onnx                                           models the reader refuses
   tensors/NAME.pb, NAME.npy, NAME.txt                     tensors as TensorProto and .npy, and
       their values as text (repr: exact decimal) for the test to compare with
@@ -124,6 +126,47 @@ external_model("external_absolute.onnx", os.path.abspath(os.path.join(out, "exte
 external_model("external_missing.onnx", "missing.bin")
 external_model("external_short.onnx", "short.bin")
 external_model("external_past_end.onnx", "external.bin", [("offset", "16")])
+
+
+def fresh_folder(*parts):
+    folder = os.path.join(out, "linked", *parts)
+    if os.path.lexists(folder):
+        import shutil
+        shutil.rmtree(folder)
+    os.makedirs(folder)
+    return folder
+
+
+# External data through symbolic links. external.onnx names "external.bin"; here that name is a
+# link. Inside: to data/weights.bin in the model's folder (read). Outside: to ../secret.bin, a
+# file of the right size beside the folder, as an archive's `weights.bin -> /etc/passwd` would
+# be (refused). The cache: snapshot/model.onnx and snapshot/external.bin both link into blobs/,
+# the folder the model itself leads to (read).
+with open(os.path.join(out, "external.onnx"), "rb") as f:
+    external_bytes = f.read()
+with open(os.path.join(out, "external.bin"), "rb") as f:
+    external_data = f.read()
+inside = fresh_folder("inside")
+os.makedirs(os.path.join(inside, "data"))
+with open(os.path.join(inside, "data", "weights.bin"), "wb") as f:
+    f.write(external_data)
+with open(os.path.join(inside, "model.onnx"), "wb") as f:
+    f.write(external_bytes)
+os.symlink(os.path.join("data", "weights.bin"), os.path.join(inside, "external.bin"))
+outside = fresh_folder("outside")
+with open(os.path.join(out, "linked", "secret.bin"), "wb") as f:
+    f.write(external_data)
+with open(os.path.join(outside, "model.onnx"), "wb") as f:
+    f.write(external_bytes)
+os.symlink(os.path.join("..", "secret.bin"), os.path.join(outside, "external.bin"))
+fresh_folder("cache")
+blobs, snapshot = fresh_folder("cache", "blobs"), fresh_folder("cache", "snapshot")
+with open(os.path.join(blobs, "0a1b"), "wb") as f:
+    f.write(external_bytes)
+with open(os.path.join(blobs, "2c3d"), "wb") as f:
+    f.write(external_data)
+os.symlink(os.path.join("..", "blobs", "0a1b"), os.path.join(snapshot, "model.onnx"))
+os.symlink(os.path.join("..", "blobs", "2c3d"), os.path.join(snapshot, "external.bin"))
 
 # Models the reader refuses.
 with open(os.path.join(out, "mlp.onnx"), "rb") as f:

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,21 @@ TEST_CASE("safetensors lies: header, dtype, shape, offsets", "[weights]") {
     check_refused(le64(1000) + "{}", "header length 1000 runs past the end of the file (10 bytes)");
     check_refused(safetensors("{\"w\": [", 0), "the header is not JSON");
     check_refused(safetensors("[1, 2]", 0), "not a JSON object");
+    // Nesting: the header object, __metadata__'s object and arrays to 64 levels in all read (and
+    // print back through weights-info); 65 and 100,000 levels are refused, not a stack overflow.
+    auto nested = [](std::size_t levels) {
+        const std::size_t arrays = levels - 2;
+        return R"({"__metadata__":{"deep":)" + std::string(arrays, '[') + "1" + std::string(arrays, ']') + "}," +
+               one_f32 + "}";
+    };
+    const floatscope::test::TempDir dir;
+    const Checkpoint deepest = open_checkpoint(dir.write("deep.safetensors", safetensors(nested(64), 16)).string());
+    REQUIRE(deepest.metadata.size() == 1);
+    CHECK(deepest.metadata[0].second == std::string(62, '[') + "1" + std::string(62, ']'));
+    check_refused(safetensors(nested(65), 16), "JSON nested deeper than 64 levels");
+    check_refused(safetensors(nested(100000), 16), "JSON nested deeper than 64 levels");
+    // Two tensors of one name: refused (a JSON parser would keep the last silently).
+    check_refused(safetensors("{" + one_f32 + "," + one_f32 + "}", 16), "the key 'w' appears twice");
     check_refused(safetensors("{" + one_f32 + "}", 8), "tensor 'w': data_offsets [0, 16] end past the data (8 bytes");
     check_refused(safetensors(R"({"w":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}})", 8),
                   "tensor 'w': dtype 'C64' is not supported (supported: F64 F32 F16 BF16 I8 U8");
@@ -103,6 +119,31 @@ TEST_CASE("sharded safetensors: an index that names a missing shard or tensor", 
     shards.write("b.safetensors", safetensors("{" + one_f32 + "}", 16));
     CHECK_THROWS_WITH(open_checkpoint(shards.path().string()),
                       Contains("tensor 'w' is in") && Contains("a.safetensors and in") && Contains("b.safetensors"));
+}
+
+TEST_CASE("sharded safetensors: shards stay in the index's folder, by name and through links", "[weights]") {
+    const floatscope::test::TempDir outside;
+    const std::filesystem::path secret = outside.write("secret.safetensors", safetensors("{" + one_f32 + "}", 16));
+    const floatscope::test::TempDir dir;
+    const std::string folder = dir.path().string();
+    const std::string index = "model.safetensors.index.json";
+    for (const std::string& name : {std::string("../x.safetensors"), secret.string()}) {
+        dir.write(index, R"({"weight_map": {"w": ")" + name + R"("}})");
+        CHECK_THROWS_WITH(open_checkpoint(folder), Contains("weight_map shard '" + name + "' is not a path inside"));
+    }
+    // A link beside the index that leads out of its folder: refused as the index names it, and as
+    // a shard of the folder without an index.
+    std::filesystem::create_symlink(secret, dir.path() / "a.safetensors");
+    dir.write(index, R"({"weight_map": {"w": "a.safetensors"}})");
+    CHECK_THROWS_WITH(open_checkpoint(folder), Contains("'a.safetensors' leads outside the model's folder"));
+    std::filesystem::remove(dir.path() / index);
+    CHECK_THROWS_WITH(open_checkpoint(folder), Contains("'a.safetensors' leads outside the model's folder"));
+    // A link to a file inside the folder reads.
+    std::filesystem::remove(dir.path() / "a.safetensors");
+    std::filesystem::create_directory(dir.path() / "blobs");
+    dir.write("blobs/0a1b", safetensors("{" + one_f32 + "}", 16));
+    std::filesystem::create_symlink("blobs/0a1b", dir.path() / "a.safetensors");
+    CHECK(open_checkpoint(folder).tensors.size() == 1);
 }
 
 TEST_CASE("GGUF lies: header, metadata, tensor infos, offsets", "[weights]") {

@@ -179,6 +179,18 @@ TEST_CASE("external data read from the model's folder, at their offsets") {
     CHECK(g.initializers.at("b").numbers == std::vector<double>{0.5, -100});
 }
 
+TEST_CASE("external data through a symbolic link: read inside the model's folder, refused out of it") {
+    for (const char* model : {"linked/inside/model.onnx", "linked/cache/snapshot/model.onnx"}) {
+        INFO(model);
+        const Graph g = read_model(models / model);
+        CHECK(g.initializers.at("W").numbers == std::vector<double>{1, 2, 3, 4, 5, 6});
+    }
+    // external.bin -> ../secret.bin: the name stays in the folder, the file it reaches does not.
+    CHECK_THAT(model_error("linked/outside/model.onnx"),
+               Catch::Contains("initializer 'W'") &&
+                   Catch::Contains("'external.bin' leads outside the model's folder") && Catch::Contains("secret.bin"));
+}
+
 TEST_CASE("external data outside the model's folder, missing or short are refused naming the tensor and file") {
     CHECK_THAT(model_error("external_escape.onnx"),
                Catch::Contains("initializer 'W'") && Catch::Contains("'../external.bin' is not a path inside"));
@@ -205,8 +217,9 @@ TEST_CASE("broken models are refused with what is wrong") {
     // MatMul's definition of opset 13 holds since 13: an opset-9 MatMul is refused, naming the node.
     CHECK_THAT(model_error("broken/opset9.onnx"),
                Catch::Contains("opset9.onnx: node 'matmul' (MatMul) is of opset 9, and MatMul changed in opset 13"));
-    CHECK_THAT(model_error("broken/opset18.onnx"),
-               Catch::Contains("opset18.onnx: ai.onnx opset 18 is not supported; FloatScope evaluates opsets 13 to 17"));
+    CHECK_THAT(
+        model_error("broken/opset18.onnx"),
+        Catch::Contains("opset18.onnx: ai.onnx opset 18 is not supported; FloatScope evaluates opsets 13 to 17"));
     CHECK_THAT(model_error("broken/no_default_opset.onnx"), Catch::Contains("imports no opset of the default domain"));
     CHECK_THAT(
         model_error("broken/size_mismatch.onnx"),
