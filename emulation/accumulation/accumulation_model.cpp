@@ -85,11 +85,16 @@ const core::FormatRounding& result_rounding(const AccumulationModel& model) {
     return model.order == AccumulationOrder::Blocked ? model.combine : model.accumulator;
 }
 
+const core::FormatRounding& delivered_rounding(const AccumulationModel& model) {
+    return model.epilogue ? *model.epilogue : model.output;
+}
+
 void validate(const AccumulationModel& model) {
     check_operand("x", model.x);
     check_operand("y", model.y);
     check_arithmetic_format("accumulator", model.accumulator);
     check_arithmetic_format("output", model.output);
+    if (model.epilogue) check_arithmetic_format("epilogue", *model.epilogue);
     if (model.multiply_add == MultiplyAdd::Separate) check_arithmetic_format("product", model.product);
     if (model.order == AccumulationOrder::Blocked) check_arithmetic_format("combine", model.combine);
 
@@ -215,6 +220,7 @@ std::string describe(const AccumulationModel& model) {
     }
     if (model.compensated) text += ", Kahan-compensated";
     text += fmt::format(", output {}", rounding(model.output));
+    if (model.epilogue) text += fmt::format(", then {}", rounding(*model.epilogue));
     return text;
 }
 

@@ -1,6 +1,7 @@
 // AccumulationModel: the explicit definition of how a sum, dot product or GEMM is computed in low precision.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -55,7 +56,10 @@ enum class MultiplyAdd {
 ///  2. the terms t_i = x_i * y_i are exact (Fused) or rounded to `product` (Separate);
 ///  3. the terms are accumulated in `order`, every addition rounded to `accumulator` (with a Kahan
 ///     compensation term, in the accumulator format, when `compensated`);
-///  4. the result r is scaled back and rounded once: output(r * x.scale * y.scale).
+///  4. the result r is scaled back and rounded once: output(r * x.scale * y.scale);
+///  5. with an `epilogue`, that is rounded once more: epilogue(output(...)). A GEMM keeps its
+///     instructions' D in their accumulator registers along K (fp32 for bf16 MMAs) and casts the
+///     last D once (to bf16): `output` is D, `epilogue` the cast.
 /// Limits (checked by validate): input formats of at most 26 significant bits (their products are exact
 /// in double), no stochastic rounding.
 struct AccumulationModel {
@@ -74,6 +78,7 @@ struct AccumulationModel {
     /// BlockFma and TwoStageBlockFma; negative keeps fewer bits than the accumulator has
     int alignment_extra_bits = 0;
     core::FormatRounding output;
+    std::optional<core::FormatRounding> epilogue;  ///< a last rounding of every result; none: output is the result
 };
 
 /// Throws floatscope::Error naming the offending field and the valid choices.
@@ -97,5 +102,8 @@ int value_precision(const core::FormatSpec& spec);
 /// The format whose values the accumulation delivers before the output rounding: `combine` for
 /// Blocked, `accumulator` otherwise.
 const core::FormatRounding& result_rounding(const AccumulationModel& model);
+
+/// The format and rounding of the values the model delivers: the epilogue's, else the output's.
+const core::FormatRounding& delivered_rounding(const AccumulationModel& model);
 
 }  // namespace floatscope::emu

@@ -21,7 +21,7 @@ std::vector<double> quantized(const OperandQuantization& q, std::span<const doub
 }
 
 double finish(const AccumulationModel& model, double scale, double value) {
-    scale_to_output(model.output, scale, std::span<double>(&value, 1));
+    finish_results(model, scale, std::span<double>(&value, 1));
     return value;
 }
 

@@ -80,6 +80,7 @@ ErrorBounds dot_error_bounds(const AccumulationModel& model, double n, const cor
     };
     const core::FormatRounding& accumulator = result_rounding(model);
     double others = operand(model.x) * operand(model.y) * rounding_factor(model.output, accumulator.format);
+    if (model.epilogue) others *= rounding_factor(*model.epilogue, model.output.format);
     if (model.multiply_add == MultiplyAdd::Separate) others *= factor(unit_roundoff(model.product));
     const double depth = accumulation_depth(model, n);
     return combine(others, unit_roundoff(accumulator), depth);

@@ -265,7 +265,7 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
         quantize_to_floats(model.y, b, fb);
         detail::gemm_fp32({fa.data(), fb.data(), fc.data(), m, k, n, true, 0});
         std::copy(fc.begin(), fc.end(), c.begin());
-        scale_to_output(model.output, model.x.scale * model.y.scale, c);
+        finish_results(model, model.x.scale * model.y.scale, c);
         return;
     }
     if (path == GemmPath::NativeFp32 || path == GemmPath::NarrowAccumulator) {
@@ -281,7 +281,7 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
             std::copy(fa.begin(), fa.end(), qa.begin());
             std::copy(fb.begin(), fb.end(), qb.begin());
             scalar_gemm(model, qa.data(), qb.data(), c, m, k, n);
-            scale_to_output(model.output, model.x.scale * model.y.scale, c);
+            finish_results(model, model.x.scale * model.y.scale, c);
             return;
         }
         const std::size_t block =
@@ -355,7 +355,7 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
             scalar_gemm(model, qa.data(), qb.data(), c, m, k, n, addend);
         }
     }
-    scale_to_output(model.output, model.x.scale * model.y.scale, c);
+    finish_results(model, model.x.scale * model.y.scale, c);
 }
 
 Eigen::MatrixXd gemm(const AccumulationModel& model, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {

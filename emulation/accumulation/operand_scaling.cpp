@@ -34,4 +34,10 @@ void scale_to_output(const core::FormatRounding& output, double scale, std::span
     core::round_array(output.format, output.mode, std::span<const double>(values), values);
 }
 
+void finish_results(const AccumulationModel& model, double scale, std::span<double> values) {
+    scale_to_output(model.output, scale, values);
+    if (model.epilogue)
+        core::round_array(model.epilogue->format, model.epilogue->mode, std::span<const double>(values), values);
+}
+
 }  // namespace floatscope::emu

@@ -16,4 +16,8 @@ void quantize(const OperandQuantization& q, std::span<const double> in, std::spa
 /// plain rounding of each value to `output`.
 void scale_to_output(const core::FormatRounding& output, double scale, std::span<double> values);
 
+/// The last steps of every result of `model`: scale_to_output(model.output, scale), then one more
+/// rounding to the model's epilogue where it has one.
+void finish_results(const AccumulationModel& model, double scale, std::span<double> values);
+
 }  // namespace floatscope::emu

@@ -11,6 +11,7 @@
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
+#include "emulation/accumulation/preset_chaining.hpp"
 
 namespace floatscope::emu {
 
@@ -275,16 +276,13 @@ AccumulationModel PrecisionPolicy::matmul_model(int layer, int layer_count) cons
 AccumulationModel PrecisionPolicy::matmul_model(const core::FormatRounding& compute,
                                                 const core::FormatRounding& accumulate,
                                                 const core::FormatRounding& output) const {
+    if (!matmul_preset.empty()) return chained_gemm_model(find_accumulation_preset(matmul_preset), accumulate, output);
     AccumulationModel model;
-    if (!matmul_preset.empty()) {
-        model = find_accumulation_preset(matmul_preset).model;
-    } else {
-        model.x.rounding = compute;
-        model.y.rounding = compute;
-        model.multiply_add = MultiplyAdd::Fused;
-        model.accumulator = accumulate;
-        model.order = AccumulationOrder::Sequential;
-    }
+    model.x.rounding = compute;
+    model.y.rounding = compute;
+    model.multiply_add = MultiplyAdd::Fused;
+    model.accumulator = accumulate;
+    model.order = AccumulationOrder::Sequential;
     model.output = output;
     return model;
 }

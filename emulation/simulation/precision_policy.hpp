@@ -86,13 +86,14 @@ struct PrecisionPolicy {
     const core::FormatRounding& at(Role role, int layer = 0, int layer_count = 1) const;
     /// The model of a matrix product in `layer`: operands rounded to the compute format, exact products
     /// (fused), sequential accumulation in the accumulate format, results rounded to the output format;
-    /// or, with `matmul_preset`, that preset's model with its output rounded to the output format.
+    /// or, with `matmul_preset`, that preset's instructions chained as the hardware chains them, the
+    /// result rounded once to the output format (chained_gemm_model).
     AccumulationModel matmul_model(int layer = 0, int layer_count = 1) const;
     /// The same for a node of a graph: `base` (the roles the node starts from: the policy's, or
     /// what autocast chose) with the op-type and node-name overrides applied.
     core::FormatRounding at(Role role, const GraphNode& node, const core::FormatRounding& base) const;
     /// The model of a matrix product whose roles have these formats (the preset's, when there is one,
-    /// with its output rounded to `output`).
+    /// chained as chained_gemm_model says).
     AccumulationModel matmul_model(const core::FormatRounding& compute, const core::FormatRounding& accumulate,
                                    const core::FormatRounding& output) const;
     /// The text form, normalised (parse_policy(describe(p)) == p apart from the name).

@@ -172,7 +172,8 @@ public:
         for (const std::size_t k_size : parse_k_list(parameters.text("k"))) {
             const auto k = static_cast<double>(k_size);
             work.operations[core::datasheet_format(model.x.rounding.format)] += 2 * m * n * k;
-            const double bytes = (m * k + k * n) * storage_bytes + m * n * core::bytes_per_value(model.output.format);
+            const double bytes =
+                (m * k + k * n) * storage_bytes + m * n * core::bytes_per_value(delivered_rounding(model).format);
             work.dram_bytes += bytes;
             work.resident_bytes = std::max(work.resident_bytes, bytes);
         }
@@ -194,7 +195,7 @@ public:
         for (std::size_t j = 0; j < ks.size(); ++j) {
             const std::size_t k = ks[j];
             TraceRegion& region =
-                trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k), model.output.format);
+                trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k), delivered_rounding(model).format);
             region.values.resize(operands.m * operands.n);
             gemm(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n);
             region.metrics.push_back({metric::k, static_cast<double>(k)});

@@ -101,8 +101,8 @@ TEST_CASE("describe round-trips through parse_policy") {
     for (const char* text : {"bf16", "fp16; accumulate=fp32", "fp32; compute=bf16@sr; output=bf16",
                              "fp8_e4m3; layers 0-1,-1 = bf16", "fp8_e4m3; layers 3 compute = fp16@rtz",
                              "bf16; matmul = bf16_fp32", "int8; accumulate=fp32@rup; output=fp32@rup",
-                             "fp32; ops MatMul,Gemm = fp8_e4m3; nodes /enc/layer.0/* output = bf16",
-                             "autocast = fp16", "bf16; weights = int4:group=128; matmul = nvidia_h100_fp8_e4m3"}) {
+                             "fp32; ops MatMul,Gemm = fp8_e4m3; nodes /enc/layer.0/* output = bf16", "autocast = fp16",
+                             "bf16; weights = int4:group=128; matmul = nvidia_h100_fp8_e4m3"}) {
         INFO(text);
         const PrecisionPolicy p = parse_policy(text);
         CHECK(same_policy(parse_policy(p.describe()), p));
@@ -137,9 +137,39 @@ TEST_CASE("matmul_model: compute operands, exact products, accumulate, output, o
     CHECK(same(got.output, fr("fp16")));
 }
 
+TEST_CASE("matmul_model: a tensor-core preset chains its instructions in its accumulator, the output rounds once") {
+    // bf16 MMAs have no bf16 accumulator: the running C stays in fp32 (D) along K, and bf16 is the
+    // cast after the last instruction.
+    const AccumulationModel bf16 = parse_policy("bf16; matmul = nvidia_h100_bf16").matmul_model();
+    CHECK(bf16.order == AccumulationOrder::BlockFma);
+    CHECK(same(bf16.output, fr("fp32")));
+    REQUIRE(bf16.epilogue);
+    CHECK(same(*bf16.epilogue, fr("bf16")));
+    CHECK(!parse_policy("fp32; matmul = nvidia_h100_bf16").matmul_model().epilogue);  // D is the result
+    // No GPU has a bf16 MMA that accumulates in fp16, nor an AMD fp16 MFMA with an fp16 D.
+    for (const char* text : {"bf16; accumulate = fp16; matmul = nvidia_h100_bf16", "fp16; matmul = amd_mi300_fp16"}) {
+        INFO(text);
+        const AccumulationModel m = parse_policy(text).matmul_model();
+        CHECK(same(m.output, fr("fp32")));
+    }
+    // NVIDIA's fp16 MMAs have an fp16-accumulating form: chosen by an fp16 accumulate role only.
+    const AccumulationModel fp16_acc = parse_policy("fp16; matmul = nvidia_h100_fp16").matmul_model();
+    CHECK(same(fp16_acc.output, fr("fp16")));
+    CHECK(!fp16_acc.epilogue);
+    const AccumulationModel fp32_acc =
+        parse_policy("fp16; accumulate = fp32; matmul = nvidia_h100_fp16").matmul_model();
+    CHECK(same(fp32_acc.output, fr("fp32")));
+    REQUIRE(fp32_acc.epilogue);
+    CHECK(same(*fp32_acc.epilogue, fr("fp16")));
+    // A recipe preset (no instructions) delivers its sum in the output format, as before.
+    const AccumulationModel recipe = parse_policy("bf16; matmul = bf16_fp32").matmul_model();
+    CHECK(same(recipe.output, fr("bf16")));
+    CHECK(!recipe.epilogue);
+}
+
 TEST_CASE("graph clauses: op types and name patterns select nodes, the last match wins, layers do not") {
-    const PrecisionPolicy p =
-        parse_policy("bf16; ops MatMul,Gemm = fp8_e4m3; nodes /encoder/layer.0/* = fp32; nodes *Softmax? compute = fp16");
+    const PrecisionPolicy p = parse_policy(
+        "bf16; ops MatMul,Gemm = fp8_e4m3; nodes /encoder/layer.0/* = fp32; nodes *Softmax? compute = fp16");
     const core::FormatRounding base = fr("bf16");
     // Op types keep their case: "MatMul" is not "matmul".
     CHECK(same(p.at(Role::Compute, GraphNode{"MatMul", "/encoder/layer.1/MatMul"}, base), fr("fp8_e4m3")));
@@ -171,8 +201,9 @@ TEST_CASE("autocast fills the roles not given with fp32, weights keeps the schem
 TEST_CASE("a node override's model follows its formats") {
     const PrecisionPolicy p = parse_policy("fp32; ops MatMul compute = bf16");
     const GraphNode matmul{"MatMul", "/m"};
-    const AccumulationModel m = p.matmul_model(p.at(Role::Compute, matmul, p.roles[1]),
-                                               p.at(Role::Accumulate, matmul, p.roles[2]), p.at(Role::Output, matmul, p.roles[3]));
+    const AccumulationModel m =
+        p.matmul_model(p.at(Role::Compute, matmul, p.roles[1]), p.at(Role::Accumulate, matmul, p.roles[2]),
+                       p.at(Role::Output, matmul, p.roles[3]));
     CHECK(same(m.x.rounding, fr("bf16")));
     CHECK(same(m.accumulator, fr("fp32")));
 }
