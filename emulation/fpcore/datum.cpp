@@ -107,6 +107,15 @@ public:
     }
 
 private:
+    static constexpr int max_list_depth = 512;
+    struct DepthScope {
+        explicit DepthScope(int& depth) : depth_(++depth) {}
+        ~DepthScope() { --depth_; }
+        DepthScope(const DepthScope&) = delete;
+        DepthScope& operator=(const DepthScope&) = delete;
+        int& depth_;
+    };
+
     SourceLocation here() const { return {source_, line_, column_}; }
 
     char advance() {
@@ -152,6 +161,12 @@ private:
     }
 
     Datum read_list(const SourceLocation& start, char close) {
+        // Reading, compiling and evaluating recurse once per level: a bound keeps a hostile file
+        // (10000 open parentheses) an error instead of a stack overflow.
+        if (depth_ == max_list_depth)
+            fail_at(start, "lists nested deeper than " + std::to_string(max_list_depth) +
+                               " levels; FPCore programs nest far less (FPBench's suite: 17 at most)");
+        const DepthScope nested(depth_);
         advance();
         Datum list{Datum::Kind::List, {}, {}, start};
         for (;;) {
@@ -192,6 +207,7 @@ private:
     std::string_view text_;
     std::string source_;
     std::size_t pos_ = 0;
+    int depth_ = 0;  ///< lists open around the one being read
     int line_ = 1;
     int column_ = 1;
 };

@@ -58,7 +58,9 @@ TEST_CASE("npy headers that FloatScope cannot read are refused with the reason")
     CHECK(message(npy_file(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }"))
               .find("not in C (row-major) order") != std::string::npos);
     CHECK(message(npy_file(1, "{'fortran_order': False, 'shape': (2, 2), }")).find("no 'descr'") != std::string::npos);
-    CHECK(message(npy_file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': [2], }")).find("no 'shape' tuple") !=
+    CHECK(message(npy_file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': [2], }"))
+              .find("the value of 'shape' is no string, True, False or tuple") != std::string::npos);
+    CHECK(message(npy_file(1, "{'descr': '<f4', 'fortran_order': False, }")).find("no 'shape' tuple") !=
           std::string::npos);
     // 2^62 and a number past 2^64 are both refused as dimensions, not thrown as std::out_of_range.
     CHECK(message(npy_file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904,), }"))
@@ -66,4 +68,29 @@ TEST_CASE("npy headers that FloatScope cannot read are refused with the reason")
     CHECK(message(npy_file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999, 1), }"))
               .find("too large") != std::string::npos);
     CHECK(message(std::string("\x93NUMPY\x02\x00\xFF\xFF", 10)).find("header is cut short") != std::string::npos);
+    // A dictionary that never closes, or with text after it, is no header numpy wrote.
+    CHECK(message(npy_file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), "))
+              .find("the dictionary is never closed") != std::string::npos);
+    CHECK(message(npy_file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x"))
+              .find("text after the dictionary's closing brace") != std::string::npos);
+}
+
+TEST_CASE("a key given twice keeps its last value, as Python's dict does") {
+    const core::NpyHeader h = core::parse_npy_header(
+        npy_file(1, "{'descr': '<f8', 'shape': (9,), 'fortran_order': False, 'shape': (2, 3), 'descr': '<f4', }"),
+        "d.npy");
+    CHECK(h.descr == "<f4");
+    CHECK(h.shape == std::vector<std::uint64_t>{2, 3});
+}
+
+TEST_CASE("a header of 60 KiB (v1 allows 64) parses in one pass, and messages quote at most 200 characters") {
+    // Spaces inside the shape tuple and a long padding: a regular expression that recursed per
+    // character ran out of stack on such headers.
+    const std::string wide =
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (2," + std::string(60000, ' ') + "3), }";
+    CHECK(core::parse_npy_header(npy_file(1, wide), "w.npy").shape == std::vector<std::uint64_t>{2, 3});
+    const std::string bad = "{'descr': '<f4', 'fortran_order': False, 'shape': [" + std::string(60000, '2') + "], }";
+    const std::string refused = message(npy_file(1, bad));
+    CHECK(refused.find("no string, True, False or tuple") != std::string::npos);
+    CHECK(refused.size() < 500);
 }

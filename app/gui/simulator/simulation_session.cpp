@@ -8,6 +8,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/input_file.hpp"
+#include "core/json_input.hpp"
 
 namespace floatscope::gui {
 
@@ -59,7 +60,7 @@ std::string session_json(const Session& session) {
 Session parse_session(std::string_view text) {
     json j;
     try {
-        j = json::parse(text);
+        j = core::parse_bounded_json<json>(text, "session");
     } catch (const json::exception& e) {
         throw Error(std::string("not a session: not JSON (") + e.what() + ")");
     }

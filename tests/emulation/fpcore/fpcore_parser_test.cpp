@@ -115,6 +115,21 @@ TEST_CASE("print then parse gives the same trees for every FPCore of FloatScope'
     }
 }
 
+TEST_CASE("nesting up to 512 lists parses, and one more, 7000 or 10000 open parentheses are an error") {
+    // (FPCore (x) (+ (+ ... (+ x 1) ... 1) 1)): the FPCore list and the body's additions.
+    auto nested_sum = [](int additions) {
+        std::string text = "(FPCore (x) ";
+        for (int i = 0; i < additions; ++i) text += "(+ ";
+        text += "x";
+        for (int i = 0; i < additions; ++i) text += " 1)";
+        return text + ")";
+    };
+    CHECK(parse_fpcores(nested_sum(511), "t.fpcore").size() == 1);  // 512 lists with the FPCore's own
+    CHECK_THAT(parse_error(nested_sum(512)), Catch::Contains("lists nested deeper than 512 levels"));
+    CHECK_THAT(parse_error(nested_sum(7000)), Catch::Contains("t.fpcore:1:") && Catch::Contains("deeper than 512"));
+    CHECK_THAT(parse_error(std::string(10000, '(')), Catch::Contains("deeper than 512"));
+}
+
 TEST_CASE("errors name the line and column and what was expected") {
     CHECK_THAT(parse_error("(FPCore (x)\n  (+ x 1)"), Catch::Contains("t.fpcore:1:1: unbalanced parenthesis"));
     CHECK_THAT(parse_error("(FPCore (x) x))"), Catch::Contains("t.fpcore:1:15: unexpected ')'"));
