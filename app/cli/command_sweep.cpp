@@ -57,6 +57,19 @@ std::vector<GridAxis> parse_grid(const std::vector<std::string>& grid, const std
     return axes;
 }
 
+/// What makes shards parts of one sweep, for merge to compare: the workload, the fixed parameters,
+/// the grid's axes, the policies, the precision of the truth and the number of points.
+std::string sweep_identity(const SimulationOptions& simulation, const std::vector<GridAxis>& axes,
+                           const std::vector<emu::PrecisionPolicy>& policies, std::size_t points) {
+    std::string text = simulation.workload;
+    for (const std::string& assignment : simulation.assignments) text.append(" ").append(assignment);
+    for (const GridAxis& axis : axes) text.append(fmt::format(" {}={}", axis.name, fmt::join(axis.values, ",")));
+    text.append(" | policies");
+    for (const emu::PrecisionPolicy& policy : policies) text.append(" [").append(policy.describe()).append("]");
+    text.append(simulation.no_ground_truth ? " | no truth" : fmt::format(" | mpfr {} bits", simulation.mpfr_precision));
+    return text.append(fmt::format(" | {} points", points));
+}
+
 /// "i/N" with 0 <= i < N; {0, 1} for the whole grid.
 std::pair<std::size_t, std::size_t> shard_option(const std::string& text) {
     if (text.empty()) return {0, 1};
@@ -71,8 +84,8 @@ std::pair<std::size_t, std::size_t> shard_option(const std::string& text) {
 /// holds already are skipped (their metadata must be this sweep's), the rest run `threads` at a
 /// time, and after each batch the file is rewritten atomically with every finished run, so that a
 /// killed sweep loses at most one batch and `--resume` continues from the file.
-emu::Report resumed_sweep(const std::string& path, const std::string& shard, std::vector<emu::RunRequest> requests,
-                          int threads, emu::RunControl& control) {
+emu::Report resumed_sweep(const std::string& path, const std::string& shard, const std::string& identity,
+                          std::vector<emu::RunRequest> requests, int threads, emu::RunControl& control) {
     const bool resuming = std::filesystem::exists(path);
     emu::Report done = resuming ? read_report_file(path) : emu::run_all({}, threads, control);
     if (resuming) {
@@ -80,6 +93,11 @@ emu::Report resumed_sweep(const std::string& path, const std::string& shard, std
             throw Error(fmt::format("--resume {}: the report is {}, this sweep {}; resume it with the same --shard",
                                     path, done.shard.empty() ? "a whole sweep" : "shard " + done.shard,
                                     shard.empty() ? "the whole grid" : "shard " + shard));
+        if (!done.sweep.empty() && done.sweep != identity)
+            throw Error(
+                fmt::format("--resume {}: the report is of the sweep '{}', this one is '{}'; resume it with "
+                            "the same workload, grid and policies",
+                            path, done.sweep, identity));
     }
     std::erase_if(requests, [&](const emu::RunRequest& r) {
         const auto held = std::find_if(done.runs.begin(), done.runs.end(),
@@ -95,6 +113,7 @@ emu::Report resumed_sweep(const std::string& path, const std::string& shard, std
     const bool json = path.ends_with(".json");
     auto save = [&](emu::Report report) {
         report.shard = shard;
+        report.sweep = identity;
         std::ostringstream text;
         json ? emu::write_json(report, text) : emu::write_csv(report, text);
         core::write_file_atomically(path, text.str());
@@ -147,6 +166,7 @@ int run_sweep(std::ostream& out, const SweepOptions& options) {
     emu::RunControl control(progress_printer(simulation.progress));
     // The shard says which it is, so that merge can tell a missing or repeated shard.
     const std::string shard_text = options.shard.empty() ? "" : std::to_string(shard) + "/" + std::to_string(shards);
+    const std::string identity = sweep_identity(simulation, axes, policies, points);
     // A shard beyond the grid's end has no runs: its report is valid and empty.
     ReportOutputs outputs(simulation.csv, simulation.json, out);
     if (options.resume.empty() && !outputs.empty()) {
@@ -154,6 +174,7 @@ int run_sweep(std::ostream& out, const SweepOptions& options) {
         const emu::ReportStream stream{[&](const emu::Report& metadata) {
                                            emu::Report shard_metadata = metadata;
                                            shard_metadata.shard = shard_text;
+                                           shard_metadata.sweep = identity;
                                            outputs.begin(shard_metadata);
                                        },
                                        [&](std::vector<emu::ReportRow>&& rows) { outputs.write(rows); }};
@@ -161,10 +182,11 @@ int run_sweep(std::ostream& out, const SweepOptions& options) {
         outputs.commit();
         return 0;
     }
-    emu::Report report = options.resume.empty()
-                             ? emu::run_all(requests, thread_count(simulation), control)
-                             : resumed_sweep(options.resume, shard_text, requests, thread_count(simulation), control);
+    emu::Report report = options.resume.empty() ? emu::run_all(requests, thread_count(simulation), control)
+                                                : resumed_sweep(options.resume, shard_text, identity, requests,
+                                                                thread_count(simulation), control);
     report.shard = shard_text;
+    report.sweep = identity;
     outputs.begin(report);
     outputs.write(report.rows);
     if (!outputs.commit()) print_report_summary(report, out);

@@ -18,6 +18,7 @@
 
 #include "core/csv.hpp"
 #include "core/error.hpp"
+#include "core/json_input.hpp"
 
 namespace floatscope::emu {
 
@@ -27,6 +28,8 @@ constexpr const char* csv_columns[] = {"run",          "workload", "policy", "re
                                        "region_index", "region",   "metric", "value"};
 constexpr std::size_t column_count = std::size(csv_columns);
 constexpr const char* meta_kind = "meta";
+/// The last row of a CSV report: its value counts the rows before it.
+constexpr const char* end_of_report = "end_of_report";
 
 bool parse_int(const std::string& text, int& value) {
     double d = 0;
@@ -176,6 +179,7 @@ ReportWriter::ReportWriter(Form form, const Report& metadata, TextSink sink) : f
         meta("", "", "", 0, "", "created", metadata.created);
         if (!metadata.shard.empty()) meta("", "", "", 0, "", "shard", metadata.shard);
         if (!metadata.missing_shards.empty()) meta("", "", "", 0, "", "missing_shards", metadata.missing_shards);
+        if (!metadata.sweep.empty()) meta("", "", "", 0, "", "sweep", metadata.sweep);
         for (const RunInfo& run : metadata.runs) {
             meta(run.run, run.workload, "", 0, "", "mpfr_precision", std::to_string(run.mpfr_precision));
             for (std::size_t i = 0; i < run.parameters.size(); ++i)
@@ -193,6 +197,7 @@ ReportWriter::ReportWriter(Form form, const Report& metadata, TextSink sink) : f
     if (!metadata.shard.empty()) pending_ += " \"shard\": " + Json(metadata.shard).dump() + ",\n";
     if (!metadata.missing_shards.empty())
         pending_ += " \"missing_shards\": " + Json(metadata.missing_shards).dump() + ",\n";
+    if (!metadata.sweep.empty()) pending_ += " \"sweep\": " + Json(metadata.sweep).dump() + ",\n";
     pending_ += " \"runs\": [";
     for (std::size_t i = 0; i < metadata.runs.size(); ++i) {
         const RunInfo& run = metadata.runs[i];
@@ -223,11 +228,14 @@ void ReportWriter::write(const ReportRow& row) {
         pending_ += (first_row_ ? "\n  " : ",\n  ") + object.dump();
     }
     first_row_ = false;
+    ++rows_written_;
     hand_on_when_full();
 }
 
 void ReportWriter::finish() {
     if (form_ == Form::Json) pending_ += "\n ]\n}\n";
+    if (form_ == Form::Csv)
+        pending_ += core::csv_record({"", "", "", meta_kind, "0", "", end_of_report, std::to_string(rows_written_)});
     sink_(pending_);
     pending_.clear();
 }
@@ -264,12 +272,16 @@ Report read_csv(std::istream& in) {
     if (fields != std::vector<std::string>(std::begin(csv_columns), std::end(csv_columns)))
         throw reader.error(line, "the header is not run,workload,policy,region_kind,region_index,region,metric,value");
     Report report;
+    bool ended = false;
     while (reader.next(fields, line)) {
         if (fields.size() == 1 && fields[0].empty()) continue;  // a blank line
+        if (ended) throw reader.error(line, "a row after end_of_report");
         if (fields.size() != column_count)
             throw reader.error(line, fmt::format("{} fields where the header has {}", fields.size(), column_count));
-        for (const std::string& field : fields)
+        for (const std::string& field : fields) {
             if (!is_utf8(field)) throw reader.error(line, "a field is not valid UTF-8 text");
+            if (field.find('\0') != std::string::npos) throw reader.error(line, "a field holds a NUL byte");
+        }
         int index = 0;
         if (!parse_int(fields[4], index))
             throw reader.error(line, "region_index '" + fields[4] + "' is not an integer");
@@ -284,6 +296,14 @@ Report read_csv(std::istream& in) {
                 report.shard = text;
             } else if (key == "missing_shards") {
                 report.missing_shards = text;
+            } else if (key == "sweep") {
+                report.sweep = text;
+            } else if (key == end_of_report) {
+                if (text != std::to_string(report.rows.size()))
+                    throw reader.error(line, fmt::format("end_of_report counts {} rows, the report holds {}; rows are "
+                                                         "missing or were added",
+                                                         text, report.rows.size()));
+                ended = true;
             } else if (key == "mpfr_precision") {
                 RunInfo run{fields[0], fields[1], {}, {}, 0};
                 if (!parse_int(text, run.mpfr_precision))
@@ -294,10 +314,9 @@ Report read_csv(std::istream& in) {
             } else if (key == "policy") {
                 find_run(report, fields[0], reader, line).policies.emplace_back(fields[2], text);
             } else {
-                throw reader.error(line,
-                                   "unknown metadata '" + key +
-                                       "'; valid: floatscope_version, created, shard, missing_shards, mpfr_precision, "
-                                       "parameter, policy");
+                throw reader.error(line, "unknown metadata '" + key +
+                                             "'; valid: floatscope_version, created, shard, missing_shards, sweep, "
+                                             "mpfr_precision, parameter, policy, end_of_report");
             }
             continue;
         }
@@ -306,18 +325,23 @@ Report read_csv(std::istream& in) {
             throw reader.error(line, "value '" + text + "' is not a number (nor inf, -inf, nan)");
         report.rows.push_back(std::move(row));
     }
+    if (!ended && !report.shard.empty())
+        throw reader.error(line,
+                           "the shard " + report.shard +
+                               " has no end_of_report row: it was cut short (or written before FloatScope wrote one)");
     return report;
 }
 
 Report read_json(std::istream& in) {
     try {
-        const Json document = Json::parse(in);
+        const Json document = core::parse_bounded_json<Json>(in, "JSON report");
         Report report;
         report.floatscope_version = document.at("floatscope_version").get<std::string>();
         report.created = document.at("created").get<std::string>();
         if (document.contains("shard")) report.shard = document.at("shard").get<std::string>();
         if (document.contains("missing_shards"))
             report.missing_shards = document.at("missing_shards").get<std::string>();
+        if (document.contains("sweep")) report.sweep = document.at("sweep").get<std::string>();
         for (const Json& run : document.at("runs"))
             report.runs.push_back({run.at("run").get<std::string>(), run.at("workload").get<std::string>(),
                                    json_pairs(run.at("parameters"), "value"), json_pairs(run.at("policies"), "text"),
@@ -349,6 +373,14 @@ Report merge_reports(const std::vector<Report>& shards, bool allow_missing) {
     if (shards.empty()) throw Error("no reports to merge");
     Report merged;
     merged.missing_shards = missing_shards(shards, allow_missing);
+    for (const Report& shard : shards) {
+        if (shard.sweep.empty()) continue;
+        if (merged.sweep.empty()) merged.sweep = shard.sweep;
+        if (shard.sweep != merged.sweep)
+            throw Error(
+                fmt::format("the reports come from different sweeps: '{}' and '{}'; merge the shards of one sweep",
+                            merged.sweep, shard.sweep));
+    }
     merged.floatscope_version = shards.front().floatscope_version;
     for (const Report& shard : shards) {
         merged.created = std::max(merged.created, shard.created);  // ISO 8601 text sorts by time

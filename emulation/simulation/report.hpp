@@ -42,18 +42,25 @@ struct Report {
     std::string shard;
     /// A merge that went ahead without some shards (`merge --allow-missing`): their indices, "2,5".
     std::string missing_shards;
+    /// The grid a sweep ran (workload, fixed parameters, axes, policies, precision, points): what
+    /// makes two shards parts of one sweep; empty for a single run.
+    std::string sweep;
     std::vector<RunInfo> runs;
     std::vector<ReportRow> rows;
     friend bool operator==(const Report&, const Report&) = default;
 };
 
 /// RFC 4180 CSV: header `run,workload,policy,region_kind,region_index,region,metric,value`, then
-/// the metadata as rows of region_kind "meta" (metric = the key, value = its text; shard and
-/// missing_shards only where set), then the rows.
+/// the metadata as rows of region_kind "meta" (metric = the key, value = its text; shard,
+/// missing_shards and sweep only where set), then the rows, then the meta row end_of_report whose
+/// value is the number of rows: a report cut at a line boundary shows by its absence.
 /// Numbers are written as core::csv_number spells them (the shortest decimal that reads back to
 /// the same double; inf and nan as "inf", "-inf", "nan"); 17-digit numbers of older reports read too.
 void write_csv(const Report& report, std::ostream& out);
-/// Reads what write_csv writes; throws floatscope::Error with the line number for anything else.
+/// Reads what write_csv writes; throws floatscope::Error with the line number for anything else: a
+/// NUL byte, rows after end_of_report or a count it does not match, and a shard (a report that
+/// names its shard) without end_of_report, which was cut short. Reports of earlier versions, which
+/// wrote no end_of_report, read as before unless they are shards.
 Report read_csv(std::istream& in);
 
 /// JSON: {"floatscope_version", "created", "runs": [...], "rows": [{...}]}, a run or row a line;
@@ -81,6 +88,7 @@ private:
     TextSink sink_;
     std::string pending_;
     bool first_row_ = true;
+    std::size_t rows_written_ = 0;
 };
 
 /// The reports of a sweep's shards as one: runs and rows concatenated, then stably ordered by run id
@@ -89,7 +97,8 @@ private:
 /// the shards'. Reports that say which shard they are must be the N shards of one sweep, each once:
 /// a shard given twice, shards of different N, or missing shards throw floatscope::Error naming
 /// the indices, unless `allow_missing`, when the merge lists them in missing_shards. Throws too when
-/// two shards hold the same run id with different metadata, or when there is nothing to merge.
+/// shards name different sweeps (other grids or policies), when two shards hold the same run id with
+/// different metadata, or when there is nothing to merge.
 Report merge_reports(const std::vector<Report>& shards, bool allow_missing = false);
 
 /// i and N of a shard's "i/N" (0 <= i < N), as sweep --shard takes it and Report::shard holds it;

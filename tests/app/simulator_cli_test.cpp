@@ -349,6 +349,7 @@ TEST_CASE("sweep --resume: checkpoints into its report and continues a killed sw
     other.insert(other.end(), {"--resume", killed.string()});
     const CliResult refused = run_cli(other);
     CHECK(refused.exit_code == 2);
-    CHECK_THAT(refused.err, Catch::Contains("is not this sweep's grid point"));
+    CHECK_THAT(refused.err, Catch::Contains("policies [fp16]") && Catch::Contains("policies [bf16]") &&
+                                Catch::Contains("resume it with the same workload, grid and policies"));
     CHECK(read_file(killed) == before);
 }

@@ -96,8 +96,45 @@ TEST_CASE("CSV layout: header, metadata rows, RFC 4180 quoting, shortest round-t
                                  "1,sum,,meta,0,,mpfr_precision,256\n"
                                  "1,sum,,meta,0,n,parameter,10\n"
                                  "1,sum,fp16,meta,0,,policy,fp16; accumulate=fp32\n"
-                                 "1,sum,fp16,terms,2,\"a, \"\"b\"\"\",rel_error_max,0.1\n";
+                                 "1,sum,fp16,terms,2,\"a, \"\"b\"\"\",rel_error_max,0.1\n"
+                                 ",,,meta,0,,end_of_report,1\n";
     CHECK(csv_of(r) == expected);
+}
+
+TEST_CASE("CSV end_of_report: a count that matches, nothing after it, required of shards") {
+    using Catch::Matchers::Contains;
+    Report shard = sample();
+    shard.shard = "0/2";
+    const std::string text = csv_of(shard);
+    CHECK(read_csv_text(text) == shard);
+    // Cut at a line boundary: the last row (end_of_report), or the last data row and the marker.
+    const std::string without_end = text.substr(0, text.rfind(",,,meta,0,,end_of_report"));
+    CHECK_THAT(csv_error(without_end), Contains("the shard 0/2 has no end_of_report row: it was cut short"));
+    const std::string one_row_less =
+        without_end.substr(0, without_end.rfind("2,sum,fp16,run,0,,big")) + ",,,meta,0,,end_of_report,8\n";
+    CHECK_THAT(csv_error(one_row_less), Contains("end_of_report counts 8 rows, the report holds 7"));
+    CHECK_THAT(csv_error(text + "2,sum,fp16,run,0,,late,1\n"), Contains("a row after end_of_report"));
+    // A report of an earlier version (no marker) that is no shard still reads.
+    const std::string old = csv_of(sample());
+    CHECK(read_csv_text(old.substr(0, old.rfind(",,,meta,0,,end_of_report"))).rows == sample().rows);
+    // NUL bytes are no report text.
+    CHECK_THAT(csv_error(std::string(header) + std::string("1,w,p,layer,0,a\0b,m,2\n", 22)),
+               Contains("line 2: a field holds a NUL byte"));
+}
+
+TEST_CASE("merge: shards of different sweeps are refused") {
+    const Report full = sample();
+    Report a = full, b = full;
+    a.runs = {full.runs[0]};
+    a.rows.assign(full.rows.begin(), full.rows.begin() + 4);
+    b.runs = {full.runs[1]};
+    b.rows.assign(full.rows.begin() + 4, full.rows.end());
+    a.shard = "0/2", b.shard = "1/2";
+    a.sweep = "sum n=10,20,30,40 | policies [fp16] | mpfr 256 bits | 4 points";
+    b.sweep = "sum n=50,60,70,80 | policies [fp16] | mpfr 256 bits | 4 points";
+    CHECK_THROWS_WITH(merge_reports({a, b}), Catch::Contains("the reports come from different sweeps"));
+    b.sweep = a.sweep;
+    CHECK(merge_reports({a, b}).sweep == a.sweep);
 }
 
 TEST_CASE("CSV reader: CRLF line ends, blank lines, errors give the line") {
@@ -214,6 +251,7 @@ TEST_CASE("a shard's and a partial merge's metadata round-trip in CSV and JSON")
     Report r = sample();
     r.shard = "2/8";
     r.missing_shards = "1,5";
+    r.sweep = "sum n=10,20 | policies [fp16] | mpfr 256 bits | 2 points";
     std::ostringstream csv, json;
     write_csv(r, csv);
     write_json(r, json);
