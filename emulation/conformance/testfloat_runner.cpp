@@ -220,6 +220,9 @@ TestFloatSummary run_testfloat_file(const std::string& path, const TestFloatOpti
             summary.failures.push_back(
                 fmt::format("{}:{}: {}", path, reader.line_number(), describe_failure(op, expected, actual)));
     }
+    // A run that checked nothing (an empty file, or one of NUL bytes) is no evidence of conformance.
+    if (summary.passed + summary.failed == 0)
+        throw Error(fmt::format("{}: no test vector in the file; a conformance run that checked nothing fails", path));
     return summary;
 }
 

@@ -25,7 +25,10 @@ QuantizationError measure(std::span<const Original> original, std::span<const Qu
     for (std::size_t i = 0; i < original.size(); ++i) {
         const double x = original[i];
         const double q = quantized[i];
-        if (std::isnan(x) || std::isnan(q)) continue;
+        if (std::isnan(x) || std::isnan(q)) {
+            ++r.nan_values;
+            continue;
+        }
         ++r.count;
         const double e = q - x;
         signal += x * x;
@@ -33,7 +36,11 @@ QuantizationError measure(std::span<const Original> original, std::span<const Qu
         r.max_abs_error = std::max(r.max_abs_error, std::fabs(e));
         flushed += (x != 0 && q == 0) ? 1 : 0;
     }
-    if (r.count == 0) return r;
+    if (r.count == 0) {
+        r.mse = r.sqnr_db = r.max_abs_error = r.relative_frobenius = std::numeric_limits<double>::quiet_NaN();
+        r.fraction_clipped = r.fraction_flushed = std::numeric_limits<double>::quiet_NaN();
+        return r;
+    }
     const double n = static_cast<double>(r.count);
     r.mse = noise / n;
     r.sqnr_db = noise == 0 ? std::numeric_limits<double>::infinity() : 10 * std::log10(signal / noise);

@@ -21,10 +21,12 @@ struct QuantizationError {
     double fraction_clipped = 0;  ///< values beyond the largest magnitude their block or group holds
     double fraction_flushed = 0;  ///< nonzero values that became zero
     std::size_t flushed = 0;  ///< how many those are
+    std::size_t nan_values = 0;  ///< values NaN in either tensor: left out of the measures above
 };
 
 /// Errors of `quantized` against `original` (same size); sums in double. Values that are NaN in
-/// either are skipped. `clipped` is the number of clipped values (from count_clipped).
+/// either are skipped and counted (nan_values); with none left, the measures are NaN: nothing was
+/// measured, which is no perfect quantization. `clipped` is the number of clipped values (from count_clipped).
 QuantizationError measure_quantization_error(std::span<const float> original, std::span<const float> quantized,
                                              std::size_t clipped = 0);
 /// The same against an original in double (a checkpoint's tensor decoded exactly, fp64 or Q4_1

@@ -117,6 +117,9 @@ constexpr MetricDefinition definitions[] = {
     {activations_quantized, W, "quantize: 1 when the region's matmul quantized its activations"},
     {clipped_count, W, "weights: values the scheme clamped to its block's or row's largest magnitude"},
     {flushed_count, W, "weights: nonzero values that became zero"},
+    {nan_values, W,
+     "quantize, weights: values NaN in the tensor or in its dequantized form, left out of the other measures "
+     "(which are NaN when no value is left)"},
     {outlier_channels, W, "weights: rows whose largest |x| exceeds outlier-factor times the median row's largest |x|"},
     {parameter_count, W, "weights: elements of the tensor (of every tensor, in a 'model' region)"},
     {sampled_values, W, "weights: the values quantized and measured (the leading rows, at most max-values)"},

@@ -128,6 +128,7 @@ inline constexpr const char* test_accuracy_quantized_activations = "test_accurac
 inline constexpr const char* activations_quantized = "activations_quantized";
 inline constexpr const char* clipped_count = "clipped_count";  // weights, per tensor and scheme
 inline constexpr const char* flushed_count = "flushed_count";
+inline constexpr const char* nan_values = "nan_values";
 inline constexpr const char* outlier_channels = "outlier_channels";
 inline constexpr const char* parameter_count = "parameter_count";
 inline constexpr const char* sampled_values = "sampled_values";

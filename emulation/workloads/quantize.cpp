@@ -308,6 +308,7 @@ public:
                               {metric::relative_frobenius, e.relative_frobenius},
                               {metric::fraction_clipped, e.fraction_clipped},
                               {metric::fraction_flushed, e.fraction_flushed},
+                              {metric::nan_values, static_cast<double>(e.nan_values)},
                               {metric::bits_per_value, bits / static_cast<double>(x.size())}};
             if (subject.model) add_accuracies(region, subject, quantized, scheme, *fp32_accuracy, control);
             if (matmul)

@@ -320,6 +320,7 @@ public:
         // model's SQNR and relative error (the decision plot's y).
         double signal = 0;
         std::vector<double> noise(schemes.size(), 0.0);
+        std::vector<std::size_t> measured(schemes.size(), 0), nan_values(schemes.size(), 0);
         std::vector<double> truth;
         std::vector<double> other;
         std::vector<float> x;
@@ -350,11 +351,14 @@ public:
                                   {metric::clipped_count, static_cast<double>(f.clipped)},
                                   {metric::fraction_flushed, e.fraction_flushed},
                                   {metric::flushed_count, static_cast<double>(e.flushed)},
+                                  {metric::nan_values, static_cast<double>(e.nan_values)},
                                   {metric::bits_per_value, f.bits_per_value},
                                   {metric::parameter_count, static_cast<double>(t.count)},
                                   {metric::sampled_values, static_cast<double>(n)},
                                   {metric::outlier_channels, outliers}};
-                noise[k] += e.mse * static_cast<double>(e.count);
+                if (e.count > 0) noise[k] += e.mse * static_cast<double>(e.count);
+                measured[k] += e.count;
+                nan_values[k] += e.nan_values;
                 model_bits[k] += static_cast<double>(scheme_storage_bits(scheme, s.rows, s.cols)) -
                                  static_cast<double>(t.count) * unquantized_bits;
             }
@@ -384,9 +388,15 @@ public:
             add_model(k, schemes[k].name, model_bits[k]);
             // The whole model's error over what was measured (as quantize defines them per tensor).
             std::vector<RegionMetric>& metrics = trace.regions().back().metrics;
-            metrics.push_back({metric::sqnr_db, noise[k] > 0 ? 10 * std::log10(signal / noise[k])
-                                                             : std::numeric_limits<double>::infinity()});
-            metrics.push_back({metric::relative_frobenius, signal > 0 ? std::sqrt(noise[k] / signal) : 0.0});
+            // Nothing measured (every value NaN) is NaN, not a perfect score.
+            const double nothing = std::numeric_limits<double>::quiet_NaN();
+            metrics.push_back({metric::sqnr_db, measured[k] == 0 ? nothing
+                                                : noise[k] > 0   ? 10 * std::log10(signal / noise[k])
+                                                                 : std::numeric_limits<double>::infinity()});
+            metrics.push_back({metric::relative_frobenius, measured[k] == 0 ? nothing
+                                                           : signal > 0     ? std::sqrt(noise[k] / signal)
+                                                                            : 0.0});
+            metrics.push_back({metric::nan_values, static_cast<double>(nan_values[k])});
         }
         for (std::size_t r = 0; r < std::size(references); ++r)
             add_model(schemes.size() + r, references[r].name,
@@ -409,6 +419,7 @@ private:
                           {metric::sqnr_db, e.sqnr_db},
                           {metric::relative_frobenius, e.relative_frobenius},
                           {metric::max_abs_error, e.max_abs_error},
+                          {metric::nan_values, static_cast<double>(e.nan_values)},
                           {metric::sampled_values, static_cast<double>(values.size())}};
         if (d.max_ulps) region.metrics.push_back({metric::ulp_difference_max, *d.max_ulps});
     }

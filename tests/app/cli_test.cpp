@@ -528,6 +528,12 @@ TEST_CASE("bad input exits 2 with an error on stderr and nothing on stdout", "[c
         {{"eval", "--format", "fp16"}, "add 3C00 3C00\n\nadd 1 2\n", "line 2"},
         {{"eval", "--format", "fp16"}, "add xyz 3C00\n", "malformed bit pattern"},
         {{"eval", "--format", "fp99"}, "add 3C00 3C00\n", "unknown format 'fp99'"},
+        // A line past 1 MiB (a file without newlines, NUL bytes) is refused, not taken as the end.
+        {{"eval", "--format", "fp16"},
+         "add 3C00 3C00\n" + std::string((1 << 20) + 1, '\0'),
+         "stdin line 2: longer than"},
+        {{"convert", "--from", "fp32", "--to", "fp16"}, std::string((1 << 20) + 1, '0'), "stdin line 1: longer than"},
+        {{"dot", "--preset", "nvidia_h100_fp16"}, std::string((1 << 20) + 1, ' '), "stdin line 1: longer than"},
     };
     for (const Case& c : cases) {
         std::string shown;

@@ -1,6 +1,8 @@
 // Packed bit streams, exact storage of the block formats, and quantization error metrics.
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include <cmath>
 #include <random>
 #include <vector>
@@ -83,6 +85,24 @@ TEST_CASE("Quantization error metrics by hand", "[quantize]") {
     CHECK(flushed.fraction_flushed == 0.25);
     CHECK(std::isinf(measure_quantization_error(x, x).sqnr_db));
     CHECK_THROWS(measure_quantization_error(x, std::vector<float>{1.0f}));
+}
+
+TEST_CASE("NaN values are counted, and a tensor of NaN measures as NaN, never as perfect", "[quantize]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    // One NaN in the tensor and one that the quantization made: both left out and counted.
+    const QuantizationError some =
+        measure_quantization_error(std::vector<float>{1.0f, nan, 2.0f}, std::vector<float>{1.0f, 3.0f, nan});
+    CHECK(some.nan_values == 2);
+    CHECK(some.count == 1);
+    CHECK(some.mse == 0);
+    const std::vector<float> all_nan(4, nan);
+    const QuantizationError none = measure_quantization_error(all_nan, all_nan);
+    CHECK(none.nan_values == 4);
+    CHECK(none.count == 0);
+    CHECK(std::isnan(none.mse));
+    CHECK(std::isnan(none.sqnr_db));
+    CHECK(std::isnan(none.relative_frobenius));
+    CHECK(std::isnan(none.max_abs_error));
 }
 
 TEST_CASE("Clipped values of block and integer quantizations", "[quantize]") {

@@ -125,10 +125,18 @@ Outputs<Numerics> range(const OperatorCall<Numerics>& call) {
     if (!start.floating()) {
         const std::int64_t first = start.integers[0], end = limit.integers[0], step = delta.integers[0];
         if (step == 0) throw Error(fmt::format("{}: delta is 0", node.describe()));
-        const std::int64_t span = step > 0 ? end - first : first - end;
-        const std::int64_t count = span > 0 ? (span - 1) / (step > 0 ? step : -step) + 1 : 0;
+        // In 128 bits: limit - start, |delta| and i * delta may each leave int64 (Range(-2^62,
+        // 2^62, 2^61) spans 2^63), while every element lies between start and limit.
+        using Wide = __int128;
+        const Wide span = step > 0 ? Wide{end} - first : Wide{first} - end;
+        const Wide wide_count = span > 0 ? (span - 1) / (step > 0 ? Wide{step} : -Wide{step}) + 1 : 0;
+        if (wide_count >= (Wide{1} << 40))
+            throw Error(fmt::format("{}: the range has {} elements, too many", node.describe(),
+                                    static_cast<double>(wide_count)));
+        const auto count = static_cast<std::int64_t>(wide_count);
         std::vector<std::int64_t> values(static_cast<std::size_t>(count));
-        for (std::int64_t i = 0; i < count; ++i) values[static_cast<std::size_t>(i)] = first + i * step;
+        for (std::int64_t i = 0; i < count; ++i)
+            values[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(Wide{first} + Wide{i} * step);
         return {integer_tensor<Number>(start.type, {count}, std::move(values))};
     }
     const Numerics& numerics = call.numerics;

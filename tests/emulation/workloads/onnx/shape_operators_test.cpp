@@ -234,6 +234,19 @@ TEST_CASE("Range of integers, and of floats as start + i * delta through the num
     const Tensor<double> ten = int64s({}, {10}), one = int64s({}, {1}), minus_three = int64s({}, {-3});
     const auto ints = run_truth(node("Range"), {&ten, &one, &minus_three});  // 10, 7, 4 (1 excluded)
     CHECK(ints[0].integers == std::vector<std::int64_t>{10, 7, 4});
+    // limit - start = 2^63 and 3 * 2^62 leave int64; the elements do not.
+    constexpr std::int64_t p62 = std::int64_t{1} << 62, p61 = std::int64_t{1} << 61;
+    const Tensor<double> low = int64s({}, {-p62}), high = int64s({}, {p62}), half = int64s({}, {p61});
+    CHECK(run_truth(node("Range"), {&low, &high, &half})[0].integers == std::vector<std::int64_t>{-p62, -p61, 0, p61});
+    const Tensor<double> lowest = int64s({}, {std::numeric_limits<std::int64_t>::min()}),
+                         highest = int64s({}, {std::numeric_limits<std::int64_t>::max()}), quarter = int64s({}, {p62}),
+                         minus_quarter = int64s({}, {-p62});
+    CHECK(run_truth(node("Range"), {&lowest, &highest, &quarter})[0].integers ==
+          std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min(), -p62, 0, p62});
+    CHECK(run_truth(node("Range"), {&highest, &lowest, &minus_quarter})[0].integers ==
+          std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max(), p62 - 1, -1, -p62 - 1});
+    const Tensor<double> one_step = int64s({}, {1});
+    CHECK_THROWS_WITH(run_truth(node("Range"), {&lowest, &highest, &one_step}), Contains("too many"));
 
     // start 0, limit 1, delta 0.1f = 13421773 * 2^-27: ceil(1 / 0.1f) = ceil(9.99999985) = 10 elements.
     const double tenth = 13421773 * 0x1p-27;
