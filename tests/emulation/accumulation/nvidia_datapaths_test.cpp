@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <initializer_list>
@@ -14,6 +15,7 @@
 #include "core/rounding.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/dot.hpp"
+#include "emulation/accumulation/gemm.hpp"
 #include "tests/emulation/accumulation/accumulation_reference.hpp"
 
 using namespace floatscope;
@@ -153,4 +155,36 @@ TEST_CASE("the NVIDIA presets take every instruction shape of their GPU and refu
     CHECK_FALSE(find("nvidia_a100_bf16").fp16_accumulation.has_value());
     CHECK(find("nvidia_l40s_fp8_e5m2").fp16_accumulation->products_first_k == 0);
     CHECK(find("nvidia_h200_fp8_e5m2").fp16_accumulation->products_first_k == 32);
+}
+
+TEST_CASE("gemm runs products-first instructions as dot and the MPFR reference do, a shorter last one too") {
+    // k = 13: a shorter instruction alone (its two blocks take 7 and 6 products), from C = 0 so that
+    // its rounding shows; k = 45: a whole instruction, then that one, from a C.
+    std::uint32_t state = 12345;
+    auto next = [&state] {  // values spread over 2^-12 .. 2^3, both signs
+        state = state * 1664525u + 1013904223u;
+        return std::ldexp(static_cast<double>(state >> 8) / 16777216.0 - 0.5, static_cast<int>(state >> 28) - 12);
+    };
+    for (const auto& [preset, output] :
+         {std::pair{"nvidia_b200_fp8_e4m3", "fp32"}, std::pair{"nvidia_h100_fp8_e5m2", "fp16"}})
+        for (const std::size_t k : {13, 45}) {
+            INFO(preset << " -> " << output << ", k = " << k);
+            constexpr std::size_t m = 8, n = 8;
+            const emu::AccumulationModel model = preset_model(preset, output);
+            std::vector<double> a(m * k), b(k * n), addend(m * n), d(m * n);
+            for (double& v : a) v = next();
+            for (double& v : b) v = next();
+            for (double& v : addend) v = k == 13 ? 0.0 : core::round_to_format(model.output.format, next()).value;
+            emu::gemm(model, a, b, d, m, k, n, addend);
+            for (std::size_t i = 0; i < m; ++i)
+                for (std::size_t j = 0; j < n; ++j) {
+                    std::vector<double> row(a.begin() + static_cast<std::ptrdiff_t>(i * k),
+                                            a.begin() + static_cast<std::ptrdiff_t>((i + 1) * k)),
+                        column(k);
+                    for (std::size_t t = 0; t < k; ++t) column[t] = b[t * n + j];
+                    const double c = addend[i * n + j];
+                    CHECK(test::same_result(d[i * n + j], emu::dot(model, row, column, c)));
+                    CHECK(test::same_result(d[i * n + j], test::ref_dot(model, row, column, c)));
+                }
+        }
 }
