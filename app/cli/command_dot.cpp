@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "app/cli/commands.hpp"
 #include "app/cli/format_values.hpp"
@@ -50,15 +51,18 @@ double operand(const core::FormatSpec& carrier, const core::FormatSpec& values, 
 
 int run_dot(std::istream& in, std::ostream& out, const DotOptions& options) {
     const emu::AccumulationPreset& preset = emu::find_accumulation_preset(options.preset);
-    emu::AccumulationModel model = preset.model;
-    if (!options.output.empty()) model.output = {core::parse_format(options.output), core::RoundingMode::NearestEven};
+    // fp16 output takes the preset's fp16-accumulating instruction where the GPU has one.
+    const emu::AccumulationModel model =
+        options.output.empty()
+            ? preset.model
+            : emu::model_with_output(preset, {core::parse_format(options.output), core::RoundingMode::NearestEven});
     emu::validate(model);
+    const std::string shapes = fmt::format("K = {}", fmt::join(preset.instruction_ks, " or "));
     const core::FormatSpec binary32 = core::parse_format("fp32");
     const core::FormatSpec& output = model.output.format;
     const std::string expected = fmt::format(
         "`A_1 ... A_K ; B_1 ... B_K ; C` with A and B hex binary32 patterns of {} values{} and C a hex pattern of {}",
-        model.x.rounding.format.name, preset.instruction_k > 0 ? fmt::format(", K = {}", preset.instruction_k) : "",
-        output.name);
+        model.x.rounding.format.name, preset.instruction_ks.empty() ? "" : ", " + shapes, output.name);
     for_each_input_line(in, expected, [&](const std::string& text) {
         std::vector<std::string> fields;
         std::istringstream split(text);
@@ -71,10 +75,9 @@ int run_dot(std::istream& in, std::ostream& out, const DotOptions& options) {
             throw Error(fmt::format("A has {} operands and B {}; they must have the same number", a_words.size(),
                                     b_words.size()));
         const auto k = static_cast<int>(a_words.size());
-        if (k == 0 || (preset.instruction_k > 0 && k != preset.instruction_k))
-            throw Error(fmt::format(
-                "A and B hold K = {} operands; {} takes {}", k, preset.name,
-                preset.instruction_k > 0 ? fmt::format("K = {}", preset.instruction_k) : std::string("K >= 1")));
+        if (!preset.takes_k(k))
+            throw Error(fmt::format("A and B hold K = {} operands; {} takes {}", k, preset.name,
+                                    preset.instruction_ks.empty() ? std::string("K >= 1") : shapes));
         if (c_words.size() != 1) throw Error(fmt::format("field C holds {} words, expected one", c_words.size()));
         std::vector<double> a, b;
         for (int i = 0; i < k; ++i) {

@@ -31,8 +31,11 @@ void require_values_of(const core::FormatSpec& format, const core::Matrix& matri
 
 int run_matmul(const MatmulOptions& options) {
     const emu::AccumulationPreset& preset = emu::find_accumulation_preset(options.preset);
-    emu::AccumulationModel model = preset.model;
-    if (!options.output.empty()) model.output = {core::parse_format(options.output), core::RoundingMode::NearestEven};
+    // fp16 output takes the preset's fp16-accumulating instruction where the GPU has one.
+    const emu::AccumulationModel model =
+        options.output.empty()
+            ? preset.model
+            : emu::model_with_output(preset, {core::parse_format(options.output), core::RoundingMode::NearestEven});
     emu::validate(model);
     const core::Matrix a = read_matrix_file(options.a, "matrix A"), b = read_matrix_file(options.b, "matrix B");
     if (a.cols != b.rows)

@@ -1,6 +1,7 @@
 // Validation, description and names of accumulation models.
 #include "emulation/accumulation/accumulation_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -153,6 +154,18 @@ void validate(const AccumulationModel& model) {
                              kept, 52 - carry_bits));
     }
 
+    if (model.products_first_k != 0 || model.block_interleave != 0) {
+        if (model.order != AccumulationOrder::BlockFma)
+            fail("products_first_k",
+                 fmt::format("products-first instructions are block-fma ones, not {}", to_string(model.order)));
+        if (model.products_first_k < model.block_size || model.products_first_k % model.block_size != 0)
+            fail("products_first_k", fmt::format("an instruction holds whole blocks of {} products, got {}",
+                                                 model.block_size, model.products_first_k));
+        if (model.block_interleave < 0 || model.block_size % std::max(model.block_interleave, 1) != 0)
+            fail("block_interleave", fmt::format("runs of k that divide the block of {}, or 0; got {}",
+                                                 model.block_size, model.block_interleave));
+    }
+
     const bool scaled = model.x.scale != 1 || model.y.scale != 1;
     if (scaled && model.output.format.kind == core::FormatKind::Binary && model.output.format.mantissa_bits > 50)
         fail("output", fmt::format("scaled results are rounded to formats of at most 51 significant bits; '{}' has {}",
@@ -210,6 +223,12 @@ std::string describe(const AccumulationModel& model) {
         case AccumulationOrder::BlockFma:
             text += fmt::format("block FMA of {} products with {} extra alignment bits", model.block_size,
                                 model.alignment_extra_bits);
+            if (model.products_first_k > 0)
+                text +=
+                    fmt::format(", instructions of {} products{} from +0, c added after them", model.products_first_k,
+                                model.block_interleave > 0
+                                    ? fmt::format(" dealt to the blocks in runs of {}", model.block_interleave)
+                                    : "");
             break;
         case AccumulationOrder::TwoStageBlockFma:
             text +=

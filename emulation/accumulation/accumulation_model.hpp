@@ -73,6 +73,16 @@ struct AccumulationModel {
     /// Blocked only: the order within a block, Sequential or Pairwise (AMD CDNA1/2's trees of 2 or 4).
     AccumulationOrder block_order = AccumulationOrder::Sequential;
     int product_groups = 1;  ///< TwoStageBlockFma only: 1, or 2 interleaved halves (CDNA3 FP8)
+    /// BlockFma only: when positive, the products one instruction takes (a multiple of block_size)
+    /// for units that sum an instruction's products first and add its C after them: each
+    /// instruction's blocks start from +0 (each block's d the next one's c) and their last d joins
+    /// C in one addition rounded to `output` (NVIDIA's FP8 mma.sync on Hopper and Blackwell,
+    /// docs/tensor-cores.md). 0: C is the first block's c, as on the other tensor cores.
+    int products_first_k = 0;
+    /// With products_first_k: an instruction deals its products to its blocks in runs of this many
+    /// k, block after block (2 for those FP8 MMAs: k = 0, 1, 4, 5, ... to the first block of 16,
+    /// k = 2, 3, 6, 7, ... to the second); 0 keeps them in k order.
+    int block_interleave = 0;
     core::FormatRounding combine;  ///< Blocked only: the format the block sums are added in
     bool compensated = false;  ///< Kahan summation (Sequential, and within the blocks of Blocked)
     /// BlockFma and TwoStageBlockFma; negative keeps fewer bits than the accumulator has

@@ -1,7 +1,10 @@
 // The preset table: each model with the published source of its parameters and its assumptions.
 #include "emulation/accumulation/accumulation_presets.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
@@ -48,6 +51,21 @@ constexpr const char* validated =
 constexpr const char* product_alignment =
     "Each product aligns at the sum of its operands' exponents e(a) + e(b), not at its own: a "
     "significand product in [2, 4) keeps the bit above (Khattak and Mikaitis 2025).";
+constexpr const char* family_validated =
+    "Validated: reproduces bit for bit all 5000 outputs of each of this GPU's data sets of Khattak and Mikaitis for "
+    "these inputs (fp32 output, and fp16 output where the GPU has fp16 accumulators; scripts/tensor-core-data.sh).";
+constexpr const char* shapes_k8_k16 =
+    "Instruction shapes: K = 8 and 16 (mma.sync m16n8k8 and m16n8k16; wgmma takes 16); a K beyond the block chains "
+    "blocks, a K within it is one block (assumed for the shapes the data did not take).";
+constexpr const char* shapes_k4_k8 =
+    "Instruction shapes: K = 4 and 8 (mma.sync m16n8k4 and m16n8k8 for tf32); a K beyond the block chains blocks, a "
+    "K within it is one block (assumed for the shapes the data did not take).";
+constexpr const char* fp16_accumulation_note =
+    "With fp16 accumulators (--output fp16: mma.sync m16n8k32 .f16.<fp8>.<fp8>.f16) the instruction is another "
+    "datapath: two blocks of 16 products on the pair-interleaved halves of k (k = 0, 1, 4, 5, ... then k = 2, 3, 6, "
+    "7, ...), each with the fp16 MMA's alignment (2 extra bits) and normalised once to fp16 with rne, from +0, the "
+    "first block's d the second's c; C is then added by one fp16 addition (rne). This reproduces all 5000 "
+    "fp16-output lines of each of the H100, H200 and B200 data sets (E4M3 and E5M2; docs/tensor-cores.md).";
 constexpr const char* block_order_assumption =
     "Assumed: blocks follow each other in increasing k, the fp32 accumulator carried from one block "
     "to the next (as a loop of mma instructions over k does), inputs converted with round to nearest even.";
@@ -60,6 +78,17 @@ constexpr const char* mma_sim =
 constexpr const char* amd_unvalidated =
     "Not validated against this GPU's outputs here (no AMD data were at hand); MMA-Sim reports its models "
     "bitwise equal to the hardware on its own tests.";
+
+/// NVIDIA FP8 mma.sync m16n8k32 on Hopper and Blackwell: two blocks of 16 products with the fp16
+/// block's alignment (2 extra bits, normalised toward zero) on the pair-interleaved halves of k,
+/// from +0, C added after them (docs/tensor-cores.md: what the H100, H200 and B200 data show).
+AccumulationModel fp8_products_first_model(std::string_view input) {
+    AccumulationModel m = tensor_core_model(input, RoundingMode::NearestEven, 16, 2);
+    m.products_first_k = 32;
+    m.block_interleave = 2;
+    validate(m);
+    return m;
+}
 
 /// AMD CDNA1/2 (MI100, MI250): products rounded to fp32, summed pairwise in groups of `group`, each
 /// group added to the running fp32 sum; `flushing` (CDNA2) flushes subnormal inputs and results.
@@ -124,7 +153,7 @@ void add_amd_presets(const Add& add) {
                         "{} summed pairwise with fp32 additions (round to nearest even), each group's sum then added "
                         "to the running fp32 sum, which starts from C.{}{} {} {}",
                         q.title, mma_sim, q.instruction, q.k, q.group, flush, revision, amd_unvalidated, order),
-            amd_pairwise_model(q.input, q.group, q.flushing), PresetEvidence::Paper, q.k);
+            amd_pairwise_model(q.input, q.group, q.flushing), PresetEvidence::Paper, {q.k});
     }
     const std::string two_stage =
         "the products of a group aligned at the sum of their operands' exponents and truncated to 24 fraction bits "
@@ -162,17 +191,19 @@ void add_amd_presets(const Add& add) {
                         "holds two revisions of this model, which differ in the FP8 join (rounding down, then "
                         "truncation); this preset follows the first. {} {}",
                         mma_sim, t.instruction, t.k, t.block, two_stage, t.note, amd_unvalidated, order),
-            amd_two_stage_model(input, t.input_mode, t.block, t.groups), PresetEvidence::Paper, t.k);
+            amd_two_stage_model(input, t.input_mode, t.block, t.groups), PresetEvidence::Paper, {t.k});
     }
 }
 
 std::vector<AccumulationPreset> build_presets() {
     std::vector<AccumulationPreset> p;
     auto add = [&p](std::string name, PresetKind kind, std::string summary, std::string help, AccumulationModel m,
-                    PresetEvidence evidence = PresetEvidence::Paper, int instruction_k = 0) {
+                    PresetEvidence evidence = PresetEvidence::Paper, std::vector<int> instruction_ks = {},
+                    std::optional<AccumulationModel> fp16_form = std::nullopt) {
         validate(m);
-        p.push_back(
-            {std::move(name), kind, std::move(summary), std::move(help), std::move(m), evidence, instruction_k});
+        if (fp16_form) validate(*fp16_form);
+        p.push_back({std::move(name), kind, std::move(summary), std::move(help), std::move(m), evidence,
+                     std::move(instruction_ks), std::move(fp16_form)});
     };
     const PresetEvidence data = PresetEvidence::HardwareData;
     const RoundingMode rne = RoundingMode::NearestEven;
@@ -226,7 +257,14 @@ std::vector<AccumulationPreset> build_presets() {
             fp8_promoted_model(input));
     }
 
-    const std::string fp16_output = " and for fp16 output (--output fp16: D rounded to fp16 with rne)";
+    const std::string fp16_output =
+        " and with fp16 accumulators (--output fp16: the same alignment, the block's sum normalised once to fp16 "
+        "with rne; no fp32 rounding in between, which the B200 data show)";
+    const std::string fp16_form = fp16_accumulation_note;
+    const std::vector<int> k8_16 = {8, 16}, k4_8 = {4, 8};
+    auto with_fp16 = [](const AccumulationModel& m) { return std::optional(fp16_accumulating_model(m)); };
+
+    const AccumulationModel v100 = tensor_core_model("fp16", rne, 4, 0);
     add("nvidia_v100_fp16", PresetKind::Hardware, "NVIDIA V100 tensor core, fp16 inputs, fp32 accumulation",
         fmt::format("Block FMA after {}: 4 exact fp16 products and the fp32 accumulator aligned to the largest "
                     "exponent, shifted-out bits truncated with no extra alignment bit (their test: 1 - (1 - 2^-24) "
@@ -234,71 +272,78 @@ std::vector<AccumulationPreset> build_presets() {
                     "zero. {} {} {}",
                     fasi, product_alignment, fmt::format(fmt::runtime(validated), 4, fp16_output),
                     block_order_assumption),
-        tensor_core_model("fp16", rne, 4, 0), data, 4);
+        v100, data, {4}, with_fp16(v100));
 
     for (const char* input : {"fp16", "bf16"}) {
+        const bool fp16 = input == std::string_view("fp16");
+        const AccumulationModel m = tensor_core_model(input, rne, 8, 1);
         add(fmt::format("nvidia_a100_{}", input), PresetKind::Hardware,
             fmt::format("NVIDIA A100 tensor core, {} inputs, fp32 accumulation", input),
             fmt::format("Block FMA after {}: 8 exact {} products per block on the A100, aligned to the largest "
                         "exponent with truncation, normalised toward zero. One extra alignment bit, as in the "
                         "bit-accurate A100 model of {}; the A100 test file of the paper's suite expects "
-                        "1 - (1 - 2^-24) = 2^-24, which needs that bit. {} {} {}",
+                        "1 - (1 - 2^-24) = 2^-24, which needs that bit. {} {} {} {}",
                         fasi, input, khattak, product_alignment,
-                        fmt::format(fmt::runtime(validated), 8, input == std::string_view("fp16") ? fp16_output : ""),
+                        fmt::format(fmt::runtime(validated), 8, fp16 ? fp16_output : ""), shapes_k8_k16,
                         block_order_assumption),
-            tensor_core_model(input, rne, 8, 1), data, 8);
+            m, data, k8_16, fp16 ? with_fp16(m) : std::nullopt);
     }
 
     add("nvidia_a100_tf32", PresetKind::Hardware, "NVIDIA A100 tensor core, tf32 inputs (rna), fp32 accumulation",
-        fmt::format(
-            "Block FMA after {}: 4 exact tf32 products per block, truncating alignment with one extra bit "
-            "(as {}), normalisation toward zero; operands converted from fp32 with rna as cuBLAS does. {} {} {}",
-            fasi, khattak, product_alignment, fmt::format(fmt::runtime(validated), 4, ""), block_order_assumption),
-        tensor_core_model("tf32", RoundingMode::NearestAway, 4, 1), data, 4);
+        fmt::format("Block FMA after {}: 4 exact tf32 products per block, truncating alignment with one extra bit "
+                    "(as {}), normalisation toward zero; operands converted from fp32 with rna as cuBLAS does. {} {} "
+                    "{} {}",
+                    fasi, khattak, product_alignment, fmt::format(fmt::runtime(validated), 4, ""), shapes_k4_k8,
+                    block_order_assumption),
+        tensor_core_model("tf32", RoundingMode::NearestAway, 4, 1), data, k4_8);
 
     for (const char* input : {"fp16", "bf16"}) {
+        const bool fp16 = input == std::string_view("fp16");
+        const AccumulationModel m = tensor_core_model(input, rne, 16, 2);
         add(fmt::format("nvidia_h100_{}", input), PresetKind::Hardware,
             fmt::format("NVIDIA H100 tensor core, {} inputs, fp32 accumulation", input),
             fmt::format("Block FMA with the H100 parameters of {}: 16 exact {} products per block, 2 extra "
-                        "alignment bits, truncation, normalisation toward zero (the mechanism is {}'s). {} {} {}",
+                        "alignment bits, truncation, normalisation toward zero (the mechanism is {}'s). {} {} {} {}",
                         khattak, input, fasi, product_alignment,
-                        fmt::format(fmt::runtime(validated), 16, input == std::string_view("fp16") ? fp16_output : ""),
+                        fmt::format(fmt::runtime(validated), 16, fp16 ? fp16_output : ""), shapes_k8_k16,
                         block_order_assumption),
-            tensor_core_model(input, rne, 16, 2), data, 16);
+            m, data, k8_16, fp16 ? with_fp16(m) : std::nullopt);
     }
 
     add("nvidia_h100_tf32", PresetKind::Hardware, "NVIDIA H100 tensor core, tf32 inputs (rna), fp32 accumulation",
         fmt::format("Block FMA with the H100 tf32 parameters of {}: 8 exact products per block, 2 extra alignment "
                     "bits, truncation, normalisation toward zero. {} {} The data's instructions take 4 products, "
-                    "so they show no block boundary. {}",
-                    khattak, product_alignment, fmt::format(fmt::runtime(validated), 4, ""), block_order_assumption),
-        tensor_core_model("tf32", RoundingMode::NearestAway, 8, 2), data, 4);
+                    "so they show no block boundary. {} {}",
+                    khattak, product_alignment, fmt::format(fmt::runtime(validated), 4, ""), shapes_k4_k8,
+                    block_order_assumption),
+        tensor_core_model("tf32", RoundingMode::NearestAway, 8, 2), data, k4_8);
 
-    for (const char* input : {"fp8_e4m3", "fp8_e5m2"}) {
-        add(fmt::format("nvidia_h100_{}", input), PresetKind::Hardware,
-            fmt::format("NVIDIA H100 tensor core, {} inputs, fp32 accumulation (no promotion)", input),
-            fmt::format("Block FMA with the H100 FP8 (wgmma) parameters of {}: 32 exact products per block aligned "
-                        "to 13 fraction bits below the largest alignment exponent, truncation, and a block result "
-                        "truncated to 14 significant bits (e8m13, no carry bit kept beyond them): the GPU's fp32 "
-                        "outputs never carry more than 14. This is the ~14-bit accumulation the {} reports; the {} "
-                        "preset adds its promotion to fp32. {} {} The data were taken with wgmma and C = 0 (D "
-                        "initialised to zero), so how C enters is assumed: as the other NVIDIA blocks. Not "
-                        "reproduced: the fp16-output wgmma (--output fp16), which no published model explains; "
-                        "this model matches about 62% (E4M3) and 67% (E5M2) of those lines, the rest mostly one "
-                        "fp16 ulp either way. {}",
-                        khattak, deepseek, input, product_alignment, fmt::format(fmt::runtime(validated), 32, ""),
-                        block_order_assumption),
-            tensor_core_model(input, rne, 32, 0, RoundingMode::TowardZero, "e8m13"), data, 32);
-    }
+    for (const char* gpu : {"h100", "h200"})
+        for (const char* input : {"fp8_e4m3", "fp8_e5m2"}) {
+            add(fmt::format("nvidia_{}_{}", gpu, input), PresetKind::Hardware,
+                fmt::format("NVIDIA {} tensor core, {} inputs, fp32 accumulation (no promotion)",
+                            gpu == std::string_view("h100") ? "H100" : "H200 (the H100's GH100 chip)", input),
+                fmt::format("Block FMA with the H100 FP8 (wgmma) parameters of {}: 32 exact products per block aligned "
+                            "to 13 fraction bits below the largest alignment exponent, truncation, and a block result "
+                            "truncated to 14 significant bits (e8m13, no carry bit kept beyond them): the GPU's fp32 "
+                            "outputs never carry more than 14. This is the ~14-bit accumulation the {} reports; the {} "
+                            "preset adds its promotion to fp32. {} {} The data were taken with wgmma and C = 0 (D "
+                            "initialised to zero), so how C enters is assumed: as the other NVIDIA blocks. {} {}",
+                            khattak, deepseek, input, product_alignment, fmt::format(fmt::runtime(validated), 32, ""),
+                            fp16_form, block_order_assumption),
+                tensor_core_model(input, rne, 32, 0, RoundingMode::TowardZero, "e8m13"), data, {32},
+                with_fp16(fp8_products_first_model(input)));
+        }
 
-    // GPUs whose tensor cores follow a published model but whose outputs FloatScope has not seen.
-    // Each family: the block of each input format, the extra bits, and where that comes from.
+    // The other GPUs of Khattak and Mikaitis's data: their published per-GPU models where the data
+    // agree, the data's mechanism where they do not (docs/tensor-cores.md).
     struct FamilyBlock {
         const char* input;
         int block;
         int extra;
-        RoundingMode normalisation;
-        const char* accumulator;
+        const char* accumulator;  ///< normalised toward zero
+        std::vector<int> ks;
+        bool fp16_form;  ///< the GPU has the fp16-accumulating form of the instruction
     };
     struct Family {
         const char* gpu;  ///< the preset names' middle part
@@ -306,59 +351,68 @@ std::vector<AccumulationPreset> build_presets() {
         std::string source;
         std::vector<FamilyBlock> blocks;
     };
-    const RoundingMode rtz = RoundingMode::TowardZero;
     const std::vector<Family> families = {
         {"a2",
          "NVIDIA A2 (Ampere)",
          fmt::format("The A100's tensor core: {} model the A2 with their A100 model.", khattak),
-         {{"fp16", 8, 1, rtz, "fp32"}, {"bf16", 8, 1, rtz, "fp32"}, {"tf32", 4, 1, rtz, "fp32"}}},
+         {{"fp16", 8, 1, "fp32", k8_16, true},
+          {"bf16", 8, 1, "fp32", k8_16, false},
+          {"tf32", 4, 1, "fp32", k4_8, false}}},
         {"h200",
          "NVIDIA H200 (Hopper)",
-         fmt::format("The H100's tensor core, the same GH100 chip: the nvidia_h100_* presets' parameters, which "
-                     "reproduce the H100 data ({}).",
+         fmt::format("The H100's tensor core, the same GH100 chip: the nvidia_h100_* presets' parameters ({}).",
                      khattak),
-         {{"fp16", 16, 2, rtz, "fp32"},
-          {"bf16", 16, 2, rtz, "fp32"},
-          {"tf32", 8, 2, rtz, "fp32"},
-          {"fp8_e4m3", 32, 0, rtz, "e8m13"},
-          {"fp8_e5m2", 32, 0, rtz, "e8m13"}}},
+         {{"fp16", 16, 2, "fp32", k8_16, true},
+          {"bf16", 16, 2, "fp32", k8_16, false},
+          {"tf32", 8, 2, "fp32", k4_8, false}}},
         {"l40s",
          "NVIDIA L40S (Ada)",
          fmt::format("The Ada parameters of {}: blocks of 8 fp16/bf16 and 4 tf32 products with one extra bit, FP8 "
-                     "in blocks of 16 aligned to 13 fraction bits. Assumed: the FP8 block result keeps 14 bits as "
-                     "Hopper's does (e8m13, measured on the H100 data).",
+                     "in blocks of 16 aligned to 13 fraction bits, the FP8 block's result kept to 14 bits as "
+                     "Hopper's (e8m13); the m16n8k32 FP8 instruction is two such blocks, chained.",
                      khattak),
-         {{"fp16", 8, 1, rtz, "fp32"},
-          {"bf16", 8, 1, rtz, "fp32"},
-          {"tf32", 4, 1, rtz, "fp32"},
-          {"fp8_e4m3", 16, 0, rtz, "e8m13"},
-          {"fp8_e5m2", 16, 0, rtz, "e8m13"}}},
+         {{"fp16", 8, 1, "fp32", k8_16, true},
+          {"bf16", 8, 1, "fp32", k8_16, false},
+          {"tf32", 4, 1, "fp32", k4_8, false},
+          {"fp8_e4m3", 16, 0, "e8m13", {32}, true},
+          {"fp8_e5m2", 16, 0, "e8m13", {32}, true}}},
         {"b200",
          "NVIDIA B200 (Blackwell)",
-         fmt::format(
-             "The B200 parameters of {}: blocks of 16 fp16/bf16 and 8 tf32 products with 2 extra bits, "
-             "normalised toward zero; FP8 in blocks of 32 (two interleaved halves of 16, one alignment) "
-             "with 2 extra bits and a full fp32 result, normalised to nearest as in their round-to-nearest B200 "
-             "variant (their default B200 model truncates there).",
-             khattak),
-         {{"fp16", 16, 2, rtz, "fp32"},
-          {"bf16", 16, 2, rtz, "fp32"},
-          {"tf32", 8, 2, rtz, "fp32"},
-          {"fp8_e4m3", 32, 2, rne, "fp32"},
-          {"fp8_e5m2", 32, 2, rne, "fp32"}}},
+         fmt::format("The B200 parameters of {}: blocks of 16 fp16/bf16 and 8 tf32 products with 2 extra bits, "
+                     "normalised toward zero.",
+                     khattak),
+         {{"fp16", 16, 2, "fp32", k8_16, true},
+          {"bf16", 16, 2, "fp32", k8_16, false},
+          {"tf32", 8, 2, "fp32", k4_8, false}}},
     };
     for (const Family& family : families)
         for (const FamilyBlock& b : family.blocks) {
             const RoundingMode input_mode = std::string_view(b.input) == "tf32" ? RoundingMode::NearestAway : rne;
+            const AccumulationModel m =
+                tensor_core_model(b.input, input_mode, b.block, b.extra, RoundingMode::TowardZero, b.accumulator);
             add(fmt::format("nvidia_{}_{}", family.gpu, b.input), PresetKind::Hardware,
                 fmt::format("{} tensor core, {} inputs, fp32 output", family.title, b.input),
                 fmt::format("Block FMA (the mechanism of {}): {} exact products per block, {} extra alignment bits, "
-                            "normalised to {} with {}. {} {} Not validated against this GPU's outputs. {}",
-                            fasi, b.block, b.extra, b.accumulator, core::to_string(b.normalisation), family.source,
-                            product_alignment, block_order_assumption),
-                tensor_core_model(b.input, input_mode, b.block, b.extra, b.normalisation, b.accumulator),
-                PresetEvidence::Paper, b.block);
+                            "normalised to {} toward zero. {} {} {} Instruction K: {}. {}",
+                            fasi, b.block, b.extra, b.accumulator, family.source, product_alignment, family_validated,
+                            fmt::join(b.ks, ", "), block_order_assumption),
+                m, data, b.ks, b.fp16_form ? with_fp16(m) : std::nullopt);
         }
+
+    for (const char* input : {"fp8_e4m3", "fp8_e5m2"}) {
+        add(fmt::format("nvidia_b200_{}", input), PresetKind::Hardware,
+            fmt::format("NVIDIA B200 (Blackwell) tensor core, {} inputs, fp32 output, C added after the products",
+                        input),
+            fmt::format("mma.sync m16n8k32 on the B200 as its data show it: the 32 products in two blocks of 16 with "
+                        "the fp16 block's alignment (2 extra bits, truncation, normalised toward zero to fp32), the "
+                        "first block's k = 0, 1, 4, 5, ... and the second's k = 2, 3, 6, 7, ..., from +0, the second "
+                        "block's c the first one's d; C is then added with one fp32 addition, rounded to nearest "
+                        "even. The per-GPU models of {} put C inside one block of 32 (4754 and 4717 of the 5000 "
+                        "lines); with C added after the products every line matches. Assumed: the split of k that "
+                        "the fp16-output data need (the fp32 data fit one block of 32 too). {} {} {}",
+                        khattak, product_alignment, fmt::format(fmt::runtime(validated), 32, ""), fp16_form),
+            fp8_products_first_model(input), data, {32}, with_fp16(fp8_products_first_model(input)));
+    }
 
     add("google_tpu_mxu_bf16", PresetKind::Hardware, "Google TPU MXU: bf16 products, fp32 accumulation",
         "Google Cloud TPU documentation: the matrix unit multiplies bfloat16 operands and accumulates in float32 "
@@ -413,6 +467,31 @@ AccumulationModel fp8_promoted_model(std::string_view input_format, int accumula
     m.combine = rounding("fp32");
     validate(m);
     return m;
+}
+
+AccumulationModel fp16_accumulating_model(AccumulationModel model) {
+    // The same alignment: the bits kept below the largest alignment exponent stay p - 1 + extra.
+    const int fraction_bits = model.accumulator.format.mantissa_bits + model.alignment_extra_bits;
+    model.accumulator = rounding("fp16");
+    model.alignment_extra_bits = fraction_bits - model.accumulator.format.mantissa_bits;
+    model.output = model.accumulator;
+    validate(model);
+    return model;
+}
+
+bool AccumulationPreset::takes_k(int k) const {
+    return k >= 1 && (instruction_ks.empty() ||
+                      std::find(instruction_ks.begin(), instruction_ks.end(), k) != instruction_ks.end());
+}
+
+AccumulationModel model_with_output(const AccumulationPreset& preset, const core::FormatRounding& output) {
+    if (preset.fp16_accumulation && output.format == preset.fp16_accumulation->output.format &&
+        output.mode == preset.fp16_accumulation->output.mode)
+        return *preset.fp16_accumulation;
+    AccumulationModel model = preset.model;
+    model.output = output;
+    validate(model);
+    return model;
 }
 
 AccumulationModel tensor_core_model(std::string_view input_format, core::RoundingMode input_mode, int block_size,

@@ -1,6 +1,7 @@
 // Named accumulation models: the mixed-precision recipes and the hardware units users meet.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,10 +28,21 @@ struct AccumulationPreset {
     std::string help;  ///< where the parameters come from, and which parts are assumptions
     AccumulationModel model;
     PresetEvidence evidence = PresetEvidence::Paper;
-    /// Products one matrix instruction takes along k (the K of D = A B + C), for the block-FMA
-    /// units; 0 where the preset names no instruction.
-    int instruction_k = 0;
+    /// The K (products along k of D = A B + C) of each instruction shape the unit has for these
+    /// inputs, for the block-FMA units (a K longer than the block chains its blocks); empty where
+    /// the preset names no instruction.
+    std::vector<int> instruction_ks;
+    /// The fp16-accumulating form of the instruction (C and D in fp16: mma ... .f16.<in>.<in>.f16),
+    /// where the GPU has one: a datapath of its own, not the fp32 one's result rounded to fp16.
+    std::optional<AccumulationModel> fp16_accumulation;
+
+    /// Whether `k` is the K of one of the instruction shapes (any k >= 1 where none is named).
+    bool takes_k(int k) const;
 };
+
+/// The preset's model with C and D in `output`: its fp16_accumulation for fp16 where it has one,
+/// else its model with `output` as the output rounding (dot --output, matmul --output).
+AccumulationModel model_with_output(const AccumulationPreset& preset, const core::FormatRounding& output);
 
 /// Every preset, recipes first, in display order (the CLI and GUI list them from here).
 const std::vector<AccumulationPreset>& accumulation_presets();
@@ -48,6 +60,11 @@ const char* to_string(PresetEvidence evidence);
 /// promoted into an fp32 accumulator every `promotion_interval` terms (N_C = 128).
 AccumulationModel fp8_promoted_model(std::string_view input_format, int accumulator_bits = 14,
                                      int promotion_interval = 128, double x_scale = 1, double y_scale = 1);
+
+/// The fp16-accumulating form of a block-FMA model: the same alignment (the same bits kept below
+/// the largest alignment exponent), the block's sum normalised once to fp16 with round to nearest
+/// even, C and D in fp16.
+AccumulationModel fp16_accumulating_model(AccumulationModel model);
 
 /// A tensor-core block FMA (tensor_core.hpp): inputs rounded to `input_format` with `input_mode`,
 /// blocks of `block_size` exact products aligned with `extra_bits`, normalised to `accumulator` with

@@ -61,7 +61,9 @@ double accumulation_depth(const AccumulationModel& model, double n) {
         case AccumulationOrder::Pairwise: return pairwise_depth(n);
         case AccumulationOrder::Blocked:
             return (model.block_order == AccumulationOrder::Pairwise ? pairwise_depth(b) : b) + std::ceil(n / b);
-        case AccumulationOrder::BlockFma: return std::ceil(n / b);
+        case AccumulationOrder::BlockFma:
+            // Products-first instructions add one rounding each, where C joins their products.
+            return std::ceil(n / b) + (model.products_first_k > 0 ? std::ceil(n / model.products_first_k) : 0);
         // The truncation of the products and the rounding down at the join, then the rounding.
         case AccumulationOrder::TwoStageBlockFma: return 2 * std::ceil(n / b);
     }

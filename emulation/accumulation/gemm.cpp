@@ -16,6 +16,7 @@
 #include "emulation/accumulation/kernels/native_formats.hpp"
 #include "emulation/accumulation/kernels/two_stage_rows.hpp"
 #include "emulation/accumulation/operand_scaling.hpp"
+#include "emulation/accumulation/products_first_gemm.hpp"
 #include "emulation/accumulation/scalar_accumulator.hpp"
 #include "emulation/accumulation/tensor_core.hpp"
 
@@ -347,6 +348,9 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
                              problem.fraction_bits - (std::numeric_limits<float>::max_exponent - 1)),
                     std::numeric_limits<float>::max_exponent - 2);
             detail::two_stage_gemm(problem);
+        } else if (path == GemmPath::BlockFma && model.products_first_k > 0) {
+            products_first_gemm(model, qa.data(), qb.data(), c.data(), m, k, n,
+                                addend.empty() ? nullptr : addend.data());
         } else if (path == GemmPath::BlockFma) {
             block_fma_gemm(BlockFma(model), static_cast<std::size_t>(model.block_size), qa.data(), qb.data(), c.data(),
                            m, k, n, products_fit_float(model.x.rounding.format, model.y.rounding.format),

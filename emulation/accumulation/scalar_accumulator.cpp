@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "emulation/accumulation/products_first_gemm.hpp"
 
 namespace floatscope::emu {
 
@@ -40,6 +41,7 @@ ScalarAccumulator::ScalarAccumulator(const AccumulationModel& model)
       accumulator_(model.accumulator.format, options_of(model.accumulator)),
       product_(product_rounding(model).format, options_of(product_rounding(model))),
       combine_(combine_rounding(model).format, options_of(combine_rounding(model))),
+      output_(model.output.format, options_of(model.output)),
       accumulator_rounder_(model.accumulator.format, options_of(model.accumulator)),
       block_fma_(model),
       two_stage_block_fma_(model) {}
@@ -109,6 +111,32 @@ double ScalarAccumulator::blocks_of_products(const BlockOperation& operation, co
     return acc;
 }
 
+double ScalarAccumulator::products_first(const Terms& terms, std::size_t n, double initial) const {
+    const auto block = static_cast<std::size_t>(model_.block_size);
+    const auto instruction = static_cast<std::size_t>(model_.products_first_k);
+    const std::size_t blocks = instruction / block;
+    std::vector<double> x(block), y(block);
+    double acc = initial;
+    for (std::size_t begin = 0; begin < n; begin += instruction) {
+        const std::size_t count = std::min(n - begin, instruction);
+        double products = 0;
+        for (std::size_t j = 0; j < blocks; ++j) {
+            std::size_t taken = 0;
+            for (std::size_t t = 0; t < count; ++t)
+                if (instruction_block(model_, t) == j) {
+                    x[taken] = terms.x_at(begin + t);
+                    y[taken] = terms.y_at(begin + t);
+                    ++taken;
+                }
+            if (taken > 0)
+                products = block_fma_(products, std::span<const double>(x.data(), taken),
+                                      std::span<const double>(y.data(), taken));
+        }
+        acc = output_.add(acc, products).value;
+    }
+    return acc;
+}
+
 double ScalarAccumulator::accumulate(const double* x, std::ptrdiff_t x_stride, const double* y, std::ptrdiff_t y_stride,
                                      std::size_t n, double initial) const {
     const Terms terms{x, x_stride, y, y_stride};
@@ -119,7 +147,9 @@ double ScalarAccumulator::accumulate(const double* x, std::ptrdiff_t x_stride, c
             if (n == 0) return 0;
             return n == 1 ? accumulator_rounder_(term(terms, 0)).value : pairwise(terms, 0, n);
         case AccumulationOrder::Blocked: return blocked(terms, n, initial);
-        case AccumulationOrder::BlockFma: return blocks_of_products(block_fma_, terms, n, initial);
+        case AccumulationOrder::BlockFma:
+            return model_.products_first_k > 0 ? products_first(terms, n, initial)
+                                               : blocks_of_products(block_fma_, terms, n, initial);
         case AccumulationOrder::TwoStageBlockFma: return blocks_of_products(two_stage_block_fma_, terms, n, initial);
     }
     return 0;

@@ -36,11 +36,14 @@ private:
     /// The blocks of a block FMA order, each block's d the next one's c.
     template <typename BlockOperation>
     double blocks_of_products(const BlockOperation& operation, const Terms& terms, std::size_t n, double initial) const;
+    /// A block FMA whose instructions sum their products first (products_first_k), C added after.
+    double products_first(const Terms& terms, std::size_t n, double initial) const;
 
     AccumulationModel model_;
     Arithmetic accumulator_;
     Arithmetic product_;
     Arithmetic combine_;
+    Arithmetic output_;
     core::Rounder accumulator_rounder_;
     BlockFma block_fma_;
     TwoStageBlockFma two_stage_block_fma_;

@@ -86,20 +86,23 @@ TEST_CASE("the published parameters are the presets' defaults") {
     CHECK(emu::find_accumulation_preset("tf32_rtz").model.x.rounding.mode == core::RoundingMode::TowardZero);
     CHECK(emu::find_accumulation_preset("amd_mi300_fp8_e4m3fnuz").model.x.rounding.format.nan_encoding ==
           core::NanEncoding::NegativeZero);
-    // Presets that follow Khattak and Mikaitis's models only, and say so.
+    // Khattak and Mikaitis's per-GPU models, which these GPUs' data confirm (tensor_core_data_test).
     for (const char* gpu : {"a2", "h200", "l40s", "b200"})
         for (const char* input : {"fp16", "bf16", "tf32"}) {
             const auto& preset = emu::find_accumulation_preset(std::string("nvidia_") + gpu + "_" + input);
-            CHECK(preset.evidence == emu::PresetEvidence::Paper);
-            CHECK(preset.help.find("Not validated") != std::string::npos);
+            CHECK(preset.evidence == emu::PresetEvidence::HardwareData);
+            CHECK(preset.help.find("Validated") != std::string::npos);
         }
     const auto l40s_fp8 = emu::find_accumulation_preset("nvidia_l40s_fp8_e4m3").model;
     CHECK(l40s_fp8.block_size == 16);
     CHECK(l40s_fp8.accumulator.format.mantissa_bits == 13);
+    // B200 FP8: C added after the products (their model put it inside one block of 32, to nearest).
     const auto b200_fp8 = emu::find_accumulation_preset("nvidia_b200_fp8_e5m2").model;
-    CHECK(b200_fp8.block_size == 32);
+    CHECK(b200_fp8.block_size == 16);
+    CHECK(b200_fp8.products_first_k == 32);
     CHECK(b200_fp8.alignment_extra_bits == 2);
-    CHECK(b200_fp8.accumulator.mode == core::RoundingMode::NearestEven);
+    CHECK(b200_fp8.accumulator.mode == core::RoundingMode::TowardZero);
+    CHECK(b200_fp8.output.mode == core::RoundingMode::NearestEven);
     CHECK(emu::find_accumulation_preset("nvidia_h100_fp8_e4m3").evidence == emu::PresetEvidence::HardwareData);
     const auto custom = emu::fp8_promoted_model("fp8_e5m2", 12, 64, 0.5, 2);
     CHECK(custom.accumulator.format.mantissa_bits == 11);

@@ -101,13 +101,13 @@ struct Reference {
         return std::max(e, static_cast<long>(1 - format.bias));
     }
 
-    /// The block FMA of tensor_core.hpp, step by step on MPFR numbers.
-    double block_fma(double c, std::size_t begin, std::size_t end) const {
+    /// The block FMA of tensor_core.hpp, step by step on MPFR numbers, over the products at `positions`.
+    double block_fma(double c, const std::vector<std::size_t>& positions) const {
         std::vector<Number> terms;
         std::vector<long> exponents;  // each term's alignment exponent; none for a zero
         terms.push_back(number(c));
         exponents.push_back(c != 0 && std::isfinite(c) ? std::ilogb(c) : 0);
-        for (std::size_t i = begin; i < end; ++i) {
+        for (const std::size_t i : positions) {
             terms.push_back(number(x[i]));
             Number yi = number(y[i]);
             mpfr_mul(terms.back()->get(), terms.back()->get(), yi->get(), MPFR_RNDN);
@@ -137,6 +137,26 @@ struct Reference {
         for (const Number& t : terms) mpfr_add(sum->get(), sum->get(), t->get(), MPFR_RNDN);
         if (mpfr_zero_p(sum->get())) mpfr_set_zero(sum->get(), 1);  // an exact zero is +0
         return stored(rounded(m.accumulator, sum->get()));
+    }
+
+    /// Instructions of products_first_k products: the blocks from +0 (block j of an instruction takes
+    /// its runs of block_interleave k numbered j modulo the blocks, or its j-th block_size k), then
+    /// C + their d rounded once to the output.
+    double products_first(double c) const {
+        const auto instruction = static_cast<std::size_t>(m.products_first_k);
+        const auto block = static_cast<std::size_t>(m.block_size);
+        const auto run = static_cast<std::size_t>(m.block_interleave);
+        double acc = c;
+        for (std::size_t first = 0; first < x.size(); first += instruction) {
+            std::vector<std::vector<std::size_t>> blocks(instruction / block);
+            for (std::size_t t = 0; first + t < x.size() && t < instruction; ++t)
+                blocks[run == 0 ? t / block : (t / run) % blocks.size()].push_back(first + t);
+            double products = 0;
+            for (const std::vector<std::size_t>& positions : blocks)
+                if (!positions.empty()) products = block_fma(products, positions);
+            acc = add(m.output, acc, products);
+        }
+        return acc;
     }
 
     /// t * 2^-quantum rounded to an integer by `round` (mpfr_trunc or mpfr_floor), times 2^quantum.
@@ -247,9 +267,14 @@ struct Reference {
                 return acc;
             }
             case AccumulationOrder::BlockFma: {
+                const auto block = static_cast<std::size_t>(m.block_size);
+                if (m.products_first_k > 0) return products_first(c);
                 double acc = c;
-                for (std::size_t b = 0; b < n; b += static_cast<std::size_t>(m.block_size))
-                    acc = block_fma(acc, b, std::min(n, b + static_cast<std::size_t>(m.block_size)));
+                for (std::size_t b = 0; b < n; b += block) {
+                    std::vector<std::size_t> positions;
+                    for (std::size_t i = b; i < std::min(n, b + block); ++i) positions.push_back(i);
+                    acc = block_fma(acc, positions);
+                }
                 return acc;
             }
         }

@@ -118,8 +118,8 @@ TEST_CASE("the AMD presets name their instruction's K and their source") {
     for (const std::string& name : amd_presets()) {
         const auto& preset = emu::find_accumulation_preset(name);
         INFO(name);
-        CHECK(preset.instruction_k > 0);
-        CHECK(preset.instruction_k % preset.model.block_size == 0);
+        REQUIRE(preset.instruction_ks.size() == 1);
+        CHECK(preset.instruction_ks.front() % preset.model.block_size == 0);
         CHECK(preset.help.find("arXiv:2511.10909") != std::string::npos);
         CHECK(preset.evidence == emu::PresetEvidence::Paper);
     }

@@ -96,13 +96,30 @@ TEST_CASE(
         {"H100_tf32_fp32.txt", "nvidia_h100_tf32", "fp32", 4},
         {"H100_E4M3_fp32.txt", "nvidia_h100_fp8_e4m3", "fp32", 32},
         {"H100_E5M2_fp32.txt", "nvidia_h100_fp8_e5m2", "fp32", 32},
+        // FP8 with fp16 accumulators on Hopper and Blackwell: products first, C added after them.
+        {"H100_E4M3_fp16.txt", "nvidia_h100_fp8_e4m3", "fp16", 32},
+        {"H100_E5M2_fp16.txt", "nvidia_h100_fp8_e5m2", "fp16", 32},
+        {"H200_E4M3_fp16.txt", "nvidia_h200_fp8_e4m3", "fp16", 32},
+        {"H200_E5M2_fp16.txt", "nvidia_h200_fp8_e5m2", "fp16", 32},
+        {"B200_E4M3_fp16.txt", "nvidia_b200_fp8_e4m3", "fp16", 32},
+        {"B200_E5M2_fp16.txt", "nvidia_b200_fp8_e5m2", "fp16", 32},
+        {"B200_E4M3_fp32.txt", "nvidia_b200_fp8_e4m3", "fp32", 32},
+        {"B200_E5M2_fp32.txt", "nvidia_b200_fp8_e5m2", "fp32", 32},
+        // Ada FP8: K = 32 is two blocks of 16; fp16 accumulators normalise the block once to fp16.
+        {"Ada_E4M3_fp32.txt", "nvidia_l40s_fp8_e4m3", "fp32", 32},
+        {"Ada_E5M2_fp32.txt", "nvidia_l40s_fp8_e5m2", "fp32", 32},
+        {"Ada_E4M3_fp16.txt", "nvidia_l40s_fp8_e4m3", "fp16", 32},
+        {"Ada_E5M2_fp16.txt", "nvidia_l40s_fp8_e5m2", "fp16", 32},
+        {"B200_fp16_fp16.txt", "nvidia_b200_fp16", "fp16", 16},
+        {"H200_tf32_fp32.txt", "nvidia_h200_tf32", "fp32", 4},
+        {"B200_tf32_fp32.txt", "nvidia_b200_tf32", "fp32", 4},
     };
     for (const DataSet& set : sets) {
         const emu::AccumulationPreset& preset = emu::find_accumulation_preset(set.preset);
         CHECK(preset.evidence == emu::PresetEvidence::HardwareData);
-        CHECK(preset.instruction_k == static_cast<int>(set.k));
-        emu::AccumulationModel model = preset.model;
-        model.output = {core::parse_format(set.output), core::RoundingMode::NearestEven};
+        CHECK(preset.takes_k(static_cast<int>(set.k)));
+        const emu::AccumulationModel model =
+            emu::model_with_output(preset, {core::parse_format(set.output), core::RoundingMode::NearestEven});
         const std::vector<Instruction> instructions = read_instructions(set.file, model.output.format);
         REQUIRE(instructions.size() == 200);
         std::size_t same = 0, same_gemm = 0, same_reference = 0;
