@@ -1,7 +1,5 @@
 #include "emulation/accumulation/preset_chaining.hpp"
 
-#include "core/catalog.hpp"
-
 namespace floatscope::emu {
 namespace {
 
@@ -17,13 +15,6 @@ bool same_rounding(const core::FormatRounding& a, const core::FormatRounding& b)
 
 }  // namespace
 
-bool has_fp16_accumulation(const AccumulationPreset& preset) {
-    // Every NVIDIA tensor core since Volta has fp16 MMAs with an fp16 D and C; the data
-    // (tests/data/tensor-cores, --output fp16) show that D is the fp32-path result rounded to fp16.
-    return preset.kind == PresetKind::Hardware && preset.name.starts_with("nvidia_") &&
-           preset.model.order == AccumulationOrder::BlockFma && is_binary16(preset.model.x.rounding.format);
-}
-
 AccumulationModel chained_gemm_model(const AccumulationPreset& preset, const core::FormatRounding& accumulate,
                                      const core::FormatRounding& result) {
     AccumulationModel model = preset.model;
@@ -33,8 +24,8 @@ AccumulationModel chained_gemm_model(const AccumulationPreset& preset, const cor
         model.output = result;
         return model;
     }
-    if (is_binary16(accumulate.format) && has_fp16_accumulation(preset))
-        model.output = {core::parse_format("fp16"), core::RoundingMode::NearestEven};  // D in fp16 registers
+    // The fp16-accumulating instruction is a datapath of its own (accumulation_presets.hpp).
+    if (is_binary16(accumulate.format) && preset.fp16_accumulation) model = *preset.fp16_accumulation;
     if (!same_rounding(model.output, result)) model.epilogue = result;
     return model;
 }

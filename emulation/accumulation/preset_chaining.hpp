@@ -13,12 +13,10 @@ namespace floatscope::emu {
 ///   `result` after the last instruction (the epilogue's cast), as no GPU rounds C to bf16 between
 ///   its instructions;
 /// - with `accumulate` in fp16, a preset whose GPU has an fp16-accumulating form of the
-///   instruction (NVIDIA's fp16 MMAs, mma ... .f16.f16.f16.f16) chains in fp16 instead;
+///   instruction (its fp16_accumulation: NVIDIA's fp16 and FP8 MMAs with .f16 C and D) chains
+///   that form, in fp16, instead;
 /// - any other preset (a recipe) delivers its sum rounded to `result`, as before.
 AccumulationModel chained_gemm_model(const AccumulationPreset& preset, const core::FormatRounding& accumulate,
                                      const core::FormatRounding& result);
-
-/// Whether `preset`'s GPU has the fp16-accumulating form of its instruction.
-bool has_fp16_accumulation(const AccumulationPreset& preset);
 
 }  // namespace floatscope::emu

@@ -19,7 +19,7 @@ core::FormatRounding rne(const char* name) { return {core::parse_format(name), c
 }  // namespace
 
 TEST_CASE("16384 products of 1 x 1 sum to 16384 in a bf16 policy on bf16 tensor cores") {
-    // Exact: 16384 = 2^14 is a bf16. A running C rounded to bf16 after every K-wide instruction
+    // Exact: 16384 = 2^14 is a bf16. A running C rounded to bf16 after every block of K products
     // stops at 256 K, where bf16's spacing is 2K: 256 K + K is a tie, kept by ties-to-even.
     const std::size_t k = 16384;
     const std::vector<double> ones(k, 1.0);
@@ -34,7 +34,7 @@ TEST_CASE("16384 products of 1 x 1 sum to 16384 in a bf16 policy on bf16 tensor 
         AccumulationModel stagnating = find_accumulation_preset(preset).model;
         stagnating.output = rne("bf16");
         gemm(stagnating, ones, ones, c, 1, k, 1);
-        CHECK(c[0] == 256.0 * find_accumulation_preset(preset).instruction_k);
+        CHECK(c[0] == 256.0 * find_accumulation_preset(preset).model.block_size);
     }
 }
 

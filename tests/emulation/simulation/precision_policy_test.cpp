@@ -152,10 +152,15 @@ TEST_CASE("matmul_model: a tensor-core preset chains its instructions in its acc
         const AccumulationModel m = parse_policy(text).matmul_model();
         CHECK(same(m.output, fr("fp32")));
     }
-    // NVIDIA's fp16 MMAs have an fp16-accumulating form: chosen by an fp16 accumulate role only.
-    const AccumulationModel fp16_acc = parse_policy("fp16; matmul = nvidia_h100_fp16").matmul_model();
-    CHECK(same(fp16_acc.output, fr("fp16")));
-    CHECK(!fp16_acc.epilogue);
+    // NVIDIA's fp16 and FP8 MMAs have an fp16-accumulating form: chosen by an fp16 accumulate role only.
+    for (const char* preset : {"nvidia_h100_fp16", "nvidia_h100_fp8_e4m3"}) {
+        INFO(preset);
+        const AccumulationModel fp16_acc =
+            parse_policy(std::string("fp16; matmul = ") + preset).matmul_model();
+        CHECK(same(fp16_acc.output, fr("fp16")));
+        CHECK(!fp16_acc.epilogue);
+        CHECK(fp16_acc.accumulator.format == find_accumulation_preset(preset).fp16_accumulation->accumulator.format);
+    }
     const AccumulationModel fp32_acc =
         parse_policy("fp16; accumulate = fp32; matmul = nvidia_h100_fp16").matmul_model();
     CHECK(same(fp32_acc.output, fr("fp32")));
