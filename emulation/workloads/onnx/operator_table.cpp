@@ -68,12 +68,27 @@ void OperatorTable::check(const Node& node, int opset) const {
         throw Unsupported(fmt::format("{}: {}: {}", node.describe(), definition_name(node, opset), reason));
 }
 
+namespace {
+
+/// Throws floatscope::Error naming the node where it gives an attribute its definition does not
+/// have yet: its default is what the older definition means, so the model is not ONNX.
+void require_defined_attributes(const Node& node, const Definition& definition) {
+    for (const LaterAttribute& later : definition.op->later_attributes)
+        if (later.version > definition.version && node.has(later.attribute))
+            throw Error(fmt::format("{}: attribute {} is {}-{}'s; this node is {}-{}, which does not have it",
+                                    node.describe(), later.attribute, node.op_type, later.version, node.op_type,
+                                    definition.version));
+}
+
+}  // namespace
+
 template <class Numerics>
 Outputs<Numerics> OperatorTable::run_definition(const OperatorCall<Numerics>& call,
                                                 const Kernel<Numerics> Entry::*kernel) const {
     check(call.node, call.opset);
     const Kernel<Numerics>& newest = entries_.find(call.node.op_type)->second.*kernel;
     const Definition definition = definition_in(call.node.op_type, call.opset);
+    require_defined_attributes(call.node, definition);
     if (definition.changes.empty()) return newest(call);
     return run_older_definition(call, definition, newest);
 }

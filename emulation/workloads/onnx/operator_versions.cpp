@@ -160,12 +160,56 @@ std::vector<OperatorVersions> all_operators() {
     };
 }
 
+// The attributes definitions after opset 7's added (onnx 1.12's schemas; 18: ONNX 1.13's changelog).
+struct AddedAttribute {
+    std::string_view op_type;
+    LaterAttribute attribute;
+};
+const AddedAttribute added_attributes[] = {
+    {"ArgMax", {"select_last_index", 12}},
+    {"ArgMin", {"select_last_index", 12}},
+    {"AveragePool", {"ceil_mode", 10}},
+    {"BatchNormalization", {"training_mode", 14}},
+    {"Constant", {"sparse_value", 11}},
+    {"Constant", {"value_float", 12}},
+    {"Constant", {"value_floats", 12}},
+    {"Constant", {"value_int", 12}},
+    {"Constant", {"value_ints", 12}},
+    {"Constant", {"value_string", 12}},
+    {"Constant", {"value_strings", 12}},
+    {"Dropout", {"seed", 12}},
+    {"GatherND", {"batch_dims", 12}},
+    {"MaxPool", {"storage_order", 8}},
+    {"MaxPool", {"ceil_mode", 10}},
+    {"MaxPool", {"dilations", 10}},
+    {"ReduceL1", {"noop_with_empty_axes", 18}},
+    {"ReduceL2", {"noop_with_empty_axes", 18}},
+    {"ReduceLogSum", {"noop_with_empty_axes", 18}},
+    {"ReduceLogSumExp", {"noop_with_empty_axes", 18}},
+    {"ReduceMax", {"noop_with_empty_axes", 18}},
+    {"ReduceMean", {"noop_with_empty_axes", 18}},
+    {"ReduceMin", {"noop_with_empty_axes", 18}},
+    {"ReduceProd", {"noop_with_empty_axes", 18}},
+    {"ReduceSum", {"noop_with_empty_axes", 13}},
+    {"ReduceSumSquare", {"noop_with_empty_axes", 18}},
+    {"Reshape", {"allowzero", 14}},
+    {"ScatterElements", {"reduction", 16}},
+    {"ScatterND", {"reduction", 16}},
+    {"Shape", {"end", 15}},
+    {"Shape", {"start", 15}},
+    {"Split", {"num_outputs", 18}},
+    {"TopK", {"largest", 11}},
+    {"TopK", {"sorted", 11}},
+};
+
 }  // namespace
 
 const std::map<std::string, OperatorVersions, std::less<>>& operator_versions() {
     static const std::map<std::string, OperatorVersions, std::less<>> table = [] {
         std::map<std::string, OperatorVersions, std::less<>> t;
         for (OperatorVersions& op : all_operators()) t.emplace(std::string(op.op_type), std::move(op));
+        for (const AddedAttribute& added : added_attributes)
+            t.find(added.op_type)->second.later_attributes.push_back(added.attribute);
         return t;
     }();
     return table;

@@ -48,6 +48,13 @@ struct DefinitionChange {
     Adapter adapter = Adapter::None;
 };
 
+/// An attribute a later definition added, whose default keeps the older meaning: on a node of an
+/// older definition it is not ONNX (ArgMax-12's select_last_index on an ArgMax-11 node).
+struct LaterAttribute {
+    std::string_view attribute;
+    int version = 0;
+};
+
 /// An operator of the default domain: every version ONNX defines it in up to max_supported_opset,
 /// ascending (its since_versions), and the changes between them that matter to evaluating a valid
 /// node (new element types need none; nor do new attributes, whose defaults are the old meaning).
@@ -57,6 +64,7 @@ struct OperatorVersions {
     std::vector<DefinitionChange> changes = {};
     int deprecated_from = 0;  ///< the version from which ONNX deprecates the operator (0: never)
     bool any_opset = false;  ///< evaluated at any opset, though ONNX defines it later (Gelu, opset 20)
+    std::vector<LaterAttribute> later_attributes = {};  ///< added after the definition of opset 7
 };
 
 /// The definition of an operator in one opset: the version it holds since, and the changes from it

@@ -1,6 +1,8 @@
 // Tests of the table of ONNX operator definitions (operator_versions.cpp) against ONNX's own schema
 // registry (Debian 12's libonnx, opsets to 17), which nobody here wrote: in every opset from 1 to
 // 17, each operator's definition is the version the registry gives.
+#include <algorithm>
+#include <map>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -46,4 +48,26 @@ TEST_CASE("every kernel implements a listed operator, and the table names defini
     CHECK(definition_in("ReduceMean", 18).version == 18);
     CHECK(definition_in("LayerNormalization", 16).version == 0);  // defined from 17
     CHECK(definition_in("Gelu", 7).version == 20);  // evaluated at any opset
+}
+
+TEST_CASE("the attributes later definitions added are the ones ONNX's schema registry adds", "[onnx][opsets]") {
+    for (const auto& [op, versions] : operator_versions()) {
+        if (versions.any_opset) continue;
+        INFO(op);
+        // From the definition in effect at opset 7 (or the first) to opset 17's, as the registry has them.
+        const int first = std::max(definition_in(op, min_supported_opset).version, versions.versions.front());
+        std::map<std::string, int> added, listed;
+        std::map<std::string, bool> seen;
+        for (int v : versions.versions) {
+            const ::onnx::OpSchema* schema = ::onnx::OpSchemaRegistry::Schema(op, v, ::onnx::ONNX_DOMAIN);
+            if (v < first || v > 17 || schema == nullptr || schema->since_version() != v) continue;
+            for (const auto& [name, attribute] : schema->attributes()) {
+                if (v > first && !seen.count(name)) added[name] = v;
+                seen[name] = true;
+            }
+        }
+        for (const LaterAttribute& later : versions.later_attributes)
+            if (later.version <= 17) listed[std::string(later.attribute)] = later.version;
+        CHECK(listed == added);
+    }
 }
