@@ -18,6 +18,9 @@ opset (ONNX's operator changelog), independently of FloatScope:
                       Dropout-7 (its mask of the input's type), Softmax-1 of a 4-D input
   opset18             ReduceMean-18 and ReduceSumSquare-18 (axes an input), Pad-18 (axes input),
                       Split-18 (num_outputs, a shorter last part), ScatterElements-18 (reduction max)
+  activations_opset14 Celu-12 (negative inputs, which ONNX's node test lacks), LRN-13 of an even
+                      size (its window one channel longer after than before), Selu-6 (defaults),
+                      HardSwish-14
 
 Beside each <name>.onnx: <name>_input_<i>.npy (the graph's inputs in order, float32) and
 <name>_<output>.npy for each graph output (float64 for floating outputs; int64 or bool as the
@@ -241,3 +244,26 @@ save("opset18", 18, nodes, [("x", x)],
       ("padded", np.pad(d(x), ((0, 0), (0, 0), (1, 2)), constant_values=0.5), TensorProto.FLOAT),
       ("part2", d(x)[:, :, 6:], TensorProto.FLOAT), ("part1", d(x)[:, :, 3:6], TensorProto.FLOAT),
       ("scattered", scattered, TensorProto.FLOAT)], initializers, check=False)
+
+# ---- activations_opset14 -----------------------------------------------------------------------------
+
+x = floats(2, 5, 3, 3, scale=2.0)
+nodes = [helper.make_node("Celu", ["x"], ["celu"], name="celu", alpha=2.0),
+         helper.make_node("LRN", ["x"], ["lrn"], name="lrn", size=4, alpha=0.001, beta=0.6, bias=2.0),
+         helper.make_node("Selu", ["x"], ["selu"], name="selu"),
+         helper.make_node("HardSwish", ["x"], ["hardswish"], name="hardswish")]
+xd = d(x)
+celu = np.where(xd >= 0, xd, 2.0 * (np.exp(xd / 2.0) - 1))
+# LRN: square_sum over channels c - floor((size - 1) / 2) .. c + ceil((size - 1) / 2): c - 1 .. c + 2.
+square_sum = np.zeros_like(xd)
+for c in range(5):
+    low, high = max(0, c - 1), min(4, c + 2)
+    square_sum[:, c] = (xd[:, low:high + 1] ** 2).sum(axis=1)
+lrn = xd / (2.0 + d(f32(0.001)) / 4 * square_sum) ** d(f32(0.6))
+alpha, gamma = d(f32(1.67326319217681884765625)), d(f32(1.05070102214813232421875))
+selu = gamma * np.where(xd > 0, xd, alpha * (np.exp(xd) - 1))
+# The specification's function: HardSigmoid(alpha = 1/6 as a float, beta = 0.5), then Mul.
+hardswish = xd * np.maximum(0, np.minimum(1, d(f32(1 / 6)) * xd + 0.5))
+save("activations_opset14", 14, nodes, [("x", x)],
+     [("celu", celu, TensorProto.FLOAT), ("lrn", lrn, TensorProto.FLOAT), ("selu", selu, TensorProto.FLOAT),
+      ("hardswish", hardswish, TensorProto.FLOAT)])

@@ -1,4 +1,4 @@
-// Tests of models of older opsets (7 to 11) and of opset 18 that tests/data/onnx/write_opset_models.py
+// Tests of models of older opsets (7 to 14) and of opset 18 that tests/data/onnx/write_opset_models.py
 // writes with onnx.helper, against the float64 NumPy evaluation that script makes of each operator
 // as its definition in the model's opset says (Softmax-11's 2-D coercion, Clip-6's attributes,
 // BatchNormalization-7's spatial, ...): the truth to double precision, the fp32 policy to fp32's.
@@ -76,11 +76,10 @@ double relative_difference(const Tensor<double>& x, const Tensor<double>& refere
 
 }  // namespace
 
-TEST_CASE("models of opsets 7 to 11 and 18 reproduce NumPy's float64 evaluation of their definitions",
-          "[onnx][opsets]") {
+TEST_CASE("models of opsets 7 to 18 reproduce NumPy's float64 evaluation of their definitions", "[onnx][opsets]") {
     // One run per model: a model that throws does not hide the others.
     const std::string name = GENERATE(as<std::string>{}, "cnn_opset9", "softmax_opset11", "shapes_opset10",
-                                      "shapes_opset11", "batchnorm_opset7", "opset18");
+                                      "shapes_opset11", "batchnorm_opset7", "opset18", "activations_opset14");
     INFO(name);
     const Evaluated e = evaluate(name);
     for (const ValueInfo& output : e.graph.outputs) {
