@@ -1,7 +1,7 @@
 // ONNX operators: BatchNormalization (inference), LayerNormalization (opset 17),
-// InstanceNormalization, LRN. Means are sums through numerics' sum (the accumulate format in an
-// emulated run, exact in the truth) divided by the count in the compute format; everything else
-// is compute. epsilon's default is the float 1e-5f, as a model would store it.
+// InstanceNormalization, LRN, MeanVarianceNormalization. Means are sums through numerics' sum (the accumulate format in
+// an emulated run, exact in the truth) divided by the count in the compute format; everything else is compute.
+// epsilon's default is the float 1e-5f, as a model would store it.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -205,6 +205,36 @@ TensorsOf<Call> local_response_normalization(const Call& call) {
     return {std::move(y)};
 }
 
+/// MeanVarianceNormalization over `axes` (default 0, 2, 3), as the specification's function:
+///   y = (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9)
+/// the means sums through numerics' sum divided by the count, 1e-9 the function's float constant.
+template <class Call>
+TensorsOf<Call> mean_variance_normalization(const Call& call) {
+    const Node& node = call.node;
+    node.check_attributes({"axes"});
+    const auto& x = call.input(0);
+    require_floating(x, 0, node);
+    const std::vector<std::int64_t> axes = node.ints_attribute("axes", {0, 2, 3});
+    const ReductionGroups groups = reduction_groups(x.shape, axis_mask(axes, x.shape.size(), node));
+    const auto& n = call.numerics;
+    const auto count = n.from_double(static_cast<double>(groups.size)), epsilon = n.from_double(1e-9f);
+    Tensor<NumberOf<Call>> y = x;
+    std::vector<NumberOf<Call>> values(groups.size), squares(groups.size);
+    for (std::size_t g = 0; g < groups.count; ++g) {
+        const auto members = groups.group(g);
+        for (std::size_t j = 0; j < members.size(); ++j) {
+            values[j] = x.numbers[members[j]];
+            squares[j] = n.mul(values[j], values[j]);
+        }
+        const auto mean = n.div(n.sum(values), count);
+        const auto variance = n.sub(n.div(n.sum(squares), count), n.mul(mean, mean));
+        const auto deviation = n.add(n.apply(Function::Sqrt, variance), epsilon);
+        for (std::size_t j = 0; j < members.size(); ++j)
+            y.numbers[members[j]] = n.div(n.sub(values[j], mean), deviation);
+    }
+    return {std::move(y)};
+}
+
 }  // namespace
 
 void add_normalization_operators(OperatorTable& table) {
@@ -212,6 +242,7 @@ void add_normalization_operators(OperatorTable& table) {
     table.add("LayerNormalization", [](const auto& call) { return layer_normalization(call); });
     table.add("InstanceNormalization", [](const auto& call) { return instance_normalization(call); });
     table.add("LRN", [](const auto& call) { return local_response_normalization(call); });
+    table.add("MeanVarianceNormalization", [](const auto& call) { return mean_variance_normalization(call); });
 }
 
 }  // namespace floatscope::emu::onnx
