@@ -8,6 +8,7 @@
 #include "app/cli/table.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
+#include "emulation/workloads/onnx/unsupported_operators.hpp"
 
 namespace floatscope::cli {
 
@@ -33,11 +34,8 @@ int onnx_info(std::ostream& out, const std::string& path) {
     emu::onnx::add_inferred_shapes(graph, path);
     std::size_t parameters = 0;
     for (const auto& [name, t] : graph.initializers) parameters += t.size();
-    const std::string opset = graph.model_opset == graph.opset
-                                  ? fmt::format("opset {}", graph.opset)
-                                  : fmt::format("opset {} (evaluated as {})", graph.model_opset, graph.opset);
-    out << fmt::format("{}: graph '{}'{}, {}, {} nodes, {} initializers ({} values)\n\n", path, graph.name,
-                       graph.producer.empty() ? "" : " from " + graph.producer, opset, graph.nodes.size(),
+    out << fmt::format("{}: graph '{}'{}, opset {}, {} nodes, {} initializers ({} values)\n\n", path, graph.name,
+                       graph.producer.empty() ? "" : " from " + graph.producer, graph.opset, graph.nodes.size(),
                        graph.initializers.size(), parameters);
     TextTable io({"value", "kind", "type", "shape"});
     for (const auto& v : graph.inputs) io.add_row({v.name, "input", to_string(v.type), emu::onnx::describe(v.shape)});
@@ -45,19 +43,22 @@ int onnx_info(std::ostream& out, const std::string& path) {
     io.print(out);
     out << '\n';
     TextTable nodes({"#", "node", "op", "reads", "writes", "evaluated"});
-    std::size_t unsupported = 0;
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const emu::onnx::Node& node = graph.nodes[i];
-        const bool supported =
-            emu::onnx::operator_table().contains(node.op_type) && (node.domain.empty() || node.domain == "ai.onnx");
-        unsupported += !supported;
-        nodes.add_row({std::to_string(i), node.name, node.op_type, values_text(graph, node.inputs),
+        const bool supported = emu::onnx::operator_table().unsupported_reason(node, graph.opset).empty();
+        const std::string op = node.domain.empty() ? node.op_type : node.domain + "." + node.op_type;
+        nodes.add_row({std::to_string(i), node.name, op, values_text(graph, node.inputs),
                        values_text(graph, node.outputs), supported ? "yes" : "no"});
     }
     nodes.print(out);
-    if (unsupported > 0)
-        out << fmt::format("\n{} node(s) use an operator FloatScope does not evaluate; `run onnx` names them\n",
-                           unsupported);
+    // Every definition FloatScope does not evaluate, subgraphs included, with its node count.
+    const std::vector<emu::onnx::UnsupportedOperator> unsupported = emu::onnx::unsupported_operators(graph);
+    if (!unsupported.empty()) {
+        out << "\nFloatScope does not evaluate (subgraphs included):\n";
+        TextTable list({"definition", "nodes", "first node", "why"});
+        for (const auto& u : unsupported) list.add_row({u.definition, std::to_string(u.nodes), u.first_node, u.reason});
+        list.print(out);
+    }
     return 0;
 }
 
@@ -69,7 +70,7 @@ Command add_onnx_info_command(CLI::App& parent) {
         "onnx-info",
         "an ONNX model's graph: inputs, outputs, and the nodes in the order the onnx workload runs them, "
         "with op types, the shapes the model declares or ONNX's shape inference finds, and whether "
-        "FloatScope evaluates each");
+        "FloatScope evaluates each; then every operator definition it does not evaluate, subgraphs included");
     command->add_option("FILE", *path, "the .onnx model")->required();
     return {command, [path](std::ostream& out) { return onnx_info(out, *path); }};
 }

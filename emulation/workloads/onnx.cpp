@@ -18,6 +18,7 @@
 #include "emulation/workloads/onnx/graph_precision.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/npy_writer.hpp"
+#include "emulation/workloads/onnx/unsupported_operators.hpp"
 #include "emulation/workloads/onnx/weight_quantization.hpp"
 #include "emulation/workloads/registry.hpp"
 
@@ -109,6 +110,7 @@ ModelRun load(const Parameters& p) {
     const std::string& model = p.text("model");
     if (model.empty()) throw Error("onnx: give the model with --set model=FILE.onnx");
     ModelRun run{onnx::read_model(model), {}, {}};
+    onnx::check_evaluable(run.graph, model);  // every unsupported node listed before anything runs
     const std::vector<std::string> files = file_list(p.text("inputs"));
     if (!files.empty() && files.size() != run.graph.inputs.size())
         throw Error(fmt::format("onnx: the model takes {} input(s) ({}), inputs= names {} file(s)",
@@ -182,7 +184,7 @@ public:
         return "an ONNX model's graph under the policy, node by node against its MPFR evaluation";
     }
     std::string help() const override {
-        return "Reads an ONNX model (opsets 13-17; floatscope-cli onnx-info lists its nodes) and evaluates its graph "
+        return "Reads an ONNX model (opsets 7-18; floatscope-cli onnx-info lists its nodes) and evaluates its graph "
                "under each policy and in MPFR. One region per node with a floating output (kind node, in "
                "topological order, labelled by node name and op type) holds that node's first floating output, "
                "measured against the same node of the MPFR evaluation of the same graph with the same "

@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/onnx/unsupported_operators.hpp"
 #include "fuzz_support.hpp"
 
 namespace {
@@ -41,11 +42,17 @@ void check_graph(const Graph& graph) {
                 fuzz::property_failed("nodes in topological order",
                                       fmt::format("{} reads '{}'", node.describe(), input));
         made.insert(node.outputs.begin(), node.outputs.end());
-        for (const auto& [name, attribute] : node.attributes)
+        for (const auto& [name, attribute] : node.attributes) {
             if (attribute.kind == Attribute::Kind::Tensor) check_tensor(attribute.t, name);
+            if (attribute.kind == Attribute::Kind::Graph && !attribute.graph)
+                fuzz::property_failed("a graph attribute holds its subgraph", name);
+        }
     }
-    if (graph.opset < min_supported_opset || graph.opset > max_supported_opset)
-        fuzz::property_failed("the opset is supported", std::to_string(graph.opset));
+    if (graph.opset < 1) fuzz::property_failed("the opset is a version", std::to_string(graph.opset));
+    // The listing walks every subgraph and names each unsupported definition it counts.
+    for (const UnsupportedOperator& u : unsupported_operators(graph))
+        if (u.nodes == 0 || u.definition.empty() || u.reason.empty())
+            fuzz::property_failed("unsupported operators are counted and named", u.definition);
 }
 
 /// An empty folder of this process for external data: locations the fuzzer invents name no file,

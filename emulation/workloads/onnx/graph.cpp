@@ -19,6 +19,7 @@ const char* kind_name(Attribute::Kind kind) {
         case Attribute::Kind::Floats: return "floats";
         case Attribute::Kind::Ints: return "ints";
         case Attribute::Kind::Strings: return "strings";
+        case Attribute::Kind::Graph: return "a graph";
         default: return "another kind";
     }
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,9 +14,11 @@
 
 namespace floatscope::emu::onnx {
 
+struct Graph;
+
 /// One attribute of a node (AttributeProto), the kinds FloatScope's operators read.
 struct Attribute {
-    enum class Kind { Float, Int, String, Tensor, Floats, Ints, Strings, Other };
+    enum class Kind { Float, Int, String, Tensor, Floats, Ints, Strings, Graph, Other };
     Kind kind = Kind::Other;
     double f = 0;
     std::int64_t i = 0;
@@ -24,6 +27,9 @@ struct Attribute {
     std::vector<double> floats;
     std::vector<std::int64_t> ints;
     std::vector<std::string> strings;
+    /// Kind Graph (If's branches, Loop's and Scan's bodies): the subgraph's nodes as the model lists
+    /// them, for listing what a model uses; FloatScope does not evaluate subgraphs yet.
+    std::shared_ptr<const Graph> graph;
 };
 
 struct Node {
@@ -62,10 +68,9 @@ struct ValueInfo {
 struct Graph {
     std::string name;
     std::string producer;  ///< "pytorch 2.1", as the model says
-    /// The version of the default (ai.onnx) domain the operators are evaluated as: the model's, or
-    /// min_supported_opset for an older model whose operators are defined there as in its own.
+    /// The version of the default (ai.onnx) domain the model imports: each node is evaluated as
+    /// its operator's definition in this opset (operator_versions.hpp).
     int opset = 0;
-    int model_opset = 0;  ///< the version the model imports
     /// The inputs a caller supplies, in graph order (graph inputs that are initializers excluded).
     std::vector<ValueInfo> inputs;
     std::vector<ValueInfo> outputs;
@@ -79,8 +84,11 @@ struct Graph {
     std::map<std::string, Shape> value_shapes;
 };
 
-/// The opset versions of the default domain FloatScope evaluates.
-inline constexpr int min_supported_opset = 13;
-inline constexpr int max_supported_opset = 17;
+/// The opset versions of the default domain FloatScope evaluates (operator_versions.cpp): every
+/// definition in effect in them, also in an older model (Elu-6, in effect from opset 6 to today);
+/// an older definition (Add-6, replaced by Add-7) or a newer opset is refused before a run. A model
+/// of any opset reads (onnx-info shows it).
+inline constexpr int min_supported_opset = 7;
+inline constexpr int max_supported_opset = 18;
 
 }  // namespace floatscope::emu::onnx

@@ -5,6 +5,7 @@
 #include <climits>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <set>
@@ -33,8 +34,8 @@ void parse_message(Message& message, std::string_view bytes, std::string_view so
         throw Error(fmt::format("{}: not an ONNX {} (the protobuf does not parse; truncated?)", source, what));
 }
 
-/// The ai.onnx opset the model imports; one past max_supported_opset is refused (one below
-/// min_supported_opset is checked node by node: check_older_opset).
+/// The ai.onnx opset the model imports. One FloatScope does not evaluate still reads, so that
+/// onnx-info shows the graph; check_evaluable refuses it before a run.
 int default_opset(const ::onnx::ModelProto& model, std::string_view source) {
     std::optional<std::int64_t> opset;
     for (const ::onnx::OperatorSetIdProto& import : model.opset_import())
@@ -44,30 +45,9 @@ int default_opset(const ::onnx::ModelProto& model, std::string_view source) {
             fmt::format("{}: the model imports no opset of the default domain (ai.onnx); FloatScope "
                         "evaluates opsets {} to {}",
                         source, min_supported_opset, max_supported_opset));
-    if (*opset < 1 || *opset > max_supported_opset)
-        throw Unsupported(
-            fmt::format("{}: ai.onnx opset {} is not supported; FloatScope evaluates opsets {} to {} "
-                        "(onnx.version_converter converts a model)",
-                        source, *opset, min_supported_opset, max_supported_opset));
+    if (*opset < 1 || *opset > INT_MAX)
+        throw Error(fmt::format("{}: ai.onnx opset {} is not an opset version", source, *opset));
     return static_cast<int>(*opset);
-}
-
-/// A model of an opset before min_supported_opset is evaluated as of that opset when every one of
-/// its ai.onnx operators is defined there as it was in the model's opset: ONNX's schema registry
-/// says since which version each definition holds (Relu's of opset 13 since 13: an opset-6 Relu
-/// is refused, though only its types changed; And's holds since 7). Operators the registry does
-/// not know are left to the operator table, which refuses them.
-void check_older_opset(const std::vector<Node>& nodes, int opset, std::string_view source) {
-    for (const Node& node : nodes) {
-        if (!node.domain.empty() && node.domain != "ai.onnx") continue;
-        const ::onnx::OpSchema* schema = ::onnx::OpSchemaRegistry::Schema(node.op_type, min_supported_opset);
-        if (schema != nullptr && schema->since_version() > opset)
-            throw Unsupported(fmt::format(
-                "{}: {} is of opset {}, and {} changed in opset {}; FloatScope evaluates operators as opsets {} to {} "
-                "define them (onnx.version_converter converts a model)",
-                source, node.describe(), opset, node.op_type, schema->since_version(), min_supported_opset,
-                max_supported_opset));
-    }
 }
 
 /// The dimensions a tensor type declares: -1 for a symbolic or unknown one, its symbol (or "")
@@ -92,8 +72,19 @@ ValueInfo value_info(const ::onnx::ValueInfoProto& proto, std::string_view conte
     return info;
 }
 
-Attribute attribute(const ::onnx::AttributeProto& proto, std::string_view context, const core::DataFolder& folder) {
+std::shared_ptr<const Graph> subgraph(const ::onnx::GraphProto& proto, std::string_view context);
+
+/// A node's attribute; in a subgraph (`listed_only`) only its graphs are read, the other values left
+/// undecoded (FloatScope lists what subgraphs use; it does not evaluate them yet).
+Attribute attribute(const ::onnx::AttributeProto& proto, std::string_view context, const core::DataFolder& folder,
+                    bool listed_only) {
     Attribute a;
+    if (proto.type() == ::onnx::AttributeProto::GRAPH) {
+        a.kind = Attribute::Kind::Graph;
+        a.graph = subgraph(proto.g(), context);
+        return a;
+    }
+    if (listed_only) return a;
     switch (proto.type()) {
         case ::onnx::AttributeProto::FLOAT:
             a.kind = Attribute::Kind::Float;
@@ -129,9 +120,10 @@ Attribute attribute(const ::onnx::AttributeProto& proto, std::string_view contex
     return a;
 }
 
-/// The node of `proto`, the `index`th of the model. ONNX allows nodes without a name; such a
+/// The node of `proto`, the `index`th of its graph. ONNX allows nodes without a name; such a
 /// node is named "<op_type>_<index>" so that errors, reports and per-node policy overrides can name it.
-Node node(const ::onnx::NodeProto& proto, std::size_t index, std::string_view source, const core::DataFolder& folder) {
+Node node(const ::onnx::NodeProto& proto, std::size_t index, std::string_view source,
+          const core::DataFolder& folder, bool listed_only = false) {
     Node n;
     n.op_type = proto.op_type();
     n.name = proto.name().empty() ? fmt::format("{}_{}", n.op_type, index) : proto.name();
@@ -140,8 +132,19 @@ Node node(const ::onnx::NodeProto& proto, std::size_t index, std::string_view so
     n.outputs.assign(proto.output().begin(), proto.output().end());
     for (const ::onnx::AttributeProto& a : proto.attribute())
         n.attributes[a.name()] =
-            attribute(a, fmt::format("{}: {}: attribute {}", source, n.describe(), a.name()), folder);
+            attribute(a, fmt::format("{}: {}: attribute {}", source, n.describe(), a.name()), folder, listed_only);
     return n;
+}
+
+/// A subgraph attribute (If's branches, Loop's and Scan's bodies): its name and its nodes as the
+/// model lists them (not sorted: they may read the enclosing graphs' values), each with its own
+/// subgraphs.
+std::shared_ptr<const Graph> subgraph(const ::onnx::GraphProto& proto, std::string_view context) {
+    auto graph = std::make_shared<Graph>();
+    graph->name = proto.name();
+    for (int i = 0; i < proto.node_size(); ++i)
+        graph->nodes.push_back(node(proto.node(i), static_cast<std::size_t>(i), context, {}, true));
+    return graph;
 }
 
 /// The bytes the model's constant tensors (initializers and tensor attributes) take decoded,
@@ -243,7 +246,7 @@ Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const c
         throw Error(fmt::format("{}: not an ONNX model (no ir_version or no graph)", source));
     const ::onnx::GraphProto& g = model.graph();
     Graph graph;
-    graph.model_opset = default_opset(model, source);
+    graph.opset = default_opset(model, source);
     graph.name = g.name();
     graph.producer = model.producer_version().empty()
                          ? model.producer_name()
@@ -284,8 +287,6 @@ Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const c
         nodes.push_back(node(g.node(i), static_cast<std::size_t>(i), source, folder));
     const std::set<std::string> graph_values = available;
     graph.nodes = topological_order(std::move(nodes), std::move(available), source);
-    if (graph.model_opset < min_supported_opset) check_older_opset(graph.nodes, graph.model_opset, source);
-    graph.opset = std::max(graph.model_opset, min_supported_opset);
     std::set<std::string> made = graph_values;
     for (const Node& n : graph.nodes) made.insert(n.outputs.begin(), n.outputs.end());
     for (const ValueInfo& output : graph.outputs)

@@ -12,11 +12,12 @@
 namespace floatscope::emu::onnx {
 
 /// The graph of the model in `path`: initializers with their embedded or external data (the
-/// data files relative to the model's folder), inputs, outputs, nodes in topological order, the
-/// ai.onnx opset. Throws floatscope::Error naming the file and what is wrong: not a model, a
-/// tensor of an unsupported element type (naming the tensor), external data missing or short,
-/// a cycle, a node reading a value nothing makes, tensors that would exceed the memory limit
-/// (before allocating them, with the sizes), an opset outside min/max_supported_opset.
+/// data files relative to the model's folder), inputs, outputs, nodes in topological order (their
+/// subgraphs' nodes listed), the ai.onnx opset. Throws floatscope::Error naming the file and what
+/// is wrong: not a model, a tensor of an unsupported element type (naming the tensor), external
+/// data missing or short, a cycle, a node reading a value nothing makes, tensors that would exceed
+/// the memory limit (before allocating them, with the sizes), no ai.onnx opset. Operators and
+/// opsets FloatScope does not evaluate read: check_evaluable (unsupported_operators.hpp) lists them.
 Graph read_model(const std::filesystem::path& path);
 /// The same from the bytes of a model (external data relative to `folder`); `source` names it in errors.
 Graph parse_model(std::string_view bytes, std::string_view source, const core::DataFolder& folder = {});

@@ -131,6 +131,7 @@ void fill_attribute(::onnx::AttributeProto& proto, const std::string& name, cons
             proto.set_type(::onnx::AttributeProto::STRINGS);
             for (const std::string& s : a.strings) proto.add_strings(s);
             break;
+        case Attribute::Kind::Graph:
         case Attribute::Kind::Other:
             throw Error(
                 fmt::format("{} is of a kind FloatScope does not write (it writes float, int, string, "

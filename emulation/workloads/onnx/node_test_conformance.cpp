@@ -15,6 +15,7 @@
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
+#include "emulation/workloads/onnx/unsupported_operators.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -111,9 +112,9 @@ NodeTestResult run_node_test(const std::filesystem::path& case_folder, int preci
     try {
         graph = read_model(case_folder / "model.onnx");
         result.op_type = op_under_test(result.name, graph);
-        for (const Node& node : graph.nodes) check_supported(node);
+        check_evaluable(graph, (case_folder / "model.onnx").string());
     } catch (const Error& e) {
-        // The reader and check_supported refuse what FloatScope does not evaluate; a model that does not
+        // The reader and check_evaluable refuse what FloatScope does not evaluate; a model that does not
         // read at all is a failure (ONNX's own cases are valid models).
         result.detail = e.what();
         if (result.op_type.empty()) result.op_type = "?";

@@ -1,5 +1,6 @@
 // The operators FloatScope evaluates: each written once as a generic function of an OperatorCall,
-// instantiated for the emulated run and for the ground truth (numerics.hpp).
+// instantiated for the emulated run and for the ground truth (numerics.hpp), for its newest
+// definition; a node of an older one is adapted to it (operator_versions.hpp, older_definitions.hpp).
 #pragma once
 
 #include <cstddef>
@@ -11,14 +12,16 @@
 
 #include "emulation/workloads/onnx/graph.hpp"
 #include "emulation/workloads/onnx/numerics.hpp"
+#include "emulation/workloads/onnx/operator_versions.hpp"
 #include "emulation/workloads/onnx/tensor.hpp"
 
 namespace floatscope::emu::onnx {
 
 [[noreturn]] void throw_missing_input(const Node& node, std::size_t index);
 
-/// What an operator receives: its node, the graph's opset, its inputs (nullptr for an omitted
-/// optional input, and for inputs past the ones the node names) and the node's arithmetic.
+/// What an operator receives: its node, the graph's opset (which picks the node's definition), its
+/// inputs (nullptr for an omitted optional input, and for inputs past the ones the node names) and
+/// the node's arithmetic.
 template <class Numerics>
 struct OperatorCall {
     using Number = typename Numerics::Number;
@@ -40,42 +43,48 @@ struct OperatorCall {
 template <class Numerics>
 using Outputs = std::vector<Tensor<typename Numerics::Number>>;
 
+template <class Numerics>
+using Kernel = std::function<Outputs<Numerics>(const OperatorCall<Numerics>&)>;
+
 class OperatorTable {
 public:
     /// Registers `op_type` with an operator written as a generic callable
-    /// (`[](const auto& call) { ... return outputs; }`), instantiated for both evaluations.
+    /// (`[](const auto& call) { ... return outputs; }`) for the newest definition operator_versions()
+    /// lists, instantiated for both evaluations.
     template <class Operator>
     void add(std::string op_type, Operator op) {
-        entries_[std::move(op_type)] = {
-            std::function<Outputs<EmulatedNumerics>(const OperatorCall<EmulatedNumerics>&)>(op),
-            std::function<Outputs<TruthNumerics>(const OperatorCall<TruthNumerics>&)>(op)};
+        entries_[std::move(op_type)] = {Kernel<EmulatedNumerics>(op), Kernel<TruthNumerics>(op)};
     }
 
-    bool contains(std::string_view op_type) const { return entries_.count(std::string(op_type)) != 0; }
-    /// The operator of `node`; throws floatscope::Error naming the node, its op and the supported
-    /// list when FloatScope has none for it (or the node is of another domain).
+    /// Why FloatScope does not evaluate `node` in the ai.onnx `opset` ("FloatScope does not evaluate
+    /// this operator"); empty when it does.
+    std::string unsupported_reason(const Node& node, int opset) const;
+    /// Runs the kernel of call.node's operator on the node as its definition in call.opset writes
+    /// it; throws Unsupported naming the node, its op, the definition's version and why, when
+    /// unsupported_reason gives one.
     Outputs<EmulatedNumerics> run(const OperatorCall<EmulatedNumerics>& call) const;
     Outputs<TruthNumerics> run(const OperatorCall<TruthNumerics>& call) const;
     /// Throws as run would for a node it cannot evaluate.
-    void check(const Node& node) const { (void)find(node); }
-    /// The supported op types, sorted.
+    void check(const Node& node, int opset) const;
+    /// The op types with a kernel, sorted.
     std::vector<std::string> op_types() const;
 
 private:
     struct Entry {
-        std::function<Outputs<EmulatedNumerics>(const OperatorCall<EmulatedNumerics>&)> emulated;
-        std::function<Outputs<TruthNumerics>(const OperatorCall<TruthNumerics>&)> truth;
+        Kernel<EmulatedNumerics> emulated;
+        Kernel<TruthNumerics> truth;
     };
-    const Entry& find(const Node& node) const;
-    std::map<std::string, Entry> entries_;
+    template <class Numerics>
+    Outputs<Numerics> run_definition(const OperatorCall<Numerics>& call, const Kernel<Numerics> Entry::*kernel) const;
+    std::map<std::string, Entry, std::less<>> entries_;
 };
 
 /// Every operator FloatScope evaluates.
 const OperatorTable& operator_table();
 
-/// Throws floatscope::Error naming the node, its op, and the supported ops, when `node` is not one
-/// FloatScope evaluates (another domain, or an op it lacks).
-void check_supported(const Node& node);
+/// "Upsample-9": the definition of a node's operator in `opset` as ONNX's changelog names it;
+/// "Add (opset 19)" where FloatScope knows none, "Attention of domain com.microsoft".
+std::string definition_name(const Node& node, int opset);
 
 // Each family of operators registers itself (operators/*.cpp).
 void add_elementwise_operators(OperatorTable& table);

@@ -1,5 +1,6 @@
 // ONNX operators: the activation functions built from several operations (Relu, LeakyRelu, PRelu,
-// ThresholdedRelu, Elu, HardSigmoid, Softplus, Gelu), each in the order a kernel computes it, every
+// ThresholdedRelu, Elu, Selu, Celu, HardSigmoid, HardSwish, Softplus, Softsign, Shrink, Gelu), each
+// in the order a kernel computes it, every
 // operation rounded in an emulated run. (Sigmoid is one Function: elementwise_operators.cpp.)
 // Attribute defaults are floats, as a model stores its float attributes (0.01f, not the double 0.01).
 #include <string>
@@ -49,7 +50,7 @@ TensorsOf<Call> gelu(const Call& call) {
     const std::string approximate = call.node.string_attribute("approximate", "none");
     if (approximate != "none" && approximate != "tanh")
         throw Unsupported(fmt::format("{}: attribute approximate is '{}' (supported: none, tanh)", call.node.describe(),
-                                approximate));
+                                      approximate));
     const auto& n = call.numerics;
     const auto half = n.from_double(0.5), one = n.from_double(1);
     if (approximate == "none") {
@@ -129,6 +130,52 @@ void add_activation_operators(OperatorTable& table) {
         });
     });
     table.add("Gelu", [](const auto& call) { return gelu(call); });
+    // Selu: gamma * (x > 0 ? x : alpha * (exp(x) - 1)), onnxruntime's order; the defaults are the
+    // floats ONNX gives (1.67326319217681884765625, 1.05070102214813232421875).
+    table.add("Selu", [](const auto& call) {
+        const double alpha = call.node.float_attribute("alpha", 1.67326319217681884765625),
+                     gamma = call.node.float_attribute("gamma", 1.05070102214813232421875);
+        return activation(call, {"alpha", "gamma"}, [alpha, gamma](const auto& n, const auto& x) {
+            const auto inner = n.less(n.from_double(0), x)
+                                   ? x
+                                   : n.mul(n.from_double(alpha), n.sub(n.apply(Function::Exp, x), n.from_double(1)));
+            return n.mul(n.from_double(gamma), inner);
+        });
+    });
+    // Celu: x >= 0 ? x : alpha * (exp(x / alpha) - 1), alpha = 1 by default (onnxruntime's
+    // max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), whose terms are then exact).
+    table.add("Celu", [](const auto& call) {
+        const double alpha = call.node.float_attribute("alpha", 1.0);
+        return activation(call, {"alpha"}, [alpha](const auto& n, const auto& x) {
+            if (!n.less(x, n.from_double(0))) return x;
+            const auto a = n.from_double(alpha);
+            return n.mul(a, n.sub(n.apply(Function::Exp, n.div(x, a)), n.from_double(1)));
+        });
+    });
+    // HardSwish: x * max(0, min(1, alpha * x + beta)) with alpha = 1/6 as a float and beta = 0.5,
+    // the specification's function (HardSigmoid, then Mul).
+    table.add("HardSwish", [](const auto& call) {
+        return activation(call, {}, [](const auto& n, const auto& x) {
+            const auto affine = n.add(n.mul(n.from_double(1.0f / 6.0f), x), n.from_double(0.5));
+            return n.mul(x, n.max(n.from_double(0), n.min(n.from_double(1), affine)));
+        });
+    });
+    // Softsign: x / (1 + |x|).
+    table.add("Softsign", [](const auto& call) {
+        return activation(call, {}, [](const auto& n, const auto& x) {
+            return n.div(x, n.add(n.from_double(1), n.apply(Function::Abs, x)));
+        });
+    });
+    // Shrink: x < -lambd ? x + bias : x > lambd ? x - bias : 0, lambd = 0.5 and bias = 0 by default
+    // (of floating inputs; ONNX also defines it on integers).
+    table.add("Shrink", [](const auto& call) {
+        const double lambd = call.node.float_attribute("lambd", 0.5), bias = call.node.float_attribute("bias", 0.0);
+        return activation(call, {"lambd", "bias"}, [lambd, bias](const auto& n, const auto& x) {
+            if (n.less(x, n.from_double(-lambd))) return n.add(x, n.from_double(bias));
+            if (n.less(n.from_double(lambd), x)) return n.sub(x, n.from_double(bias));
+            return n.from_double(0);
+        });
+    });
 }
 
 }  // namespace floatscope::emu::onnx

@@ -1,5 +1,5 @@
-// ONNX operators that make tensors from shapes and attributes (opsets 13-17): Shape, Size,
-// Constant, ConstantOfShape, Range.
+// ONNX operators that make tensors from shapes and attributes (to opset 18): Shape, Size,
+// Constant, ConstantOfShape, Range, EyeLike.
 #include <algorithm>
 #include <cmath>
 
@@ -103,6 +103,30 @@ Outputs<Numerics> constant_of_shape(const OperatorCall<Numerics>& call) {
     return {std::move(value)};
 }
 
+/// EyeLike: a 2-D tensor of the input's shape, ones on diagonal k (0: the main one; > 0 above it),
+/// zeros elsewhere, of type dtype (the input's by default).
+template <class Numerics>
+Outputs<Numerics> eye_like(const OperatorCall<Numerics>& call) {
+    using Number = typename Numerics::Number;
+    const Node& node = call.node;
+    node.check_attributes({"dtype", "k"});
+    const auto& x = call.input(0);
+    if (x.shape.size() != 2)
+        throw Error(fmt::format("{}: input 0 has shape {}; a 2-D one is required", node.describe(), describe(x.shape)));
+    const ElementType type = node.has("dtype")
+                                 ? element_type_from_onnx(static_cast<int>(node.int_attribute("dtype", 0)),
+                                                          fmt::format("{}: attribute dtype", node.describe()))
+                                 : x.type;
+    const std::int64_t k = node.int_attribute("k", 0), columns = x.shape[1];
+    std::vector<std::int64_t> ones(element_count(x.shape), 0);
+    for (std::int64_t r = 0; r < x.shape[0]; ++r)
+        if (r + k >= 0 && r + k < columns) ones[static_cast<std::size_t>(r * columns + r + k)] = 1;
+    if (!is_floating(type)) return {integer_tensor<Number>(type, x.shape, std::move(ones))};
+    std::vector<Number> numbers;
+    for (std::int64_t v : ones) numbers.push_back(call.numerics.from_double(static_cast<double>(v)));
+    return {number_tensor<Number>(type, x.shape, std::move(numbers))};
+}
+
 template <class Number>
 void require_scalar(const Tensor<Number>& t, std::size_t index, const Node& node) {
     if (t.size() != 1)
@@ -166,6 +190,7 @@ void add_constant_operators(OperatorTable& table) {
     table.add("Constant", [](const auto& call) { return constant(call); });
     table.add("ConstantOfShape", [](const auto& call) { return constant_of_shape(call); });
     table.add("Range", [](const auto& call) { return range(call); });
+    table.add("EyeLike", [](const auto& call) { return eye_like(call); });
 }
 
 }  // namespace floatscope::emu::onnx

@@ -5,7 +5,8 @@
 
 namespace floatscope::emu::onnx {
 
-void add_activation_operators(OperatorTable& table);  ///< Relu, LeakyRelu, PRelu, ThresholdedRelu, Elu, HardSigmoid, Softplus, Gelu
+void add_activation_operators(OperatorTable& table);  ///< Relu, LeakyRelu, PRelu, ThresholdedRelu, Elu, Selu, Celu,
+                                                      ///< HardSigmoid, HardSwish, Softplus, Softsign, Shrink, Gelu
 void add_comparison_operators(OperatorTable& table);  ///< Equal, Less, ..., Not, And, Or, Xor, Where
 void add_cast_operators(OperatorTable& table);  ///< Cast, CastLike, Identity, Dropout
 

@@ -1,4 +1,4 @@
-// ONNX operators that pick parts of tensors or join them (opsets 13-17): Slice, Gather,
+// ONNX operators that pick parts of tensors or join them (to opset 18): Slice, Gather,
 // GatherElements, Concat, Split.
 #include <fmt/format.h>
 
@@ -189,10 +189,33 @@ Outputs<Numerics> concat(const OperatorCall<Numerics>& call) {
     return {std::move(result)};
 }
 
+/// Split's part lengths without input 1: num_outputs parts (Split-18) of ceil(dim / num_outputs),
+/// the last shorter where dim does not divide, or (before 18) one equal part per output.
+std::vector<std::int64_t> split_lengths(const Node& node, std::int64_t dim, std::size_t parts, std::size_t axis,
+                                        const Shape& shape) {
+    const auto count = static_cast<std::int64_t>(parts);
+    if (node.has("num_outputs")) {
+        if (node.int_attribute("num_outputs", 0) != count)
+            throw Error(fmt::format("{}: num_outputs is {}, the node has {} outputs", node.describe(),
+                                    node.int_attribute("num_outputs", 0), parts));
+        const std::int64_t chunk = (dim + count - 1) / count;
+        if (chunk * (count - 1) > dim)
+            throw Error(fmt::format("{}: axis {} of shape {} does not split into {} parts of {}", node.describe(), axis,
+                                    describe(shape), parts, chunk));
+        std::vector<std::int64_t> lengths(parts, chunk);
+        lengths.back() = dim - chunk * (count - 1);
+        return lengths;
+    }
+    if (dim % count != 0)
+        throw Error(fmt::format("{}: axis {} of shape {} does not split into {} equal parts", node.describe(), axis,
+                                describe(shape), parts));
+    return std::vector<std::int64_t>(parts, dim / count);
+}
+
 template <class Numerics>
 Outputs<Numerics> split(const OperatorCall<Numerics>& call) {
     const Node& node = call.node;
-    node.check_attributes({"axis"});
+    node.check_attributes({"axis", "num_outputs"});
     const auto& data = call.input(0);
     const std::size_t axis = normalize_axis(node.int_attribute("axis", 0), data.shape.size(), node);
     const std::int64_t dim = data.shape[axis];
@@ -207,11 +230,7 @@ Outputs<Numerics> split(const OperatorCall<Numerics>& call) {
             throw Error(fmt::format("{}: split [{}] must give {} lengths >= 0 summing to {} (axis {} of shape {})",
                                     node.describe(), fmt::join(lengths, ", "), parts, dim, axis, describe(data.shape)));
     } else {
-        // Opset 13's split without lengths: equal parts (num_outputs, with a shorter last part, is opset 18).
-        if (dim % static_cast<std::int64_t>(parts) != 0)
-            throw Error(fmt::format("{}: axis {} of shape {} does not split into {} equal parts", node.describe(), axis,
-                                    describe(data.shape), parts));
-        lengths.assign(parts, dim / static_cast<std::int64_t>(parts));
+        lengths = split_lengths(node, dim, parts, axis, data.shape);
     }
     const std::vector<std::size_t> input_strides = strides(data.shape);
     Outputs<Numerics> outputs;

@@ -1,5 +1,5 @@
-// ONNX operators that change a tensor's shape or the order of its elements (opsets 13-17):
-// Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Expand, Tile.
+// ONNX operators that change a tensor's shape or the order of its elements (to opset 18):
+// Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Expand, Tile, DepthToSpace, SpaceToDepth.
 #include <algorithm>
 #include <optional>
 
@@ -186,6 +186,70 @@ Outputs<Numerics> tile(const OperatorCall<Numerics>& call) {
     return {select_elements(data, std::move(shape), indices)};
 }
 
+/// DepthToSpace and SpaceToDepth's blocksize and the input's (N, C, H, W), checked.
+template <class Number>
+std::int64_t block_size(const Tensor<Number>& x, const Node& node) {
+    const std::int64_t b = node.int_attribute("blocksize", 0);
+    if (b <= 0)
+        throw Error(fmt::format("{}: attribute blocksize is {}; a positive one is required", node.describe(), b));
+    if (x.shape.size() != 4)
+        throw Error(
+            fmt::format("{}: input 0 has shape {}; (N, C, H, W) is required", node.describe(), describe(x.shape)));
+    return b;
+}
+
+/// DepthToSpace: (N, C, H, W) to (N, C / b^2, H b, W b). Mode DCR (the default): y[n, c, h b + i,
+/// w b + j] = x[n, (i b + j) C / b^2 + c, h, w]; CRD: x[n, c b^2 + i b + j, h, w].
+template <class Numerics>
+Outputs<Numerics> depth_to_space(const OperatorCall<Numerics>& call) {
+    const Node& node = call.node;
+    node.check_attributes({"blocksize", "mode"});
+    const auto& x = call.input(0);
+    const std::int64_t b = block_size(x, node);
+    const std::string mode = node.string_attribute("mode", "DCR");
+    if (mode != "DCR" && mode != "CRD")
+        throw Error(fmt::format("{}: attribute mode is '{}' (DCR or CRD)", node.describe(), mode));
+    if (x.shape[1] % (b * b) != 0)
+        throw Error(
+            fmt::format("{}: {} channels do not divide into blocks of {} x {}", node.describe(), x.shape[1], b, b));
+    const std::int64_t depth = x.shape[1] / (b * b);
+    Shape shape{x.shape[0], depth, x.shape[2] * b, x.shape[3] * b};
+    const std::vector<std::size_t> input_strides = strides(x.shape);
+    const std::vector<std::size_t> indices = indices_by_position(shape, [&](const std::vector<std::int64_t>& at) {
+        const std::int64_t i = at[2] % b, j = at[3] % b;
+        const std::int64_t channel = mode == "DCR" ? (i * b + j) * depth + at[1] : at[1] * b * b + i * b + j;
+        const std::int64_t source[] = {at[0], channel, at[2] / b, at[3] / b};
+        std::size_t index = 0;
+        for (std::size_t d = 0; d < 4; ++d) index += static_cast<std::size_t>(source[d]) * input_strides[d];
+        return index;
+    });
+    return {select_elements(x, std::move(shape), indices)};
+}
+
+/// SpaceToDepth: (N, C, H, W) to (N, C b^2, H / b, W / b), y[n, (i b + j) C + c, h, w] =
+/// x[n, c, h b + i, w b + j] (DepthToSpace's DCR undone).
+template <class Numerics>
+Outputs<Numerics> space_to_depth(const OperatorCall<Numerics>& call) {
+    const Node& node = call.node;
+    node.check_attributes({"blocksize"});
+    const auto& x = call.input(0);
+    const std::int64_t b = block_size(x, node);
+    if (x.shape[2] % b != 0 || x.shape[3] % b != 0)
+        throw Error(fmt::format("{}: shape {} does not divide into blocks of {} x {}", node.describe(),
+                                describe(x.shape), b, b));
+    const std::int64_t channels = x.shape[1];
+    Shape shape{x.shape[0], channels * b * b, x.shape[2] / b, x.shape[3] / b};
+    const std::vector<std::size_t> input_strides = strides(x.shape);
+    const std::vector<std::size_t> indices = indices_by_position(shape, [&](const std::vector<std::int64_t>& at) {
+        const std::int64_t block = at[1] / channels, i = block / b, j = block % b;
+        const std::int64_t source[] = {at[0], at[1] % channels, at[2] * b + i, at[3] * b + j};
+        std::size_t index = 0;
+        for (std::size_t d = 0; d < 4; ++d) index += static_cast<std::size_t>(source[d]) * input_strides[d];
+        return index;
+    });
+    return {select_elements(x, std::move(shape), indices)};
+}
+
 }  // namespace
 
 void add_layout_operators(OperatorTable& table) {
@@ -196,6 +260,8 @@ void add_layout_operators(OperatorTable& table) {
     table.add("Transpose", [](const auto& call) { return transpose(call); });
     table.add("Expand", [](const auto& call) { return expand(call); });
     table.add("Tile", [](const auto& call) { return tile(call); });
+    table.add("DepthToSpace", [](const auto& call) { return depth_to_space(call); });
+    table.add("SpaceToDepth", [](const auto& call) { return space_to_depth(call); });
 }
 
 }  // namespace floatscope::emu::onnx

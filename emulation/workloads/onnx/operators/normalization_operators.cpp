@@ -1,7 +1,9 @@
 // ONNX operators: BatchNormalization (inference), LayerNormalization (opset 17),
-// InstanceNormalization. Means are sums through numerics' sum (the accumulate format in an
-// emulated run, exact in the truth) divided by the count in the compute format; everything else
-// is compute. epsilon's default is the float 1e-5f, as a model would store it.
+// InstanceNormalization, LRN, MeanVarianceNormalization. Means are sums through numerics' sum (the accumulate format in
+// an emulated run, exact in the truth) divided by the count in the compute format; everything else is compute.
+// epsilon's default is the float 1e-5f, as a model would store it.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -171,12 +173,76 @@ TensorsOf<Call> instance_normalization(const Call& call) {
     return {std::move(y)};
 }
 
+/// LRN across channels: y = x / (bias + alpha / size * square_sum)^beta, square_sum the sum of x^2
+/// over channels c - floor((size - 1) / 2) to c + ceil((size - 1) / 2) (those that exist) at the
+/// same position; defaults alpha 0.0001, beta 0.75, bias 1 (floats). The sum through numerics' sum.
+template <class Call>
+TensorsOf<Call> local_response_normalization(const Call& call) {
+    const Node& node = call.node;
+    node.check_attributes({"alpha", "beta", "bias", "size"});
+    const auto& x = call.input(0);
+    const std::size_t c = channels(x, node);
+    const std::int64_t size = node.int_attribute("size", 0);
+    if (size <= 0)
+        throw Error(fmt::format("{}: attribute size is {}; a positive one is required", node.describe(), size));
+    const auto& n = call.numerics;
+    const auto alpha_over_size =
+        n.div(n.from_double(node.float_attribute("alpha", 1e-4f)), n.from_double(static_cast<double>(size)));
+    const auto beta = n.from_double(node.float_attribute("beta", 0.75)),
+               bias = n.from_double(node.float_attribute("bias", 1.0));
+    const std::size_t inner = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
+    const auto before = static_cast<std::size_t>((size - 1) / 2), after = static_cast<std::size_t>(size / 2);
+    Tensor<NumberOf<Call>> y = x;
+    std::vector<NumberOf<Call>> squares;
+    for (std::size_t i = 0; i < y.numbers.size(); ++i) {
+        const std::size_t k = (i / inner) % c, base = i - k * inner;
+        squares.clear();
+        for (std::size_t m = k >= before ? k - before : 0; m <= std::min(c - 1, k + after); ++m)
+            squares.push_back(n.mul(x.numbers[base + m * inner], x.numbers[base + m * inner]));
+        const auto scale = n.add(bias, n.mul(alpha_over_size, n.sum(squares)));
+        y.numbers[i] = n.div(x.numbers[i], n.pow(scale, beta));
+    }
+    return {std::move(y)};
+}
+
+/// MeanVarianceNormalization over `axes` (default 0, 2, 3), as the specification's function:
+///   y = (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9)
+/// the means sums through numerics' sum divided by the count, 1e-9 the function's float constant.
+template <class Call>
+TensorsOf<Call> mean_variance_normalization(const Call& call) {
+    const Node& node = call.node;
+    node.check_attributes({"axes"});
+    const auto& x = call.input(0);
+    require_floating(x, 0, node);
+    const std::vector<std::int64_t> axes = node.ints_attribute("axes", {0, 2, 3});
+    const ReductionGroups groups = reduction_groups(x.shape, axis_mask(axes, x.shape.size(), node));
+    const auto& n = call.numerics;
+    const auto count = n.from_double(static_cast<double>(groups.size)), epsilon = n.from_double(1e-9f);
+    Tensor<NumberOf<Call>> y = x;
+    std::vector<NumberOf<Call>> values(groups.size), squares(groups.size);
+    for (std::size_t g = 0; g < groups.count; ++g) {
+        const auto members = groups.group(g);
+        for (std::size_t j = 0; j < members.size(); ++j) {
+            values[j] = x.numbers[members[j]];
+            squares[j] = n.mul(values[j], values[j]);
+        }
+        const auto mean = n.div(n.sum(values), count);
+        const auto variance = n.sub(n.div(n.sum(squares), count), n.mul(mean, mean));
+        const auto deviation = n.add(n.apply(Function::Sqrt, variance), epsilon);
+        for (std::size_t j = 0; j < members.size(); ++j)
+            y.numbers[members[j]] = n.div(n.sub(values[j], mean), deviation);
+    }
+    return {std::move(y)};
+}
+
 }  // namespace
 
 void add_normalization_operators(OperatorTable& table) {
     table.add("BatchNormalization", [](const auto& call) { return batch_normalization(call); });
     table.add("LayerNormalization", [](const auto& call) { return layer_normalization(call); });
     table.add("InstanceNormalization", [](const auto& call) { return instance_normalization(call); });
+    table.add("LRN", [](const auto& call) { return local_response_normalization(call); });
+    table.add("MeanVarianceNormalization", [](const auto& call) { return mean_variance_normalization(call); });
 }
 
 }  // namespace floatscope::emu::onnx

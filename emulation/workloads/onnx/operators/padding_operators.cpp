@@ -1,4 +1,5 @@
-// ONNX's Pad (opsets 13-17): pads (begin and end per axis, negative ones crop) in the modes
+// ONNX's Pad as opset 18 defines it: pads (begin and end per axis, or per axis of input 3, axes;
+// negative ones crop) in the modes
 // constant (the constant_value input, 0 by default), reflect (mirrored about the edge element, as
 // numpy's "reflect") and edge (the edge element repeated). Only moves elements.
 #include <cstdint>
@@ -8,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
+#include "emulation/workloads/onnx/operators/axes.hpp"
 #include "emulation/workloads/onnx/operators/element_selection.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
@@ -35,15 +37,33 @@ std::int64_t padded_source(std::int64_t c, std::int64_t dim, PadMode mode) {
     return -1;
 }
 
+/// The pads of every axis, begins then ends: input 1 as it is, or with input 3 (axes, Pad-18) the
+/// pads of those axes in their order, 0 for the others.
+template <class Numerics>
+std::vector<std::int64_t> padding_per_axis(const OperatorCall<Numerics>& call, std::size_t rank) {
+    const Node& node = call.node;
+    const std::vector<std::int64_t> given = integer_list(call.input(1), 1, node);
+    std::vector<std::int64_t> axes(rank);
+    for (std::size_t d = 0; d < rank; ++d) axes[d] = static_cast<std::int64_t>(d);
+    if (const auto* a = call.optional_input(3)) axes = integer_list(*a, 3, node);
+    if (given.size() != 2 * axes.size())
+        throw Error(fmt::format("{}: input 1 (pads) holds {} values; 2 x {} = {} are required", node.describe(),
+                                given.size(), call.optional_input(3) ? "the number of axes" : "rank", 2 * axes.size()));
+    const std::vector<std::size_t> dims = normalize_axes(axes, rank, node);
+    std::vector<std::int64_t> pads(2 * rank, 0);
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        pads[dims[i]] = given[i];
+        pads[rank + dims[i]] = given[dims.size() + i];
+    }
+    return pads;
+}
+
 template <class Numerics>
 Outputs<Numerics> pad(const OperatorCall<Numerics>& call) {
     const Node& node = call.node;
     node.check_attributes({"mode"});
     const auto& data = call.input(0);
     const std::size_t rank = data.shape.size();
-    if (call.optional_input(3))
-        throw Unsupported(fmt::format("{}: input 3 (axes) is Pad's from opset 18 on (opsets 13 to 17 pad every axis)",
-                                      node.describe()));
     const std::string mode_name = node.string_attribute("mode", "constant");
     const PadMode mode =
         mode_name == "constant"  ? PadMode::Constant
@@ -52,10 +72,7 @@ Outputs<Numerics> pad(const OperatorCall<Numerics>& call) {
             ? PadMode::Edge
             : throw Unsupported(fmt::format("{}: attribute mode is '{}' (supported: constant, reflect, edge)",
                                             node.describe(), mode_name));
-    const std::vector<std::int64_t> pads = integer_list(call.input(1), 1, node);
-    if (pads.size() != 2 * rank)
-        throw Error(fmt::format("{}: input 1 (pads) holds {} values; 2 x rank = {} are required", node.describe(),
-                                pads.size(), 2 * rank));
+    const std::vector<std::int64_t> pads = padding_per_axis(call, rank);
     Shape shape(rank);
     for (std::size_t d = 0; d < rank; ++d) {
         shape[d] = data.shape[d] + pads[d] + pads[rank + d];

@@ -6,7 +6,7 @@
 namespace floatscope::emu::onnx {
 
 void add_softmax_operators(OperatorTable& table);  ///< Softmax, LogSoftmax
-void add_normalization_operators(
-    OperatorTable& table);  ///< BatchNormalization, LayerNormalization, InstanceNormalization
+void add_normalization_operators(OperatorTable& table);  ///< BatchNormalization, LayerNormalization,
+                                                         ///< InstanceNormalization, LRN, MeanVarianceNormalization
 
 }  // namespace floatscope::emu::onnx

@@ -1,6 +1,7 @@
 // ONNX operators: ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare,
-// ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp (opsets 13 to 17: ReduceSum's axes are an
-// input, the others' an attribute). Sums go through numerics' sum: the accumulate format in an
+// ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp as opset 18 defines them: the axes are input 1
+// (ReduceSum's from 13; the older definitions' attribute axes becomes that input,
+// operator_versions.cpp). Sums go through numerics' sum: the accumulate format in an
 // emulated run, exact in the truth; what follows a sum (Mean's division, L2's root) is compute.
 #include <fmt/format.h>
 
@@ -10,7 +11,6 @@
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/reduction_families.hpp"
 #include "emulation/workloads/onnx/operators/reduction_groups.hpp"
-#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -80,21 +80,9 @@ template <class Call>
 TensorsOf<Call> reduce(const Call& call, Reduction r) {
     const Node& node = call.node;
     const auto& x = call.input(0);
-    // ReduceSum takes its axes as input 1 from opset 13 on, the others from opset 18 on.
-    const bool axes_as_input = r == Reduction::Sum;
+    node.check_attributes({"keepdims", "noop_with_empty_axes"});
     std::vector<std::int64_t> axes;
-    if (axes_as_input) {
-        node.check_attributes({"keepdims", "noop_with_empty_axes"});
-        if (const auto* a = call.optional_input(1)) axes = integer_list(*a, 1, node);
-    } else {
-        node.check_attributes({"axes", "keepdims"});
-        if (call.optional_input(1))
-            throw Unsupported(
-                fmt::format("{}: axes given as input 1, which this operator takes from opset 18 on "
-                            "(opsets 13 to 17: the attribute axes)",
-                            node.describe()));
-        axes = node.ints_attribute("axes");
-    }
+    if (const auto* a = call.optional_input(1)) axes = integer_list(*a, 1, node);
     const bool keepdims = node.int_attribute("keepdims", 1) != 0;
     if (axes.empty() && node.int_attribute("noop_with_empty_axes", 0) != 0) return {x};
     const std::size_t rank = x.shape.size();

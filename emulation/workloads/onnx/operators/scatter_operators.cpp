@@ -1,7 +1,8 @@
 // ONNX operators that address elements by index tuples or write updates into a copy of a tensor
-// (opsets 13-17): GatherND (batch_dims), ScatterElements and ScatterND (reduction none, add, mul;
-// max and min are opset 18's). Updates are applied in the order of the update tensor, so repeated
-// indices add or multiply in that order (each operation rounded in an emulated run).
+// (to opset 18): GatherND (batch_dims), ScatterElements and ScatterND (reduction none, add, mul, and
+// opset 18's max and min), Scatter (opset 9's name of ScatterElements). Updates are applied in the order of the update
+// tensor, so repeated indices add or multiply in that order (each operation rounded in an emulated run).
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -88,17 +89,17 @@ Outputs<Numerics> gather_nd(const OperatorCall<Numerics>& call) {
     return {select_elements(data, std::move(shape), sources)};
 }
 
-enum class ScatterReduction { None, Add, Mul };
+enum class ScatterReduction { None, Add, Mul, Max, Min };
 
 ScatterReduction scatter_reduction(const Node& node) {
     const std::string name = node.string_attribute("reduction", "none");
     if (name == "none") return ScatterReduction::None;
     if (name == "add") return ScatterReduction::Add;
     if (name == "mul") return ScatterReduction::Mul;
+    if (name == "max") return ScatterReduction::Max;
+    if (name == "min") return ScatterReduction::Min;
     throw Unsupported(
-        fmt::format("{}: attribute reduction is '{}' (supported: none, add, mul; max and min are "
-                    "opset 18's)",
-                    node.describe(), name));
+        fmt::format("{}: attribute reduction is '{}' (supported: none, add, mul, max, min)", node.describe(), name));
 }
 
 /// Writes update element `from` of `updates` into element `to` of `result` under `reduction`.
@@ -108,14 +109,25 @@ void scatter_one(const Numerics& n, ScatterReduction reduction, Tensor<typename 
     if (result.floating()) {
         auto& v = result.numbers[to];
         const auto& u = updates.numbers[from];
-        v = reduction == ScatterReduction::None ? u : reduction == ScatterReduction::Add ? n.add(v, u) : n.mul(v, u);
+        switch (reduction) {
+            case ScatterReduction::None: v = u; break;
+            case ScatterReduction::Add: v = n.add(v, u); break;
+            case ScatterReduction::Mul: v = n.mul(v, u); break;
+            case ScatterReduction::Max: v = n.max(v, u); break;
+            case ScatterReduction::Min: v = n.min(v, u); break;
+        }
         return;
     }
     auto& v = result.integers[to];
-    const auto uv = static_cast<std::uint64_t>(v), uu = static_cast<std::uint64_t>(updates.integers[from]);
-    v = reduction == ScatterReduction::None  ? updates.integers[from]
-        : reduction == ScatterReduction::Add ? wrap_integer(uv + uu, result.type)
-                                             : wrap_integer(uv * uu, result.type);
+    const std::int64_t u = updates.integers[from];
+    const auto uv = static_cast<std::uint64_t>(v), uu = static_cast<std::uint64_t>(u);
+    switch (reduction) {
+        case ScatterReduction::None: v = u; break;
+        case ScatterReduction::Add: v = wrap_integer(uv + uu, result.type); break;
+        case ScatterReduction::Mul: v = wrap_integer(uv * uu, result.type); break;
+        case ScatterReduction::Max: v = std::max(v, u); break;
+        case ScatterReduction::Min: v = std::min(v, u); break;
+    }
 }
 
 template <class Numerics>
@@ -203,6 +215,7 @@ Outputs<Numerics> scatter_nd(const OperatorCall<Numerics>& call) {
 void add_scatter_operators(OperatorTable& table) {
     table.add("GatherND", [](const auto& call) { return gather_nd(call); });
     table.add("ScatterElements", [](const auto& call) { return scatter_elements(call); });
+    table.add("Scatter", [](const auto& call) { return scatter_elements(call); });
     table.add("ScatterND", [](const auto& call) { return scatter_nd(call); });
 }
 

@@ -5,8 +5,9 @@
 
 namespace floatscope::emu::onnx {
 
-void add_layout_operators(OperatorTable& table);  ///< Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Expand, Tile
+void add_layout_operators(OperatorTable& table);  ///< Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Expand, Tile,
+                                                  ///< DepthToSpace, SpaceToDepth
 void add_indexing_operators(OperatorTable& table);  ///< Slice, Gather, GatherElements, Concat, Split
-void add_constant_operators(OperatorTable& table);  ///< Shape, Size, Constant, ConstantOfShape, Range
+void add_constant_operators(OperatorTable& table);  ///< Shape, Size, Constant, ConstantOfShape, Range, EyeLike
 
 }  // namespace floatscope::emu::onnx

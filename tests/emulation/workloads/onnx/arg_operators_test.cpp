@@ -28,6 +28,10 @@ TEST_CASE("ArgMax and ArgMin: first or last of equal extrema, keepdims, negative
     CHECK(r.shape == Shape{1, 3});
     CHECK(r.integers == std::vector<std::int64_t>{1, 0, 0});
     CHECK_THROWS_AS(run_truth(make_node("ArgMax", {{"axis", int_attribute(2)}}), {x}), floatscope::Error);
+    // select_last_index is ArgMax-12's: an ArgMax-11 node (opset 11) with it is not ONNX.
+    CHECK_THROWS_WITH(run_truth(make_node("ArgMax", {{"select_last_index", int_attribute(1)}}), {x}, 11),
+                      Catch::Contains("attribute select_last_index is ArgMax-12's; this node is ArgMax-11"));
+    CHECK(run_truth(make_node("ArgMax"), {x}, 11)[0].integers == std::vector<std::int64_t>{1, 0, 0});
 }
 
 TEST_CASE("ArgMax compares the values as held, with no rounding of its own", "[onnx][arg]") {

@@ -10,12 +10,16 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "emulation/workloads/onnx/element_decoding.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/model_writer.hpp"
 #include "emulation/workloads/onnx/npy_array.hpp"
+#include "emulation/workloads/onnx/operator_table.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
+#include "emulation/workloads/onnx/unsupported_operators.hpp"
 
 using namespace floatscope;
 using namespace floatscope::emu::onnx;
@@ -82,12 +86,43 @@ TEST_CASE("the MLP reads with its opset, inputs, outputs, initializers and nodes
     CHECK(g.nodes[2].op_type == "Relu");
 }
 
-TEST_CASE("a model of an older opset reads where its operators are defined as in opset 13") {
+TEST_CASE("a model of an older opset reads with its own opset, each node of its definition there") {
     const Graph graph = read_model(models / "opset7_and.onnx");
-    CHECK(graph.model_opset == 7);
-    CHECK(graph.opset == 13);
+    CHECK(graph.opset == 7);
     REQUIRE(graph.nodes.size() == 1);
     CHECK(graph.nodes[0].op_type == "And");
+    CHECK(definition_name(graph.nodes[0], graph.opset) == "And-7");
+    CHECK(unsupported_operators(graph).empty());
+    const Graph mlp = read_model(models / "opset9_mlp.onnx");
+    CHECK(definition_name(mlp.nodes[0], mlp.opset) == "MatMul-9");
+    CHECK(definition_name(mlp.nodes[2], mlp.opset) == "Relu-6");
+    CHECK_NOTHROW(check_evaluable(mlp, "opset9_mlp.onnx"));
+}
+
+TEST_CASE("every unsupported operator definition is listed at once, subgraphs included, with its count") {
+    const Graph graph = read_model(models / "unsupported_operators.onnx");
+    // The If's branches and the Loop's body inside its then_branch are read for the listing.
+    const Attribute& then_branch = graph.nodes[4].attributes.at("then_branch");
+    REQUIRE(then_branch.kind == Attribute::Kind::Graph);
+    CHECK(then_branch.graph->nodes.size() == 2);
+    const std::vector<UnsupportedOperator> found = unsupported_operators(graph);
+    std::vector<std::string> listed;
+    for (const UnsupportedOperator& u : found)
+        listed.push_back(fmt::format("{} x{} {}", u.definition, u.nodes, u.first_node));
+    // In the order they first appear (a node's subgraphs by attribute name); Relu and Greater, inside
+    // and outside subgraphs, are evaluated. LSTM, If and Loop: their versions from ONNX's registry.
+    CHECK(listed == std::vector<std::string>{"Upsample-9 x2 up1", "If-1 x1 if", "LSTM-7 x3 if/else_branch/lstm_else",
+                                             "Loop-1 x1 if/then_branch/loop",
+                                             "Custom of domain com.example x1 custom"});
+    CHECK_THAT(found[0].reason, Catch::Contains("does not evaluate this operator"));
+    try {
+        check_evaluable(graph, "unsupported_operators.onnx");
+        FAIL("no error");
+    } catch (const Unsupported& e) {
+        CHECK_THAT(e.what(), Catch::Contains("unsupported_operators.onnx: FloatScope does not evaluate 8 node(s)") &&
+                                 Catch::Contains("5 operator definition(s)") &&
+                                 Catch::Contains("LSTM-7: FloatScope does not evaluate this operator (3 node(s)"));
+    }
 }
 
 TEST_CASE("nodes out of order are sorted, keeping the model's order where they are free") {
@@ -97,7 +132,7 @@ TEST_CASE("nodes out of order are sorted, keeping the model's order where they a
     CHECK(node_names(g) == std::vector<std::string>{"neg", "matmul", "add", "relu"});
 }
 
-TEST_CASE("attributes of every kind read, graphs are kept as Other for the operator to refuse") {
+TEST_CASE("attributes of every kind read, graphs with their nodes listed") {
     const Graph g = read_model(models / "attributes.onnx");
     REQUIRE(g.nodes.size() == 2);
     const Node& custom = g.nodes[0];
@@ -108,7 +143,9 @@ TEST_CASE("attributes of every kind read, graphs are kept as Other for the opera
     CHECK(custom.floats_attribute("floats") == std::vector<double>{0.25, -1});
     CHECK(custom.ints_attribute("ints") == std::vector<std::int64_t>{1, 2, 3});
     CHECK(custom.attributes.at("strings").strings == std::vector<std::string>{"a", "bc"});
-    CHECK(custom.attributes.at("g").kind == Attribute::Kind::Other);
+    REQUIRE(custom.attributes.at("g").kind == Attribute::Kind::Graph);
+    CHECK(custom.attributes.at("g").graph->name == "body");
+    CHECK(custom.attributes.at("g").graph->nodes.at(0).op_type == "Identity");
     // The Constant's value: float16 1.5 and -65504, both exact.
     const Tensor<double>& value = g.nodes[1].tensor_attribute("value");
     CHECK(value.type == ElementType::Float16);
@@ -214,12 +251,17 @@ TEST_CASE("broken models are refused with what is wrong") {
                Catch::Contains("initializer 'names'") && Catch::Contains("element type string is not supported"));
     CHECK_THAT(model_error("broken/uint16_initializer.onnx"),
                Catch::Contains("initializer 'halfwords'") && Catch::Contains("element type uint16 is not supported"));
-    // MatMul's definition of opset 13 holds since 13: an opset-9 MatMul is refused, naming the node.
-    CHECK_THAT(model_error("broken/opset9.onnx"),
-               Catch::Contains("opset9.onnx: node 'matmul' (MatMul) is of opset 9, and MatMul changed in opset 13"));
-    CHECK_THAT(
-        model_error("broken/opset18.onnx"),
-        Catch::Contains("opset18.onnx: ai.onnx opset 18 is not supported; FloatScope evaluates opsets 13 to 17"));
+    // An opset newer than 18 reads (onnx-info shows it) and is refused before a run, every node listed.
+    const Graph opset19 = read_model(models / "broken/opset19.onnx");
+    CHECK_THROWS_WITH(
+        check_evaluable(opset19, "opset19.onnx"),
+        Catch::Contains("FloatScope does not evaluate 3 node(s)") &&
+            Catch::Contains("MatMul (opset 19): FloatScope knows the ai.onnx definitions of opsets 1 to 18"));
+    // Opset 6: MatMul-1 and Relu-6 are in effect at opset 7 too; Add-6 (legacy broadcast) is not.
+    const std::vector<UnsupportedOperator> opset6 = unsupported_operators(read_model(models / "broken/opset6.onnx"));
+    REQUIRE(opset6.size() == 1);
+    CHECK(opset6[0].definition == "Add-6");
+    CHECK(opset6[0].reason == "FloatScope evaluates Add's definitions from Add-7 (opset 7) on");
     CHECK_THAT(model_error("broken/no_default_opset.onnx"), Catch::Contains("imports no opset of the default domain"));
     CHECK_THAT(
         model_error("broken/size_mismatch.onnx"),

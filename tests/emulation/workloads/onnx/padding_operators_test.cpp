@@ -22,6 +22,11 @@ TEST_CASE("Pad: constant, reflect and edge, and a negative pad that crops", "[on
     const auto m = exact_in_both(make_node("Pad"), {floats({1, 2}, {1, 2}), integers({4}, {0, 0, 1, 0})})[0];
     CHECK(m.shape == Shape{2, 2});
     CHECK(m.numbers == std::vector<double>{1, 2, 0, 0});
+    // Pad-18's axes: pads for axis 0 only, one row above -> [[0, 0], [1, 2]].
+    const auto above = run_truth(
+        make_node("Pad"), {floats({1, 2}, {1, 2}), integers({2}, {1, 0}), floats({}, {0}), integers({1}, {0})}, 18)[0];
+    CHECK(above.shape == Shape{2, 2});
+    CHECK(above.numbers == std::vector<double>{0, 0, 1, 2});
     CHECK_THROWS_AS(run_truth(make_node("Pad", {{"mode", string_attribute("wrap")}}), {x, pads}),
                     floatscope::emu::onnx::Unsupported);
     CHECK_THROWS_AS(run_truth(make_node("Pad"), {x, integers({1}, {1})}), floatscope::Error);

@@ -100,7 +100,11 @@ TEST_CASE("ReduceMean, Max, Min, Prod, SumSquare, L1, L2, LogSum, LogSumExp", "[
     CHECK(run_truth(make_node("ReduceMax"), {integers({3}, {4, -2, 9})})[0].integers == std::vector<std::int64_t>{9});
     CHECK(run_truth(make_node("ReduceProd"), {integers({3}, {4, -2, 3})})[0].integers ==
           std::vector<std::int64_t>{-24});
-    CHECK_THROWS_WITH(run_truth(make_node("ReduceMean"), {x, integers({1}, {1})}), Catch::Contains("opset 18"));
+    // ReduceMean-18 takes its axes as input 1; ReduceMean-13 (opsets 13 to 17) as an attribute.
+    CHECK(run_truth(make_node("ReduceMean"), {x, integers({1}, {1})}, 18)[0].numbers == std::vector<double>{-0.5, 1.5});
+    CHECK_THROWS_WITH(
+        run_truth(make_node("ReduceMean"), {x, integers({1}, {1})}),
+        Catch::Contains("input 1 is given, which ReduceMean-13 does not take (axes is an attribute there)"));
     CHECK_THROWS_WITH(run_truth(make_node("ReduceMax"), {floats({0}, {})}), Catch::Contains("empty groups"));
 }
 

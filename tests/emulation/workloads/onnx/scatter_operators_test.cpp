@@ -41,8 +41,15 @@ TEST_CASE("ScatterElements: repeated indices written, added, multiplied in updat
     CHECK(exact_in_both(make_node("ScatterElements", {{"axis", int_attribute(1)}}),
                         {floats({2, 2}, {1, 2, 3, 4}), integers({2, 1}, {1, -2}), floats({2, 1}, {5, 6})})[0]
               .numbers == std::vector<double>{1, 5, 6, 4});
+    // Opset 18's max and min: index 0 takes max(1, 10, 30), index 2 max(3, 20).
+    CHECK(run_truth(make_node("ScatterElements", {{"reduction", string_attribute("max")}}), {data, indices, updates},
+                    18)[0]
+              .numbers == std::vector<double>{30, 2, 20});
+    CHECK(run_truth(make_node("ScatterElements", {{"reduction", string_attribute("min")}}), {data, indices, updates},
+                    18)[0]
+              .numbers == std::vector<double>{1, 2, 3});
     CHECK_THROWS_AS(
-        run_truth(make_node("ScatterElements", {{"reduction", string_attribute("max")}}), {data, indices, updates}),
+        run_truth(make_node("ScatterElements", {{"reduction", string_attribute("maximum")}}), {data, indices, updates}),
         floatscope::emu::onnx::Unsupported);
 }
 

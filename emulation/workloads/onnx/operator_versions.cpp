@@ -1,0 +1,252 @@
+// The table of ONNX operator definitions by version. Each op lists every since_version ONNX gives it
+// up to opset 18 (onnx 1.12's schemas for 1 to 17, ONNX 1.13's changelog for 18: the Reduce ops but
+// ReduceSum, Pad, ScatterElements, ScatterND and Split); the changes that follow say how an older
+// definition differs from the newest, which the kernels in operators/ implement.
+#include "emulation/workloads/onnx/operator_versions.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace floatscope::emu::onnx {
+
+namespace {
+
+using As = AttributeInput::As;
+
+// Clip-6's min and max default to the float range (std::numeric_limits<float>::lowest() and max()).
+constexpr double lowest_float = std::numeric_limits<float>::lowest();
+constexpr double highest_float = std::numeric_limits<float>::max();
+
+// The Reduce ops' attribute axes became input 1: ReduceSum-13, the others at 18.
+const AttributeInput axes_input{"axes", 1, As::Integers};
+
+// Softmax-13, LogSoftmax-13, Hardmax-13: "the operator's 'axis' attribute now defines the axis
+// along which the operation is performed, instead of coercing the input to 2-D" (default -1, not 1).
+const std::vector<DefinitionChange> coerce_to_2d{{13, {}, Adapter::CoerceTo2D}};
+
+std::vector<OperatorVersions> all_operators() {
+    return {
+        {"Abs", {1, 6, 13}},
+        {"Acos", {7}},
+        {"Acosh", {9}},
+        {"Add", {1, 6, 7, 13, 14}},
+        {"And", {1, 7}},
+        {"ArgMax", {1, 11, 12, 13}},
+        {"ArgMin", {1, 11, 12, 13}},
+        {"Asin", {7}},
+        {"Asinh", {9}},
+        {"Atan", {7}},
+        {"Atanh", {9}},
+        {"AveragePool", {1, 7, 10, 11}},
+        // BatchNormalization-9 drops spatial (always 1 from then on).
+        {"BatchNormalization", {1, 6, 7, 9, 14, 15}, {{9, {}, Adapter::SpatialAttribute}}},
+        {"Cast", {1, 6, 9, 13}},
+        {"CastLike", {15}},
+        {"Ceil", {1, 6, 13}},
+        {"Celu", {12}},
+        // Clip-11: min and max are inputs, no longer attributes.
+        {"Clip",
+         {1, 6, 11, 12, 13},
+         {{11, {{"min", 1, As::Number, lowest_float}, {"max", 2, As::Number, highest_float}}}}},
+        {"Concat", {1, 4, 11, 13}},
+        {"Constant", {1, 9, 11, 12, 13}},
+        {"ConstantOfShape", {9}},
+        {"Conv", {1, 11}},
+        {"ConvTranspose", {1, 11}},
+        {"Cos", {7}},
+        {"Cosh", {9}},
+        {"CumSum", {11, 14}},
+        {"DepthToSpace", {1, 11, 13}},
+        {"Div", {1, 6, 7, 13, 14}},
+        // Dropout-10: the mask is bool (Dropout-7: the input's type). Dropout-12: ratio is input 1.
+        {"Dropout", {1, 6, 7, 10, 12, 13}, {{10, {}, Adapter::MaskOfInputType}, {12, {{"ratio", 1, As::Number}}}}},
+        {"Einsum", {12}},
+        {"Elu", {1, 6}},
+        {"Equal", {1, 7, 11, 13}},
+        {"Erf", {9, 13}},
+        {"Exp", {1, 6, 13}},
+        {"Expand", {8, 13}},
+        {"EyeLike", {9}},
+        {"Flatten", {1, 9, 11, 13}},
+        {"Floor", {1, 6, 13}},
+        {"Gather", {1, 11, 13}},
+        {"GatherElements", {11, 13}},
+        {"GatherND", {11, 12, 13}},
+        // Gelu is ONNX's from opset 20; exporters write it at lower opsets too (activation_operators.cpp).
+        {"Gelu", {20}, {}, 0, true},
+        {"Gemm", {1, 6, 7, 9, 11, 13}},
+        {"GlobalAveragePool", {1}},
+        {"GlobalMaxPool", {1}},
+        {"Greater", {1, 7, 9, 13}},
+        {"GreaterOrEqual", {12, 16}},
+        {"Hardmax", {1, 11, 13}, coerce_to_2d},
+        {"HardSigmoid", {1, 6}},
+        {"HardSwish", {14}},
+        {"Identity", {1, 13, 14, 16}},
+        {"InstanceNormalization", {1, 6}},
+        {"IsInf", {10}},
+        {"IsNaN", {9, 13}},
+        {"LayerNormalization", {17}},
+        {"LRN", {1, 13}},
+        {"LeakyRelu", {1, 6, 16}},
+        {"Less", {1, 7, 9, 13}},
+        {"LessOrEqual", {12, 16}},
+        {"Log", {1, 6, 13}},
+        {"LogSoftmax", {1, 11, 13}, coerce_to_2d},
+        {"MatMul", {1, 9, 13}},
+        {"Max", {1, 6, 8, 12, 13}},
+        {"MaxPool", {1, 8, 10, 11, 12}},
+        {"Mean", {1, 6, 8, 13}},
+        {"MeanVarianceNormalization", {9, 13}},
+        {"Min", {1, 6, 8, 12, 13}},
+        {"Mod", {10, 13}},
+        {"Mul", {1, 6, 7, 13, 14}},
+        {"Neg", {1, 6, 13}},
+        {"NegativeLogLikelihoodLoss", {12, 13}},
+        {"Not", {1}},
+        {"Or", {1, 7}},
+        // Pad-11: pads and the constant value are inputs (Pad-2's value: a float, 0 by default).
+        // Pad-18 adds input 3, axes.
+        {"Pad", {1, 2, 11, 13, 18}, {{11, {{"pads", 1, As::Integers}, {"value", 2, As::Number}}}}},
+        {"Pow", {1, 7, 12, 13, 15}},
+        {"PRelu", {1, 6, 7, 9, 16}},
+        {"Range", {11}},
+        {"Reciprocal", {1, 6, 13}},
+        {"ReduceL1", {1, 11, 13, 18}, {{18, {axes_input}}}},
+        {"ReduceL2", {1, 11, 13, 18}, {{18, {axes_input}}}},
+        {"ReduceLogSum", {1, 11, 13, 18}, {{18, {axes_input}}}},
+        {"ReduceLogSumExp", {1, 11, 13, 18}, {{18, {axes_input}}}},
+        {"ReduceMax", {1, 11, 12, 13, 18}, {{18, {axes_input}}}},
+        {"ReduceMean", {1, 11, 13, 18}, {{18, {axes_input}}}},
+        {"ReduceMin", {1, 11, 12, 13, 18}, {{18, {axes_input}}}},
+        {"ReduceProd", {1, 11, 13, 18}, {{18, {axes_input}}}},
+        {"ReduceSum", {1, 11, 13}, {{13, {axes_input}}}},
+        {"ReduceSumSquare", {1, 11, 13, 18}, {{18, {axes_input}}}},
+        {"Relu", {1, 6, 13, 14}},
+        {"Reshape", {1, 5, 13, 14}},
+        {"Round", {11}},
+        // Scatter-9 is ScatterElements-11 under its first name; deprecated at 11.
+        {"Scatter", {9, 11}, {}, 11},
+        {"ScatterElements", {11, 13, 16, 18}},
+        {"ScatterND", {11, 13, 16, 18}},
+        {"Selu", {1, 6}},
+        {"Shape", {1, 13, 15}},
+        {"Shrink", {9}},
+        {"Sigmoid", {1, 6, 13}},
+        {"Sign", {9, 13}},
+        {"Sin", {7}},
+        {"Sinh", {9}},
+        {"Size", {1, 13}},
+        // Slice-10: starts, ends and axes are inputs (and steps, input 4, is new).
+        {"Slice",
+         {1, 10, 11, 13},
+         {{10, {{"starts", 1, As::Integers}, {"ends", 2, As::Integers}, {"axes", 3, As::Integers}}}}},
+        {"Softmax", {1, 11, 13}, coerce_to_2d},
+        {"SoftmaxCrossEntropyLoss", {12, 13}},
+        {"Softplus", {1}},
+        {"Softsign", {1}},
+        {"SpaceToDepth", {1, 13}},
+        // Split-13: split is input 1. Split-18 adds num_outputs.
+        {"Split", {1, 2, 11, 13, 18}, {{13, {{"split", 1, As::Integers}}}}},
+        {"Sqrt", {1, 6, 13}},
+        // Squeeze-13, Unsqueeze-13: axes is input 1.
+        {"Squeeze", {1, 11, 13}, {{13, {axes_input}}}},
+        {"Sub", {1, 6, 7, 13, 14}},
+        {"Sum", {1, 6, 8, 13}},
+        {"Tan", {7}},
+        {"Tanh", {1, 6, 13}},
+        {"ThresholdedRelu", {10}},
+        {"Tile", {1, 6, 13}},
+        // TopK-10: k is input 1, a 1-D tensor of one int64 (TopK-11 adds largest and sorted, both
+        // 1 by default: TopK-1's and TopK-10's meaning).
+        {"TopK", {1, 10, 11}, {{10, {{"k", 1, As::Integer}}}}},
+        {"Transpose", {1, 13}},
+        {"Trilu", {14}},
+        {"Unsqueeze", {1, 11, 13}, {{13, {axes_input}}}},
+        // Upsample-10 is deprecated in favour of Resize, which FloatScope does not evaluate yet.
+        {"Upsample", {1, 7, 9, 10}, {}, 10},
+        {"Where", {9, 16}},
+        {"Xor", {1, 7}},
+    };
+}
+
+// The attributes definitions after opset 7's added (onnx 1.12's schemas; 18: ONNX 1.13's changelog).
+struct AddedAttribute {
+    std::string_view op_type;
+    LaterAttribute attribute;
+};
+const AddedAttribute added_attributes[] = {
+    {"ArgMax", {"select_last_index", 12}},
+    {"ArgMin", {"select_last_index", 12}},
+    {"AveragePool", {"ceil_mode", 10}},
+    {"BatchNormalization", {"training_mode", 14}},
+    {"Constant", {"sparse_value", 11}},
+    {"Constant", {"value_float", 12}},
+    {"Constant", {"value_floats", 12}},
+    {"Constant", {"value_int", 12}},
+    {"Constant", {"value_ints", 12}},
+    {"Constant", {"value_string", 12}},
+    {"Constant", {"value_strings", 12}},
+    {"DepthToSpace", {"mode", 11}},
+    {"Dropout", {"seed", 12}},
+    {"GatherND", {"batch_dims", 12}},
+    {"MaxPool", {"storage_order", 8}},
+    {"MaxPool", {"ceil_mode", 10}},
+    {"MaxPool", {"dilations", 10}},
+    {"ReduceL1", {"noop_with_empty_axes", 18}},
+    {"ReduceL2", {"noop_with_empty_axes", 18}},
+    {"ReduceLogSum", {"noop_with_empty_axes", 18}},
+    {"ReduceLogSumExp", {"noop_with_empty_axes", 18}},
+    {"ReduceMax", {"noop_with_empty_axes", 18}},
+    {"ReduceMean", {"noop_with_empty_axes", 18}},
+    {"ReduceMin", {"noop_with_empty_axes", 18}},
+    {"ReduceProd", {"noop_with_empty_axes", 18}},
+    {"ReduceSum", {"noop_with_empty_axes", 13}},
+    {"ReduceSumSquare", {"noop_with_empty_axes", 18}},
+    {"Reshape", {"allowzero", 14}},
+    {"ScatterElements", {"reduction", 16}},
+    {"ScatterND", {"reduction", 16}},
+    {"Shape", {"end", 15}},
+    {"Shape", {"start", 15}},
+    {"Split", {"num_outputs", 18}},
+    {"TopK", {"largest", 11}},
+    {"TopK", {"sorted", 11}},
+};
+
+}  // namespace
+
+const std::map<std::string, OperatorVersions, std::less<>>& operator_versions() {
+    static const std::map<std::string, OperatorVersions, std::less<>> table = [] {
+        std::map<std::string, OperatorVersions, std::less<>> t;
+        for (OperatorVersions& op : all_operators()) t.emplace(std::string(op.op_type), std::move(op));
+        for (const AddedAttribute& added : added_attributes)
+            t.find(added.op_type)->second.later_attributes.push_back(added.attribute);
+        return t;
+    }();
+    return table;
+}
+
+Definition definition_in(std::string_view op_type, int opset) {
+    Definition d;
+    const auto& table = operator_versions();
+    const auto it = table.find(op_type);
+    if (it == table.end()) return d;
+    d.op = &it->second;
+    const std::vector<int>& versions = d.op->versions;
+    if (d.op->any_opset) {
+        d.version = versions.back();
+        return d;
+    }
+    const auto after = std::upper_bound(versions.begin(), versions.end(), opset);
+    if (after == versions.begin()) return d;  // defined only in later opsets
+    d.version = *(after - 1);
+    if (d.op->deprecated_from != 0 && d.version >= d.op->deprecated_from) {
+        d.version = 0;
+        return d;
+    }
+    for (const DefinitionChange& change : d.op->changes)
+        if (change.version > d.version) d.changes.push_back(&change);
+    return d;
+}
+
+}  // namespace floatscope::emu::onnx

@@ -1,0 +1,106 @@
+// Tests of models of older opsets (7 to 14) and of opset 18 that tests/data/onnx/write_opset_models.py
+// writes with onnx.helper, against the float64 NumPy evaluation that script makes of each operator
+// as its definition in the model's opset says (Softmax-11's 2-D coercion, Clip-6's attributes,
+// BatchNormalization-7's spatial, ...): the truth to double precision, the fp32 policy to fp32's.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "core/catalog.hpp"
+#include "emulation/arithmetic/truth_number.hpp"
+#include "emulation/simulation/precision_policy.hpp"
+#include "emulation/workloads/onnx/graph_evaluation.hpp"
+#include "emulation/workloads/onnx/graph_precision.hpp"
+#include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/onnx/operator_table.hpp"
+#include "emulation/workloads/onnx/unsupported_operators.hpp"
+
+using namespace floatscope;
+using namespace floatscope::emu;
+using namespace floatscope::emu::onnx;
+
+namespace {
+
+const std::filesystem::path models = FLOATSCOPE_OPSET_MODELS;
+
+/// The graph's outputs under the fp32 policy and in the truth (as doubles), by name.
+struct Evaluated {
+    Graph graph;
+    Values<double> fp32, truth;
+};
+
+Evaluated evaluate(const std::string& name) {
+    Evaluated e{read_model(models / (name + ".onnx")), {}, {}};
+    const Graph& graph = e.graph;
+    check_evaluable(graph, name);
+    std::vector<Tensor<double>> inputs;
+    for (std::size_t i = 0; i < graph.inputs.size(); ++i)
+        inputs.push_back(read_input_file(models / fmt::format("{}_input_{}.npy", name, i)));
+    const GraphPrecision formats(graph, uniform_policy(core::parse_format("fp32")));
+    e.fp32 = evaluate_graph<EmulatedNumerics>(
+        graph, graph.initializers, inputs, [&](std::size_t i) { return EmulatedNumerics(formats.node(i), i); }, {},
+        nullptr);
+    const TruthPrecisionScope scope(256);
+    const TruthNumerics truth(256);
+    const auto to_truth = [&](const Tensor<double>& t) {
+        return convert_numbers<TruthNumber>(t, [&](double v) { return truth.from_double(v); });
+    };
+    Values<TruthNumber> constants;
+    for (const auto& [n, t] : graph.initializers) constants[n] = to_truth(t);
+    std::vector<Tensor<TruthNumber>> truth_inputs;
+    for (const auto& t : inputs) truth_inputs.push_back(to_truth(t));
+    const Values<TruthNumber> exact = evaluate_graph<TruthNumerics>(
+        graph, constants, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
+    for (const auto& [n, t] : exact)
+        e.truth[n] = convert_numbers<double>(t, [&](const TruthNumber& v) { return truth.to_double(v); });
+    return e;
+}
+
+/// max |x - r| / max |r| over a floating output; integer and bool outputs must be equal (0 or 1).
+double relative_difference(const Tensor<double>& x, const Tensor<double>& reference) {
+    REQUIRE(x.shape == reference.shape);
+    REQUIRE(x.floating() == reference.floating());
+    if (!x.floating()) return x.integers == reference.integers ? 0 : 1;
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        worst = std::max(worst, std::fabs(x.numbers[i] - reference.numbers[i]));
+        scale = std::max(scale, std::fabs(reference.numbers[i]));
+    }
+    return worst / scale;
+}
+
+}  // namespace
+
+TEST_CASE("models of opsets 7 to 18 reproduce NumPy's float64 evaluation of their definitions", "[onnx][opsets]") {
+    // One run per model: a model that throws does not hide the others.
+    const std::string name = GENERATE(as<std::string>{}, "cnn_opset9", "softmax_opset11", "shapes_opset10",
+                                      "shapes_opset11", "batchnorm_opset7", "opset18", "activations_opset14");
+    INFO(name);
+    const Evaluated e = evaluate(name);
+    for (const ValueInfo& output : e.graph.outputs) {
+        INFO("output " << output.name);
+        const Tensor<double> reference = read_input_file(models / fmt::format("{}_{}.npy", name, output.name));
+        CHECK(relative_difference(e.truth.at(output.name), reference) < 1e-14);
+        CHECK(relative_difference(e.fp32.at(output.name), reference) < 1e-5);
+    }
+}
+
+TEST_CASE("each node is evaluated as its own opset's definition of its operator", "[onnx][opsets]") {
+    const Graph cnn = read_model(models / "cnn_opset9.onnx");
+    std::vector<std::string> definitions;
+    for (const Node& node : cnn.nodes)
+        if (node.op_type != "Constant") definitions.push_back(definition_name(node, cnn.opset));
+    CHECK(definitions == std::vector<std::string>{"Conv-1", "BatchNormalization-9", "Clip-6", "MaxPool-8", "Conv-1",
+                                                  "Relu-6", "GlobalAveragePool-1", "Flatten-9", "Gemm-9", "Softmax-1"});
+    // Opset 11's Softmax coerces a 3-D input to 2-D: normalized over a_1 * a_2 = 12 values, not 3.
+    const Evaluated soft = evaluate("softmax_opset11");
+    const Tensor<double>& y = soft.truth.at("soft");
+    double first_batch = 0;
+    for (std::size_t i = 0; i < 12; ++i) first_batch += y.numbers[i];
+    CHECK(first_batch == Approx(1).epsilon(1e-15));
+}
