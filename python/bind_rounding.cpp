@@ -1,11 +1,14 @@
 // floatscope.round, encode and decode: arrays rounded once to a format, as values, codes or back.
+#include <algorithm>
 #include <optional>
 #include <string>
 
+#include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include "core/codec.hpp"
+#include "core/error.hpp"
 #include "core/format_width.hpp"
 #include "core/round_array.hpp"
 #include "core/rounding.hpp"
@@ -25,10 +28,24 @@ void round_each(const core::Rounder& rounder, std::span<const T> in, Store store
     for (std::size_t i = 0; i < in.size(); ++i) store(i, rounder(static_cast<double>(in[i])));
 }
 
+/// `out` when given (x's dtype and shape, C-contiguous, writable; x itself rounds in place), else a new array.
+py::array output_for(const py::array& x, py::handle out) {
+    if (out.is_none()) return empty_like(x, x.dtype());
+    if (!py::isinstance<py::array>(out)) throw Error("out must be a NumPy array");
+    auto a = py::reinterpret_borrow<py::array>(out);
+    const bool same_shape = a.ndim() == x.ndim() && std::equal(x.shape(), x.shape() + x.ndim(), a.shape());
+    if (!a.dtype().is(x.dtype()) || !same_shape)
+        throw Error(fmt::format("out is {} {}; x is {} {}", py::str(a.dtype()).cast<std::string>(),
+                                py::str(a.attr("shape")).cast<std::string>(), py::str(x.dtype()).cast<std::string>(),
+                                py::str(x.attr("shape")).cast<std::string>()));
+    if (!(a.flags() & py::array::c_style) || !a.writeable()) throw Error("out must be C-contiguous and writable");
+    return a;
+}
+
 template <typename T>
 py::object round_typed(const core::FormatSpec& spec, const py::array& x, const cli::RoundingSetup& setup,
-                       bool with_flags) {
-    py::array out = empty_like(x, x.dtype());
+                       bool with_flags, py::handle out_argument) {
+    py::array out = output_for(x, out_argument);
     const std::span<const T> in = read_view<T>(x);
     const std::span<T> values = write_view<T>(out);
     if (!with_flags) {
@@ -50,13 +67,13 @@ py::object round_typed(const core::FormatSpec& spec, const py::array& x, const c
 }
 
 py::object round_values(py::handle x, py::handle format, const std::string& rounding, std::optional<std::uint64_t> seed,
-                        std::optional<int> sr_bits, const std::string& sr_variant, bool flags) {
+                        std::optional<int> sr_bits, const std::string& sr_variant, bool flags, py::handle out) {
     const core::FormatSpec spec = format_argument(format);
     core::require_within_binary64(spec);
     const cli::RoundingSetup setup(rounding_argument(rounding, seed, sr_bits, sr_variant));
     const py::array values = float_array(x, "x");
-    if (values.dtype().is(py::dtype::of<float>())) return round_typed<float>(spec, values, setup, flags);
-    return round_typed<double>(spec, values, setup, flags);
+    if (values.dtype().is(py::dtype::of<float>())) return round_typed<float>(spec, values, setup, flags, out);
+    return round_typed<double>(spec, values, setup, flags, out);
 }
 
 template <typename T>
@@ -112,8 +129,9 @@ void bind_rounding(py::module_& m) {
         "2 underflow, 4 overflow, 8 divide-by-zero, 16 invalid.";
     m.def("round", &round_values, py::arg("x"), py::arg("format"), py::arg("rounding") = "rne", py::kw_only(),
           py::arg("seed") = py::none(), py::arg("sr_bits") = py::none(), py::arg("sr_variant") = "a",
-          py::arg("flags") = false,
-          (std::string("x (float32 or float64) rounded once to the format, returned in x's type; with flags=True "
+          py::arg("flags") = false, py::arg("out") = py::none(),
+          (std::string("x (float32 or float64) rounded once to the format, returned in x's type (into `out` when "
+                       "given: an array like x, or x itself to round in place); with flags=True "
                        "(values, flags), one uint8 of IEEE flags per element (each value through the CLI's "
                        "Rounder, so sr draws differ from flags=False).") +
            sr_doc)
