@@ -34,7 +34,8 @@ std::vector<py::array> broadcast(const std::vector<py::array>& operands) {
     for (std::size_t i = 0; i < operands.size(); ++i) args[i] = operands[i];
     std::vector<py::array> shaped;
     for (py::handle a : numpy.attr("broadcast_arrays")(*args))
-        shaped.push_back(numpy.attr("ascontiguousarray")(a).cast<py::array>());
+        // np.array, not np.ascontiguousarray, which would make scalars 1-d; copies only broadcast operands.
+        shaped.push_back(numpy.attr("array")(a, py::arg("order") = "C", py::arg("copy") = false).cast<py::array>());
     return shaped;
 }
 

@@ -50,7 +50,12 @@ py::array axis_last(const py::array& x, int axis) {
     return numpy.attr("ascontiguousarray")(numpy.attr("moveaxis")(x, axis, -1));
 }
 
-py::array axis_back(const py::array& x, int axis) { return py::module_::import("numpy").attr("moveaxis")(x, -1, axis); }
+/// The last axis moved back to `axis`, C-contiguous (a copy when that is not the last), so that the
+/// results go back into dequantize and other kernels as they are.
+py::array axis_back(const py::array& x, int axis) {
+    const py::module_ numpy = py::module_::import("numpy");
+    return numpy.attr("ascontiguousarray")(numpy.attr("moveaxis")(x, -1, axis));
+}
 
 py::tuple quantize(py::handle x_argument, const std::string& scheme_name, int axis, std::optional<std::uint64_t> seed) {
     const emu::BlockFormat format = axis_scheme(scheme_name);

@@ -7,10 +7,11 @@ import floatscope
 
 
 def comparable(rows):
-    """(policy, region, metric, value) of every row but the wall-clock ones, which differ run to run."""
+    """(policy, region, metric, value) of every row but the wall-clock ones, which differ run to run,
+    and the CSV's metadata rows (version, date, parameters), which the rows of run() leave out."""
     out = set()
     for r in rows:
-        if "seconds" in r["metric"] or r["metric"].endswith("_ns") or "time" in r["metric"]:
+        if r["region_kind"] == "meta" or "seconds" in r["metric"]:
             continue
         value = float(r["value"])
         out.add((r["policy"], r["region_kind"], int(r["region_index"]), r["region"], r["metric"],
