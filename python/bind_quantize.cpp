@@ -1,4 +1,5 @@
 // floatscope.quantize, dequantize and fake_quantize: the block-scaled formats (MX, NVFP4, NF4, FP8 blockwise, ...).
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,19 +68,20 @@ py::tuple quantize(py::handle x_argument, const std::string& scheme_name, int ax
                                 format.name, block));
     std::vector<py::ssize_t> scale_shape(x.shape(), x.shape() + x.ndim());
     scale_shape.back() = length / block;
-    py::array_t<std::uint8_t> codes(std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
-    py::array_t<float> scales(scale_shape);
+    auto q = std::make_unique<emu::BlockQuantized>();
     {
         const std::span<const float> in = read_view<float>(x);
-        const std::span<std::uint8_t> code_out = write_view<std::uint8_t>(codes);
-        const std::span<float> scale_out = write_view<float>(scales);
         py::gil_scoped_release unlocked;
         core::StochasticSource random(seed.value_or(core::StochasticSource::default_seed));
         // Whole rows of whole blocks, in one call: one tensor (NVFP4's tensor scale is the array's).
-        const emu::BlockQuantized q = emu::quantize_blocks(format, in, &random);
-        std::copy(q.codes.begin(), q.codes.end(), code_out.begin());
-        std::copy(q.block_scales.begin(), q.block_scales.end(), scale_out.begin());
+        *q = emu::quantize_blocks(format, in, &random);
     }
+    // The arrays view the quantizer's own vectors, without a copy; the capsule frees them with the last one.
+    const std::vector<py::ssize_t> code_shape(x.shape(), x.shape() + x.ndim());
+    emu::BlockQuantized* stored = q.get();
+    const py::capsule owner(q.release(), [](void* p) { delete static_cast<emu::BlockQuantized*>(p); });
+    const py::array_t<std::uint8_t> codes(code_shape, stored->codes.data(), owner);
+    const py::array_t<float> scales(scale_shape, stored->block_scales.data(), owner);
     return py::make_tuple(axis_back(codes, axis), axis_back(scales, axis));
 }
 
