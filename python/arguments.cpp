@@ -1,7 +1,10 @@
 // Format and rounding arguments, resolved by the CLI's own code so that names and errors agree.
 #include "python/arguments.hpp"
 
+#include <fmt/format.h>
+
 #include "app/cli/format_name.hpp"
+#include "core/error.hpp"
 
 namespace floatscope::python {
 
@@ -9,6 +12,9 @@ namespace py = pybind11;
 
 core::FormatSpec format_argument(py::handle format) {
     if (py::isinstance<Format>(format)) return format.cast<const Format&>().spec;
+    if (!py::isinstance<py::str>(format))
+        throw Error(fmt::format("a format is a name such as 'fp16' or a floatscope.Format, not {}",
+                                py::str(py::type::handle_of(format).attr("__name__")).cast<std::string>()));
     return cli::parse_scalar_format(format.cast<std::string>());
 }
 

@@ -1,4 +1,5 @@
 // floatscope.quantize, dequantize and fake_quantize: the block-scaled formats (MX, NVFP4, NF4, FP8 blockwise, ...).
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include "core/codec.hpp"
 #include "core/error.hpp"
 #include "core/stochastic_source.hpp"
 #include "emulation/quantize/block_quantizer.hpp"
@@ -103,6 +105,8 @@ py::array dequantize(py::handle codes_argument, py::handle scales_argument, cons
                                 py::str(scales.attr("shape")).cast<std::string>(), format.name, block, axis));
     emu::BlockQuantized q = emu::BlockQuantized::sized(format, static_cast<std::size_t>(codes.size()), false);
     const std::span<const std::uint8_t> code_in = read_view<std::uint8_t>(codes);
+    // A code wider than the element format is refused as the CLI's decode refuses it (the codec's message).
+    if (!code_in.empty()) core::decode_bits(format.element, *std::max_element(code_in.begin(), code_in.end()));
     const std::span<const float> scale_in = read_view<float>(scales);
     std::copy(code_in.begin(), code_in.end(), q.codes.begin());
     std::copy(scale_in.begin(), scale_in.end(), q.block_scales.begin());

@@ -36,6 +36,9 @@ def test_unknown_format_suggests_names(cli):
     (lambda: floatscope.quantize(np.ones(33, dtype=np.float32), "mxfp4"), "multiple of its block size 32"),
     (lambda: floatscope.quantize(np.ones(32, dtype=np.float32), "int8"), "per-row integer scheme"),
     (lambda: floatscope.quantize(np.ones(32, dtype=np.float32), "mxfp5"), "mxfp5"),
+    (lambda: floatscope.dequantize(np.full(32, 0x10, np.uint8), np.ones(1, np.float32), "mxfp4"),
+     "0x10 is wider than"),
+    (lambda: floatscope.round(np.ones(2), 16), "a format is a name such as 'fp16' or a floatscope.Format, not int"),
     (lambda: floatscope.run("no-such-workload"), "no-such-workload"),
     (lambda: floatscope.run("overflow-demo", steps=1000), "steps"),
 ])
