@@ -2,9 +2,12 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include "app/cli/number_option.hpp"
 #include "app/cli/simulation_options.hpp"
+#include "core/error.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/simulation/parameters.hpp"
 #include "emulation/simulation/workload.hpp"
@@ -32,6 +35,8 @@ py::list run(const std::string& workload, const std::vector<std::string>& polici
     options.policies = policies;
     options.formats = formats;
     for (const auto& [name, value] : parameters) options.assignments.push_back(assignment(py::str(name), value));
+    if (threads < 0 || threads > cli::max_threads)
+        throw Error(fmt::format("threads {} is not in 0..{} (0: every core)", threads, cli::max_threads));
     options.threads = threads;
 
     emu::RunRequest request;

@@ -36,8 +36,8 @@ py::array float_array(py::handle x, const std::string& what) {
 py::array_t<double> float64_values(py::handle x, const std::string& what) {
     if (py::isinstance<py::array>(x)) {
         auto a = py::reinterpret_borrow<py::array>(x);
-        const char kind = a.dtype().kind();
-        if (kind != 'f')
+        // float128 (long double) would be rounded by the conversion: refused like the other types.
+        if (a.dtype().kind() != 'f' || a.itemsize() > 8)
             throw Error(
                 fmt::format("{} is {}; this function takes float16, float32 or float64 values", what, dtype_name(a)));
         require_contiguous(a, what);

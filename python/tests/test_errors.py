@@ -41,6 +41,9 @@ def test_unknown_format_suggests_names(cli):
     (lambda: floatscope.round(np.ones(2), 16), "a format is a name such as 'fp16' or a floatscope.Format, not int"),
     (lambda: floatscope.run("no-such-workload"), "no-such-workload"),
     (lambda: floatscope.run("overflow-demo", steps=1000), "steps"),
+    (lambda: floatscope.run("overflow-demo", threads=-1), "threads -1 is not in 0..1024"),
+    (lambda: floatscope.run("overflow-demo", mpfr_precision=20), "MPFR precision 20 bits: valid 53..65536"),
+    (lambda: floatscope.add(np.ones(2, dtype=np.longdouble), 1.0, "fp16"), "float16, float32 or float64"),
 ])
 def test_refusals(call, message):
     with pytest.raises(floatscope.Error, match=message):
