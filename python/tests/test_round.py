@@ -102,3 +102,15 @@ def test_round_in_place_layout_and_shape_kept():
     x = np.arange(12, dtype=np.float32).reshape(3, 4) / 7
     got = floatscope.round(x, "bf16")
     assert got.shape == (3, 4) and got.dtype == np.float32
+
+
+def test_round_from_several_threads_at_once():
+    # The kernels run without the GIL: threads rounding at the same time get what one thread gets.
+    from concurrent.futures import ThreadPoolExecutor
+    rng = np.random.default_rng(8)
+    arrays = [rng.standard_normal(200_000) for _ in range(8)]
+    names = ["fp16", "bf16", "fp8_e4m3", "posit16"] * 2
+    serial = [floatscope.round(x, n, "sr", seed=i) for i, (x, n) in enumerate(zip(arrays, names))]
+    with ThreadPoolExecutor(4) as pool:
+        parallel = list(pool.map(lambda i: floatscope.round(arrays[i], names[i], "sr", seed=i), range(8)))
+    assert all(np.array_equal(s, p) for s, p in zip(serial, parallel))
