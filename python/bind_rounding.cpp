@@ -127,15 +127,18 @@ void bind_rounding(py::module_& m) {
         " rounding: rne rna rtz rup rdn rto sr sr-equal. seed: the random source of sr and sr-equal (same seed, "
         "same results); sr_bits and sr_variant: P3109's stochastic rules (a with 64 bits is sr). Flags: 1 inexact, "
         "2 underflow, 4 overflow, 8 divide-by-zero, 16 invalid.";
-    m.def("round", &round_values, py::arg("x"), py::arg("format"), py::arg("rounding") = "rne", py::kw_only(),
-          py::arg("seed") = py::none(), py::arg("sr_bits") = py::none(), py::arg("sr_variant") = "a",
-          py::arg("flags") = false, py::arg("out") = py::none(),
-          (std::string("x (float32 or float64) rounded once to the format, returned in x's type (into `out` when "
-                       "given: an array like x, or x itself to round in place); with flags=True "
-                       "(values, flags), one uint8 of IEEE flags per element (each value through the CLI's "
-                       "Rounder, so sr draws differ from flags=False).") +
-           sr_doc)
-              .c_str());
+    m.def(
+        "round", &round_values, py::arg("x"), py::arg("format"), py::arg("rounding") = "rne", py::kw_only(),
+        py::arg("seed") = py::none(), py::arg("sr_bits") = py::none(), py::arg("sr_variant") = "a",
+        py::arg("flags") = false, py::arg("out") = py::none(),
+        (std::string("x (float32 or float64) rounded once to the format, returned in x's type (into `out` when "
+                     "given: an array like x, or x itself to round in place; a float32 result holds the format's value "
+                     "rounded to float32 where float32 cannot hold it, as for int32, posit32 or fp64: pass float64 "
+                     "there); with flags=True "
+                     "(values, flags), one uint8 of IEEE flags per element (each value through the CLI's "
+                     "Rounder, so sr draws differ from flags=False).") +
+         sr_doc)
+            .c_str());
     m.def("encode", &encode, py::arg("x"), py::arg("format"), py::arg("rounding") = "rne", py::kw_only(),
           py::arg("seed") = py::none(), py::arg("sr_bits") = py::none(), py::arg("sr_variant") = "a",
           py::arg("flags") = false,
