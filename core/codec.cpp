@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/format_width.hpp"
+#include "core/input_excerpt.hpp"
 #include "core/tapered_format.hpp"
 
 namespace floatscope::core {
@@ -183,20 +184,21 @@ std::uint64_t parse_bits(const FormatSpec& spec, std::string_view text) {
     bool ok = !digits.empty();
     for (char c : digits) ok = ok && std::isxdigit(static_cast<unsigned char>(c));
     if (!ok)
-        throw Error(fmt::format("malformed bit pattern '{}'; expected hex digits such as {} for {}", text,
-                                format_bits_hex(spec, 0), spec.name));
+        throw Error(fmt::format("malformed bit pattern '{}'; expected hex digits such as {} for {}",
+                                input_excerpt(text), format_bits_hex(spec, 0), spec.name));
     std::size_t first = digits.find_first_not_of('0');
     if (first == std::string_view::npos) return 0;
     if (digits.size() - first > 16)
-        throw Error(fmt::format("bit pattern '{}' is wider than {} ({} bits)", text, spec.name, spec.total_bits()));
+        throw Error(fmt::format("bit pattern '{}' is wider than {} ({} bits)", input_excerpt(text), spec.name,
+                                spec.total_bits()));
     std::uint64_t bits = 0;
     for (char c : digits.substr(first))
         bits = bits * 16 + static_cast<std::uint64_t>(std::isdigit(static_cast<unsigned char>(c))
                                                           ? c - '0'
                                                           : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
     if ((bits & ~width_mask(spec)) != 0)
-        throw Error(fmt::format("bit pattern '{}' is wider than {} ({} bits, at most {} hex digits)", text, spec.name,
-                                spec.total_bits(), max_digits));
+        throw Error(fmt::format("bit pattern '{}' is wider than {} ({} bits, at most {} hex digits)",
+                                input_excerpt(text), spec.name, spec.total_bits(), max_digits));
     return bits;
 }
 

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/input_excerpt.hpp"
+
 namespace floatscope::core {
 
 namespace {
@@ -29,7 +31,7 @@ std::string message(std::string_view name, const std::vector<std::string>& candi
     return fmt::format(
         "unknown format '{}'; did you mean {}? (eXmY, eXmYfn, eXmYfnuz, intN, uintN, P3109's "
         "binaryKpP[s|u][e|f], positN, positN_esK and takumN also work; floatscope-cli formats lists all)",
-        name, fmt::join(nearest_names(name, candidates), ", "));
+        input_excerpt(name), fmt::join(nearest_names(name, candidates), ", "));
 }
 
 }  // namespace

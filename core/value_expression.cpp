@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/input_excerpt.hpp"
 
 namespace floatscope::core {
 
@@ -47,7 +48,7 @@ private:
         throw Error(
             fmt::format("malformed expression '{}': {} at character {}; write numbers with + - * / ^ and "
                         "parentheses, such as 1/3, 2^-24 or (1 + 2^-10) * 3",
-                        text_, why, at_ + 1));
+                        input_excerpt(text_), why, at_ + 1));
     }
 
     void skip_spaces() {

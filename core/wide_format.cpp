@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/input_excerpt.hpp"
 #include "core/mpfr_number.hpp"
 
 namespace floatscope::core {
@@ -171,12 +172,12 @@ WideBits parse_wide_bits(const FormatSpec& spec, std::string_view text) {
         return std::isxdigit(static_cast<unsigned char>(c)) != 0;
     });
     if (!hex)
-        throw Error(fmt::format("malformed bit pattern '{}'; expected hex digits such as {} for {}", text,
-                                format_wide_bits_hex(spec, 0), spec.name));
+        throw Error(fmt::format("malformed bit pattern '{}'; expected hex digits such as {} for {}",
+                                input_excerpt(text), format_wide_bits_hex(spec, 0), spec.name));
     const WideBits bits(std::string(digits), 16);
     if (bit_length(bits) > spec.total_bits())
-        throw Error(fmt::format("bit pattern '{}' is wider than {} ({} bits, at most {} hex digits)", text, spec.name,
-                                spec.total_bits(), (spec.total_bits() + 3) / 4));
+        throw Error(fmt::format("bit pattern '{}' is wider than {} ({} bits, at most {} hex digits)",
+                                input_excerpt(text), spec.name, spec.total_bits(), (spec.total_bits() + 3) / 4));
     return bits;
 }
 

@@ -14,6 +14,7 @@
 #include "core/catalog.hpp"
 #include "core/codec.hpp"
 #include "core/error.hpp"
+#include "core/input_excerpt.hpp"
 #include "core/rounding.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/dot.hpp"
@@ -43,9 +44,9 @@ double operand(const core::FormatSpec& carrier, const core::FormatSpec& values, 
     try {
         value = core::decode_bits(carrier, core::parse_bits(carrier, text)).value;
     } catch (const Error& e) {
-        throw Error(fmt::format("{} '{}': {}", field, text, e.what()));
+        throw Error(fmt::format("{} '{}': {}", field, core::input_excerpt(text), e.what()));
     }
-    require_value_of(values, value, fmt::format("{} '{}'", field, text));
+    require_value_of(values, value, fmt::format("{} '{}'", field, core::input_excerpt(text)));
     return value;
 }
 

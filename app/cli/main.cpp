@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -20,8 +21,19 @@ namespace {
 
 constexpr int usage_error_exit = 2;
 
+/// A message longer than this is cut in its middle: whatever it quotes of a huge input (a message
+/// that forgot core::input_excerpt), stderr gets a few kilobytes, not the input.
+constexpr std::size_t longest_message = 4096;
+
 int report_error(const std::string& message) {
-    std::cerr << "floatscope-cli: error: " << message << '\n';
+    if (message.size() <= longest_message) {
+        std::cerr << "floatscope-cli: error: " << message << '\n';
+    } else {
+        const std::size_t tail = longest_message / 4, head = longest_message - tail;
+        std::cerr << "floatscope-cli: error: " << std::string_view(message).substr(0, head) << " ... ("
+                  << message.size() - head - tail << " characters left out) ... "
+                  << std::string_view(message).substr(message.size() - tail) << '\n';
+    }
     return usage_error_exit;
 }
 

@@ -9,6 +9,7 @@
 #include "core/atomic_file.hpp"
 #include "core/csv.hpp"
 #include "core/error.hpp"
+#include "core/input_excerpt.hpp"
 #include "core/input_file.hpp"
 
 namespace floatscope::cli {
@@ -30,7 +31,8 @@ core::Matrix parse_csv_matrix(const std::string& text, const std::string& source
         for (std::size_t j = 0; j < fields.size(); ++j) {
             double value = 0;
             if (!core::parse_csv_number(fields[j], value))
-                throw reader.error(line, fmt::format("column {}: '{}' is not a number", j + 1, fields[j]));
+                throw reader.error(
+                    line, fmt::format("column {}: '{}' is not a number", j + 1, core::input_excerpt(fields[j])));
             matrix.values.push_back(value);
         }
         ++matrix.rows;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/input_excerpt.hpp"
 #include "core/memory_budget.hpp"
 
 namespace floatscope::cli {
@@ -31,7 +32,8 @@ CLI::Validator whole_number_in(std::int64_t low, std::uint64_t high) {
                 std::uint64_t value = 0;
                 ok = parse_all(text, value) && value <= high && (low <= 0 || value >= static_cast<std::uint64_t>(low));
             }
-            return ok ? std::string() : fmt::format("'{}' is not a whole number in {}", text, range);
+            return ok ? std::string()
+                      : fmt::format("'{}' is not a whole number in {}", core::input_excerpt(text), range);
         },
         "INT in " + range);
 }
@@ -42,7 +44,7 @@ CLI::Validator number_in(double low, double high) {
         [low, high, range](std::string& text) -> std::string {
             double value = 0;
             const bool ok = parse_all(text, value) && value >= low && value <= high;
-            return ok ? std::string() : fmt::format("'{}' is not a number in {}", text, range);
+            return ok ? std::string() : fmt::format("'{}' is not a number in {}", core::input_excerpt(text), range);
         },
         "NUMBER in " + range);
 }

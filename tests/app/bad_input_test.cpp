@@ -169,3 +169,25 @@ TEST_CASE("the bad-input table covers every subcommand", "[cli][bad_input]") {
     }
     CHECK(subcommands >= 7);
 }
+
+TEST_CASE("a message quotes at most a few hundred characters of a huge input", "[cli][bad_input]") {
+    const std::string huge = std::string(500'000, '7') + "x";  // not a number, a bit pattern nor a format
+    // Quoted through core::input_excerpt: its first 200 characters and the length.
+    const std::vector<std::pair<std::vector<std::string>, std::string>> quoted = {
+        {{"eval", "--format", "fp16"}, "add " + huge + " 3c00\n"},
+        {{"convert", "--from", "fp32", "--to", "fp16"}, huge + "\n"},
+        {{"decode", "--format", "fp16", huge.substr(0, 100'000)}, ""},
+    };
+    for (const auto& [arguments, input] : quoted) {
+        CAPTURE(arguments.front());
+        const CliResult result = run_cli(arguments, input);
+        CHECK(result.exit_code == 2);
+        CHECK(result.err.size() < 600);
+        CHECK_THAT(result.err, Catch::Contains("... (") && Catch::Contains(" characters)"));
+    }
+    // Any other message (here CLI11's, which quotes an unexpected argument whole) is cut to 4 KiB.
+    const CliResult result = run_cli({"formats", huge.substr(0, 100'000)});
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.size() < 4400);
+    CHECK_THAT(result.err, Catch::Contains("characters left out"));
+}
