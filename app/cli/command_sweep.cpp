@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/report_checkpoint.hpp"
 #include "app/cli/report_summary.hpp"
 #include "app/cli/simulation_options.hpp"
 #include "core/atomic_file.hpp"
@@ -80,25 +81,22 @@ std::pair<std::size_t, std::size_t> shard_option(const std::string& text) {
     }
 }
 
-/// The sweep of `requests` checkpointed in the report file `path`: grid points whose run the file
-/// holds already are skipped (their metadata must be this sweep's), the rest run `threads` at a
-/// time, and after each batch the file is rewritten atomically with every finished run, so that a
-/// killed sweep loses at most one batch and `--resume` continues from the file.
-emu::Report resumed_sweep(const std::string& path, const std::string& shard, const std::string& identity,
-                          std::vector<emu::RunRequest> requests, int threads, emu::RunControl& control) {
-    const bool resuming = std::filesystem::exists(path);
-    emu::Report done = resuming ? read_report_file(path) : emu::run_all({}, threads, control);
-    if (resuming) {
-        if (done.shard != shard)
-            throw Error(fmt::format("--resume {}: the report is {}, this sweep {}; resume it with the same --shard",
-                                    path, done.shard.empty() ? "a whole sweep" : "shard " + done.shard,
-                                    shard.empty() ? "the whole grid" : "shard " + shard));
-        if (!done.sweep.empty() && done.sweep != identity)
-            throw Error(
-                fmt::format("--resume {}: the report is of the sweep '{}', this one is '{}'; resume it with "
-                            "the same workload, grid and policies",
-                            path, done.sweep, identity));
-    }
+/// Throws unless the report `done`, which `--resume path` continues, is of this sweep and shard.
+void check_resumed(const emu::Report& done, const std::string& path, const std::string& shard,
+                   const std::string& identity) {
+    if (done.shard != shard)
+        throw Error(fmt::format("--resume {}: the report is {}, this sweep {}; resume it with the same --shard", path,
+                                done.shard.empty() ? "a whole sweep" : "shard " + done.shard,
+                                shard.empty() ? "the whole grid" : "shard " + shard));
+    if (!done.sweep.empty() && done.sweep != identity)
+        throw Error(
+            fmt::format("--resume {}: the report is of the sweep '{}', this one is '{}'; resume it with "
+                        "the same workload, grid and policies",
+                        path, done.sweep, identity));
+}
+
+/// Takes out of `requests` the grid points that `done` holds already, whose metadata must be theirs.
+void drop_done(std::vector<emu::RunRequest>& requests, const emu::Report& done, const std::string& path) {
     std::erase_if(requests, [&](const emu::RunRequest& r) {
         const auto held = std::find_if(done.runs.begin(), done.runs.end(),
                                        [&](const emu::RunInfo& info) { return info.run == r.run_id; });
@@ -110,24 +108,55 @@ emu::Report resumed_sweep(const std::string& path, const std::string& shard, con
                             path, r.run_id, r.run_id));
         return true;
     });
-    const bool json = path.ends_with(".json");
+}
+
+/// The sweep of `requests` checkpointed in the report file `path`: grid points whose run the file
+/// holds already are skipped (their metadata must be this sweep's), the rest run `threads` at a
+/// time, so that a killed sweep loses at most one batch and `--resume` continues from the file.
+/// A CSV report grows by each batch (report_checkpoint), so that the sweep writes each row once
+/// and holds none until the end; a JSON report is rewritten atomically after every batch.
+emu::Report resumed_sweep(const std::string& path, const std::string& shard, const std::string& identity,
+                          std::vector<emu::RunRequest> requests, int threads, emu::RunControl& control) {
+    emu::Report metadata = emu::run_all({}, threads, control);
+    metadata.shard = shard;
+    metadata.sweep = identity;
+    const auto batch = static_cast<std::size_t>(std::max(1, threads));
+    auto batches = [&](auto&& finish) {
+        for (std::size_t first = 0; first < requests.size(); first += batch) {
+            const std::vector<emu::RunRequest> part(
+                requests.begin() + static_cast<std::ptrdiff_t>(first),
+                requests.begin() + static_cast<std::ptrdiff_t>(std::min(first + batch, requests.size())));
+            finish(emu::run_all(part, threads, control));
+        }
+    };
+    if (!path.ends_with(".json")) {
+        emu::Report done = open_csv_checkpoint(
+            path, metadata, [&](const emu::Report& held) { check_resumed(held, path, shard, identity); });
+        drop_done(requests, done, path);
+        std::size_t rows = done.rows.size();
+        done = {};  // the file holds them
+        batches([&](const emu::Report& finished) {
+            append_csv_checkpoint(path, finished, rows);
+            rows += finished.rows.size();
+        });
+        return read_report_file(path);
+    }
+    const bool resuming = std::filesystem::exists(path);
+    emu::Report done = resuming ? read_report_file(path) : metadata;
+    if (resuming) check_resumed(done, path, shard, identity);
+    drop_done(requests, done, path);
     auto save = [&](emu::Report report) {
         report.shard = shard;
         report.sweep = identity;
         std::ostringstream text;
-        json ? emu::write_json(report, text) : emu::write_csv(report, text);
+        emu::write_json(report, text);
         core::write_file_atomically(path, text.str());
     };
-    const auto batch = static_cast<std::size_t>(std::max(1, threads));
-    for (std::size_t first = 0; first < requests.size(); first += batch) {
-        const std::vector<emu::RunRequest> part(
-            requests.begin() + static_cast<std::ptrdiff_t>(first),
-            requests.begin() + static_cast<std::ptrdiff_t>(std::min(first + batch, requests.size())));
-        emu::Report finished = emu::run_all(part, threads, control);
+    batches([&](emu::Report&& finished) {
         done.shard.clear();  // both halves are this shard: merged as runs, not as shards
         done = done.runs.empty() ? std::move(finished) : emu::merge_reports({std::move(done), std::move(finished)});
         save(done);
-    }
+    });
     if (requests.empty() && !resuming) save(done);  // a shard beyond the grid's end: a valid, empty report
     return done;
 }
@@ -207,8 +236,9 @@ Command add_sweep_command(CLI::App& parent) {
                         "their Cartesian product, run ids 1..G in order (first --grid slowest)");
     command->add_option("--shard", options->shard, "i/N: only the grid points whose index (from 0) is i modulo N");
     command->add_option("--resume", options->resume,
-                        "a report file to checkpoint into (rewritten atomically after every few grid points) and "
-                        "to continue from: grid points it holds already are not run again");
+                        "a report file to checkpoint into and to continue from: grid points it holds already are "
+                        "not run again; a CSV report grows by every few grid points (a kill's half-written tail is "
+                        "cut back on resuming), a JSON report is rewritten atomically");
     return {command, [options](std::ostream& out) { return run_sweep(out, *options); }};
 }
 

@@ -18,6 +18,7 @@
 
 #include "core/csv.hpp"
 #include "core/error.hpp"
+#include "core/input_excerpt.hpp"
 #include "core/json_input.hpp"
 
 namespace floatscope::emu {
@@ -30,6 +31,30 @@ constexpr std::size_t column_count = std::size(csv_columns);
 constexpr const char* meta_kind = "meta";
 /// The last row of a CSV report: its value counts the rows before it.
 constexpr const char* end_of_report = "end_of_report";
+/// A row after each batch that sweep --resume appends: its value counts the rows before it, and a
+/// report cut short during an append is cut back to the last one.
+constexpr const char* checkpoint = "checkpoint";
+
+std::string csv_meta(const std::string& run, const std::string& workload, const std::string& policy, int index,
+                     const std::string& region, const std::string& key, const std::string& value) {
+    return core::csv_record({run, workload, policy, meta_kind, std::to_string(index), region, key, value});
+}
+
+/// A run's metadata rows: mpfr_precision first (it opens the run), then parameters and policies.
+void append_run_metadata(std::string& text, const RunInfo& run) {
+    text += csv_meta(run.run, run.workload, "", 0, "", "mpfr_precision", std::to_string(run.mpfr_precision));
+    for (std::size_t i = 0; i < run.parameters.size(); ++i)
+        text += csv_meta(run.run, run.workload, "", static_cast<int>(i), run.parameters[i].first, "parameter",
+                         run.parameters[i].second);
+    for (std::size_t i = 0; i < run.policies.size(); ++i)
+        text += csv_meta(run.run, run.workload, run.policies[i].first, static_cast<int>(i), "", "policy",
+                         run.policies[i].second);
+}
+
+void append_csv_row(std::string& text, const ReportRow& row) {
+    text += core::csv_record({row.run, row.workload, row.policy, row.region_kind, std::to_string(row.region_index),
+                              row.region, row.metric, core::csv_number(row.value)});
+}
 
 bool parse_int(const std::string& text, int& value) {
     double d = 0;
@@ -171,24 +196,15 @@ bool operator==(const ReportRow& a, const ReportRow& b) {
 ReportWriter::ReportWriter(Form form, const Report& metadata, TextSink sink) : form_(form), sink_(std::move(sink)) {
     if (form_ == Form::Csv) {
         pending_ = core::csv_record(std::vector<std::string>(std::begin(csv_columns), std::end(csv_columns)));
-        auto meta = [&](const std::string& run, const std::string& workload, const std::string& policy, int index,
-                        const std::string& region, const std::string& key, const std::string& value) {
-            pending_ += core::csv_record({run, workload, policy, meta_kind, std::to_string(index), region, key, value});
+        auto meta = [&](const std::string& key, const std::string& value) {
+            pending_ += csv_meta("", "", "", 0, "", key, value);
         };
-        meta("", "", "", 0, "", "floatscope_version", metadata.floatscope_version);
-        meta("", "", "", 0, "", "created", metadata.created);
-        if (!metadata.shard.empty()) meta("", "", "", 0, "", "shard", metadata.shard);
-        if (!metadata.missing_shards.empty()) meta("", "", "", 0, "", "missing_shards", metadata.missing_shards);
-        if (!metadata.sweep.empty()) meta("", "", "", 0, "", "sweep", metadata.sweep);
-        for (const RunInfo& run : metadata.runs) {
-            meta(run.run, run.workload, "", 0, "", "mpfr_precision", std::to_string(run.mpfr_precision));
-            for (std::size_t i = 0; i < run.parameters.size(); ++i)
-                meta(run.run, run.workload, "", static_cast<int>(i), run.parameters[i].first, "parameter",
-                     run.parameters[i].second);
-            for (std::size_t i = 0; i < run.policies.size(); ++i)
-                meta(run.run, run.workload, run.policies[i].first, static_cast<int>(i), "", "policy",
-                     run.policies[i].second);
-        }
+        meta("floatscope_version", metadata.floatscope_version);
+        meta("created", metadata.created);
+        if (!metadata.shard.empty()) meta("shard", metadata.shard);
+        if (!metadata.missing_shards.empty()) meta("missing_shards", metadata.missing_shards);
+        if (!metadata.sweep.empty()) meta("sweep", metadata.sweep);
+        for (const RunInfo& run : metadata.runs) append_run_metadata(pending_, run);
         return;
     }
     // JSON: the metadata's keys, then the runs and rows a line each, so that the rows can follow.
@@ -213,9 +229,7 @@ ReportWriter::ReportWriter(Form form, const Report& metadata, TextSink sink) : f
 
 void ReportWriter::write(const ReportRow& row) {
     if (form_ == Form::Csv) {
-        pending_ +=
-            core::csv_record({row.run, row.workload, row.policy, row.region_kind, std::to_string(row.region_index),
-                              row.region, row.metric, core::csv_number(row.value)});
+        append_csv_row(pending_, row);
     } else {
         const Json object = {{"run", row.run},
                              {"workload", row.workload},
@@ -234,8 +248,7 @@ void ReportWriter::write(const ReportRow& row) {
 
 void ReportWriter::finish() {
     if (form_ == Form::Json) pending_ += "\n ]\n}\n";
-    if (form_ == Form::Csv)
-        pending_ += core::csv_record({"", "", "", meta_kind, "0", "", end_of_report, std::to_string(rows_written_)});
+    if (form_ == Form::Csv) pending_ += csv_end_of_report(rows_written_);
     sink_(pending_);
     pending_.clear();
 }
@@ -259,6 +272,19 @@ void write_report(ReportWriter::Form form, const Report& report, std::ostream& o
 }
 
 }  // namespace
+
+std::string csv_batch(const Report& batch, std::size_t rows_before) {
+    std::string text;
+    for (const RunInfo& run : batch.runs) append_run_metadata(text, run);
+    for (const ReportRow& row : batch.rows) append_csv_row(text, row);
+    return text + csv_checkpoint(rows_before + batch.rows.size());
+}
+
+std::string csv_checkpoint(std::size_t rows) { return csv_meta("", "", "", 0, "", checkpoint, std::to_string(rows)); }
+
+std::string csv_end_of_report(std::size_t rows) {
+    return csv_meta("", "", "", 0, "", end_of_report, std::to_string(rows));
+}
 
 void write_csv(const Report& report, std::ostream& out) { write_report(ReportWriter::Form::Csv, report, out); }
 
@@ -284,7 +310,7 @@ Report read_csv(std::istream& in) {
         }
         int index = 0;
         if (!parse_int(fields[4], index))
-            throw reader.error(line, "region_index '" + fields[4] + "' is not an integer");
+            throw reader.error(line, "region_index '" + core::input_excerpt(fields[4]) + "' is not an integer");
         const std::string& key = fields[6];
         const std::string& text = fields[7];
         if (fields[3] == meta_kind) {
@@ -304,25 +330,30 @@ Report read_csv(std::istream& in) {
                                                          "missing or were added",
                                                          text, report.rows.size()));
                 ended = true;
+            } else if (key == checkpoint) {
+                if (text != std::to_string(report.rows.size()))
+                    throw reader.error(line, fmt::format("checkpoint counts {} rows, the report holds {} before it; "
+                                                         "rows are missing or were added",
+                                                         text, report.rows.size()));
             } else if (key == "mpfr_precision") {
                 RunInfo run{fields[0], fields[1], {}, {}, 0};
                 if (!parse_int(text, run.mpfr_precision))
-                    throw reader.error(line, "mpfr_precision '" + text + "' is not an integer");
+                    throw reader.error(line, "mpfr_precision '" + core::input_excerpt(text) + "' is not an integer");
                 report.runs.push_back(std::move(run));
             } else if (key == "parameter") {
                 find_run(report, fields[0], reader, line).parameters.emplace_back(fields[5], text);
             } else if (key == "policy") {
                 find_run(report, fields[0], reader, line).policies.emplace_back(fields[2], text);
             } else {
-                throw reader.error(line, "unknown metadata '" + key +
+                throw reader.error(line, "unknown metadata '" + core::input_excerpt(key) +
                                              "'; valid: floatscope_version, created, shard, missing_shards, sweep, "
-                                             "mpfr_precision, parameter, policy, end_of_report");
+                                             "mpfr_precision, parameter, policy, checkpoint, end_of_report");
             }
             continue;
         }
         ReportRow row{fields[0], fields[1], fields[2], fields[3], index, fields[5], key, 0};
         if (!core::parse_csv_number(text, row.value))
-            throw reader.error(line, "value '" + text + "' is not a number (nor inf, -inf, nan)");
+            throw reader.error(line, "value '" + core::input_excerpt(text) + "' is not a number (nor inf, -inf, nan)");
         report.rows.push_back(std::move(row));
     }
     if (!ended && !report.shard.empty())

@@ -60,8 +60,20 @@ void write_csv(const Report& report, std::ostream& out);
 /// Reads what write_csv writes; throws floatscope::Error with the line number for anything else: a
 /// NUL byte, rows after end_of_report or a count it does not match, and a shard (a report that
 /// names its shard) without end_of_report, which was cut short. Reports of earlier versions, which
-/// wrote no end_of_report, read as before unless they are shards.
+/// wrote no end_of_report, read as before unless they are shards. Meta rows checkpoint (what
+/// csv_batch ends with) must count the rows before them.
 Report read_csv(std::istream& in);
+
+/// A report that grows by batches (sweep --resume appends each): the CSV lines of `batch`'s run
+/// metadata, then its rows, then a meta row checkpoint counting the rows so far (`rows_before` and
+/// the batch's), to which a report cut short during an append can be cut back. The report's header
+/// and metadata come first (write_csv of a report without rows, its end_of_report row taken off),
+/// its end_of_report row last.
+std::string csv_batch(const Report& batch, std::size_t rows_before);
+/// The checkpoint row of a report of `rows` rows (csv_batch ends with it).
+std::string csv_checkpoint(std::size_t rows);
+/// The end_of_report row of a report of `rows` rows, which write_csv ends with.
+std::string csv_end_of_report(std::size_t rows);
 
 /// JSON: {"floatscope_version", "created", "runs": [...], "rows": [{...}]}, a run or row a line;
 /// non-finite values as the strings "inf", "-inf", "nan".

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -352,4 +353,51 @@ TEST_CASE("sweep --resume: checkpoints into its report and continues a killed sw
     CHECK_THAT(refused.err, Catch::Contains("policies [fp16]") && Catch::Contains("policies [bf16]") &&
                                 Catch::Contains("resume it with the same workload, grid and policies"));
     CHECK(read_file(killed) == before);
+}
+
+TEST_CASE("sweep --resume: a CSV report grows in place by batches, and a kill's half batch is cut back") {
+    TempDir dir;
+    const std::vector<std::string> sweep = {"sweep",         "sum",    "--formats",          "fp16",      "--grid",
+                                            "n=10,100,1000", "--grid", "method=naive,kahan", "--threads", "2"};
+    auto with = [&](const fs::path& file) {
+        std::vector<std::string> a = sweep;
+        a.insert(a.end(), {"--resume", file.string()});
+        return a;
+    };
+    const fs::path whole_file = dir.path() / "whole.csv";
+    std::vector<std::string> plain = sweep;
+    plain.insert(plain.end(), {"--csv", whole_file.string()});
+    REQUIRE(run_cli(plain).exit_code == 0);
+    const Report whole = untimed(csv_report(read_file(whole_file)));
+
+    const fs::path file = dir.path() / "grown.csv";
+    REQUIRE(run_cli(with(file)).exit_code == 0);
+    const std::string full = read_file(file);
+    CHECK(untimed(csv_report(full)) == whole);
+    // Where each checkpoint row ends: the new report's (no rows), then one per batch of two points.
+    std::vector<std::size_t> ends;
+    const std::string mark = "\n,,,meta,0,,checkpoint,";
+    for (auto at = full.find(mark); at != std::string::npos; at = full.find(mark, at + 1))
+        ends.push_back(full.find('\n', at + 1) + 1);
+    REQUIRE(ends.size() == 4);
+
+    auto inode = [](const fs::path& p) {
+        struct stat s {};
+        REQUIRE(::stat(p.c_str(), &s) == 0);
+        return s.st_ino;
+    };
+    // Killed inside a row of the third batch, after the third checkpoint (before its end_of_report
+    // row) and inside the first batch: each resumes to the whole sweep, the batches before kept as
+    // they were and the file appended to, not replaced.
+    for (const std::size_t cut : {ends[2] + (ends[3] - ends[2]) / 2, ends[3], ends[0] + 5}) {
+        CAPTURE(cut);
+        std::ofstream(file, std::ios::binary | std::ios::trunc) << full.substr(0, cut);
+        const auto before = inode(file);
+        REQUIRE(run_cli(with(file)).exit_code == 0);
+        const std::string resumed = read_file(file);
+        CHECK(inode(file) == before);
+        const std::size_t kept = *std::prev(std::upper_bound(ends.begin(), ends.end(), cut));
+        CHECK(resumed.compare(0, kept, full, 0, kept) == 0);
+        CHECK(untimed(csv_report(resumed)) == whole);
+    }
 }

@@ -122,6 +122,31 @@ TEST_CASE("CSV end_of_report: a count that matches, nothing after it, required o
                Contains("line 2: a field holds a NUL byte"));
 }
 
+TEST_CASE("CSV batches: a report grown by csv_batch reads as the whole, checkpoints checked") {
+    using Catch::Matchers::Contains;
+    const Report whole = sample();
+    // The report's metadata without runs, then each run as a batch (sweep --resume's file).
+    Report opening = whole;
+    opening.runs.clear();
+    opening.rows.clear();
+    std::string text = csv_of(opening);
+    text.resize(text.size() - csv_end_of_report(0).size());
+    std::size_t rows = 0;
+    for (const RunInfo& run : whole.runs) {
+        Report batch;
+        batch.runs = {run};
+        for (const ReportRow& row : whole.rows)
+            if (row.run == run.run) batch.rows.push_back(row);
+        text += csv_batch(batch, rows);
+        rows += batch.rows.size();
+    }
+    CHECK(read_csv_text(text + csv_end_of_report(rows)) == whole);
+    // A checkpoint that does not count the rows before it: rows were lost or added.
+    const std::string lost =
+        text.substr(0, text.rfind("2,sum,fp16,run,0,,big")) + csv_checkpoint(rows) + csv_end_of_report(rows - 1);
+    CHECK_THAT(csv_error(lost), Contains("checkpoint counts 8 rows, the report holds 7 before it"));
+}
+
 TEST_CASE("merge: shards of different sweeps are refused") {
     const Report full = sample();
     Report a = full, b = full;
