@@ -18,6 +18,7 @@
 #include "emulation/workloads/onnx/graph_precision.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/npy_writer.hpp"
+#include "emulation/workloads/onnx/tensor_allowance.hpp"
 #include "emulation/workloads/onnx/unsupported_operators.hpp"
 #include "emulation/workloads/onnx/weight_quantization.hpp"
 #include "emulation/workloads/registry.hpp"
@@ -80,6 +81,9 @@ Tensor<double> generated_input(const onnx::ValueInfo& declared, std::size_t inde
     for (std::int64_t& d : shape)
         if (d < 0) d = p.integer("batch");
     const std::size_t count = onnx::element_count(shape);
+    // Measured before it is built: a symbolic dimension times batch can ask for anything.
+    core::require_memory(fmt::format("onnx: the drawn input '{}' of shape {}", declared.name, onnx::describe(shape)),
+                         8.0 * static_cast<double>(count));
     SeededRandom random(static_cast<std::uint64_t>(p.integer("seed")), 10 + static_cast<std::uint32_t>(index));
     if (onnx::is_floating(declared.type)) {
         const Distribution distribution = parse_distribution(p.text("input"));
@@ -143,6 +147,10 @@ double accuracy(const Tensor<Number>& scores, const std::vector<std::int64_t>& l
     const std::size_t rows = classes == 0 ? 0 : scores.numbers.size() / classes;
     if (labels.size() < rows)
         throw Error(fmt::format("onnx: the first output has {} rows, the labels only {}", rows, labels.size()));
+    for (std::size_t r = 0; r < rows; ++r)
+        if (labels[r] < 0 || static_cast<std::uint64_t>(labels[r]) >= classes)
+            throw Error(fmt::format("onnx: label {} of row {} is not one of the model's {} classes (0..{})", labels[r],
+                                    r, classes, classes - 1));
     std::size_t correct = 0;
     for (std::size_t r = 0; r < rows; ++r) {
         std::size_t best = 0;
@@ -296,6 +304,7 @@ public:
                                                        const std::vector<const Tensor<double>*>& outputs) {
             const Tensor<double>* t = first_floating(outputs);
             if (!t) return;
+            onnx::keep_tensor("the trace's copy of " + run.graph.nodes[i].describe() + "'s output", t->size(), true);
             TraceRegion& region =
                 trace.add_region("node", regions++, node_label(run.graph.nodes[i]), precision.node(i).output.format);
             region.values = t->numbers;
@@ -336,6 +345,7 @@ public:
                                                             const std::vector<const Tensor<TruthNumber>*>& outputs) {
             const Tensor<TruthNumber>* t = first_floating(outputs);
             if (!t) return;
+            onnx::keep_tensor("the trace's copy of " + run.graph.nodes[i].describe() + "'s output", t->size(), true);
             truth.add_region("node", regions++, node_label(run.graph.nodes[i])).values = t->numbers;
         };
         const onnx::Values<TruthNumber> results =

@@ -5,9 +5,24 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
+#include "emulation/workloads/onnx/tensor_allowance.hpp"
 
 namespace floatscope::emu::onnx {
+
+namespace {
+
+/// What one floating element of an evaluation costs: a double, or an MPFR number with its limbs.
+double number_bytes(const EmulatedNumerics&) { return sizeof(double); }
+double number_bytes(const TruthNumerics& numerics) { return core::mpfr_number_bytes(numerics.precision()); }
+
+template <class Number>
+double tensor_bytes(const TensorAllowance& allowance, const Tensor<Number>& t) {
+    return allowance.bytes(t.size(), t.floating());
+}
+
+}  // namespace
 
 template <class Number>
 void check_inputs(const Graph& graph, std::vector<Tensor<Number>>& inputs) {
@@ -44,6 +59,12 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
         for (const std::string& name : graph.nodes[i].inputs)
             if (!name.empty()) last_reader[name] = i;
     for (const ValueInfo& output : graph.outputs) last_reader[output.name] = graph.nodes.size();
+
+    // The tensors held, from the constants and inputs on: every node's outputs are counted as they
+    // are made, so that a graph whose intermediates outgrow the memory limit is refused.
+    TensorAllowance allowance(graph.nodes.empty() ? 8.0 : number_bytes(numerics_for(0)), 0);
+    for (const auto& [name, t] : constants) allowance.hold("the graph's constants", tensor_bytes(allowance, t));
+    for (const Tensor<Number>& t : inputs) allowance.hold("the graph's inputs", tensor_bytes(allowance, t));
 
     Values<Number> values;
     for (std::size_t i = 0; i < inputs.size(); ++i) values[graph.inputs[i].name] = std::move(inputs[i]);
@@ -84,6 +105,9 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
                 made.push_back(nullptr);
                 continue;
             }
+            allowance.hold(
+                fmt::format("{} output '{}' of shape {}", node.describe(), node.outputs[o], describe(outputs[o].shape)),
+                tensor_bytes(allowance, outputs[o]));
             Tensor<Number>& t = values[node.outputs[o]] = std::move(outputs[o]);
             if (t.floating()) numerics.to_output(t.numbers);
             made.push_back(&t);
@@ -91,7 +115,11 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
         if (observer) observer(index, made);
         for (const std::string& name : node.inputs) {
             const auto last = last_reader.find(name);
-            if (last != last_reader.end() && last->second == index) values.erase(name);
+            if (last == last_reader.end() || last->second != index) continue;
+            if (const auto it = values.find(name); it != values.end()) {
+                allowance.hold(name, -tensor_bytes(allowance, it->second));
+                values.erase(it);
+            }
         }
         if (control)
             control->checkpoint(static_cast<double>(index + 1) / static_cast<double>(graph.nodes.size()),

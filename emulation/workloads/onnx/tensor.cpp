@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/tensor_allowance.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
@@ -111,7 +112,9 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view context)
 std::vector<std::size_t> broadcast_indices(const Shape& operand, const Shape& result) {
     const std::size_t rank = result.size(), offset = rank - operand.size();
     const std::vector<std::size_t> operand_strides = strides(operand);
-    std::vector<std::size_t> indices(element_count(result));
+    const std::size_t count = element_count(result);
+    require_tensor(fmt::format("broadcasting to shape {}", describe(result)), count, false);
+    std::vector<std::size_t> indices(count);
     std::vector<std::int64_t> position(rank, 0);
     for (std::size_t flat = 0; flat < indices.size(); ++flat) {
         std::size_t index = 0;

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/shape_families.hpp"
+#include "emulation/workloads/onnx/tensor_allowance.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -95,6 +96,7 @@ Outputs<Numerics> constant_of_shape(const OperatorCall<Numerics>& call) {
                                     onnx::describe(value.shape)));
     }
     const std::size_t count = element_count(shape);
+    require_tensor(fmt::format("{}: an output of shape {}", node.describe(), describe(shape)), count, value.floating());
     value.shape = std::move(shape);
     if (value.floating())
         value.numbers.assign(count, Number(value.numbers.front()));
@@ -158,6 +160,8 @@ Outputs<Numerics> range(const OperatorCall<Numerics>& call) {
             throw Error(fmt::format("{}: the range has {} elements, too many", node.describe(),
                                     static_cast<double>(wide_count)));
         const auto count = static_cast<std::int64_t>(wide_count);
+        require_tensor(fmt::format("{}: a range of {} elements", node.describe(), count),
+                       static_cast<std::size_t>(count), false);
         std::vector<std::int64_t> values(static_cast<std::size_t>(count));
         for (std::int64_t i = 0; i < count; ++i)
             values[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(Wide{first} + Wide{i} * step);
@@ -174,6 +178,8 @@ Outputs<Numerics> range(const OperatorCall<Numerics>& call) {
     if (!(quotient < 0x1p40))
         throw Error(fmt::format("{}: the range has {} elements, too many", node.describe(), quotient));
     const auto count = static_cast<std::int64_t>(std::max(quotient, 0.0));
+    require_tensor(fmt::format("{}: a range of {} elements", node.describe(), count), static_cast<std::size_t>(count),
+                   true);
     // output[i] = start + (i * delta), each operation rounded as the evaluation rounds.
     std::vector<Number> values;
     values.reserve(static_cast<std::size_t>(count));

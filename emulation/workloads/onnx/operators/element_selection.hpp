@@ -8,7 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "emulation/workloads/onnx/tensor.hpp"
+#include "emulation/workloads/onnx/tensor_allowance.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -23,6 +26,7 @@ decltype(auto) with_value_member(ElementType type, F&& f) {
 /// A tensor of `source`'s type and of `shape` whose element i is source's element indices[i].
 template <class Number>
 Tensor<Number> select_elements(const Tensor<Number>& source, Shape shape, std::span<const std::size_t> indices) {
+    require_tensor(fmt::format("a tensor of shape {}", describe(shape)), indices.size(), source.floating());
     Tensor<Number> result;
     result.type = source.type;
     result.shape = std::move(shape);
@@ -60,6 +64,7 @@ std::vector<std::size_t> indices_by_position(const Shape& shape, F&& source_of) 
     std::vector<std::size_t> indices;
     const std::size_t count = element_count(shape);
     if (count == 0) return indices;
+    require_tensor(fmt::format("the indices of a tensor of shape {}", describe(shape)), count, false);
     indices.reserve(count);
     std::vector<std::int64_t> position(shape.size(), 0);
     do indices.push_back(source_of(std::as_const(position)));

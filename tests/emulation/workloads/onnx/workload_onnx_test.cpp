@@ -11,9 +11,12 @@
 #include <catch2/catch.hpp>
 
 #include "core/catalog.hpp"
+#include "core/memory_budget.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/onnx/model_writer.hpp"
+#include "emulation/workloads/onnx/npy_writer.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -172,4 +175,53 @@ TEST_CASE("bad setups are refused before anything runs, naming what is wrong") {
     CHECK_THAT(error_of({model, "inputs=" + (models / "cnn_input.npy").string()}), Catch::Contains("input 'x'"));
     CHECK_THAT(error_of({model, "save-outputs=/no/such/folder"}), Catch::Contains("is not a folder"));
     CHECK_THAT(error_of({"model=/no/such.onnx"}), Catch::Contains("/no/such.onnx"));
+}
+
+TEST_CASE("a graph whose intermediate tensors outgrow the memory limit is refused before it allocates them") {
+    // ConstantOfShape [10^7] -> ReduceSum: a small model and a scalar output, 10^7 values between.
+    onnx::Graph graph;
+    graph.opset = 13;
+    graph.initializers["shape"] = onnx::integer_tensor<double>(onnx::ElementType::Int64, {1}, {10'000'000});
+    onnx::Attribute one;
+    one.kind = onnx::Attribute::Kind::Tensor;
+    one.t = onnx::number_tensor<double>(onnx::ElementType::Float, {1}, {1.0});
+    graph.nodes = {{"/Fill", "ConstantOfShape", "", {"shape"}, {"big"}, {{"value", one}}},
+                   {"/Sum", "ReduceSum", "", {"big"}, {"total"}, {}}};
+    graph.outputs = {{"total", onnx::ElementType::Float, {1}, {}}};
+    test::TempDir dir;
+    const std::filesystem::path model = dir.path() / "fill.onnx";
+    onnx::write_model(graph, model);
+    const Parameters p = Parameters::parse(workload().parameters(), {"model=" + model.string()});
+
+    const std::uint64_t limit = core::memory_limit();
+    core::set_memory_limit(std::uint64_t{64} << 20);
+    // The truth's 10^7 MPFR numbers (about 0.8 GB), and the emulated run's 10^7 doubles (76 MiB).
+    TruthTrace truth;
+    RunControl control;
+    CHECK_THROWS_WITH(workload().run_ground_truth(p, 256, truth, control),
+                      Catch::Contains("node '/Fill' (ConstantOfShape): an output of shape [10000000] needs") &&
+                          Catch::Contains("the limit is 64 MiB"));
+    CHECK_THROWS_WITH(run(p, "fp32"),
+                      Catch::Contains("(ConstantOfShape): an output of shape [10000000] needs 76.3 MiB"));
+    core::set_memory_limit(std::uint64_t{256} << 20);
+    CHECK_NOTHROW(run(p, "fp32"));  // within the limit it runs
+    core::set_memory_limit(limit);
+}
+
+TEST_CASE("labels outside the model's classes are refused, naming the label and the classes") {
+    // Two rows of three class scores; labels 1 and 3 (of classes 0..2).
+    onnx::Graph graph;
+    graph.opset = 13;
+    graph.inputs = {{"x", onnx::ElementType::Float, {2, 3}, {}}};
+    graph.nodes = {{"/Relu", "Relu", "", {"x"}, {"scores"}, {}}};
+    graph.outputs = {{"scores", onnx::ElementType::Float, {2, 3}, {}}};
+    test::TempDir dir;
+    const std::filesystem::path model = dir.path() / "scores.onnx", labels = dir.path() / "labels.npy";
+    onnx::write_model(graph, model);
+    onnx::write_npy(labels, onnx::integer_tensor<double>(onnx::ElementType::Int64, {2}, {1, 3}));
+    const Parameters p =
+        Parameters::parse(workload().parameters(), {"model=" + model.string(), "labels=" + labels.string()});
+    CHECK_THROWS_WITH(run(p, "fp32"), Catch::Contains("label 3 of row 1 is not one of the model's 3 classes (0..2)"));
+    onnx::write_npy(labels, onnx::integer_tensor<double>(onnx::ElementType::Int64, {2}, {1, 2}));
+    CHECK_NOTHROW(run(p, "fp32"));
 }
