@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cctype>
@@ -86,7 +87,11 @@ void set_memory_limit(std::uint64_t bytes) { chosen_limit.store(bytes, std::memo
 
 double mpfr_number_bytes(long precision) {
     const long limbs = (precision + mp_bits_per_limb - 1) / mp_bits_per_limb;
-    return static_cast<double>(sizeof(mpfr_t)) + static_cast<double>(sizeof(mp_limb_t)) * static_cast<double>(limbs);
+    // The limbs are a heap block of their own, led by a limb that MPFR keeps their count in; glibc's
+    // malloc adds 8 bytes and rounds up to 16, at least 32 (a 53-bit number takes 64 bytes, not 40).
+    const double limb_bytes = static_cast<double>(sizeof(mp_limb_t)) * static_cast<double>(limbs + 1);
+    const double block = std::max(32.0, std::ceil((limb_bytes + 8) / 16) * 16);
+    return static_cast<double>(sizeof(mpfr_t)) + block;
 }
 
 void require_memory(std::string_view what, double bytes) {

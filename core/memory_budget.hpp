@@ -22,7 +22,8 @@ std::string format_memory_size(double bytes);
 std::uint64_t memory_limit();
 void set_memory_limit(std::uint64_t bytes);
 
-/// Bytes of one MPFR number of `precision` bits: its mpfr_t and its limbs (for estimates).
+/// Bytes of one MPFR number of `precision` bits: its mpfr_t and the heap block of its limbs, as
+/// glibc's allocator sizes it (for estimates).
 double mpfr_number_bytes(long precision);
 
 /// Throws floatscope::Error "`what` needs 12.3 GiB; the limit is 8 GiB (raise it with

@@ -21,6 +21,7 @@
 #include "core/memory_budget.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/simulation/memory_admission.hpp"
+#include "emulation/simulation/memory_estimate.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/simulation/region_measures.hpp"
 
@@ -159,14 +160,6 @@ void check_request(const RunRequest& r) {
                                 max_mpfr_precision));
 }
 
-/// The bytes that `check` allows (core::MemoryTally): what the job it checks will hold.
-template <typename Check>
-std::uint64_t stated_bytes(const Check& check) {
-    const core::MemoryTally tally;
-    check();
-    return static_cast<std::uint64_t>(std::min(tally.bytes(), 0x1p63));
-}
-
 }  // namespace
 
 RunInfo run_info(const RunRequest& r) {
@@ -222,9 +215,9 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
         s->request = &r;
         report.runs.push_back(run_info(r));
         s->with_truth = report.runs.back().mpfr_precision > 0;
-        s->policy_bytes = stated_bytes([&] { r.workload->check(r.parameters); });
-        if (s->with_truth)
-            s->truth_bytes = stated_bytes([&] { r.workload->check_ground_truth(r.parameters, r.mpfr_precision); });
+        const MemoryEstimate stated = memory_estimate(r);
+        s->policy_bytes = static_cast<std::uint64_t>(stated.policy);
+        if (s->with_truth) s->truth_bytes = static_cast<std::uint64_t>(stated.truth);
         s->policy_rows.resize(r.policies.size());
         s->policies_left = r.policies.size();
         // The truth comes first in the queue, so a policy job waiting for it never waits for a job not started.

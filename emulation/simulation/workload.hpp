@@ -36,6 +36,15 @@ public:
         check(parameters);
     }
 
+    /// What the run keeps per region until the engine measures it: the number of values all its
+    /// regions record together (a policy's Trace holds them as doubles, the TruthTrace as MPFR
+    /// numbers of the truth's precision). The one place a workload declares it: the engine adds it
+    /// to what check and check_ground_truth state, which then cover the arrays a run works on.
+    virtual double recorded_values(const Parameters& parameters) const {
+        (void)parameters;
+        return 0;
+    }
+
     /// Runs the computation under `policy`. The inputs depend on the parameters only (their seed),
     /// so that every policy and the ground truth see the same inputs. Calls control.checkpoint
     /// between units of work.

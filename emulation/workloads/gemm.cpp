@@ -149,6 +149,12 @@ public:
                              8 * (5 * m * k_max + 4 * k_max * n + m * n));
     }
 
+    /// Each k's region keeps its m n results.
+    double recorded_values(const Parameters& parameters) const override {
+        return static_cast<double>(parse_k_list(parameters.text("k")).size()) *
+               static_cast<double>(parameters.integer("m")) * static_cast<double>(parameters.integer("n"));
+    }
+
     /// The truth holds, beside the doubles, one k's A and B and its m n results as MPFR numbers
     /// (exact_gemm sums the m n k exact products in fixed point as it goes).
     void check_ground_truth(const Parameters& parameters, int precision) const override {

@@ -79,6 +79,11 @@ public:
                              8 * values + core::mpfr_number_bytes(53) * width * width);
     }
 
+    /// Each layer's region keeps the batch's activations.
+    double recorded_values(const Parameters& p) const override {
+        return p.real("depth") * p.real("batch") * p.real("width");
+    }
+
     /// Per layer: 2 batch width^2 operations in the layer's matrix-product operand format; its
     /// weights and biases read and its input read and output written, each in its layer's storage
     /// format; resident: every layer's parameters and two activations.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/memory_budget.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
 #include "emulation/accumulation/error_bounds.hpp"
@@ -190,6 +191,21 @@ public:
              "seed of the random series and of stochastic rounding"},
         };
         return schema;
+    }
+
+    /// The n terms in double, drawn, then rounded in place.
+    void check(const Parameters& parameters) const override {
+        const double n = parameters.real("n");
+        core::require_memory(fmt::format("sum with n={}", parameters.integer("n")), 8 * n);
+    }
+
+    /// The drawn terms in double, and up to 65537 pending terms as MPFR numbers (summed exactly
+    /// every 65536 terms).
+    void check_ground_truth(const Parameters& parameters, int precision) const override {
+        const double n = parameters.real("n");
+        core::require_memory(
+            fmt::format("the sum ground truth with n={} at {} bits", parameters.integer("n"), precision),
+            8 * n + 65537 * core::mpfr_number_bytes(precision));
     }
 
     /// n terms read once in the storage format; n additions in the accumulator's format (Kahan's

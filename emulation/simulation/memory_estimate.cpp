@@ -1,0 +1,49 @@
+// A run's memory as its workload states it: the checks' requests and the values its regions keep.
+#include "emulation/simulation/memory_estimate.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "core/memory_budget.hpp"
+#include "emulation/simulation/workload.hpp"
+
+namespace floatscope::emu {
+
+namespace {
+
+/// Checks what the regions of `r` keep (Workload::recorded_values) at `bytes_each` a value.
+void require_recorded(const RunRequest& r, double bytes_each, std::string_view whose) {
+    const double values = r.workload->recorded_values(r.parameters);
+    if (values > 0)
+        core::require_memory(
+            fmt::format("the {:.0f} values {} keeps of {}'s regions", values, whose, r.workload->name()),
+            values * bytes_each);
+}
+
+/// The bytes that `check` allows (core::MemoryTally).
+template <typename Check>
+double stated_bytes(const Check& check) {
+    const core::MemoryTally tally;
+    check();
+    return std::min(tally.bytes(), 0x1p63);
+}
+
+}  // namespace
+
+MemoryEstimate memory_estimate(const RunRequest& r) {
+    MemoryEstimate estimate;
+    estimate.policy = stated_bytes([&] {
+        r.workload->check(r.parameters);
+        require_recorded(r, sizeof(double), "a policy's trace");
+    });
+    if (r.ground_truth && r.workload->has_ground_truth())
+        estimate.truth = stated_bytes([&] {
+            r.workload->check_ground_truth(r.parameters, r.mpfr_precision);
+            require_recorded(r, core::mpfr_number_bytes(r.mpfr_precision), "the ground truth");
+        });
+    return estimate;
+}
+
+}  // namespace floatscope::emu

@@ -1,0 +1,18 @@
+// What a run's jobs hold, as its workload's checks state it: the engine admits jobs by it.
+#pragma once
+
+#include "emulation/simulation/engine.hpp"
+
+namespace floatscope::emu {
+
+/// The bytes one policy's run and the ground truth (0 without one) of `request` hold: what the
+/// workload's check and check_ground_truth allow (core::MemoryTally), and the values its regions
+/// keep (Workload::recorded_values) as doubles in a policy's trace and as MPFR numbers in the
+/// truth's. Throws floatscope::Error, as the checks do, when a part exceeds the memory limit.
+struct MemoryEstimate {
+    double policy = 0;
+    double truth = 0;
+};
+MemoryEstimate memory_estimate(const RunRequest& request);
+
+}  // namespace floatscope::emu
