@@ -409,11 +409,11 @@ TEST_CASE("sweep: a grid too large for the memory limit is refused before it is 
         values += std::to_string(i);
     }
     // 10^6 grid points: built whole, their requests would take gigabytes and minutes.
-    const CliResult refused =
-        run_cli({"sweep", "sum", "--formats", "fp16", "--grid", "n=" + values, "--grid", "seed=" + values,
-                 "--memory-limit", "64M", "--csv", "-"},
-                "", {{}, 60});
+    const CliResult refused = run_cli({"sweep", "sum", "--formats", "fp16", "--grid", "n=" + values, "--grid",
+                                       "seed=" + values, "--memory-limit", "64M", "--csv", "-"},
+                                      "", {{}, 60});
     CHECK(refused.exit_code == 2);
-    CHECK_THAT(refused.err, Catch::Contains("a sweep of 1000000 grid points") && Catch::Contains("the limit is 64 MiB"));
+    CHECK_THAT(refused.err,
+               Catch::Contains("a sweep of 1000000 grid points") && Catch::Contains("the limit is 64 MiB"));
     CHECK(refused.out.empty());
 }
