@@ -4,11 +4,13 @@
 
 #include <cstring>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/input_excerpt.hpp"
 
 namespace floatscope::emu {
 
@@ -68,10 +70,27 @@ public:
         std::memcpy(&value, take(sizeof(T), field), sizeof(T));
         return value;
     }
-    std::string string(const std::string& field) {
+    /// A name (a metadata key, a tensor's name): GGUF allows keys of up to 65535 bytes, and
+    /// ggml's tensor names are far shorter; a longer one is refused before it is copied.
+    std::string name(const std::string& field) {
+        constexpr std::uint64_t longest_name = 65535;
+        const std::string_view text = view(field);
+        if (text.size() > longest_name)
+            throw Error(fmt::format("{}: {} is {} bytes long; names hold at most {}", file_.path(), field, text.size(),
+                                    longest_name));
+        return std::string(text);
+    }
+    /// A string value as weights-info shows it: a long one (a tokenizer's chat template is a few
+    /// kilobytes) whole, one past a mebibyte as its start and length, not copied out of the mapping.
+    std::string value(const std::string& field) {
+        constexpr std::size_t longest_value = std::size_t{1} << 20;
+        const std::string_view text = view(field);
+        return text.size() > longest_value ? core::input_excerpt(text) : std::string(text);
+    }
+    std::string_view view(const std::string& field) {
         const auto length = read<std::uint64_t>(field + " (its length)");
         const std::byte* text = take(length, field);
-        return std::string(reinterpret_cast<const char*>(text), length);
+        return {reinterpret_cast<const char*>(text), static_cast<std::size_t>(length)};
     }
     const std::byte* take(std::uint64_t n, const std::string& field) {
         if (n > left())
@@ -107,7 +126,7 @@ std::string scalar_text(Cursor& c, std::uint32_t type, const std::string& field)
 
 /// One metadata value as text; arrays show their first values and their length.
 std::string value_text(Cursor& c, std::uint32_t type, const std::string& field, int depth) {
-    if (type == STRING) return c.string(field);
+    if (type == STRING) return c.value(field);
     if (type != ARRAY) {
         if (scalar_bytes(type) == 0)
             throw Error(fmt::format("{}: {}: unknown value type {} (valid 0..12)", c.path(), field, type));
@@ -173,7 +192,7 @@ struct TensorInfo {
 TensorInfo tensor_info(Cursor& c, const std::string& path, std::uint64_t index) {
     TensorInfo info;
     WeightTensor& t = info.tensor;
-    t.name = c.string(fmt::format("tensor info {} (name)", index));
+    t.name = c.name(fmt::format("tensor info {} (name)", index));
     const std::string where = fmt::format("tensor '{}'", t.name);
     const auto dims = c.read<std::uint32_t>(where + " n_dims");
     if (dims == 0 || dims > max_dims)
@@ -229,7 +248,7 @@ void read_gguf(const std::shared_ptr<const MappedFile>& file, Checkpoint& into) 
         throw Error(fmt::format("{}: tensor_count {} cannot fit in the file", path, tensor_count));
     std::uint64_t alignment = default_alignment;
     for (std::uint64_t i = 0; i < kv_count; ++i) {
-        const std::string key = c.string(fmt::format("metadata key {}", i));
+        const std::string key = c.name(fmt::format("metadata key {}", i));
         const std::string field = fmt::format("metadata '{}'", key);
         const auto type = c.read<std::uint32_t>(field + " (value type)");
         if (key == "general.alignment") {

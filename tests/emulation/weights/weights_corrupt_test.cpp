@@ -161,6 +161,11 @@ TEST_CASE("GGUF lies: header, metadata, tensor infos, offsets", "[weights]") {
     check_refused(gguf({{"w", {48, 2}, 2, 0}}, 128), "tensor 'w': dims[0] = 48 is not a multiple of the Q4_0 block");
     check_refused(gguf({{"w", {16}, 0, 0}, {"v", {8}, 0, 32}}, 128), "overlaps tensor 'v'");
     check_refused(gguf({{"w", {8}, 0, 0}, {"w", {8}, 0, 32}}, 128), "tensor 'w' is named twice");
+    // Names are refused past 65535 bytes before they are copied (a 3 GiB name took 9.2 GB).
+    check_refused(gguf({{std::string(70000, 'w'), {8}, 0, 0}}, 128),
+                  "tensor info 0 (name) is 70000 bytes long; names hold at most 65535");
+    check_refused(gguf({}, 0, {gguf_string(std::string(70000, 'k')) + le32(8) + gguf_string("v")}),
+                  "metadata key 0 is 70000 bytes long; names hold at most 65535");
     check_refused(gguf({}, 0, {gguf_string("k") + le32(13) + le32(0)}), "metadata 'k': unknown value type 13");
     check_refused(gguf({}, 0, {gguf_string("k") + le32(9) + le32(4) + le64(1000000)}),
                   "metadata 'k': array length 1000000 cannot fit");
@@ -170,4 +175,20 @@ TEST_CASE("GGUF lies: header, metadata, tensor infos, offsets", "[weights]") {
     std::string nested = gguf_string("k") + le32(9);
     for (int i = 0; i < 9; ++i) nested += le32(9) + le64(1);
     check_refused(gguf({}, 0, {nested + le32(4) + le64(1) + le32(0)}), "arrays nested deeper than 8");
+}
+
+TEST_CASE("a GGUF string value past a mebibyte is shown by its start and length", "[weights]") {
+    const floatscope::test::TempDir dir;
+    const std::string long_value = std::string(3 << 20, 'v');
+    const std::string path =
+        dir.write("long.gguf", gguf({}, 0, {gguf_string("k") + le32(8) + gguf_string(long_value)})).string();
+    const auto checkpoint = open_checkpoint(path);
+    REQUIRE(checkpoint.metadata.size() == 1);
+    CHECK(checkpoint.metadata[0].second.size() < 300);
+    CHECK_THAT(checkpoint.metadata[0].second, Contains("... (3145728 characters)"));
+    // A chat template's few kilobytes stay whole.
+    const std::string template_text = std::string(20000, 't');
+    const std::string short_path =
+        dir.write("short.gguf", gguf({}, 0, {gguf_string("k") + le32(8) + gguf_string(template_text)})).string();
+    CHECK(open_checkpoint(short_path).metadata[0].second == template_text);
 }
