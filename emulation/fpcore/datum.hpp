@@ -2,6 +2,7 @@
 // the line and column of every element, and its printer.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,7 +11,9 @@ namespace floatscope::emu::fpcore {
 
 /// Where a datum starts in its source: "file.fpcore:12:5" in messages.
 struct SourceLocation {
-    std::string source;  ///< file name or "<text>"
+    /// File name or "<text>", shared by every datum and expression of the file: a copy each took
+    /// 32 bytes and a heap block of a long path per node of a large file.
+    std::shared_ptr<const std::string> source;
     int line = 0;  ///< from 1
     int column = 0;  ///< from 1
     std::string describe() const;

@@ -88,3 +88,15 @@ TEST_CASE("fpcore over a corpus: a file that does not parse is reported in its r
     // The same run passes a coverage check it meets: the check decides the status, as before.
     CHECK(run_cli({"fpcore", bad.string(), good.string(), "--samples", "8", "--check-coverage", "0.5"}).exit_code == 0);
 }
+
+TEST_CASE("fpcore measures a large file against the memory limit before it parses it") {
+    TempDir dir;
+    std::string terms;
+    for (int i = 0; i < 100'000; ++i) terms += " (+ x 1)";
+    const std::string file = dir.write("large.fpcore", "(FPCore (x) (+" + terms + "))").string();
+    // 800 KB of text: about 96 MB of tree and program, past a 64 MiB limit.
+    const Result refused = run_cli({"fpcore", file, "--samples", "1", "--formats", "fp32", "--memory-limit", "64M"});
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.err,
+               Catch::Contains("(800016 bytes of FPCore) needs") && Catch::Contains("the limit is 64 MiB"));
+}
