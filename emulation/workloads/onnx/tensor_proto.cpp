@@ -2,14 +2,15 @@
 #include "emulation/workloads/onnx/tensor_proto.hpp"
 
 #include <charconv>
-#include <fstream>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/weights/mapped_file.hpp"
 #include "emulation/workloads/onnx/element_decoding.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
 
@@ -35,9 +36,10 @@ std::uint64_t external_number(const std::string& key, const std::string& text, s
     return value;
 }
 
-/// The bytes of external data: `size` bytes (what the shape needs) of the file external_data names.
-std::string external_bytes(const ::onnx::TensorProto& proto, std::size_t size, std::string_view context,
-                           const core::DataFolder& folder) {
+/// Decodes into `t` the `size` bytes (what the shape needs) of the file external_data names,
+/// through a memory mapping: the bytes are not read into memory beside the decoded values.
+void decode_external(const ::onnx::TensorProto& proto, std::size_t size, std::string_view context,
+                     const core::DataFolder& folder, Tensor<double>& t) {
     std::string location;
     std::uint64_t offset = 0;
     std::optional<std::uint64_t> length;
@@ -60,12 +62,11 @@ std::string external_bytes(const ::onnx::TensorProto& proto, std::size_t size, s
     if (offset > file_size || file_size - offset < size)
         throw Error(fmt::format("{}: external data file '{}' has {} bytes, the tensor needs {} from offset {}", context,
                                 file.string(), file_size, size, offset));
-    std::ifstream in(file, std::ios::binary);
-    std::string bytes(size, '\0');
-    in.seekg(static_cast<std::streamoff>(offset));
-    in.read(bytes.data(), static_cast<std::streamsize>(size));
-    if (!in) throw Error(fmt::format("{}: cannot read external data file '{}'", context, file.string()));
-    return bytes;
+    const MappedFile mapped(file.string());
+    const std::span<const std::byte> bytes = mapped.bytes();
+    if (offset > bytes.size() || bytes.size() - offset < size)  // the file changed since it was sized
+        throw Error(fmt::format("{}: cannot read external data file '{}'", context, file.string()));
+    decode_little_endian(std::string_view(reinterpret_cast<const char*>(bytes.data() + offset), size), t);
 }
 
 void require_values(std::size_t held, std::size_t needed, const char* field, const Tensor<double>& t,
@@ -147,7 +148,7 @@ Tensor<double> decode_tensor(const ::onnx::TensorProto& proto, std::string_view 
     if (proto.data_location() == ::onnx::TensorProto::EXTERNAL) {
         if (count > std::numeric_limits<std::size_t>::max() / width)
             throw Error(fmt::format("{}: shape {} is too large", context, describe(t.shape)));
-        decode_little_endian(external_bytes(proto, count * width, context, folder), t);
+        decode_external(proto, count * width, context, folder, t);
     } else if (proto.has_raw_data()) {
         const std::size_t bytes = proto.raw_data().size();
         if (bytes / width != count || bytes % width != 0)
