@@ -29,7 +29,8 @@ emu::AccumulationModel preset_model(const emu::AccumulationPreset& preset, const
     if (output) {
         if (*output != "fp32" && *output != "fp16")
             throw Error(fmt::format("output '{}' is not one of fp32, fp16", *output));
-        model.output = {core::parse_format(*output), core::RoundingMode::NearestEven};
+        // fp16 output takes the preset's fp16-accumulating instruction where the GPU has one, as the CLI.
+        model = emu::model_with_output(preset, {core::parse_format(*output), core::RoundingMode::NearestEven});
     }
     emu::validate(model);
     return model;
@@ -91,10 +92,11 @@ py::object dot(py::handle a_argument, py::handle b_argument, double c, const std
     if (a.size() != b.size())
         throw Error(fmt::format("A has {} operands and B {}; they must have the same number", a.size(), b.size()));
     const auto k = static_cast<int>(a.size());
-    if (k == 0 || (preset.instruction_k > 0 && k != preset.instruction_k))
-        throw Error(fmt::format(
-            "A and B hold K = {} operands; {} takes {}", k, preset.name,
-            preset.instruction_k > 0 ? fmt::format("K = {}", preset.instruction_k) : std::string("K >= 1")));
+    if (k == 0 || !preset.takes_k(k))
+        throw Error(fmt::format("A and B hold K = {} operands; {} takes {}", k, preset.name,
+                                preset.instruction_ks.empty()
+                                    ? std::string("K >= 1")
+                                    : fmt::format("K = {}", fmt::join(preset.instruction_ks, " or "))));
     cli::require_value_of(model.output.format, c, "C");
     double d = 0;
     {
