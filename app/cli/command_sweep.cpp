@@ -13,6 +13,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "emulation/simulation/engine.hpp"
+#include "emulation/simulation/sweep_grid.hpp"
 #include "emulation/simulation/workload.hpp"
 #include "emulation/workloads/registry.hpp"
 
@@ -27,18 +28,14 @@ struct SweepOptions {
     std::string resume;  ///< the report file the sweep checkpoints into and continues from
 };
 
-struct GridAxis {
-    std::string name;
-    std::vector<std::string> values;
-};
-
-std::vector<GridAxis> parse_grid(const std::vector<std::string>& grid, const std::vector<std::string>& assignments) {
-    std::vector<GridAxis> axes;
+/// The --grid texts name=v1,v2,... as axes (emu::grid_requests checks them against each other and --set).
+std::vector<emu::GridAxis> parse_grid(const std::vector<std::string>& grid) {
+    std::vector<emu::GridAxis> axes;
     for (const std::string& text : grid) {
         const auto equals = text.find('=');
         if (equals == std::string::npos || equals == 0 || equals + 1 == text.size())
             throw Error("--grid '" + text + "': write name=value1,value2,...");
-        GridAxis axis{text.substr(0, equals), {}};
+        emu::GridAxis axis{text.substr(0, equals), {}};
         std::string_view rest = std::string_view(text).substr(equals + 1);
         while (true) {
             const auto comma = rest.find(',');
@@ -46,12 +43,6 @@ std::vector<GridAxis> parse_grid(const std::vector<std::string>& grid, const std
             if (comma == std::string_view::npos) break;
             rest = rest.substr(comma + 1);
         }
-        for (const GridAxis& other : axes)
-            if (other.name == axis.name)
-                throw Error("--grid gives '" + axis.name + "' twice; list its values in one --grid");
-        for (const std::string& assignment : assignments)
-            if (assignment.substr(0, assignment.find('=')) == axis.name)
-                throw Error("'" + axis.name + "' is both in --set and in --grid; keep one");
         axes.push_back(std::move(axis));
     }
     return axes;
@@ -59,11 +50,11 @@ std::vector<GridAxis> parse_grid(const std::vector<std::string>& grid, const std
 
 /// What makes shards parts of one sweep, for merge to compare: the workload, the fixed parameters,
 /// the grid's axes, the policies, the precision of the truth and the number of points.
-std::string sweep_identity(const SimulationOptions& simulation, const std::vector<GridAxis>& axes,
+std::string sweep_identity(const SimulationOptions& simulation, const std::vector<emu::GridAxis>& axes,
                            const std::vector<emu::PrecisionPolicy>& policies, std::size_t points) {
     std::string text = simulation.workload;
     for (const std::string& assignment : simulation.assignments) text.append(" ").append(assignment);
-    for (const GridAxis& axis : axes) text.append(fmt::format(" {}={}", axis.name, fmt::join(axis.values, ",")));
+    for (const emu::GridAxis& axis : axes) text.append(fmt::format(" {}={}", axis.name, fmt::join(axis.values, ",")));
     text.append(" | policies");
     for (const emu::PrecisionPolicy& policy : policies) text.append(" [").append(policy.describe()).append("]");
     text.append(simulation.no_ground_truth ? " | no truth" : fmt::format(" | mpfr {} bits", simulation.mpfr_precision));
@@ -135,33 +126,18 @@ emu::Report resumed_sweep(const std::string& path, const std::string& shard, con
 int run_sweep(std::ostream& out, const SweepOptions& options) {
     const SimulationOptions& simulation = options.simulation;
     const emu::Workload& workload = emu::find_workload(simulation.workload);
-    const std::vector<GridAxis> axes = parse_grid(options.grid, simulation.assignments);
+    const std::vector<emu::GridAxis> axes = parse_grid(options.grid);
     const auto [shard, shards] = shard_option(options.shard);
     const std::vector<emu::PrecisionPolicy> policies = chosen_policies(simulation, workload);
     check_outputs(simulation.csv, simulation.json);
 
-    // Every grid point is checked, also those of other shards, so that all shards fail alike.
-    std::size_t points = 1;
-    for (const GridAxis& axis : axes) points *= axis.values.size();
-    std::vector<emu::RunRequest> requests;
-    for (std::size_t point = 0; point < points; ++point) {
-        std::vector<std::string> assignments = simulation.assignments;
-        std::size_t rest = point;  // the first axis varies slowest
-        for (auto axis = axes.rbegin(); axis != axes.rend(); ++axis) {
-            assignments.push_back(axis->name + "=" + axis->values[rest % axis->values.size()]);
-            rest /= axis->values.size();
-        }
-        emu::RunRequest request;
-        request.workload = &workload;
-        request.parameters = emu::Parameters::parse(workload.parameters(), assignments);
-        workload.check(request.parameters);
-        if (point % shards != shard) continue;
-        request.policies = policies;
-        request.ground_truth = !simulation.no_ground_truth;
-        request.mpfr_precision = simulation.mpfr_precision;
-        request.run_id = std::to_string(point + 1);
-        requests.push_back(std::move(request));
-    }
+    emu::RunRequest base;
+    base.workload = &workload;
+    base.policies = policies;
+    base.ground_truth = !simulation.no_ground_truth;
+    base.mpfr_precision = simulation.mpfr_precision;
+    const std::vector<emu::RunRequest> requests = emu::grid_requests(base, simulation.assignments, axes, shard, shards);
+    const std::size_t points = emu::grid_points(axes);
 
     emu::RunControl control(progress_printer(simulation.progress));
     // The shard says which it is, so that merge can tell a missing or repeated shard.

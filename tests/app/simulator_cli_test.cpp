@@ -240,7 +240,7 @@ TEST_CASE("run: bad input exits 2 naming the valid choices, and writes no file")
         {{"run", "sum", "--mpfr-precision", "8"}, "--mpfr-precision: '8' is not a whole number in 53..65536"},
         {{"sweep", "sum", "--grid", "n=10,0"}, "expected an integer in [1, 16777216]"},
         {{"sweep", "sum", "--grid", "n"}, "--grid 'n': write name=value1,value2"},
-        {{"sweep", "sum", "--grid", "n=1", "--set", "n=2"}, "'n' is both in --set and in --grid"},
+        {{"sweep", "sum", "--grid", "n=1", "--set", "n=2"}, "'n' is both a fixed parameter and a grid axis"},
         {{"sweep", "sum", "--shard", "3/3"}, "--shard '3/3': write i/N with 0 <= i < N"},
         {{"sweep", "sum", "--shard", "x"}, "--shard 'x'"},
     };
