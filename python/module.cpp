@@ -17,4 +17,5 @@ PYBIND11_MODULE(floatscope, m) {
     floatscope::python::bind_quantize(m);
     floatscope::python::bind_matmul(m);
     floatscope::python::bind_run(m);
+    floatscope::python::bind_sweep(m);
 }

@@ -9,7 +9,7 @@ packages=(
   catch2 libcli11-dev libfmt-dev nlohmann-json3-dev libbenchmark-dev zlib1g-dev
   libonnx-dev libprotobuf-dev python3-onnx
   dataset-fashion-mnist python3-numpy
-  pybind11-dev python3-dev python3-pytest python3-gmpy2
+  pybind11-dev python3-dev python3-pytest python3-gmpy2 python3-pandas
   xvfb xauth fonts-dejavu-core
   clang libclang-rt-14-dev
 )

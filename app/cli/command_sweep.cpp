@@ -1,7 +1,6 @@
 // `sweep WORKLOAD`: a workload over a grid of parameter values x policies, on every core, as one report;
 // `--shard i/N` keeps one deterministic slice of the grid so that a cluster can share it out.
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -14,8 +13,8 @@
 #include "app/cli/simulation_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
-#include "core/memory_budget.hpp"
 #include "emulation/simulation/engine.hpp"
+#include "emulation/simulation/sweep_grid.hpp"
 #include "emulation/simulation/workload.hpp"
 #include "emulation/workloads/registry.hpp"
 
@@ -30,18 +29,14 @@ struct SweepOptions {
     std::string resume;  ///< the report file the sweep checkpoints into and continues from
 };
 
-struct GridAxis {
-    std::string name;
-    std::vector<std::string> values;
-};
-
-std::vector<GridAxis> parse_grid(const std::vector<std::string>& grid, const std::vector<std::string>& assignments) {
-    std::vector<GridAxis> axes;
+/// The --grid texts name=v1,v2,... as axes (emu::grid_requests checks them against each other and --set).
+std::vector<emu::GridAxis> parse_grid(const std::vector<std::string>& grid) {
+    std::vector<emu::GridAxis> axes;
     for (const std::string& text : grid) {
         const auto equals = text.find('=');
         if (equals == std::string::npos || equals == 0 || equals + 1 == text.size())
             throw Error("--grid '" + text + "': write name=value1,value2,...");
-        GridAxis axis{text.substr(0, equals), {}};
+        emu::GridAxis axis{text.substr(0, equals), {}};
         std::string_view rest = std::string_view(text).substr(equals + 1);
         while (true) {
             const auto comma = rest.find(',');
@@ -49,12 +44,6 @@ std::vector<GridAxis> parse_grid(const std::vector<std::string>& grid, const std
             if (comma == std::string_view::npos) break;
             rest = rest.substr(comma + 1);
         }
-        for (const GridAxis& other : axes)
-            if (other.name == axis.name)
-                throw Error("--grid gives '" + axis.name + "' twice; list its values in one --grid");
-        for (const std::string& assignment : assignments)
-            if (assignment.substr(0, assignment.find('=')) == axis.name)
-                throw Error("'" + axis.name + "' is both in --set and in --grid; keep one");
         axes.push_back(std::move(axis));
     }
     return axes;
@@ -62,29 +51,15 @@ std::vector<GridAxis> parse_grid(const std::vector<std::string>& grid, const std
 
 /// What makes shards parts of one sweep, for merge to compare: the workload, the fixed parameters,
 /// the grid's axes, the policies, the precision of the truth and the number of points.
-std::string sweep_identity(const SimulationOptions& simulation, const std::vector<GridAxis>& axes,
+std::string sweep_identity(const SimulationOptions& simulation, const std::vector<emu::GridAxis>& axes,
                            const std::vector<emu::PrecisionPolicy>& policies, std::size_t points) {
     std::string text = simulation.workload;
     for (const std::string& assignment : simulation.assignments) text.append(" ").append(assignment);
-    for (const GridAxis& axis : axes) text.append(fmt::format(" {}={}", axis.name, fmt::join(axis.values, ",")));
+    for (const emu::GridAxis& axis : axes) text.append(fmt::format(" {}={}", axis.name, fmt::join(axis.values, ",")));
     text.append(" | policies");
     for (const emu::PrecisionPolicy& policy : policies) text.append(" [").append(policy.describe()).append("]");
     text.append(simulation.no_ground_truth ? " | no truth" : fmt::format(" | mpfr {} bits", simulation.mpfr_precision));
     return text.append(fmt::format(" | {} points", points));
-}
-
-/// About what one grid point's RunRequest holds before it runs: its policies (their structures and
-/// text), its parameters and the vectors around them, doubled for the heap blocks their formats'
-/// names and tables take (sum with one policy: 2.9 KB a point measured, 3.3 KB estimated). The grid
-/// is checked with it before it is built.
-double request_bytes(const emu::Workload& workload, const std::vector<emu::PrecisionPolicy>& policies,
-                     const std::vector<GridAxis>& axes) {
-    double bytes = sizeof(emu::RunRequest) + 32;
-    for (const emu::PrecisionPolicy& policy : policies)
-        bytes += sizeof(emu::PrecisionPolicy) + 2 * static_cast<double>(policy.describe().size());
-    const double parameter = sizeof(std::pair<std::string, std::string>) + 32;  // names and values mostly in place
-    bytes += parameter * static_cast<double>(workload.parameters().size() + axes.size());
-    return 2 * bytes;
 }
 
 /// "i/N" with 0 <= i < N; {0, 1} for the whole grid.
@@ -180,39 +155,18 @@ emu::Report resumed_sweep(const std::string& path, const std::string& shard, con
 int run_sweep(std::ostream& out, const SweepOptions& options) {
     const SimulationOptions& simulation = options.simulation;
     const emu::Workload& workload = emu::find_workload(simulation.workload);
-    const std::vector<GridAxis> axes = parse_grid(options.grid, simulation.assignments);
+    const std::vector<emu::GridAxis> axes = parse_grid(options.grid);
     const auto [shard, shards] = shard_option(options.shard);
     const std::vector<emu::PrecisionPolicy> policies = chosen_policies(simulation, workload);
     check_outputs(simulation.csv, simulation.json);
 
-    // Every grid point is checked, also those of other shards, so that all shards fail alike.
-    double points_held = 1;  // a double: the product of long axes must not wrap before it is checked
-    for (const GridAxis& axis : axes) points_held *= static_cast<double>(axis.values.size());
-    const double shard_points = std::ceil(points_held / static_cast<double>(shards));
-    core::require_memory(fmt::format("a sweep of {:.0f} grid points{} ({} each)", points_held,
-                                     shards > 1 ? fmt::format(", {:.0f} in this shard", shard_points) : "",
-                                     core::format_memory_size(request_bytes(workload, policies, axes))),
-                         shard_points * request_bytes(workload, policies, axes));
-    const auto points = static_cast<std::size_t>(points_held);
-    std::vector<emu::RunRequest> requests;
-    for (std::size_t point = 0; point < points; ++point) {
-        std::vector<std::string> assignments = simulation.assignments;
-        std::size_t rest = point;  // the first axis varies slowest
-        for (auto axis = axes.rbegin(); axis != axes.rend(); ++axis) {
-            assignments.push_back(axis->name + "=" + axis->values[rest % axis->values.size()]);
-            rest /= axis->values.size();
-        }
-        emu::RunRequest request;
-        request.workload = &workload;
-        request.parameters = emu::Parameters::parse(workload.parameters(), assignments);
-        workload.check(request.parameters);
-        if (point % shards != shard) continue;
-        request.policies = policies;
-        request.ground_truth = !simulation.no_ground_truth;
-        request.mpfr_precision = simulation.mpfr_precision;
-        request.run_id = std::to_string(point + 1);
-        requests.push_back(std::move(request));
-    }
+    emu::RunRequest base;
+    base.workload = &workload;
+    base.policies = policies;
+    base.ground_truth = !simulation.no_ground_truth;
+    base.mpfr_precision = simulation.mpfr_precision;
+    const std::vector<emu::RunRequest> requests = emu::grid_requests(base, simulation.assignments, axes, shard, shards);
+    const std::size_t points = emu::grid_points(axes);
 
     emu::RunControl control(progress_printer(simulation.progress));
     // The shard says which it is, so that merge can tell a missing or repeated shard.

@@ -30,6 +30,33 @@ std::string cell(const Line& line, const std::string& name, const char* style) {
     return fmt::format(fmt::runtime(style), found->second);
 }
 
+/// A policy whose results are NaN or infinite where the truth is finite (an unbounded normwise
+/// error) failed there, however good its other regions look: said under the table, a line per
+/// policy, so that a glance at the last region never hides it.
+void print_failures(const std::vector<Line>& lines, bool several_runs, std::ostream& out) {
+    struct Failure {
+        std::string who;
+        int regions = 0;
+        std::string first;
+    };
+    std::vector<Failure> failures;
+    for (const Line& line : lines) {
+        const auto error = line.metrics.find(emu::metric::normwise_rel_error);
+        if (error == line.metrics.end() || !std::isinf(error->second)) continue;
+        const emu::ReportRow& r = *line.first;
+        const std::string who = several_runs ? fmt::format("{} (run {})", r.policy, r.run) : r.policy;
+        auto it = std::find_if(failures.begin(), failures.end(), [&](const Failure& f) { return f.who == who; });
+        if (it == failures.end())
+            it = failures.insert(
+                failures.end(),
+                {who, 0, r.region.empty() ? fmt::format("{} {}", r.region_kind, r.region_index) : r.region});
+        ++it->regions;
+    }
+    for (const Failure& f : failures)
+        out << fmt::format("FAILED: {}: NaN or infinite results where the truth is finite in {} region{} (first: {})\n",
+                           f.who, f.regions, f.regions == 1 ? "" : "s", f.first);
+}
+
 }  // namespace
 
 void print_report_summary(const emu::Report& report, std::ostream& out) {
@@ -77,6 +104,7 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
         table.add_row(std::move(row));
     }
     table.print(out);
+    print_failures(lines, several_runs, out);
     for (const emu::RunInfo& run : report.runs) {
         const auto found = timings.find(run.run);
         if (found == timings.end()) continue;

@@ -132,10 +132,13 @@ struct Norms {
 
     void add(long double error, long double truth) {
         error_squares += error * error;
-        truth_squares += truth * truth;
+        add_truth(truth);
         error_max = std::max(error_max, std::fabs(error));
-        truth_max = std::max(truth_max, std::fabs(truth));
         exact = exact && error == 0;
+    }
+    void add_truth(long double truth) {
+        truth_squares += truth * truth;
+        truth_max = std::max(truth_max, std::fabs(truth));
     }
 };
 
@@ -191,6 +194,9 @@ public:
             bits_correct_.values.push_back(agree ? precision_ : 0.0);
             if (!agree) norms_.unbounded = true, norms_.exact = false;
             if (mpfr_inf_p(t)) return;
+            // A finite truth counts in ||t|| all the same: a region whose results are all NaN has an
+            // unbounded normwise error, not none (which a "last region with the metric" skipped).
+            norms_.add_truth(mpfr_get_ld(t, MPFR_RNDN));
             overflow_count_ += overflow_.beyond_range(t);
             components_.push_back({std::fabs(mpfr_get_ld(t, MPFR_RNDN)), INFINITY});
             return;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/format_properties.hpp"
 #include "core/memory_budget.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
@@ -207,7 +208,12 @@ public:
             region.metrics.push_back({metric::k, static_cast<double>(k)});
             const ErrorBounds bounds = dot_error_bounds(model, static_cast<double>(k), storage.format, storage_u);
             const double conditioning = normwise_conditioning(exact, k);
-            if (std::isfinite(bounds.deterministic * conditioning)) {
+            // The bounds hold where nothing overflowed (Higham 2002, 2.1): beside a result that came
+            // out NaN, infinite or at the format's largest value, a drawn bound would be no bound.
+            const double largest = core::format_properties(region.format).max_finite;
+            const bool in_range = std::all_of(region.values.begin(), region.values.end(),
+                                              [largest](double v) { return std::fabs(v) < largest; });
+            if (in_range && std::isfinite(bounds.deterministic * conditioning)) {
                 region.metrics.push_back({metric::error_bound_deterministic, bounds.deterministic * conditioning});
                 region.metrics.push_back({metric::error_bound_probabilistic, bounds.probabilistic * conditioning});
             }

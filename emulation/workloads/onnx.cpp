@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include "emulation/workloads/data/idx_file.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/data/seeded_random.hpp"
+#include "emulation/workloads/onnx.hpp"
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
 #include "emulation/workloads/onnx/graph_precision.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
@@ -110,17 +112,26 @@ std::vector<std::int64_t> read_labels(const std::filesystem::path& path) {
     return {idx.values.begin(), idx.values.end()};
 }
 
-ModelRun load(const Parameters& p) {
+/// The model, and its inputs from `given` (tensors held in memory; may be null), the inputs= files or the seed.
+ModelRun load(const Parameters& p, const OnnxTensors* given) {
     const std::string& model = p.text("model");
     if (model.empty()) throw Error("onnx: give the model with --set model=FILE.onnx");
     ModelRun run{onnx::read_model(model), {}, {}};
     onnx::check_evaluable(run.graph, model);  // every unsupported node listed before anything runs
     const std::vector<std::string> files = file_list(p.text("inputs"));
+    const bool held = given && !given->inputs.empty();
+    if (held) {
+        if (!files.empty()) throw Error("onnx: the inputs are given as tensors; inputs= must then be empty");
+        if (given->inputs.size() != run.graph.inputs.size())
+            throw Error(fmt::format("onnx: the model takes {} input(s), {} tensor(s) given", run.graph.inputs.size(),
+                                    given->inputs.size()));
+        run.inputs = given->inputs;
+    }
     if (!files.empty() && files.size() != run.graph.inputs.size())
         throw Error(fmt::format("onnx: the model takes {} input(s) ({}), inputs= names {} file(s)",
                                 run.graph.inputs.size(), run.graph.inputs.size(), files.size()));
     const auto batch = static_cast<std::size_t>(p.integer("batch"));
-    for (std::size_t i = 0; i < run.graph.inputs.size(); ++i) {
+    for (std::size_t i = 0; !held && i < run.graph.inputs.size(); ++i) {
         if (files.empty()) {
             run.inputs.push_back(generated_input(run.graph.inputs[i], i, p));
         } else {
@@ -187,6 +198,8 @@ const Tensor<Number>* first_floating(const std::vector<const Tensor<Number>*>& o
 
 class OnnxWorkload final : public Workload {
 public:
+    explicit OnnxWorkload(std::shared_ptr<const OnnxTensors> tensors = nullptr) : tensors_(std::move(tensors)) {}
+
     std::string name() const override { return "onnx"; }
     std::string summary() const override {
         return "an ONNX model's graph under the policy, node by node against its MPFR evaluation";
@@ -263,7 +276,7 @@ public:
     bool reads_graph_policy() const override { return true; }
 
     void check(const Parameters& p) const override {
-        const ModelRun run = load(p);
+        const ModelRun run = load(p, tensors_.get());
         double values = 0;
         for (const Tensor<double>& t : run.inputs) values += static_cast<double>(t.size());
         core::require_memory("the onnx model's inputs", 8 * values);
@@ -271,7 +284,7 @@ public:
     }
 
     void check_ground_truth(const Parameters& p, int precision) const override {
-        const ModelRun run = load(p);
+        const ModelRun run = load(p, tensors_.get());
         double values = 0;
         for (const auto& [name, t] : run.graph.initializers) values += static_cast<double>(t.size());
         for (const Tensor<double>& t : run.inputs) values += static_cast<double>(t.size());
@@ -281,7 +294,7 @@ public:
     }
 
     void run(const Parameters& p, const PrecisionPolicy& policy, Trace& trace, RunControl& control) const override {
-        ModelRun run = load(p);
+        ModelRun run = load(p, tensors_.get());
         const onnx::GraphPrecision precision(run.graph, policy);
         const ElementwiseArithmetic storage(precision.storage(), static_cast<std::uint64_t>(p.integer("seed")));
         onnx::Values<double> constants = run.graph.initializers;
@@ -326,10 +339,11 @@ public:
                 region.metrics.push_back({metric::test_accuracy, accuracy(t, run.labels, std::less<double>())});
         }
         save_outputs(p, run.graph, results, file_safe(policy.name));
+        hand_on_outputs(run.graph, results, policy.name);
     }
 
     void run_ground_truth(const Parameters& p, int precision, TruthTrace& truth, RunControl& control) const override {
-        ModelRun run = load(p);
+        ModelRun run = load(p, tensors_.get());
         const onnx::TruthNumerics numerics(precision);
         const auto to_truth_tensor = [&](const Tensor<double>& t) {
             return onnx::convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); });
@@ -360,17 +374,27 @@ public:
                          return numerics.less(a, b);
                      })});
         }
-        if (!p.text("save-outputs").empty()) {
+        if (!p.text("save-outputs").empty() || (tensors_ && tensors_->outputs)) {
             onnx::Values<double> rounded;
             for (const auto& [name, t] : results) {
                 rounded[name] =
                     onnx::convert_numbers<double>(t, [&](const TruthNumber& v) { return numerics.to_double(v); });
             }
             save_outputs(p, run.graph, rounded, "truth");
+            hand_on_outputs(run.graph, rounded, "ground-truth");  // the report's name for the truth (ReportRow::policy)
         }
     }
 
 private:
+    std::shared_ptr<const OnnxTensors> tensors_;  ///< null for the registered workload
+
+    /// Each graph output to the caller's OnnxTensors::outputs, where it gave one.
+    void hand_on_outputs(const Graph& graph, const onnx::Values<double>& results, const std::string& run) const {
+        if (!tensors_ || !tensors_->outputs) return;
+        for (const onnx::ValueInfo& output : graph.outputs)
+            tensors_->outputs(run, output.name, results.at(output.name));
+    }
+
     static QuantizationScheme parse_weight_scheme(const PrecisionPolicy& policy) {
         try {
             return parse_quantization_scheme(policy.weight_quantization);
@@ -405,6 +429,10 @@ private:
 const Workload& onnx_workload() {
     static const OnnxWorkload workload;
     return workload;
+}
+
+std::unique_ptr<const Workload> onnx_workload_on(std::shared_ptr<const OnnxTensors> tensors) {
+    return std::make_unique<const OnnxWorkload>(std::move(tensors));
 }
 
 }  // namespace floatscope::emu

@@ -57,3 +57,45 @@ def test_h100_fp16_differs_from_exact_float64():
     exact = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
     assert d.dtype == np.float32 and not np.array_equal(d, exact)
     assert np.allclose(d, exact, rtol=1e-5, atol=1e-3)
+
+
+def test_batched_dot_matches_cli_lines(cli):
+    # A (5, 3, 16) batch is 15 instructions: the CLI's 15 lines, row by row, each with its own C.
+    preset = "nvidia_h100_fp16"
+    rng = np.random.default_rng(11)
+    a = floatscope.round((rng.standard_normal((5, 3, 16)) * 8).astype(np.float32), "fp16")
+    b = floatscope.round((rng.standard_normal((5, 3, 16)) * 8).astype(np.float32), "fp16")
+    c = floatscope.round(rng.standard_normal((5, 3)).astype(np.float32), "fp32")
+    lines = "".join(
+        " ".join(f"{v:08X}" for v in ra.view(np.uint32)) + " ; " + " ".join(f"{v:08X}" for v in rb.view(np.uint32))
+        + f" ; {int(rc.view(np.uint32)):08X}\n" for ra, rb, rc in zip(a.reshape(15, 16), b.reshape(15, 16), c.ravel()))
+    expected = np.array([int(h, 16) for h in cli("dot", "--preset", preset, stdin=lines).split()], dtype=np.uint32)
+    got = floatscope.dot(a, b, c, preset=preset)
+    assert got.shape == (5, 3) and got.dtype == np.float32
+    assert np.array_equal(got.ravel().view(np.uint32), expected)
+    # One C for every row, and the fp16 output's datapath, as the 1-D calls give them.
+    got = floatscope.dot(a, b, 0.5, preset=preset, output="fp16")
+    assert got.dtype == np.float16
+    assert [float(g) for g in got.ravel()] == [
+        floatscope.dot(ra, rb, 0.5, preset=preset, output="fp16") for ra, rb in zip(a.reshape(15, 16), b.reshape(15, 16))]
+
+
+@pytest.mark.parametrize("preset, k", [("nvidia_h100_fp16", 16), ("nvidia_v100_fp16", 4), ("nvidia_a100_bf16", 8)])
+def test_batched_dot_of_integers_is_numpy_float64(preset, k):
+    # Small integers: every product and partial sum is exact in every model, so D is NumPy's float64 dot.
+    rng = np.random.default_rng(k)
+    a = rng.integers(-8, 9, (7, 2, k)).astype(np.float32)
+    b = rng.integers(-8, 9, (7, 2, k)).astype(np.float32)
+    c = rng.integers(-50, 51, (7, 2)).astype(np.float32)
+    expected = np.einsum("...k,...k->...", a.astype(np.float64), b.astype(np.float64)) + c
+    assert np.array_equal(floatscope.dot(a, b, c, preset=preset), expected)
+
+
+def test_batched_dot_refusals():
+    a = np.ones((4, 16), dtype=np.float32)
+    with pytest.raises(floatscope.Error, match="same shape"):
+        floatscope.dot(a, np.ones((4, 8), dtype=np.float32), preset="nvidia_h100_fp16")
+    with pytest.raises(floatscope.Error, match="one per row"):
+        floatscope.dot(a, a, np.zeros(3, dtype=np.float32), preset="nvidia_h100_fp16")
+    with pytest.raises(floatscope.Error, match="K = 3"):
+        floatscope.dot(np.ones((4, 3), dtype=np.float32), np.ones((4, 3), dtype=np.float32), preset="nvidia_h100_fp16")

@@ -94,6 +94,22 @@ TEST_CASE("run overflow-demo: 10^4 x 10^4 overflows fp16 (max 65504), not fp32")
     CHECK(metric(report, "fp32", 2, "exact") == 1);
 }
 
+TEST_CASE("run: a policy with NaN or infinite results where the truth is finite is said to have failed") {
+    // 10^4 x 10^4 = 10^8 is infinite in fp16, and the NaN of p - p flows through the 6 regions
+    // after it; fp32 holds it.
+    const CliResult r = run_cli({"run", "overflow-demo", "--formats", "fp16,fp32"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("FAILED: fp16: NaN or infinite results where the truth is finite in 6 regions (first: p = "
+                     "10000 * 10000)") != std::string::npos);
+    CHECK(r.out.find("FAILED: fp32") == std::string::npos);
+    // An FP8 GEMM whose sums pass e4m3's 448 comes out NaN: failed, even though k = 16 is fine.
+    const CliResult gemm = run_cli({"run", "gemm", "--set", "m=2", "--set", "n=2", "--set", "k=16,4096", "--policy",
+                                    "fp8_e4m3; matmul = nvidia_h100_fp8_e4m3"});
+    REQUIRE(gemm.exit_code == 0);
+    CHECK(gemm.out.find("FAILED: fp8_e4m3; matmul = nvidia_h100_fp8_e4m3: NaN or infinite results where the truth "
+                        "is finite in 1 region (first: k = 4096)") != std::string::npos);
+}
+
 TEST_CASE("run: reports to stdout, JSON and CSV agree") {
     const CliResult csv = run_cli({"run", "overflow-demo", "--formats", "bf16", "--csv", "-", "--threads", "1"});
     const CliResult json = run_cli({"run", "overflow-demo", "--formats", "bf16", "--json", "-"});
@@ -241,7 +257,7 @@ TEST_CASE("run: bad input exits 2 naming the valid choices, and writes no file")
         {{"run", "sum", "--mpfr-precision", "8"}, "--mpfr-precision: '8' is not a whole number in 53..65536"},
         {{"sweep", "sum", "--grid", "n=10,0"}, "expected an integer in [1, 16777216]"},
         {{"sweep", "sum", "--grid", "n"}, "--grid 'n': write name=value1,value2"},
-        {{"sweep", "sum", "--grid", "n=1", "--set", "n=2"}, "'n' is both in --set and in --grid"},
+        {{"sweep", "sum", "--grid", "n=1", "--set", "n=2"}, "'n' is both a fixed parameter and a grid axis"},
         {{"sweep", "sum", "--shard", "3/3"}, "--shard '3/3': write i/N with 0 <= i < N"},
         {{"sweep", "sum", "--shard", "x"}, "--shard 'x'"},
     };

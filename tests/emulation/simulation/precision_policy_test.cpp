@@ -128,8 +128,9 @@ TEST_CASE("matmul_model: compute operands, exact products, accumulate, output, o
     CHECK(same(m.output, fr("fp16")));
     CHECK(same(parse_policy("fp16; accumulate=fp32; layers -1 output=fp32").matmul_model(2, 3).output, fr("fp32")));
 
+    // Every role fp16, accumulate included: the V100's fp16-accumulating instruction.
     const PrecisionPolicy preset = parse_policy("fp16; matmul = nvidia_v100_fp16");
-    const AccumulationModel expected = find_accumulation_preset("nvidia_v100_fp16").model;
+    const AccumulationModel expected = *find_accumulation_preset("nvidia_v100_fp16").fp16_accumulation;
     const AccumulationModel got = preset.matmul_model();
     CHECK(got.order == expected.order);
     CHECK(got.block_size == expected.block_size);

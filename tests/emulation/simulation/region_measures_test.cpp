@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <mpfr.h>
@@ -136,6 +137,22 @@ TEST_CASE("exact results, zero truths and flushing formats", "[measures]") {
     // A format that flushes subnormals: its spacing near zero is its smallest normal 2^-14.
     const auto flushed = measures("fp16:ftz", {std::ldexp(1.0, -14)}, {0.0});
     CHECK(flushed.at("ulp_error_max") == 1);
+}
+
+TEST_CASE("results all NaN or infinite for a finite truth have an unbounded normwise error, never none", "[measures]") {
+    // fp8_e4m3 overflows to NaN: a GEMM's sums past 448 came out NaN, and the region had no
+    // normwise error at all, so a summary's "last region with the metric" showed an earlier one.
+    const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+    for (const auto& [format, x] :
+         {std::pair{"fp8_e4m3", std::vector<double>{nan, nan}}, std::pair{"fp16", std::vector<double>{inf, -inf}},
+          std::pair{"fp16", std::vector<double>{1.0, nan}}}) {
+        INFO(format << " " << x[0] << " " << x[1]);
+        const auto m = measures(format, x, {500.0, -600.0});
+        REQUIRE(m.count("normwise_rel_error") == 1);
+        CHECK(std::isinf(m.at("normwise_rel_error")));
+        CHECK(std::isinf(m.at("normwise_rel_error_inf")));
+        CHECK(m.at("normwise_bits_correct") == 0);
+    }
 }
 
 TEST_CASE("measure_precision: the bits a format's values carry", "[measures]") {
