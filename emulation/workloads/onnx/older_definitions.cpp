@@ -1,7 +1,8 @@
 // The older definitions' differences applied: attributes to inputs (data), and the adapters
-// (Softmax's 2-D coercion, BatchNormalization's spatial, Dropout's mask type).
+// (Softmax's 2-D coercion, BatchNormalization's spatial, Dropout's mask type, Resize-10's coordinates).
 #include "emulation/workloads/onnx/older_definitions.hpp"
 
+#include <algorithm>
 #include <deque>
 
 #include <fmt/format.h>
@@ -46,6 +47,12 @@ Tensor<typename Numerics::Number> attribute_tensor(const AttributeInput& a, Newe
         }
         case AttributeInput::As::Integer:
             return integer_tensor<Number>(ElementType::Int64, {1}, {node.int_attribute(a.attribute, 0)});
+        case AttributeInput::As::Numbers: {
+            std::vector<Number> values;
+            for (double v : node.floats_attribute(a.attribute)) values.push_back(numerics.from_double(v));
+            const auto count = static_cast<std::int64_t>(values.size());
+            return number_tensor<Number>(ElementType::Float, {count}, std::move(values));
+        }
         case AttributeInput::As::Number: break;
     }
     const auto& x = form.input(0);
@@ -122,6 +129,28 @@ Shape spatial_attribute(NewestForm<Numerics>& form) {
     return original;
 }
 
+/// Resize-10 as Resize-11 writes it: scales moves from input 1 to input 2 (roi, input 1, left
+/// out), and the coordinates are asymmetric with nearest rounding down, the only ones Resize-10 and
+/// Upsample have (onnxruntime's Resize-10 and ONNX issue 8480; onnxruntime rounds up where it
+/// downsamples, which the specification does not say).
+template <class Numerics>
+void asymmetric_resize(NewestForm<Numerics>& form) {
+    const auto& scales = form.input(1);
+    form.set_input(2, scales);
+    form.inputs[1] = nullptr;
+    form.node.inputs.resize(std::max<std::size_t>(form.node.inputs.size(), 3));
+    form.node.inputs[2] = form.node.inputs[1];
+    form.node.inputs[1].clear();
+    const auto text = [](std::string s) {
+        Attribute a;
+        a.kind = Attribute::Kind::String;
+        a.s = std::move(s);
+        return a;
+    };
+    form.node.attributes["coordinate_transformation_mode"] = text("asymmetric");
+    form.node.attributes["nearest_mode"] = text("floor");
+}
+
 /// Dropout before 10: the mask (output 1) of the input's type, 1 where the value is kept.
 template <class Numerics>
 void mask_of_input_type(Outputs<Numerics>& outputs, ElementType type, const Numerics& numerics) {
@@ -147,6 +176,7 @@ Outputs<Numerics> run_older_definition(const OperatorCall<Numerics>& call, const
             case Adapter::CoerceTo2D: restored = coerce_to_2d(form); break;
             case Adapter::SpatialAttribute: restored = spatial_attribute(form); break;
             case Adapter::MaskOfInputType: mask_of_input = true; break;
+            case Adapter::AsymmetricResize: asymmetric_resize(form); break;
         }
     }
     const ElementType input_type = form.input(0).type;

@@ -123,6 +123,7 @@ const OperatorTable& operator_table() {
         add_scatter_operators(t);
         add_loss_operators(t);
         add_einsum_operators(t);
+        add_resize_operators(t);
         // Every kernel implements a definition the version table lists.
         for (const std::string& op : t.op_types())
             if (!operator_versions().count(op))

@@ -100,5 +100,6 @@ void add_number_class_operators(OperatorTable& table);  ///< Sign, IsNaN, IsInf
 void add_scatter_operators(OperatorTable& table);  ///< GatherND, ScatterElements, ScatterND
 void add_loss_operators(OperatorTable& table);  ///< NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void add_einsum_operators(OperatorTable& table);  ///< Einsum
+void add_resize_operators(OperatorTable& table);  ///< Resize, Upsample
 
 }  // namespace floatscope::emu::onnx

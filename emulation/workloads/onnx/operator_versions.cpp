@@ -124,6 +124,10 @@ std::vector<OperatorVersions> all_operators() {
         {"ReduceSumSquare", {1, 11, 13, 18}, {{18, {axes_input}}}},
         {"Relu", {1, 6, 13, 14}},
         {"Reshape", {1, 5, 13, 14}},
+        // Resize-11: roi before scales, and coordinate modes (Resize-10's are asymmetric); 13 makes roi
+        // and scales optional and drops tf_half_pixel_for_nn; 18 adds antialias, axes and
+        // keep_aspect_ratio_policy; 19 half_pixel_symmetric (ONNX 1.13 and 1.14's changelogs).
+        {"Resize", {10, 11, 13, 18, 19}, {{11, {}, Adapter::AsymmetricResize}}},
         {"Round", {11}},
         // Scatter-9 is ScatterElements-11 under its first name; deprecated at 11.
         {"Scatter", {9, 11}, {}, 11},
@@ -163,8 +167,9 @@ std::vector<OperatorVersions> all_operators() {
         {"Transpose", {1, 13}},
         {"Trilu", {14}},
         {"Unsqueeze", {1, 11, 13}, {{13, {axes_input}}}},
-        // Upsample-10 is deprecated in favour of Resize, which FloatScope does not evaluate yet.
-        {"Upsample", {1, 7, 9, 10}, {}, 10},
+        // Upsample-9: scales is input 1, no longer an attribute; Upsample-9 is Resize-10 under its
+        // first name, deprecated at 10 in its favour (resize_operators.cpp evaluates it as Resize-10).
+        {"Upsample", {1, 7, 9, 10}, {{9, {{"scales", 1, As::Numbers}}}}, 10},
         {"Where", {9, 16}},
         {"Xor", {1, 7}},
     };
@@ -206,6 +211,14 @@ const AddedAttribute added_attributes[] = {
     {"Reshape", {"allowzero", 14}},
     {"ScatterElements", {"reduction", 16}},
     {"ScatterND", {"reduction", 16}},
+    {"Resize", {"coordinate_transformation_mode", 11}},
+    {"Resize", {"cubic_coeff_a", 11}},
+    {"Resize", {"exclude_outside", 11}},
+    {"Resize", {"extrapolation_value", 11}},
+    {"Resize", {"nearest_mode", 11}},
+    {"Resize", {"antialias", 18}},
+    {"Resize", {"axes", 18}},
+    {"Resize", {"keep_aspect_ratio_policy", 18}},
     {"Shape", {"end", 15}},
     {"Shape", {"start", 15}},
     {"Split", {"num_outputs", 18}},

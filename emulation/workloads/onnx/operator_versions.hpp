@@ -19,6 +19,7 @@ struct AttributeInput {
         Integers,  ///< a 1-D int64 tensor of the attribute's ints (Slice-1's starts)
         Integer,  ///< a 1-D int64 tensor of the one int (TopK-1's k)
         Number,  ///< a scalar of input 0's element type (Clip-6's min)
+        Numbers,  ///< a 1-D float tensor of the attribute's floats (Upsample-7's scales)
     };
     std::string_view attribute;
     std::size_t input = 0;
@@ -39,6 +40,9 @@ enum class Adapter {
     SpatialAttribute,
     /// Dropout before 10: the mask output has the input's type, not bool.
     MaskOfInputType,
+    /// Resize-10: input 1 is scales (Resize-11 takes roi there and scales as input 2), and its
+    /// coordinates are Resize-11's asymmetric ones, nearest rounding down (floor).
+    AsymmetricResize,
 };
 
 /// How the definitions of an operator before `version` differ from the definition of `version`.

@@ -21,6 +21,9 @@ opset (ONNX's operator changelog), independently of FloatScope:
   activations_opset14 Celu-12 (negative inputs, which ONNX's node test lacks), LRN-13 of an even
                       size (its window one channel longer after than before), Selu-6 (defaults),
                       HardSwish-14
+  fpn_opset11         a feature pyramid's top-down path as PyTorch exports it: Conv, lateral 1 x 1
+                      Convs, Resize-11 nearest by scales (asymmetric, floor) and bilinear to the
+                      lateral's size (Shape, Slice, Concat; pytorch_half_pixel, 8 x 8 to 15 x 15), Add
 
 Beside each <name>.onnx: <name>_input_<i>.npy (the graph's inputs in order, float32) and
 <name>_<output>.npy for each graph output (float64 for floating outputs; int64 or bool as the
@@ -267,3 +270,73 @@ hardswish = xd * np.maximum(0, np.minimum(1, d(f32(1 / 6)) * xd + 0.5))
 save("activations_opset14", 14, nodes, [("x", x)],
      [("celu", celu, TensorProto.FLOAT), ("lrn", lrn, TensorProto.FLOAT), ("selu", selu, TensorProto.FLOAT),
       ("hardswish", hardswish, TensorProto.FLOAT)])
+
+# ---- fpn_opset11 -------------------------------------------------------------------------------------
+# A feature pyramid's top-down path as torch.onnx.export writes it at opset 11: F.interpolate(scale_factor=2,
+# mode="nearest") is Resize with an empty roi, scales [1, 1, 2, 2], asymmetric coordinates and floor;
+# F.interpolate(size=lateral.shape[-2:], mode="bilinear") reads the size through Shape, Slice and Concat
+# and is Resize with empty roi and scales, sizes, and pytorch_half_pixel: here 8 x 8 to 15 x 15.
+
+x = floats(1, 3, 15, 15)
+w2, b2, w3, b3, w4, b4 = floats(4, 3, 3, 3, scale=0.3), floats(4), floats(4, 4, 3, 3, scale=0.3), floats(4), \
+    floats(4, 4, 3, 3, scale=0.3), floats(4)
+l2, l3, l4 = floats(4, 4, 1, 1, scale=0.5), floats(4, 4, 1, 1, scale=0.5), floats(4, 4, 1, 1, scale=0.5)
+empty = np.zeros(0, f32)
+nodes = [helper.make_node("Conv", ["x", "w2", "b2"], ["c2_"], name="conv2", pads=[1, 1, 1, 1]),
+         helper.make_node("Relu", ["c2_"], ["c2"], name="relu2"),
+         helper.make_node("Conv", ["c2", "w3", "b3"], ["c3_"], name="conv3", pads=[1, 1, 1, 1], strides=[2, 2]),
+         helper.make_node("Relu", ["c3_"], ["c3"], name="relu3"),
+         helper.make_node("Conv", ["c3", "w4", "b4"], ["c4_"], name="conv4", pads=[1, 1, 1, 1], strides=[2, 2]),
+         helper.make_node("Relu", ["c4_"], ["c4"], name="relu4"),
+         helper.make_node("Conv", ["c4", "l4"], ["p4"], name="lateral4"),
+         helper.make_node("Conv", ["c3", "l3"], ["lat3"], name="lateral3"),
+         helper.make_node("Conv", ["c2", "l2"], ["lat2"], name="lateral2"),
+         helper.make_node("Resize", ["p4", "roi", "scales2"], ["up4"], name="upsample4", mode="nearest",
+                          coordinate_transformation_mode="asymmetric", nearest_mode="floor", cubic_coeff_a=-0.75),
+         helper.make_node("Add", ["lat3", "up4"], ["p3"], name="merge3"),
+         helper.make_node("Shape", ["lat2"], ["lat2_shape"], name="shape_lat2"),
+         helper.make_node("Slice", ["lat2_shape", "from2", "to4", "axis0"], ["hw"], name="slice_hw"),
+         helper.make_node("Shape", ["p3"], ["p3_shape"], name="shape_p3"),
+         helper.make_node("Slice", ["p3_shape", "from0", "from2", "axis0"], ["nc"], name="slice_nc"),
+         helper.make_node("Concat", ["nc", "hw"], ["size2"], name="concat_size", axis=0),
+         helper.make_node("Resize", ["p3", "roi", "no_scales", "size2"], ["up3"], name="upsample3", mode="linear",
+                          coordinate_transformation_mode="pytorch_half_pixel", nearest_mode="floor",
+                          cubic_coeff_a=-0.75),
+         helper.make_node("Add", ["lat2", "up3"], ["p2"], name="merge2")]
+initializers = [init("w2", w2), init("b2", b2), init("w3", w3), init("b3", b3), init("w4", w4), init("b4", b4),
+                init("l2", l2), init("l3", l3), init("l4", l4), init("roi", empty), init("no_scales", empty),
+                init("scales2", np.array([1, 1, 2, 2], f32)), init("from0", np.array([0], np.int64)),
+                init("from2", np.array([2], np.int64)), init("to4", np.array([4], np.int64)),
+                init("axis0", np.array([0], np.int64))]
+
+
+def relu(a):
+    return np.maximum(a, 0)
+
+
+def conv2d_stride2(x, w, b):
+    """Stride 2 with padding 1: every other position of the stride-1 convolution."""
+    return conv2d(x, w, b, 1)[:, :, ::2, ::2]
+
+
+def bilinear_matrix(n_in, n_out):
+    """PyTorch's bilinear with align_corners=False along one axis as an n_out x n_in matrix: source
+    (i + 0.5) * n_in / n_out - 0.5, clamped at 0, between its floor and the next element (the last repeats)."""
+    m = np.zeros((n_out, n_in))
+    for i in range(n_out):
+        src = max((i + 0.5) * n_in / n_out - 0.5, 0.0)
+        i0 = int(np.floor(src))
+        i1 = min(i0 + 1, n_in - 1)
+        m[i, i0] += 1 - (src - i0)
+        m[i, i1] += src - i0
+    return m
+
+
+c2 = relu(conv2d(x, w2, b2, 1))
+c3 = relu(conv2d_stride2(c2, w3, b3))
+c4 = relu(conv2d_stride2(c3, w4, b4))
+p4 = conv2d(c4, l4, np.zeros(4), 0)
+p3 = conv2d(c3, l3, np.zeros(4), 0) + p4.repeat(2, axis=2).repeat(2, axis=3)
+m = bilinear_matrix(8, 15)
+p2 = conv2d(c2, l2, np.zeros(4), 0) + np.einsum("ih,nchw,jw->ncij", m, p3, m)
+save("fpn_opset11", 11, nodes, [("x", x)], [("p3", p3, TensorProto.FLOAT), ("p2", p2, TensorProto.FLOAT)], initializers)

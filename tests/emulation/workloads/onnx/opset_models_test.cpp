@@ -1,7 +1,8 @@
-// Tests of models of older opsets (7 to 14) and of opset 18 that tests/data/onnx/write_opset_models.py
-// writes with onnx.helper, against the float64 NumPy evaluation that script makes of each operator
-// as its definition in the model's opset says (Softmax-11's 2-D coercion, Clip-6's attributes,
-// BatchNormalization-7's spatial, ...): the truth to double precision, the fp32 policy to fp32's.
+// Tests of models of older opsets (7 to 14; a feature pyramid's Resize-11 among them) and of opset 18
+// that tests/data/onnx/write_opset_models.py writes with onnx.helper, against the float64 NumPy
+// evaluation that script makes of each operator as its definition in the model's opset says
+// (Softmax-11's 2-D coercion, Clip-6's attributes, BatchNormalization-7's spatial, ...): the truth to
+// double precision, the fp32 policy to fp32's.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -78,8 +79,9 @@ double relative_difference(const Tensor<double>& x, const Tensor<double>& refere
 
 TEST_CASE("models of opsets 7 to 18 reproduce NumPy's float64 evaluation of their definitions", "[onnx][opsets]") {
     // One run per model: a model that throws does not hide the others.
-    const std::string name = GENERATE(as<std::string>{}, "cnn_opset9", "softmax_opset11", "shapes_opset10",
-                                      "shapes_opset11", "batchnorm_opset7", "opset18", "activations_opset14");
+    const std::string name =
+        GENERATE(as<std::string>{}, "cnn_opset9", "softmax_opset11", "shapes_opset10", "shapes_opset11",
+                 "batchnorm_opset7", "opset18", "activations_opset14", "fpn_opset11");
     INFO(name);
     const Evaluated e = evaluate(name);
     for (const ValueInfo& output : e.graph.outputs) {
@@ -103,4 +105,10 @@ TEST_CASE("each node is evaluated as its own opset's definition of its operator"
     double first_batch = 0;
     for (std::size_t i = 0; i < 12; ++i) first_batch += y.numbers[i];
     CHECK(first_batch == Approx(1).epsilon(1e-15));
+    // The feature pyramid's upsampling is Resize-11's, by scales and by sizes read through Shape.
+    const Graph fpn = read_model(models / "fpn_opset11.onnx");
+    std::vector<std::string> resizes;
+    for (const Node& node : fpn.nodes)
+        if (node.op_type == "Resize") resizes.push_back(definition_name(node, fpn.opset));
+    CHECK(resizes == std::vector<std::string>{"Resize-11", "Resize-11"});
 }
