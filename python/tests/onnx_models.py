@@ -11,13 +11,13 @@ def save(graph, path):
     return str(path)
 
 
-def mul_add(path, bias):
-    """Y = X * W + B (elementwise, B an initializer), P = X * W, and Z = Identity(K) for an int64 input K."""
+def two_step(path, bias, first_op, first_name, graph_name):
+    """P = X <first_op> W, Y = P + B (elementwise, B an initializer), and Z = Identity(K) for an int64 input K."""
     graph = helper.make_graph(
-        [helper.make_node("Mul", ["X", "W"], ["P"], name="mul"),
+        [helper.make_node(first_op, ["X", "W"], ["P"], name=first_name),
          helper.make_node("Add", ["P", "B"], ["Y"], name="add"),
          helper.make_node("Identity", ["K"], ["Z"], name="identity")],
-        "mul_add",
+        graph_name,
         [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["batch", 3]),
          helper.make_tensor_value_info("W", TensorProto.FLOAT, ["batch", 3]),
          helper.make_tensor_value_info("K", TensorProto.INT64, [2])],
@@ -26,23 +26,16 @@ def mul_add(path, bias):
          helper.make_tensor_value_info("Z", TensorProto.INT64, [2])],
         [numpy_helper.from_array(np.asarray(bias, dtype=np.float32), "B")])
     return save(graph, path)
+
+
+def mul_add(path, bias):
+    """Y = X * W + B, P = X * W, Z = K."""
+    return two_step(path, bias, "Mul", "mul", "mul_add")
 
 
 def add_only(path, bias):
     """Y = X + W + B with the inputs of mul_add (P = X + W): another model for a sweep's grid."""
-    graph = helper.make_graph(
-        [helper.make_node("Add", ["X", "W"], ["P"], name="add_xw"),
-         helper.make_node("Add", ["P", "B"], ["Y"], name="add"),
-         helper.make_node("Identity", ["K"], ["Z"], name="identity")],
-        "add_only",
-        [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["batch", 3]),
-         helper.make_tensor_value_info("W", TensorProto.FLOAT, ["batch", 3]),
-         helper.make_tensor_value_info("K", TensorProto.INT64, [2])],
-        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, ["batch", 3]),
-         helper.make_tensor_value_info("P", TensorProto.FLOAT, ["batch", 3]),
-         helper.make_tensor_value_info("Z", TensorProto.INT64, [2])],
-        [numpy_helper.from_array(np.asarray(bias, dtype=np.float32), "B")])
-    return save(graph, path)
+    return two_step(path, bias, "Add", "add_xw", "add_only")
 
 
 def rounded(x, name):
