@@ -1,6 +1,5 @@
 #include "core/input_file.hpp"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 

@@ -1,19 +1,8 @@
 #include "emulation/accumulation/preset_chaining.hpp"
 
+#include "emulation/accumulation/kernels/native_formats.hpp"
+
 namespace floatscope::emu {
-namespace {
-
-/// IEEE binary16's layout (fp16, binary16, half; modifiers aside).
-bool is_binary16(const core::FormatSpec& format) {
-    return format.kind == core::FormatKind::Binary && !format.is_p3109() && format.exponent_bits == 5 &&
-           format.mantissa_bits == 10;
-}
-
-bool same_rounding(const core::FormatRounding& a, const core::FormatRounding& b) {
-    return a.format == b.format && a.mode == b.mode;
-}
-
-}  // namespace
 
 AccumulationModel chained_gemm_model(const AccumulationPreset& preset, const core::FormatRounding& accumulate,
                                      const core::FormatRounding& result) {
@@ -25,8 +14,8 @@ AccumulationModel chained_gemm_model(const AccumulationPreset& preset, const cor
         return model;
     }
     // The fp16-accumulating instruction is a datapath of its own (accumulation_presets.hpp).
-    if (is_binary16(accumulate.format) && preset.fp16_accumulation) model = *preset.fp16_accumulation;
-    if (!same_rounding(model.output, result)) model.epilogue = result;
+    if (detail::is_binary16(accumulate.format) && preset.fp16_accumulation) model = *preset.fp16_accumulation;
+    if (model.output != result) model.epilogue = result;
     return model;
 }
 

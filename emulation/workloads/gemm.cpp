@@ -199,10 +199,11 @@ public:
         core::round_array(storage.format, storage.mode, operands.b, operands.b, &random);
         const AccumulationModel model = policy.matmul_model();
         const double storage_u = storage_roundoff(storage);  // the operands are doubles
+        const core::FormatSpec& delivered = delivered_rounding(model).format;
+        const double largest = core::format_properties(delivered).max_finite;
         for (std::size_t j = 0; j < ks.size(); ++j) {
             const std::size_t k = ks[j];
-            TraceRegion& region =
-                trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k), delivered_rounding(model).format);
+            TraceRegion& region = trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k), delivered);
             region.values.resize(operands.m * operands.n);
             gemm(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n);
             region.metrics.push_back({metric::k, static_cast<double>(k)});
@@ -210,7 +211,6 @@ public:
             const double conditioning = normwise_conditioning(exact, k);
             // The bounds hold where nothing overflowed (Higham 2002, 2.1): beside a result that came
             // out NaN, infinite or at the format's largest value, a drawn bound would be no bound.
-            const double largest = core::format_properties(region.format).max_finite;
             const bool in_range = std::all_of(region.values.begin(), region.values.end(),
                                               [largest](double v) { return std::fabs(v) < largest; });
             if (in_range && std::isfinite(bounds.deterministic * conditioning)) {
