@@ -21,21 +21,33 @@ long lowest_bit(mpfr_srcptr x) {
 /// The exponent of a product's lowest limb bit: EXP_a + EXP_b - limb_bits (n_a + n_b).
 long lowest_bit(mpfr_srcptr a, mpfr_srcptr b) { return lowest_bit(a) + lowest_bit(b); }
 
-/// target += x m, x of n limbs and m one limb, carried through the `room` limbs of the
-/// accumulator. Written out rather than mpn_addmul_1 and mpn_add_1: for the few limbs of a truth's
-/// number, the calls cost more than the multiplications (the gemms of an ONNX model's truth).
-inline void multiply_into(mp_limb_t* target, mp_size_t room, const mp_limb_t* x, mp_size_t n, mp_limb_t m) {
+/// target += x (low + high 2^64), x of n limbs and high < 2^63 (the bits a shift moves out of one
+/// limb), carried through the `room` limbs of the sum: one
+/// pass over the limbs, each loaded and stored once. Written out rather than two mpn_addmul_1:
+/// for the few limbs of a truth's number, the calls and the second pass cost more than the
+/// multiplications (the gemms of an ONNX model's truth, whose weights are one limb).
+inline void multiply_into(mp_limb_t* target, mp_size_t room, const mp_limb_t* x, mp_size_t n, mp_limb_t low,
+                          mp_limb_t high) {
     using Wide = unsigned __int128;
-    mp_limb_t carry = 0;
+    constexpr auto lo = [](Wide w) { return static_cast<mp_limb_t>(w); };
+    constexpr auto hi = [](Wide w) { return static_cast<mp_limb_t>(w >> limb_bits); };
+    // Column i receives lo(x_i low) + hi(x_(i-1) low) + lo(x_(i-1) high) + hi(x_(i-2) high) and the
+    // carry: `pending` holds all but the first (below 2^66), `high_behind` the last for the next.
+    Wide pending = 0;
+    mp_limb_t high_behind = 0;
     mp_size_t i = 0;
     for (; i < n; ++i) {
-        const Wide sum = static_cast<Wide>(x[i]) * m + target[i] + carry;
-        target[i] = static_cast<mp_limb_t>(sum);
-        carry = static_cast<mp_limb_t>(sum >> limb_bits);
+        const Wide a = static_cast<Wide>(x[i]) * low, b = static_cast<Wide>(x[i]) * high;
+        const Wide column = static_cast<Wide>(target[i]) + lo(a) + pending;
+        target[i] = lo(column);
+        pending = static_cast<Wide>(hi(column)) + hi(a) + lo(b) + high_behind;
+        high_behind = hi(b);
     }
-    for (; carry != 0 && i < room; ++i) {
-        target[i] += carry;
-        carry = target[i] < carry;
+    pending += static_cast<Wide>(high_behind) << limb_bits;  // column n + 1's share, one limb up
+    for (; pending != 0 && i < room; ++i) {
+        const Wide column = static_cast<Wide>(target[i]) + lo(pending);
+        target[i] = lo(column);
+        pending = (pending >> limb_bits) + hi(column);
     }
 }
 
@@ -85,8 +97,7 @@ void ExactProductSum::add(mpfr_srcptr a, mpfr_srcptr b) {
         // A one-limb factor (a double's 53 bits, a weight): d 2^shift is two limbs, and each
         // multiplies the other factor straight into the sum, with no product to shift.
         const mp_limb_t low = db[0] << shift, high = shift != 0 ? db[0] >> (limb_bits - shift) : 0;
-        multiply_into(target, room, da, na, low);
-        if (high != 0) multiply_into(target + 1, room - 1, da, na, high);
+        multiply_into(target, room, da, na, low, high);
         return;
     }
     const auto n = static_cast<std::size_t>(na + nb);
