@@ -186,15 +186,18 @@ save(model(mlp_nodes, [x], [y], [W, b], opset=6), "broken/opset6.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=19), "broken/opset19.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=9), "opset9_mlp.onnx")
 # Operators FloatScope does not evaluate, some inside subgraphs (If's branches, a Loop's body
-# nested in one), some twice: MaxRoiPool-1 twice, LSTM-7 in both branches, If-1, Loop-1, a custom op.
+# nested in one), some twice: MaxRoiPool-1 twice, TfIdfVectorizer-9 in both branches, If-1, Loop-1, a
+# custom op.
 v = helper.make_tensor_value_info
-lstm = lambda name: helper.make_node("LSTM", ["s", "w", "r"], ["h"], name=name, hidden_size=1)
-loop_body = helper.make_graph([helper.make_node("Relu", ["s"], ["t"], name="relu_in_loop"), lstm("lstm_in_loop")],
+tfidf = lambda name: helper.make_node("TfIdfVectorizer", ["s"], ["h"], name=name, mode="TF", min_gram_length=1,
+                                      max_gram_length=1, max_skip_count=0, ngram_counts=[0], ngram_indexes=[0],
+                                      pool_int64s=[1])
+loop_body = helper.make_graph([helper.make_node("Relu", ["s"], ["t"], name="relu_in_loop"), tfidf("tfidf_in_loop")],
                               "loop_body", [], [])
-then_branch = helper.make_graph([lstm("lstm_then"),
+then_branch = helper.make_graph([tfidf("tfidf_then"),
                                  helper.make_node("Loop", ["", "c"], ["l"], name="loop", body=loop_body)],
                                 "then_branch", [], [v("h", TensorProto.FLOAT, None)])
-else_branch = helper.make_graph([lstm("lstm_else")], "else_branch", [], [v("h", TensorProto.FLOAT, None)])
+else_branch = helper.make_graph([tfidf("tfidf_else")], "else_branch", [], [v("h", TensorProto.FLOAT, None)])
 save(model([helper.make_node("MaxRoiPool", ["x", "rois"], ["u1"], name="pool1", pooled_shape=[1, 1]),
             helper.make_node("MaxRoiPool", ["u1", "rois"], ["u2"], name="pool2", pooled_shape=[1, 1]),
             helper.make_node("Relu", ["u2"], ["r"], name="relu"),
