@@ -102,5 +102,7 @@ void add_loss_operators(OperatorTable& table);  ///< NegativeLogLikelihoodLoss, 
 void add_einsum_operators(OperatorTable& table);  ///< Einsum
 void add_resize_operators(OperatorTable& table);  ///< Resize, Upsample
 void add_recurrent_operators(OperatorTable& table);  ///< RNN, GRU, LSTM
+/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv
+void add_quantize_operators(OperatorTable& table);
 
 }  // namespace floatscope::emu::onnx
