@@ -25,7 +25,13 @@ namespace floatscope::emu::onnx {
 
 namespace {
 
+/// The types of MatMulInteger's, ConvInteger's and the QLinear operators' quantized tensors.
 bool is_quantized_type(ElementType type) { return type == ElementType::Int8 || type == ElementType::UInt8; }
+/// The integer types QuantizeLinear writes and DequantizeLinear reads (int16, uint16, int4, uint4: 21's).
+bool is_linear_quantized_type(ElementType type) {
+    return is_quantized_type(type) || type == ElementType::Int16 || type == ElementType::UInt16 ||
+           type == ElementType::Int4 || type == ElementType::UInt4;
+}
 
 template <class Number>
 void require_quantized(const Tensor<Number>& t, std::size_t index, const Node& node) {
@@ -118,8 +124,9 @@ TensorsOf<Call> quantize_linear(const Call& call) {
             throw Error(fmt::format("{}: y_scale {} and y_zero_point {} must have one shape", node.describe(),
                                     describe(scale.shape), describe(zero_point->shape)));
     }
-    if (!is_quantized_type(type))
-        throw Unsupported(fmt::format("{}: quantizing to {} (FloatScope quantizes to int8 and uint8)",
+    if (!is_linear_quantized_type(type))
+        throw Unsupported(fmt::format("{}: quantizing to {} (FloatScope quantizes to int8, uint8, int16, uint16, "
+                                      "int4 and uint4)",
                                       node.describe(), to_string(type)));
     const std::vector<std::size_t> at = parameter_indices(x.shape, scale.shape, node.int_attribute("axis", 1),
                                                           node.int_attribute("block_size", 0), "y_scale", node);
@@ -143,8 +150,9 @@ TensorsOf<Call> dequantize_linear(const Call& call) {
     node.check_attributes({"axis", "block_size"});
     const auto& x = call.input(0);
     const auto& scale = call.input(1);
-    if (!is_quantized_type(x.type) && x.type != ElementType::Int32)
-        throw Unsupported(fmt::format("{}: input 0 is {} (FloatScope dequantizes int8, uint8 and int32)",
+    if (!is_linear_quantized_type(x.type) && x.type != ElementType::Int32 && !is_narrow_floating(x.type))
+        throw Unsupported(fmt::format("{}: input 0 is {} (FloatScope dequantizes int4, uint4, int8, uint8, int16, "
+                                      "uint16, int32 and the float8 types)",
                                       node.describe(), to_string(x.type)));
     require_floating(scale, 1, node);
     const auto* zero_point = call.optional_input(2);
@@ -159,6 +167,13 @@ TensorsOf<Call> dequantize_linear(const Call& call) {
     // y = (x - x_zero_point) * x_scale: the difference exact, its product rounded.
     std::vector<Number> values;
     values.reserve(x.size());
+    if (x.floating()) {  // a float8 x (DequantizeLinear-19): its value, less a float8 zero point
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const Number shifted = zero_point ? n.sub(x.numbers[i], zero_point->numbers[at[i]]) : x.numbers[i];
+            values.push_back(n.mul(shifted, scale.numbers[at[i]]));
+        }
+        return {number_tensor<Number>(scale.type, x.shape, std::move(values))};
+    }
     for (std::size_t i = 0; i < x.size(); ++i) {
         const std::int64_t shifted = x.integers[i] - (zero_point ? zero_point->integers[at[i]] : 0);
         values.push_back(n.mul(n.from_double(static_cast<double>(shifted)), scale.numbers[at[i]]));
