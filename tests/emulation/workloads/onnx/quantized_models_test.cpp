@@ -128,3 +128,24 @@ TEST_CASE("DequantizeLinear and MatMulInteger are exact in integers", "[onnx][qu
     CHECK(p.type == ElementType::Int32);
     CHECK(p.integers == std::vector<std::int64_t>{32892});
 }
+
+TEST_CASE("QuantizeLinear and DequantizeLinear take the 16- and 4-bit integer types", "[onnx][quantized]") {
+    const Node quantize = make_node("QuantizeLinear");
+    const auto x = floats({5}, {-1e6, -7.5, 0.5, 7.5, 1e6});
+    const auto scale = floats({}, {0.5});
+    // x / 0.5 = -2e6, -15, 1, 15, 2e6 (ties: 0.5 / 0.5 = 1 exactly); int16 saturates at -32768 and 32767.
+    CHECK(run_truth(quantize, {x, scale, integers({}, {0}, ElementType::Int16)})[0].integers ==
+          std::vector<std::int64_t>{-32768, -15, 1, 15, 32767});
+    CHECK(run_emulated(quantize, {x, scale, integers({}, {3}, ElementType::UInt16)})[0].integers ==
+          std::vector<std::int64_t>{0, 0, 4, 18, 65535});
+    // int4: -8..7, uint4: 0..15.
+    const auto int4 = run_emulated(quantize, {x, scale, integers({}, {1}, ElementType::Int4)})[0];
+    CHECK(int4.type == ElementType::Int4);
+    CHECK(int4.integers == std::vector<std::int64_t>{-8, -8, 2, 7, 7});
+    CHECK(run_truth(quantize, {x, scale, integers({}, {0}, ElementType::UInt4)})[0].integers ==
+          std::vector<std::int64_t>{0, 0, 1, 15, 15});
+    // DequantizeLinear of int4 with its zero point: (x - (-2)) * 0.25.
+    const auto y = run_truth(make_node("DequantizeLinear"), {integers({3}, {-8, 0, 7}, ElementType::Int4),
+                                                             floats({}, {0.25}), integers({}, {-2}, ElementType::Int4)})[0];
+    CHECK(y.numbers == std::vector<double>{-1.5, 0.5, 2.25});
+}
