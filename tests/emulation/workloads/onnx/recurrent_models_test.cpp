@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/catalog.hpp"
+#include "core/rounding.hpp"
 #include "emulation/arithmetic/truth_number.hpp"
 #include "emulation/simulation/precision_policy.hpp"
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
@@ -20,10 +21,12 @@
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
 #include "emulation/workloads/onnx/unsupported_operators.hpp"
+#include "tests/emulation/workloads/onnx/operator_harness.hpp"
 
 using namespace floatscope;
 using namespace floatscope::emu;
 using namespace floatscope::emu::onnx;
+using Catch::Contains;
 
 namespace {
 
@@ -34,14 +37,14 @@ struct Evaluated {
     Values<double> emulated, truth;
 };
 
-Evaluated evaluate(const std::string& name, const char* policy = "fp32") {
+Evaluated evaluate(const std::string& name, const PrecisionPolicy& policy) {
     Evaluated e{read_model(models / (name + ".onnx")), {}, {}};
     const Graph& graph = e.graph;
     check_evaluable(graph, name);
     std::vector<Tensor<double>> inputs;
     for (std::size_t i = 0; i < graph.inputs.size(); ++i)
         inputs.push_back(read_input_file(models / fmt::format("{}_input_{}.npy", name, i)));
-    const GraphPrecision formats(graph, uniform_policy(core::parse_format(policy)));
+    const GraphPrecision formats(graph, policy);
     e.emulated = evaluate_graph<EmulatedNumerics>(
         graph, graph.initializers, inputs, [&](std::size_t i) { return EmulatedNumerics(formats.node(i), i); }, {},
         nullptr);
@@ -57,6 +60,10 @@ Evaluated evaluate(const std::string& name, const char* policy = "fp32") {
     for (const auto& [n, t] : exact)
         e.truth[n] = convert_numbers<double>(t, [&](const TruthNumber& v) { return truth.to_double(v); });
     return e;
+}
+
+Evaluated evaluate(const std::string& name, const char* format = "fp32") {
+    return evaluate(name, uniform_policy(core::parse_format(format)));
 }
 
 /// max |x - r| / max |r|.
@@ -104,13 +111,92 @@ TEST_CASE("a recurrent layer's steps past a sequence's length are zero and its s
     }
 }
 
-TEST_CASE("a recurrent layer's gates run in the policy's formats", "[onnx][recurrent]") {
-    // bf16 keeps 8 significant bits: its error is of bf16's order, not fp32's.
-    const Evaluated e = evaluate("gru_bidirectional", "bf16");
-    const Tensor<double> reference = read_input_file(models / "gru_bidirectional_Y.npy");
-    const double error = relative_difference(e.emulated.at("Y"), reference);
-    CHECK(error > 1e-4);
-    CHECK(error < 5e-2);
-    // Every value of Y is a bf16 value.
-    for (double v : e.emulated.at("Y").numbers) CHECK(static_cast<double>(static_cast<float>(v)) == v);
+TEST_CASE("a recurrent layer's gates run in the compute format, its products under the accumulation model",
+          "[onnx][recurrent]") {
+    const std::string name = GENERATE(as<std::string>{}, "lstm_bidirectional", "gru_bidirectional", "rnn_bidirectional");
+    INFO(name);
+    const Tensor<double> reference = read_input_file(models / (name + "_Y.npy"));
+    // Output and products in fp32, the gates' arithmetic in bf16 (8 significant bits): an error of
+    // bf16's order, which fp32 gates (2^-24) cannot make.
+    const double bf16_gates =
+        relative_difference(evaluate(name, parse_policy("fp32; compute = bf16")).emulated.at("Y"), reference);
+    CHECK(bf16_gates > 1e-4);
+    CHECK(bf16_gates < 5e-2);
+    // Everything fp32 but the matrix products, on A100's BF16 tensor cores (operands rounded to bf16).
+    const double bf16_products =
+        relative_difference(evaluate(name, parse_policy("fp32; matmul = nvidia_a100_bf16")).emulated.at("Y"), reference);
+    CHECK(bf16_products > 1e-4);
+    CHECK(bf16_products < 5e-2);
+    // Under bf16 every value of Y is a bf16 value.
+    const Evaluated bf16 = evaluate(name, "bf16");
+    const core::FormatSpec bf16_format = core::parse_format("bf16");
+    for (double v : bf16.emulated.at("Y").numbers) CHECK(core::round_to_format(bf16_format, v).value == v);
+}
+
+TEST_CASE("a recurrent node's attributes and inputs out of the specification are errors naming it", "[onnx][recurrent]") {
+    using namespace floatscope::test::onnx;
+    // LSTM of hidden size 1 on a sequence of 2, batch 1, input size 1.
+    const auto x = floats({2, 1, 1}, {0.5, -0.5});
+    const auto w = floats({1, 4, 1}, {0.1, 0.2, 0.3, 0.4});
+    const auto r = floats({1, 4, 1}, {0.1, 0.2, 0.3, 0.4});
+    const auto error_of = [&](std::map<std::string, Attribute> attributes, std::vector<Tensor<double>> extra = {}) {
+        std::vector<Tensor<double>> inputs{x, w, r};
+        inputs.insert(inputs.end(), extra.begin(), extra.end());
+        try {
+            run_truth(make_node("LSTM", std::move(attributes), 3), inputs);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    Attribute unknown;
+    unknown.kind = Attribute::Kind::Strings;
+    unknown.strings = {"Sigmoid", "Tanh", "Swish"};
+    CHECK_THAT(error_of({{"activations", unknown}}), Catch::Contains("test_LSTM") && Catch::Contains("unknown activation 'Swish'"));
+    Attribute two = unknown;
+    two.strings = {"Sigmoid", "Tanh"};
+    CHECK_THAT(error_of({{"activations", two}}), Catch::Contains("lists 2 functions; 3 per direction"));
+    CHECK_THAT(error_of({{"layout", int_attribute(2)}}), Catch::Contains("layout is 2"));
+    CHECK_THAT(error_of({{"direction", string_attribute("backward")}}), Catch::Contains("direction is 'backward'"));
+    CHECK_THAT(error_of({{"hidden_size", int_attribute(2)}}), Catch::Contains("hidden_size is 2"));
+    CHECK_THAT(error_of({{"clip", float_attribute(0)}}), Catch::Contains("clip is 0"));
+    const auto no_bias = floats({1, 8}, std::vector<double>(8, 0));
+    CHECK_THAT(error_of({}, {no_bias, integers({1}, {3}, ElementType::Int32)}),
+               Catch::Contains("sequence_lens[0] is 3; 0 to seq_length 2"));
+    CHECK_THAT(error_of({}, {floats({1, 4}, {0, 0, 0, 0})}), Catch::Contains("B has shape [1, 4]; [1, 8] expected"));
+    CHECK(error_of({}) == "no error");
+}
+
+TEST_CASE("a recurrent step's product H R^T is the node's matrix product, bit for bit", "[onnx][recurrent]") {
+    using namespace floatscope::test::onnx;
+    // RNN with the identity (Affine 1, 0) and X = 0: Y_1 = H_0 R^T exactly, as MatMul(H_0, R^T) makes it
+    // under the same accumulation model (A100's BF16 tensor cores: operands rounded to bf16).
+    const PrecisionPolicy policy = parse_policy("fp32; matmul = nvidia_a100_bf16");
+    NodeFormats formats = node_formats("fp32");
+    formats.matmul = policy.matmul_model(policy.at(Role::Compute), policy.at(Role::Accumulate), policy.at(Role::Output));
+    const std::vector<double> h0{0.3141, -1.2718, 0.5772, 2.3026, -0.6931, 1.4142, -1.7320, 0.1234};
+    const std::vector<double> r{0.11, -0.27, 0.35, 0.49, -0.53, 0.67, 0.71, -0.89,
+                                0.97, 0.13, -0.17, 0.19, 0.23, -0.29, 0.31, 0.37};
+    Attribute affine;
+    affine.kind = Attribute::Kind::Strings;
+    affine.strings = {"Affine"};
+    Attribute one, zero;
+    one.kind = zero.kind = Attribute::Kind::Floats;
+    one.floats = {1};
+    zero.floats = {0};
+    const Node rnn = make_node("RNN", {{"activations", affine}, {"activation_alpha", one}, {"activation_beta", zero}}, 2);
+    const auto y = run_emulated(rnn,
+                                {floats({1, 2, 3}, std::vector<double>(6, 0)), floats({1, 4, 3}, std::vector<double>(12, 0.5)),
+                                 floats({1, 4, 4}, r), floats({1, 8}, std::vector<double>(8, 0)),
+                                 integers({2}, {1, 1}, ElementType::Int32), floats({1, 2, 4}, h0)},
+                                formats)[0];
+    std::vector<double> r_t(16);
+    for (std::size_t i = 0; i < 4; ++i)
+        for (std::size_t j = 0; j < 4; ++j) r_t[j * 4 + i] = r[i * 4 + j];
+    const auto product = run_emulated(make_node("MatMul"), {floats({2, 4}, h0), floats({4, 4}, r_t)}, formats)[0];
+    CHECK(y.numbers == product.numbers);
+    // The tensor cores' bf16 operands matter: fp32's product differs.
+    NodeFormats fp32 = node_formats("fp32");
+    fp32.matmul = uniform_policy(core::parse_format("fp32")).matmul_model();
+    CHECK(run_emulated(make_node("MatMul"), {floats({2, 4}, h0), floats({4, 4}, r_t)}, fp32)[0].numbers != y.numbers);
 }
