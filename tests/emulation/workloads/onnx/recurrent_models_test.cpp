@@ -200,3 +200,14 @@ TEST_CASE("a recurrent step's product H R^T is the node's matrix product, bit fo
     fp32.matmul = uniform_policy(core::parse_format("fp32")).matmul_model();
     CHECK(run_emulated(make_node("MatMul"), {floats({2, 4}, h0), floats({4, 4}, r_t)}, fp32)[0].numbers != y.numbers);
 }
+
+TEST_CASE("autocast runs LSTM, GRU and RNN in its low format, as PyTorch's LSTMCell, GRUCell and RNNCell",
+          "[onnx][recurrent]") {
+    for (const char* name : {"lstm_bidirectional", "gru_bidirectional", "rnn_bidirectional"}) {
+        INFO(name);
+        const Graph graph = read_model(models / (std::string(name) + ".onnx"));
+        const GraphPrecision formats(graph, parse_policy("autocast = fp16"));
+        CHECK(formats.node(0).compute.format.name == "fp16");
+        CHECK(formats.node(0).output.format.name == "fp16");
+    }
+}
