@@ -17,6 +17,10 @@ reference outputs computed here from the equations of ONNX's operator specificat
                        (alpha 0.2), initial_h, sequence_lens [3, 2]
   rnn_thresholded      RNN-7 forward, ThresholdedRelu (alpha 0.1)
   rnn_reverse_clip     RNN-14 reverse, layout 1, Relu, clip 0.8
+  pytorch_lstm_opset16 a two-layer bidirectional LSTM as torch.onnx.export writes nn.LSTM at opset
+                       16: weights as initializers, h0 and c0 inputs sliced per layer (Slice),
+                       each layer's Y made [seq, batch, 2 * hidden] (Transpose, Reshape) for the
+                       next, the final states concatenated (Concat)
 
 Choices the specification leaves open, as onnxruntime makes them: clip bounds each gate's input
 before its activation (never C_t before h); input_forget makes f_t = 1 - i_t; Y is 0 past a
@@ -25,7 +29,7 @@ runs each sequence from its own last step). ThresholdedRelu is x >= alpha ? x : 
 operators' text.
 
 Beside each <name>.onnx: <name>_input_<i>.npy (the graph's inputs in order: float32, sequence_lens
-int32) and <name>_<output>.npy (float64). Models of opset 14 and below pass onnx.checker. Seeds fixed.
+int32) and <name>_<output>.npy (float64). Every model passes onnx.checker. Seeds fixed.
 
 Usage: write_recurrent_models.py OUT_DIR
 """
@@ -249,3 +253,50 @@ W, R, B = parameters(1, 1, inp, hid, scale=1.0)
 save("rnn_reverse_clip", 14, "RNN", [("X", floats(batch, seq, inp)), ("W", W), ("R", R), ("B", B)], ["Y", "Y_h"],
      {"hidden_size": hid, "direction": "reverse", "layout": 1, "clip": 0.8, "activations": ["Relu"]},
      direction="reverse", layout=1, clip=0.8, activations=["Relu"])
+
+# A two-layer bidirectional LSTM as torch.onnx.export writes nn.LSTM(3, 4, num_layers=2,
+# bidirectional=True) at opset 16.
+seq, batch, inp, hid = 5, 2, 3, 4
+x = floats(seq, batch, inp)
+h0, c0 = floats(4, batch, hid, scale=0.5), floats(4, batch, hid, scale=0.5)
+layers = [parameters(4, 2, inp, hid), parameters(4, 2, 2 * hid, hid)]
+initializers = [numpy_helper.from_array(np.array(v, np.int64), n) for n, v in
+                [("zero", [0]), ("two", [2]), ("four", [4]), ("shape", [0, 0, -1])]]
+nodes = []
+layer_input, reference_input = "x", x
+hn, cn = [], []
+for layer, (W, R, B) in enumerate(layers):
+    for n, a in (("W", W), ("R", R), ("B", B)):
+        initializers.append(numpy_helper.from_array(a, f"{n}{layer}"))
+    first, last = ("zero", "two") if layer == 0 else ("two", "four")
+    nodes += [helper.make_node("Slice", ["h0", first, last, "zero"], [f"h0_{layer}"], name=f"slice_h{layer}"),
+              helper.make_node("Slice", ["c0", first, last, "zero"], [f"c0_{layer}"], name=f"slice_c{layer}"),
+              helper.make_node("LSTM", [layer_input, f"W{layer}", f"R{layer}", f"B{layer}", "", f"h0_{layer}",
+                                        f"c0_{layer}"], [f"Y{layer}", f"Yh{layer}", f"Yc{layer}"],
+                               name=f"/lstm/LSTM_{layer}", hidden_size=hid, direction="bidirectional"),
+              helper.make_node("Transpose", [f"Y{layer}"], [f"Yt{layer}"], name=f"transpose_{layer}", perm=[0, 2, 1, 3]),
+              helper.make_node("Reshape", [f"Yt{layer}", "shape"], [f"out{layer}"], name=f"reshape_{layer}")]
+    Y, Yh, Yc = recurrent("LSTM", reference_input, W, R, B=B, h0=h0[2 * layer:2 * layer + 2],
+                          c0=c0[2 * layer:2 * layer + 2], direction="bidirectional")
+    reference_input = Y.transpose(0, 2, 1, 3).reshape(seq, batch, 2 * hid)
+    layer_input = f"out{layer}"
+    hn.append(Yh)
+    cn.append(Yc)
+nodes += [helper.make_node("Identity", ["out1"], ["output"], name="identity"),
+          helper.make_node("Concat", ["Yh0", "Yh1"], ["hn"], name="concat_h", axis=0),
+          helper.make_node("Concat", ["Yc0", "Yc1"], ["cn"], name="concat_c", axis=0)]
+references = {"output": reference_input, "hn": np.concatenate(hn), "cn": np.concatenate(cn)}
+inputs = [("x", x), ("h0", h0), ("c0", c0)]
+graph = helper.make_graph(
+    nodes, "pytorch_lstm_opset16",
+    [helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, list(a.shape)) for n, a in inputs],
+    [helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, list(r.shape)) for n, r in references.items()],
+    initializers)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)], ir_version=8,
+                          producer_name="pytorch", producer_version="2.1.0")
+onnx.checker.check_model(model, full_check=True)
+onnx.save(model, os.path.join(out, "pytorch_lstm_opset16.onnx"))
+for i, (_, array) in enumerate(inputs):
+    np.save(os.path.join(out, f"pytorch_lstm_opset16_input_{i}.npy"), array)
+for n, r in references.items():
+    np.save(os.path.join(out, f"pytorch_lstm_opset16_{n}.npy"), r)

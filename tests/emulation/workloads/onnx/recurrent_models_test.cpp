@@ -53,10 +53,12 @@ Evaluated evaluate(const std::string& name, const PrecisionPolicy& policy) {
     const auto to_truth = [&](const Tensor<double>& t) {
         return convert_numbers<TruthNumber>(t, [&](double v) { return truth.from_double(v); });
     };
+    Values<TruthNumber> constants;
+    for (const auto& [n, t] : graph.initializers) constants[n] = to_truth(t);
     std::vector<Tensor<TruthNumber>> truth_inputs;
     for (const auto& t : inputs) truth_inputs.push_back(to_truth(t));
     const Values<TruthNumber> exact = evaluate_graph<TruthNumerics>(
-        graph, {}, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
+        graph, constants, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
     for (const auto& [n, t] : exact)
         e.truth[n] = convert_numbers<double>(t, [&](const TruthNumber& v) { return truth.to_double(v); });
     return e;
@@ -82,7 +84,7 @@ double relative_difference(const Tensor<double>& x, const Tensor<double>& refere
 TEST_CASE("LSTM, GRU and RNN reproduce NumPy's float64 evaluation of ONNX's equations", "[onnx][recurrent]") {
     const std::string name = GENERATE(as<std::string>{}, "lstm_bidirectional", "lstm_reverse_layout", "lstm_opset7",
                                       "gru_bidirectional", "gru_reverse_layout", "rnn_bidirectional",
-                                      "rnn_thresholded", "rnn_reverse_clip");
+                                      "rnn_thresholded", "rnn_reverse_clip", "pytorch_lstm_opset16");
     INFO(name);
     const Evaluated e = evaluate(name);
     for (const ValueInfo& output : e.graph.outputs) {
