@@ -36,11 +36,9 @@ double bfloat16_value(std::uint16_t bits) {
 double narrow_float_value(ElementType type, std::uint8_t code) {
     // ONNX's float8 and float4 types are these formats of FloatScope's catalog (ml_dtypes' names).
     static const std::vector<double> e4m3fn = value_table("float8_e4m3fn", 8),
-                                     e4m3fnuz = value_table("float8_e4m3fnuz", 8),
-                                     e5m2 = value_table("float8_e5m2", 8),
+                                     e4m3fnuz = value_table("float8_e4m3fnuz", 8), e5m2 = value_table("float8_e5m2", 8),
                                      e5m2fnuz = value_table("float8_e5m2fnuz", 8),
-                                     e2m1 = value_table("float4_e2m1fn", 4),
-                                     e8m0 = value_table("float8_e8m0fnu", 8);
+                                     e2m1 = value_table("float4_e2m1fn", 4), e8m0 = value_table("float8_e8m0fnu", 8);
     switch (type) {
         case ElementType::Float8E4M3FN: return e4m3fn[code];
         case ElementType::Float8E4M3FNUZ: return e4m3fnuz[code];

@@ -170,9 +170,10 @@ NodeTestResult run_node_test(const std::filesystem::path& case_folder, int preci
                 // float's bits (its cast.py), where Cast rounds to nearest even (onnxruntime, and
                 // the node tests of later onnx releases): nothing to compare a rounding with.
                 if (graph.outputs[o].type == ElementType::BFloat16 && expected[o].type == ElementType::UInt16)
-                    throw Unsupported(fmt::format("output '{}': its bfloat16 values are stored as uint16 patterns "
-                                                  "cut from float (onnx 1.12's generator), not rounded as Cast rounds",
-                                                  graph.outputs[o].name));
+                    throw Unsupported(
+                        fmt::format("output '{}': its bfloat16 values are stored as uint16 patterns "
+                                    "cut from float (onnx 1.12's generator), not rounded as Cast rounds",
+                                    graph.outputs[o].name));
             }
 
             std::vector<Tensor<TruthNumber>> truth_inputs;

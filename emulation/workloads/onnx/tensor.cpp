@@ -70,8 +70,8 @@ bool is_floating(ElementType type) {
 
 bool is_narrow_floating(ElementType type) {
     return type == ElementType::Float8E4M3FN || type == ElementType::Float8E4M3FNUZ ||
-           type == ElementType::Float8E5M2 || type == ElementType::Float8E5M2FNUZ ||
-           type == ElementType::Float4E2M1 || type == ElementType::Float8E8M0;
+           type == ElementType::Float8E5M2 || type == ElementType::Float8E5M2FNUZ || type == ElementType::Float4E2M1 ||
+           type == ElementType::Float8E8M0;
 }
 
 int onnx_data_type(ElementType type) {

@@ -147,7 +147,8 @@ void decode_typed_fields(const ::onnx::TensorProto& proto, std::size_t count, Te
             require_values(proto.int32_data_size(), packed_bytes(t.type, count), "int32_data (two elements each)", t,
                            context);
             std::string bytes;
-            for (std::int64_t byte : checked_int32_data(proto, 0, 0xFF, context)) bytes.push_back(static_cast<char>(byte));
+            for (std::int64_t byte : checked_int32_data(proto, 0, 0xFF, context))
+                bytes.push_back(static_cast<char>(byte));
             decode_little_endian(bytes, t);
             break;
         }

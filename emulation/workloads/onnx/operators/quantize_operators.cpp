@@ -15,10 +15,10 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/operator_table.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/sliding_windows.hpp"
-#include "emulation/workloads/onnx/operator_table.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
@@ -36,8 +36,8 @@ bool is_linear_quantized_type(ElementType type) {
 template <class Number>
 void require_quantized(const Tensor<Number>& t, std::size_t index, const Node& node) {
     if (!is_quantized_type(t.type))
-        throw Error(fmt::format("{}: input {} is {}; int8 or uint8 is required", node.describe(), index,
-                                to_string(t.type)));
+        throw Error(
+            fmt::format("{}: input {} is {}; int8 or uint8 is required", node.describe(), index, to_string(t.type)));
 }
 
 /// For each element of a tensor of `shape`, the index of its scale and zero point in a parameter of
@@ -67,8 +67,8 @@ std::vector<std::size_t> parameter_indices(const Shape& shape, const Shape& para
     Shape expected = shape;
     expected[a] = (shape[a] + block_size - 1) / block_size;
     if (parameter != expected)
-        throw Error(fmt::format("{}: {} has shape {}; blocks of {} along axis {} of {} make {}", node.describe(),
-                                what, describe(parameter), block_size, axis, describe(shape), describe(expected)));
+        throw Error(fmt::format("{}: {} has shape {}; blocks of {} along axis {} of {} make {}", node.describe(), what,
+                                describe(parameter), block_size, axis, describe(shape), describe(expected)));
     const std::vector<std::size_t> parameter_stride = strides(parameter);
     for (std::size_t i = 0; i < count; ++i) {
         std::size_t at = 0;
@@ -125,9 +125,10 @@ TensorsOf<Call> quantize_linear(const Call& call) {
                                     describe(scale.shape), describe(zero_point->shape)));
     }
     if (!is_linear_quantized_type(type))
-        throw Unsupported(fmt::format("{}: quantizing to {} (FloatScope quantizes to int8, uint8, int16, uint16, "
-                                      "int4 and uint4)",
-                                      node.describe(), to_string(type)));
+        throw Unsupported(
+            fmt::format("{}: quantizing to {} (FloatScope quantizes to int8, uint8, int16, uint16, "
+                        "int4 and uint4)",
+                        node.describe(), to_string(type)));
     const std::vector<std::size_t> at = parameter_indices(x.shape, scale.shape, node.int_attribute("axis", 1),
                                                           node.int_attribute("block_size", 0), "y_scale", node);
     Tensor<Number> y = integer_tensor<Number>(type, x.shape, {});
@@ -151,9 +152,10 @@ TensorsOf<Call> dequantize_linear(const Call& call) {
     const auto& x = call.input(0);
     const auto& scale = call.input(1);
     if (!is_linear_quantized_type(x.type) && x.type != ElementType::Int32 && !is_narrow_floating(x.type))
-        throw Unsupported(fmt::format("{}: input 0 is {} (FloatScope dequantizes int4, uint4, int8, uint8, int16, "
-                                      "uint16, int32 and the float8 types)",
-                                      node.describe(), to_string(x.type)));
+        throw Unsupported(
+            fmt::format("{}: input 0 is {} (FloatScope dequantizes int4, uint4, int8, uint8, int16, "
+                        "uint16, int32 and the float8 types)",
+                        node.describe(), to_string(x.type)));
     require_floating(scale, 1, node);
     const auto* zero_point = call.optional_input(2);
     if (zero_point) {
@@ -340,8 +342,7 @@ TensorsOf<Call> qlinear_matmul(const Call& call) {
     const std::vector<Number> b_scale = scales(call.input(4), n, 4, node);
     const std::vector<Number> y_scale = scales(call.input(6), m, 6, node);
     IntegerProduct p = integer_matmul(a, b, &a_zp, &b_zp, node);
-    std::vector<std::int64_t> y =
-        requantize(call.numerics, p.values, m, n, a_scale, b_scale, y_scale, y_zp, type);
+    std::vector<std::int64_t> y = requantize(call.numerics, p.values, m, n, a_scale, b_scale, y_scale, y_zp, type);
     return {integer_tensor<Number>(type, std::move(p.shape), std::move(y))};
 }
 
@@ -389,10 +390,9 @@ IntegerConvolution integer_convolution(const Tensor<Number>& x, const Tensor<Num
                 for (std::size_t c = 0; c < group_channels; ++c)
                     for (std::size_t t = 0; t < kernel; ++t) {
                         const std::int64_t tap = taps[t * positions + p];
-                        const std::int64_t xv =
-                            tap >= 0 ? x.integers[(b * channels + g * group_channels + c) * image +
-                                                  static_cast<std::size_t>(tap)]
-                                     : x_zp;
+                        const std::int64_t xv = tap >= 0 ? x.integers[(b * channels + g * group_channels + c) * image +
+                                                                      static_cast<std::size_t>(tap)]
+                                                         : x_zp;
                         sum += (xv - x_zp) * (w.integers[(m * group_channels + c) * kernel + t] - w_zp[m]);
                     }
                 r.values[(b * out_channels + m) * positions + p] = sum;
@@ -407,8 +407,8 @@ std::int64_t scalar_zero_point(const Tensor<Number>* t, ElementType type, std::s
     if (!t) return 0;
     require_type(*t, type, index, node);
     if (t->size() != 1)
-        throw Error(fmt::format("{}: input {} has shape {}; a scalar is required", node.describe(), index,
-                                describe(t->shape)));
+        throw Error(
+            fmt::format("{}: input {} has shape {}; a scalar is required", node.describe(), index, describe(t->shape)));
     return t->integers[0];
 }
 

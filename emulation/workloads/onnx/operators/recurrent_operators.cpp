@@ -10,11 +10,11 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/operator_table.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/matrix_product.hpp"
 #include "emulation/workloads/onnx/operators/recurrent_activations.hpp"
-#include "emulation/workloads/onnx/operator_table.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -56,8 +56,8 @@ TensorsOf<Call> recurrent(const Call& call, Cell cell) {
     const auto& n = call.numerics;
     switch (cell) {
         case Cell::Rnn:
-            node.check_attributes({"activation_alpha", "activation_beta", "activations", "clip", "direction",
-                                   "hidden_size", "layout"});
+            node.check_attributes(
+                {"activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size", "layout"});
             break;
         case Cell::Gru:
             node.check_attributes({"activation_alpha", "activation_beta", "activations", "clip", "direction",
@@ -80,8 +80,8 @@ TensorsOf<Call> recurrent(const Call& call, Cell cell) {
                                 describe(w.shape), describe(r.shape)));
     const std::string direction = node.string_attribute("direction", "forward");
     if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
-        throw Error(fmt::format("{}: attribute direction is '{}' (forward, reverse or bidirectional)",
-                                node.describe(), direction));
+        throw Error(fmt::format("{}: attribute direction is '{}' (forward, reverse or bidirectional)", node.describe(),
+                                direction));
     const std::size_t directions = direction == "bidirectional" ? 2 : 1;
     const auto seq = static_cast<std::size_t>(x.shape[layout == 0 ? 0 : 1]);
     const auto batch = static_cast<std::size_t>(x.shape[layout == 0 ? 1 : 0]);
@@ -107,8 +107,8 @@ TensorsOf<Call> recurrent(const Call& call, Cell cell) {
         const std::vector<std::int64_t> values = integer_list(*lens, 4, node);
         for (std::size_t b = 0; b < batch; ++b) {
             if (values[b] < 0 || values[b] > static_cast<std::int64_t>(seq))
-                throw Error(fmt::format("{}: sequence_lens[{}] is {}; 0 to seq_length {} expected", node.describe(),
-                                        b, values[b], seq));
+                throw Error(fmt::format("{}: sequence_lens[{}] is {}; 0 to seq_length {} expected", node.describe(), b,
+                                        values[b], seq));
             lengths[b] = static_cast<std::size_t>(values[b]);
         }
     }
@@ -201,7 +201,8 @@ TensorsOf<Call> recurrent(const Call& call, Cell cell) {
                 if (s >= lengths[b]) continue;
                 const std::size_t t = reverse ? lengths[b] - 1 - s : s;
                 const auto input_term = [&](std::size_t g, std::size_t j) {
-                    return n.add(xw[(t * batch + b) * width + g * hidden + j], hr[b * recurrent_width + g * hidden + j]);
+                    return n.add(xw[(t * batch + b) * width + g * hidden + j],
+                                 hr[b * recurrent_width + g * hidden + j]);
                 };
                 // X_t W_g^T + H_{t-1} R_g^T [+ P_g (.) C] + Wb_g + Rb_g, clipped.
                 const auto gate_input = [&](std::size_t g, std::size_t j, const Number* peephole_term) {
@@ -244,8 +245,8 @@ TensorsOf<Call> recurrent(const Call& call, Cell cell) {
                 if (!linear_before_reset) {
                     reset_h.assign(batch * hidden, zero);
                     for (std::size_t k = 0; k < batch * hidden; ++k) reset_h[k] = n.mul(reset_gate[k], h[k]);
-                    reset_product = matrix_product(n, std::span<const Number>(reset_h),
-                                                   std::span<const Number>(r_h_t), batch, hidden, hidden);
+                    reset_product = matrix_product(n, std::span<const Number>(reset_h), std::span<const Number>(r_h_t),
+                                                   batch, hidden, hidden);
                 }
                 for (std::size_t b = 0; b < batch; ++b) {
                     if (s >= lengths[b]) continue;
@@ -299,7 +300,8 @@ TensorsOf<Call> recurrent(const Call& call, Cell cell) {
             for (std::size_t d = 0; d < directions; ++d)
                 for (std::size_t b = 0; b < batch; ++b)
                     for (std::size_t j = 0; j < hidden; ++j)
-                        y1[((b * seq + t) * directions + d) * hidden + j] = y[((t * directions + d) * batch + b) * hidden + j];
+                        y1[((b * seq + t) * directions + d) * hidden + j] =
+                            y[((t * directions + d) * batch + b) * hidden + j];
         for (std::size_t d = 0; d < directions; ++d)
             for (std::size_t b = 0; b < batch; ++b)
                 for (std::size_t j = 0; j < hidden; ++j) {

@@ -111,17 +111,18 @@ TEST_CASE("every unsupported operator definition is listed at once, subgraphs in
         listed.push_back(fmt::format("{} x{} {}", u.definition, u.nodes, u.first_node));
     // In the order they first appear (a node's subgraphs by attribute name); Relu and Greater, inside
     // and outside subgraphs, are evaluated. TfIdfVectorizer, If and Loop: their versions from ONNX's registry.
-    CHECK(listed == std::vector<std::string>{"MaxRoiPool-1 x2 pool1", "If-1 x1 if",
-                                             "TfIdfVectorizer-9 x3 if/else_branch/tfidf_else", "Loop-1 x1 if/then_branch/loop",
-                                             "Custom of domain com.example x1 custom"});
+    CHECK(listed == std::vector<std::string>{
+                        "MaxRoiPool-1 x2 pool1", "If-1 x1 if", "TfIdfVectorizer-9 x3 if/else_branch/tfidf_else",
+                        "Loop-1 x1 if/then_branch/loop", "Custom of domain com.example x1 custom"});
     CHECK_THAT(found[0].reason, Catch::Contains("does not evaluate this operator"));
     try {
         check_evaluable(graph, "unsupported_operators.onnx");
         FAIL("no error");
     } catch (const Unsupported& e) {
-        CHECK_THAT(e.what(), Catch::Contains("unsupported_operators.onnx: FloatScope does not evaluate 8 node(s)") &&
-                                 Catch::Contains("5 operator definition(s)") &&
-                                 Catch::Contains("TfIdfVectorizer-9: FloatScope does not evaluate this operator (3 node(s)"));
+        CHECK_THAT(e.what(),
+                   Catch::Contains("unsupported_operators.onnx: FloatScope does not evaluate 8 node(s)") &&
+                       Catch::Contains("5 operator definition(s)") &&
+                       Catch::Contains("TfIdfVectorizer-9: FloatScope does not evaluate this operator (3 node(s)"));
     }
 }
 

@@ -76,10 +76,9 @@ double relative_difference(const Tensor<double>& x, const Tensor<double>& refere
 }  // namespace
 
 TEST_CASE("the quantized operators reproduce NumPy's evaluation of ONNX's specification", "[onnx][quantized]") {
-    const std::string name =
-        GENERATE(as<std::string>{}, "quantize_uint8", "quantize_axis_int8", "quantize_opset10", "dequantize_axis",
-                 "dequantize_int32", "dynamic_quantize", "matmul_integer", "qlinear_matmul", "conv_integer",
-                 "qlinear_conv", "qdq_cnn");
+    const std::string name = GENERATE(as<std::string>{}, "quantize_uint8", "quantize_axis_int8", "quantize_opset10",
+                                      "dequantize_axis", "dequantize_int32", "dynamic_quantize", "matmul_integer",
+                                      "qlinear_matmul", "conv_integer", "qlinear_conv", "qdq_cnn");
     INFO(name);
     const Evaluated e = evaluate(name);
     for (const ValueInfo& output : e.graph.outputs) {
@@ -121,10 +120,10 @@ TEST_CASE("DequantizeLinear and MatMulInteger are exact in integers", "[onnx][qu
                               integers({2}, {128, 255}, ElementType::UInt8)})[0];
     CHECK(y.numbers == std::vector<double>{-64, -256, 0, 0});
     // MatMulInteger: (a - 1) (b - (-2)) for a 1 x 2 by 2 x 1: 254 * 129 + (-1) * (-126).
-    const auto p = run_emulated(make_node("MatMulInteger"),
-                                {integers({1, 2}, {255, 0}, ElementType::UInt8),
-                                 integers({2, 1}, {127, -128}, ElementType::Int8),
-                                 integers({}, {1}, ElementType::UInt8), integers({}, {-2}, ElementType::Int8)})[0];
+    const auto p =
+        run_emulated(make_node("MatMulInteger"),
+                     {integers({1, 2}, {255, 0}, ElementType::UInt8), integers({2, 1}, {127, -128}, ElementType::Int8),
+                      integers({}, {1}, ElementType::UInt8), integers({}, {-2}, ElementType::Int8)})[0];
     CHECK(p.type == ElementType::Int32);
     CHECK(p.integers == std::vector<std::int64_t>{32892});
 }
@@ -145,7 +144,8 @@ TEST_CASE("QuantizeLinear and DequantizeLinear take the 16- and 4-bit integer ty
     CHECK(run_truth(quantize, {x, scale, integers({}, {0}, ElementType::UInt4)})[0].integers ==
           std::vector<std::int64_t>{0, 0, 1, 15, 15});
     // DequantizeLinear of int4 with its zero point: (x - (-2)) * 0.25.
-    const auto y = run_truth(make_node("DequantizeLinear"), {integers({3}, {-8, 0, 7}, ElementType::Int4),
-                                                             floats({}, {0.25}), integers({}, {-2}, ElementType::Int4)})[0];
+    const auto y = run_truth(
+        make_node("DequantizeLinear"),
+        {integers({3}, {-8, 0, 7}, ElementType::Int4), floats({}, {0.25}), integers({}, {-2}, ElementType::Int4)})[0];
     CHECK(y.numbers == std::vector<double>{-1.5, 0.5, 2.25});
 }

@@ -83,8 +83,8 @@ double relative_difference(const Tensor<double>& x, const Tensor<double>& refere
 
 TEST_CASE("LSTM, GRU and RNN reproduce NumPy's float64 evaluation of ONNX's equations", "[onnx][recurrent]") {
     const std::string name = GENERATE(as<std::string>{}, "lstm_bidirectional", "lstm_reverse_layout", "lstm_opset7",
-                                      "gru_bidirectional", "gru_reverse_layout", "rnn_bidirectional",
-                                      "rnn_thresholded", "rnn_reverse_clip", "pytorch_lstm_opset16");
+                                      "gru_bidirectional", "gru_reverse_layout", "rnn_bidirectional", "rnn_thresholded",
+                                      "rnn_reverse_clip", "pytorch_lstm_opset16");
     INFO(name);
     const Evaluated e = evaluate(name);
     for (const ValueInfo& output : e.graph.outputs) {
@@ -115,7 +115,8 @@ TEST_CASE("a recurrent layer's steps past a sequence's length are zero and its s
 
 TEST_CASE("a recurrent layer's gates run in the compute format, its products under the accumulation model",
           "[onnx][recurrent]") {
-    const std::string name = GENERATE(as<std::string>{}, "lstm_bidirectional", "gru_bidirectional", "rnn_bidirectional");
+    const std::string name =
+        GENERATE(as<std::string>{}, "lstm_bidirectional", "gru_bidirectional", "rnn_bidirectional");
     INFO(name);
     const Tensor<double> reference = read_input_file(models / (name + "_Y.npy"));
     // Output and products in fp32, the gates' arithmetic in bf16 (8 significant bits): an error of
@@ -125,8 +126,8 @@ TEST_CASE("a recurrent layer's gates run in the compute format, its products und
     CHECK(bf16_gates > 1e-4);
     CHECK(bf16_gates < 5e-2);
     // Everything fp32 but the matrix products, on A100's BF16 tensor cores (operands rounded to bf16).
-    const double bf16_products =
-        relative_difference(evaluate(name, parse_policy("fp32; matmul = nvidia_a100_bf16")).emulated.at("Y"), reference);
+    const double bf16_products = relative_difference(
+        evaluate(name, parse_policy("fp32; matmul = nvidia_a100_bf16")).emulated.at("Y"), reference);
     CHECK(bf16_products > 1e-4);
     CHECK(bf16_products < 5e-2);
     // Under bf16 every value of Y is a bf16 value.
@@ -135,7 +136,8 @@ TEST_CASE("a recurrent layer's gates run in the compute format, its products und
     for (double v : bf16.emulated.at("Y").numbers) CHECK(core::round_to_format(bf16_format, v).value == v);
 }
 
-TEST_CASE("a recurrent node's attributes and inputs out of the specification are errors naming it", "[onnx][recurrent]") {
+TEST_CASE("a recurrent node's attributes and inputs out of the specification are errors naming it",
+          "[onnx][recurrent]") {
     using namespace floatscope::test::onnx;
     // LSTM of hidden size 1 on a sequence of 2, batch 1, input size 1.
     const auto x = floats({2, 1, 1}, {0.5, -0.5});
@@ -154,7 +156,8 @@ TEST_CASE("a recurrent node's attributes and inputs out of the specification are
     Attribute unknown;
     unknown.kind = Attribute::Kind::Strings;
     unknown.strings = {"Sigmoid", "Tanh", "Swish"};
-    CHECK_THAT(error_of({{"activations", unknown}}), Catch::Contains("test_LSTM") && Catch::Contains("unknown activation 'Swish'"));
+    CHECK_THAT(error_of({{"activations", unknown}}),
+               Catch::Contains("test_LSTM") && Catch::Contains("unknown activation 'Swish'"));
     Attribute two = unknown;
     two.strings = {"Sigmoid", "Tanh"};
     CHECK_THAT(error_of({{"activations", two}}), Catch::Contains("lists 2 functions; 3 per direction"));
@@ -175,10 +178,11 @@ TEST_CASE("a recurrent step's product H R^T is the node's matrix product, bit fo
     // under the same accumulation model (A100's BF16 tensor cores: operands rounded to bf16).
     const PrecisionPolicy policy = parse_policy("fp32; matmul = nvidia_a100_bf16");
     NodeFormats formats = node_formats("fp32");
-    formats.matmul = policy.matmul_model(policy.at(Role::Compute), policy.at(Role::Accumulate), policy.at(Role::Output));
+    formats.matmul =
+        policy.matmul_model(policy.at(Role::Compute), policy.at(Role::Accumulate), policy.at(Role::Output));
     const std::vector<double> h0{0.3141, -1.2718, 0.5772, 2.3026, -0.6931, 1.4142, -1.7320, 0.1234};
-    const std::vector<double> r{0.11, -0.27, 0.35, 0.49, -0.53, 0.67, 0.71, -0.89,
-                                0.97, 0.13, -0.17, 0.19, 0.23, -0.29, 0.31, 0.37};
+    const std::vector<double> r{0.11, -0.27, 0.35,  0.49, -0.53, 0.67,  0.71, -0.89,
+                                0.97, 0.13,  -0.17, 0.19, 0.23,  -0.29, 0.31, 0.37};
     Attribute affine;
     affine.kind = Attribute::Kind::Strings;
     affine.strings = {"Affine"};
@@ -186,12 +190,14 @@ TEST_CASE("a recurrent step's product H R^T is the node's matrix product, bit fo
     one.kind = zero.kind = Attribute::Kind::Floats;
     one.floats = {1};
     zero.floats = {0};
-    const Node rnn = make_node("RNN", {{"activations", affine}, {"activation_alpha", one}, {"activation_beta", zero}}, 2);
-    const auto y = run_emulated(rnn,
-                                {floats({1, 2, 3}, std::vector<double>(6, 0)), floats({1, 4, 3}, std::vector<double>(12, 0.5)),
-                                 floats({1, 4, 4}, r), floats({1, 8}, std::vector<double>(8, 0)),
-                                 integers({2}, {1, 1}, ElementType::Int32), floats({1, 2, 4}, h0)},
-                                formats)[0];
+    const Node rnn =
+        make_node("RNN", {{"activations", affine}, {"activation_alpha", one}, {"activation_beta", zero}}, 2);
+    const auto y =
+        run_emulated(rnn,
+                     {floats({1, 2, 3}, std::vector<double>(6, 0)), floats({1, 4, 3}, std::vector<double>(12, 0.5)),
+                      floats({1, 4, 4}, r), floats({1, 8}, std::vector<double>(8, 0)),
+                      integers({2}, {1, 1}, ElementType::Int32), floats({1, 2, 4}, h0)},
+                     formats)[0];
     std::vector<double> r_t(16);
     for (std::size_t i = 0; i < 4; ++i)
         for (std::size_t j = 0; j < 4; ++j) r_t[j * 4 + i] = r[i * 4 + j];
