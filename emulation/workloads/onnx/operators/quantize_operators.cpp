@@ -82,6 +82,13 @@ std::vector<std::size_t> parameter_indices(const Shape& shape, const Shape& para
     return indices;
 }
 
+/// A zero point fits its scale: one shape, or one value each (a scalar beside a [1], as ONNX's own
+/// float8 DequantizeLinear cases and onnxruntime take it).
+bool same_parameter_shape(const Shape& zero_point, const Shape& scale) {
+    if (zero_point == scale) return true;
+    return element_count(zero_point) == 1 && element_count(scale) == 1 && zero_point.size() <= 1 && scale.size() <= 1;
+}
+
 /// x rounded to the nearest integer, ties to even (ONNX's rounding of quantization), then shifted by
 /// `zero_point` and saturated to `type`. NaN gives the zero point.
 template <class Numerics>
@@ -120,7 +127,7 @@ TensorsOf<Call> quantize_linear(const Call& call) {
             throw Error(fmt::format("{}: output_dtype is {} and y_zero_point {}", node.describe(), to_string(type),
                                     to_string(zero_point->type)));
         type = zero_point->type;
-        if (zero_point->shape != scale.shape)
+        if (!same_parameter_shape(zero_point->shape, scale.shape))
             throw Error(fmt::format("{}: y_scale {} and y_zero_point {} must have one shape", node.describe(),
                                     describe(scale.shape), describe(zero_point->shape)));
     }
@@ -160,7 +167,7 @@ TensorsOf<Call> dequantize_linear(const Call& call) {
     const auto* zero_point = call.optional_input(2);
     if (zero_point) {
         require_type(*zero_point, x.type, 2, node);
-        if (zero_point->shape != scale.shape)
+        if (!same_parameter_shape(zero_point->shape, scale.shape))
             throw Error(fmt::format("{}: x_scale {} and x_zero_point {} must have one shape", node.describe(),
                                     describe(scale.shape), describe(zero_point->shape)));
     }

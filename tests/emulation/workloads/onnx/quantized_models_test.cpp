@@ -149,3 +149,13 @@ TEST_CASE("QuantizeLinear and DequantizeLinear take the 16- and 4-bit integer ty
         {integers({3}, {-8, 0, 7}, ElementType::Int4), floats({}, {0.25}), integers({}, {-2}, ElementType::Int4)})[0];
     CHECK(y.numbers == std::vector<double>{-1.5, 0.5, 2.25});
 }
+
+TEST_CASE("DequantizeLinear of float8 values less a float8 zero point", "[onnx][quantized]") {
+    // ONNX's test_dequantizelinear_e4m3fn_zero_point (onnx 1.14): x * 2 with zero point 0.
+    const auto x = floats({5}, {0, 0.5, 1, 448, -104}, ElementType::Float8E4M3FN);
+    const auto zp = floats({1}, {0}, ElementType::Float8E4M3FN);
+    const auto y =
+        run_emulated(make_node("DequantizeLinear", {{"axis", int_attribute(0)}}), {x, floats({}, {2}), zp})[0];
+    CHECK(y.type == ElementType::Float);
+    CHECK(y.numbers == std::vector<double>{0, 1, 2, 896, -208});
+}
