@@ -68,7 +68,10 @@ std::vector<RecurrentActivation> recurrent_activations(const Node& node, std::ve
     } else {
         for (std::size_t d = 0; d < directions; ++d) listed.insert(listed.end(), defaults.begin(), defaults.end());
     }
-    if (listed.size() == per_direction && directions == 2) listed.insert(listed.end(), listed.begin(), listed.end());
+    if (listed.size() == per_direction && directions == 2) {
+        const std::vector<std::string> one_direction = listed;  // not a range of the vector it grows
+        listed.insert(listed.end(), one_direction.begin(), one_direction.end());
+    }
     if (listed.size() != per_direction * directions)
         throw Error(fmt::format("{}: attribute activations lists {} functions; {} per direction, {} in all expected",
                                 node.describe(), listed.size(), per_direction, per_direction * directions));

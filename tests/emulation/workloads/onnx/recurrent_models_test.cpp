@@ -219,3 +219,35 @@ TEST_CASE("autocast runs LSTM, GRU and RNN in its low format, as PyTorch's LSTMC
         CHECK(formats.node(0).output.format.name == "fp16");
     }
 }
+
+TEST_CASE("a sequence of length 0 keeps its initial state; one direction's activations serve both",
+          "[onnx][recurrent]") {
+    using namespace floatscope::test::onnx;
+    // RNN of hidden size 2, sequence 2, batch 2: the second batch entry has length 0.
+    const auto x = floats({2, 2, 1}, {0.5, -1.5, 1.0, 2.0});
+    const auto w = floats({2, 2, 1}, {0.7, -0.3, 0.2, 0.9});
+    const auto r = floats({2, 2, 2}, {0.1, 0.2, -0.3, 0.4, 0.5, -0.6, 0.7, 0.8});
+    const auto b = floats({2, 4}, std::vector<double>(8, 0.05));
+    const auto lens = integers({2}, {2, 0}, ElementType::Int32);
+    const auto h0 = floats({2, 2, 2}, {0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.18});
+    Attribute one_list, both_lists;
+    one_list.kind = both_lists.kind = Attribute::Kind::Strings;
+    one_list.strings = {"Relu"};
+    both_lists.strings = {"Relu", "Relu"};
+    const auto run = [&](const Attribute& activations) {
+        return run_truth(
+            make_node("RNN", {{"direction", string_attribute("bidirectional")}, {"activations", activations}}, 2),
+            {x, w, r, b, lens, h0});
+    };
+    const auto y = run(one_list);
+    CHECK(y[0].numbers == run(both_lists)[0].numbers);
+    // Y is [seq 2, directions 2, batch 2, hidden 2]: batch 1 is 0 at every step of both directions.
+    for (std::size_t t = 0; t < 2; ++t)
+        for (std::size_t d = 0; d < 2; ++d)
+            for (std::size_t j = 0; j < 2; ++j) CHECK(y[0].numbers[((t * 2 + d) * 2 + 1) * 2 + j] == 0);
+    // Y_h [directions, batch, hidden]: batch 1 keeps initial_h in both directions.
+    CHECK(y[1].numbers[(0 * 2 + 1) * 2 + 0] == 0.13);
+    CHECK(y[1].numbers[(0 * 2 + 1) * 2 + 1] == 0.14);
+    CHECK(y[1].numbers[(1 * 2 + 1) * 2 + 0] == 0.17);
+    CHECK(y[1].numbers[(1 * 2 + 1) * 2 + 1] == 0.18);
+}
