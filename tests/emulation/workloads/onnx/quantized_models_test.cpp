@@ -14,6 +14,7 @@
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
 #include "emulation/workloads/onnx/graph_precision.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/onnx/operators/quantization_parameters.hpp"
 #include "emulation/workloads/onnx/unsupported_operators.hpp"
 #include "tests/emulation/workloads/onnx/operator_harness.hpp"
 
@@ -71,6 +72,16 @@ double relative_difference(const Tensor<double>& x, const Tensor<double>& refere
         scale = std::max(scale, std::fabs(reference.numbers[i]));
     }
     return worst / scale;
+}
+
+template <class F>
+std::string error_of(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
 }
 
 }  // namespace
@@ -158,4 +169,31 @@ TEST_CASE("DequantizeLinear of float8 values less a float8 zero point", "[onnx][
         run_emulated(make_node("DequantizeLinear", {{"axis", int_attribute(0)}}), {x, floats({}, {2}), zp})[0];
     CHECK(y.type == ElementType::Float);
     CHECK(y.numbers == std::vector<double>{0, 1, 2, 896, -208});
+}
+
+TEST_CASE("scales and zero points per tensor, per axis and per block", "[onnx][quantized]") {
+    const Node node = make_node("QuantizeLinear");
+    // Per tensor: a scalar or a [1].
+    CHECK(parameter_indices({2, 3}, {}, 1, 0, "y_scale", node) == std::vector<std::size_t>(6, 0));
+    CHECK(parameter_indices({2, 3}, {1}, 1, 0, "y_scale", node) == std::vector<std::size_t>(6, 0));
+    // Per axis 1 of [2, 3]: the column; axis -2: the row.
+    CHECK(parameter_indices({2, 3}, {3}, 1, 0, "y_scale", node) == std::vector<std::size_t>{0, 1, 2, 0, 1, 2});
+    CHECK(parameter_indices({2, 3}, {2}, -2, 0, "y_scale", node) == std::vector<std::size_t>{0, 0, 0, 1, 1, 1});
+    // Blocks of 2 along axis 1 of [2, 5]: [2, 3] scales, the last block holding one element.
+    CHECK(parameter_indices({2, 5}, {2, 3}, 1, 2, "y_scale", node) ==
+          std::vector<std::size_t>{0, 0, 1, 1, 2, 3, 3, 4, 4, 5});
+    // Blocks of 2 along axis 0 of [3, 2]: [2, 2] scales.
+    CHECK(parameter_indices({3, 2}, {2, 2}, 0, 2, "y_scale", node) == std::vector<std::size_t>{0, 1, 0, 1, 2, 3});
+    CHECK_THAT(error_of([&] {
+                   parameter_indices({2, 3}, {2}, 1, 0, "y_scale", node);
+               }),
+               Catch::Contains("y_scale has shape [2]; a scalar or [3]"));
+    CHECK_THAT(error_of([&] {
+                   parameter_indices({2, 5}, {2, 2}, 1, 2, "y_scale", node);
+               }),
+               Catch::Contains("blocks of 2 along axis 1 of [2, 5] make [2, 3]"));
+    CHECK_THAT(error_of([&] {
+                   parameter_indices({2, 3}, {3}, 2, 0, "y_scale", node);
+               }),
+               Catch::Contains("axis 2 is outside an input of rank 2"));
 }
