@@ -220,7 +220,7 @@ TEST_CASE("autocast runs LSTM, GRU and RNN in its low format, as PyTorch's LSTMC
     }
 }
 
-TEST_CASE("a sequence of length 0 keeps its initial state; one direction's activations serve both",
+TEST_CASE("a sequence of length 0 keeps its initial state, and one direction's activations serve both",
           "[onnx][recurrent]") {
     using namespace floatscope::test::onnx;
     // RNN of hidden size 2, sequence 2, batch 2: the second batch entry has length 0.
