@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -148,6 +149,39 @@ ModelRun load(const Parameters& p, const OnnxTensors* given) {
     return run;
 }
 
+/// What identifies a file's contents for the cache below: its path, size and modification time
+/// (empty where it cannot be read: load then says why).
+std::string file_stamp(const std::string& path) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path, error);
+    if (error) return {};
+    const auto time = std::filesystem::last_write_time(path, error);
+    if (error) return {};
+    return fmt::format("{}:{}:{}", path, size, time.time_since_epoch().count());
+}
+
+/// load(p), read once per process while the parameters and the files they name stay the same: the
+/// engine's checks, every policy and the truth share one reading of the model and its inputs
+/// (seconds each for a model of many megabytes). The last reading is kept. Tensors given in memory
+/// (`given`, the Python module's) are not cached: nothing names their contents.
+std::shared_ptr<const ModelRun> load_shared(const Parameters& p, const OnnxTensors* given) {
+    if (given && !given->inputs.empty()) return std::make_shared<const ModelRun>(load(p, given));
+    std::string key;
+    for (const auto& [name, value] : p.values()) key += name + "=" + value + "\n";
+    for (const std::string& file : file_list(p.text("inputs"))) key += file_stamp(file) + "\n";
+    key += file_stamp(p.text("model")) + "\n" + file_stamp(p.text("labels"));
+    static std::mutex mutex;
+    static std::string cached_key;
+    static std::shared_ptr<const ModelRun> cached;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!cached || key != cached_key) {
+        cached.reset();  // the old reading goes before the new one is made
+        cached = std::make_shared<const ModelRun>(load(p, given));
+        cached_key = key;
+    }
+    return cached;
+}
+
 /// The fraction of rows of `scores` (the first graph output, rows along its last axis) whose
 /// largest entry is at their label; labels beyond the rows are not read (IDX label files hold more).
 template <class Number, class Less>
@@ -276,7 +310,8 @@ public:
     bool reads_graph_policy() const override { return true; }
 
     void check(const Parameters& p) const override {
-        const ModelRun run = load(p, tensors_.get());
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        const ModelRun& run = *loaded;
         double values = 0;
         for (const Tensor<double>& t : run.inputs) values += static_cast<double>(t.size());
         core::require_memory("the onnx model's inputs", 8 * values);
@@ -284,17 +319,21 @@ public:
     }
 
     void check_ground_truth(const Parameters& p, int precision) const override {
-        const ModelRun run = load(p, tensors_.get());
-        double values = 0;
-        for (const auto& [name, t] : run.graph.initializers) values += static_cast<double>(t.size());
-        for (const Tensor<double>& t : run.inputs) values += static_cast<double>(t.size());
-        core::require_memory(fmt::format("the onnx ground truth's initializers and inputs at {} bits", precision),
-                             values * core::mpfr_number_bytes(precision));
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        const ModelRun& run = *loaded;
+        double constants = 0, inputs = 0;
+        for (const auto& [name, t] : run.graph.initializers) constants += static_cast<double>(t.size());
+        for (const Tensor<double>& t : run.inputs) inputs += static_cast<double>(t.size());
+        // The initializers stay doubles; each node converts those it reads (graph_evaluation.cpp).
+        core::require_memory(fmt::format("the onnx ground truth's initializers and its inputs at {} bits", precision),
+                             8 * constants + inputs * core::mpfr_number_bytes(precision));
         check_output_folder(p);
     }
 
     void run(const Parameters& p, const PrecisionPolicy& policy, Trace& trace, RunControl& control) const override {
-        ModelRun run = load(p, tensors_.get());
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        const ModelRun& run = *loaded;
+        std::vector<Tensor<double>> inputs = run.inputs;
         const onnx::GraphPrecision precision(run.graph, policy);
         const ElementwiseArithmetic storage(precision.storage(), static_cast<std::uint64_t>(p.integer("seed")));
         onnx::Values<double> constants = run.graph.initializers;
@@ -305,7 +344,7 @@ public:
             for (const auto& [name, consumer] : onnx::weight_initializers(run.graph))
                 constants[name] = onnx::quantize_weight(run.graph.initializers.at(name), *consumer, scheme);
         }
-        for (Tensor<double>& t : run.inputs)
+        for (Tensor<double>& t : inputs)
             if (t.floating()) storage.round(t.numbers, t.numbers);
 
         const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
@@ -323,7 +362,7 @@ public:
             region.values = t->numbers;
         };
         const onnx::Values<double> results =
-            onnx::evaluate_graph(run.graph, constants, std::move(run.inputs), numerics, observe, &control);
+            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics, observe, &control);
         std::map<std::string, std::size_t> producer;
         for (std::size_t i = 0; i < run.graph.nodes.size(); ++i)
             for (const std::string& output : run.graph.nodes[i].outputs) producer[output] = i;
@@ -343,15 +382,13 @@ public:
     }
 
     void run_ground_truth(const Parameters& p, int precision, TruthTrace& truth, RunControl& control) const override {
-        ModelRun run = load(p, tensors_.get());
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        const ModelRun& run = *loaded;
         const onnx::TruthNumerics numerics(precision);
-        const auto to_truth_tensor = [&](const Tensor<double>& t) {
-            return onnx::convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); });
-        };
-        onnx::Values<TruthNumber> constants;
-        for (const auto& [name, t] : run.graph.initializers) constants[name] = to_truth_tensor(t);
         std::vector<Tensor<TruthNumber>> inputs;
-        for (const Tensor<double>& t : run.inputs) inputs.push_back(to_truth_tensor(t));
+        for (const Tensor<double>& t : run.inputs)
+            inputs.push_back(
+                onnx::convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); }));
 
         int regions = 0;
         const std::function<onnx::TruthNumerics(std::size_t)> numerics_for = [&](std::size_t) { return numerics; };
@@ -359,11 +396,12 @@ public:
                                                             const std::vector<const Tensor<TruthNumber>*>& outputs) {
             const Tensor<TruthNumber>* t = first_floating(outputs);
             if (!t) return;
-            onnx::keep_tensor("the trace's copy of " + run.graph.nodes[i].describe() + "'s output", t->size(), true);
+            // The copy lives until the next region is made (the engine measures it then): one
+            // node's output at a time, not counted as kept.
             truth.add_region("node", regions++, node_label(run.graph.nodes[i])).values = t->numbers;
         };
         const onnx::Values<TruthNumber> results =
-            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics_for, observe, &control);
+            onnx::evaluate_graph(run.graph, run.graph.initializers, std::move(inputs), numerics_for, observe, &control);
         for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
             const Tensor<TruthNumber>& t = results.at(run.graph.outputs[o].name);
             TruthRegion& region = truth.add_region("output", static_cast<int>(o), run.graph.outputs[o].name);

@@ -2,6 +2,9 @@
 // after their last reader.
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
 
+#include <list>
+#include <type_traits>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -46,7 +49,7 @@ void check_inputs(const Graph& graph, std::vector<Tensor<Number>>& inputs) {
 }
 
 template <class Numerics>
-Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<typename Numerics::Number>& constants,
+Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<double>& constants,
                                                  std::vector<Tensor<typename Numerics::Number>> inputs,
                                                  const std::function<Numerics(std::size_t)>& numerics_for,
                                                  const NodeObserver<typename Numerics::Number>& observer,
@@ -63,15 +66,29 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
     // The tensors held, from the constants and inputs on: every node's outputs are counted as they
     // are made, so that a graph whose intermediates outgrow the memory limit is refused.
     TensorAllowance allowance(graph.nodes.empty() ? 8.0 : number_bytes(numerics_for(0)), 0);
-    for (const auto& [name, t] : constants) allowance.hold("the graph's constants", tensor_bytes(allowance, t));
+    for (const auto& [name, t] : constants)
+        allowance.hold("the graph's constants", static_cast<double>(sizeof(double) * t.size()));
     for (const Tensor<Number>& t : inputs) allowance.hold("the graph's inputs", tensor_bytes(allowance, t));
 
     Values<Number> values;
     for (std::size_t i = 0; i < inputs.size(); ++i) values[graph.inputs[i].name] = std::move(inputs[i]);
+    // The constants one node reads, in the evaluation's numbers (the truth's), until it has run.
+    std::list<Tensor<Number>> converted;
+    double converted_bytes = 0;
     auto lookup = [&](const std::string& name) -> const Tensor<Number>* {
         if (const auto it = values.find(name); it != values.end()) return &it->second;
-        if (const auto it = constants.find(name); it != constants.end()) return &it->second;
-        return nullptr;
+        const auto it = constants.find(name);
+        if (it == constants.end()) return nullptr;
+        if constexpr (std::is_same_v<Number, double>) {
+            return &it->second;
+        } else {
+            const double bytes = allowance.bytes(it->second.size(), it->second.floating());
+            allowance.hold(fmt::format("the constant '{}' in the evaluation's numbers", name), bytes);
+            converted_bytes += bytes;
+            const Numerics& numerics = numerics_for(0);
+            return &converted.emplace_back(
+                convert_numbers<Number>(it->second, [&](double v) { return numerics.from_double(v); }));
+        }
     };
 
     const OperatorTable& table = operator_table();
@@ -112,6 +129,9 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
             if (t.floating()) numerics.to_output(t.numbers);
             made.push_back(&t);
         }
+        converted.clear();
+        allowance.hold("the constants of a node", -converted_bytes);
+        converted_bytes = 0;
         if (observer) observer(index, made);
         for (const std::string& name : node.inputs) {
             const auto last = last_reader.find(name);
@@ -140,7 +160,7 @@ template void check_inputs(const Graph&, std::vector<Tensor<TruthNumber>>&);
 template Values<double> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<double>>,
                                        const std::function<EmulatedNumerics(std::size_t)>&, const NodeObserver<double>&,
                                        RunControl*);
-template Values<TruthNumber> evaluate_graph(const Graph&, const Values<TruthNumber>&, std::vector<Tensor<TruthNumber>>,
+template Values<TruthNumber> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<TruthNumber>>,
                                             const std::function<TruthNumerics(std::size_t)>&,
                                             const NodeObserver<TruthNumber>&, RunControl*);
 
