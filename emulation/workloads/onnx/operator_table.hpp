@@ -101,5 +101,8 @@ void add_scatter_operators(OperatorTable& table);  ///< GatherND, ScatterElement
 void add_loss_operators(OperatorTable& table);  ///< NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void add_einsum_operators(OperatorTable& table);  ///< Einsum
 void add_resize_operators(OperatorTable& table);  ///< Resize, Upsample
+void add_recurrent_operators(OperatorTable& table);  ///< RNN, GRU, LSTM
+/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv
+void add_quantize_operators(OperatorTable& table);
 
 }  // namespace floatscope::emu::onnx
