@@ -1,0 +1,50 @@
+// No view makes the window wider than a 1024x768 screen: long numbers wrap, presentation mode fits.
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+#include <QStringList>
+
+#include "app/gui/lab/lab_state.hpp"
+#include "app/gui/lab/number_line_view.hpp"
+#include "app/gui/main_window.hpp"
+#include "core/catalog.hpp"
+#include "tests/app/gui_test_application.hpp"
+
+using namespace floatscope;
+
+namespace {
+
+/// The window at 1024x768 on `view`, laid out as --screenshot lays it out.
+int laid_out_width(gui::MainWindow& window, const QString& view, bool presentation) {
+    window.show_view(view);
+    window.resize(1024, 768);
+    window.show();
+    QApplication::processEvents();
+    window.set_presentation(presentation);
+    for (int round = 0; round < 5; ++round) QApplication::processEvents();
+    window.resize(1024, 768);  // a window manager keeps the size; the layout may only ask for more
+    QApplication::processEvents();
+    return std::max(window.width(), window.minimumSizeHint().width());
+}
+
+}  // namespace
+
+TEST_CASE("takum8's 170-digit range ends wrap instead of widening the window", "[gui][layout]") {
+    test::gui_application();
+    gui::MainWindow window(false);
+    window.state().set_chosen(QStringList{"takum8"});
+    window.number_line_view()->show_formats({"takum8"});
+    CHECK(laid_out_width(window, "numberline", false) <= 1024);
+}
+
+TEST_CASE("every view fits 1024x768, in presentation mode too", "[gui][layout]") {
+    test::gui_application();
+    gui::MainWindow window(false);
+    for (const QString& view : window.view_names()) {
+        for (const bool presentation : {false, true}) {
+            INFO(view.toStdString() << (presentation ? " (presentation)" : ""));
+            CHECK(laid_out_width(window, view, presentation) <= 1024);
+        }
+    }
+    window.set_presentation(false);
+}
