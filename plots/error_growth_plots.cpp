@@ -1,20 +1,37 @@
 // Error growth across regions: normwise error and its bounds, componentwise error, bits correct or
 // bits of error, one series per policy.
+#include <algorithm>
+
 #include "plots/metric_plot.hpp"
 #include "plots/report_metrics.hpp"
 #include "plots/report_plots.hpp"
+#include "plots/report_selection.hpp"
 
 namespace floatscope::plots {
 
 std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasure measure) {
     if (measure == ErrorMeasure::NormwiseRelError) {
-        const MetricPlotSpec spec{"error_growth_normwise_rel_error",
-                                  "Normwise relative error ||x - t|| / ||t|| per %1, with its bounds",
-                                  {"normwise relative error vs ground truth", AxisScale::Log, 10, {}, {}}};
-        return metric_plots(report,
-                            {metric::normwise_rel_error, metric::error_bound_deterministic,
-                             metric::error_bound_probabilistic, metric::error_bound_limiting_accuracy},
-                            spec);
+        const std::vector<std::string_view> bounds = {metric::error_bound_deterministic,
+                                                      metric::error_bound_probabilistic,
+                                                      metric::error_bound_limiting_accuracy};
+        std::vector<std::string_view> metrics = {metric::normwise_rel_error};
+        metrics.insert(metrics.end(), bounds.begin(), bounds.end());
+        std::vector<PlotModel> plots;
+        for (const std::string& kind : region_kinds_with(report, metric::normwise_rel_error)) {
+            // The title promises bounds only where the workload reports some for these regions
+            // (an ONNX graph's nodes have none).
+            const bool bounded = std::any_of(bounds.begin(), bounds.end(), [&](std::string_view bound) {
+                const std::vector<std::string> kinds = region_kinds_with(report, bound);
+                return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+            });
+            const MetricPlotSpec spec{
+                "error_growth_normwise_rel_error",
+                bounded ? "Normwise relative error ||x - t|| / ||t|| per %1, with its bounds"
+                        : "Normwise relative error ||x - t|| / ||t|| per %1",
+                {"normwise relative error vs ground truth", AxisScale::Log, 10, {}, {}}};
+            if (std::optional<PlotModel> plot = metric_plot(report, kind, metrics, spec)) plots.push_back(std::move(*plot));
+        }
+        return plots;
     }
     if (measure == ErrorMeasure::ComponentwiseRelErrorMax) {
         const MetricPlotSpec spec{"error_growth_componentwise_rel_error_max",
