@@ -76,11 +76,10 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
         for (const AxisTick& tick : axis.ticks) {
             // Qt takes a label once: a repeated one (two unnamed Relu nodes) gets its position.
             QString label = text(tick.label);
-            // Upright names take the plot's height: a long ONNX path keeps its ends ("/model/l…ftmax
-            // (Softmax)"), the whole name in the tooltips.
-            constexpr qsizetype longest_name = 32;
-            if (axis.named_ticks && label.size() > longest_name)
-                label = label.left(longest_name / 2 - 1) + QChar(0x2026) + label.right(longest_name / 2);
+            // Upright names take the plot's height: a long ONNX path keeps its end, the node's own
+            // name and op ("…/self_attn/MatMul (MatMul)"), the whole name in the tooltips.
+            constexpr qsizetype longest_name = 26;
+            if (axis.named_ticks && label.size() > longest_name) label = QChar(0x2026) + label.right(longest_name - 1);
             if (labels.contains(label)) label += QStringLiteral(" [%1]").arg(tick.value);
             labels << label;
             if (tick.value >= range.min && tick.value <= range.max) category_axis->append(label, tick.value);
@@ -152,14 +151,24 @@ bool dashed_style(const Series& series) {
     return series.style == SeriesStyle::Line || series.style == SeriesStyle::LineWithPoints;
 }
 
-Qt::PenStyle pen_style(LinePattern pattern) {
+/// A line's pen. The patterns are short, in units of the 2-pixel width, so that the legend's short
+/// sample, drawn with this same pen, shows them: Qt's DashLine (8-pixel dashes) came out as a solid
+/// stub there and its square DotLine dots as dashes. Dots are round.
+QPen series_pen(QColor colour, LinePattern pattern) {
+    QPen pen(colour, 2);
     switch (pattern) {
-        case LinePattern::Solid: return Qt::SolidLine;
-        case LinePattern::Dashed: return Qt::DashLine;
-        case LinePattern::Dotted: return Qt::DotLine;
-        case LinePattern::DashDotted: return Qt::DashDotLine;
+        case LinePattern::Solid: break;
+        case LinePattern::Dashed: pen.setDashPattern({2.5, 1.5}); break;
+        case LinePattern::Dotted:
+            pen.setCapStyle(Qt::RoundCap);
+            pen.setDashPattern({0.01, 2});
+            break;
+        case LinePattern::DashDotted:
+            pen.setCapStyle(Qt::RoundCap);
+            pen.setDashPattern({2, 1.5, 0.01, 1.5});
+            break;
     }
-    return Qt::SolidLine;
+    return pen;
 }
 
 /// Bars as filled step outlines over a numeric axis, so that bands and bins share it: [from, to)
@@ -350,9 +359,7 @@ void PlotChartView::add_series(const Series& series, QColor colour, LinePattern 
         for (const PlotPoint& p : runs[r]) line->append(p.x, p.y);
         // A lone point between gaps is a marker, or it would not show at all.
         line->setPointsVisible(series.style == SeriesStyle::LineWithPoints || runs[r].size() == 1);
-        QPen pen(colour, 2);
-        pen.setStyle(pen_style(pattern));
-        line->setPen(pen);
+        line->setPen(series_pen(colour, pattern));
         connect(line, &QLineSeries::hovered, this, hover);
         add_part(series, line, r == 0);
     }

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QAreaSeries>
 #include <QCategoryAxis>
+#include <QGraphicsLineItem>
 #include <QImage>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -340,8 +341,54 @@ TEST_CASE("legend entries of lines are drawn as the line, dashes and all") {
     for (QAbstractSeries* s : view.chart()->series()) {
         QLegendMarker* marker = view.chart()->legend()->markers(s).at(0);
         CHECK(marker->shape() == QLegend::MarkerShapeFromSeries);
-        const Qt::PenStyle expected = s->name().endsWith("test loss") ? Qt::DashLine : Qt::SolidLine;
-        CHECK(marker->pen().style() == expected);
+        const QPen pen = qobject_cast<QLineSeries*>(s)->pen();
+        CHECK(marker->pen().style() == pen.style());
+        CHECK(marker->pen().dashPattern() == pen.dashPattern());
+        CHECK((pen.style() == Qt::SolidLine) == !s->name().endsWith("test loss"));
+    }
+}
+
+namespace {
+
+void collect_lines(QGraphicsItem* item, std::vector<QGraphicsLineItem*>& lines) {
+    if (auto* line = dynamic_cast<QGraphicsLineItem*>(item)) lines.push_back(line);
+    for (QGraphicsItem* child : item->childItems()) collect_lines(child, lines);
+}
+
+}  // namespace
+
+TEST_CASE("each legend sample shows its line's whole pattern: a dash is not a solid stub, a dot not a dash",
+          "[plots]") {
+    // Qt draws a line's legend sample 11 pixels long with the line's pen: Qt's DashLine repeats
+    // every 12 pixels at width 2 (a solid stub there) and its DotLine's square dots read as dashes.
+    application();
+    PlotModel model;
+    model.x_axis.ticks = {{0, "a"}, {1, "b"}};
+    const LinePattern patterns[] = {LinePattern::Solid, LinePattern::Dashed, LinePattern::Dotted,
+                                    LinePattern::DashDotted};
+    for (int i = 0; i < 4; ++i)
+        model.series.push_back(
+            {"s" + std::to_string(i), {{0, 1.0 + i}, {1, 2.0 + i}}, SeriesStyle::Line, 1, "one", false, patterns[i]});
+    PlotChartView view(model);
+    view.resize(800, 500);
+    view.show();
+    QApplication::processEvents();
+    std::vector<QGraphicsLineItem*> samples;
+    collect_lines(view.chart()->legend(), samples);
+    REQUIRE(samples.size() == 4);
+    for (int i = 0; i < 4; ++i) {
+        INFO("pattern " << i);
+        const QPen line = qobject_cast<QLineSeries*>(view.chart()->series().at(i))->pen();
+        const QPen sample = samples[static_cast<std::size_t>(i)]->pen();
+        CHECK(sample.style() == line.style());
+        CHECK(sample.dashPattern() == line.dashPattern());
+        CHECK(sample.capStyle() == line.capStyle());
+        if (i == 0) continue;
+        // One whole period of the pattern fits the sample, and the dotted ones have round dots.
+        double period = 0;
+        for (const qreal part : line.dashPattern()) period += part * line.widthF();
+        CHECK(period <= samples[static_cast<std::size_t>(i)]->line().length());
+        if (patterns[i] == LinePattern::Dotted) CHECK(line.capStyle() == Qt::RoundCap);
     }
 }
 
@@ -386,7 +433,8 @@ TEST_CASE("past the palette's eighteen colours a repeated colour comes with anot
     PlotChartView view(model, &colours);
     const QPen fp32 = qobject_cast<QLineSeries*>(view.chart()->series().at(0))->pen();
     const QPen other = qobject_cast<QLineSeries*>(view.chart()->series().at(1))->pen();
-    CHECK(std::pair(fp32.color().rgb(), fp32.style()) != std::pair(other.color().rgb(), other.style()));
+    CHECK(std::tuple(fp32.color().rgb(), fp32.style(), fp32.dashPattern()) !=
+          std::tuple(other.color().rgb(), other.style(), other.dashPattern()));
     CHECK(fp32.style() == Qt::SolidLine);  // the first keeps its look
 }
 
@@ -407,9 +455,13 @@ TEST_CASE("within a plot no two series share colour and dash, however many keys 
                                     false,
                                     pattern});
     PlotChartView view(model, &colours);
-    std::set<std::pair<QRgb, int>> looks;
+    std::set<std::pair<QRgb, std::vector<qreal>>> looks;  // colour and dashes (none: solid)
     for (QAbstractSeries* s : view.chart()->series())
-        if (auto* line = qobject_cast<QLineSeries*>(s)) looks.insert({line->pen().color().rgb(), line->pen().style()});
+        if (auto* line = qobject_cast<QLineSeries*>(s)) {
+            const QList<qreal> dashes =
+                line->pen().style() == Qt::SolidLine ? QList<qreal>{} : line->pen().dashPattern();
+            looks.insert({line->pen().color().rgb(), std::vector<qreal>(dashes.begin(), dashes.end())});
+        }
     CHECK(looks.size() == model.series.size());
     // Bars show no dash: theirs differ in colour.
     PlotModel bars;
