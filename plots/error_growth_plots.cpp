@@ -2,12 +2,44 @@
 // bits of error, one series per policy.
 #include <algorithm>
 
+#include "core/csv.hpp"
 #include "plots/metric_plot.hpp"
 #include "plots/report_metrics.hpp"
 #include "plots/report_plots.hpp"
 #include "plots/report_selection.hpp"
 
 namespace floatscope::plots {
+
+namespace {
+
+/// FPCore runs count the sampled points whose loops never ended (budget_exceeded_count, of the
+/// same region's samples): the plots of their errors say how many, per policy, and what became of
+/// them.
+std::string never_ended_note(const emu::Report& report, const char* what_became_of_them) {
+    std::vector<std::pair<std::string, std::string>> counts;  // (policy legend name, "149 of 256")
+    for (const emu::ReportRow& row : report.rows) {
+        if (row.metric != metric::budget_exceeded_count || row.value <= 0) continue;
+        double samples = 0;
+        for (const emu::ReportRow& other : report.rows)
+            if (other.metric == metric::samples && other.run == row.run && other.policy == row.policy &&
+                other.region_kind == row.region_kind && other.region_index == row.region_index)
+                samples = other.value;
+        counts.emplace_back(track_name(report, row.run, row.policy),
+                            core::csv_number(row.value) + " of " + core::csv_number(samples));
+    }
+    if (counts.empty()) return {};
+    // On a line of its own: Qt elides a title wider than the chart.
+    std::string note = "\n(points that never ended, " + std::string(what_became_of_them) + ":";
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        note += (i == 0 ? " " : ", ") + counts[i].first + " " + counts[i].second;
+    return note + ")";
+}
+
+void add_note(std::vector<PlotModel>& plots, const std::string& note) {
+    for (PlotModel& plot : plots) plot.title += note;
+}
+
+}  // namespace
 
 std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasure measure) {
     if (measure == ErrorMeasure::NormwiseRelError) {
@@ -24,12 +56,12 @@ std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasur
                 const std::vector<std::string> kinds = region_kinds_with(report, bound);
                 return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
             });
-            const MetricPlotSpec spec{
-                "error_growth_normwise_rel_error",
-                bounded ? "Normwise relative error ||x - t|| / ||t|| per %1, with its bounds"
-                        : "Normwise relative error ||x - t|| / ||t|| per %1",
-                {"normwise relative error vs ground truth", AxisScale::Log, 10, {}, {}}};
-            if (std::optional<PlotModel> plot = metric_plot(report, kind, metrics, spec)) plots.push_back(std::move(*plot));
+            const MetricPlotSpec spec{"error_growth_normwise_rel_error",
+                                      bounded ? "Normwise relative error ||x - t|| / ||t|| per %1, with its bounds"
+                                              : "Normwise relative error ||x - t|| / ||t|| per %1",
+                                      {"normwise relative error vs ground truth", AxisScale::Log, 10, {}, {}}};
+            if (std::optional<PlotModel> plot = metric_plot(report, kind, metrics, spec))
+                plots.push_back(std::move(*plot));
         }
         return plots;
     }
@@ -43,13 +75,17 @@ std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasur
         const MetricPlotSpec spec{"error_growth_rel_error_max",
                                   "Max relative error per %1",
                                   {"max relative error vs ground truth", AxisScale::Log, 10, {}, {}}};
-        return metric_plots(report, {metric::rel_error_max}, spec);
+        std::vector<PlotModel> plots = metric_plots(report, {metric::rel_error_max}, spec);
+        add_note(plots, never_ended_note(report, "left out"));
+        return plots;
     }
     if (measure == ErrorMeasure::BitsOfError) {
         const MetricPlotSpec spec{"error_growth_bits_error",
                                   "Bits of error (log2 ULPs, worst and mean point) per %1",
                                   {"bits of error", AxisScale::Linear, 10, {}, {}}};
-        return metric_plots(report, {metric::bits_error_max, metric::bits_error_avg}, spec);
+        std::vector<PlotModel> plots = metric_plots(report, {metric::bits_error_max, metric::bits_error_avg}, spec);
+        add_note(plots, never_ended_note(report, "counted as all bits wrong"));
+        return plots;
     }
     const MetricPlotSpec spec{"error_growth_bits_correct_min",
                               "Bits correct (worst value) per %1",

@@ -248,7 +248,11 @@ PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* p
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     setFrameShape(QFrame::NoFrame);
     setBackgroundBrush(Qt::white);
-    chart->setTitle(text(model_.title));
+    // A title of two lines (a note under it) as rich text: Qt elides a long one-line title.
+    const QString title = text(model_.title);
+    chart->setTitle(title.contains(QLatin1Char('\n'))
+                        ? title.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
+                        : title);
     QFont title_font = chart->titleFont();
     title_font.setPointSizeF(title_font.pointSizeF() * 1.3);
     title_font.setBold(true);

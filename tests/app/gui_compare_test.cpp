@@ -101,3 +101,17 @@ TEST_CASE("Compare marks a failed policy red with its count, and the error heade
     compare.show_report(fpcore);
     CHECK(compare.table()->model()->headerData(2, Qt::Horizontal).toString() == "Final error (max relative)");
 }
+
+TEST_CASE("FPCore: points that never ended are counted beside the error they are left out of", "[gui][compare]") {
+    test::gui_application();
+    emu::Report fpcore;
+    auto result = [](const char* metric, double value) { return row("bf16", "output", 0, metric, value); };
+    fpcore.rows = {result("samples", 256), result("budget_exceeded_count", 177), result("rel_error_max", 0.17),
+                   result("bits_correct_min", 2)};
+    gui::CompareView compare;
+    compare.show_report(fpcore);
+    const QAbstractItemModel& table = *compare.table()->model();
+    REQUIRE(table.headerData(4, Qt::Horizontal).toString() == "Never ended");
+    CHECK(table.index(0, 4).data().toString() == "177 of 256");
+    CHECK(table.index(0, 2).data(Qt::ToolTipRole).toString().contains("over the 79 of 256 points that ended"));
+}

@@ -372,7 +372,6 @@ TEST_CASE("each legend sample shows its line's whole pattern: a dash is not a so
     PlotChartView view(model);
     view.resize(800, 500);
     view.show();
-    QApplication::processEvents();
     std::vector<QGraphicsLineItem*> samples;
     collect_lines(view.chart()->legend(), samples);
     REQUIRE(samples.size() == 4);

@@ -98,6 +98,23 @@ TEST_CASE("a normwise error plot says 'with its bounds' only where it draws some
     CHECK(plots[1].title == "Normwise relative error ||x - t|| / ||t|| per node");
 }
 
+TEST_CASE("FPCore error plots say how many points never ended and what became of them") {
+    floatscope::emu::Report report;
+    report.rows = {row("bf16", "output", 0, "result", "samples", 256),
+                   row("bf16", "output", 0, "result", "budget_exceeded_count", 177),
+                   row("bf16", "output", 0, "result", "rel_error_max", 0.17),
+                   row("bf16", "output", 0, "result", "bits_error_max", 16),
+                   row("bf16", "output", 0, "result", "bits_error_avg", 12),
+                   row("bf16", "iteration", 1, "y after iteration 1", "samples", 256),
+                   row("fp32", "output", 0, "result", "samples", 256),
+                   row("fp32", "output", 0, "result", "budget_exceeded_count", 0)};
+    CHECK(error_growth_plots(report, ErrorMeasure::RelativeErrorMax).at(0).title ==
+          "Max relative error per output\n(points that never ended, left out: bf16 177 of 256)");
+    CHECK(error_growth_plots(report, ErrorMeasure::BitsOfError)
+              .at(0)
+              .title.ends_with("(points that never ended, counted as all bits wrong: bf16 177 of 256)"));
+}
+
 TEST_CASE("quantization per tensor: tensors on the axis by name, a bar per scheme in the scheme's colour") {
     // The weights workload: one policy (fp32), a region per tensor and scheme; the plot had a bar
     // per region, all "fp32", unlabelled past 16.

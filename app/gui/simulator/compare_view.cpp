@@ -194,6 +194,10 @@ bool CompareView::list_policies() {
         holds(emu::metric::rel_error_max) ? QStringLiteral("Bits correct (min)") : QStringLiteral("Bits correct");
     QStringList headers = {QStringLiteral("Policy"), QStringLiteral("Run")};
     if (errors) headers << error_header << bits_header;
+    // FPCore: points whose loops never ended are counted beside the error they are left out of.
+    const bool unfinished = std::any_of(summaries.begin(), summaries.end(),
+                                        [](const PolicySummary& s) { return s.never_ended && *s.never_ended > 0; });
+    if (unfinished) headers << QStringLiteral("Never ended");
     headers << QStringLiteral("Overflow") << QStringLiteral("Underflow") << QStringLiteral("NaN");
     if (training) headers << QStringLiteral("Test accuracy") << QStringLiteral("Train loss");
     if (costed)
@@ -232,7 +236,22 @@ bool CompareView::list_policies() {
                     item->setFont(bold);
                 }
             }
+            if (s.final_error && s.never_ended && *s.never_ended > 0 && s.samples && !s.failed)
+                error->setToolTip(error->toolTip() +
+                                  QStringLiteral("\nover the %1 of %2 points that ended (%3 never did)")
+                                      .arg(*s.samples - *s.never_ended)
+                                      .arg(*s.samples)
+                                      .arg(*s.never_ended));
             row << error << bits;
+        }
+        if (unfinished) {
+            QStandardItem* count = number_item(s.never_ended.value_or(0), 'g', 12);
+            if (s.samples) count->setText(QStringLiteral("%1 of %2").arg(s.never_ended.value_or(0)).arg(*s.samples));
+            count->setToolTip(
+                QStringLiteral("Sampled points whose loops ran past the iteration budget: left out of "
+                               "the relative error"));
+            if (s.never_ended.value_or(0) > 0) count->setForeground(QColor(0xc0, 0x1c, 0x1c));
+            row << count;
         }
         row << number_item(s.overflow, 'g', 12) << number_item(s.underflow, 'g', 12) << number_item(s.nan, 'g', 12);
         if (training) row << number_item(s.test_accuracy, 'f', 4) << number_item(s.train_loss, 'g', 5);

@@ -62,6 +62,15 @@ void summarize_outputs(const emu::Report& report, PolicySummary& s) {
             for (double v : found->second) s.nonfinite_outputs += v;
     if (const auto found = values.find(plots::metric::value_count); found != values.end())
         for (double v : found->second) s.output_values += v;
+    auto total = [&](const char* metric) -> std::optional<double> {
+        const auto found = values.find(metric);
+        if (found == values.end()) return std::nullopt;
+        double sum = 0;
+        for (double v : found->second) sum += v;
+        return sum;
+    };
+    s.never_ended = total(plots::metric::budget_exceeded_count);
+    s.samples = total(plots::metric::samples);
 }
 
 }  // namespace

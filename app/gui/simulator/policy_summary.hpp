@@ -27,6 +27,10 @@ struct PolicySummary {
     bool failed = false;
     double nonfinite_outputs = 0;
     double output_values = 0;
+    /// FPCore: the sampled points whose loops never ended (past the iteration budget), of `samples`;
+    /// the relative error leaves them out. nullopt where the report does not count them.
+    std::optional<double> never_ended;
+    std::optional<double> samples;
     /// Counts summed over every region (whole-run rows left out); underflow is true underflow
     /// (older reports: their zero results of a nonzero truth).
     double overflow = 0;
