@@ -3,6 +3,7 @@
 
 #include <QEventLoop>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QTime>
@@ -85,10 +86,17 @@ void SimulatorWorkspace::add_file_actions(QMenu& file) {
     open->setShortcut(QKeySequence::Open);
 }
 
+QString with_default_suffix(const QString& path, const QString& suffix) {
+    if (path.isEmpty() || suffix.isEmpty() || !QFileInfo(path).suffix().isEmpty()) return path;
+    return path + QLatin1Char('.') + suffix;
+}
+
 template <class Action>
 void SimulatorWorkspace::with_file_dialog(const QString& title, const QString& suggested, const QString& filter,
                                           Action action) {
-    const QString path = QFileDialog::getSaveFileName(&window_, title, suggested, filter);
+    // A name typed without an extension gets the suggested one's: "lecture" saves as lecture.json.
+    const QString path = with_default_suffix(QFileDialog::getSaveFileName(&window_, title, suggested, filter),
+                                             QFileInfo(suggested).suffix());
     if (path.isEmpty()) return;
     try {
         action(path);

@@ -30,6 +30,10 @@ struct WorkspaceView {
     std::function<std::string()> csv;
 };
 
+/// `path` with ".suffix" added when its file name has no extension of its own (a session typed as
+/// "lecture" is saved as lecture.json); unchanged otherwise, and when empty.
+QString with_default_suffix(const QString& path, const QString& suffix);
+
 /// Makes the views stories, runner, results and compare (for the window to add) and wires them: the runner
 /// starts a run on the worker thread, a finished run joins the session and shows in Results and
 /// Compare, errors and cancellation are said in the runner (never a dialog, never a crash).
