@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iterator>
 
+#include <QApplication>
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QCursor>
@@ -111,13 +112,15 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
 /// palette has red, orange and green), and its bars would vanish in it. (Not Qt's hatch patterns:
 /// their cached pixmaps crash a QApplication torn down at exit.) `opacity` scales the alpha:
 /// legend swatches need more than the faint tint behind the data.
-QColor role_colour(ColourRole role, int opacity = 1) {
+QColor role_colour(ColourRole role, bool dark, int opacity = 1) {
+    // On the dark ground the greys are white, lighter the worse.
+    const int grey = dark ? 255 : 0;
     switch (role) {
-        case ColourRole::Good: return QColor(0, 0, 0, 6 * opacity);
-        case ColourRole::Caution: return QColor(0, 0, 0, 22 * opacity);
-        case ColourRole::Bad: return QColor(0, 0, 0, 48 * opacity);
+        case ColourRole::Good: return QColor(grey, grey, grey, 6 * opacity);
+        case ColourRole::Caution: return QColor(grey, grey, grey, 22 * opacity);
+        case ColourRole::Bad: return QColor(grey, grey, grey, 48 * opacity);
     }
-    return QColor(0, 0, 0, 6 * opacity);
+    return QColor(grey, grey, grey, 6 * opacity);
 }
 
 double axis_min(QAbstractAxis* axis) {
@@ -237,17 +240,21 @@ std::vector<SeriesLook> series_looks(const PlotModel& plot, SeriesColours& colou
     return looks;
 }
 
-PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* parent)
+PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* parent, Backdrop backdrop)
     : QChartView(parent), model_(std::move(model)) {
     if (colours == nullptr) colours = &own_colours_;
     auto* chart = new QChart;
     setChart(chart);
+    // On the dark palette the chart is dark too (Qt's dark theme: its ground, text and grid), set
+    // before any series, whose colours the theme would reset; exported files stay white.
+    dark_ = backdrop == Backdrop::Palette && QApplication::palette().color(QPalette::Window).lightness() < 128;
+    if (dark_) chart->setTheme(QChart::ChartThemeDark);
     // The chart is the whole picture: no rounded background on a grey margin, no frame.
     chart->setBackgroundRoundness(0);
     chart->setMargins(QMargins(6, 6, 6, 6));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     setFrameShape(QFrame::NoFrame);
-    setBackgroundBrush(Qt::white);
+    setBackgroundBrush(dark_ ? chart->backgroundBrush() : QBrush(Qt::white));
     // A title of two lines (a note under it) as rich text: Qt elides a long one-line title.
     const QString title = text(model_.title);
     chart->setTitle(title.contains(QLatin1Char('\n'))
@@ -272,7 +279,8 @@ PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* p
     const std::vector<SeriesLook> looks = series_looks(model_, *colours);
     for (std::size_t i = 0; i < model_.series.size(); ++i) {
         const Series& series = model_.series[i];
-        const QColor colour = series.neutral ? QColor(70, 70, 70) : series_colour(looks[i].colour);
+        const QColor colour =
+            series.neutral ? (dark_ ? QColor(200, 200, 200) : QColor(70, 70, 70)) : series_colour(looks[i].colour);
         add_series(series, colour, looks[i].pattern, bar_slot, bar_slots);
         if (series.style == SeriesStyle::GroupedBars) ++bar_slot;
     }
@@ -309,14 +317,14 @@ void PlotChartView::add_band(const Band& band) {
     }
     auto* area = new QAreaSeries(top, bottom);
     area->setName(text(band.label));
-    area->setBrush(role_colour(band.role));
+    area->setBrush(role_colour(band.role, dark_));
     area->setPen(Qt::NoPen);
     chart()->addSeries(area);
     area->attachAxis(x_axis_);
     area->attachAxis(y_axis_);
     parts_.push_back({area});
     // The band's own tint is too faint for a legend swatch.
-    for (QLegendMarker* marker : chart()->legend()->markers(area)) marker->setBrush(role_colour(band.role, 4));
+    for (QLegendMarker* marker : chart()->legend()->markers(area)) marker->setBrush(role_colour(band.role, dark_, 4));
     connect(area, &QAreaSeries::hovered, this, [band](QPointF, bool hovered) {
         if (!hovered) return;
         QToolTip::showText(QCursor::pos(), QStringLiteral("%1\nfrom %2 to %3")
@@ -411,7 +419,7 @@ void PlotChartView::add_beyond_marks(const Series& series, QColor colour, double
     marks->setPointLabelsFormat(label);
     marks->setPointLabelsVisible(true);
     marks->setPointLabelsClipping(false);
-    marks->setPointLabelsColor(colour.darker(170));
+    marks->setPointLabelsColor(dark_ ? colour.lighter(150) : colour.darker(170));
     add_part(series, marks, false);
 }
 

@@ -33,13 +33,20 @@ std::vector<SeriesLook> series_looks(const PlotModel& plot, SeriesColours& colou
 /// top for bars), never left out; other points the axes cannot show (-inf, or <= 0 on a log axis)
 /// are left out of the drawing (they stay in the model and its CSV), and a line breaks there and at
 /// the positions it has no point at (line_segments.hpp). Legend entries of lines show their
-/// pattern. The chart fills the widget on white, without a frame or rounded margin.
+/// pattern. The chart fills the widget, on white (dark on the dark palette), without a frame or
+/// rounded margin.
 class PlotChartView : public QChartView {
     Q_OBJECT
 public:
     /// `colours`: the palette positions of the series' colour keys, shared by the plots of a
     /// session so that a policy keeps its colour (it must outlive the view); nullptr: this plot's own.
-    explicit PlotChartView(PlotModel model, SeriesColours* colours = nullptr, QWidget* parent = nullptr);
+    /// Backdrop::Palette: dark on the dark palette (the application's window colour), white
+    /// otherwise; Backdrop::White: always white (exported files).
+    enum class Backdrop { Palette, White };
+    explicit PlotChartView(PlotModel model, SeriesColours* colours = nullptr, QWidget* parent = nullptr,
+                           Backdrop backdrop = Backdrop::Palette);
+    /// Whether the chart is drawn on the dark theme.
+    bool dark() const { return dark_; }
 
     const PlotModel& model() const { return model_; }
     /// Shows the whole range again after zooming and panning.
@@ -71,6 +78,7 @@ private:
     std::vector<std::vector<QAbstractSeries*>> parts_;
     QAbstractAxis* x_axis_ = nullptr;
     QAbstractAxis* y_axis_ = nullptr;
+    bool dark_ = false;
     bool panning_ = false;
     QPoint pan_from_;
 };

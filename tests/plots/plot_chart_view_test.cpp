@@ -492,3 +492,26 @@ TEST_CASE("ONNX node plots name their nodes on the axis, op type beside, in exec
           QStringList{"q_proj (MatMul)", "scores (MatMul)", "attn_softmax (Softmax)", " (Relu)", " (Relu) [4]"});
     CHECK(qobject_cast<QLineSeries*>(view.chart()->series().at(0)) != nullptr);
 }
+
+TEST_CASE("on the dark palette plots are dark, their text light; exported files stay white", "[plots]") {
+    application();
+    const QPalette light = QApplication::palette();
+    QPalette dark = light;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x25));
+    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    QApplication::setPalette(dark);
+    PlotModel model;
+    model.x_axis.ticks = {{0, "a"}, {1, "b"}};
+    model.series = {{"fp16", {{0, 1}, {1, 2}}, SeriesStyle::Line}};
+    PlotChartView shown(model);
+    CHECK(shown.chart()->backgroundBrush().color().lightness() < 100);
+    CHECK(shown.chart()->titleBrush().color().lightness() > 150);
+    CHECK(shown.backgroundBrush().color().lightness() < 100);  // no white margin around it
+    PlotChartView exported(model, nullptr, nullptr, PlotChartView::Backdrop::White);
+    CHECK_FALSE(exported.dark());
+    CHECK(exported.backgroundBrush().color() == QColor(Qt::white));
+    QApplication::setPalette(light);
+    PlotChartView back(model);
+    CHECK_FALSE(back.dark());
+    CHECK(back.backgroundBrush().color() == QColor(Qt::white));
+}
