@@ -493,7 +493,7 @@ TEST_CASE("ONNX node plots name their nodes on the axis, op type beside, in exec
     CHECK(qobject_cast<QLineSeries*>(view.chart()->series().at(0)) != nullptr);
 }
 
-TEST_CASE("on the dark palette plots are dark, their text light; exported files stay white", "[plots]") {
+TEST_CASE("on the dark palette plots are dark with light text, and exported files stay white", "[plots]") {
     application();
     const QPalette light = QApplication::palette();
     QPalette dark = light;
