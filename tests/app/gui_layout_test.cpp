@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QStringList>
+#include <QTabBar>
 
 #include "app/gui/lab/lab_state.hpp"
 #include "app/gui/lab/number_line_view.hpp"
@@ -47,4 +48,37 @@ TEST_CASE("every view fits 1024x768, in presentation mode too", "[gui][layout]")
         }
     }
     window.set_presentation(false);
+}
+
+namespace {
+
+/// The window's visible tab bar (the views' tabs).
+QTabBar* view_tab_bar(QWidget& window) {
+    for (QTabBar* bar : window.findChildren<QTabBar*>())
+        if (bar->isVisible() && bar->count() >= 10) return bar;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("the tab bar stays put between the lab's tabs and the simulator's", "[gui][layout]") {
+    // The lab's sidebar and rounding box show on its tabs only; they had moved the tab bar (left
+    // and up) under the pointer, so that a click landed on another tab.
+    test::gui_application();
+    gui::MainWindow window(false);
+    window.resize(1024, 768);
+    window.show_view("bits");
+    window.show();
+    QApplication::processEvents();
+    QTabBar* bar = view_tab_bar(window);
+    REQUIRE(bar != nullptr);
+    const QRect bits_tab = QRect(bar->mapTo(&window, bar->tabRect(0).topLeft()), bar->tabRect(0).size());
+    for (const char* view : {"compare", "results", "numberline", "stories", "bits"}) {
+        INFO(view);
+        window.show_view(view);
+        QApplication::processEvents();
+        QTabBar* now = view_tab_bar(window);
+        REQUIRE(now != nullptr);
+        CHECK(QRect(now->mapTo(&window, now->tabRect(0).topLeft()), now->tabRect(0).size()) == bits_tab);
+    }
 }
