@@ -169,6 +169,9 @@ emu::Report select_policies(const emu::Report& report, const std::vector<std::pa
     std::erase_if(selected.runs, [&](const emu::RunInfo& info) {
         return std::none_of(keep.begin(), keep.end(), [&](const auto& k) { return k.first == info.run; });
     });
+    // The runs' policy lists too: an export of the selection names only the policies it holds.
+    for (emu::RunInfo& info : selected.runs)
+        std::erase_if(info.policies, [&](const auto& policy) { return !kept(info.run, policy.first); });
     return selected;
 }
 

@@ -113,6 +113,8 @@ private:
     /// The runs at these rows of the list: one as it is, several overlaid (run_overlay.hpp).
     void show_runs(const std::vector<int>& rows);
     std::string report_csv() const;
+    /// The report Results shows (ResultsView::shown_report) as CSV: what File > Export current view writes there.
+    std::string shown_csv() const;
     template <class Action>
     void with_file_dialog(const QString& title, const QString& suggested, const QString& filter, Action action);
 
