@@ -14,6 +14,8 @@
 #include "app/gui/lab/block_panel.hpp"
 #include "app/gui/lab/lab_state.hpp"
 #include "app/gui/lab/learn_view.hpp"
+#include "app/gui/simulator/parameter_form.hpp"
+#include "app/gui/simulator/runner_view.hpp"
 #include "app/gui/simulator/simulator_workspace.hpp"
 #include "tests/app/gui_test_application.hpp"
 
@@ -68,4 +70,20 @@ TEST_CASE("a session or export named without an extension gets the suggested one
     CHECK(gui::with_default_suffix("/tmp/lecture.json", "json") == "/tmp/lecture.json");
     CHECK(gui::with_default_suffix("/tmp/report.csv", "json") == "/tmp/report.csv");
     CHECK(gui::with_default_suffix("", "json").isEmpty());
+}
+
+TEST_CASE("switching workload keeps what was typed for each workload", "[gui]") {
+    test::gui_application();
+    gui::RunnerView runner;
+    auto* workload = runner.findChild<QComboBox*>(QStringLiteral("workload"));
+    REQUIRE(workload != nullptr);
+    workload->setCurrentText(QStringLiteral("sum"));
+    auto values = runner.parameter_form()->values();
+    REQUIRE(values.contains("n"));
+    values["n"] = "123";
+    runner.parameter_form()->set_values(values);
+    workload->setCurrentText(QStringLiteral("gemm"));
+    CHECK_FALSE(runner.parameter_form()->values().contains("series"));
+    workload->setCurrentText(QStringLiteral("sum"));
+    CHECK(runner.parameter_form()->values().at("n") == "123");
 }
