@@ -332,6 +332,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     if (persistent_) {
         QSettings settings;
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        // A Formats dock squeezed by a view that asked for more width than the screen had is not
+        // kept that way: it is saved at least as wide as the text scale's format names need.
+        const int needed = static_cast<int>(sidebar_width * text_scale());
+        if (!dock_->isHidden() && !dock_->isFloating() && dock_->width() < needed)
+            resizeDocks({dock_}, {needed}, Qt::Horizontal);
         settings.setValue(QStringLiteral("window/state"), saveState());
         settings.setValue(QStringLiteral("window/view"), current_view_name());
         state_->save(settings);

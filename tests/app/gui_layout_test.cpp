@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QDockWidget>
+#include <QSettings>
 #include <QStringList>
 #include <QTabBar>
 
@@ -81,4 +83,33 @@ TEST_CASE("the tab bar stays put between the lab's tabs and the simulator's", "[
         REQUIRE(now != nullptr);
         CHECK(QRect(now->mapTo(&window, now->tabRect(0).topLeft()), now->tabRect(0).size()) == bits_tab);
     }
+}
+
+TEST_CASE("a squeezed Formats dock is not saved squeezed", "[gui][layout]") {
+    test::gui_application();
+    int restored = 0;
+    {
+        gui::MainWindow window(true);
+        window.resize(1024, 768);
+        window.show_view("bits");
+        window.show();
+        QApplication::processEvents();
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("formats_dock"));
+        REQUIRE(dock != nullptr);
+        window.resizeDocks({dock}, {60}, Qt::Horizontal);  // as a too-wide view had left it
+        QApplication::processEvents();
+        REQUIRE(dock->width() < 100);
+        window.close();
+    }
+    {
+        gui::MainWindow window(true);
+        window.resize(1024, 768);
+        window.show_view("bits");
+        window.show();
+        QApplication::processEvents();
+        restored = window.findChild<QDockWidget*>(QStringLiteral("formats_dock"))->width();
+        window.close();
+    }
+    QSettings().clear();
+    CHECK(restored >= 150);
 }
