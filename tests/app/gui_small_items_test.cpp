@@ -15,6 +15,7 @@
 #include "app/gui/lab/lab_state.hpp"
 #include "app/gui/lab/learn_view.hpp"
 #include "app/gui/simulator/parameter_form.hpp"
+#include "app/gui/simulator/policy_editor.hpp"
 #include "app/gui/simulator/runner_view.hpp"
 #include "app/gui/simulator/simulator_workspace.hpp"
 #include "tests/app/gui_test_application.hpp"
@@ -86,4 +87,18 @@ TEST_CASE("switching workload keeps what was typed for each workload", "[gui]") 
     CHECK_FALSE(runner.parameter_form()->values().contains("series"));
     workload->setCurrentText(QStringLiteral("sum"));
     CHECK(runner.parameter_form()->values().at("n") == "123");
+}
+
+TEST_CASE("the policy editor says as typed that matrix products refuse stochastic rounding in accumulation", "[gui]") {
+    test::gui_application();
+    gui::PolicyEditor editor;
+    editor.set_entries({{"fp16", {}}});
+    editor.list()->setCurrentRow(0);
+    editor.text_edit()->clear();
+    QTest::keyClicks(editor.text_edit(), QStringLiteral("fp16; accumulate = fp32@sr"));
+    CHECK(editor.validation_message().contains("stochastic rounding"));
+    CHECK(editor.validation_message().contains("Matrix products"));
+    editor.text_edit()->clear();
+    QTest::keyClicks(editor.text_edit(), QStringLiteral("fp16; accumulate = fp32"));
+    CHECK(editor.validation_message().isEmpty());
 }
