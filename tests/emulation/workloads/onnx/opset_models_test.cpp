@@ -20,6 +20,7 @@
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
 #include "emulation/workloads/onnx/unsupported_operators.hpp"
+#include "tests/emulation/workloads/onnx/model_evaluation.hpp"
 
 using namespace floatscope;
 using namespace floatscope::emu;
@@ -30,34 +31,8 @@ namespace {
 const std::filesystem::path models = FLOATSCOPE_OPSET_MODELS;
 
 /// The graph's outputs under the fp32 policy and in the truth (as doubles), by name.
-struct Evaluated {
-    Graph graph;
-    Values<double> fp32, truth;
-};
-
-Evaluated evaluate(const std::string& name) {
-    Evaluated e{read_model(models / (name + ".onnx")), {}, {}};
-    const Graph& graph = e.graph;
-    check_evaluable(graph, name);
-    std::vector<Tensor<double>> inputs;
-    for (std::size_t i = 0; i < graph.inputs.size(); ++i)
-        inputs.push_back(read_input_file(models / fmt::format("{}_input_{}.npy", name, i)));
-    const GraphPrecision formats(graph, uniform_policy(core::parse_format("fp32")));
-    e.fp32 = evaluate_graph<EmulatedNumerics>(
-        graph, graph.initializers, inputs, [&](std::size_t i) { return EmulatedNumerics(formats.node(i), i); }, {},
-        nullptr);
-    const TruthPrecisionScope scope(256);
-    const TruthNumerics truth(256);
-    const auto to_truth = [&](const Tensor<double>& t) {
-        return convert_numbers<TruthNumber>(t, [&](double v) { return truth.from_double(v); });
-    };
-    std::vector<Tensor<TruthNumber>> truth_inputs;
-    for (const auto& t : inputs) truth_inputs.push_back(to_truth(t));
-    const Values<TruthNumber> exact = evaluate_graph<TruthNumerics>(
-        graph, graph.initializers, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
-    for (const auto& [n, t] : exact)
-        e.truth[n] = convert_numbers<double>(t, [&](const TruthNumber& v) { return truth.to_double(v); });
-    return e;
+test::onnx::ModelEvaluation evaluate(const std::string& name) {
+    return test::onnx::evaluate_model(models, name, uniform_policy(core::parse_format("fp32")));
 }
 
 /// max |x - r| / max |r| over a floating output; integer and bool outputs must be equal (0 or 1).
@@ -81,12 +56,12 @@ TEST_CASE("models of opsets 7 to 18 reproduce NumPy's float64 evaluation of thei
         GENERATE(as<std::string>{}, "cnn_opset9", "softmax_opset11", "shapes_opset10", "shapes_opset11",
                  "batchnorm_opset7", "opset18", "activations_opset14", "fpn_opset11");
     INFO(name);
-    const Evaluated e = evaluate(name);
+    const test::onnx::ModelEvaluation e = evaluate(name);
     for (const ValueInfo& output : e.graph.outputs) {
         INFO("output " << output.name);
         const Tensor<double> reference = read_input_file(models / fmt::format("{}_{}.npy", name, output.name));
         CHECK(relative_difference(e.truth.at(output.name), reference) < 1e-14);
-        CHECK(relative_difference(e.fp32.at(output.name), reference) < 1e-5);
+        CHECK(relative_difference(e.emulated.at(output.name), reference) < 1e-5);
     }
 }
 
@@ -98,7 +73,7 @@ TEST_CASE("each node is evaluated as its own opset's definition of its operator"
     CHECK(definitions == std::vector<std::string>{"Conv-1", "BatchNormalization-9", "Clip-6", "MaxPool-8", "Conv-1",
                                                   "Relu-6", "GlobalAveragePool-1", "Flatten-9", "Gemm-9", "Softmax-1"});
     // Opset 11's Softmax coerces a 3-D input to 2-D: normalized over a_1 * a_2 = 12 values, not 3.
-    const Evaluated soft = evaluate("softmax_opset11");
+    const test::onnx::ModelEvaluation soft = evaluate("softmax_opset11");
     const Tensor<double>& y = soft.truth.at("soft");
     double first_batch = 0;
     for (std::size_t i = 0; i < 12; ++i) first_batch += y.numbers[i];

@@ -16,6 +16,7 @@
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/operators/quantization_parameters.hpp"
 #include "emulation/workloads/onnx/unsupported_operators.hpp"
+#include "tests/emulation/workloads/onnx/model_evaluation.hpp"
 #include "tests/emulation/workloads/onnx/operator_harness.hpp"
 
 using namespace floatscope;
@@ -26,34 +27,8 @@ namespace {
 
 const std::filesystem::path models = FLOATSCOPE_QUANTIZED_MODELS;
 
-struct Evaluated {
-    Graph graph;
-    Values<double> emulated, truth;
-};
-
-Evaluated evaluate(const std::string& name, const char* policy = "fp32") {
-    Evaluated e{read_model(models / (name + ".onnx")), {}, {}};
-    const Graph& graph = e.graph;
-    check_evaluable(graph, name);
-    std::vector<Tensor<double>> inputs;
-    for (std::size_t i = 0; i < graph.inputs.size(); ++i)
-        inputs.push_back(read_input_file(models / fmt::format("{}_input_{}.npy", name, i)));
-    const GraphPrecision formats(graph, uniform_policy(core::parse_format(policy)));
-    e.emulated = evaluate_graph<EmulatedNumerics>(
-        graph, graph.initializers, inputs, [&](std::size_t i) { return EmulatedNumerics(formats.node(i), i); }, {},
-        nullptr);
-    const TruthPrecisionScope scope(256);
-    const TruthNumerics truth(256);
-    const auto to_truth = [&](const Tensor<double>& t) {
-        return convert_numbers<TruthNumber>(t, [&](double v) { return truth.from_double(v); });
-    };
-    std::vector<Tensor<TruthNumber>> truth_inputs;
-    for (const auto& t : inputs) truth_inputs.push_back(to_truth(t));
-    const Values<TruthNumber> exact = evaluate_graph<TruthNumerics>(
-        graph, graph.initializers, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
-    for (const auto& [n, t] : exact)
-        e.truth[n] = convert_numbers<double>(t, [&](const TruthNumber& v) { return truth.to_double(v); });
-    return e;
+ModelEvaluation evaluate(const std::string& name, const char* policy = "fp32") {
+    return evaluate_model(models, name, uniform_policy(core::parse_format(policy)));
 }
 
 /// max |x - r| / max |r| of floating outputs; integer outputs must be equal, of the same type.
@@ -89,7 +64,7 @@ TEST_CASE("the quantized operators reproduce NumPy's evaluation of ONNX's specif
                                       "dequantize_axis", "dequantize_int32", "dynamic_quantize", "matmul_integer",
                                       "qlinear_matmul", "conv_integer", "qlinear_conv", "qdq_cnn");
     INFO(name);
-    const Evaluated e = evaluate(name);
+    const ModelEvaluation e = evaluate(name);
     for (const ValueInfo& output : e.graph.outputs) {
         INFO("output " << output.name);
         const Tensor<double> reference = read_input_file(models / fmt::format("{}_{}.npy", name, output.name));

@@ -21,48 +21,25 @@
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
 #include "emulation/workloads/onnx/unsupported_operators.hpp"
+#include "tests/emulation/workloads/onnx/model_evaluation.hpp"
 #include "tests/emulation/workloads/onnx/operator_harness.hpp"
 
 using namespace floatscope;
 using namespace floatscope::emu;
 using namespace floatscope::emu::onnx;
 using Catch::Contains;
+using floatscope::test::onnx::evaluate_model;
+using floatscope::test::onnx::ModelEvaluation;
 
 namespace {
 
 const std::filesystem::path models = FLOATSCOPE_RECURRENT_MODELS;
 
-struct Evaluated {
-    Graph graph;
-    Values<double> emulated, truth;
-};
-
-Evaluated evaluate(const std::string& name, const PrecisionPolicy& policy) {
-    Evaluated e{read_model(models / (name + ".onnx")), {}, {}};
-    const Graph& graph = e.graph;
-    check_evaluable(graph, name);
-    std::vector<Tensor<double>> inputs;
-    for (std::size_t i = 0; i < graph.inputs.size(); ++i)
-        inputs.push_back(read_input_file(models / fmt::format("{}_input_{}.npy", name, i)));
-    const GraphPrecision formats(graph, policy);
-    e.emulated = evaluate_graph<EmulatedNumerics>(
-        graph, graph.initializers, inputs, [&](std::size_t i) { return EmulatedNumerics(formats.node(i), i); }, {},
-        nullptr);
-    const TruthPrecisionScope scope(256);
-    const TruthNumerics truth(256);
-    const auto to_truth = [&](const Tensor<double>& t) {
-        return convert_numbers<TruthNumber>(t, [&](double v) { return truth.from_double(v); });
-    };
-    std::vector<Tensor<TruthNumber>> truth_inputs;
-    for (const auto& t : inputs) truth_inputs.push_back(to_truth(t));
-    const Values<TruthNumber> exact = evaluate_graph<TruthNumerics>(
-        graph, graph.initializers, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
-    for (const auto& [n, t] : exact)
-        e.truth[n] = convert_numbers<double>(t, [&](const TruthNumber& v) { return truth.to_double(v); });
-    return e;
+ModelEvaluation evaluate(const std::string& name, const PrecisionPolicy& policy) {
+    return evaluate_model(models, name, policy);
 }
 
-Evaluated evaluate(const std::string& name, const char* format = "fp32") {
+ModelEvaluation evaluate(const std::string& name, const char* format = "fp32") {
     return evaluate(name, uniform_policy(core::parse_format(format)));
 }
 
@@ -84,7 +61,7 @@ TEST_CASE("LSTM, GRU and RNN reproduce NumPy's float64 evaluation of ONNX's equa
                                       "gru_bidirectional", "gru_reverse_layout", "rnn_bidirectional", "rnn_thresholded",
                                       "rnn_reverse_clip", "pytorch_lstm_opset16");
     INFO(name);
-    const Evaluated e = evaluate(name);
+    const ModelEvaluation e = evaluate(name);
     for (const ValueInfo& output : e.graph.outputs) {
         INFO("output " << output.name);
         const Tensor<double> reference = read_input_file(models / fmt::format("{}_{}.npy", name, output.name));
@@ -96,7 +73,7 @@ TEST_CASE("LSTM, GRU and RNN reproduce NumPy's float64 evaluation of ONNX's equa
 TEST_CASE("a recurrent layer's steps past a sequence's length are zero and its states those of its last step",
           "[onnx][recurrent]") {
     // lstm_bidirectional: sequence_lens [3, 1, 2]; Y is [seq 3, directions 2, batch 3, hidden 5].
-    const Evaluated e = evaluate("lstm_bidirectional");
+    const ModelEvaluation e = evaluate("lstm_bidirectional");
     const Tensor<double>& y = e.truth.at("Y");
     const Tensor<double>& y_h = e.truth.at("Y_h");
     const auto at = [&](std::size_t t, std::size_t d, std::size_t b, std::size_t j) {
@@ -129,7 +106,7 @@ TEST_CASE("a recurrent layer's gates run in the compute format, its products und
     CHECK(bf16_products > 1e-4);
     CHECK(bf16_products < 5e-2);
     // Under bf16 every value of Y is a bf16 value.
-    const Evaluated bf16 = evaluate(name, "bf16");
+    const ModelEvaluation bf16 = evaluate(name, "bf16");
     const core::FormatSpec bf16_format = core::parse_format("bf16");
     for (double v : bf16.emulated.at("Y").numbers) CHECK(core::round_to_format(bf16_format, v).value == v);
 }
