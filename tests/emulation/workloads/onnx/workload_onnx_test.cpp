@@ -299,7 +299,7 @@ TEST_CASE("the engine's measures equal region_rows against the whole truth, on 1
     // as well as the model's own: LayerNorm's and the residuals' cancellations with large values.
     const std::vector<std::string> policies = {"fp32", "bf16", "fp8_e4m3; accumulate=fp32"};
     for (const auto& [model, more] : std::vector<std::pair<std::string, std::vector<std::string>>>{
-             {"encoder", {}}, {"cnn", {}}, {"encoder", {"input=uniform", "input-scale=3000"}}}) {
+             {"encoder", {}}, {"cnn", {}}, {"crnn", {}}, {"encoder", {"input=uniform", "input-scale=3000"}}}) {
         Parameters p = parameters(model);
         if (!more.empty()) {
             std::vector<std::string> drawn = more;
