@@ -25,6 +25,13 @@ enum class GemmPath {
     /// float's range (bf16 x bf16) take it when the operands' smallest quanta and largest magnitudes
     /// show that every product is a float; the scalar path otherwise.
     NarrowAccumulator,
+    /// Native binary64 kernels (kernels/gemm_fp64.hpp): an fp64 accumulator with rne, inputs of any
+    /// format (their values are doubles), fused or with products rounded to fp64; sequential,
+    /// Kahan and blocked (sequential blocks combined in fp64) orders, vectorized across columns,
+    /// and pairwise sums of double products (rounded ones, or exact ones of inputs within 26 bits).
+    /// Takes an addend but for pairwise sums. Pairwise sums of exact products of wider inputs
+    /// (106 bits) take the scalar path.
+    NativeFp64,
     /// The tensor-core block FMA, vectorized over columns in double (tensor_core.hpp).
     BlockFma,
     /// The two-stage block FMA (AMD CDNA3) with a binary32 rne accumulator and output, vectorized
@@ -38,7 +45,7 @@ enum class GemmPath {
     Scalar,
 };
 
-/// "native-fp32" "narrow-accumulator" "block-fma" "scalar".
+/// "native-fp32" "native-fp64" "narrow-accumulator" "block-fma" "two-stage-block-fma" "scalar".
 const char* to_string(GemmPath path);
 
 /// The path gemm takes for a (valid) model.
@@ -46,7 +53,7 @@ GemmPath gemm_path(const AccumulationModel& model);
 
 /// C (m x n) = A (m x k) B (k x n) + addend under `model`, all row-major; the addend (m x n values of
 /// the output format, taken as they are; empty: none) is each entry's starting sum as in dot(), and
-/// sends models other than block FMAs to the scalar path. Throws floatscope::Error for an invalid
+/// sends models other than block FMAs and the native binary64 orders to the scalar path. Throws floatscope::Error for an invalid
 /// model, spans whose sizes do not match the dimensions, or an addend to a pairwise order.
 void gemm(const AccumulationModel& model, std::span<const double> a, std::span<const double> b, std::span<double> c,
           std::size_t m, std::size_t k, std::size_t n, std::span<const double> addend = {});

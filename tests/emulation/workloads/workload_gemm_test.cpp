@@ -95,7 +95,13 @@ TEST_CASE("gemm entries are sequential fused accumulations of the rounded inputs
     };
     for (const Case c : {Case{"fp32", "fp32", "fp32", "fp32", "fp32"}, Case{"fp16", "fp16", "fp16", "fp16", "fp16"},
                          Case{"fp32; compute=bf16", "fp32", "bf16", "fp32", "fp32"},
-                         Case{"fp32; compute=fp8_e4m3; output=bf16", "fp32", "fp8_e4m3", "fp32", "bf16"}}) {
+                         Case{"fp32; compute=fp8_e4m3; output=bf16", "fp32", "fp8_e4m3", "fp32", "bf16"},
+                         // Inputs beyond 26 bits: 106-bit products, exact, on the native fp64 kernel or
+                         // rounded to a narrower accumulator.
+                         Case{"fp64", "fp64", "fp64", "fp64", "fp64"},
+                         Case{"fp64; accumulate=fp32", "fp64", "fp64", "fp32", "fp64"},
+                         Case{"fp64; accumulate=bf16; output=fp64", "fp64", "fp64", "bf16", "fp64"},
+                         Case{"fp64; compute=fp32", "fp64", "fp32", "fp64", "fp64"}}) {
         INFO(c.policy);
         const Trace trace = run_gemm(c.policy, assignments);
         REQUIRE(trace.regions().size() == 3);
@@ -205,5 +211,8 @@ TEST_CASE("gemm rejects bad k lists, oversized runs and fp64 operands", "[worklo
     CHECK_THROWS_WITH(workload.check_ground_truth(deep, 113), Catch::Contains("the gemm ground truth"));
     floatscope::core::set_memory_limit(previous);
     CHECK_NOTHROW(check({}));
-    CHECK_THROWS_WITH(run_gemm("fp64", {"k=4"}), Catch::Contains("26"));
+    // fp64 runs (wide inputs, below); an accumulator that is no arithmetic format is still refused.
+    CHECK_NOTHROW(run_gemm("fp64", {"k=4"}));
+    CHECK_THROWS_WITH(run_gemm("fp64; accumulate=nf4", {"k=4"}),
+                      Catch::Contains("accumulator") && Catch::Contains("binary floating-point or integer"));
 }
