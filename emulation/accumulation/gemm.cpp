@@ -27,8 +27,8 @@ namespace floatscope::emu {
 namespace {
 
 using detail::float_range;
-using detail::is_binary64_rne;
 using detail::is_binary32_rne;
+using detail::is_binary64_rne;
 using detail::products_exact_in_float;
 using detail::takes_float_round_to_odd;
 
@@ -143,8 +143,7 @@ NativeKernel native_fp32(const AccumulationModel& m) {
 
 /// Which order of the native binary64 kernel computes the model exactly, if one does: an fp64 rne
 /// accumulator (and product, combine format), in which double's own operations are the model's. Any
-/// input format's values are doubles; a pairwise sum of exact products needs them to be doubles too
-/// (narrow inputs), as the kernel adds double products.
+/// input format's values are doubles.
 std::optional<detail::Fp64Gemm::Order> native_fp64(const AccumulationModel& m) {
     using Order = detail::Fp64Gemm::Order;
     if (!is_binary64_rne(m.accumulator) || (m.multiply_add == MultiplyAdd::Separate && !is_binary64_rne(m.product)))
@@ -155,9 +154,7 @@ std::optional<detail::Fp64Gemm::Order> native_fp64(const AccumulationModel& m) {
         case AccumulationOrder::Blocked:
             if (m.block_order == AccumulationOrder::Sequential && is_binary64_rne(m.combine)) return sequential;
             return std::nullopt;
-        case AccumulationOrder::Pairwise:
-            if (m.multiply_add == MultiplyAdd::Separate || !wide_inputs(m)) return Order::Pairwise;
-            return std::nullopt;
+        case AccumulationOrder::Pairwise: return Order::Pairwise;
         default: return std::nullopt;
     }
 }
@@ -364,6 +361,7 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
             problem.n = n;
             problem.order = *native_fp64(model);
             problem.fused = model.multiply_add == MultiplyAdd::Fused;
+            problem.wide_products = problem.fused && wide_inputs(model);
             problem.block = model.order == AccumulationOrder::Blocked ? static_cast<std::size_t>(model.block_size) : 0;
             detail::gemm_fp64(problem);
         } else if (path == GemmPath::TwoStageBlockFma && two_stage_kernel_applies(model, qa, qb, addend)) {

@@ -28,9 +28,9 @@ enum class GemmPath {
     /// Native binary64 kernels (kernels/gemm_fp64.hpp): an fp64 accumulator with rne, inputs of any
     /// format (their values are doubles), fused or with products rounded to fp64; sequential,
     /// Kahan and blocked (sequential blocks combined in fp64) orders, vectorized across columns,
-    /// and pairwise sums of double products (rounded ones, or exact ones of inputs within 26 bits).
-    /// Takes an addend but for pairwise sums. Pairwise sums of exact products of wider inputs
-    /// (106 bits) take the scalar path.
+    /// and pairwise sums, each level of the tree a row of partial sums (exact 106-bit products of
+    /// wider inputs paired in 128-bit integers, MPFR where those cannot decide). Takes an addend
+    /// but for pairwise sums.
     NativeFp64,
     /// The tensor-core block FMA, vectorized over columns in double (tensor_core.hpp).
     BlockFma,
@@ -53,8 +53,8 @@ GemmPath gemm_path(const AccumulationModel& model);
 
 /// C (m x n) = A (m x k) B (k x n) + addend under `model`, all row-major; the addend (m x n values of
 /// the output format, taken as they are; empty: none) is each entry's starting sum as in dot(), and
-/// sends models other than block FMAs and the native binary64 orders to the scalar path. Throws floatscope::Error for an invalid
-/// model, spans whose sizes do not match the dimensions, or an addend to a pairwise order.
+/// sends models other than block FMAs and the native binary64 orders to the scalar path. Throws floatscope::Error for
+/// an invalid model, spans whose sizes do not match the dimensions, or an addend to a pairwise order.
 void gemm(const AccumulationModel& model, std::span<const double> a, std::span<const double> b, std::span<double> c,
           std::size_t m, std::size_t k, std::size_t n, std::span<const double> addend = {});
 

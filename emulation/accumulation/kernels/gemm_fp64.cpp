@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
+#include "core/catalog.hpp"
 #include "core/kernel_clones.hpp"
+#include "emulation/accumulation/wide_products.hpp"
 
 namespace floatscope::emu::detail {
 
@@ -58,43 +61,174 @@ FLOATSCOPE_KERNEL_CLONES void add_into(const double* in, std::size_t n, double* 
     for (std::size_t j = 0; j < n; ++j) out[j] = out[j] + in[j];
 }
 
-constexpr std::size_t lanes = 8;  ///< columns of one pairwise strip
-
-/// The pairwise sum of n rows of `lanes` terms: one sum per lane, split at the largest power of two
-/// below n as AccumulationOrder::Pairwise says.
-void pairwise_lanes(const double* terms, std::size_t n, double* out) {
-    if (n == 1) {
-        std::copy_n(terms, lanes, out);
-        return;
+/// round(x1 y1 + x2 y2) to binary64 with rne, both products exact, when integer arithmetic decides
+/// it: x = m 2^e with m below 2^53, so each product is an integer below 2^106 times 2^(e1 + e2);
+/// with exponents at most 20 apart both fit one 128-bit sum, rounded here to 53 bits. False (and
+/// nothing written) for zeros, infinities, NaN, exponents further apart, and results outside the
+/// normal range, which WideProductRounding takes.
+bool exact_pair_rne(double x1, double y1, double x2, double y2, double& out) {
+    struct Factor {
+        std::uint64_t m;
+        int e;
+        bool negative;
+    };
+    auto split = [](double x, Factor& f) {
+        const auto bits = std::bit_cast<std::uint64_t>(x);
+        const auto field = static_cast<int>((bits >> 52) & 0x7FF);
+        const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
+        if (field == 0x7FF || (field == 0 && fraction == 0)) return false;
+        f.m = field == 0 ? fraction : fraction | (std::uint64_t{1} << 52);
+        f.e = (field == 0 ? 1 : field) - 1075;
+        f.negative = (bits >> 63) != 0;
+        return true;
+    };
+    Factor a, b, c, d;
+    if (!split(x1, a) || !split(y1, b) || !split(x2, c) || !split(y2, d)) return false;
+    using U = unsigned __int128;
+    U p = static_cast<U>(a.m) * b.m, q = static_cast<U>(c.m) * d.m;
+    int ep = a.e + b.e, eq = c.e + d.e;
+    bool np = a.negative != b.negative, nq = c.negative != d.negative;
+    if (ep < eq) {
+        std::swap(p, q);
+        std::swap(ep, eq);
+        std::swap(np, nq);
     }
-    if (n == 2) {
-        for (std::size_t w = 0; w < lanes; ++w) out[w] = terms[w] + terms[lanes + w];
-        return;
+    if (ep - eq > 20) return false;
+    const U big = p << (ep - eq);  // below 2^126: the sum's magnitude stays below 2^127
+    U magnitude;
+    bool negative;
+    if (np == nq) {
+        magnitude = big + q;
+        negative = np;
+    } else if (big >= q) {
+        magnitude = big - q;
+        negative = np;
+    } else {
+        magnitude = q - big;
+        negative = nq;
     }
-    const std::size_t left = std::bit_floor(n - 1);
-    double right[lanes];
-    pairwise_lanes(terms, left, out);
-    pairwise_lanes(terms + left * lanes, n - left, right);
-    for (std::size_t w = 0; w < lanes; ++w) out[w] = out[w] + right[w];
+    if (magnitude == 0) {
+        out = 0.0;  // an exact cancellation of nonzero products is +0 under rne
+        return true;
+    }
+    const auto high = static_cast<std::uint64_t>(magnitude >> 64), low = static_cast<std::uint64_t>(magnitude);
+    const int bits = high != 0 ? 128 - std::countl_zero(high) : 64 - std::countl_zero(low);
+    const int top = eq + bits - 1;  // the exponent of the leading bit
+    if (top < -1022 || top > 1022) return false;
+    int shift = 0;
+    std::uint64_t kept;
+    if (bits <= 53) {
+        kept = low;
+    } else {
+        shift = bits - 53;
+        kept = static_cast<std::uint64_t>(magnitude >> shift);
+        const U rest = magnitude & ((U{1} << shift) - 1), half = U{1} << (shift - 1);
+        if (rest > half || (rest == half && (kept & 1) != 0)) ++kept;  // 2^53 is still exact below
+    }
+    const double value = std::ldexp(static_cast<double>(kept), eq + shift);
+    out = negative ? -value : value;
+    return true;
 }
 
-void pairwise_gemm(const Fp64Gemm& p) {
-    std::vector<double> terms(p.k * lanes);
-    double sums[lanes];
-    for (std::size_t i = 0; i < p.m; ++i)
-        for (std::size_t j0 = 0; j0 < p.n; j0 += lanes) {
-            const std::size_t cols = std::min(lanes, p.n - j0);
-            for (std::size_t l = 0; l < p.k; ++l) {
-                const double x = p.a[i * p.k + l];
-                const double* row = p.b + l * p.n + j0;
-                double* t = terms.data() + l * lanes;
-                for (std::size_t w = 0; w < cols; ++w) t[w] = x * row[w];
-                for (std::size_t w = cols; w < lanes; ++w) t[w] = 0;
-            }
-            if (p.k == 0) std::fill_n(sums, lanes, 0.0);
-            else pairwise_lanes(terms.data(), p.k, sums);
-            std::copy_n(sums, cols, p.c + i * p.n + j0);
+/// out = x * b, element by element: the exact product where it is a double, or the rounded one.
+FLOATSCOPE_KERNEL_CLONES void products_into(double x, const double* b, std::size_t n, double* out) {
+    for (std::size_t j = 0; j < n; ++j) out[j] = x * b[j];
+}
+
+/// Pairwise sums of whole rows of terms, as AccumulationOrder::Pairwise splits them (at the largest
+/// power of two below the count): a binary counter of complete blocks of 2^j terms, each merged
+/// with its left neighbour as it completes; at the end the blocks of the count's binary digits are
+/// added from the smallest up (a complete block of 2^j terms and the rest after it is exactly the
+/// split). Each level holds one row of partial sums. With `wide` products (exact, up to 106 bits)
+/// a leaf waits for its right neighbour, so that the pair is rounded once, and a lone last leaf
+/// beside a partial sum is that sum's fma.
+class PairwiseRows {
+public:
+    PairwiseRows(std::size_t n, bool wide)
+        : n_(n), wide_(wide), incoming_(n), fallback_({core::parse_format("fp64"), core::RoundingMode::NearestEven}) {}
+
+    /// The next k's row of terms, x * b[j].
+    void push(double x, const double* b) {
+        if (!wide_) {
+            products_into(x, b, n_, incoming_.data());
+            insert(0);
+            return;
         }
+        if (!pending_) {
+            pending_ = true, pending_x_ = x, pending_b_ = b;
+            return;
+        }
+        pending_ = false;
+        for (std::size_t j = 0; j < n_; ++j)
+            if (!exact_pair_rne(pending_x_, pending_b_[j], x, b[j], incoming_[j]))
+                incoming_[j] = fallback_.product_pair(pending_x_, pending_b_[j], x, b[j]);
+        insert(1);
+    }
+
+    /// The sums into c (n entries), +0 for no term; the counter is left empty.
+    void finish(double* c) {
+        bool any = false;
+        std::size_t level = 0;
+        if (pending_) {
+            pending_ = false;
+            while (level < full_.size() && !full_[level]) ++level;
+            if (level == full_.size()) {
+                products_into(pending_x_, pending_b_, n_, c);  // one term: its rounding is double's product
+                return;
+            }
+            const double* sum = rows_[level].data();
+            for (std::size_t j = 0; j < n_; ++j) c[j] = std::fma(pending_x_, pending_b_[j], sum[j]);
+            full_[level++] = false;
+            any = true;
+        }
+        for (; level < full_.size(); ++level) {
+            if (!full_[level]) continue;
+            full_[level] = false;
+            if (any)
+                add_into(rows_[level].data(), n_, c);
+            else
+                std::copy_n(rows_[level].data(), n_, c);
+            any = true;
+        }
+        if (!any) std::fill_n(c, n_, 0.0);
+    }
+
+private:
+    /// Places incoming_ (a complete block of 2^level terms), merging while a left block waits.
+    void insert(std::size_t level) {
+        while (true) {
+            if (rows_.size() <= level) {
+                rows_.resize(level + 1, std::vector<double>(n_));
+                full_.resize(level + 1, false);
+            }
+            if (!full_[level]) {
+                std::swap(rows_[level], incoming_);
+                full_[level] = true;
+                return;
+            }
+            add_into(rows_[level].data(), n_, incoming_.data());  // left + right
+            full_[level] = false;
+            ++level;
+        }
+    }
+
+    std::size_t n_;
+    bool wide_;
+    std::vector<double> incoming_;
+    WideProductRounding fallback_;
+    std::vector<std::vector<double>> rows_;
+    std::vector<bool> full_;
+    bool pending_ = false;
+    double pending_x_ = 0;
+    const double* pending_b_ = nullptr;
+};
+
+void pairwise_gemm(const Fp64Gemm& p) {
+    PairwiseRows rows(p.n, p.wide_products);
+    for (std::size_t i = 0; i < p.m; ++i) {
+        for (std::size_t l = 0; l < p.k; ++l) rows.push(p.a[i * p.k + l], p.b + l * p.n);
+        rows.finish(p.c + i * p.n);
+    }
 }
 
 template <bool fused>
@@ -106,8 +240,10 @@ void sequential_gemm(const Fp64Gemm& p) {
         double* c = p.c + i0 * p.n;
         const double* a = p.a + i0 * p.k;
         const std::size_t entries = static_cast<std::size_t>(count) * p.n;
-        if (p.addend != nullptr) std::copy_n(p.addend + i0 * p.n, entries, c);
-        else std::fill_n(c, entries, 0.0);
+        if (p.addend != nullptr)
+            std::copy_n(p.addend + i0 * p.n, entries, c);
+        else
+            std::fill_n(c, entries, 0.0);
         auto run = [&](std::size_t k0, std::size_t k1, double* sum) {
             switch (count) {
                 case 1: return sequential_rows<1, fused>(a, p.k, p.b, p.n, k0, k1, sum);
@@ -134,8 +270,10 @@ void compensated_gemm(const Fp64Gemm& p) {
     for (std::size_t i = 0; i < p.m; ++i) {
         double* c = p.c + i * p.n;
         const double* a = p.a + i * p.k;
-        if (p.addend != nullptr) std::copy_n(p.addend + i * p.n, p.n, c);
-        else std::fill_n(c, p.n, 0.0);
+        if (p.addend != nullptr)
+            std::copy_n(p.addend + i * p.n, p.n, c);
+        else
+            std::fill_n(c, p.n, 0.0);
         const std::size_t block = p.block != 0 ? p.block : std::max<std::size_t>(p.k, 1);
         for (std::size_t k0 = 0; k0 < p.k; k0 += block) {
             double* sum = p.block != 0 ? part.data() : c;

@@ -14,9 +14,10 @@ namespace floatscope::emu::detail {
 ///   t = s + y; c = (t - s) - y; s = t);
 /// - with `block` > 0 both run per block of `block` terms from +0 (c = 0), each block's sum added
 ///   in order to a total that starts at the addend (or +0);
-/// - Pairwise: the terms a*b (double products: the exact product where the inputs' products are
-///   doubles, the rounded one for separate products), summed as AccumulationOrder::Pairwise
-///   says; no addend.
+/// - Pairwise: the terms a*b summed as AccumulationOrder::Pairwise says, no addend: double products
+///   (the exact product where the inputs' products are doubles, the rounded one for separate
+///   products), or with `wide_products` the exact products of fused wider inputs (up to 106 bits):
+///   a pair of them rounded once, a lone one beside a partial sum added by an fma.
 /// Inputs and addend are taken as they are (values of the model's formats, already quantized).
 struct Fp64Gemm {
     enum class Order { Sequential, Compensated, Pairwise };
@@ -27,6 +28,7 @@ struct Fp64Gemm {
     std::size_t m = 0, k = 0, n = 0;
     Order order = Order::Sequential;
     bool fused = true;
+    bool wide_products = false;  ///< Pairwise only: exact products that need not be doubles
     std::size_t block = 0;
 };
 

@@ -59,8 +59,9 @@ std::vector<std::pair<std::string, emu::AccumulationModel>> native_models() {
     m.order = emu::AccumulationOrder::Pairwise;
     models.emplace_back("pairwise mul+add", m);
     m = fp64_model();
-    m.x.rounding = m.y.rounding = fr("fp32");
     m.order = emu::AccumulationOrder::Pairwise;
+    models.emplace_back("pairwise fma (exact 106-bit leaves)", m);
+    m.x.rounding = m.y.rounding = fr("fp32");
     models.emplace_back("fp32 inputs pairwise", m);
     return models;
 }
@@ -200,7 +201,6 @@ TEST_CASE("fp64 GEMM in every order that takes wide inputs equals MPFR on ill-co
     std::vector<std::pair<std::string, emu::AccumulationModel>> models = native_models();
     auto m = fp64_model();
     m.order = emu::AccumulationOrder::Pairwise;
-    models.emplace_back("pairwise fma (exact 106-bit leaves)", m);
     m.accumulator = fr("fp32");
     models.emplace_back("pairwise into fp32", m);
     m = fp64_model();
@@ -317,4 +317,33 @@ TEST_CASE("exact products of wide inputs that double would round onto an accumul
                 REQUIRE(test::same_result(g[0], want));
             }
     }
+}
+
+TEST_CASE("pairs of exact fp64 products on a binary64 midpoint, nudged by the other product's last bits") {
+    // x1 y1 = 1 + 2^-26 + 2^-27 + 2^-53 is a midpoint of binary64 (ties to even: down); x2 y2 =
+    // +-2^-20 (1 + 2^-40 or - 2^-40) moves the pair's sum off it, only by its bits 2^-60 below
+    // 2^-20: a pair rounded once goes up or down with that bit, a pair of doubles cannot see it.
+    auto model = fp64_model();
+    model.order = emu::AccumulationOrder::Pairwise;
+    REQUIRE(emu::gemm_path(model) == emu::GemmPath::NativeFp64);
+    const double x1 = 1 + 0x1p-26, y1 = 1 + 0x1p-27;
+    int rounded_up = 0, rounded_down = 0;
+    for (double sign : {1.0, -1.0})
+        for (double nudge : {0x1p-40, -0x1p-40, 0.0})
+            for (std::size_t n : {2u, 3u, 4u}) {
+                // n = 3 and 4 add a last term that keeps the pair's rounding visible (exact 0.5, 0.25).
+                std::vector<double> x = {x1, 0x1p-10 * (1 + nudge), 0.5, 0.25}, y = {y1, sign * 0x1p-10, 1.0, 1.0};
+                x.resize(n), y.resize(n);
+                std::vector<double> c(1);
+                emu::gemm(model, x, y, c, 1, n, 1);
+                const double want = test::ref_dot(model, x, y);
+                INFO("sign " << sign << ", nudge " << nudge << ", n = " << n << ": gemm " << test::hex_double(c[0])
+                             << ", reference " << test::hex_double(want));
+                REQUIRE(test::same_result(c[0], want));
+                REQUIRE(test::same_result(emu::dot(model, x, y), want));
+                if (n == 2 && sign > 0) (c[0] > 1 + 0x1p-26 + 0x1p-27 + 0x1p-20 ? rounded_up : rounded_down)++;
+            }
+    // Above the midpoint up; below it, and on it (its even neighbour, last bit 0, is below), down.
+    CHECK(rounded_up == 1);
+    CHECK(rounded_down == 2);
 }

@@ -93,15 +93,15 @@ TEST_CASE("gemm entries are sequential fused accumulations of the rounded inputs
         const char* accumulate;
         const char* output;
     };
-    for (const Case c : {Case{"fp32", "fp32", "fp32", "fp32", "fp32"}, Case{"fp16", "fp16", "fp16", "fp16", "fp16"},
-                         Case{"fp32; compute=bf16", "fp32", "bf16", "fp32", "fp32"},
-                         Case{"fp32; compute=fp8_e4m3; output=bf16", "fp32", "fp8_e4m3", "fp32", "bf16"},
-                         // Inputs beyond 26 bits: 106-bit products, exact, on the native fp64 kernel or
-                         // rounded to a narrower accumulator.
-                         Case{"fp64", "fp64", "fp64", "fp64", "fp64"},
-                         Case{"fp64; accumulate=fp32", "fp64", "fp64", "fp32", "fp64"},
-                         Case{"fp64; accumulate=bf16; output=fp64", "fp64", "fp64", "bf16", "fp64"},
-                         Case{"fp64; compute=fp32", "fp64", "fp32", "fp64", "fp64"}}) {
+    for (const Case c :
+         {Case{"fp32", "fp32", "fp32", "fp32", "fp32"}, Case{"fp16", "fp16", "fp16", "fp16", "fp16"},
+          Case{"fp32; compute=bf16", "fp32", "bf16", "fp32", "fp32"},
+          Case{"fp32; compute=fp8_e4m3; output=bf16", "fp32", "fp8_e4m3", "fp32", "bf16"},
+          // Inputs beyond 26 bits: 106-bit products, exact, on the native fp64 kernel or
+          // rounded to a narrower accumulator.
+          Case{"fp64", "fp64", "fp64", "fp64", "fp64"}, Case{"fp64; accumulate=fp32", "fp64", "fp64", "fp32", "fp64"},
+          Case{"fp64; accumulate=bf16; output=fp64", "fp64", "fp64", "bf16", "fp64"},
+          Case{"fp64; compute=fp32", "fp64", "fp32", "fp64", "fp64"}}) {
         INFO(c.policy);
         const Trace trace = run_gemm(c.policy, assignments);
         REQUIRE(trace.regions().size() == 3);
