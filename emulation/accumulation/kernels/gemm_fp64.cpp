@@ -67,67 +67,91 @@ FLOATSCOPE_KERNEL_CLONES void add_into(const double* in, std::size_t n, double* 
 /// nothing written) for zeros, infinities, NaN, exponents further apart, and results outside the
 /// normal range, which WideProductRounding takes.
 bool exact_pair_rne(double x1, double y1, double x2, double y2, double& out) {
-    struct Factor {
-        std::uint64_t m;
-        int e;
-        bool negative;
-    };
-    auto split = [](double x, Factor& f) {
-        const auto bits = std::bit_cast<std::uint64_t>(x);
-        const auto field = static_cast<int>((bits >> 52) & 0x7FF);
-        const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
-        if (field == 0x7FF || (field == 0 && fraction == 0)) return false;
-        f.m = field == 0 ? fraction : fraction | (std::uint64_t{1} << 52);
-        f.e = (field == 0 ? 1 : field) - 1075;
-        f.negative = (bits >> 63) != 0;
-        return true;
-    };
-    Factor a, b, c, d;
-    if (!split(x1, a) || !split(y1, b) || !split(x2, c) || !split(y2, d)) return false;
+    // Written without data-dependent branches but for the rare exits: the signs, the order of the
+    // two products and the rounding direction are random in the data, and mispredicted branches
+    // cost more than the arithmetic.
     using U = unsigned __int128;
-    U p = static_cast<U>(a.m) * b.m, q = static_cast<U>(c.m) * d.m;
-    int ep = a.e + b.e, eq = c.e + d.e;
-    bool np = a.negative != b.negative, nq = c.negative != d.negative;
-    if (ep < eq) {
-        std::swap(p, q);
-        std::swap(ep, eq);
-        std::swap(np, nq);
+    using S = __int128;
+    constexpr std::uint64_t fraction_mask = (std::uint64_t{1} << 52) - 1;
+    const std::uint64_t bits[4] = {std::bit_cast<std::uint64_t>(x1), std::bit_cast<std::uint64_t>(y1),
+                                   std::bit_cast<std::uint64_t>(x2), std::bit_cast<std::uint64_t>(y2)};
+    std::uint64_t m[4];
+    int e[4];
+    bool special = false;
+    for (int i = 0; i < 4; ++i) {
+        const auto field = static_cast<int>((bits[i] >> 52) & 0x7FF);
+        const std::uint64_t fraction = bits[i] & fraction_mask;
+        special |= field == 0x7FF || (field == 0 && fraction == 0);
+        m[i] = fraction | (static_cast<std::uint64_t>(field != 0) << 52);
+        e[i] = (field != 0 ? field : 1) - 1075;
     }
-    if (ep - eq > 20) return false;
-    const U big = p << (ep - eq);  // below 2^126: the sum's magnitude stays below 2^127
-    U magnitude;
-    bool negative;
-    if (np == nq) {
-        magnitude = big + q;
-        negative = np;
-    } else if (big >= q) {
-        magnitude = big - q;
-        negative = np;
-    } else {
-        magnitude = q - big;
-        negative = nq;
-    }
+    if (special) return false;
+    const U p = static_cast<U>(m[0]) * m[1], q = static_cast<U>(m[2]) * m[3];
+    const int ep = e[0] + e[1], eq = e[2] + e[3];
+    const std::uint64_t sp = (bits[0] ^ bits[1]) >> 63, sq = (bits[2] ^ bits[3]) >> 63;
+    const bool swap = ep < eq;
+    const U high = swap ? q : p, low = swap ? p : q;
+    const int e_high = swap ? eq : ep, e_low = swap ? ep : eq;
+    const std::uint64_t s_high = swap ? sq : sp, s_low = swap ? sp : sq;
+    const int gap = e_high - e_low;
+    if (gap > 20) return false;
+    // Signed sum in units of 2^e_low: below 2^126 + 2^106 in magnitude.
+    const S mask_high = -static_cast<S>(s_high), mask_low = -static_cast<S>(s_low);
+    const S sum =
+        ((static_cast<S>(high << gap) ^ mask_high) - mask_high) + ((static_cast<S>(low) ^ mask_low) - mask_low);
+    const S sign = sum >> 127;
+    const U magnitude = static_cast<U>((sum ^ sign) - sign);
     if (magnitude == 0) {
         out = 0.0;  // an exact cancellation of nonzero products is +0 under rne
         return true;
     }
-    const auto high = static_cast<std::uint64_t>(magnitude >> 64), low = static_cast<std::uint64_t>(magnitude);
-    const int bits = high != 0 ? 128 - std::countl_zero(high) : 64 - std::countl_zero(low);
-    const int top = eq + bits - 1;  // the exponent of the leading bit
+    const auto upper = static_cast<std::uint64_t>(magnitude >> 64), lower = static_cast<std::uint64_t>(magnitude);
+    const int width = upper != 0 ? 128 - std::countl_zero(upper) : 64 - std::countl_zero(lower);
+    const int top = e_low + width - 1;  // the exponent of the leading bit
     if (top < -1022 || top > 1022) return false;
-    int shift = 0;
-    std::uint64_t kept;
-    if (bits <= 53) {
-        kept = low;
-    } else {
-        shift = bits - 53;
-        kept = static_cast<std::uint64_t>(magnitude >> shift);
-        const U rest = magnitude & ((U{1} << shift) - 1), half = U{1} << (shift - 1);
-        if (rest > half || (rest == half && (kept & 1) != 0)) ++kept;  // 2^53 is still exact below
-    }
-    const double value = std::ldexp(static_cast<double>(kept), eq + shift);
-    out = negative ? -value : value;
+    // Round to 53 bits (shift > 0), or widen to them (exact).
+    const int shift = width > 53 ? width - 53 : 0;
+    const U rest = magnitude & ((U{1} << shift) - 1), half = (U{1} << shift) >> 1;
+    std::uint64_t kept = static_cast<std::uint64_t>(magnitude >> shift);
+    const bool up = shift > 0 && (rest > half || (rest == half && (kept & 1) != 0));
+    kept += up;
+    kept <<= width < 53 ? 53 - width : 0;
+    const std::uint64_t carry = kept >> 53;  // 2^53 after rounding up: the next binade, fraction 0
+    const std::uint64_t biased = static_cast<std::uint64_t>(top + 1023) + carry;
+    out = std::bit_cast<double>((static_cast<std::uint64_t>(sign & 1) << 63) | (biased << 52) | (kept & fraction_mask));
     return true;
+}
+
+/// round(x1 y1[j] + x2 y2[j]) to binary64 with rne for every j, in double arithmetic: the products
+/// split exactly (p + e, e = fma(x, y, -p)), s + t = p1 + p2 exactly (TwoSum), the rest w = (e1 +
+/// e2) + t within B = 2^-52 (|e1 + e2| + |w|) of its exact value, z + g = s + w exactly. z is the
+/// correctly rounded sum when |g| + B stays below half the smaller gap around z (then no midpoint
+/// lies between s + w and the exact sum). Lanes where that is not certain, or where a product or z
+/// may be near underflow or overflow (2^-960, 2^1000), get `unsure` set and are left to
+/// exact_pair_rne. Loops without branches, so that they vectorize.
+FLOATSCOPE_KERNEL_CLONES void pair_candidates(double x1, const double* y1, double x2, const double* y2, std::size_t n,
+                                              double* out, unsigned char* unsure) {
+    constexpr double low = 0x1p-960, high = 0x1p1000;
+    constexpr std::uint64_t exponent_mask = 0x7FFULL << 52, fraction_mask = (std::uint64_t{1} << 52) - 1;
+    for (std::size_t j = 0; j < n; ++j) {
+        const double p1 = x1 * y1[j], p2 = x2 * y2[j];
+        const double e1 = std::fma(x1, y1[j], -p1), e2 = std::fma(x2, y2[j], -p2);
+        const double s = p1 + p2;
+        const double bp = s - p1, t = (p1 - (s - bp)) + (p2 - bp);
+        const double u = e1 + e2, w = u + t;
+        const double z = s + w;
+        const double bz = z - s, g = (s - (z - bz)) + (w - bz);
+        const double bound = (std::fabs(u) + std::fabs(w)) * 0x1p-52;
+        const std::uint64_t zb = std::bit_cast<std::uint64_t>(z);
+        // ulp(z) = 2^(exponent - 52); half the gap below a power of two is a quarter of it.
+        const double quarter_ulp = std::bit_cast<double>((zb & exponent_mask) - (std::uint64_t{54} << 52));
+        const double half_gap = (zb & fraction_mask) == 0 ? quarter_ulp : 2 * quarter_ulp;
+        const double a1 = std::fabs(p1), a2 = std::fabs(p2), az = std::fabs(z);
+        const bool in_range =
+            (a1 >= low || p1 == 0) && (a2 >= low || p2 == 0) && a1 < high && a2 < high && az >= low && az < high;
+        unsure[j] = !(in_range && std::fabs(g) + bound < half_gap);
+        out[j] = z;
+    }
 }
 
 /// out = x * b, element by element: the exact product where it is a double, or the rounded one.
@@ -159,8 +183,10 @@ public:
             return;
         }
         pending_ = false;
+        unsure_.resize(n_);
+        pair_candidates(pending_x_, pending_b_, x, b, n_, incoming_.data(), unsure_.data());
         for (std::size_t j = 0; j < n_; ++j)
-            if (!exact_pair_rne(pending_x_, pending_b_[j], x, b[j], incoming_[j]))
+            if (unsure_[j] != 0 && !exact_pair_rne(pending_x_, pending_b_[j], x, b[j], incoming_[j]))
                 incoming_[j] = fallback_.product_pair(pending_x_, pending_b_[j], x, b[j]);
         insert(1);
     }
@@ -215,6 +241,7 @@ private:
     std::size_t n_;
     bool wide_;
     std::vector<double> incoming_;
+    std::vector<unsigned char> unsure_;  ///< lanes whose pair pair_candidates could not certify
     WideProductRounding fallback_;
     std::vector<std::vector<double>> rows_;
     std::vector<bool> full_;

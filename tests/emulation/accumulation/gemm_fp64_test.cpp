@@ -343,7 +343,43 @@ TEST_CASE("pairs of exact fp64 products on a binary64 midpoint, nudged by the ot
                 REQUIRE(test::same_result(emu::dot(model, x, y), want));
                 if (n == 2 && sign > 0) (c[0] > 1 + 0x1p-26 + 0x1p-27 + 0x1p-20 ? rounded_up : rounded_down)++;
             }
+    // 1 + x2 y2 with x2 y2 = 2^-53 + 2^-106 - 2^-158: in double words the pair is 1 + 2^-53 (a tie,
+    // to even: 1) and a rest 2^-106 - 2^-158 that rounding 2^-53 + rest to double loses; the exact
+    // sum is above the tie and rounds up to 1 + 2^-52.
+    const std::vector<double> x = {1.0, 0x1p-53 * (1 + 0x1p-52)}, y = {1.0, 1 - 0x1p-53};
+    std::vector<double> c(1);
+    emu::gemm(model, x, y, c, 1, 2, 1);
+    CHECK(test::same_result(c[0], 1 + 0x1p-52));
+    CHECK(test::same_result(test::ref_dot(model, x, y), 1 + 0x1p-52));
     // Above the midpoint up; below it, and on it (its even neighbour, last bit 0, is below), down.
     CHECK(rounded_up == 1);
     CHECK(rounded_down == 2);
+}
+
+TEST_CASE("pairs of exact fp64 products at the edges of binary64's range: subnormal sums, overflow") {
+    // Both products of a pair near 2^-1078..2^-960 (their exact splits p + e no longer exact in
+    // double, the sum subnormal) or near 2^1015..2^1024 (the sum may overflow), with random signs:
+    // where the double-word shortcut of the pairwise kernel must give way to exact arithmetic.
+    auto model = fp64_model();
+    model.order = emu::AccumulationOrder::Pairwise;
+    std::mt19937_64 rng(17);
+    std::uniform_real_distribution<double> unit(1.0, 2.0);
+    std::uniform_int_distribution<int> coin(0, 1);
+    for (const auto [low, high] : {std::array<int, 2>{-1078, -1040}, {-1040, -960}, {1010, 1022}})
+        for (int trial = 0; trial < 300; ++trial) {
+            std::uniform_int_distribution<int> exponent(low, high);
+            std::vector<double> x(2), y(2);
+            for (std::size_t i = 0; i < 2; ++i) {
+                const int e = exponent(rng), split = e / 2;
+                x[i] = std::ldexp(unit(rng), split) * (coin(rng) ? -1 : 1);
+                y[i] = std::ldexp(unit(rng), e - split);
+            }
+            std::vector<double> c(1);
+            emu::gemm(model, x, y, c, 1, 2, 1);
+            const double want = test::ref_dot(model, x, y);
+            INFO(test::hex_double(x[0]) << " " << test::hex_double(y[0]) << " " << test::hex_double(x[1]) << " "
+                                        << test::hex_double(y[1]) << ": gemm " << test::hex_double(c[0])
+                                        << ", reference " << test::hex_double(want));
+            REQUIRE(test::same_result(c[0], want));
+        }
 }
