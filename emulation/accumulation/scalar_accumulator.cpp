@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/products_first_gemm.hpp"
 
 namespace floatscope::emu {
@@ -45,9 +46,14 @@ ScalarAccumulator::ScalarAccumulator(const AccumulationModel& model)
       accumulator_rounder_(model.accumulator.format, options_of(model.accumulator)),
       block_fma_(model),
       two_stage_block_fma_(model) {
-    if (!wide_inputs(model)) return;
-    wide_accumulator_.emplace(model.accumulator);
-    if (model.multiply_add == MultiplyAdd::Separate) wide_product_.emplace(model.product);
+    const bool separate = model.multiply_add == MultiplyAdd::Separate;
+    wide_term_sums_ = separate && value_precision(model.product.format) > 26 &&
+                      !holds_values_of(model.accumulator.format, model.product.format);
+    if (model.order == AccumulationOrder::Blocked && value_precision(model.accumulator.format) > 26 &&
+        !holds_values_of(model.combine.format, model.accumulator.format))
+        wide_combine_.emplace(model.combine);
+    if (wide_inputs(model) || wide_term_sums_) wide_accumulator_.emplace(model.accumulator);
+    if (wide_inputs(model) && separate) wide_product_.emplace(model.product);
 }
 
 double ScalarAccumulator::term(const Terms& terms, std::size_t i) const {
@@ -60,7 +66,9 @@ double ScalarAccumulator::term(const Terms& terms, std::size_t i) const {
 }
 
 double ScalarAccumulator::multiply_add(const Terms& terms, std::size_t i, double s) const {
-    if (model_.multiply_add == MultiplyAdd::Separate) return accumulator_.add(s, term(terms, i)).value;
+    if (model_.multiply_add == MultiplyAdd::Separate)
+        return wide_term_sums_ ? wide_accumulator_->fma(term(terms, i), 1.0, s)
+                               : accumulator_.add(s, term(terms, i)).value;
     return wide_accumulator_ ? wide_accumulator_->fma(terms.x_at(i), terms.y_at(i), s)
                              : accumulator_.fma(terms.x_at(i), terms.y_at(i), s).value;
 }
@@ -104,7 +112,9 @@ double ScalarAccumulator::pairwise(const Terms& terms, std::size_t begin, std::s
         return accumulator_.add(sum, pairwise(terms, begin + left, end)).value;
     }
     if (n == 1) return term(terms, begin);
-    return accumulator_.add(pairwise(terms, begin, begin + left), pairwise(terms, begin + left, end)).value;
+    const double a = pairwise(terms, begin, begin + left), b = pairwise(terms, begin + left, end);
+    // A leaf is a product rounded to its own format, which may be wider than the accumulator.
+    return wide_term_sums_ ? wide_accumulator_->fma(a, 1.0, b) : accumulator_.add(a, b).value;
 }
 
 double ScalarAccumulator::blocked(const Terms& terms, std::size_t n, double initial) const {
@@ -116,7 +126,7 @@ double ScalarAccumulator::blocked(const Terms& terms, std::size_t n, double init
         const double part = !pairwise_blocks   ? sequential(terms, begin, end, 0)
                             : end - begin == 1 ? leaf(terms, begin)
                                                : pairwise(terms, begin, end);
-        total = combine_.add(total, part).value;
+        total = wide_combine_ ? wide_combine_->fma(part, 1.0, total) : combine_.add(total, part).value;
     }
     return total;
 }

@@ -58,6 +58,12 @@ private:
     /// Wide inputs only: the accumulator's and the product's exact-product operations.
     std::optional<WideProductRounding> wide_accumulator_;
     std::optional<WideProductRounding> wide_product_;
+    /// Products rounded to a format of more than 26 bits that the accumulator does not hold (fp64
+    /// products into fp16): s + t may span more than a double, which Arithmetic's addition on
+    /// accumulator values presumes it does not; such sums go through wide_accumulator_ exactly.
+    bool wide_term_sums_ = false;
+    /// The same for block sums of an accumulator of more than 26 bits added in a narrower combine format.
+    std::optional<WideProductRounding> wide_combine_;
 };
 
 }  // namespace floatscope::emu

@@ -383,3 +383,48 @@ TEST_CASE("pairs of exact fp64 products at the edges of binary64's range: subnor
             REQUIRE(test::same_result(c[0], want));
         }
 }
+
+TEST_CASE("products rounded to fp64 and summed in a narrower accumulator: one rounding of s + t") {
+    // s = 1 in fp16 and t = 2^-11 + 2^-60, an fp64 product: s + t lies just above the midpoint of 1
+    // and 1 + 2^-10, but its double, 1 + 2^-11, is the midpoint itself (ties to even: 1).
+    for (const emu::AccumulationOrder order :
+         {emu::AccumulationOrder::Sequential, emu::AccumulationOrder::Pairwise, emu::AccumulationOrder::Blocked})
+        for (const bool compensated : {false, true}) {
+            if (compensated && order == emu::AccumulationOrder::Pairwise) continue;
+            auto m = fp64_model();
+            m.multiply_add = emu::MultiplyAdd::Separate;
+            m.product = fr("fp64");
+            m.accumulator = fr("fp16");
+            m.order = order;
+            m.compensated = compensated;
+            m.block_size = 2;
+            m.combine = fr("bf16");  // narrower than the fp16 block sums' 11 bits: exact adds there too
+            const std::vector<double> x = {1.0, 0x1p-11 * (1 + 0x1p-49), 0x1p-8}, y = {1.0, 1.0, 1 + 0x1p-30};
+            for (std::size_t n : {2u, 3u}) {
+                const std::vector<double> xs(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n)),
+                    ys(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n));
+                const double want = test::ref_dot(m, xs, ys);
+                std::vector<double> c(1);
+                emu::gemm(m, xs, ys, c, 1, n, 1);
+                INFO(emu::describe(m) << ", n = " << n << ": dot " << test::hex_double(emu::dot(m, xs, ys)) << ", gemm "
+                                      << test::hex_double(c[0]) << ", reference " << test::hex_double(want));
+                CHECK(test::same_result(emu::dot(m, xs, ys), want));
+                CHECK(test::same_result(c[0], want));
+            }
+        }
+}
+
+TEST_CASE("fp64 block sums combined in a narrower format: one rounding of total + part") {
+    // Blocks of one product in fp64, combined in fp16: total = 1, then 1 + (2^-11 + 2^-60).
+    auto m = fp64_model();
+    m.order = emu::AccumulationOrder::Blocked;
+    m.block_size = 1;
+    m.combine = fr("fp16");
+    const std::vector<double> x = {1.0, 0x1p-11 * (1 + 0x1p-49)}, y = {1.0, 1.0};
+    const double want = test::ref_dot(m, x, y);
+    CHECK(want == 1 + 0x1p-10);
+    CHECK(test::same_result(emu::dot(m, x, y), want));
+    std::vector<double> c(1);
+    emu::gemm(m, x, y, c, 1, 2, 1);
+    CHECK(test::same_result(c[0], want));
+}
