@@ -434,7 +434,7 @@ TEST_CASE("sweep: a grid too large for the memory limit is refused before it is 
     CHECK(refused.out.empty());
 }
 
-TEST_CASE("fp64 policies run gemm, mlp-forward and three-precision refinement; formats a workload cannot take exit 2") {
+TEST_CASE("fp64 policies run gemm, mlp-forward and three-precision refinement, formats a workload cannot take exit 2") {
     // fp64 inputs were refused ("input formats may have at most 26 significant bits").
     const CliResult gemm = run_cli({"run", "gemm", "--formats", "fp64", "--set", "k=16,64", "--csv", "-"});
     REQUIRE(gemm.exit_code == 0);
