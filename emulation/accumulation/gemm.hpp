@@ -28,9 +28,9 @@ enum class GemmPath {
     /// Native binary64 kernels (kernels/gemm_fp64.hpp): an fp64 accumulator with rne, inputs of any
     /// format (their values are doubles), fused or with products rounded to fp64; sequential,
     /// Kahan and blocked (sequential blocks combined in fp64) orders, vectorized across columns,
-    /// and pairwise sums, each level of the tree a row of partial sums (exact 106-bit products of
-    /// wider inputs paired in 128-bit integers, MPFR where those cannot decide). Takes an addend
-    /// but for pairwise sums.
+    /// and pairwise sums, each level of the tree a row of partial sums (pairs of exact 106-bit
+    /// products of wider inputs summed in double words where a bound certifies the rounding, in
+    /// 128-bit integers or MPFR otherwise). Takes an addend but for pairwise sums.
     NativeFp64,
     /// The tensor-core block FMA, vectorized over columns in double (tensor_core.hpp).
     BlockFma,

@@ -1,4 +1,4 @@
-// Native binary64 GEMM: rows of C updated over k (vectorized across columns), or pairwise per column strip.
+// Native binary64 GEMM: rows of C updated over k (vectorized across columns), pairwise sums by levels of rows.
 #include "emulation/accumulation/kernels/gemm_fp64.hpp"
 
 #include <algorithm>
