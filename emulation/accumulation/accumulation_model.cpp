@@ -8,6 +8,8 @@
 
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
+#include "core/format_width.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
 
 namespace floatscope::emu {
 
@@ -114,9 +116,43 @@ bool wide_inputs(const AccumulationModel& model) {
     return !narrow_operand(model.x.rounding.format) || !narrow_operand(model.y.rounding.format);
 }
 
+/// A binary128 accumulator (the one wider than binary64 that models take): rne, an order of exact
+/// products (no tensor-core block FMA), the block sums in binary128 too, unscaled operands, results
+/// delivered in formats within binary64.
+void check_binary128_accumulation(const AccumulationModel& model) {
+    if (!is_binary128_rne(model.accumulator))
+        fail("accumulator", fmt::format("'{}' ({}) is wider than binary64; the accumulators wider than binary64 "
+                                        "are binary128 with rne",
+                                        model.accumulator.format.name, core::to_string(model.accumulator.mode)));
+    if (model.order != AccumulationOrder::Sequential && model.order != AccumulationOrder::Pairwise &&
+        model.order != AccumulationOrder::Blocked)
+        fail("order", fmt::format("a binary128 accumulator sums sequentially, pairwise or in blocks, not {}",
+                                  to_string(model.order)));
+    if (model.multiply_add != MultiplyAdd::Fused)
+        fail("multiply_add", "a binary128 accumulator adds exact products (they fit it); use fused");
+    if (model.order == AccumulationOrder::Blocked && !is_binary128_rne(model.combine))
+        fail("combine", "the blocks of a binary128 accumulator are combined in binary128 with rne");
+    if (model.x.scale != 1 || model.y.scale != 1) fail("x.scale", "a binary128 accumulator takes unscaled operands");
+    for (const auto& [field, r] : {std::pair<const char*, const core::FormatRounding*>{"output", &model.output},
+                                   {"epilogue", model.epilogue ? &*model.epilogue : nullptr}})
+        if (r != nullptr && core::is_wider_than_binary64(r->format))
+            fail(field, fmt::format("'{}' is wider than binary64; results are delivered in formats within binary64 "
+                                    "(the accumulator may be binary128)",
+                                    r->format.name));
+}
+
 void validate(const AccumulationModel& model) {
     check_operand("x", model.x);
     check_operand("y", model.y);
+    if (core::is_wider_than_binary64(model.accumulator.format)) {
+        check_rounding("accumulator", model.accumulator);
+        check_binary128_accumulation(model);
+        if (model.order == AccumulationOrder::Pairwise && model.compensated)
+            fail("compensated", "Kahan compensation applies to sequential and blocked orders, not pairwise");
+        check_arithmetic_format("output", model.output);
+        if (model.epilogue) check_arithmetic_format("epilogue", *model.epilogue);
+        return;
+    }
     if (wide_inputs(model) && model.order != AccumulationOrder::Sequential &&
         model.order != AccumulationOrder::Pairwise && model.order != AccumulationOrder::Blocked) {
         const core::FormatSpec& f =

@@ -64,7 +64,9 @@ enum class MultiplyAdd {
 /// within binary64's range), no stochastic rounding. Inputs beyond 26 bits or 2^+-255 (wide_inputs:
 /// fp64, int32) have products of up to 106 bits; the sequential, pairwise and blocked orders take them
 /// (their steps then round exact products that no double holds, wide_products.hpp), the tensor-core
-/// block FMAs do not.
+/// block FMAs do not. The one accumulator wider than binary64 is binary128 with rne (fused, in those
+/// three orders, blocks combined in binary128, unscaled operands, output within binary64:
+/// binary128_accumulation.hpp).
 struct AccumulationModel {
     OperandQuantization x;
     OperandQuantization y;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
 #include "emulation/accumulation/kernels/float_environment.hpp"
 #include "emulation/accumulation/kernels/gemm_fp32.hpp"
 #include "emulation/accumulation/kernels/gemm_fp32_rows.hpp"
@@ -250,12 +251,14 @@ const char* to_string(GemmPath path) {
         case GemmPath::BlockFma: return "block-fma";
         case GemmPath::TwoStageBlockFma: return "two-stage-block-fma";
         case GemmPath::NativeFp64: return "native-fp64";
+        case GemmPath::Binary128: return "binary128";
         case GemmPath::Scalar: return "scalar";
     }
     return "?";
 }
 
 GemmPath gemm_path(const AccumulationModel& model) {
+    if (is_binary128_rne(model.accumulator)) return GemmPath::Binary128;
     if (model.order == AccumulationOrder::BlockFma) return GemmPath::BlockFma;
     if (model.order == AccumulationOrder::TwoStageBlockFma)
         return is_binary32_rne(model.accumulator) && is_binary32_rne(model.output) ? GemmPath::TwoStageBlockFma
@@ -280,6 +283,16 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
             fmt::format("gemm: the addend has {} entries; an {}x{} result needs {}", addend.size(), m, n, m * n));
     // The native kernels start every sum from 0; an addend takes the block FMA or the scalar path.
     const GemmPath chosen = gemm_path(model);
+    if (chosen == GemmPath::Binary128) {
+        if (!addend.empty() && model.order == AccumulationOrder::Pairwise)
+            throw Error("a pairwise sum has no place for an addend c; give c = 0");
+        const std::span<double> qa = sized(workspace.a, a.size()), qb = sized(workspace.b, b.size());
+        quantize(model.x, a, qa);
+        quantize(model.y, b, qb);
+        binary128_gemm(model, qa.data(), qb.data(), c.data(), m, k, n, addend);
+        finish_results(model, 1, c);  // c holds output values: the epilogue remains
+        return;
+    }
     const bool takes_addend = chosen == GemmPath::BlockFma || chosen == GemmPath::TwoStageBlockFma ||
                               (chosen == GemmPath::NativeFp64 && model.order != AccumulationOrder::Pairwise);
     const GemmPath path = addend.empty() || takes_addend ? chosen : GemmPath::Scalar;

@@ -32,6 +32,8 @@ enum class GemmPath {
     /// products of wider inputs summed in double words where a bound certifies the rounding, in
     /// 128-bit integers or MPFR otherwise). Takes an addend but for pairwise sums.
     NativeFp64,
+    /// A binary128 accumulator (rne): every step one __float128 operation (binary128_accumulation.hpp).
+    Binary128,
     /// The tensor-core block FMA, vectorized over columns in double (tensor_core.hpp).
     BlockFma,
     /// The two-stage block FMA (AMD CDNA3) with a binary32 rne accumulator and output, vectorized
@@ -45,7 +47,7 @@ enum class GemmPath {
     Scalar,
 };
 
-/// "native-fp32" "native-fp64" "narrow-accumulator" "block-fma" "two-stage-block-fma" "scalar".
+/// "native-fp32" "native-fp64" "narrow-accumulator" "binary128" "block-fma" "two-stage-block-fma" "scalar".
 const char* to_string(GemmPath path);
 
 /// The path gemm takes for a (valid) model.
