@@ -8,15 +8,18 @@
 
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
+#include "core/format_width.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
 
 namespace floatscope::emu {
 
 namespace {
 
-/// The largest exponent magnitude an input value may have: products and their sums then stay far
-/// inside double's normal range, which the exact-product arguments of the kernels rely on.
-constexpr int input_exponent_limit = 255;
-constexpr int max_input_precision = 26;  // two such significands multiply exactly in 53 bits
+/// Narrow inputs: exponent magnitudes within 255, so that products and their sums stay far inside
+/// double's normal range, which the exact-product arguments of the tensor-core kernels rely on.
+constexpr int narrow_exponent_limit = 255;
+constexpr int max_narrow_precision = 26;  // two such significands multiply exactly in 53 bits
+constexpr int max_input_precision = 53;  // an input value is a double
 constexpr int max_block_fma_size = 1024;
 
 [[noreturn]] void fail(const std::string& field, const std::string& message) {
@@ -42,29 +45,48 @@ void check_arithmetic_format(const std::string& field, const core::FormatRoundin
                                 r.format.name, core::to_string(r.format.kind)));
 }
 
-void check_operand(const std::string& field, const OperandQuantization& q) {
-    check_rounding(field, q.rounding);
-    const core::FormatSpec& f = q.rounding.format;
-    if (value_precision(f) > max_input_precision)
-        fail(field, fmt::format("'{}' has {} significant bits; input formats may have at most {} (fp32, tf32, "
-                                "bf16, fp16, fp8, integers up to int26), so that products are exact in double",
-                                f.name, value_precision(f), max_input_precision));
+/// Whether the operand's values stay within 26 significant bits and 2^+-255: their products are then
+/// exact doubles, which the tensor-core models and the double path of Arithmetic rely on.
+bool narrow_operand(const core::FormatSpec& f) {
+    if (value_precision(f) > max_narrow_precision) return false;
     if (f.kind == core::FormatKind::Binary || f.kind == core::FormatKind::ExponentScale) {
         const core::BinaryGeometry g = core::binary_geometry(f);
-        if (g.emax > input_exponent_limit || g.emin - f.mantissa_bits < -input_exponent_limit)
-            fail(field, fmt::format("'{}' reaches beyond 2^+-{}; input formats are limited to that range", f.name,
-                                    input_exponent_limit));
+        return g.emax <= narrow_exponent_limit && g.emin - f.mantissa_bits >= -narrow_exponent_limit;
     }
     if (f.is_tapered()) {
         // The same bound for posits, takums, HiF8: the top value and the last bit of the smallest.
         const core::FormatProperties p = core::format_properties(f);
-        if (std::ilogb(p.max_finite) > input_exponent_limit ||
-            std::ilogb(p.min_subnormal) - p.mantissa_bits < -input_exponent_limit)
-            fail(field, fmt::format("'{}' reaches beyond 2^+-{}; input formats are limited to that range", f.name,
-                                    input_exponent_limit));
+        return std::ilogb(p.max_finite) <= narrow_exponent_limit &&
+               std::ilogb(p.min_subnormal) - p.mantissa_bits >= -narrow_exponent_limit;
+    }
+    return true;
+}
+
+void check_operand(const std::string& field, const OperandQuantization& q) {
+    check_rounding(field, q.rounding);
+    const core::FormatSpec& f = q.rounding.format;
+    if (value_precision(f) > max_input_precision)
+        fail(field, fmt::format("'{}' has {} significant bits; input formats may have at most {} (binary64's), so "
+                                "that their values are doubles",
+                                f.name, value_precision(f), max_input_precision));
+    if (f.kind == core::FormatKind::Binary || f.kind == core::FormatKind::ExponentScale) {
+        const core::BinaryGeometry g = core::binary_geometry(f);
+        if (g.emax > 1023 || g.emin - f.mantissa_bits < -1074)
+            fail(field, fmt::format("'{}' reaches beyond binary64's range; input formats are limited to it", f.name));
+    }
+    if (f.is_tapered()) {
+        const core::FormatProperties p = core::format_properties(f);
+        if (!std::isfinite(p.max_finite) || !(p.min_subnormal > 0))
+            fail(field, fmt::format("'{}' reaches beyond binary64's range; input formats are limited to it", f.name));
     }
     if (!(q.scale > 0) || !std::isfinite(q.scale) || static_cast<double>(static_cast<float>(q.scale)) != q.scale)
         fail(field + ".scale", fmt::format("{} is not a positive finite float value", q.scale));
+    // Scaled operands are rounded through a double rounded to odd (operand_scaling.cpp), which
+    // decides roundings to at most 51 bits.
+    if (q.scale != 1 && value_precision(f) > 51)
+        fail(field + ".scale", fmt::format("scaled operands are rounded to formats of at most 51 significant bits; "
+                                           "'{}' has {}",
+                                           f.name, value_precision(f)));
 }
 
 }  // namespace
@@ -90,9 +112,58 @@ const core::FormatRounding& delivered_rounding(const AccumulationModel& model) {
     return model.epilogue ? *model.epilogue : model.output;
 }
 
+bool wide_inputs(const AccumulationModel& model) {
+    return !narrow_operand(model.x.rounding.format) || !narrow_operand(model.y.rounding.format);
+}
+
+/// A binary128 accumulator (the one wider than binary64 that models take): rne, an order of exact
+/// products (no tensor-core block FMA), the block sums in binary128 too, unscaled operands, results
+/// delivered in formats within binary64.
+void check_binary128_accumulation(const AccumulationModel& model) {
+    if (!is_binary128_rne(model.accumulator))
+        fail("accumulator", fmt::format("'{}' ({}) is wider than binary64; the accumulators wider than binary64 "
+                                        "are binary128 with rne",
+                                        model.accumulator.format.name, core::to_string(model.accumulator.mode)));
+    if (model.order != AccumulationOrder::Sequential && model.order != AccumulationOrder::Pairwise &&
+        model.order != AccumulationOrder::Blocked)
+        fail("order", fmt::format("a binary128 accumulator sums sequentially, pairwise or in blocks, not {}",
+                                  to_string(model.order)));
+    if (model.multiply_add != MultiplyAdd::Fused)
+        fail("multiply_add", "a binary128 accumulator adds exact products (they fit it); use fused");
+    if (model.order == AccumulationOrder::Blocked && !is_binary128_rne(model.combine))
+        fail("combine", "the blocks of a binary128 accumulator are combined in binary128 with rne");
+    if (model.x.scale != 1 || model.y.scale != 1) fail("x.scale", "a binary128 accumulator takes unscaled operands");
+    for (const auto& [field, r] : {std::pair<const char*, const core::FormatRounding*>{"output", &model.output},
+                                   {"epilogue", model.epilogue ? &*model.epilogue : nullptr}})
+        if (r != nullptr && core::is_wider_than_binary64(r->format))
+            fail(field, fmt::format("'{}' is wider than binary64; results are delivered in formats within binary64 "
+                                    "(the accumulator may be binary128)",
+                                    r->format.name));
+}
+
 void validate(const AccumulationModel& model) {
     check_operand("x", model.x);
     check_operand("y", model.y);
+    if (core::is_wider_than_binary64(model.accumulator.format)) {
+        check_rounding("accumulator", model.accumulator);
+        check_binary128_accumulation(model);
+        if (model.order == AccumulationOrder::Pairwise && model.compensated)
+            fail("compensated", "Kahan compensation applies to sequential and blocked orders, not pairwise");
+        check_arithmetic_format("output", model.output);
+        if (model.epilogue) check_arithmetic_format("epilogue", *model.epilogue);
+        return;
+    }
+    if (wide_inputs(model) && model.order != AccumulationOrder::Sequential &&
+        model.order != AccumulationOrder::Pairwise && model.order != AccumulationOrder::Blocked) {
+        const core::FormatSpec& f =
+            narrow_operand(model.x.rounding.format) ? model.y.rounding.format : model.x.rounding.format;
+        fail(narrow_operand(model.x.rounding.format) ? "y" : "x",
+             fmt::format("'{}' has {} significant bits and reaches 2^{}; {} (a tensor-core model) takes inputs of at "
+                         "most {} bits within 2^+-{} (fp32, tf32, bf16, fp16, fp8, integers up to int26); sequential, "
+                         "pairwise and blocked orders take any up to binary64",
+                         f.name, value_precision(f), std::ilogb(core::format_properties(f).max_finite),
+                         to_string(model.order), max_narrow_precision, narrow_exponent_limit));
+    }
     check_arithmetic_format("accumulator", model.accumulator);
     check_arithmetic_format("output", model.output);
     if (model.epilogue) check_arithmetic_format("epilogue", *model.epilogue);

@@ -60,8 +60,13 @@ enum class MultiplyAdd {
 ///  5. with an `epilogue`, that is rounded once more: epilogue(output(...)). A GEMM keeps its
 ///     instructions' D in their accumulator registers along K (fp32 for bf16 MMAs) and casts the
 ///     last D once (to bf16): `output` is D, `epilogue` the cast.
-/// Limits (checked by validate): input formats of at most 26 significant bits (their products are exact
-/// in double), no stochastic rounding.
+/// Limits (checked by validate): input formats whose values are doubles (at most 53 significant bits,
+/// within binary64's range), no stochastic rounding. Inputs beyond 26 bits or 2^+-255 (wide_inputs:
+/// fp64, int32) have products of up to 106 bits; the sequential, pairwise and blocked orders take them
+/// (their steps then round exact products that no double holds, wide_products.hpp), the tensor-core
+/// block FMAs do not. The one accumulator wider than binary64 is binary128 with rne (fused, in those
+/// three orders, blocks combined in binary128, unscaled operands, output within binary64:
+/// binary128_accumulation.hpp).
 struct AccumulationModel {
     OperandQuantization x;
     OperandQuantization y;
@@ -93,6 +98,10 @@ struct AccumulationModel {
 
 /// Throws floatscope::Error naming the offending field and the valid choices.
 void validate(const AccumulationModel& model);
+
+/// Whether an input format has more than 26 significant bits or values beyond 2^+-255, so that
+/// products of its values need not be doubles (fp64, int32, e8m30, ...).
+bool wide_inputs(const AccumulationModel& model);
 
 /// One line for reports and the GUI: "bf16(rne) x bf16(rne), exact products, fp32(rne) accumulator, sequential".
 std::string describe(const AccumulationModel& model);

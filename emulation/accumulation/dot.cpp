@@ -5,7 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
+#include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/kernels/float_environment.hpp"
 #include "emulation/accumulation/operand_scaling.hpp"
 #include "emulation/accumulation/scalar_accumulator.hpp"
@@ -35,6 +38,13 @@ double dot(const AccumulationModel& model, std::span<const double> x, std::span<
     [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // see float_environment.hpp
     if (x.size() != y.size())
         throw Error(fmt::format("dot: the vectors have different lengths ({} and {})", x.size(), y.size()));
+    if (is_binary128_rne(model.accumulator)) {
+        double r = 0;
+        const double addend[] = {c};
+        gemm(model, x, y, std::span<double>(&r, 1), 1, x.size(), 1,
+             c != 0 ? std::span<const double>(addend) : std::span<const double>());
+        return r;
+    }
     const std::vector<double> qx = quantized(model.x, x);
     const std::vector<double> qy = quantized(model.y, y);
     const double r = ScalarAccumulator(model).accumulate(qx.data(), 1, qy.data(), 1, qx.size(), c);
@@ -44,6 +54,14 @@ double dot(const AccumulationModel& model, std::span<const double> x, std::span<
 double sum(const AccumulationModel& model, std::span<const double> x) {
     validate(model);
     [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // see float_environment.hpp
+    if (is_binary128_rne(model.accumulator)) {
+        AccumulationModel unit = model;  // y = 1 exactly, whatever model.y's format
+        unit.y.rounding = {core::parse_format("fp64"), core::RoundingMode::NearestEven};
+        const std::vector<double> ones(x.size(), 1.0);
+        double r = 0;
+        gemm(unit, x, ones, std::span<double>(&r, 1), 1, x.size(), 1);
+        return r;
+    }
     const std::vector<double> qx = quantized(model.x, x);
     const double one = 1;
     const double r = ScalarAccumulator(model).accumulate(qx.data(), 1, &one, 0, qx.size());

@@ -4,17 +4,20 @@
 #include <cmath>
 
 #include "core/catalog.hpp"
+#include "core/format_width.hpp"
 
 namespace floatscope::emu {
 
 namespace {
 
-/// The factor (1 + u) of one rounding; NaN u (no relative bound) poisons the product.
-double factor(double u) { return 1 + u; }
+/// The factor (1 + u) of one rounding; NaN u (no relative bound) poisons the product. In long
+/// double, so that 1 + 2^-53 (an fp64 output's rounding) is not lost to double's own.
+using Factor = long double;
+Factor factor(double u) { return 1 + static_cast<Factor>(u); }
 
-ErrorBounds combine(double others, double accumulation_u, double depth) {
-    const double deterministic = others * factor(gamma_bound(depth, accumulation_u)) - 1;
-    const double probabilistic = others * factor(probabilistic_bound(depth, accumulation_u)) - 1;
+ErrorBounds combine(Factor others, double accumulation_u, double depth) {
+    const auto deterministic = static_cast<double>(others * factor(gamma_bound(depth, accumulation_u)) - 1);
+    const auto probabilistic = static_cast<double>(others * factor(probabilistic_bound(depth, accumulation_u)) - 1);
     auto finite_or_inf = [](double b) { return std::isfinite(b) ? b : INFINITY; };
     return {finite_or_inf(deterministic), finite_or_inf(probabilistic)};
 }
@@ -23,6 +26,11 @@ ErrorBounds combine(double others, double accumulation_u, double depth) {
 
 bool holds_values_of(const core::FormatSpec& outer, const core::FormatSpec& inner) {
     if (outer.kind != core::FormatKind::Binary || inner.kind != core::FormatKind::Binary) return false;
+    // Formats wider than binary64 have no narrow geometry: IEEE-like ones hold a format of no more
+    // exponent and mantissa bits (binary128 holds binary64); nothing narrow holds a wide one.
+    if (core::is_wider_than_binary64(inner)) return false;
+    if (core::is_wider_than_binary64(outer))
+        return outer.exponent_bits >= inner.exponent_bits && outer.mantissa_bits >= inner.mantissa_bits;
     const core::BinaryGeometry o = core::binary_geometry(outer), i = core::binary_geometry(inner);
     // Same or more significand bits, as wide an exponent range, and subnormals where inner has them.
     const bool subnormals_kept =
@@ -71,8 +79,8 @@ double accumulation_depth(const AccumulationModel& model, double n) {
 }
 
 /// The factor of rounding values of `from` to `to`: exact where `to` holds them.
-double rounding_factor(const core::FormatRounding& to, const core::FormatSpec& from) {
-    return holds_values_of(to.format, from) ? 1.0 : factor(unit_roundoff(to));
+Factor rounding_factor(const core::FormatRounding& to, const core::FormatSpec& from) {
+    return holds_values_of(to.format, from) ? 1.0L : factor(unit_roundoff(to));
 }
 
 ErrorBounds dot_error_bounds(const AccumulationModel& model, double n, const core::FormatSpec& input_format,
@@ -81,7 +89,7 @@ ErrorBounds dot_error_bounds(const AccumulationModel& model, double n, const cor
         return factor(input_u) * rounding_factor(q.rounding, input_format);
     };
     const core::FormatRounding& accumulator = result_rounding(model);
-    double others = operand(model.x) * operand(model.y) * rounding_factor(model.output, accumulator.format);
+    Factor others = operand(model.x) * operand(model.y) * rounding_factor(model.output, accumulator.format);
     if (model.epilogue) others *= rounding_factor(*model.epilogue, model.output.format);
     if (model.multiply_add == MultiplyAdd::Separate) others *= factor(unit_roundoff(model.product));
     const double depth = accumulation_depth(model, n);

@@ -4,14 +4,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
 #include "emulation/accumulation/kernels/float_environment.hpp"
 #include "emulation/accumulation/kernels/gemm_fp32.hpp"
 #include "emulation/accumulation/kernels/gemm_fp32_rows.hpp"
+#include "emulation/accumulation/kernels/gemm_fp64.hpp"
 #include "emulation/accumulation/kernels/gemm_narrow.hpp"
 #include "emulation/accumulation/kernels/native_formats.hpp"
 #include "emulation/accumulation/kernels/two_stage_rows.hpp"
@@ -26,6 +29,7 @@ namespace {
 
 using detail::float_range;
 using detail::is_binary32_rne;
+using detail::is_binary64_rne;
 using detail::products_exact_in_float;
 using detail::takes_float_round_to_odd;
 
@@ -138,6 +142,24 @@ NativeKernel native_fp32(const AccumulationModel& m) {
     return NativeKernel::None;
 }
 
+/// Which order of the native binary64 kernel computes the model exactly, if one does: an fp64 rne
+/// accumulator (and product, combine format), in which double's own operations are the model's. Any
+/// input format's values are doubles.
+std::optional<detail::Fp64Gemm::Order> native_fp64(const AccumulationModel& m) {
+    using Order = detail::Fp64Gemm::Order;
+    if (!is_binary64_rne(m.accumulator) || (m.multiply_add == MultiplyAdd::Separate && !is_binary64_rne(m.product)))
+        return std::nullopt;
+    const Order sequential = m.compensated ? Order::Compensated : Order::Sequential;
+    switch (m.order) {
+        case AccumulationOrder::Sequential: return sequential;
+        case AccumulationOrder::Blocked:
+            if (m.block_order == AccumulationOrder::Sequential && is_binary64_rne(m.combine)) return sequential;
+            return std::nullopt;
+        case AccumulationOrder::Pairwise: return Order::Pairwise;
+        default: return std::nullopt;
+    }
+}
+
 bool narrow_accumulator(const AccumulationModel& m) {
     // Rounding downward gives an exact zero sum of opposite terms the sign -0, which a sum computed
     // to nearest first cannot know; those models take the scalar path.
@@ -228,17 +250,21 @@ const char* to_string(GemmPath path) {
         case GemmPath::NarrowAccumulator: return "narrow-accumulator";
         case GemmPath::BlockFma: return "block-fma";
         case GemmPath::TwoStageBlockFma: return "two-stage-block-fma";
+        case GemmPath::NativeFp64: return "native-fp64";
+        case GemmPath::Binary128: return "binary128";
         case GemmPath::Scalar: return "scalar";
     }
     return "?";
 }
 
 GemmPath gemm_path(const AccumulationModel& model) {
+    if (is_binary128_rne(model.accumulator)) return GemmPath::Binary128;
     if (model.order == AccumulationOrder::BlockFma) return GemmPath::BlockFma;
     if (model.order == AccumulationOrder::TwoStageBlockFma)
         return is_binary32_rne(model.accumulator) && is_binary32_rne(model.output) ? GemmPath::TwoStageBlockFma
                                                                                    : GemmPath::Scalar;
     if (native_fp32(model) != NativeKernel::None) return GemmPath::NativeFp32;
+    if (native_fp64(model)) return GemmPath::NativeFp64;
     if (narrow_accumulator(model)) return GemmPath::NarrowAccumulator;
     return GemmPath::Scalar;
 }
@@ -257,7 +283,18 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
             fmt::format("gemm: the addend has {} entries; an {}x{} result needs {}", addend.size(), m, n, m * n));
     // The native kernels start every sum from 0; an addend takes the block FMA or the scalar path.
     const GemmPath chosen = gemm_path(model);
-    const bool takes_addend = chosen == GemmPath::BlockFma || chosen == GemmPath::TwoStageBlockFma;
+    if (chosen == GemmPath::Binary128) {
+        if (!addend.empty() && model.order == AccumulationOrder::Pairwise)
+            throw Error("a pairwise sum has no place for an addend c; give c = 0");
+        const std::span<double> qa = sized(workspace.a, a.size()), qb = sized(workspace.b, b.size());
+        quantize(model.x, a, qa);
+        quantize(model.y, b, qb);
+        binary128_gemm(model, qa.data(), qb.data(), c.data(), m, k, n, addend);
+        finish_results(model, 1, c);  // c holds output values: the epilogue remains
+        return;
+    }
+    const bool takes_addend = chosen == GemmPath::BlockFma || chosen == GemmPath::TwoStageBlockFma ||
+                              (chosen == GemmPath::NativeFp64 && model.order != AccumulationOrder::Pairwise);
     const GemmPath path = addend.empty() || takes_addend ? chosen : GemmPath::Scalar;
     if (path == GemmPath::Scalar && addend.empty() && integer_sums_exact_in_float(model, k)) {
         const std::span<float> fa = sized(workspace.fa, a.size()), fb = sized(workspace.fb, b.size());
@@ -324,7 +361,23 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
         const std::span<double> qa = sized(workspace.a, a.size()), qb = sized(workspace.b, b.size());
         quantize(model.x, a, qa);
         quantize(model.y, b, qb);
-        if (path == GemmPath::TwoStageBlockFma && two_stage_kernel_applies(model, qa, qb, addend)) {
+        if (path == GemmPath::NativeFp64) {
+            // Quantized to their formats (values of any of them are doubles), the operands meet
+            // double's own fma, multiply and add, which are the model's roundings.
+            detail::Fp64Gemm problem;
+            problem.a = qa.data();
+            problem.b = qb.data();
+            problem.c = c.data();
+            problem.addend = addend.empty() ? nullptr : addend.data();
+            problem.m = m;
+            problem.k = k;
+            problem.n = n;
+            problem.order = *native_fp64(model);
+            problem.fused = model.multiply_add == MultiplyAdd::Fused;
+            problem.wide_products = problem.fused && wide_inputs(model);
+            problem.block = model.order == AccumulationOrder::Blocked ? static_cast<std::size_t>(model.block_size) : 0;
+            detail::gemm_fp64(problem);
+        } else if (path == GemmPath::TwoStageBlockFma && two_stage_kernel_applies(model, qa, qb, addend)) {
             detail::TwoStageGemm problem;
             problem.a = qa.data();
             problem.b = qb.data();

@@ -25,6 +25,15 @@ enum class GemmPath {
     /// float's range (bf16 x bf16) take it when the operands' smallest quanta and largest magnitudes
     /// show that every product is a float; the scalar path otherwise.
     NarrowAccumulator,
+    /// Native binary64 kernels (kernels/gemm_fp64.hpp): an fp64 accumulator with rne, inputs of any
+    /// format (their values are doubles), fused or with products rounded to fp64; sequential,
+    /// Kahan and blocked (sequential blocks combined in fp64) orders, vectorized across columns,
+    /// and pairwise sums, each level of the tree a row of partial sums (pairs of exact 106-bit
+    /// products of wider inputs summed in double words where a bound certifies the rounding, in
+    /// 128-bit integers or MPFR otherwise). Takes an addend but for pairwise sums.
+    NativeFp64,
+    /// A binary128 accumulator (rne): every step one __float128 operation (binary128_accumulation.hpp).
+    Binary128,
     /// The tensor-core block FMA, vectorized over columns in double (tensor_core.hpp).
     BlockFma,
     /// The two-stage block FMA (AMD CDNA3) with a binary32 rne accumulator and output, vectorized
@@ -38,7 +47,7 @@ enum class GemmPath {
     Scalar,
 };
 
-/// "native-fp32" "narrow-accumulator" "block-fma" "scalar".
+/// "native-fp32" "native-fp64" "narrow-accumulator" "binary128" "block-fma" "two-stage-block-fma" "scalar".
 const char* to_string(GemmPath path);
 
 /// The path gemm takes for a (valid) model.
@@ -46,8 +55,8 @@ GemmPath gemm_path(const AccumulationModel& model);
 
 /// C (m x n) = A (m x k) B (k x n) + addend under `model`, all row-major; the addend (m x n values of
 /// the output format, taken as they are; empty: none) is each entry's starting sum as in dot(), and
-/// sends models other than block FMAs to the scalar path. Throws floatscope::Error for an invalid
-/// model, spans whose sizes do not match the dimensions, or an addend to a pairwise order.
+/// sends models other than block FMAs and the native binary64 orders to the scalar path. Throws floatscope::Error for
+/// an invalid model, spans whose sizes do not match the dimensions, or an addend to a pairwise order.
 void gemm(const AccumulationModel& model, std::span<const double> a, std::span<const double> b, std::span<double> c,
           std::size_t m, std::size_t k, std::size_t n, std::span<const double> addend = {});
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/products_first_gemm.hpp"
 
 namespace floatscope::emu {
@@ -44,28 +45,51 @@ ScalarAccumulator::ScalarAccumulator(const AccumulationModel& model)
       output_(model.output.format, options_of(model.output)),
       accumulator_rounder_(model.accumulator.format, options_of(model.accumulator)),
       block_fma_(model),
-      two_stage_block_fma_(model) {}
+      two_stage_block_fma_(model) {
+    const bool separate = model.multiply_add == MultiplyAdd::Separate;
+    wide_term_sums_ = separate && value_precision(model.product.format) > 26 &&
+                      !holds_values_of(model.accumulator.format, model.product.format);
+    if (model.order == AccumulationOrder::Blocked && value_precision(model.accumulator.format) > 26 &&
+        !holds_values_of(model.combine.format, model.accumulator.format))
+        wide_combine_.emplace(model.combine);
+    if (wide_inputs(model) || wide_term_sums_) wide_accumulator_.emplace(model.accumulator);
+    if (wide_inputs(model) && separate) wide_product_.emplace(model.product);
+}
 
 double ScalarAccumulator::term(const Terms& terms, std::size_t i) const {
     const double x = terms.x_at(i), y = terms.y_at(i);
-    // Inputs have at most 26 significant bits, so the double product is exact.
-    return model_.multiply_add == MultiplyAdd::Fused ? x * y : product_.mul(x, y).value;
+    if (model_.multiply_add == MultiplyAdd::Separate)
+        return wide_product_ ? wide_product_->product(x, y) : product_.mul(x, y).value;
+    // Narrow inputs have at most 26 significant bits, so the double product is exact (wide inputs'
+    // exact products never reach here: multiply_add, leaf and pairwise take them whole).
+    return x * y;
+}
+
+double ScalarAccumulator::multiply_add(const Terms& terms, std::size_t i, double s) const {
+    if (model_.multiply_add == MultiplyAdd::Separate)
+        return wide_term_sums_ ? wide_accumulator_->fma(term(terms, i), 1.0, s)
+                               : accumulator_.add(s, term(terms, i)).value;
+    return wide_accumulator_ ? wide_accumulator_->fma(terms.x_at(i), terms.y_at(i), s)
+                             : accumulator_.fma(terms.x_at(i), terms.y_at(i), s).value;
+}
+
+double ScalarAccumulator::leaf(const Terms& terms, std::size_t i) const {
+    if (wide_accumulator_ && model_.multiply_add == MultiplyAdd::Fused)
+        return wide_accumulator_->product(terms.x_at(i), terms.y_at(i));
+    return accumulator_rounder_(term(terms, i)).value;
 }
 
 double ScalarAccumulator::sequential(const Terms& terms, std::size_t begin, std::size_t end, double initial) const {
-    const bool fused = model_.multiply_add == MultiplyAdd::Fused;
     if (!model_.compensated) {
         double sum = initial;
-        for (std::size_t i = begin; i < end; ++i)
-            sum = fused ? accumulator_.fma(terms.x_at(i), terms.y_at(i), sum).value
-                        : accumulator_.add(sum, term(terms, i)).value;
+        for (std::size_t i = begin; i < end; ++i) sum = multiply_add(terms, i, sum);
         return sum;
     }
     // Kahan (1965): the compensation c carries the part of each term the sum could not take.
     double sum = initial, compensation = 0;
     for (std::size_t i = begin; i < end; ++i) {
-        const double corrected = fused ? accumulator_.fma(terms.x_at(i), terms.y_at(i), -compensation).value
-                                       : accumulator_.sub(term(terms, i), compensation).value;
+        // t_i - c: fused, the exact product less c rounded once; else the rounded product less c.
+        const double corrected = multiply_add(terms, i, -compensation);
         const double next = accumulator_.add(sum, corrected).value;
         compensation = accumulator_.sub(accumulator_.sub(next, sum).value, corrected).value;
         sum = next;
@@ -75,9 +99,22 @@ double ScalarAccumulator::sequential(const Terms& terms, std::size_t begin, std:
 
 double ScalarAccumulator::pairwise(const Terms& terms, std::size_t begin, std::size_t end) const {
     const std::size_t n = end - begin;
-    if (n == 1) return term(terms, begin);
     const std::size_t left = std::bit_floor(n - 1);  // the largest power of two below n
-    return accumulator_.add(pairwise(terms, begin, begin + left), pairwise(terms, begin + left, end)).value;
+    if (wide_accumulator_ && model_.multiply_add == MultiplyAdd::Fused) {
+        // Exact products that no double holds: a pair of leaves is rounded once from both, and a
+        // leaf beside a partial sum is that sum's fma (left is a power of two, so a lone leaf is
+        // on the right, or both sides are leaves).
+        if (n == 2)
+            return wide_accumulator_->product_pair(terms.x_at(begin), terms.y_at(begin), terms.x_at(begin + 1),
+                                                   terms.y_at(begin + 1));
+        const double sum = pairwise(terms, begin, begin + left);
+        if (n - left == 1) return wide_accumulator_->fma(terms.x_at(end - 1), terms.y_at(end - 1), sum);
+        return accumulator_.add(sum, pairwise(terms, begin + left, end)).value;
+    }
+    if (n == 1) return term(terms, begin);
+    const double a = pairwise(terms, begin, begin + left), b = pairwise(terms, begin + left, end);
+    // A leaf is a product rounded to its own format, which may be wider than the accumulator.
+    return wide_term_sums_ ? wide_accumulator_->fma(a, 1.0, b) : accumulator_.add(a, b).value;
 }
 
 double ScalarAccumulator::blocked(const Terms& terms, std::size_t n, double initial) const {
@@ -87,9 +124,9 @@ double ScalarAccumulator::blocked(const Terms& terms, std::size_t n, double init
     for (std::size_t begin = 0; begin < n; begin += block) {
         const std::size_t end = std::min(n, begin + block);
         const double part = !pairwise_blocks   ? sequential(terms, begin, end, 0)
-                            : end - begin == 1 ? accumulator_rounder_(term(terms, begin)).value
+                            : end - begin == 1 ? leaf(terms, begin)
                                                : pairwise(terms, begin, end);
-        total = combine_.add(total, part).value;
+        total = wide_combine_ ? wide_combine_->fma(part, 1.0, total) : combine_.add(total, part).value;
     }
     return total;
 }
@@ -145,7 +182,7 @@ double ScalarAccumulator::accumulate(const double* x, std::ptrdiff_t x_stride, c
         case AccumulationOrder::Pairwise:
             if (initial != 0) throw Error("a pairwise sum has no place for an addend c; give c = 0");
             if (n == 0) return 0;
-            return n == 1 ? accumulator_rounder_(term(terms, 0)).value : pairwise(terms, 0, n);
+            return n == 1 ? leaf(terms, 0) : pairwise(terms, 0, n);
         case AccumulationOrder::Blocked: return blocked(terms, n, initial);
         case AccumulationOrder::BlockFma:
             return model_.products_first_k > 0 ? products_first(terms, n, initial)

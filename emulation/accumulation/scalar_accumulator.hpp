@@ -2,18 +2,22 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 #include "core/rounding.hpp"
 #include "emulation/accumulation/accumulation_model.hpp"
 #include "emulation/accumulation/tensor_core.hpp"
 #include "emulation/accumulation/two_stage_block_fma.hpp"
+#include "emulation/accumulation/wide_products.hpp"
 #include "emulation/arithmetic/arithmetic.hpp"
 
 namespace floatscope::emu {
 
 /// The accumulation an AccumulationModel defines (its steps 2 and 3), one term at a time with
 /// Arithmetic (every operation the exact result rounded once). dot and sum use it, and gemm for the
-/// models that no vectorized kernel covers; the kernels deliver the same values.
+/// models that no vectorized kernel covers; the kernels deliver the same values. Inputs wider than
+/// 26 bits (wide_inputs) have products no double holds: their fused steps, product roundings and
+/// pairwise leaves go through WideProductRounding instead.
 class ScalarAccumulator {
 public:
     /// `model` must be valid (validate()).
@@ -30,6 +34,10 @@ public:
 private:
     struct Terms;
     double term(const Terms& terms, std::size_t i) const;
+    /// acc(s + t_i): an fma for exact products, an addition of the rounded product otherwise.
+    double multiply_add(const Terms& terms, std::size_t i, double s) const;
+    /// acc(t_i): a single term rounded to the accumulator (a pairwise sum of one term).
+    double leaf(const Terms& terms, std::size_t i) const;
     double sequential(const Terms& terms, std::size_t begin, std::size_t end, double initial) const;
     double pairwise(const Terms& terms, std::size_t begin, std::size_t end) const;
     double blocked(const Terms& terms, std::size_t n, double initial) const;
@@ -47,6 +55,15 @@ private:
     core::Rounder accumulator_rounder_;
     BlockFma block_fma_;
     TwoStageBlockFma two_stage_block_fma_;
+    /// Wide inputs only: the accumulator's and the product's exact-product operations.
+    std::optional<WideProductRounding> wide_accumulator_;
+    std::optional<WideProductRounding> wide_product_;
+    /// Products rounded to a format of more than 26 bits that the accumulator does not hold (fp64
+    /// products into fp16): s + t may span more than a double, which Arithmetic's addition on
+    /// accumulator values presumes it does not; such sums go through wide_accumulator_ exactly.
+    bool wide_term_sums_ = false;
+    /// The same for block sums of an accumulator of more than 26 bits added in a narrower combine format.
+    std::optional<WideProductRounding> wide_combine_;
 };
 
 }  // namespace floatscope::emu

@@ -112,8 +112,9 @@ public:
                "truth is the exact product of the unrounded inputs, each entry rounded once. The error "
                "bound of a recursive sum of k terms grows like k u (Higham 2002, 3.1), and positive "
                "(uniform) inputs reach it: a low-precision accumulator stagnates once the terms fall below "
-               "half its spacing near the sum. Input formats are limited to 26 significant bits (fp32 "
-               "and below) so that the products are exact in double.";
+               "half its spacing near the sum. Inputs of any format up to fp64 are multiplied exactly (106-bit "
+               "products for fp64) and rounded as the model says; an fp64 accumulator with rne runs "
+               "natively.";
     }
     const std::vector<ParameterSpec>& parameters() const override {
         static const std::vector<ParameterSpec> schema = {

@@ -65,8 +65,8 @@ private:
 };
 
 /// The three summations on Arithmetic (each addition the exact sum rounded once). Arithmetic
-/// rather than the dot/sum kernels, whose inputs are limited to 26 significant bits for the sake of
-/// exact products: a sum has no products, and so takes fp64 terms and stochastic rounding too.
+/// rather than the dot/sum kernels, which refuse stochastic rounding: a sum has no products, and
+/// so takes stochastic rounding too.
 class Summation {
 public:
     Summation(const core::FormatRounding& accumulator, core::StochasticSource& random)

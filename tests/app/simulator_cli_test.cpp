@@ -433,3 +433,33 @@ TEST_CASE("sweep: a grid too large for the memory limit is refused before it is 
                Catch::Contains("a sweep of 1000000 grid points") && Catch::Contains("the limit is 64 MiB"));
     CHECK(refused.out.empty());
 }
+
+TEST_CASE("fp64 policies run gemm, mlp-forward and three-precision refinement, formats a workload cannot take exit 2") {
+    // fp64 inputs were refused ("input formats may have at most 26 significant bits").
+    const CliResult gemm = run_cli({"run", "gemm", "--formats", "fp64", "--set", "k=16,64", "--csv", "-"});
+    REQUIRE(gemm.exit_code == 0);
+    const Report report = csv_report(gemm.out);
+    // Sequential fp64 sums of 16 and 64 products in [0, 1): within gamma_k of the MPFR truth.
+    CHECK(metric(report, "fp64", 1, "normwise_rel_error") < 64 * std::ldexp(1.0, -53));
+    CHECK(metric(report, "fp64", 1, "normwise_rel_error") > 0);
+    const CliResult mlp = run_cli({"run", "mlp-forward", "--policy", "fp64; accumulate=fp32", "--set", "depth=2",
+                                   "--set", "width=32", "--set", "batch=4"});
+    CHECK(mlp.exit_code == 0);
+    const CliResult three =
+        run_cli({"run", "iterative-refinement", "--policy", "fp64; compute=fp16; accumulate=binary128", "--set", "n=20",
+                 "--set", "stop=none", "--set", "max-iterations=30", "--csv", "-"});
+    REQUIRE(three.exit_code == 0);
+    CHECK(metric(csv_report(three.out), "fp64; compute=fp16; accumulate=binary128", 30, "forward_error") <
+          10 * std::ldexp(1.0, -53));
+
+    for (const std::vector<std::string>& refused :
+         {std::vector<std::string>{"run", "gemm", "--policy", "fp64; accumulate=nf4"},
+          {"run", "sum", "--formats", "binary128"},
+          {"run", "iterative-refinement", "--policy", "fp64; accumulate=binary128@rna"},
+          {"run", "mlp-forward", "--policy", "fp64; compute=binary128"}}) {
+        const CliResult r = run_cli(refused);
+        INFO(refused[1] << " " << refused[3] << ": " << r.err);
+        CHECK(r.exit_code == 2);
+        CHECK((r.err.find("nf4") != std::string::npos || r.err.find("binary128") != std::string::npos));
+    }
+}

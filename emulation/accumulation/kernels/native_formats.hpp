@@ -21,6 +21,13 @@ inline bool is_binary32(const core::FormatSpec& f) { return is_ieee_binary(f, 8,
 /// IEEE binary16: what the CPU's half-precision conversions round to.
 inline bool is_binary16(const core::FormatSpec& f) { return is_ieee_binary(f, 5, 10); }
 
+/// IEEE binary64 itself: what native double arithmetic rounds to.
+inline bool is_binary64(const core::FormatSpec& f) { return is_ieee_binary(f, 11, 52); }
+
+inline bool is_binary64_rne(const core::FormatRounding& r) {
+    return is_binary64(r.format) && r.mode == core::RoundingMode::NearestEven;
+}
+
 inline bool is_binary32_rne(const core::FormatRounding& r) {
     return is_binary32(r.format) && r.mode == core::RoundingMode::NearestEven;
 }

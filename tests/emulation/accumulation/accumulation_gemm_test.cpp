@@ -92,7 +92,8 @@ TEST_CASE("gemm delivers the model's values (MPFR reference) on every path") {
     }
     // Every path was exercised by some model.
     for (emu::GemmPath path :
-         {emu::GemmPath::NativeFp32, emu::GemmPath::NarrowAccumulator, emu::GemmPath::BlockFma, emu::GemmPath::Scalar})
+         {emu::GemmPath::NativeFp32, emu::GemmPath::NativeFp64, emu::GemmPath::NarrowAccumulator,
+          emu::GemmPath::BlockFma, emu::GemmPath::Scalar})
         CHECK(paths_seen[path] >= 2);
 }
 

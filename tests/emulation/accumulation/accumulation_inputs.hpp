@@ -202,6 +202,56 @@ inline std::vector<std::pair<std::string, emu::AccumulationModel>> models_under_
         m.order = emu::AccumulationOrder::Pairwise;
         models.emplace_back("int8 pairwise into int16", m);
     }
+    // Inputs beyond 26 bits (wide_inputs): products of up to 106 bits, exact, in every order that
+    // takes them; fp64 with rne takes the native binary64 kernels, the rest the scalar path.
+    models.emplace_back("fp64", base("fp64", "fp64"));
+    {
+        auto m = base("fp64", "fp64");
+        m.multiply_add = emu::MultiplyAdd::Separate;
+        m.product = parse("fp64");
+        models.emplace_back("fp64 mul+add", m);
+        m.order = emu::AccumulationOrder::Pairwise;
+        models.emplace_back("fp64 mul+add pairwise", m);
+    }
+    {
+        auto m = base("fp64", "fp64");
+        m.compensated = true;
+        models.emplace_back("fp64 kahan", m);
+        m.order = emu::AccumulationOrder::Blocked;
+        m.block_size = 7;
+        m.combine = parse("fp64");
+        models.emplace_back("fp64 kahan blocked 7", m);
+        m.compensated = false;
+        models.emplace_back("fp64 blocked 7", m);
+        m.block_order = emu::AccumulationOrder::Pairwise;
+        m.accumulator = parse("fp16");
+        m.combine = parse("fp32");
+        models.emplace_back("fp64 pairwise blocks of 7 into fp16, combined in fp32", m);
+    }
+    {
+        auto m = base("fp64", "fp64");
+        m.order = emu::AccumulationOrder::Pairwise;
+        models.emplace_back("fp64 pairwise", m);
+        m.accumulator = parse("bf16", core::RoundingMode::Downward);
+        models.emplace_back("fp64 pairwise into bf16 rdn", m);
+    }
+    {
+        auto m = base("fp32", "fp64");
+        m.order = emu::AccumulationOrder::Pairwise;
+        models.emplace_back("fp32 pairwise into fp64", m);
+    }
+    models.emplace_back("fp64 into fp32", base("fp64", "fp32"));
+    models.emplace_back("fp64 into fp64 rtz", base("fp64", "fp64", core::RoundingMode::TowardZero));
+    {
+        auto m = base("fp64", "fp64", core::RoundingMode::Upward);
+        m.compensated = true;
+        models.emplace_back("fp64 kahan rup", m);
+    }
+    {
+        auto m = base("int32", "fp64");
+        m.output = parse("fp32");
+        models.emplace_back("int32 into fp64, fp32 output", m);
+    }
     return models;
 }
 

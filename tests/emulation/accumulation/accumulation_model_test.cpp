@@ -123,7 +123,11 @@ TEST_CASE("an unknown preset name is an error that lists the valid names") {
 }
 
 TEST_CASE("validation names the field and the valid choices") {
+    // fp64 inputs: taken by the sequential, pairwise and blocked orders, refused by a tensor core's.
     AccumulationModel m = bf16_model();
+    m.x.rounding.format = core::parse_format("fp64");
+    CHECK(validation_message(m).empty());
+    m = emu::find_accumulation_preset("nvidia_v100_fp16").model;
     m.x.rounding.format = core::parse_format("fp64");
     CHECK(validation_message(m).find("x:") != std::string::npos);
     CHECK(validation_message(m).find("at most 26") != std::string::npos);

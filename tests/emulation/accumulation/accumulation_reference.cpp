@@ -61,12 +61,25 @@ struct Reference {
     const std::vector<double>& y;
     double c;  ///< the addend: the starting sum (the first block's c)
 
-    /// t_i: the exact product (a double: inputs have at most 26 bits), or its rounding.
-    double term(std::size_t i) const {
-        if (m.multiply_add == MultiplyAdd::Fused) return x[i] * y[i];
+    /// t_i: the exact product (up to 106 bits for inputs as wide as binary64), or its rounding.
+    Number exact_term(std::size_t i) const {
         Number p = number(x[i]), q = number(y[i]);
         mpfr_mul(p->get(), p->get(), q->get(), MPFR_RNDN);
-        return rounded(m.product, p->get());
+        if (m.multiply_add == MultiplyAdd::Separate) mpfr_set_d(p->get(), rounded(m.product, p->get()), MPFR_RNDN);
+        return p;
+    }
+
+    /// t_i as a double: the rounded product (separate products only).
+    double term(std::size_t i) const {
+        if (m.multiply_add == MultiplyAdd::Fused) throw std::logic_error("an exact product is no double");
+        Number p = exact_term(i);
+        return mpfr_get_d(p->get(), MPFR_RNDN);
+    }
+
+    /// acc(t_i): a term alone rounded to the accumulator.
+    double leaf(std::size_t i) const {
+        Number t = exact_term(i);
+        return rounded(m.accumulator, t->get());
     }
 
     /// s = acc(s + t_i) from `start` over [begin, end), or Kahan's compensated loop.
@@ -87,11 +100,18 @@ struct Reference {
         return s;
     }
 
+    /// The pairwise sum over [begin, end) (at least two terms): each addition of two exact
+    /// products, of a product and a partial sum or of two partial sums rounded once.
     double pairwise(std::size_t begin, std::size_t end) const {
-        if (end - begin == 1) return term(begin);
         std::size_t left = 1;
         while (left * 2 < end - begin) left *= 2;
-        return add(m.accumulator, pairwise(begin, begin + left), pairwise(begin + left, end));
+        auto part = [&](std::size_t from, std::size_t to) {
+            return to - from == 1 ? exact_term(from) : number(pairwise(from, to));
+        };
+        Number l = part(begin, begin + left), r = part(begin + left, end);
+        if (mpfr_add(l->get(), l->get(), r->get(), zero_sign_direction(m.accumulator)) != 0)
+            throw std::logic_error("inexact sum");
+        return rounded(m.accumulator, l->get());
     }
 
     /// floor(log2 |v|) of a nonzero v, at least the emin of a binary `format` (tensor_core.hpp's e(v)).
@@ -240,8 +260,7 @@ struct Reference {
             case AccumulationOrder::Pairwise: {
                 if (n == 0) return 0;
                 if (n > 1) return pairwise(0, n);
-                Number t = number(term(0));
-                return rounded(m.accumulator, t->get());
+                return leaf(0);
             }
             case AccumulationOrder::Blocked: {
                 double total = c;
@@ -253,8 +272,7 @@ struct Reference {
                     } else if (end - b > 1) {
                         part = pairwise(b, end);
                     } else {
-                        Number t = number(term(b));
-                        part = rounded(m.accumulator, t->get());
+                        part = leaf(b);
                     }
                     total = add(m.combine, total, part);
                 }

@@ -93,9 +93,15 @@ TEST_CASE("gemm entries are sequential fused accumulations of the rounded inputs
         const char* accumulate;
         const char* output;
     };
-    for (const Case c : {Case{"fp32", "fp32", "fp32", "fp32", "fp32"}, Case{"fp16", "fp16", "fp16", "fp16", "fp16"},
-                         Case{"fp32; compute=bf16", "fp32", "bf16", "fp32", "fp32"},
-                         Case{"fp32; compute=fp8_e4m3; output=bf16", "fp32", "fp8_e4m3", "fp32", "bf16"}}) {
+    for (const Case c :
+         {Case{"fp32", "fp32", "fp32", "fp32", "fp32"}, Case{"fp16", "fp16", "fp16", "fp16", "fp16"},
+          Case{"fp32; compute=bf16", "fp32", "bf16", "fp32", "fp32"},
+          Case{"fp32; compute=fp8_e4m3; output=bf16", "fp32", "fp8_e4m3", "fp32", "bf16"},
+          // Inputs beyond 26 bits: 106-bit products, exact, on the native fp64 kernel or
+          // rounded to a narrower accumulator.
+          Case{"fp64", "fp64", "fp64", "fp64", "fp64"}, Case{"fp64; accumulate=fp32", "fp64", "fp64", "fp32", "fp64"},
+          Case{"fp64; accumulate=bf16; output=fp64", "fp64", "fp64", "bf16", "fp64"},
+          Case{"fp64; compute=fp32", "fp64", "fp32", "fp64", "fp64"}}) {
         INFO(c.policy);
         const Trace trace = run_gemm(c.policy, assignments);
         REQUIRE(trace.regions().size() == 3);
@@ -205,5 +211,37 @@ TEST_CASE("gemm rejects bad k lists, oversized runs and fp64 operands", "[worklo
     CHECK_THROWS_WITH(workload.check_ground_truth(deep, 113), Catch::Contains("the gemm ground truth"));
     floatscope::core::set_memory_limit(previous);
     CHECK_NOTHROW(check({}));
-    CHECK_THROWS_WITH(run_gemm("fp64", {"k=4"}), Catch::Contains("26"));
+    // fp64 runs (wide inputs, below); an accumulator that is no arithmetic format is still refused.
+    CHECK_NOTHROW(run_gemm("fp64", {"k=4"}));
+    CHECK_THROWS_WITH(run_gemm("fp64; accumulate=nf4", {"k=4"}),
+                      Catch::Contains("accumulator") && Catch::Contains("binary floating-point or integer"));
+}
+
+TEST_CASE("gemm with a binary128 accumulator delivers the exact products' sums rounded once to fp64",
+          "[workload][gemm]") {
+    // k <= 300 products in [0, 1) summed in binary128 stay within 300 2^-113 of the exact sum,
+    // relatively: the fp64 result is the exact sum rounded once unless that lies within 2^-104 of
+    // an fp64 midpoint, which these 6 x 3 entries do not.
+    const Inputs in = documented_inputs(5, 3, 2, 300);
+    const Trace trace = run_gemm("fp64; accumulate=binary128", {"m=3", "n=2", "k=1,5,300", "seed=5"});
+    REQUIRE(trace.regions().size() == 3);
+    const std::size_t ks[] = {1, 5, 300};
+    for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t j = 0; j < 2; ++j) {
+                RefNumber sum(400), product(400);
+                mpfr_set_zero(sum.get(), 1);
+                for (std::size_t l = 0; l < ks[r]; ++l) {
+                    mpfr_set_d(product.get(), in.a[i * 300 + l], MPFR_RNDN);
+                    mpfr_mul_d(product.get(), product.get(), in.b[l * 2 + j], MPFR_RNDN);
+                    mpfr_add(sum.get(), sum.get(), product.get(), MPFR_RNDN);
+                }
+                INFO("k = " << ks[r] << ", C(" << i << ", " << j << ")");
+                CHECK(trace.regions()[r].values[i * 2 + j] == mpfr_get_d(sum.get(), MPFR_RNDN));
+            }
+    // fp64 accumulation of the same 300 products is not exact everywhere.
+    const Trace fp64 = run_gemm("fp64", {"m=3", "n=2", "k=300", "seed=5"});
+    int differing = 0;
+    for (std::size_t e = 0; e < 6; ++e) differing += fp64.regions()[0].values[e] != trace.regions()[2].values[e];
+    CHECK(differing > 0);
 }

@@ -13,6 +13,7 @@
 #include "core/catalog.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/simulation/workload.hpp"
+#include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/linalg/conditioned_matrix.hpp"
 #include "emulation/workloads/linalg/mpfr_solve.hpp"
 #include "emulation/workloads/registry.hpp"
@@ -165,4 +166,71 @@ TEST_CASE("iterative refinement is deterministic and stops at max-iterations", "
     CHECK(once.regions()[0].counters.operations > 0);
     CHECK_THROWS_AS(Parameters::parse(refinement().parameters(), {"n=101"}), floatscope::Error);
     CHECK_THROWS_AS(Parameters::parse(refinement().parameters(), {"kappa=0.5"}), floatscope::Error);
+}
+
+TEST_CASE("three precisions: fp16 factors, fp64 working, binary128 residual reach u where fp64 residuals stall",
+          "[workload][refinement]") {
+    // Carson and Higham (2018), 3.2: the forward error's limit is about u + 4 n u_r kappa. With u_r
+    // = u it stalls near kappa u; with u_r = 2^-113 it reaches u itself, while kappa u_f < 1.
+    const double u = std::ldexp(1.0, -53);
+    for (const double kappa : {1e2, 1e3, 5e3}) {
+        INFO("kappa " << kappa);
+        const std::vector<std::string> assignments = {"n=50", "kappa=" + std::to_string(kappa), "seed=4", "stop=none",
+                                                      "max-iterations=40"};
+        const std::vector<double> truth = true_solution(assignments);
+        const Trace three = run_refinement("fp64; compute=fp16; accumulate=binary128", assignments);
+        REQUIRE(three.regions().size() == 41);
+        const double three_error = forward_error(three.regions().back().values, truth);
+        CHECK(three_error <= 10 * u);
+        CHECK(metric(three.regions().back(), "forward_error") == Approx(three_error).margin(1e-18));
+        // The limiting-accuracy bound drawn beside it is u_r's: u + 4 n 2^-113 kappa.
+        CHECK(metric(three.regions().back(), "error_bound_limiting_accuracy") ==
+              Approx(u + 4 * 50 * std::ldexp(1.0, -113) * kappa));
+        if (kappa < 1e3) continue;
+        const Trace two = run_refinement("fp64; compute=fp16", assignments);
+        CHECK(forward_error(two.regions().back().values, truth) > 10 * u);
+    }
+}
+
+TEST_CASE("a binary128 residual is the fma chain rounded in binary128 (GCC's __float128 as the reference)",
+          "[workload][refinement]") {
+    // The system as the workload documents it: A from random_conditioned_matrix, x* standard normal
+    // from the same generator, b = A x* summed in double in column order.
+    constexpr std::size_t n = 20;
+    const std::vector<std::string> assignments = {"n=20", "kappa=1e3", "seed=7", "max-iterations=3", "stop=none"};
+    std::mt19937_64 rng(7);
+    const std::vector<double> a = floatscope::emu::random_conditioned_matrix(n, 1e3, rng);
+    const std::vector<double> x_star = floatscope::emu::draw_many(floatscope::emu::Distribution::Normal, n, rng);
+    std::vector<double> b(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) b[i] += a[i * n + j] * x_star[j];
+    const Trace trace = run_refinement("fp64; compute=fp16; accumulate=binary128", assignments);
+    REQUIRE(trace.regions().size() == 4);
+    for (const TraceRegion& region : trace.regions()) {
+        double norm = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            __float128 acc = b[i];
+            for (std::size_t j = 0; j < n; ++j)  // the product of two doubles is exact in binary128
+                acc = acc - static_cast<__float128>(a[i * n + j]) * static_cast<__float128>(region.values[j]);
+            norm = std::max(norm, std::fabs(static_cast<double>(acc)));
+        }
+        INFO(region.label);
+        CHECK(metric(region, "residual_norm") == norm);
+    }
+}
+
+TEST_CASE("a residual format wider than binary64 is refused where MPFR cannot round it as the format does",
+          "[workload][refinement]") {
+    CHECK_THROWS_WITH(run_refinement("fp64; compute=fp16; accumulate=e11m100", {"n=4"}),
+                      Catch::Contains("at least 13 exponent bits") && Catch::Contains("e11m100"));
+    CHECK_THROWS_WITH(run_refinement("fp64; compute=fp16; accumulate=binary128@rna", {"n=4"}),
+                      Catch::Contains("rne, rtz, rup or rdn"));
+    // The other roles, and the other workloads, still refuse a wide format, naming it.
+    CHECK_THROWS_WITH(run_refinement("fp64; compute=binary128", {"n=4"}),
+                      Catch::Contains("'binary128' is wider than binary64"));
+    const floatscope::emu::Workload& sum = find_workload("sum");
+    Trace trace;
+    RunControl control;
+    CHECK_THROWS_WITH(sum.run(Parameters::parse(sum.parameters(), {"n=4"}), parse_policy("binary128"), trace, control),
+                      Catch::Contains("'binary128' is wider than binary64"));
 }

@@ -1,0 +1,24 @@
+// Accumulation in binary128 (GCC's __float128, IEEE binary128 with rne): wider accumulators than binary64.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "core/format_rounding.hpp"
+#include "emulation/accumulation/accumulation_model.hpp"
+
+namespace floatscope::emu {
+
+/// IEEE binary128 with round to nearest even: the one accumulator wider than binary64 that models
+/// take (validate), computed with GCC's __float128, whose operations are IEEE binary128's with rne.
+bool is_binary128_rne(const core::FormatRounding& rounding);
+
+/// C (m x n) = A (m x k) B (k x n) + addend for a valid model whose accumulator is binary128 with
+/// rne (is_binary128_rne), on quantized operands (doubles): each product of two doubles is exact
+/// in binary128 (106 <= 113 bits), so every step of the model's order (sequential fma or Kahan,
+/// blocks combined in binary128, pairwise) is one binary128 operation; each result is then rounded
+/// once to the output format (any mode; before the epilogue, which the caller applies).
+void binary128_gemm(const AccumulationModel& model, const double* a, const double* b, double* c, std::size_t m,
+                    std::size_t k, std::size_t n, std::span<const double> addend = {});
+
+}  // namespace floatscope::emu
