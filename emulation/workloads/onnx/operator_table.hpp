@@ -101,5 +101,6 @@ void add_scatter_operators(OperatorTable& table);  ///< GatherND, ScatterElement
 void add_loss_operators(OperatorTable& table);  ///< NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void add_einsum_operators(OperatorTable& table);  ///< Einsum
 void add_resize_operators(OperatorTable& table);  ///< Resize, Upsample
+void add_control_flow_operators(OperatorTable& table);  ///< If, Loop, Scan (run in graph_evaluation.cpp)
 
 }  // namespace floatscope::emu::onnx

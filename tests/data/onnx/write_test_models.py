@@ -186,22 +186,30 @@ save(model(mlp_nodes, [x], [y], [W, b], opset=6), "broken/opset6.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=19), "broken/opset19.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=9), "opset9_mlp.onnx")
 # Operators FloatScope does not evaluate, some inside subgraphs (If's branches, a Loop's body
-# nested in one), some twice: MaxRoiPool-1 twice, LSTM-7 in both branches, If-1, Loop-1, a custom op.
+# nested in one), some twice: MaxRoiPool-1 twice, LSTM-7 in both branches and in the body, a custom
+# op. If and Loop, which it evaluates, are not listed; their subgraphs read x3, w and rw of the outer scope.
 v = helper.make_tensor_value_info
-lstm = lambda name: helper.make_node("LSTM", ["s", "w", "r"], ["h"], name=name, hidden_size=1)
-loop_body = helper.make_graph([helper.make_node("Relu", ["s"], ["t"], name="relu_in_loop"), lstm("lstm_in_loop")],
-                              "loop_body", [], [])
-then_branch = helper.make_graph([lstm("lstm_then"),
-                                 helper.make_node("Loop", ["", "c"], ["l"], name="loop", body=loop_body)],
-                                "then_branch", [], [v("h", TensorProto.FLOAT, None)])
-else_branch = helper.make_graph([lstm("lstm_else")], "else_branch", [], [v("h", TensorProto.FLOAT, None)])
+lstm = lambda name, out: helper.make_node("LSTM", ["x3", "w", "rw"], [out], name=name, hidden_size=1)
+loop_body = helper.make_graph([helper.make_node("Relu", ["x3"], ["t"], name="relu_in_loop"),
+                               lstm("lstm_in_loop", "h_loop"),
+                               helper.make_node("Identity", ["cond_in"], ["cond_out"], name="cond")],
+                              "loop_body", [v("i", TensorProto.INT64, []), v("cond_in", TensorProto.BOOL, [])],
+                              [v("cond_out", TensorProto.BOOL, [])])
+then_branch = helper.make_graph([lstm("lstm_then", "h_then"),
+                                 helper.make_node("Loop", ["", "c"], [], name="loop", body=loop_body)],
+                                "then_branch", [], [v("h_then", TensorProto.FLOAT, None)])
+else_branch = helper.make_graph([lstm("lstm_else", "h_else")], "else_branch", [], [v("h_else", TensorProto.FLOAT, None)])
 save(model([helper.make_node("MaxRoiPool", ["x", "rois"], ["u1"], name="pool1", pooled_shape=[1, 1]),
             helper.make_node("MaxRoiPool", ["u1", "rois"], ["u2"], name="pool2", pooled_shape=[1, 1]),
             helper.make_node("Relu", ["u2"], ["r"], name="relu"),
-            helper.make_node("Greater", ["x", "x"], ["c"], name="compare"),
+            helper.make_node("Greater", ["x", "x"], ["cs"], name="compare"),
+            helper.make_node("ReduceMin", ["cs"], ["c"], name="all", keepdims=0),
+            helper.make_node("Unsqueeze", ["x"], ["x3"], name="unsqueeze", axes=[0]),
             helper.make_node("If", ["c"], ["h"], name="if", then_branch=then_branch, else_branch=else_branch),
             helper.make_node("Custom", ["r"], ["k"], name="custom", domain="com.example")],
            [x, v("rois", TensorProto.FLOAT, [1, 5])], [v("h", TensorProto.FLOAT, None), v("k", TensorProto.FLOAT, None)],
+           [numpy_helper.from_array(np.ones((1, 4, 3), np.float32), "w"),
+            numpy_helper.from_array(np.ones((1, 4, 1), np.float32), "rw")],
            opset=9, extra_opsets=[("com.example", 1)]), "unsupported_operators.onnx")
 # And is defined as in opset 7 up to opset 17.
 p = helper.make_tensor_value_info("p", TensorProto.BOOL, [2])
