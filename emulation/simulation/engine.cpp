@@ -20,6 +20,7 @@
 #include "core/format_properties.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/simulation/control_divergence.hpp"
 #include "emulation/simulation/memory_admission.hpp"
 #include "emulation/simulation/memory_estimate.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
@@ -120,11 +121,22 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
     s.truth_ready.get();  // rethrows the ground truth's failure
     std::vector<ReportRow>& rows = s.policy_rows[index];
+    // Where the run's control flow left the truth's, what it governs is measured alone.
+    const ControlDivergence divergence(trace, s.with_truth ? &*s.truth : nullptr);
     for (const TraceRegion& region : trace.regions()) {
+        if (region.kind == metric::branch_kind) {
+            const ReportRow base{r.run_id,     r.workload->name(), policy.name, region.kind,
+                                 region.index, region.label,       "",          0};
+            const std::vector<ReportRow> decided = divergence.branch_rows(base, region);
+            rows.insert(rows.end(), decided.begin(), decided.end());
+            continue;
+        }
         const TruthRegion* truth = nullptr;
         if (s.with_truth) {
             truth = s.truth->find(region.kind, region.index);
-            if (truth == nullptr)
+            if (divergence.without_truth(region, truth))
+                truth = nullptr;
+            else if (truth == nullptr)
                 throw Error(
                     fmt::format("workload '{}': policy '{}' recorded region {} {} ('{}'), which its ground "
                                 "truth does not have",
@@ -133,6 +145,8 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
         std::vector<ReportRow> measured = region_rows(r.run_id, r.workload->name(), policy.name, region, truth);
         rows.insert(rows.end(), measured.begin(), measured.end());
     }
+    if (divergence.compared())
+        rows.push_back(with_metric(run_row(s, policy.name), metric::branch_divergence, divergence.total()));
     rows.push_back(with_metric(run_row(s, policy.name), metric::seconds, seconds.count()));
     if (const std::optional<core::WorkloadCounts> work = r.workload->work(r.parameters, policy)) {
         const std::vector<ReportRow> counted = work_rows(run_row(s, policy.name), *work);

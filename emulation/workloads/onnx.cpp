@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -186,8 +187,6 @@ std::string file_safe(const std::string& name) {
     return out.empty() ? "policy" : out;
 }
 
-std::string node_label(const onnx::Node& node) { return fmt::format("{} ({})", node.name, node.op_type); }
-
 /// The first floating output of a node, or nullptr.
 template <class Number>
 const Tensor<Number>* first_floating(const std::vector<const Tensor<Number>*>& outputs) {
@@ -195,6 +194,47 @@ const Tensor<Number>* first_floating(const std::vector<const Tensor<Number>*>& o
         if (t && t->floating()) return t;
     return nullptr;
 }
+
+std::string node_label(const onnx::Node& node) {
+    return fmt::format("{} ({})", node.path.empty() ? node.name : node.path, node.op_type);
+}
+
+/// The regions of one run, by node: kind node (index Node::id), a node's first floating output each
+/// time it ran, concatenated (a Loop's body nodes over its iterations); kind branch (index the If's or
+/// Loop's Node::id), its decisions, governing the node regions of its subgraphs. Indices go by the
+/// node, not by what ran, so that a run that takes another branch than the truth pairs what both ran.
+template <class Number>
+class NodeRegions {
+public:
+    explicit NodeRegions(const Graph& graph) : nodes_(onnx::nodes_by_id(graph)) {}
+
+    void node_ran(std::size_t id, const std::vector<const Tensor<Number>*>& outputs) {
+        const Tensor<Number>* t = first_floating(outputs);
+        if (!t) return;
+        onnx::keep_tensor("the trace's copy of " + nodes_[id]->describe() + "'s output", t->size(), true);
+        std::vector<Number>& values = values_[id];
+        values.insert(values.end(), t->numbers.begin(), t->numbers.end());
+    }
+    void decided(std::size_t id, std::int64_t decision) { decisions_[id].push_back(decision); }
+
+    /// Hands each region on in node order, branches after nodes: add_node(node, values),
+    /// add_branch(node, decisions, the last Node::id of its subgraphs).
+    template <class AddNode, class AddBranch>
+    void emit(AddNode add_node, AddBranch add_branch) {
+        for (auto& [id, values] : values_) add_node(*nodes_[id], std::move(values));
+        for (auto& [id, decisions] : decisions_) {
+            std::size_t inside = 0;
+            for (const auto& [name, subgraph] : onnx::subgraphs(*nodes_[id]))
+                inside += onnx::node_count_with_subgraphs(*subgraph);
+            add_branch(*nodes_[id], decisions, static_cast<int>(id + inside));
+        }
+    }
+
+private:
+    std::vector<const onnx::Node*> nodes_;
+    std::map<std::size_t, std::vector<Number>> values_;
+    std::map<std::size_t, std::vector<std::int64_t>> decisions_;
+};
 
 class OnnxWorkload final : public Workload {
 public:
@@ -312,21 +352,31 @@ public:
         const std::function<onnx::EmulatedNumerics(std::size_t)> numerics = [&](std::size_t i) {
             return onnx::EmulatedNumerics(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
         };
-        int regions = 0;
-        const onnx::NodeObserver<double> observe = [&](std::size_t i,
+        NodeRegions<double> regions(run.graph);
+        const onnx::NodeObserver<double> observe = [&](std::size_t id,
                                                        const std::vector<const Tensor<double>*>& outputs) {
-            const Tensor<double>* t = first_floating(outputs);
-            if (!t) return;
-            onnx::keep_tensor("the trace's copy of " + run.graph.nodes[i].describe() + "'s output", t->size(), true);
-            TraceRegion& region =
-                trace.add_region("node", regions++, node_label(run.graph.nodes[i]), precision.node(i).output.format);
-            region.values = t->numbers;
+            regions.node_ran(id, outputs);
         };
+        const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
         const onnx::Values<double> results =
-            onnx::evaluate_graph(run.graph, constants, std::move(run.inputs), numerics, observe, &control);
+            onnx::evaluate_graph(run.graph, constants, std::move(run.inputs), numerics, observe, &control, decide);
+        regions.emit(
+            [&](const onnx::Node& node, std::vector<double> values) {
+                trace.add_region("node", static_cast<int>(node.id), node_label(node),
+                                 precision.node(node.id).output.format)
+                    .values = std::move(values);
+            },
+            [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int last_inside) {
+                TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id), node_label(node),
+                                                       precision.node(node.id).output.format);
+                region.values.assign(decisions.begin(), decisions.end());
+                region.governed_kind = "node";
+                region.governed_first = static_cast<int>(node.id) + 1;
+                region.governed_last = last_inside;
+            });
         std::map<std::string, std::size_t> producer;
-        for (std::size_t i = 0; i < run.graph.nodes.size(); ++i)
-            for (const std::string& output : run.graph.nodes[i].outputs) producer[output] = i;
+        for (const onnx::Node& node : run.graph.nodes)
+            for (const std::string& output : node.outputs) producer[output] = node.id;
         for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
             const std::string& name = run.graph.outputs[o].name;
             const Tensor<double>& t = results.at(name);
@@ -353,17 +403,23 @@ public:
         std::vector<Tensor<TruthNumber>> inputs;
         for (const Tensor<double>& t : run.inputs) inputs.push_back(to_truth_tensor(t));
 
-        int regions = 0;
+        NodeRegions<TruthNumber> regions(run.graph);
         const std::function<onnx::TruthNumerics(std::size_t)> numerics_for = [&](std::size_t) { return numerics; };
-        const onnx::NodeObserver<TruthNumber> observe = [&](std::size_t i,
+        const onnx::NodeObserver<TruthNumber> observe = [&](std::size_t id,
                                                             const std::vector<const Tensor<TruthNumber>*>& outputs) {
-            const Tensor<TruthNumber>* t = first_floating(outputs);
-            if (!t) return;
-            onnx::keep_tensor("the trace's copy of " + run.graph.nodes[i].describe() + "'s output", t->size(), true);
-            truth.add_region("node", regions++, node_label(run.graph.nodes[i])).values = t->numbers;
+            regions.node_ran(id, outputs);
         };
+        const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
         const onnx::Values<TruthNumber> results =
-            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics_for, observe, &control);
+            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics_for, observe, &control, decide);
+        regions.emit(
+            [&](const onnx::Node& node, std::vector<TruthNumber> values) {
+                truth.add_region("node", static_cast<int>(node.id), node_label(node)).values = std::move(values);
+            },
+            [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int) {
+                TruthRegion& region = truth.add_region(metric::branch_kind, static_cast<int>(node.id), node_label(node));
+                for (std::int64_t d : decisions) region.values.push_back(numerics.from_double(static_cast<double>(d)));
+            });
         for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
             const Tensor<TruthNumber>& t = results.at(run.graph.outputs[o].name);
             TruthRegion& region = truth.add_region("output", static_cast<int>(o), run.graph.outputs[o].name);
