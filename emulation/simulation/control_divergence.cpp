@@ -23,8 +23,7 @@ ControlDivergence::ControlDivergence(const Trace& trace, const TruthTrace* truth
         const std::size_t theirs = t == nullptr ? 0 : t->values.size();
         const std::size_t common = std::min(theirs, region->values.size());
         double differ = static_cast<double>(std::max(theirs, region->values.size()) - common);
-        for (std::size_t i = 0; i < common; ++i)
-            differ += region->values[i] != t->values[i].convert_to<double>();
+        for (std::size_t i = 0; i < common; ++i) differ += region->values[i] != t->values[i].convert_to<double>();
         counted_.emplace_back(region, differ);
         total_ += differ;
         if (differ > 0) diverged_.push_back({region->governed_kind, region->governed_first, region->governed_last});

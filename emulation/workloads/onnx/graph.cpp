@@ -84,7 +84,8 @@ void Node::check_attributes(std::initializer_list<std::string_view> known) const
 std::vector<std::pair<std::string, const Graph*>> subgraphs(const Node& node) {
     std::vector<std::pair<std::string, const Graph*>> found;
     for (const auto& [name, attribute] : node.attributes)
-        if (attribute.kind == Attribute::Kind::Graph && attribute.graph) found.emplace_back(name, attribute.graph.get());
+        if (attribute.kind == Attribute::Kind::Graph && attribute.graph)
+            found.emplace_back(name, attribute.graph.get());
     return found;
 }
 

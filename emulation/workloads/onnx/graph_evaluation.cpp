@@ -98,10 +98,11 @@ Tensor<Number> stack(const std::vector<Tensor<Number>>& parts, std::size_t axis,
     r.shape = parts[0].shape;
     for (const Tensor<Number>& part : parts)
         if (part.shape != r.shape || part.type != r.type)
-            throw Error(fmt::format("{}: scan output '{}' is {} of shape {} in one iteration and {} of shape {} in "
-                                    "another; every iteration's must agree",
-                                    node.describe(), output, to_string(r.type), describe(r.shape),
-                                    to_string(part.type), describe(part.shape)));
+            throw Error(
+                fmt::format("{}: scan output '{}' is {} of shape {} in one iteration and {} of shape {} in "
+                            "another; every iteration's must agree",
+                            node.describe(), output, to_string(r.type), describe(r.shape), to_string(part.type),
+                            describe(part.shape)));
     r.shape.insert(r.shape.begin() + static_cast<std::ptrdiff_t>(axis), static_cast<std::int64_t>(parts.size()));
     std::size_t outer = 1, inner = 1;
     for (std::size_t d = 0; d < axis; ++d) outer *= static_cast<std::size_t>(parts[0].shape[d]);
@@ -124,8 +125,8 @@ Tensor<Number> stack(const std::vector<Tensor<Number>>& parts, std::size_t axis,
 std::size_t scan_axis(std::int64_t axis, std::size_t rank, const Node& node, std::string_view attribute) {
     const auto r = static_cast<std::int64_t>(rank);
     if (axis < -r || axis >= r)
-        throw Error(fmt::format("{}: {} {} is not an axis of a tensor of rank {}", node.describe(), attribute, axis,
-                                rank));
+        throw Error(
+            fmt::format("{}: {} {} is not an axis of a tensor of rank {}", node.describe(), attribute, axis, rank));
     return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
 }
 
@@ -153,7 +154,10 @@ public:
 
     Evaluation(const std::function<Numerics(std::size_t)>& numerics_for, const NodeObserver<Number>& observer,
                const DecisionObserver& decisions, TensorAllowance& allowance, int opset)
-        : numerics_for_(numerics_for), observer_(observer), decisions_(decisions), allowance_(allowance),
+        : numerics_for_(numerics_for),
+          observer_(observer),
+          decisions_(decisions),
+          allowance_(allowance),
           opset_(opset) {}
 
     /// Runs the nodes of `graph` in `scope` (which holds its inputs); `control`: the progress of the
@@ -188,8 +192,7 @@ public:
             } catch (const Error& e) {
                 // Name the node unless the operator (or a node in its subgraph) already did.
                 const std::string what = e.what();
-                if (what.find(node.describe()) != std::string::npos || what.find(" node '") != std::string::npos)
-                    throw;
+                if (what.find(node.describe()) != std::string::npos || what.find(" node '") != std::string::npos) throw;
                 throw Error(fmt::format("{}: {}", node.describe(), what));
             }
             if (outputs.size() < node.outputs.size())
@@ -258,8 +261,8 @@ private:
     Tensors run_subgraph(const Graph& graph, Tensors bound, const Scope& outer, const Node& owner,
                          RunControl* cancellation) {
         if (bound.size() != graph.inputs.size())
-            throw Error(fmt::format("{}: its subgraph '{}' takes {} input(s); the operator binds {}",
-                                    owner.describe(), graph.name, graph.inputs.size(), bound.size()));
+            throw Error(fmt::format("{}: its subgraph '{}' takes {} input(s); the operator binds {}", owner.describe(),
+                                    graph.name, graph.inputs.size(), bound.size()));
         Scope scope;
         scope.constants = &constants_of(graph, owner);
         scope.outer = &outer;
@@ -323,15 +326,16 @@ private:
         const Tensor<Number>* trip_count = call.optional_input(0);
         const Tensor<Number>* condition = call.optional_input(1);
         if (!trip_count && !condition)
-            throw Error(fmt::format("{}: it has neither a trip count nor a condition: it would never end",
-                                    node.describe()));
+            throw Error(
+                fmt::format("{}: it has neither a trip count nor a condition: it would never end", node.describe()));
         const std::size_t carried = node.inputs.size() < 2 ? 0 : node.inputs.size() - 2;
         if (body.inputs.size() != carried + 2 || body.outputs.size() < carried + 1 ||
             node.outputs.size() != body.outputs.size() - 1)
-            throw Error(fmt::format("{}: its body takes {} input(s) and makes {} output(s); with {} loop-carried "
-                                    "value(s) and {} output(s) it must take {} and make {}",
-                                    node.describe(), body.inputs.size(), body.outputs.size(), carried,
-                                    node.outputs.size(), carried + 2, node.outputs.size() + 1));
+            throw Error(
+                fmt::format("{}: its body takes {} input(s) and makes {} output(s); with {} loop-carried "
+                            "value(s) and {} output(s) it must take {} and make {}",
+                            node.describe(), body.inputs.size(), body.outputs.size(), carried, node.outputs.size(),
+                            carried + 2, node.outputs.size() + 1));
         const std::int64_t trips =
             trip_count ? scalar_integer(*trip_count, node, "the trip count") : std::numeric_limits<std::int64_t>::max();
         bool go = condition ? scalar_integer(*condition, node, "the condition") != 0 : true;
@@ -379,16 +383,17 @@ private:
                                     RunControl* cancellation) {
         const std::size_t n = states.size(), m = inputs.size();
         if (body.inputs.size() != n + m || body.outputs.size() < n)
-            throw Error(fmt::format("{}: its body takes {} input(s) and makes {} output(s); with {} state(s) and {} "
-                                    "scan input(s) it must take {} and make at least {}",
-                                    node.describe(), body.inputs.size(), body.outputs.size(), n, m, n + m, n));
+            throw Error(
+                fmt::format("{}: its body takes {} input(s) and makes {} output(s); with {} state(s) and {} "
+                            "scan input(s) it must take {} and make at least {}",
+                            node.describe(), body.inputs.size(), body.outputs.size(), n, m, n + m, n));
         const std::size_t k_outputs = body.outputs.size() - n;
         const auto attribute_at = [&](const std::vector<std::int64_t>& values, std::size_t i, std::size_t count,
                                       const char* name) -> std::int64_t {
             if (values.empty()) return 0;
             if (values.size() != count)
-                throw Error(fmt::format("{}: {} has {} entries for {} tensor(s)", node.describe(), name, values.size(),
-                                        count));
+                throw Error(
+                    fmt::format("{}: {} has {} entries for {} tensor(s)", node.describe(), name, values.size(), count));
             return values[i];
         };
         std::int64_t length = -1;
@@ -398,8 +403,8 @@ private:
                                 "scan_input_axes");
             const std::int64_t len = inputs[j].shape[axes[j]];
             if (length >= 0 && len != length)
-                throw Error(fmt::format("{}: its scan inputs are {} and {} long along their scan axes",
-                                        node.describe(), length, len));
+                throw Error(fmt::format("{}: its scan inputs are {} and {} long along their scan axes", node.describe(),
+                                        length, len));
             length = len;
         }
         if (m == 0) throw Error(fmt::format("{}: num_scan_inputs must be at least 1", node.describe()));
@@ -425,9 +430,8 @@ private:
             if (attribute_at(output_directions, k, k_outputs, "scan_output_directions") != 0)
                 std::reverse(scans[k].begin(), scans[k].end());  // prepended: the last iteration's first
             const std::size_t rank = scans[k].empty() ? 0 : scans[k][0].shape.size();
-            const std::size_t axis =
-                scan_axis(attribute_at(output_axes, k, k_outputs, "scan_output_axes"), rank + 1, node,
-                          "scan_output_axes");
+            const std::size_t axis = scan_axis(attribute_at(output_axes, k, k_outputs, "scan_output_axes"), rank + 1,
+                                               node, "scan_output_axes");
             Tensor<Number> empty;
             empty.type = body.outputs[n + k].type;
             empty.shape = {0};
@@ -442,8 +446,9 @@ private:
         const Graph& body = subgraph(node, "body");
         const auto m = node.int_attribute("num_scan_inputs", -1);
         const Definition definition = definition_in("Scan", call.opset);
-        const bool batch_axis = std::any_of(definition.changes.begin(), definition.changes.end(),
-                                            [](const DefinitionChange* c) { return c->adapter == Adapter::BatchAxisScan; });
+        const bool batch_axis =
+            std::any_of(definition.changes.begin(), definition.changes.end(),
+                        [](const DefinitionChange* c) { return c->adapter == Adapter::BatchAxisScan; });
         const std::size_t first = batch_axis ? 1 : 0;  // Scan-8's input 0 is sequence_lens
         if (m < 1 || static_cast<std::size_t>(m) > node.inputs.size() - std::min(first, node.inputs.size()))
             throw Error(fmt::format("{}: num_scan_inputs {} does not fit its {} input(s)", node.describe(), m,
@@ -466,17 +471,19 @@ private:
         for (const Tensors* group : {&states, &inputs})
             for (const Tensor<Number>& t : *group) {
                 if (t.shape.empty() || (batch >= 0 && t.shape[0] != batch) || (group == &inputs && t.shape.size() < 2))
-                    throw Error(fmt::format("{}: Scan-8's states and scan inputs have a batch axis 0 of one length "
-                                            "(and scan inputs a sequence axis 1); one has shape {}",
-                                            node.describe(), describe(t.shape)));
+                    throw Error(
+                        fmt::format("{}: Scan-8's states and scan inputs have a batch axis 0 of one length "
+                                    "(and scan inputs a sequence axis 1); one has shape {}",
+                                    node.describe(), describe(t.shape)));
                 batch = t.shape[0];
             }
         if (const Tensor<Number>* lengths = call.optional_input(0))
             for (std::int64_t l : lengths->integers)
                 if (l != inputs[0].shape[1])
-                    throw Unsupported(fmt::format("{}: sequence_lens {} shorter than the scan inputs' {} is not "
-                                                  "supported",
-                                                  node.describe(), l, inputs[0].shape[1]));
+                    throw Unsupported(
+                        fmt::format("{}: sequence_lens {} shorter than the scan inputs' {} is not "
+                                    "supported",
+                                    node.describe(), l, inputs[0].shape[1]));
         std::vector<Outputs<Numerics>> per_batch;
         for (std::int64_t b = 0; b < batch; ++b) {
             Tensors entry_states, entry_inputs;
@@ -532,7 +539,8 @@ void add_control_flow_operators(OperatorTable& table) {
     // of what a model uses and for their versions.
     for (const char* op : {"If", "Loop", "Scan"})
         table.add(op, [](const auto& call) -> Outputs<std::decay_t<decltype(call.numerics)>> {
-            throw Error(fmt::format("{}: control flow runs with its subgraphs in evaluate_graph", call.node.describe()));
+            throw Error(
+                fmt::format("{}: control flow runs with its subgraphs in evaluate_graph", call.node.describe()));
         });
 }
 

@@ -64,8 +64,8 @@ Shape declared_shape(const ::onnx::TypeProto_Tensor& tensor, std::vector<std::st
 /// `untyped_allowed`: a subgraph's inputs and outputs may leave their type out (ONNX infers it from
 /// the operator); such a value is a ValueInfo of unknown rank.
 ValueInfo value_info(const ::onnx::ValueInfoProto& proto, std::string_view context, bool untyped_allowed = false) {
-    if (untyped_allowed && (!proto.has_type() || (proto.type().has_tensor_type() &&
-                                                  proto.type().tensor_type().elem_type() == 0))) {
+    if (untyped_allowed &&
+        (!proto.has_type() || (proto.type().has_tensor_type() && proto.type().tensor_type().elem_type() == 0))) {
         ValueInfo info;
         info.name = proto.name();
         info.type_declared = false;
@@ -225,7 +225,8 @@ std::string describe_cycle(const std::vector<Node>& nodes, std::size_t start,
         const bool implicit = std::find(nodes[path[i]].inputs.begin(), nodes[path[i]].inputs.end(), values[i]) ==
                               nodes[path[i]].inputs.end();
         text += fmt::format("{} reads '{}'{} made by {}", i == first ? "" : ", which", values[i],
-                            implicit ? " (in a subgraph)" : "", nodes[i + 1 < path.size() ? path[i + 1] : current].describe());
+                            implicit ? " (in a subgraph)" : "",
+                            nodes[i + 1 < path.size() ? path[i + 1] : current].describe());
     }
     return text;
 }
@@ -257,13 +258,13 @@ std::vector<Node> topological_order(std::vector<Node> nodes, std::set<std::strin
             if (input.empty() || available.count(input)) continue;  // "": an optional input left out
             if (!producer.count(input)) {
                 if (outer.count(input)) continue;
-                throw Error(
-                    fmt::format("{}: {} reads '{}'{}, which nothing makes (no graph input, initializer or "
-                                "node output has that name)",
-                                source, nodes[i].describe(), input,
-                                std::find(nodes[i].inputs.begin(), nodes[i].inputs.end(), input) == nodes[i].inputs.end()
-                                    ? " in a subgraph"
-                                    : ""));
+                throw Error(fmt::format(
+                    "{}: {} reads '{}'{}, which nothing makes (no graph input, initializer or "
+                    "node output has that name)",
+                    source, nodes[i].describe(), input,
+                    std::find(nodes[i].inputs.begin(), nodes[i].inputs.end(), input) == nodes[i].inputs.end()
+                        ? " in a subgraph"
+                        : ""));
             }
             ++unmade[i];
             readers[input].push_back(i);

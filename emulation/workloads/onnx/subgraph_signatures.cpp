@@ -38,17 +38,18 @@ void check_if(const Node& node, std::string_view source) {
         throw Error(fmt::format("{}: {} needs both then_branch and else_branch (graphs)", source, node.describe()));
     if (then_branch->outputs.size() != else_branch->outputs.size() ||
         then_branch->outputs.size() != node.outputs.size())
-        throw Error(fmt::format("{}: {}: then_branch makes {} output(s), else_branch {}, the node names {}; they "
-                                "must agree",
-                                source, node.describe(), then_branch->outputs.size(), else_branch->outputs.size(),
-                                node.outputs.size()));
+        throw Error(fmt::format(
+            "{}: {}: then_branch makes {} output(s), else_branch {}, the node names {}; they "
+            "must agree",
+            source, node.describe(), then_branch->outputs.size(), else_branch->outputs.size(), node.outputs.size()));
     for (std::size_t o = 0; o < node.outputs.size(); ++o) {
         const std::string differ = disagreement(then_branch->outputs[o], else_branch->outputs[o]);
         if (!differ.empty())
-            throw Error(fmt::format("{}: {}: output {} ('{}') is {} in then_branch ('{}') and else_branch ('{}'); "
-                                    "the branches must make the same outputs",
-                                    source, node.describe(), o, node.outputs[o], differ,
-                                    then_branch->outputs[o].name, else_branch->outputs[o].name));
+            throw Error(
+                fmt::format("{}: {}: output {} ('{}') is {} in then_branch ('{}') and else_branch ('{}'); "
+                            "the branches must make the same outputs",
+                            source, node.describe(), o, node.outputs[o], differ, then_branch->outputs[o].name,
+                            else_branch->outputs[o].name));
     }
 }
 
@@ -58,12 +59,12 @@ void check_loop(const Node& node, std::string_view source) {
     const std::size_t carried = node.inputs.size() < 2 ? 0 : node.inputs.size() - 2;
     if (node.inputs.size() < 2 || body->inputs.size() != carried + 2 || body->outputs.size() < carried + 1 ||
         node.outputs.size() + 1 != body->outputs.size())
-        throw Error(fmt::format("{}: {}: its body takes {} input(s) and makes {}; with its {} input(s) (trip "
-                                "count, condition, {} carried) and {} output(s) it must take {} and make {} (the "
-                                "condition, the carried values, the scan outputs)",
-                                source, node.describe(), body->inputs.size(), body->outputs.size(),
-                                node.inputs.size(), carried, node.outputs.size(), carried + 2,
-                                node.outputs.size() + 1));
+        throw Error(
+            fmt::format("{}: {}: its body takes {} input(s) and makes {}; with its {} input(s) (trip "
+                        "count, condition, {} carried) and {} output(s) it must take {} and make {} (the "
+                        "condition, the carried values, the scan outputs)",
+                        source, node.describe(), body->inputs.size(), body->outputs.size(), node.inputs.size(), carried,
+                        node.outputs.size(), carried + 2, node.outputs.size() + 1));
 }
 
 void check_scan(const Node& node, int opset, std::string_view source) {
@@ -80,10 +81,11 @@ void check_scan(const Node& node, int opset, std::string_view source) {
                                 node.inputs.size()));
     const std::size_t states = given - static_cast<std::size_t>(m);
     if (body->inputs.size() != given || body->outputs.size() != node.outputs.size() || body->outputs.size() < states)
-        throw Error(fmt::format("{}: {}: its body takes {} input(s) and makes {}; with {} state(s), {} scan "
-                                "input(s) and {} output(s) it must take {} and make {}",
-                                source, node.describe(), body->inputs.size(), body->outputs.size(), states, m,
-                                node.outputs.size(), given, node.outputs.size()));
+        throw Error(
+            fmt::format("{}: {}: its body takes {} input(s) and makes {}; with {} state(s), {} scan "
+                        "input(s) and {} output(s) it must take {} and make {}",
+                        source, node.describe(), body->inputs.size(), body->outputs.size(), states, m,
+                        node.outputs.size(), given, node.outputs.size()));
 }
 
 }  // namespace
