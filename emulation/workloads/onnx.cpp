@@ -199,6 +199,11 @@ std::string node_label(const onnx::Node& node) {
     return fmt::format("{} ({})", node.path.empty() ? node.name : node.path, node.op_type);
 }
 
+/// "If_2 (If): branch", "Loop_0 (Loop): iterations": the label of a control-flow node's decisions.
+std::string decision_label(const onnx::Node& node) {
+    return fmt::format("{}: {}", node_label(node), node.op_type == "If" ? "branch" : "iterations");
+}
+
 /// The regions of one run, by node: kind node (index Node::id), a node's first floating output each
 /// time it ran, concatenated (a Loop's body nodes over its iterations); kind branch (index the If's or
 /// Loop's Node::id), its decisions, governing the node regions of its subgraphs. Indices go by the
@@ -246,14 +251,20 @@ public:
     }
     std::string help() const override {
         return "Reads an ONNX model (opsets 7-18; floatscope-cli onnx-info lists its nodes) and evaluates its graph "
-               "under each policy and in MPFR. One region per node with a floating output (kind node, in "
-               "topological order, labelled by node name and op type) holds that node's first floating output, "
-               "measured against the same node of the MPFR evaluation of the same graph with the same "
-               "initializers and inputs; one region per graph output (kind output). Initializers and inputs are "
+               "under each policy and in MPFR. One region per node with a floating output (kind node, index the "
+               "node's id: its place in topological order, each If, Loop and Scan followed by its subgraphs' "
+               "nodes; labelled by node path and op type, 'If_2/then_branch/Tanh_2 (Tanh)') holds that node's "
+               "first floating output, measured against the same node of the MPFR evaluation of the same graph "
+               "with the same initializers and inputs; a node in a Loop's or Scan's body is one region "
+               "aggregated over the iterations (its outputs concatenated in iteration order). Each If and Loop "
+               "records its decisions (kind branch: the branch taken, the trip count); where a policy decides "
+               "otherwise than the truth, branch_divergence counts it and the nodes it governs are measured "
+               "without the truth. One region per graph output (kind output). Initializers and inputs are "
                "rounded to the storage format; each node computes in its compute format (operands rounded into "
                "it), sums in its accumulate format, writes its outputs in its output format; MatMul, Gemm and "
                "Conv go through the policy's accumulation model or matmul preset (the gemm kernels). Policies may "
-               "select nodes: 'ops MatMul,Gemm = fp8_e4m3', 'nodes /encoder/layer.0/* = bf16', 'autocast = fp16' "
+               "select nodes: 'ops MatMul,Gemm = fp8_e4m3', 'nodes /encoder/layer.0/* = bf16' (subgraph nodes by "
+               "path), 'autocast = fp16' "
                "(PyTorch autocast's op lists) and 'weights = nf4' (MatMul/Gemm/Conv weights fake-quantized with a "
                "quantize scheme along their reduced dimension). Inputs: inputs=FILE[,FILE...] (.npy, .pb "
                "TensorProto, or IDX images scaled to [0, 1] as train-mlp does), one per graph input in order, or "
@@ -353,22 +364,21 @@ public:
             return onnx::EmulatedNumerics(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
         };
         NodeRegions<double> regions(run.graph);
-        const onnx::NodeObserver<double> observe = [&](std::size_t id,
-                                                       const std::vector<const Tensor<double>*>& outputs) {
-            regions.node_ran(id, outputs);
-        };
+        const onnx::NodeObserver<double> observe =
+            [&](std::size_t id, const std::vector<const Tensor<double>*>& outputs) { regions.node_ran(id, outputs); };
         const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
         const onnx::Values<double> results =
             onnx::evaluate_graph(run.graph, constants, std::move(run.inputs), numerics, observe, &control, decide);
         regions.emit(
             [&](const onnx::Node& node, std::vector<double> values) {
-                trace.add_region("node", static_cast<int>(node.id), node_label(node),
-                                 precision.node(node.id).output.format)
+                trace
+                    .add_region("node", static_cast<int>(node.id), node_label(node),
+                                precision.node(node.id).output.format)
                     .values = std::move(values);
             },
             [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int last_inside) {
-                TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id), node_label(node),
-                                                       precision.node(node.id).output.format);
+                TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id),
+                                                       decision_label(node), precision.node(node.id).output.format);
                 region.values.assign(decisions.begin(), decisions.end());
                 region.governed_kind = "node";
                 region.governed_first = static_cast<int>(node.id) + 1;
@@ -417,7 +427,8 @@ public:
                 truth.add_region("node", static_cast<int>(node.id), node_label(node)).values = std::move(values);
             },
             [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int) {
-                TruthRegion& region = truth.add_region(metric::branch_kind, static_cast<int>(node.id), node_label(node));
+                TruthRegion& region =
+                    truth.add_region(metric::branch_kind, static_cast<int>(node.id), decision_label(node));
                 for (std::int64_t d : decisions) region.values.push_back(numerics.from_double(static_cast<double>(d)));
             });
         for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {

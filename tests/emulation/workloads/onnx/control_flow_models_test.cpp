@@ -141,7 +141,7 @@ TEST_CASE("subgraph nodes are regions named by their path, a Loop body aggregate
     const Tensor<double> each = read_input_file(models / "loop_opset13_a_each.npy");
     for (std::size_t i = 0; i < 12; ++i) CHECK(add->values[i] == Approx(each.numbers[i]).epsilon(1e-6));
     // The Loop's decision: 4 iterations; it governs the regions of its body's nodes (ids 1..5).
-    const TraceRegion* decision = region_labelled(loop, metric::branch_kind, "Loop_0 (Loop)");
+    const TraceRegion* decision = region_labelled(loop, metric::branch_kind, "Loop_0 (Loop): iterations");
     REQUIRE(decision != nullptr);
     CHECK(decision->values == std::vector<double>{4});
     CHECK(decision->index == 0);
@@ -159,7 +159,7 @@ TEST_CASE("subgraph nodes are regions named by their path, a Loop body aggregate
     CHECK(tanh->format == core::parse_format("bf16"));
     for (double v : tanh->values) CHECK(static_cast<double>(static_cast<float>(v)) == v);
     CHECK(region_labelled(then, "node", "If_2/else_branch/Sigmoid_2 (Sigmoid)") == nullptr);
-    CHECK(region_labelled(then, metric::branch_kind, "If_2 (If)")->values == std::vector<double>{1});
+    CHECK(region_labelled(then, metric::branch_kind, "If_2 (If): branch")->values == std::vector<double>{1});
     CHECK(region_labelled(then, "node", "Add_3 (Add)")->format == core::parse_format("fp32"));
 }
 
@@ -172,8 +172,8 @@ TEST_CASE("a bf16 policy that takes the other branch is reported as branch_diver
     request.policies = {parse_policy("fp32"), parse_policy("bf16")};
     RunControl control;
     const Report report = run(request, control);
-    CHECK(metric_of(report, "fp32", "If_2 (If)", metric::branch_divergence) == 0);
-    CHECK(metric_of(report, "bf16", "If_2 (If)", metric::branch_divergence) == 1);
+    CHECK(metric_of(report, "fp32", "If_2 (If): branch", metric::branch_divergence) == 0);
+    CHECK(metric_of(report, "bf16", "If_2 (If): branch", metric::branch_divergence) == 1);
     CHECK(metric_of(report, "bf16", "", metric::branch_divergence) == 1);  // the run's total
     // fp32 took then_branch as the truth did: its Mul is measured against the truth's.
     CHECK(metric_of(report, "fp32", "If_2/then_branch/Mul_0 (Mul)", metric::normwise_rel_error) == 0);
