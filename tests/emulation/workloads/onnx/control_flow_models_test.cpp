@@ -137,7 +137,7 @@ TEST_CASE("subgraph nodes are regions named by their path, a Loop body aggregate
     // Add_2 makes a of 3 values in each of the 4 iterations: one region of 12, in iteration order.
     const TraceRegion* add = region_labelled(loop, "node", "Loop_0/body/Add_2 (Add)");
     REQUIRE(add != nullptr);
-    CHECK(add->values.size() == 12);
+    REQUIRE(add->values.size() == 12);
     const Tensor<double> each = read_input_file(models / "loop_opset13_a_each.npy");
     for (std::size_t i = 0; i < 12; ++i) CHECK(add->values[i] == Approx(each.numbers[i]).epsilon(1e-6));
     // The Loop's decision: 4 iterations; it governs the regions of its body's nodes (ids 1..5).
