@@ -14,6 +14,11 @@ with inputs and float64 NumPy reference outputs computed here from the operators
                       number (Cast to float) per iteration.
   loop_cond_opset11   Loop with only a condition (trip count omitted): a = a * 1.5 while
                       sum(a) < 20; the body computes the condition.
+  loop_if_opset13     an If inside a Loop's body, on |xs[i] - 1| > 5 * 2^-11, with xs = [0.5,
+                      1 + 6 * 2^-11, 1 - 9 * 2^-12]: then_branch doubles the carried v, else_branch
+                      adds 10. The truth takes then, then, else; a bf16 policy (xs[1] rounds to 1,
+                      xs[2] to 1 - 2^-8) then, else, then: each branch runs as often in both runs,
+                      in other iterations.
   scan_opset9         Scan-9 with one state and two scan inputs, the second along axis 1 and read in
                       reverse (scan_input_axes, scan_input_directions), one scan output written
                       along axis 1 (scan_output_axes): s = s + x_t * y_t, out_t = tanh(s).
@@ -180,6 +185,34 @@ while True:
     if not a.sum() < 20:
         break
 data("loop_cond_opset11", [a0], [("a_final", a)])
+
+# ---- loop_if_opset13 ------------------------------------------------------------------------------------
+
+then_branch = helper.make_graph([helper.make_node("Mul", ["v_in", "two"], ["t"], name="Mul_0")], "then_branch", [],
+                                [value("t", FLOAT, [2])])
+else_branch = helper.make_graph([helper.make_node("Add", ["v_in", "ten"], ["e"], name="Add_0")], "else_branch", [],
+                                [value("e", FLOAT, [2])])
+body = helper.make_graph(
+    [helper.make_node("Gather", ["xs", "i"], ["xi"], name="Gather_0", axis=0),
+     helper.make_node("Sub", ["xi", "one"], ["off"], name="Sub_1"),
+     helper.make_node("Abs", ["off"], ["distance"], name="Abs_2"),
+     helper.make_node("Greater", ["distance", "eps"], ["c"], name="Greater_3"),
+     helper.make_node("If", ["c"], ["u"], name="If_4", then_branch=then_branch, else_branch=else_branch),
+     helper.make_node("Identity", ["cond_in"], ["cond_out"], name="Identity_5")],
+    "body", [value("i", INT64, []), value("cond_in", BOOL, []), value("v_in", FLOAT, [2])],
+    [value("cond_out", BOOL, []), value("u", FLOAT, [2]), value("u", FLOAT, [2])])
+nodes = [helper.make_node("Loop", ["trips", "go", "v0"], ["v_final", "v_each"], name="Loop_0", body=body)]
+eps = 5 * 2.0 ** -11
+model("loop_if_opset13", 13, nodes, [("xs", FLOAT, [3]), ("v0", FLOAT, [2])],
+      [("v_final", FLOAT, [2]), ("v_each", FLOAT, [3, 2])],
+      [init("trips", np.array(3, np.int64)), init("go", np.array(True)), init("one", np.array(1, f32)),
+       init("eps", np.array(eps, f32)), init("two", np.array(2, f32)), init("ten", np.array(10, f32))])
+xs, v0 = np.array([0.5, 1 + 6 * 2.0 ** -11, 1 - 9 * 2.0 ** -12], f32), np.array([0.25, -3], f32)
+v, each = d(v0), []
+for i in range(3):
+    v = v * 2 if abs(d(xs[i]) - 1) > eps else v + 10
+    each.append(v)
+data("loop_if_opset13", [xs, v0], [("v_final", v), ("v_each", np.stack(each))])
 
 # ---- scan_opset9 --------------------------------------------------------------------------------------------
 

@@ -115,6 +115,7 @@ TEST_CASE("If, Loop and Scan models reproduce NumPy's float64 evaluation", "[onn
         {"if_flip_opset16", "if_flip_opset16", {"y"}},
         {"loop_opset13", "loop_opset13", {"scaled", "a_each", "i_each"}},
         {"loop_cond_opset11", "loop_cond_opset11", {"a_final"}},
+        {"loop_if_opset13", "loop_if_opset13", {"v_final", "v_each"}},
         {"scan_opset9", "scan_opset9", {"s_final", "outs"}},
         {"scan_opset8", "scan_opset8", {"s_final", "outs"}},
     };
@@ -184,6 +185,33 @@ TEST_CASE("a bf16 policy that takes the other branch is reported as branch_diver
     // What follows the If is the same node in both runs: paired, with the flip's error.
     CHECK(metric_of(report, "bf16", "Mul_3 (Mul)", metric::normwise_rel_error) > 1);
     CHECK(metric_of(report, "fp32", "Mul_3 (Mul)", metric::normwise_rel_error) < 1e-6);
+}
+
+TEST_CASE("an If inside a Loop that bf16 flips in two iterations: its branches measured alone, the rest paired",
+          "[onnx][control-flow]") {
+    // The If's decisions are 1, 1, 0 in the truth and 1, 0, 1 in bf16: each branch runs as often in
+    // both runs, in other iterations, so that pairing its regions by length would pair unrelated values.
+    RunRequest request;
+    request.workload = &workload();
+    request.parameters = parameters("loop_if_opset13", "loop_if_opset13", 2);
+    request.policies = {parse_policy("bf16")};
+    RunControl control;
+    const Report report = run(request, control);
+    // The Loop made 3 iterations in both: no divergence; the If diverged twice.
+    CHECK(metric_of(report, "bf16", "Loop_0 (Loop): iterations", metric::branch_divergence) == 0);
+    CHECK(metric_of(report, "bf16", "Loop_0/body/If_4 (If): branch", metric::branch_divergence) == 2);
+    CHECK(metric_of(report, "bf16", "", metric::branch_divergence) == 2);
+    // The If's branches, as many values as the truth's: measured alone all the same.
+    CHECK(metric_of(report, "bf16", "Loop_0/body/If_4/then_branch/Mul_0 (Mul)", metric::value_count) == 4);
+    CHECK(metric_of(report, "bf16", "Loop_0/body/If_4/else_branch/Add_0 (Add)", metric::value_count) == 2);
+    for (const char* branch : {"Loop_0/body/If_4/then_branch/Mul_0 (Mul)", "Loop_0/body/If_4/else_branch/Add_0 (Add)"})
+        CHECK(std::isnan(metric_of(report, "bf16", branch, metric::normwise_rel_error)));
+    // The body's other nodes ran in the same iterations: paired (xs in bf16).
+    CHECK(metric_of(report, "bf16", "Loop_0/body/Gather_0 (Gather)", metric::value_count) == 3);
+    CHECK(metric_of(report, "bf16", "Loop_0/body/Gather_0 (Gather)", metric::normwise_rel_error) < 1e-2);
+    // The If's own outputs, iteration by iteration, against the truth's: the flips' error.
+    CHECK(metric_of(report, "bf16", "Loop_0/body/If_4 (If)", metric::normwise_rel_error) > 0.1);
+    CHECK(metric_of(report, "bf16", "v_final", metric::normwise_rel_error) > 0.1);
 }
 
 TEST_CASE("a cycle through a Loop's body, If branches that disagree and an unknown opset are refused",
