@@ -19,6 +19,9 @@ with inputs and float64 NumPy reference outputs computed here from the operators
                       adds 10. The truth takes then, then, else; a bf16 policy (xs[1] rounds to 1,
                       xs[2] to 1 - 2^-8) then, else, then: each branch runs as often in both runs,
                       in other iterations.
+  loop_flip_opset13   a Loop (trip count 8 and a condition) of a = a * (1 + 2^-9) while a < 1 + 2^-8,
+                      a scan output of a: the truth makes 2 iterations; bf16, where both constants
+                      are 1, makes 1.
   scan_opset9         Scan-9 with one state and two scan inputs, the second along axis 1 and read in
                       reverse (scan_input_axes, scan_input_directions), one scan output written
                       along axis 1 (scan_output_axes): s = s + x_t * y_t, out_t = tanh(s).
@@ -213,6 +216,26 @@ for i in range(3):
     v = v * 2 if abs(d(xs[i]) - 1) > eps else v + 10
     each.append(v)
 data("loop_if_opset13", [xs, v0], [("v_final", v), ("v_each", np.stack(each))])
+
+# ---- loop_flip_opset13 -----------------------------------------------------------------------------------
+
+body = helper.make_graph(
+    [helper.make_node("Mul", ["a_in", "factor"], ["a_out"], name="Mul_0"),
+     helper.make_node("Less", ["a_out", "limit"], ["cond_out"], name="Less_1")],
+    "body", [value("i", INT64, []), value("cond_in", BOOL, []), value("a_in", FLOAT, [])],
+    [value("cond_out", BOOL, []), value("a_out", FLOAT, []), value("a_out", FLOAT, [])])
+nodes = [helper.make_node("Loop", ["trips", "go", "a0"], ["a_final", "a_each"], name="Loop_0", body=body)]
+factor, limit = 1 + 2.0 ** -9, 1 + 2.0 ** -8
+model("loop_flip_opset13", 13, nodes, [("a0", FLOAT, [])], [("a_final", FLOAT, []), ("a_each", FLOAT, [None])],
+      [init("trips", np.array(8, np.int64)), init("go", np.array(True)), init("factor", np.array(factor, f32)),
+       init("limit", np.array(limit, f32))])
+a, each = 1.0, []
+for _ in range(8):
+    a = a * factor
+    each.append(a)
+    if not a < limit:
+        break
+data("loop_flip_opset13", [np.array(1, f32)], [("a_final", np.array(a)), ("a_each", np.array(each))])
 
 # ---- scan_opset9 --------------------------------------------------------------------------------------------
 

@@ -116,6 +116,7 @@ TEST_CASE("If, Loop and Scan models reproduce NumPy's float64 evaluation", "[onn
         {"loop_opset13", "loop_opset13", {"scaled", "a_each", "i_each"}},
         {"loop_cond_opset11", "loop_cond_opset11", {"a_final"}},
         {"loop_if_opset13", "loop_if_opset13", {"v_final", "v_each"}},
+        {"loop_flip_opset13", "loop_flip_opset13", {"a_final", "a_each"}},
         {"scan_opset9", "scan_opset9", {"s_final", "outs"}},
         {"scan_opset8", "scan_opset8", {"s_final", "outs"}},
     };
@@ -212,6 +213,27 @@ TEST_CASE("an If inside a Loop that bf16 flips in two iterations: its branches m
     // The If's own outputs, iteration by iteration, against the truth's: the flips' error.
     CHECK(metric_of(report, "bf16", "Loop_0/body/If_4 (If)", metric::normwise_rel_error) > 0.1);
     CHECK(metric_of(report, "bf16", "v_final", metric::normwise_rel_error) > 0.1);
+}
+
+TEST_CASE("a Loop that stops earlier in bf16: its trip count diverges, its body is measured alone",
+          "[onnx][control-flow]") {
+    RunRequest request;
+    request.workload = &workload();
+    request.parameters = parameters("loop_flip_opset13", "loop_flip_opset13", 1);
+    request.policies = {parse_policy("fp32"), parse_policy("bf16")};
+    RunControl control;
+    const Report report = run(request, control);
+    // 2 iterations in the truth and in fp32; 1 in bf16 (1 + 2^-9 and 1 + 2^-8 are both 1 there).
+    CHECK(metric_of(report, "fp32", "Loop_0 (Loop): iterations", metric::branch_divergence) == 0);
+    CHECK(metric_of(report, "bf16", "Loop_0 (Loop): iterations", metric::branch_divergence) == 1);
+    CHECK(metric_of(report, "fp32", "Loop_0/body/Mul_0 (Mul)", metric::normwise_rel_error) == 0);
+    CHECK(metric_of(report, "bf16", "Loop_0/body/Mul_0 (Mul)", metric::value_count) == 1);
+    CHECK(std::isnan(metric_of(report, "bf16", "Loop_0/body/Mul_0 (Mul)", metric::normwise_rel_error)));
+    // The final value has the truth's shape: paired (1 against 1 + 2^-8 + 2^-18); the stacked
+    // values do not (1 value against 2): measured alone.
+    CHECK(metric_of(report, "bf16", "a_final", metric::normwise_rel_error) == Approx(0.0039).epsilon(0.01));
+    CHECK(metric_of(report, "bf16", "a_each", metric::value_count) == 1);
+    CHECK(std::isnan(metric_of(report, "bf16", "a_each", metric::normwise_rel_error)));
 }
 
 TEST_CASE("a cycle through a Loop's body, If branches that disagree and an unknown opset are refused",
