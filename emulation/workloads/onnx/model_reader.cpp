@@ -62,15 +62,17 @@ Shape declared_shape(const ::onnx::TypeProto_Tensor& tensor, std::vector<std::st
 }
 
 /// `untyped_allowed`: a subgraph's inputs and outputs may leave their type out (ONNX infers it from
-/// the operator); such a value is a ValueInfo of unknown rank.
+/// the operator); such a value is a ValueInfo of unknown rank. So is a subgraph's sequence or optional
+/// (a Loop carrying a sequence): the model still reads, and the listing of what FloatScope does not
+/// evaluate names the sequence operators that make it.
 ValueInfo value_info(const ::onnx::ValueInfoProto& proto, std::string_view context, bool untyped_allowed = false) {
     if (untyped_allowed &&
-        (!proto.has_type() || (proto.type().has_tensor_type() && proto.type().tensor_type().elem_type() == 0))) {
+        (!proto.has_type() || !proto.type().has_tensor_type() || proto.type().tensor_type().elem_type() == 0)) {
         ValueInfo info;
         info.name = proto.name();
         info.type_declared = false;
-        info.shape_declared = proto.has_type() && proto.type().tensor_type().has_shape();
-        if (proto.has_type()) info.shape = declared_shape(proto.type().tensor_type(), info.dimension_names);
+        info.shape_declared = proto.type().has_tensor_type() && proto.type().tensor_type().has_shape();
+        if (info.shape_declared) info.shape = declared_shape(proto.type().tensor_type(), info.dimension_names);
         return info;
     }
     if (!proto.type().has_tensor_type())

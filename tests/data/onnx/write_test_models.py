@@ -211,6 +211,19 @@ save(model([helper.make_node("MaxRoiPool", ["x", "rois"], ["u1"], name="pool1", 
            [numpy_helper.from_array(np.ones((1, 4, 3), np.float32), "w"),
             numpy_helper.from_array(np.ones((1, 4, 1), np.float32), "rw")],
            opset=9, extra_opsets=[("com.example", 1)]), "unsupported_operators.onnx")
+# A Loop carrying a sequence (SequenceEmpty, SequenceInsert in its body; ConcatFromSequence after it):
+# the sequence-typed values of its body read, and the listing names the sequence operators.
+seq = helper.make_tensor_sequence_value_info
+loop_body = helper.make_graph([helper.make_node("Identity", ["cond_in"], ["cond_out"], name="cond"),
+                               helper.make_node("SequenceInsert", ["s_in", "x"], ["s_out"], name="insert")],
+                              "loop_body", [v("i", TensorProto.INT64, []), v("cond_in", TensorProto.BOOL, []),
+                                            seq("s_in", TensorProto.FLOAT, None)],
+                              [v("cond_out", TensorProto.BOOL, []), seq("s_out", TensorProto.FLOAT, None)])
+save(model([helper.make_node("SequenceEmpty", [], ["s0"], name="empty", dtype=TensorProto.FLOAT),
+            helper.make_node("Loop", ["trips", "", "s0"], ["s"], name="loop", body=loop_body),
+            helper.make_node("ConcatFromSequence", ["s"], ["y"], name="concat", axis=0)],
+           [x], [v("y", TensorProto.FLOAT, None)], [numpy_helper.from_array(np.array(3, np.int64), "trips")]),
+     "loop_sequence.onnx")
 # And is defined as in opset 7 up to opset 17.
 p = helper.make_tensor_value_info("p", TensorProto.BOOL, [2])
 q = helper.make_tensor_value_info("q", TensorProto.BOOL, [2])

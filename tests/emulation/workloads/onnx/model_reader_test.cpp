@@ -126,6 +126,15 @@ TEST_CASE("every unsupported operator definition is listed at once, subgraphs in
     }
 }
 
+TEST_CASE("a Loop carrying a sequence reads, and the listing names the sequence operators") {
+    const Graph graph = read_model(models / "loop_sequence.onnx");
+    std::vector<std::string> listed;
+    for (const UnsupportedOperator& u : unsupported_operators(graph))
+        listed.push_back(fmt::format("{} {}", u.definition, u.first_node));
+    CHECK(listed == std::vector<std::string>{"SequenceEmpty-11 empty", "SequenceInsert-11 loop/body/insert",
+                                             "ConcatFromSequence-11 concat"});
+}
+
 TEST_CASE("nodes out of order are sorted, keeping the model's order where they are free") {
     // Model order: relu(z), neg(x), matmul(x, W), add(h, b). Ready at first: neg and matmul; neg
     // comes first in the model; then matmul, add (now ready), relu last.
