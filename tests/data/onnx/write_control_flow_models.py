@@ -14,6 +14,8 @@ with inputs and float64 NumPy reference outputs computed here from the operators
                       number (Cast to float) per iteration.
   loop_cond_opset11   Loop with only a condition (trip count omitted): a = a * 1.5 while
                       sum(a) < 20; the body computes the condition.
+  loop_trips_opset16  Loop with only a trip count (3; condition omitted): its body's condition, false,
+                      is ignored, as ONNX says of a for loop; a = a + i.
   loop_if_opset13     an If inside a Loop's body, on |xs[i] - 1| > 5 * 2^-11, with xs = [0.5,
                       1 + 6 * 2^-11, 1 - 9 * 2^-12]: then_branch doubles the carried v, else_branch
                       adds 10. The truth takes then, then, else; a bf16 policy (xs[1] rounds to 1,
@@ -188,6 +190,20 @@ while True:
     if not a.sum() < 20:
         break
 data("loop_cond_opset11", [a0], [("a_final", a)])
+
+# ---- loop_trips_opset16 ----------------------------------------------------------------------------------
+
+body = helper.make_graph(
+    [helper.make_node("Constant", [], ["cond_out"], name="Constant_0", value=init("stop", np.array(False))),
+     helper.make_node("Cast", ["i"], ["i_float"], name="Cast_1", to=FLOAT),
+     helper.make_node("Add", ["a_in", "i_float"], ["a_out"], name="Add_2")],
+    "body", [value("i", INT64, []), value("cond_in", BOOL, []), value("a_in", FLOAT, [2])],
+    [value("cond_out", BOOL, []), value("a_out", FLOAT, [2])])
+nodes = [helper.make_node("Loop", ["trips", "", "a0"], ["a_final"], name="Loop_0", body=body)]
+model("loop_trips_opset16", 16, nodes, [("a0", FLOAT, [2])], [("a_final", FLOAT, [2])],
+      [init("trips", np.array(3, np.int64))])
+a0 = floats(2)
+data("loop_trips_opset16", [a0], [("a_final", d(a0) + 0 + 1 + 2)])
 
 # ---- loop_if_opset13 ------------------------------------------------------------------------------------
 

@@ -115,6 +115,7 @@ TEST_CASE("If, Loop and Scan models reproduce NumPy's float64 evaluation", "[onn
         {"if_flip_opset16", "if_flip_opset16", {"y"}},
         {"loop_opset13", "loop_opset13", {"scaled", "a_each", "i_each"}},
         {"loop_cond_opset11", "loop_cond_opset11", {"a_final"}},
+        {"loop_trips_opset16", "loop_trips_opset16", {"a_final"}},
         {"loop_if_opset13", "loop_if_opset13", {"v_final", "v_each"}},
         {"loop_flip_opset13", "loop_flip_opset13", {"a_final", "a_each"}},
         {"scan_opset9", "scan_opset9", {"s_final", "outs"}},
