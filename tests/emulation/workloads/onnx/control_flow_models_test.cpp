@@ -164,6 +164,13 @@ TEST_CASE("subgraph nodes are regions named by their path, a Loop body aggregate
     CHECK(region_labelled(then, "node", "If_2/else_branch/Sigmoid_2 (Sigmoid)") == nullptr);
     CHECK(region_labelled(then, metric::branch_kind, "If_2 (If): branch")->values == std::vector<double>{1});
     CHECK(region_labelled(then, "node", "Add_3 (Add)")->format == core::parse_format("fp32"));
+    // weights = SCHEME quantizes the graph's initializer w, which the branch's MatMul reads.
+    Trace exact, int4;
+    workload().run(parameters("if_opset16", "if_opset16_then", 2), parse_policy("fp32"), exact, control);
+    workload().run(parameters("if_opset16", "if_opset16_then", 2), parse_policy("fp32; weights = int4"), int4,
+                   control);
+    const std::string matmul = "If_2/then_branch/MatMul_0 (MatMul)";
+    CHECK(region_labelled(exact, "node", matmul)->values != region_labelled(int4, "node", matmul)->values);
 }
 
 TEST_CASE("a bf16 policy that takes the other branch is reported as branch_divergence and measured on",
