@@ -10,11 +10,12 @@
 
 namespace floatscope::emu {
 
-/// Sums products a_i b_i of finite MPFR numbers exactly, as one two's-complement integer over the
-/// bits the products span (Kulisch, "Computer Arithmetic and Validity", 2013: the exact dot product
-/// in a long fixed-point accumulator), and rounds the sum once. Each product is one GMP
-/// multiplication of the significands, a shift and an addition at its place: about ten times
-/// cheaper than an MPFR product and its share of mpfr_sum, and exact by construction.
+/// Sums products a_i b_i of finite MPFR numbers exactly in fixed point (Kulisch, "Computer
+/// Arithmetic and Validity", 2013: the exact dot product in a long fixed-point accumulator), as
+/// two integers over the bits the products span, the positive products' and the negative ones',
+/// and rounds their difference once. Each product is one multiplication of the significands (a
+/// loop of one-limb products where a factor has one limb), a shift and an addition at its place:
+/// about ten times cheaper than an MPFR product and its share of mpfr_sum, and exact by construction.
 ///
 /// Use: a Window over the products (window_of the factors' FactorRanges), begin(), add() every
 /// product, round_to().
@@ -47,7 +48,8 @@ public:
     void round_to(mpfr_ptr out);
 
 private:
-    std::vector<mp_limb_t> accumulator_;  ///< two's complement, least significant limb first
+    std::vector<mp_limb_t> positive_;  ///< the positive products' sum, least significant limb first
+    std::vector<mp_limb_t> negative_;  ///< the negative products' magnitudes, summed
     std::vector<mp_limb_t> product_;  ///< scratch for one product and its shift
     long low_ = 0;
 };

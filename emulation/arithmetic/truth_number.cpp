@@ -12,6 +12,12 @@ TruthPrecisionScope::TruthPrecisionScope(int bits) : previous_digits10_(TruthNum
 
 TruthPrecisionScope::~TruthPrecisionScope() { TruthNumber::default_precision(previous_digits10_); }
 
+TruthNumber truth_number(int bits) {
+    TruthNumber x;
+    mpfr_set_prec(x.backend().data(), bits);
+    return x;
+}
+
 std::vector<TruthNumber> to_truth(std::span<const double> values, int precision) {
     std::vector<TruthNumber> out(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {

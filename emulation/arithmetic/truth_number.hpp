@@ -24,6 +24,10 @@ private:
     unsigned previous_digits10_;
 };
 
+/// A TruthNumber of `bits` bits (NaN until set). Boost's precision() counts decimal digits: 256
+/// there is 852 bits.
+TruthNumber truth_number(int bits);
+
 /// A vector of TruthNumbers of `precision` bits holding the doubles exactly.
 std::vector<TruthNumber> to_truth(std::span<const double> values, int precision);
 

@@ -9,38 +9,30 @@
 
 namespace floatscope::emu {
 
-ControlDivergence::ControlDivergence(const Trace& trace, const TruthTrace* truth) {
-    if (truth == nullptr) return;
-    std::vector<const TraceRegion*> branches;
-    for (const TraceRegion& region : trace.regions())
-        if (region.kind == metric::branch_kind) branches.push_back(&region);
-    // Outer decisions first: a decision inside what a diverged one governs has nothing to compare with.
-    std::sort(branches.begin(), branches.end(),
-              [](const TraceRegion* a, const TraceRegion* b) { return a->index < b->index; });
-    for (const TraceRegion* region : branches) {
-        if (governed(metric::branch_kind, region->index) || governed(region->governed_kind, region->index)) continue;
-        const TruthRegion* t = truth->find(region->kind, region->index);
-        const std::size_t theirs = t == nullptr ? 0 : t->values.size();
-        const std::size_t common = std::min(theirs, region->values.size());
-        double differ = static_cast<double>(std::max(theirs, region->values.size()) - common);
-        for (std::size_t i = 0; i < common; ++i) differ += region->values[i] != t->values[i].convert_to<double>();
-        counted_.emplace_back(region, differ);
-        total_ += differ;
-        if (differ > 0) diverged_.push_back({region->governed_kind, region->governed_first, region->governed_last});
-    }
+std::vector<ReportRow> ControlDivergence::branch_rows_alone(const ReportRow& base, const TraceRegion& region) {
+    return {with_metric(base, metric::value_count, static_cast<double>(region.values.size()))};
+}
+
+std::vector<ReportRow> ControlDivergence::branch_rows(const ReportRow& base, const TraceRegion& region,
+                                                      const TruthRegion& truth) {
+    std::vector<ReportRow> rows = branch_rows_alone(base, region);
+    // Inside what a diverged decision governs, this one was reached in other circumstances.
+    if (governed(metric::branch_kind, region.index) || governed(region.governed_kind, region.index)) return rows;
+    const std::size_t theirs = truth.values.size();
+    const std::size_t common = std::min(theirs, region.values.size());
+    double differ = static_cast<double>(std::max(theirs, region.values.size()) - common);
+    for (std::size_t i = 0; i < common; ++i) differ += region.values[i] != truth.values[i].convert_to<double>();
+    compared_ = true;
+    total_ += differ;
+    if (differ > 0) diverged_.push_back({region.governed_kind, region.governed_first, region.governed_last});
+    rows.push_back(with_metric(base, metric::branch_divergence, differ));
+    return rows;
 }
 
 bool ControlDivergence::governed(const std::string& kind, int index) const {
     for (const Governed& g : diverged_)
         if (g.kind == kind && index >= g.first && index <= g.last) return true;
     return false;
-}
-
-std::vector<ReportRow> ControlDivergence::branch_rows(const ReportRow& base, const TraceRegion& region) const {
-    std::vector<ReportRow> rows{with_metric(base, metric::value_count, static_cast<double>(region.values.size()))};
-    for (const auto& [counted, differ] : counted_)
-        if (counted == &region) rows.push_back(with_metric(base, metric::branch_divergence, differ));
-    return rows;
 }
 
 bool ControlDivergence::without_truth(const TraceRegion& region, const TruthRegion* truth) const {

@@ -6,8 +6,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <exception>
-#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
 #include "core/memory_budget.hpp"
+#include "core/parallel_rows.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/simulation/control_divergence.hpp"
 #include "emulation/simulation/memory_admission.hpp"
@@ -40,20 +41,47 @@ constexpr int max_mpfr_precision = 1 << 16;
 
 // ---- jobs ----------------------------------------------------------------------------------
 
-/// One request of a batch while it runs: its ground truth (shared by its policies, released when the
-/// last of them is measured) and the rows of each policy.
+/// A policy's run kept until its ground truth has measured it: the regions, and the rows each
+/// region gets when the truth's region of the same kind and index is made.
+struct PolicyRun {
+    Trace trace;
+    double seconds = 0;
+    std::map<std::pair<std::string, int>, std::size_t> position;  ///< (kind, index) -> trace region
+    std::vector<std::vector<ReportRow>> region_rows;
+    std::vector<bool> measured;
+    /// Its control-flow decisions against the truth's (ONNX's If and Loop), as the truth hands them on.
+    ControlDivergence divergence;
+};
+
+/// One request of a batch while it runs. With a ground truth, its policies run first and keep their
+/// traces; the truth, queued after them, measures each of their regions as it makes the region
+/// and drops both: the truth holds the region in progress, never every region of the run.
 struct RunState {
     const RunRequest* request = nullptr;
     bool with_truth = false;
     /// What each policy job and the ground truth hold while they live, as the checks state it.
     std::uint64_t policy_bytes = 0;
     std::uint64_t truth_bytes = 0;
-    std::optional<TruthTrace> truth;
-    std::promise<void> truth_promise;
-    std::shared_future<void> truth_ready = truth_promise.get_future().share();
     std::vector<ReportRow> truth_rows;
     std::vector<std::vector<ReportRow>> policy_rows;
-    std::atomic<std::size_t> policies_left{0};
+    std::vector<PolicyRun> policy_runs;  ///< with a truth: each policy's, until measured
+    std::atomic<std::size_t> policies_left{0};  ///< without a truth: the run is done at 0
+    /// Policy jobs finished (or failed): the truth starts when all have.
+    std::mutex policies_mutex;
+    std::condition_variable policies_changed;
+    std::size_t policies_finished = 0;
+
+    void policy_finished() {
+        {
+            const std::lock_guard<std::mutex> lock(policies_mutex);
+            ++policies_finished;
+        }
+        policies_changed.notify_all();
+    }
+    void wait_for_policies() {
+        std::unique_lock<std::mutex> lock(policies_mutex);
+        policies_changed.wait(lock, [&] { return policies_finished == request->policies.size(); });
+    }
 
     /// The truth's rows, then each policy's: the run's part of the report.
     std::vector<ReportRow> take_rows() {
@@ -98,20 +126,91 @@ ReportRow run_row(const RunState& s, const std::string& policy) {
     return {s.request->run_id, s.request->workload->name(), policy, metric::whole_run_kind, 0, "", "", 0};
 }
 
+/// A policy's closing rows: its time and its work.
+void append_policy_totals(const RunState& s, const PrecisionPolicy& policy, double seconds,
+                          std::vector<ReportRow>& rows) {
+    const RunRequest& r = *s.request;
+    rows.push_back(with_metric(run_row(s, policy.name), metric::seconds, seconds));
+    if (const std::optional<core::WorkloadCounts> work = r.workload->work(r.parameters, policy)) {
+        const std::vector<ReportRow> counted = work_rows(run_row(s, policy.name), *work);
+        rows.insert(rows.end(), counted.begin(), counted.end());
+    }
+}
+
+/// Measures every policy's region of the truth region's kind and index against it, the policies
+/// shared out among the truth's threads, and drops the values of both.
+void measure_against(RunState& s, TruthRegion& truth) {
+    const RunRequest& r = *s.request;
+    core::parallel_rows(s.policy_runs.size(), truth_threads(), [&] {
+        return [&](std::size_t begin, std::size_t end) {
+            for (std::size_t p = begin; p < end; ++p) {
+                PolicyRun& run = s.policy_runs[p];
+                const auto found = run.position.find({truth.kind, truth.index});
+                if (found == run.position.end()) continue;
+                TraceRegion& region = run.trace.regions()[found->second];
+                const ReportRow base{
+                    r.run_id, r.workload->name(), r.policies[p].name, region.kind, region.index, region.label, "", 0};
+                // Where the policy's control flow left the truth's, what the decision governs has no truth.
+                run.region_rows[found->second] =
+                    region.kind == metric::branch_kind
+                        ? run.divergence.branch_rows(base, region, truth)
+                        : region_rows(r.run_id, r.workload->name(), r.policies[p].name, region,
+                                      run.divergence.without_truth(region, &truth) ? nullptr : &truth);
+                run.measured[found->second] = true;
+                std::vector<double>().swap(region.values);
+            }
+        };
+    });
+    std::vector<TruthNumber>().swap(truth.values);
+}
+
+/// The ground truth, once its run's policies have run: each region measured as it is made.
 void run_truth(RunState& s, RunControl& control) {
     const RunRequest& r = *s.request;
     const auto start = std::chrono::steady_clock::now();
-    s.truth.emplace();
-    r.workload->run_ground_truth(r.parameters, r.mpfr_precision, *s.truth, control);
+    TruthTrace truth;
+    truth.hand_regions_to([&](TruthRegion& region) { measure_against(s, region); });
+    r.workload->run_ground_truth(r.parameters, r.mpfr_precision, truth, control);
+    truth.finish();
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-    for (const TruthRegion& region : s.truth->regions())
+    for (const TruthRegion& region : truth.regions())
         for (const RegionMetric& m : region.metrics)
             s.truth_rows.push_back(
                 {r.run_id, r.workload->name(), truth_policy, region.kind, region.index, region.label, m.name, m.value});
     ReportRow timing = run_row(s, truth_policy);
     s.truth_rows.push_back(with_metric(timing, metric::ground_truth_seconds, seconds.count()));
+    for (std::size_t p = 0; p < s.policy_runs.size(); ++p) {
+        PolicyRun& run = s.policy_runs[p];
+        std::vector<ReportRow>& rows = s.policy_rows[p];
+        for (std::size_t i = 0; i < run.region_rows.size(); ++i) {
+            const TraceRegion& region = run.trace.regions()[i];
+            // A region the truth lacks is a workload's mistake, unless the policy's control flow went
+            // where the truth's did not (the other branch of an If): then it is measured alone.
+            if (!run.measured[i] && !run.divergence.any())
+                throw Error(
+                    fmt::format("workload '{}': policy '{}' recorded region {} {} ('{}'), which its ground "
+                                "truth does not have",
+                                r.workload->name(), r.policies[p].name, region.kind, region.index, region.label));
+            if (!run.measured[i]) {
+                const ReportRow base{
+                    r.run_id, r.workload->name(), r.policies[p].name, region.kind, region.index, region.label, "", 0};
+                run.region_rows[i] =
+                    region.kind == metric::branch_kind
+                        ? ControlDivergence::branch_rows_alone(base, region)
+                        : region_rows(r.run_id, r.workload->name(), r.policies[p].name, region, nullptr);
+            }
+            rows.insert(rows.end(), std::make_move_iterator(run.region_rows[i].begin()),
+                        std::make_move_iterator(run.region_rows[i].end()));
+        }
+        if (run.divergence.compared())
+            rows.push_back(
+                with_metric(run_row(s, r.policies[p].name), metric::branch_divergence, run.divergence.total()));
+        append_policy_totals(s, r.policies[p], run.seconds, rows);
+        run = PolicyRun{};
+    }
 }
 
+/// Runs policy `index`: measured at once without a truth, kept for the truth's measures with one.
 void run_policy(RunState& s, std::size_t index, RunControl& control) {
     const RunRequest& r = *s.request;
     const PrecisionPolicy& policy = r.policies[index];
@@ -119,39 +218,26 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
     Trace trace;
     r.workload->run(r.parameters, policy, trace, control);
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-    s.truth_ready.get();  // rethrows the ground truth's failure
+    if (s.with_truth) {
+        PolicyRun& run = s.policy_runs[index];
+        const std::size_t regions = trace.regions().size();
+        for (std::size_t i = 0; i < regions; ++i)
+            run.position.emplace(std::pair{trace.regions()[i].kind, trace.regions()[i].index}, i);
+        run.region_rows.resize(regions);
+        run.measured.assign(regions, false);
+        run.trace = std::move(trace);
+        run.seconds = seconds.count();
+        return;
+    }
     std::vector<ReportRow>& rows = s.policy_rows[index];
-    // Where the run's control flow left the truth's, what it governs is measured alone.
-    const ControlDivergence divergence(trace, s.with_truth ? &*s.truth : nullptr);
     for (const TraceRegion& region : trace.regions()) {
-        if (region.kind == metric::branch_kind) {
-            const ReportRow base{r.run_id,     r.workload->name(), policy.name, region.kind,
-                                 region.index, region.label,       "",          0};
-            const std::vector<ReportRow> decided = divergence.branch_rows(base, region);
-            rows.insert(rows.end(), decided.begin(), decided.end());
-            continue;
-        }
-        const TruthRegion* truth = nullptr;
-        if (s.with_truth) {
-            truth = s.truth->find(region.kind, region.index);
-            if (divergence.without_truth(region, truth))
-                truth = nullptr;
-            else if (truth == nullptr)
-                throw Error(
-                    fmt::format("workload '{}': policy '{}' recorded region {} {} ('{}'), which its ground "
-                                "truth does not have",
-                                r.workload->name(), policy.name, region.kind, region.index, region.label));
-        }
-        std::vector<ReportRow> measured = region_rows(r.run_id, r.workload->name(), policy.name, region, truth);
+        const ReportRow base{r.run_id, r.workload->name(), policy.name, region.kind, region.index, region.label, "", 0};
+        std::vector<ReportRow> measured = region.kind == metric::branch_kind
+                                              ? ControlDivergence::branch_rows_alone(base, region)
+                                              : region_rows(r.run_id, r.workload->name(), policy.name, region, nullptr);
         rows.insert(rows.end(), measured.begin(), measured.end());
     }
-    if (divergence.compared())
-        rows.push_back(with_metric(run_row(s, policy.name), metric::branch_divergence, divergence.total()));
-    rows.push_back(with_metric(run_row(s, policy.name), metric::seconds, seconds.count()));
-    if (const std::optional<core::WorkloadCounts> work = r.workload->work(r.parameters, policy)) {
-        const std::vector<ReportRow> counted = work_rows(run_row(s, policy.name), *work);
-        rows.insert(rows.end(), counted.begin(), counted.end());
-    }
+    append_policy_totals(s, policy, seconds.count(), rows);
 }
 
 void check_request(const RunRequest& r) {
@@ -233,15 +319,14 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
         s->policy_bytes = static_cast<std::uint64_t>(stated.policy);
         if (s->with_truth) s->truth_bytes = static_cast<std::uint64_t>(stated.truth);
         s->policy_rows.resize(r.policies.size());
+        s->policy_runs.resize(s->with_truth ? r.policies.size() : 0);
         s->policies_left = r.policies.size();
-        // The truth comes first in the queue, so a policy job waiting for it never waits for a job not started.
+        for (std::size_t p = 0; p < r.policies.size(); ++p) jobs.push_back({s.get(), states.size(), p});
+        // The truth comes after its policies in the queue: it waits for them, and they for nothing.
         if (s->with_truth) {
             jobs.push_back({s.get(), states.size(), std::nullopt});
             precision = std::max(precision, r.mpfr_precision);
-        } else {
-            s->truth_promise.set_value();
         }
-        for (std::size_t p = 0; p < r.policies.size(); ++p) jobs.push_back({s.get(), states.size(), p});
         states.push_back(std::move(s));
     }
 
@@ -260,9 +345,9 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
     std::exception_ptr failure;
     const bool several_runs = requests.size() > 1;
     const std::size_t thread_count = std::min<std::size_t>(static_cast<std::size_t>(threads), jobs.size());
-    // A run's policies are quick beside its ground truth, which they wait for: with few truths in
-    // the batch, each spreads its big kernels over the threads (sharing the cores with the policies
-    // while they run), so that the threads asked for are used; with many, the jobs alone fill them.
+    // A run's truth starts once its policies (quick beside it) are done: with few truths in the
+    // batch, each spreads its big kernels and its measures over the threads, so that the threads
+    // asked for are used; with many, the jobs alone fill them.
     const std::size_t truths =
         static_cast<std::size_t>(std::count_if(jobs.begin(), jobs.end(), [](const Job& job) { return !job.policy; }));
     const int threads_per_truth =
@@ -270,33 +355,39 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
     auto worker = [&] {
         for (std::size_t j; (j = next_job.fetch_add(1)) < jobs.size();) {
             RunState& s = *jobs[j].state;
+            const std::size_t run = jobs[j].run;
             // Every ticket is admitted once, in order, before anything here can throw.
-            admission.admit(j, jobs[j].policy ? s.policy_bytes : s.truth_bytes, s.with_truth ? s.truth_bytes : 0);
+            admission.admit(j, jobs[j].policy ? s.policy_bytes : s.truth_bytes, run);
             const std::string what = jobs[j].policy ? s.request->policies[*jobs[j].policy].name : "ground truth";
             const std::string label = several_runs ? "run " + s.request->run_id + ", " + what : what;
             const double size = 1.0 / static_cast<double>(jobs.size());
             RunControl job_control(batch, static_cast<double>(j) * size, static_cast<double>(j + 1) * size, label);
             try {
-                if (jobs[j].policy) {
-                    job_control.check_cancelled();
-                    run_policy(s, *jobs[j].policy, job_control);
-                    admission.release(s.policy_bytes);
-                    if (--s.policies_left == 0) {
-                        s.truth.reset();
-                        admission.release(s.truth_bytes);
-                        hand_over.done(jobs[j].run);
-                    }
-                } else {
-                    // Policy jobs wait on the promise: every way out of here must fulfil it.
+                if (jobs[j].policy && s.with_truth) {
+                    // The truth waits for this job: every way out of here must count it finished.
                     try {
                         job_control.check_cancelled();
-                        const TruthThreadsScope spread(threads_per_truth);
-                        run_truth(s, job_control);
+                        run_policy(s, *jobs[j].policy, job_control);
                     } catch (...) {
-                        s.truth_promise.set_exception(std::current_exception());
+                        s.policy_finished();
                         throw;
                     }
-                    s.truth_promise.set_value();
+                    admission.park(s.policy_bytes, run);  // its trace, until the truth has measured it
+                    s.policy_finished();
+                } else if (jobs[j].policy) {
+                    job_control.check_cancelled();
+                    run_policy(s, *jobs[j].policy, job_control);
+                    admission.release(s.policy_bytes, run);
+                    if (--s.policies_left == 0) hand_over.done(run);
+                } else {
+                    s.wait_for_policies();
+                    job_control.check_cancelled();  // a policy failed: the batch is cancelled
+                    {
+                        const TruthThreadsScope spread(threads_per_truth);
+                        run_truth(s, job_control);
+                    }
+                    admission.release(s.truth_bytes + s.policy_bytes * s.request->policies.size(), run);
+                    hand_over.done(run);
                 }
             } catch (...) {
                 {

@@ -41,6 +41,8 @@ MemoryEstimate memory_estimate(const RunRequest& r) {
     if (r.ground_truth && r.workload->has_ground_truth())
         estimate.truth = stated_bytes([&] {
             r.workload->check_ground_truth(r.parameters, r.mpfr_precision);
+            // An upper bound: the truth measures and drops each region as it makes it (engine.cpp),
+            // but a workload declares only the values of all its regions together.
             require_recorded(r, core::mpfr_number_bytes(r.mpfr_precision), "the ground truth");
         });
     return estimate;

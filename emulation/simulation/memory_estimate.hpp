@@ -7,8 +7,9 @@ namespace floatscope::emu {
 
 /// The bytes one policy's run and the ground truth (0 without one) of `request` hold: what the
 /// workload's check and check_ground_truth allow (core::MemoryTally), and the values its regions
-/// keep (Workload::recorded_values) as doubles in a policy's trace and as MPFR numbers in the
-/// truth's. Throws floatscope::Error, as the checks do, when a part exceeds the memory limit.
+/// keep (Workload::recorded_values) as doubles in a policy's trace (held until the truth has
+/// measured them) and as MPFR numbers in the truth's (an upper bound: the truth drops each region
+/// once measured). Throws floatscope::Error, as the checks do, when a part exceeds the memory limit.
 struct MemoryEstimate {
     double policy = 0;
     double truth = 0;

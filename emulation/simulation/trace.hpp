@@ -2,6 +2,8 @@
 // engine to measure against the ground truth.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,7 +40,8 @@ struct TraceRegion {
     /// If, a Loop's trip count), `values` its decisions each time it was reached: the regions of
     /// kind `governed_kind` with indices governed_first..governed_last run only as those decisions
     /// say (the nodes of the If's branches, the Loop's body). Where the truth decided otherwise, the
-    /// engine counts branch_divergence and measures those regions without the truth.
+    /// engine counts branch_divergence and measures those regions without the truth. The truth hands
+    /// a branch region on before the regions it governs.
     std::string governed_kind = {};
     int governed_first = 0;
     int governed_last = -1;
@@ -69,10 +72,19 @@ struct TruthRegion {
 
 class TruthTrace {
 public:
+    /// Hands each region to `sink` as soon as the truth has made it: when the next region is added,
+    /// and at finish(). The engine measures the policies' regions against it there and drops its
+    /// values, so that the truth holds the region in progress, not every region of the run.
+    void hand_regions_to(std::function<void(TruthRegion&)> sink) { sink_ = std::move(sink); }
+
     TruthRegion& add_region(std::string kind, int index, std::string label) {
+        hand_on_last();
         regions_.push_back({std::move(kind), index, std::move(label), {}, {}});
         return regions_.back();
     }
+    /// The truth has run: its last region goes to the sink too.
+    void finish() { hand_on_last(); }
+
     const std::vector<TruthRegion>& regions() const { return regions_; }
     /// The region of that kind and index, or nullptr.
     const TruthRegion* find(const std::string& kind, int index) const {
@@ -82,7 +94,14 @@ public:
     }
 
 private:
+    void hand_on_last() {
+        if (sink_ && handed_on_ < regions_.size()) sink_(regions_.back());
+        handed_on_ = regions_.size();
+    }
+
     std::vector<TruthRegion> regions_;
+    std::function<void(TruthRegion&)> sink_;
+    std::size_t handed_on_ = 0;  ///< regions given to the sink
 };
 
 }  // namespace floatscope::emu

@@ -37,9 +37,10 @@ public:
     }
 
     /// What the run keeps per region until the engine measures it: the number of values all its
-    /// regions record together (a policy's Trace holds them as doubles, the TruthTrace as MPFR
-    /// numbers of the truth's precision). The one place a workload declares it: the engine adds it
-    /// to what check and check_ground_truth state, which then cover the arrays a run works on.
+    /// regions record together (a policy's Trace holds them as doubles until the ground truth has
+    /// measured them; the TruthTrace holds each region as MPFR numbers until it is measured). The
+    /// one place a workload declares it: the engine adds it to what check and check_ground_truth
+    /// state, which then cover the arrays a run works on.
     virtual double recorded_values(const Parameters& parameters) const {
         (void)parameters;
         return 0;

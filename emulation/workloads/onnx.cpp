@@ -5,6 +5,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -149,6 +151,39 @@ ModelRun load(const Parameters& p, const OnnxTensors* given) {
     return run;
 }
 
+/// What identifies a file's contents for the cache below: its path, size and modification time
+/// (empty where it cannot be read: load then says why).
+std::string file_stamp(const std::string& path) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path, error);
+    if (error) return {};
+    const auto time = std::filesystem::last_write_time(path, error);
+    if (error) return {};
+    return fmt::format("{}:{}:{}", path, size, time.time_since_epoch().count());
+}
+
+/// load(p), read once per process while the parameters and the files they name stay the same: the
+/// engine's checks, every policy and the truth share one reading of the model and its inputs
+/// (seconds each for a model of many megabytes). The last reading is kept. Tensors given in memory
+/// (`given`, the Python module's) are not cached: nothing names their contents.
+std::shared_ptr<const ModelRun> load_shared(const Parameters& p, const OnnxTensors* given) {
+    if (given && !given->inputs.empty()) return std::make_shared<const ModelRun>(load(p, given));
+    std::string key;
+    for (const auto& [name, value] : p.values()) key += name + "=" + value + "\n";
+    for (const std::string& file : file_list(p.text("inputs"))) key += file_stamp(file) + "\n";
+    key += file_stamp(p.text("model")) + "\n" + file_stamp(p.text("labels"));
+    static std::mutex mutex;
+    static std::string cached_key;
+    static std::shared_ptr<const ModelRun> cached;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!cached || key != cached_key) {
+        cached.reset();  // the old reading goes before the new one is made
+        cached = std::make_shared<const ModelRun>(load(p, given));
+        cached_key = key;
+    }
+    return cached;
+}
+
 /// The fraction of rows of `scores` (the first graph output, rows along its last axis) whose
 /// largest entry is at their label; labels beyond the rows are not read (IDX label files hold more).
 template <class Number, class Less>
@@ -208,37 +243,58 @@ std::string decision_label(const onnx::Node& node) {
 /// time it ran, concatenated (a Loop's body nodes over its iterations); kind branch (index the If's or
 /// Loop's Node::id), its decisions, governing the node regions of its subgraphs. Indices go by the
 /// node, not by what ran, so that a run that takes another branch than the truth pairs what both ran.
+/// A node of the model's graph is handed on as it runs (the truth hands its regions to the engine
+/// one at a time); the regions inside a control-flow node's subgraphs when that node has run, its
+/// decisions before the regions they govern, so that the engine knows a divergence first.
 template <class Number>
 class NodeRegions {
 public:
-    explicit NodeRegions(const Graph& graph) : nodes_(onnx::nodes_by_id(graph)) {}
+    /// add_node(node, values) and add_branch(node, decisions, the last Node::id of its subgraphs)
+    /// make the regions; `count_kept`: the values handed on are counted as kept (a policy's trace
+    /// keeps them all; the truth's engine drops each region once measured).
+    using AddNode = std::function<void(const onnx::Node&, std::vector<Number>)>;
+    using AddBranch = std::function<void(const onnx::Node&, const std::vector<std::int64_t>&, int)>;
+    NodeRegions(const Graph& graph, AddNode add_node, AddBranch add_branch, bool count_kept)
+        : nodes_(onnx::nodes_by_id(graph)),
+          add_node_(std::move(add_node)),
+          add_branch_(std::move(add_branch)),
+          count_kept_(count_kept) {
+        for (const onnx::Node& node : graph.nodes) top_.insert(node.id);
+    }
 
     void node_ran(std::size_t id, const std::vector<const Tensor<Number>*>& outputs) {
         const Tensor<Number>* t = first_floating(outputs);
-        if (!t) return;
-        onnx::keep_tensor("the trace's copy of " + nodes_[id]->describe() + "'s output", t->size(), true);
-        std::vector<Number>& values = values_[id];
-        values.insert(values.end(), t->numbers.begin(), t->numbers.end());
+        const bool top = top_.count(id) != 0;
+        // Values held until their control-flow node has run are kept, by the truth too.
+        if (t && (count_kept_ || !top))
+            onnx::keep_tensor("the trace's copy of " + nodes_[id]->describe() + "'s output", t->size(), true);
+        if (!top) {
+            if (t) values_[id].insert(values_[id].end(), t->numbers.begin(), t->numbers.end());
+            return;
+        }
+        for (auto& [branch, decisions] : decisions_) add_branch_(*nodes_[branch], decisions, last_inside(branch));
+        decisions_.clear();
+        for (auto& [inside, values] : values_) add_node_(*nodes_[inside], std::move(values));
+        values_.clear();
+        if (t) add_node_(*nodes_[id], t->numbers);
     }
     void decided(std::size_t id, std::int64_t decision) { decisions_[id].push_back(decision); }
 
-    /// Hands each region on in node order, branches after nodes: add_node(node, values),
-    /// add_branch(node, decisions, the last Node::id of its subgraphs).
-    template <class AddNode, class AddBranch>
-    void emit(AddNode add_node, AddBranch add_branch) {
-        for (auto& [id, values] : values_) add_node(*nodes_[id], std::move(values));
-        for (auto& [id, decisions] : decisions_) {
-            std::size_t inside = 0;
-            for (const auto& [name, subgraph] : onnx::subgraphs(*nodes_[id]))
-                inside += onnx::node_count_with_subgraphs(*subgraph);
-            add_branch(*nodes_[id], decisions, static_cast<int>(id + inside));
-        }
-    }
-
 private:
     std::vector<const onnx::Node*> nodes_;
-    std::map<std::size_t, std::vector<Number>> values_;
+    AddNode add_node_;
+    AddBranch add_branch_;
+    bool count_kept_;
+    std::set<std::size_t> top_;  ///< the ids of the model graph's nodes
+    std::map<std::size_t, std::vector<Number>> values_;  ///< of subgraph nodes, until their node has run
     std::map<std::size_t, std::vector<std::int64_t>> decisions_;
+
+    int last_inside(std::size_t id) const {
+        std::size_t inside = 0;
+        for (const auto& [name, subgraph] : onnx::subgraphs(*nodes_[id]))
+            inside += onnx::node_count_with_subgraphs(*subgraph);
+        return static_cast<int>(id + inside);
+    }
 };
 
 class OnnxWorkload final : public Workload {
@@ -327,7 +383,8 @@ public:
     bool reads_graph_policy() const override { return true; }
 
     void check(const Parameters& p) const override {
-        const ModelRun run = load(p, tensors_.get());
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        const ModelRun& run = *loaded;
         double values = 0;
         for (const Tensor<double>& t : run.inputs) values += static_cast<double>(t.size());
         core::require_memory("the onnx model's inputs", 8 * values);
@@ -335,17 +392,21 @@ public:
     }
 
     void check_ground_truth(const Parameters& p, int precision) const override {
-        const ModelRun run = load(p, tensors_.get());
-        double values = 0;
-        for (const auto& [name, t] : run.graph.initializers) values += static_cast<double>(t.size());
-        for (const Tensor<double>& t : run.inputs) values += static_cast<double>(t.size());
-        core::require_memory(fmt::format("the onnx ground truth's initializers and inputs at {} bits", precision),
-                             values * core::mpfr_number_bytes(precision));
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        const ModelRun& run = *loaded;
+        double constants = 0, inputs = 0;
+        for (const auto& [name, t] : run.graph.initializers) constants += static_cast<double>(t.size());
+        for (const Tensor<double>& t : run.inputs) inputs += static_cast<double>(t.size());
+        // The initializers stay doubles; each node converts those it reads (graph_evaluation.cpp).
+        core::require_memory(fmt::format("the onnx ground truth's initializers and its inputs at {} bits", precision),
+                             8 * constants + inputs * core::mpfr_number_bytes(precision));
         check_output_folder(p);
     }
 
     void run(const Parameters& p, const PrecisionPolicy& policy, Trace& trace, RunControl& control) const override {
-        ModelRun run = load(p, tensors_.get());
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        const ModelRun& run = *loaded;
+        std::vector<Tensor<double>> inputs = run.inputs;
         const onnx::GraphPrecision precision(run.graph, policy);
         const ElementwiseArithmetic storage(precision.storage(), static_cast<std::uint64_t>(p.integer("seed")));
         onnx::Values<double> constants = run.graph.initializers;
@@ -356,20 +417,15 @@ public:
             for (const auto& [name, consumer] : onnx::weight_initializers(run.graph))
                 constants[name] = onnx::quantize_weight(run.graph.initializers.at(name), *consumer, scheme);
         }
-        for (Tensor<double>& t : run.inputs)
+        for (Tensor<double>& t : inputs)
             if (t.floating()) storage.round(t.numbers, t.numbers);
 
         const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
         const std::function<onnx::EmulatedNumerics(std::size_t)> numerics = [&](std::size_t i) {
             return onnx::EmulatedNumerics(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
         };
-        NodeRegions<double> regions(run.graph);
-        const onnx::NodeObserver<double> observe =
-            [&](std::size_t id, const std::vector<const Tensor<double>*>& outputs) { regions.node_ran(id, outputs); };
-        const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
-        const onnx::Values<double> results =
-            onnx::evaluate_graph(run.graph, constants, std::move(run.inputs), numerics, observe, &control, decide);
-        regions.emit(
+        NodeRegions<double> regions(
+            run.graph,
             [&](const onnx::Node& node, std::vector<double> values) {
                 trace
                     .add_region("node", static_cast<int>(node.id), node_label(node),
@@ -383,7 +439,13 @@ public:
                 region.governed_kind = "node";
                 region.governed_first = static_cast<int>(node.id) + 1;
                 region.governed_last = last_inside;
-            });
+            },
+            true);
+        const onnx::NodeObserver<double> observe =
+            [&](std::size_t id, const std::vector<const Tensor<double>*>& outputs) { regions.node_ran(id, outputs); };
+        const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
+        const onnx::Values<double> results =
+            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics, observe, &control, decide);
         std::map<std::string, std::size_t> producer;
         for (const onnx::Node& node : run.graph.nodes)
             for (const std::string& output : node.outputs) producer[output] = node.id;
@@ -403,34 +465,33 @@ public:
     }
 
     void run_ground_truth(const Parameters& p, int precision, TruthTrace& truth, RunControl& control) const override {
-        ModelRun run = load(p, tensors_.get());
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        const ModelRun& run = *loaded;
         const onnx::TruthNumerics numerics(precision);
-        const auto to_truth_tensor = [&](const Tensor<double>& t) {
-            return onnx::convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); });
-        };
-        onnx::Values<TruthNumber> constants;
-        for (const auto& [name, t] : run.graph.initializers) constants[name] = to_truth_tensor(t);
         std::vector<Tensor<TruthNumber>> inputs;
-        for (const Tensor<double>& t : run.inputs) inputs.push_back(to_truth_tensor(t));
+        for (const Tensor<double>& t : run.inputs)
+            inputs.push_back(onnx::convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); }));
 
-        NodeRegions<TruthNumber> regions(run.graph);
-        const std::function<onnx::TruthNumerics(std::size_t)> numerics_for = [&](std::size_t) { return numerics; };
-        const onnx::NodeObserver<TruthNumber> observe = [&](std::size_t id,
-                                                            const std::vector<const Tensor<TruthNumber>*>& outputs) {
-            regions.node_ran(id, outputs);
-        };
-        const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
-        const onnx::Values<TruthNumber> results =
-            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics_for, observe, &control, decide);
-        regions.emit(
+        NodeRegions<TruthNumber> regions(
+            run.graph,
             [&](const onnx::Node& node, std::vector<TruthNumber> values) {
+                // The truth's copy lives until the next region is made (the engine measures it then).
                 truth.add_region("node", static_cast<int>(node.id), node_label(node)).values = std::move(values);
             },
             [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int) {
                 TruthRegion& region =
                     truth.add_region(metric::branch_kind, static_cast<int>(node.id), decision_label(node));
                 for (std::int64_t d : decisions) region.values.push_back(numerics.from_double(static_cast<double>(d)));
-            });
+            },
+            false);
+        const std::function<onnx::TruthNumerics(std::size_t)> numerics_for = [&](std::size_t) { return numerics; };
+        const onnx::NodeObserver<TruthNumber> observe = [&](std::size_t id,
+                                                            const std::vector<const Tensor<TruthNumber>*>& outputs) {
+            regions.node_ran(id, outputs);
+        };
+        const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
+        const onnx::Values<TruthNumber> results = onnx::evaluate_graph(
+            run.graph, run.graph.initializers, std::move(inputs), numerics_for, observe, &control, decide);
         for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
             const Tensor<TruthNumber>& t = results.at(run.graph.outputs[o].name);
             TruthRegion& region = truth.add_region("output", static_cast<int>(o), run.graph.outputs[o].name);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <list>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -140,17 +141,36 @@ public:
     /// The values a graph's nodes read: its own, its constants, then those of the graphs around it.
     struct Scope {
         Values<Number> values;
-        const Values<Number>* constants = nullptr;
+        const Values<Number>* constants = nullptr;  ///< a subgraph's initializers
+        /// The model graph's initializers, as doubles: the truth converts one for the node that
+        /// reads it and drops the copy after the node, rather than holding every weight in MPFR.
+        const Values<double>* graph_constants = nullptr;
         const Scope* outer = nullptr;
-
-        const Tensor<Number>* find(const std::string& name) const {
-            for (const Scope* s = this; s != nullptr; s = s->outer) {
-                if (const auto it = s->values.find(name); it != s->values.end()) return &it->second;
-                if (const auto it = s->constants->find(name); it != s->constants->end()) return &it->second;
-            }
-            return nullptr;
-        }
     };
+
+    /// The value `name` as seen from `scope`; nullptr where no scope has it. A constant of the model's
+    /// graph is converted with `numerics` and lives until the node that reads it has run.
+    const Tensor<Number>* find(const Scope& scope, const std::string& name, const Numerics& numerics) {
+        for (const Scope* s = &scope; s != nullptr; s = s->outer) {
+            if (const auto it = s->values.find(name); it != s->values.end()) return &it->second;
+            if (s->constants)
+                if (const auto it = s->constants->find(name); it != s->constants->end()) return &it->second;
+            if (s->graph_constants)
+                if (const auto it = s->graph_constants->find(name); it != s->graph_constants->end()) {
+                    if constexpr (std::is_same_v<Number, double>) {
+                        return &it->second;
+                    } else {
+                        const double bytes = allowance_.bytes(it->second.size(), it->second.floating());
+                        allowance_.hold(fmt::format("the constant '{}' in the evaluation's numbers", name), bytes);
+                        converted_.push_back(
+                            {convert_numbers<Number>(it->second, [&](double v) { return numerics.from_double(v); }),
+                             bytes});
+                        return &converted_.back().first;
+                    }
+                }
+        }
+        return nullptr;
+    }
 
     Evaluation(const std::function<Numerics(std::size_t)>& numerics_for, const NodeObserver<Number>& observer,
                const DecisionObserver& decisions, TensorAllowance& allowance, int opset)
@@ -178,8 +198,9 @@ public:
             const Node& node = graph.nodes[index];
             const Numerics numerics = numerics_for_(node.id);
             OperatorCall<Numerics> call{node, opset_, {}, numerics};
+            const std::size_t converted_before = converted_.size();
             for (const std::string& name : node.inputs) {
-                const Tensor<Number>* t = name.empty() ? nullptr : scope.find(name);
+                const Tensor<Number>* t = name.empty() ? nullptr : find(scope, name, numerics);
                 if (!name.empty() && !t)
                     throw Error(fmt::format("{} reads '{}', which no earlier node makes", node.describe(), name));
                 call.inputs.push_back(t);
@@ -211,6 +232,11 @@ public:
                 if (t.floating()) numerics.to_output(t.numbers);
                 made.push_back(&t);
             }
+            // The constants converted for this node (and its subgraphs) are dropped once it has run.
+            while (converted_.size() > converted_before) {
+                allowance_.hold("the constants of a node", -converted_.back().second);
+                converted_.pop_back();
+            }
             if (observer_) observer_(node.id, made);
             std::vector<std::string> read = node.inputs;
             read.insert(read.end(), node.implicit_inputs.begin(), node.implicit_inputs.end());
@@ -230,7 +256,7 @@ public:
         }
     }
 
-    /// What one floating element costs, and a tensor.
+    /// What a tensor costs.
     double tensor_bytes(const Tensor<Number>& t) const { return allowance_.bytes(t.size(), t.floating()); }
 
 private:
@@ -241,6 +267,9 @@ private:
     int opset_;
     /// Each subgraph's initializers as its evaluations see them, made once.
     std::map<const Graph*, Values<Number>> subgraph_constants_;
+    /// The model graph's constants converted for the nodes running now (a control-flow node's and
+    /// those of its subgraphs), with their bytes.
+    std::list<std::pair<Tensor<Number>, double>> converted_;
 
     static bool is_control_flow(const Node& node) {
         return node.domain.empty() && (node.op_type == "If" || node.op_type == "Loop" || node.op_type == "Scan");
@@ -273,8 +302,9 @@ private:
         }
         run_nodes(graph, scope, nullptr, cancellation);
         Tensors outputs;
+        const Numerics numerics = numerics_for_(owner.id);
         for (const ValueInfo& output : graph.outputs) {
-            const Tensor<Number>* t = scope.find(output.name);
+            const Tensor<Number>* t = find(scope, output.name, numerics);
             if (!t)
                 throw Error(fmt::format("{}: output '{}' of its subgraph '{}' is made by no node", owner.describe(),
                                         output.name, graph.name));
@@ -506,7 +536,7 @@ private:
 }  // namespace
 
 template <class Numerics>
-Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<typename Numerics::Number>& constants,
+Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<double>& constants,
                                                  std::vector<Tensor<typename Numerics::Number>> inputs,
                                                  const std::function<Numerics(std::size_t)>& numerics_for,
                                                  const NodeObserver<typename Numerics::Number>& observer,
@@ -516,18 +546,19 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
     // The tensors held, from the constants and inputs on: every node's outputs are counted as they
     // are made, so that a graph whose intermediates outgrow the memory limit is refused.
     TensorAllowance allowance(graph.nodes.empty() ? 8.0 : number_bytes(numerics_for(0)), 0);
-    for (const auto& [name, t] : constants) allowance.hold("the graph's constants", tensor_bytes(allowance, t));
+    for (const auto& [name, t] : constants)
+        allowance.hold("the graph's constants", static_cast<double>(sizeof(double) * t.size()));
     for (const Tensor<Number>& t : inputs) allowance.hold("the graph's inputs", tensor_bytes(allowance, t));
 
     typename Evaluation<Numerics>::Scope scope;
-    scope.constants = &constants;
+    scope.graph_constants = &constants;
     for (std::size_t i = 0; i < inputs.size(); ++i) scope.values[graph.inputs[i].name] = std::move(inputs[i]);
     Evaluation<Numerics> evaluation(numerics_for, observer, decisions, allowance, graph.opset);
     evaluation.run_nodes(graph, scope, control, control);
 
     Values<Number> results;
     for (const ValueInfo& output : graph.outputs) {
-        const Tensor<Number>* t = scope.find(output.name);
+        const Tensor<Number>* t = evaluation.find(scope, output.name, numerics_for(0));
         if (!t) throw Error(fmt::format("graph output '{}' is made by no node", output.name));
         results[output.name] = *t;
     }
@@ -549,7 +580,7 @@ template void check_inputs(const Graph&, std::vector<Tensor<TruthNumber>>&);
 template Values<double> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<double>>,
                                        const std::function<EmulatedNumerics(std::size_t)>&, const NodeObserver<double>&,
                                        RunControl*, const DecisionObserver&);
-template Values<TruthNumber> evaluate_graph(const Graph&, const Values<TruthNumber>&, std::vector<Tensor<TruthNumber>>,
+template Values<TruthNumber> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<TruthNumber>>,
                                             const std::function<TruthNumerics(std::size_t)>&,
                                             const NodeObserver<TruthNumber>&, RunControl*, const DecisionObserver&);
 

@@ -37,15 +37,17 @@ void check_inputs(const Graph& graph, std::vector<Tensor<Number>>& inputs);
 
 /// Evaluates the nodes of `graph` in order and returns the graph's outputs by name.
 /// `constants`: the initializers as this evaluation sees them (an emulated run's rounded to its
-/// storage format and its quantized weights dequantized; the truth's exact). `inputs`: checked by
-/// check_inputs. `numerics_for(id)`: the arithmetic of the node whose Node::id is `id`; every
+/// storage format and its quantized weights dequantized; the truth's exact), as doubles: the
+/// truth converts a constant into its numbers for the node that reads it, and drops the copy after
+/// the node, rather than holding every weight of a model in MPFR for the whole run. `inputs`: checked
+/// by check_inputs. `numerics_for(id)`: the arithmetic of the node whose Node::id is `id`; every
 /// floating output of a node goes through its to_output. A value is released after the last node
 /// that reads it. `control` (may be null) is told the progress after each node of the graph.
 /// If, Loop and Scan run their subgraphs here, whose nodes read the values of the graphs around
 /// them; a subgraph's initializers are as Constant nodes, in the output format of the node that
 /// holds the subgraph. `decisions` (may be empty) hears each If's and Loop's decision.
 template <class Numerics>
-Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<typename Numerics::Number>& constants,
+Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<double>& constants,
                                                  std::vector<Tensor<typename Numerics::Number>> inputs,
                                                  const std::function<Numerics(std::size_t)>& numerics_for,
                                                  const NodeObserver<typename Numerics::Number>& observer,

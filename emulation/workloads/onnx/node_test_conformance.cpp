@@ -142,14 +142,12 @@ NodeTestResult run_node_test(const std::filesystem::path& case_folder, int preci
 
             std::vector<Tensor<TruthNumber>> truth_inputs;
             for (const Tensor<double>& t : inputs) truth_inputs.push_back(to_truth_tensor(t, truth));
-            Values<TruthNumber> truth_constants;
-            for (const auto& [name, t] : graph.initializers) truth_constants[name] = to_truth_tensor(t, truth);
 
             const Values<double> emulated = evaluate_graph<EmulatedNumerics>(
                 graph, graph.initializers, inputs, [&](std::size_t i) { return EmulatedNumerics(formats.node(i), i); },
                 {}, nullptr);
             const Values<TruthNumber> exact = evaluate_graph<TruthNumerics>(
-                graph, truth_constants, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
+                graph, graph.initializers, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
             std::vector<Tensor<double>> fp32_outputs, truth_outputs;
             for (const ValueInfo& output : graph.outputs) {
                 fp32_outputs.push_back(emulated.at(output.name));

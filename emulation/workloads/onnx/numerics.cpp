@@ -119,8 +119,10 @@ EmulatedNumerics::Number EmulatedNumerics::cast(Number x, ElementType to) const 
 }
 
 TruthNumerics::Number TruthNumerics::from_double(double x) const {
-    Number r;
-    r.precision(static_cast<unsigned>(precision_));
+    // 53 bits hold every double exactly, and every operation rounds its result to the truth's
+    // precision whatever its operands' (make): the same numbers as at precision_, in a quarter of
+    // the limbs, and a model's weights multiply as one limb (ExactProductSum::add).
+    Number r = truth_number(53);
     mpfr_set_d(r.backend().data(), x, MPFR_RNDN);
     return r;
 }
@@ -131,11 +133,7 @@ namespace {
 
 using Number = TruthNumerics::Number;
 
-Number make(int precision) {
-    Number r;
-    r.precision(static_cast<unsigned>(precision));
-    return r;
-}
+Number make(int precision) { return truth_number(precision); }
 
 }  // namespace
 

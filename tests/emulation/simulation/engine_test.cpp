@@ -79,6 +79,7 @@ public:
             control.checkpoint(static_cast<double>(k) / n, "truth step " + std::to_string(k));
             if (p.text("fail") == "missing" && k == n - 1) break;
             TruthRegion& region = truth.add_region("step", k, "step " + std::to_string(k));
+            if (k > 0 && !truth.regions()[static_cast<std::size_t>(k - 1)].values.empty()) earlier_region_kept = true;
             TruthNumber x;
             mpfr_set_prec(x.backend().data(), precision);
             mpfr_set_ui(x.backend().data(), static_cast<unsigned long>(k + 1), MPFR_RNDN);
@@ -90,6 +91,7 @@ public:
     }
     mutable std::atomic<int> truth_calls{0};
     mutable std::atomic<int> threads_seen{0};  ///< the exact kernels' threads in the last ground truth
+    mutable std::atomic<bool> earlier_region_kept{false};  ///< a truth region held values past the next one
 };
 
 RunRequest request(const StepsWorkload& w, std::vector<std::string> set = {},
@@ -292,6 +294,20 @@ TEST_CASE("run: the rows do not depend on the number of threads") {
     many.threads = 4;
     RunControl control;
     CHECK(untimed(run(one, control).rows) == untimed(run(many, control).rows));
+}
+
+TEST_CASE("run: the ground truth keeps no region past its measure") {
+    // The truth runs after its policies and measures each of their regions as it makes its own,
+    // then drops the values: it holds one region at a time, not the run's.
+    StepsWorkload w;
+    RunControl control;
+    for (int threads : {1, 3}) {
+        RunRequest r = request(w, {"n=6"});
+        r.threads = threads;
+        const Report report = run(r, control);
+        CHECK_FALSE(w.earlier_region_kept);
+        CHECK(metrics_of(report.rows, "bf16", "step", 5).count("rel_error_max") == 1);
+    }
 }
 
 TEST_CASE("run: a lone ground truth gets the threads, several share them") {

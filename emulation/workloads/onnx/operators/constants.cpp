@@ -11,8 +11,7 @@ namespace floatscope::emu::onnx {
 double decimal_constant(const EmulatedNumerics&, const char* digits) { return std::strtod(digits, nullptr); }
 
 TruthNumber decimal_constant(const TruthNumerics& numerics, const char* digits) {
-    TruthNumber r;
-    r.precision(static_cast<unsigned>(numerics.precision()));
+    TruthNumber r = truth_number(numerics.precision());
     mpfr_set_str(r.backend().data(), digits, 10, MPFR_RNDN);
     return r;
 }
@@ -20,8 +19,7 @@ TruthNumber decimal_constant(const TruthNumerics& numerics, const char* digits) 
 double sqrt_two_over_pi(const EmulatedNumerics&) { return std::sqrt(2 / M_PI); }
 
 TruthNumber sqrt_two_over_pi(const TruthNumerics& numerics) {
-    TruthNumber r;
-    r.precision(static_cast<unsigned>(numerics.precision()));
+    TruthNumber r = truth_number(numerics.precision());
     mpfr_ptr x = r.backend().data();
     mpfr_const_pi(x, MPFR_RNDN);
     mpfr_ui_div(x, 2, x, MPFR_RNDN);

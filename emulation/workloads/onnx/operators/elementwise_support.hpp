@@ -1,6 +1,6 @@
-// Building blocks of elementwise operators: mapping a function over a tensor, broadcasting a
-// binary function over two, integers wrapped as fixed-width types wrap, and floating values
-// truncated to integers (Cast, Pow of an integer base).
+// Building blocks of elementwise operators: mapping a function over a tensor (the truth's over
+// its threads), broadcasting a binary function over two, integers wrapped as fixed-width types
+// wrap, and floating values truncated to integers (Cast, Pow of an integer base).
 #pragma once
 
 #include <algorithm>
@@ -11,6 +11,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/parallel_rows.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/arithmetic/truth_number.hpp"
 #include "emulation/workloads/onnx/graph.hpp"
 #include "emulation/workloads/onnx/operators/broadcast.hpp"
 #include "emulation/workloads/onnx/tensor.hpp"
@@ -62,14 +65,36 @@ std::int64_t truncate_to_integer(const Numerics& n, const typename Numerics::Num
     return std::clamp(t, range.low, range.high);
 }
 
+/// make(0), ..., make(count - 1). The truth's elements are shared out among its threads
+/// (truth_threads(), as its matrix products are; each element alone, so the same numbers on any
+/// count); an emulated run's stay in order on one thread, where stochastic rounding draws in order.
+template <class Number, class Make>
+std::vector<Number> make_elements(std::size_t count, Make make) {
+    std::vector<Number> out;
+    if constexpr (std::is_same_v<Number, TruthNumber>) {
+        constexpr std::size_t worth_threads = 4096;  // fewer: starting threads costs more than it saves
+        if (truth_threads() > 1 && count >= worth_threads) {
+            out.resize(count);
+            core::parallel_rows(count, truth_threads(), [&] {
+                return [&](std::size_t begin, std::size_t end) {
+                    for (std::size_t i = begin; i < end; ++i) out[i] = make(i);
+                };
+            });
+            return out;
+        }
+    }
+    out.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) out.push_back(make(i));
+    return out;
+}
+
 /// A floating tensor of x's type and shape holding f(v) for each number v of x.
 template <class Number, class F>
 Tensor<Number> map_numbers(const Tensor<Number>& x, F f) {
     Tensor<Number> r;
     r.type = x.type;
     r.shape = x.shape;
-    r.numbers.reserve(x.numbers.size());
-    for (const Number& v : x.numbers) r.numbers.push_back(f(v));
+    r.numbers = make_elements<Number>(x.numbers.size(), [&](std::size_t i) { return f(x.numbers[i]); });
     return r;
 }
 
@@ -99,8 +124,7 @@ Tensor<Number> broadcast_binary(const Tensor<Number>& a, const Tensor<Number>& b
         r.integers.reserve(ia.size());
         for (std::size_t i = 0; i < ia.size(); ++i) r.integers.push_back(f(ia[i], ib[i]));
     } else {
-        r.numbers.reserve(ia.size());
-        for (std::size_t i = 0; i < ia.size(); ++i) r.numbers.push_back(f(ia[i], ib[i]));
+        r.numbers = make_elements<Number>(ia.size(), [&](std::size_t i) { return f(ia[i], ib[i]); });
     }
     return r;
 }

@@ -359,3 +359,25 @@ TEST_CASE("CastLike, Identity, and Dropout at inference", "[onnx][elementwise]")
     CHECK_THROWS_WITH(run_truth(make_node("Dropout"), {x, floats({}, {0.5}), bools({}, {1})}),
                       Catch::Contains("training_mode is true"));
 }
+
+TEST_CASE("the truth rounds every operation to the bits asked for") {
+    // MPFR by hand at 100 bits: 1/3, exp(1/3), sqrt(2) + 1/3; the truth's results must be these
+    // numbers (Boost's precision() counts decimal digits: 100 digits would be 333 bits).
+    using floatscope::emu::TruthNumber;
+    const floatscope::emu::onnx::TruthNumerics truth(100);
+    const TruthNumber third = truth.div(truth.from_double(1), truth.from_double(3));
+    mpfr_t expected;
+    mpfr_init2(expected, 100);
+    mpfr_set_ui(expected, 1, MPFR_RNDN);
+    mpfr_div_ui(expected, expected, 3, MPFR_RNDN);
+    CHECK(mpfr_get_prec(third.backend().data()) == 100);
+    CHECK(mpfr_equal_p(third.backend().data(), expected));
+    const TruthNumber e = truth.apply(floatscope::emu::onnx::Function::Exp, third);
+    mpfr_exp(expected, expected, MPFR_RNDN);
+    CHECK(mpfr_equal_p(e.backend().data(), expected));
+    const TruthNumber sum = truth.add(truth.apply(floatscope::emu::onnx::Function::Sqrt, truth.from_double(2)), third);
+    mpfr_sqrt_ui(expected, 2, MPFR_RNDN);
+    mpfr_add(expected, expected, third.backend().data(), MPFR_RNDN);
+    CHECK(mpfr_equal_p(sum.backend().data(), expected));
+    mpfr_clear(expected);
+}

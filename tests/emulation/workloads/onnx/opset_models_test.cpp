@@ -51,12 +51,10 @@ Evaluated evaluate(const std::string& name) {
     const auto to_truth = [&](const Tensor<double>& t) {
         return convert_numbers<TruthNumber>(t, [&](double v) { return truth.from_double(v); });
     };
-    Values<TruthNumber> constants;
-    for (const auto& [n, t] : graph.initializers) constants[n] = to_truth(t);
     std::vector<Tensor<TruthNumber>> truth_inputs;
     for (const auto& t : inputs) truth_inputs.push_back(to_truth(t));
     const Values<TruthNumber> exact = evaluate_graph<TruthNumerics>(
-        graph, constants, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
+        graph, graph.initializers, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
     for (const auto& [n, t] : exact)
         e.truth[n] = convert_numbers<double>(t, [&](const TruthNumber& v) { return truth.to_double(v); });
     return e;

@@ -1,7 +1,8 @@
 // Tests of the onnx workload on the reference models (a CNN, a transformer encoder layer with fused
 // and decomposed LayerNorm) that tests/data/onnx/write_reference_models.py writes with onnx.helper,
 // against the float64 NumPy evaluation that script makes of each: the truth to double precision, the
-// fp32 policy to fp32's; then how policies select nodes (ops, nodes, autocast, weights).
+// fp32 policy to fp32's; then how policies select nodes (ops, nodes, autocast, weights), and that
+// the truth's lean data flow (constants read per node, regions measured as made) changes no number.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -9,11 +10,14 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <mpfr.h>
 
 #include "core/catalog.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/simulation/region_measures.hpp"
+#include "emulation/workloads/onnx/graph_evaluation.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/model_writer.hpp"
 #include "emulation/workloads/onnx/npy_writer.hpp"
@@ -224,4 +228,120 @@ TEST_CASE("labels outside the model's classes are refused, naming the label and 
     CHECK_THROWS_WITH(run(p, "fp32"), Catch::Contains("label 3 of row 1 is not one of the model's 3 classes (0..2)"));
     onnx::write_npy(labels, onnx::integer_tensor<double>(onnx::ElementType::Int64, {2}, {1, 2}));
     CHECK_NOTHROW(run(p, "fp32"));
+}
+
+namespace {
+
+/// Whether two truth numbers are the same number: value, sign of zero, NaN (precision aside: a
+/// double held at 53 bits is the same number at 256).
+bool same_truth(const TruthNumber& a, const TruthNumber& b) {
+    mpfr_srcptr x = a.backend().data(), y = b.backend().data();
+    if (mpfr_nan_p(x) || mpfr_nan_p(y)) return mpfr_nan_p(x) && mpfr_nan_p(y);
+    return mpfr_equal_p(x, y) && mpfr_signbit(x) == mpfr_signbit(y);
+}
+
+/// Every node's floating outputs of the truth of `graph`, node after node.
+std::vector<std::vector<TruthNumber>> truth_of_every_node(const onnx::Graph& graph,
+                                                          std::vector<onnx::Tensor<TruthNumber>> inputs) {
+    std::vector<std::vector<TruthNumber>> made;
+    const onnx::TruthNumerics numerics(256);
+    const onnx::NodeObserver<TruthNumber> keep = [&](std::size_t, const auto& outputs) {
+        for (const onnx::Tensor<TruthNumber>* t : outputs)
+            if (t && t->floating()) made.push_back(t->numbers);
+    };
+    onnx::evaluate_graph<onnx::TruthNumerics>(
+        graph, graph.initializers, std::move(inputs), [&](std::size_t) { return numerics; }, keep, nullptr);
+    return made;
+}
+
+}  // namespace
+
+TEST_CASE("the truth reads constants at 53 bits, one node at a time: the same numbers as at 256 bits") {
+    // The other path: the same graph with its initializers as inputs, handed in at the truth's 256 bits.
+    const TruthPrecisionScope scope(256);
+    const onnx::TruthNumerics numerics(256);
+    for (const char* model : {"cnn", "encoder", "encoder_decomposed"}) {
+        INFO(model);
+        const onnx::Graph graph = onnx::read_model(models / (std::string(model) + ".onnx"));
+        const onnx::Tensor<double> input = onnx::read_input_file(models / (std::string(model) + "_input.npy"));
+        const auto at_256_bits = [&](const onnx::Tensor<double>& t) {
+            return onnx::convert_numbers<TruthNumber>(t, [&](double v) {
+                TruthNumber x;
+                mpfr_set_prec(x.backend().data(), 256);
+                mpfr_set_d(x.backend().data(), v, MPFR_RNDN);
+                return x;
+            });
+        };
+        onnx::Graph constants_as_inputs = graph;
+        std::vector<onnx::Tensor<TruthNumber>> wide_inputs = {at_256_bits(input)};
+        for (const auto& [name, t] : graph.initializers) {
+            constants_as_inputs.inputs.push_back({name, t.type, t.shape, {}});
+            wide_inputs.push_back(at_256_bits(t));
+        }
+        constants_as_inputs.initializers.clear();
+        const auto wide = truth_of_every_node(constants_as_inputs, std::move(wide_inputs));
+        const auto lean = truth_of_every_node(graph, {at_256_bits(input)});
+        REQUIRE(wide.size() == lean.size());
+        REQUIRE(wide.size() == graph.nodes.size());
+        std::size_t compared = 0;
+        for (std::size_t i = 0; i < wide.size(); ++i) {
+            REQUIRE(wide[i].size() == lean[i].size());
+            for (std::size_t j = 0; j < wide[i].size(); ++j, ++compared)
+                if (!same_truth(wide[i][j], lean[i][j])) FAIL("node " << i << " element " << j << " differs");
+        }
+        CHECK(compared > 1000);
+    }
+}
+
+TEST_CASE("the engine's measures equal region_rows against the whole truth, on 1 and 2 threads") {
+    // The truth measures each region as it makes it and drops it (engine.cpp); the reference keeps
+    // the whole truth and measures each policy's trace afterwards. Drawn inputs of a wide spread
+    // as well as the model's own: LayerNorm's and the residuals' cancellations with large values.
+    const std::vector<std::string> policies = {"fp32", "bf16", "fp8_e4m3; accumulate=fp32"};
+    for (const auto& [model, more] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+             {"encoder", {}}, {"cnn", {}}, {"encoder", {"input=uniform", "input-scale=3000"}}}) {
+        Parameters p = parameters(model);
+        if (!more.empty()) {
+            std::vector<std::string> drawn = more;
+            drawn.push_back("model=" + (models / (model + ".onnx")).string());
+            drawn.push_back("batch=2");
+            p = Parameters::parse(workload().parameters(), drawn);
+        }
+        std::vector<ReportRow> expected;
+        {
+            const TruthPrecisionScope scope(256);
+            TruthTrace whole;
+            RunControl control;
+            workload().run_ground_truth(p, 256, whole, control);
+            for (const std::string& policy : policies) {
+                const Trace trace = run(p, policy);
+                for (const TraceRegion& region : trace.regions()) {
+                    const TruthRegion* truth = whole.find(region.kind, region.index);
+                    REQUIRE(truth != nullptr);
+                    REQUIRE_FALSE(truth->values.empty());
+                    const std::vector<ReportRow> rows = region_rows("r", "onnx", policy, region, truth);
+                    expected.insert(expected.end(), rows.begin(), rows.end());
+                }
+            }
+        }
+        for (int threads : {1, 2}) {
+            INFO(model << " on " << threads << " thread(s)");
+            RunRequest request;
+            request.run_id = "r";
+            request.workload = &workload();
+            request.parameters = p;
+            for (const std::string& policy : policies) request.policies.push_back(parse_policy(policy));
+            request.threads = threads;
+            RunControl control;
+            std::vector<ReportRow> measured;
+            for (const ReportRow& row : run(request, control).rows)
+                if (row.policy != "ground-truth" && row.region_kind != metric::whole_run_kind) measured.push_back(row);
+            REQUIRE(measured.size() == expected.size());
+            for (std::size_t i = 0; i < measured.size(); ++i) {
+                INFO("row " << i << ": " << expected[i].policy << ", " << expected[i].region << ", "
+                            << expected[i].metric);
+                CHECK(measured[i] == expected[i]);  // NaN equal to NaN
+            }
+        }
+    }
 }
