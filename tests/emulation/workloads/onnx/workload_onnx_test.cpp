@@ -242,15 +242,15 @@ bool same_truth(const TruthNumber& a, const TruthNumber& b) {
 
 /// Every node's floating outputs of the truth of `graph`, node after node.
 std::vector<std::vector<TruthNumber>> truth_of_every_node(const onnx::Graph& graph,
-                                                          std::vector<onnx::Tensor<TruthNumber>> inputs) {
+                                                         std::vector<onnx::Tensor<TruthNumber>> inputs) {
     std::vector<std::vector<TruthNumber>> made;
     const onnx::TruthNumerics numerics(256);
     const onnx::NodeObserver<TruthNumber> keep = [&](std::size_t, const auto& outputs) {
         for (const onnx::Tensor<TruthNumber>* t : outputs)
             if (t && t->floating()) made.push_back(t->numbers);
     };
-    onnx::evaluate_graph<onnx::TruthNumerics>(
-        graph, graph.initializers, std::move(inputs), [&](std::size_t) { return numerics; }, keep, nullptr);
+    onnx::evaluate_graph<onnx::TruthNumerics>(graph, graph.initializers, std::move(inputs),
+                                              [&](std::size_t) { return numerics; }, keep, nullptr);
     return made;
 }
 
