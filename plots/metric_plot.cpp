@@ -34,6 +34,8 @@ std::optional<PlotModel> metric_plot(const emu::Report& report, std::string_view
     const RegionPositions positions = region_positions(report, region_kind, metrics);
     plot.x_axis.label = positions.label;
     plot.x_axis.categorical = positions.categorical;
+    // Nodes are known by name and op ("attn_softmax (Softmax)"), not by their number.
+    plot.x_axis.named_ticks = region_kind == "node";
     if (positions.logarithmic) plot.x_axis.scale = AxisScale::Log, plot.x_axis.log_base = 2;
     plot.y_axis = spec.y_axis;
     std::vector<std::string> runs;  // in order of first appearance

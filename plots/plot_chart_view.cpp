@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iterator>
 
+#include <QApplication>
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QCursor>
@@ -29,6 +30,8 @@ namespace {
 // More category labels than this overlap at the usual plot width; the axis then shows numbers
 // and the tooltips the labels.
 constexpr std::size_t max_tick_labels = 16;
+// Upright (-90 degrees) labels are a line of text apart: about 40 fit a plot 600 pixels wide.
+constexpr std::size_t max_upright_labels = 40;
 
 QString text(const std::string& s) { return QString::fromStdString(s); }
 
@@ -61,21 +64,33 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
         log_axis->setTitleText(text(axis.label));
         return log_axis;
     }
-    if (axis.categorical && !axis.ticks.empty() && axis.ticks.size() <= max_tick_labels) {
+    // Names standing upright fit more of them (an ONNX graph's nodes).
+    const std::size_t most_labels = axis.named_ticks ? max_upright_labels : max_tick_labels;
+    if ((axis.categorical || axis.named_ticks) && !axis.ticks.empty() && axis.ticks.size() <= most_labels) {
         auto* category_axis = new QCategoryAxis;
         category_axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         // A label each in its own category; Qt elides a label wider than its category, and at
         // -45 degrees still cut "layer 1: h = h * 0.5 + 1": names too long to sit side by side
         // stand upright, where Qt gives them their whole length.
         qsizetype longest = 0;
+        QStringList labels;
         for (const AxisTick& tick : axis.ticks) {
-            if (tick.value >= range.min && tick.value <= range.max) category_axis->append(text(tick.label), tick.value);
-            longest = std::max(longest, text(tick.label).size());
+            // Qt takes a label once: a repeated one (two unnamed Relu nodes) gets its position.
+            QString label = text(tick.label);
+            // Upright names take the plot's height: a long ONNX path keeps its end, the node's own
+            // name and op ("…/self_attn/MatMul (MatMul)"), the whole name in the tooltips.
+            constexpr qsizetype longest_name = 26;
+            if (axis.named_ticks && label.size() > longest_name) label = QChar(0x2026) + label.right(longest_name - 1);
+            if (labels.contains(label)) label += QStringLiteral(" [%1]").arg(tick.value);
+            labels << label;
+            if (tick.value >= range.min && tick.value <= range.max) category_axis->append(label, tick.value);
+            longest = std::max(longest, label.size());
         }
         category_axis->setRange(range.min, range.max);
         category_axis->setTitleText(text(axis.label));
         constexpr qsizetype characters_per_category = 100;  // of a plot about 1000 pixels wide
-        if (longest * static_cast<qsizetype>(axis.ticks.size()) > characters_per_category)
+        if (longest * static_cast<qsizetype>(axis.ticks.size()) > characters_per_category ||
+            axis.ticks.size() > max_tick_labels)
             category_axis->setLabelsAngle(-90);
         return category_axis;
     }
@@ -97,13 +112,15 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
 /// palette has red, orange and green), and its bars would vanish in it. (Not Qt's hatch patterns:
 /// their cached pixmaps crash a QApplication torn down at exit.) `opacity` scales the alpha:
 /// legend swatches need more than the faint tint behind the data.
-QColor role_colour(ColourRole role, int opacity = 1) {
+QColor role_colour(ColourRole role, bool dark, int opacity = 1) {
+    // On the dark ground the greys are white, lighter the worse.
+    const int grey = dark ? 255 : 0;
     switch (role) {
-        case ColourRole::Good: return QColor(0, 0, 0, 6 * opacity);
-        case ColourRole::Caution: return QColor(0, 0, 0, 22 * opacity);
-        case ColourRole::Bad: return QColor(0, 0, 0, 48 * opacity);
+        case ColourRole::Good: return QColor(grey, grey, grey, 6 * opacity);
+        case ColourRole::Caution: return QColor(grey, grey, grey, 22 * opacity);
+        case ColourRole::Bad: return QColor(grey, grey, grey, 48 * opacity);
     }
-    return QColor(0, 0, 0, 6 * opacity);
+    return QColor(grey, grey, grey, 6 * opacity);
 }
 
 double axis_min(QAbstractAxis* axis) {
@@ -119,24 +136,42 @@ double axis_max(QAbstractAxis* axis) {
 /// on white, then eight more of Tableau 20 (the same designer's extension: darker teal, olive, pink
 /// and grey, and the lighter blue, orange, green and purple), since the quantization workload alone
 /// compares twelve schemes; Qt's own theme repeats after five.
+constexpr std::size_t palette_size = 18;
+constexpr std::size_t pattern_count = 4;
+
 QColor series_colour(std::size_t index) {
-    static const QColor palette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
-                                     QColor(0x76, 0xb7, 0xb2), QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48),
-                                     QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f),
-                                     QColor(0xba, 0xb0, 0xac), QColor(0x49, 0x98, 0x94), QColor(0xb6, 0x99, 0x2d),
-                                     QColor(0xd3, 0x72, 0x95), QColor(0x79, 0x70, 0x6e), QColor(0xa0, 0xcb, 0xe8),
-                                     QColor(0xff, 0xbe, 0x7d), QColor(0x8c, 0xd1, 0x7d), QColor(0xd4, 0xa6, 0xc8)};
-    return palette[index % std::size(palette)];
+    static const QColor palette[palette_size] = {
+        QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
+        QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7),
+        QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac), QColor(0x49, 0x98, 0x94), QColor(0xb6, 0x99, 0x2d),
+        QColor(0xd3, 0x72, 0x95), QColor(0x79, 0x70, 0x6e), QColor(0xa0, 0xcb, 0xe8), QColor(0xff, 0xbe, 0x7d),
+        QColor(0x8c, 0xd1, 0x7d), QColor(0xd4, 0xa6, 0xc8)};
+    return palette[index % palette_size];
 }
 
-Qt::PenStyle pen_style(LinePattern pattern) {
+/// Whether a series is told apart by its line's dash (bars and scatters show their fill only).
+bool dashed_style(const Series& series) {
+    return series.style == SeriesStyle::Line || series.style == SeriesStyle::LineWithPoints;
+}
+
+/// A line's pen. The patterns are short, in units of the 2-pixel width, so that the legend's short
+/// sample, drawn with this same pen, shows them: Qt's DashLine (8-pixel dashes) came out as a solid
+/// stub there and its square DotLine dots as dashes. Dots are round.
+QPen series_pen(QColor colour, LinePattern pattern) {
+    QPen pen(colour, 2);
     switch (pattern) {
-        case LinePattern::Solid: return Qt::SolidLine;
-        case LinePattern::Dashed: return Qt::DashLine;
-        case LinePattern::Dotted: return Qt::DotLine;
-        case LinePattern::DashDotted: return Qt::DashDotLine;
+        case LinePattern::Solid: break;
+        case LinePattern::Dashed: pen.setDashPattern({2.5, 1.5}); break;
+        case LinePattern::Dotted:
+            pen.setCapStyle(Qt::RoundCap);
+            pen.setDashPattern({0.01, 2});
+            break;
+        case LinePattern::DashDotted:
+            pen.setCapStyle(Qt::RoundCap);
+            pen.setDashPattern({2, 1.5, 0.01, 1.5});
+            break;
     }
-    return Qt::SolidLine;
+    return pen;
 }
 
 /// Bars as filled step outlines over a numeric axis, so that bands and bins share it: [from, to)
@@ -159,6 +194,14 @@ BarPlace bar_place(const Series& series, int slot, int slot_count) {
     return {-0.4 + slot * width, width};
 }
 
+/// A point a twentieth of the visible range below the top: a mark there has its label (drawn above
+/// it) inside the plot, clear of the title.
+double below_top(double bottom, double top, AxisScale scale) {
+    constexpr double fraction = 0.05;
+    if (scale == AxisScale::Log) return top * std::pow(bottom / top, fraction);
+    return top - fraction * (top - bottom);
+}
+
 bool all_integers(const PlotModel& plot) {
     for (const Series& series : plot.series)
         for (const PlotPoint& point : series.points)
@@ -168,18 +211,55 @@ bool all_integers(const PlotModel& plot) {
 
 }  // namespace
 
-PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* parent)
+std::vector<SeriesLook> series_looks(const PlotModel& plot, SeriesColours& colours) {
+    std::vector<SeriesLook> looks;
+    std::vector<std::pair<std::size_t, LinePattern>> taken;
+    auto is_taken = [&](std::size_t colour, LinePattern pattern) {
+        return std::find(taken.begin(), taken.end(), std::pair(colour, pattern)) != taken.end();
+    };
+    for (const Series& series : plot.series) {
+        const std::size_t position = colours.position(series.colour_key.empty() ? series.name : series.colour_key);
+        std::size_t colour = position % palette_size;
+        const bool dashed = dashed_style(series);
+        // Past the palette's end a key's colour repeats an earlier key's: its dash moves on, so the
+        // two differ wherever they meet.
+        auto pattern = static_cast<LinePattern>(
+            dashed ? (static_cast<std::size_t>(series.pattern) + position / palette_size) % pattern_count : 0);
+        if (!series.neutral) {
+            // Within the plot no two series share colour and dash: the next dash, then the next colour.
+            for (std::size_t tries = 0; is_taken(colour, pattern) && tries < palette_size * pattern_count; ++tries) {
+                if (dashed && (tries + 1) % pattern_count != 0)
+                    pattern = static_cast<LinePattern>((static_cast<std::size_t>(pattern) + 1) % pattern_count);
+                else
+                    colour = (colour + 1) % palette_size;
+            }
+            taken.emplace_back(colour, pattern);
+        }
+        looks.push_back({colour, pattern});
+    }
+    return looks;
+}
+
+PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* parent, Backdrop backdrop)
     : QChartView(parent), model_(std::move(model)) {
     if (colours == nullptr) colours = &own_colours_;
     auto* chart = new QChart;
     setChart(chart);
+    // On the dark palette the chart is dark too (Qt's dark theme: its ground, text and grid), set
+    // before any series, whose colours the theme would reset; exported files stay white.
+    dark_ = backdrop == Backdrop::Palette && QApplication::palette().color(QPalette::Window).lightness() < 128;
+    if (dark_) chart->setTheme(QChart::ChartThemeDark);
     // The chart is the whole picture: no rounded background on a grey margin, no frame.
     chart->setBackgroundRoundness(0);
     chart->setMargins(QMargins(6, 6, 6, 6));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     setFrameShape(QFrame::NoFrame);
-    setBackgroundBrush(Qt::white);
-    chart->setTitle(text(model_.title));
+    setBackgroundBrush(dark_ ? chart->backgroundBrush() : QBrush(Qt::white));
+    // A title of two lines (a note under it) as rich text: Qt elides a long one-line title.
+    const QString title = text(model_.title);
+    chart->setTitle(title.contains(QLatin1Char('\n'))
+                        ? title.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
+                        : title);
     QFont title_font = chart->titleFont();
     title_font.setPointSizeF(title_font.pointSizeF() * 1.3);
     title_font.setBold(true);
@@ -196,12 +276,12 @@ PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* p
         static_cast<int>(std::count_if(model_.series.begin(), model_.series.end(),
                                        [](const Series& s) { return s.style == SeriesStyle::GroupedBars; }));
     int bar_slot = 0;
-    for (const Series& series : model_.series) {
+    const std::vector<SeriesLook> looks = series_looks(model_, *colours);
+    for (std::size_t i = 0; i < model_.series.size(); ++i) {
+        const Series& series = model_.series[i];
         const QColor colour =
-            series.neutral
-                ? QColor(70, 70, 70)
-                : series_colour(colours->position(series.colour_key.empty() ? series.name : series.colour_key));
-        add_series(series, colour, bar_slot, bar_slots);
+            series.neutral ? (dark_ ? QColor(200, 200, 200) : QColor(70, 70, 70)) : series_colour(looks[i].colour);
+        add_series(series, colour, looks[i].pattern, bar_slot, bar_slots);
         if (series.style == SeriesStyle::GroupedBars) ++bar_slot;
     }
     // A long legend (many entries, or long names such as "fp16 AMP + loss scaling: layer 1") reads
@@ -237,14 +317,14 @@ void PlotChartView::add_band(const Band& band) {
     }
     auto* area = new QAreaSeries(top, bottom);
     area->setName(text(band.label));
-    area->setBrush(role_colour(band.role));
+    area->setBrush(role_colour(band.role, dark_));
     area->setPen(Qt::NoPen);
     chart()->addSeries(area);
     area->attachAxis(x_axis_);
     area->attachAxis(y_axis_);
     parts_.push_back({area});
     // The band's own tint is too faint for a legend swatch.
-    for (QLegendMarker* marker : chart()->legend()->markers(area)) marker->setBrush(role_colour(band.role, 4));
+    for (QLegendMarker* marker : chart()->legend()->markers(area)) marker->setBrush(role_colour(band.role, dark_, 4));
     connect(area, &QAreaSeries::hovered, this, [band](QPointF, bool hovered) {
         if (!hovered) return;
         QToolTip::showText(QCursor::pos(), QStringLiteral("%1\nfrom %2 to %3")
@@ -253,7 +333,7 @@ void PlotChartView::add_band(const Band& band) {
     });
 }
 
-void PlotChartView::add_series(const Series& series, QColor colour, int bar_slot, int bar_slots) {
+void PlotChartView::add_series(const Series& series, QColor colour, LinePattern pattern, int bar_slot, int bar_slots) {
     const auto hover = [this, &series, bar_slot, bar_slots](QPointF point, bool hovered) {
         show_tooltip(series, point, hovered, bar_slot, bar_slots);
     };
@@ -263,11 +343,13 @@ void PlotChartView::add_series(const Series& series, QColor colour, int bar_slot
         for (const PlotPoint& p : series.points)
             if (drawable_on(model_.x_axis, p.x) && drawable_on(model_.y_axis, p.y))
                 bars.emplace_back(p.x + place.offset + place.width, PlotPoint{p.x + place.offset, p.y});
-        auto* area = new QAreaSeries(bar_outline(bars, model_.y_axis.scale == AxisScale::Log ? axis_min(y_axis_) : 0));
+        const double base = model_.y_axis.scale == AxisScale::Log ? axis_min(y_axis_) : 0;
+        auto* area = new QAreaSeries(bar_outline(bars, base));
         area->setColor(colour);
         area->setBorderColor(colour.darker(150));
         connect(area, &QAreaSeries::hovered, this, hover);
         add_part(series, area, true);
+        add_beyond_marks(series, colour, place.offset, place.width);
         return;
     }
     if (series.style == SeriesStyle::Points) {
@@ -279,6 +361,7 @@ void PlotChartView::add_series(const Series& series, QColor colour, int bar_slot
         points->setBorderColor(colour.darker(150));
         connect(points, &QScatterSeries::hovered, this, hover);
         add_part(series, points, true);
+        add_beyond_marks(series, colour, 0, 0);
         return;
     }
     std::vector<std::vector<PlotPoint>> runs = line_segments(model_, series);
@@ -288,12 +371,56 @@ void PlotChartView::add_series(const Series& series, QColor colour, int bar_slot
         for (const PlotPoint& p : runs[r]) line->append(p.x, p.y);
         // A lone point between gaps is a marker, or it would not show at all.
         line->setPointsVisible(series.style == SeriesStyle::LineWithPoints || runs[r].size() == 1);
-        QPen pen(colour, 2);
-        pen.setStyle(pen_style(series.pattern));
-        line->setPen(pen);
+        line->setPen(series_pen(colour, pattern));
         connect(line, &QLineSeries::hovered, this, hover);
         add_part(series, line, r == 0);
     }
+    add_beyond_marks(series, colour, 0, 0);
+}
+
+void PlotChartView::add_beyond_marks(const Series& series, QColor colour, double bar_offset, double bar_width) {
+    // NaN and inf (an output that is NaN where the truth is finite has an unbounded error) reach
+    // the top of the plot, marked, so that a failed policy is seen rather than left out.
+    // The mark says NaN either way: an unbounded error is NaN or infinite results where the truth
+    // is finite (the tooltip says so), and the narrow bars leave no room for more.
+    std::vector<double> xs;
+    for (const PlotPoint& p : series.points)
+        if (drawable_on(model_.x_axis, p.x) && (std::isnan(p.y) || (std::isinf(p.y) && p.y > 0))) xs.push_back(p.x);
+    if (xs.empty()) return;
+    const double top = axis_max(y_axis_);
+    const double mark_y = below_top(axis_min(y_axis_), top, model_.y_axis.scale);
+    const QString label = QStringLiteral("NaN");
+    if (bar_width > 0) {
+        std::vector<std::pair<double, PlotPoint>> bars;
+        for (double x : xs) bars.emplace_back(x + bar_offset + bar_width, PlotPoint{x + bar_offset, top});
+        auto* area = new QAreaSeries(bar_outline(bars, model_.y_axis.scale == AxisScale::Log ? axis_min(y_axis_) : 0));
+        QColor faint = colour;
+        faint.setAlpha(90);
+        area->setColor(faint);
+        QPen border(colour.darker(150), 1.5, Qt::DashLine);
+        area->setPen(border);
+        area->setObjectName(QStringLiteral("beyond"));
+        connect(area, &QAreaSeries::hovered, this, [this, &series, label](QPointF, bool hovered) {
+            if (hovered)
+                QToolTip::showText(QCursor::pos(),
+                                   QStringLiteral("%1\n%2: NaN or infinite results where the truth is finite")
+                                       .arg(text(series.name), text(model_.y_axis.label)));
+        });
+        add_part(series, area, false);
+    }
+    // The mark and its word at the top, over the bar's middle (a line's point where it would be).
+    auto* marks = new QScatterSeries;
+    for (double x : xs) marks->append(x + bar_offset + bar_width / 2, mark_y);
+    marks->setObjectName(QStringLiteral("beyond"));
+    marks->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    marks->setMarkerSize(9);
+    marks->setColor(colour);
+    marks->setBorderColor(colour.darker(150));
+    marks->setPointLabelsFormat(label);
+    marks->setPointLabelsVisible(true);
+    marks->setPointLabelsClipping(false);
+    marks->setPointLabelsColor(dark_ ? colour.lighter(150) : colour.darker(170));
+    add_part(series, marks, false);
 }
 
 void PlotChartView::add_part(const Series& series, QAbstractSeries* part, bool first) {

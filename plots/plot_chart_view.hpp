@@ -12,19 +12,41 @@
 
 namespace floatscope::plots {
 
+/// How one series of a plot is drawn: its palette colour (0..17) and its line's dash.
+struct SeriesLook {
+    std::size_t colour = 0;
+    LinePattern pattern = LinePattern::Solid;
+    friend bool operator==(const SeriesLook&, const SeriesLook&) = default;
+};
+
+/// The looks of a plot's series: each key's colour of the session (`colours`) and its series' own
+/// pattern, so that a policy keeps its colour across plots while the 18 colours last; a key past
+/// them repeats a colour with the next dash; and within the plot no two series (neutral ones
+/// aside) share colour and dash: a clash takes the next dash, then the next colour. Bars and
+/// scatters are told apart by colour alone.
+std::vector<SeriesLook> series_looks(const PlotModel& plot, SeriesColours& colours);
+
 /// Draws one PlotModel. Interaction: drag a rectangle to zoom in, right click to zoom out,
 /// mouse wheel to zoom, middle-button drag or arrow keys to pan, double click or Home to show the
 /// whole range again; click a legend entry to hide or show its series; hover a series for a tooltip
-/// with its exact values. Points the axes cannot show (non-finite, or <= 0 on a log axis) are
-/// left out of the drawing (they stay in the model and its CSV), and a line breaks there and at
+/// with its exact values. NaN and +inf are drawn at the top of the plot, marked NaN (a bar to the
+/// top for bars), never left out; other points the axes cannot show (-inf, or <= 0 on a log axis)
+/// are left out of the drawing (they stay in the model and its CSV), and a line breaks there and at
 /// the positions it has no point at (line_segments.hpp). Legend entries of lines show their
-/// pattern. The chart fills the widget on white, without a frame or rounded margin.
+/// pattern. The chart fills the widget, on white (dark on the dark palette), without a frame or
+/// rounded margin.
 class PlotChartView : public QChartView {
     Q_OBJECT
 public:
     /// `colours`: the palette positions of the series' colour keys, shared by the plots of a
     /// session so that a policy keeps its colour (it must outlive the view); nullptr: this plot's own.
-    explicit PlotChartView(PlotModel model, SeriesColours* colours = nullptr, QWidget* parent = nullptr);
+    /// Backdrop::Palette: dark on the dark palette (the application's window colour), white
+    /// otherwise; Backdrop::White: always white (exported files).
+    enum class Backdrop { Palette, White };
+    explicit PlotChartView(PlotModel model, SeriesColours* colours = nullptr, QWidget* parent = nullptr,
+                           Backdrop backdrop = Backdrop::Palette);
+    /// Whether the chart is drawn on the dark theme.
+    bool dark() const { return dark_; }
 
     const PlotModel& model() const { return model_; }
     /// Shows the whole range again after zooming and panning.
@@ -40,7 +62,10 @@ protected:
 
 private:
     void add_band(const Band& band);
-    void add_series(const Series& series, QColor colour, int bar_slot, int bar_slots);
+    void add_series(const Series& series, QColor colour, LinePattern pattern, int bar_slot, int bar_slots);
+    /// The series' NaN and +inf points drawn at the top of the plot, marked "NaN" (bars: a bar
+    /// to the top, dashed): never left out. bar_width 0: a marker only.
+    void add_beyond_marks(const Series& series, QColor colour, double bar_offset, double bar_width);
     /// Adds a drawn part of the model's series: the first carries the legend entry, the others
     /// (a broken line's later runs) follow it when it is hidden.
     void add_part(const Series& series, QAbstractSeries* part, bool first);
@@ -53,6 +78,7 @@ private:
     std::vector<std::vector<QAbstractSeries*>> parts_;
     QAbstractAxis* x_axis_ = nullptr;
     QAbstractAxis* y_axis_ = nullptr;
+    bool dark_ = false;
     bool panning_ = false;
     QPoint pan_from_;
 };

@@ -37,6 +37,9 @@ struct Axis {
     /// them by name and draws no line across them. Otherwise the axis is an ordered number (n,
     /// layer, epoch) labelled by its values, the ticks naming its points in CSV and tooltips.
     bool categorical = false;
+    /// An ordered axis whose positions are known by name (an ONNX graph's nodes in execution
+    /// order): a view labels the ticks by name, as categories, but joins the points by lines.
+    bool named_ticks = false;
     friend bool operator==(const Axis&, const Axis&) = default;
 };
 

@@ -10,6 +10,7 @@
 
 #include "plots/report_metrics.hpp"
 #include "plots/report_plots.hpp"
+#include "plots/report_selection.hpp"
 
 namespace floatscope::plots {
 
@@ -39,13 +40,6 @@ std::map<std::pair<std::string, std::string>, std::vector<RegionMetrics>> region
         list[at->second].values[row.metric] = row.value;
     }
     return out;
-}
-
-/// "q_proj.weight [nf4]" -> ("q_proj.weight", "nf4"): a weights region of one tensor and scheme.
-std::optional<std::pair<std::string, std::string>> tensor_and_scheme(const std::string& label) {
-    const std::size_t open = label.rfind(" [");
-    if (open == std::string::npos || label.empty() || label.back() != ']') return std::nullopt;
-    return std::make_pair(label.substr(0, open), label.substr(open + 2, label.size() - open - 3));
 }
 
 /// Whether the report has more than one (run, policy) with `kind` regions carrying `metric_name`;

@@ -67,7 +67,7 @@ std::vector<std::filesystem::path> render_report_plots(const emu::Report& report
             core::write_file_atomically(bands, bands_csv(plot));
             written.push_back(bands);
         }
-        PlotChartView view(plot, &colours);
+        PlotChartView view(plot, &colours, nullptr, PlotChartView::Backdrop::White);
         write_pictures(view, stem, plot.title, size, written);
     }
     for (const HeatmapModel& heatmap : all.heatmaps) {

@@ -95,6 +95,12 @@ RegionPositions region_positions(const emu::Report& report, std::string_view reg
     return positions;
 }
 
+std::optional<std::pair<std::string, std::string>> tensor_and_scheme(const std::string& label) {
+    const std::size_t open = label.rfind(" [");
+    if (open == std::string::npos || label.empty() || label.back() != ']') return std::nullopt;
+    return std::make_pair(label.substr(0, open), label.substr(open + 2, label.size() - open - 3));
+}
+
 std::string track_name(const emu::Report& report, const std::string& run, const std::string& policy) {
     return in_several_runs(report, policy) ? policy + " (run " + run + ")" : policy;
 }

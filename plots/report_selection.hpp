@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,6 +56,10 @@ struct RegionPositions {
 };
 RegionPositions region_positions(const emu::Report& report, std::string_view region_kind,
                                  const std::vector<std::string_view>& metrics);
+
+/// "q_proj.weight [nf4]" -> ("q_proj.weight", "nf4"): a weights region of one tensor and scheme;
+/// nullopt for a label of another shape.
+std::optional<std::pair<std::string, std::string>> tensor_and_scheme(const std::string& label);
 
 /// The legend name of a policy of a run, as MetricTrack::name: the policy, with " (run N)" where
 /// a policy of that name ran in several runs of the report.

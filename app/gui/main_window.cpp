@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
@@ -74,6 +75,22 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
                        "toward +/-inf; rto: to odd; sr, sr-equal: stochastic (fixed seed)"));
     connect(rounding_, &QComboBox::currentTextChanged, this,
             [this](const QString& name) { state_->set_rounding_mode(core::parse_rounding_mode(name.toStdString())); });
+    // The views' tabs in a toolbar row of their own across the whole window, above the lab's
+    // rounding box and sidebar: those show on the lab's tabs only, and inside the tab widget's
+    // own bar their coming and going moved the tabs under the pointer (a click landed on another).
+    tab_bar_ = new QTabBar(this);
+    tab_bar_->setObjectName(QStringLiteral("view_tabs"));
+    tab_bar_->setDocumentMode(true);
+    tab_bar_->setExpanding(false);
+    tab_bar_->setUsesScrollButtons(true);
+    tab_bar_->setDrawBase(false);
+    auto* tabs_bar = addToolBar(QStringLiteral("Views"));
+    tabs_bar->setObjectName(QStringLiteral("views_toolbar"));
+    tabs_bar->setMovable(false);
+    tabs_bar->setFloatable(false);
+    tabs_bar->toggleViewAction()->setEnabled(false);
+    tabs_bar->addWidget(tab_bar_);
+    addToolBarBreak();
     rounding_bar_ = addToolBar(QStringLiteral("Rounding"));
     rounding_bar_->setObjectName(QStringLiteral("rounding_toolbar"));
     rounding_bar_->setMovable(false);
@@ -84,7 +101,10 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
 
     tabs_ = new QTabWidget(this);
     tabs_->setDocumentMode(true);
+    tabs_->tabBar()->hide();  // tab_bar_ shows the tabs
     setCentralWidget(tabs_);
+    connect(tab_bar_, &QTabBar::currentChanged, tabs_, &QTabWidget::setCurrentIndex);
+    connect(tabs_, &QTabWidget::currentChanged, tab_bar_, &QTabBar::setCurrentIndex);
     bits_ = new BitsView(*state_, tabs_);
     formats_ = new FormatsView(*state_, tabs_);
     number_line_ = new NumberLineView(*state_, tabs_);
@@ -113,8 +133,8 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
     // Tab order: the format list, the add-format entry, then the views; each view orders its own widgets.
     setTabOrder(sidebar_->list(), sidebar_->name_entry());
     setTabOrder(sidebar_->name_entry(), rounding_);
-    setTabOrder(rounding_, tabs_);
-    setTabOrder(tabs_, bits_->value_entry());
+    setTabOrder(rounding_, tab_bar_);
+    setTabOrder(tab_bar_, bits_->value_entry());
 
     resize(1280, 800);
     if (persistent_) {
@@ -273,6 +293,7 @@ void MainWindow::build_menus() {
 
 void MainWindow::add_view(QWidget* view, const QString& title, const QString& name, std::function<std::string()> csv) {
     tabs_->addTab(view, title);
+    tab_bar_->addTab(title);
     view_names_ << name;
     exports_.push_back(std::move(csv));
 }
@@ -311,6 +332,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     if (persistent_) {
         QSettings settings;
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        // A Formats dock squeezed by a view that asked for more width than the screen had is not
+        // kept that way: it is saved at least as wide as the text scale's format names need.
+        const int needed = static_cast<int>(sidebar_width * text_scale());
+        if (!dock_->isHidden() && !dock_->isFloating() && dock_->width() < needed)
+            resizeDocks({dock_}, {needed}, Qt::Horizontal);
         settings.setValue(QStringLiteral("window/state"), saveState());
         settings.setValue(QStringLiteral("window/view"), current_view_name());
         state_->save(settings);

@@ -12,6 +12,7 @@
 class QAction;
 class QComboBox;
 class QDockWidget;
+class QTabBar;
 class QTabWidget;
 class QToolBar;
 
@@ -84,6 +85,7 @@ private:
     bool persistent_ = true;
     LabState* state_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    QTabBar* tab_bar_ = nullptr;  ///< the views' tabs, in a toolbar row that the lab's controls do not move
     QComboBox* rounding_ = nullptr;
     QDockWidget* dock_ = nullptr;
     QToolBar* rounding_bar_ = nullptr;

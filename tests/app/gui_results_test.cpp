@@ -8,6 +8,7 @@
 #include <QAbstractItemModel>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QFile>
 #include <QHeaderView>
 #include <QImage>
 #include <QItemSelectionModel>
@@ -225,4 +226,31 @@ TEST_CASE("Compare leaves out the error columns of a training run, which has no 
     CHECK_FALSE(headers.contains("Bits correct"));
     REQUIRE(headers.indexOf("Train loss") > 0);
     CHECK(table.index(0, static_cast<int>(headers.indexOf("Train loss"))).data(Qt::UserRole).toDouble() > 0);
+}
+
+TEST_CASE("Export current view on Results writes what the plots show: runs overlaid, a Compare selection", "[gui]") {
+    test::gui_application();
+    Workspace w;
+    REQUIRE(w.run(small_mlp("4")));
+    REQUIRE(w.run(small_mlp("6")));
+    test::TempDir dir;
+    const QString path = QString::fromStdString((dir.path() / "shown.csv").string());
+    auto exported = [&] {
+        w.window.show_view("results");
+        w.window.export_current_view(path);
+        QFile file(path);
+        REQUIRE(file.open(QIODevice::ReadOnly));
+        return QString::fromUtf8(file.readAll());
+    };
+    // Both runs overlaid: both runs' rows, not the last selected run's alone.
+    w.results().select_runs({0, 1});
+    const QString both = exported();
+    CHECK(both.contains(QStringLiteral("\n1,mlp-forward,fp16,")));
+    CHECK(both.contains(QStringLiteral("\n2,mlp-forward,fp16,")));
+    // Compare's selection filters the plots to fp16: the export too.
+    w.results().select_runs({1});
+    w.ws.compare_view()->table()->selectRow(1);
+    const QString fp16 = exported();
+    CHECK(fp16.contains(QStringLiteral(",fp16,")));
+    CHECK_FALSE(fp16.contains(QStringLiteral(",fp32,")));
 }

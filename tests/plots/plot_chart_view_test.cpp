@@ -4,15 +4,18 @@
 #include <QApplication>
 #include <QAreaSeries>
 #include <QCategoryAxis>
+#include <QGraphicsLineItem>
 #include <QImage>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QScatterSeries>
 #include <QValueAxis>
 #include <cmath>
 #include <map>
 #include <set>
 
+#include "plots/metric_plot.hpp"
 #include "plots/plot_chart_view.hpp"
 #include "plots/plot_export.hpp"
 #include "plots/report_plots.hpp"
@@ -106,12 +109,58 @@ TEST_CASE("points a log axis cannot show are left out of the drawing, and the li
     application();
     PlotModel model;
     model.y_axis.scale = AxisScale::Log;
-    model.series = {{"s", {{0, 1e-3}, {1, 0}, {2, std::nan("")}, {3, 1e-2}}, SeriesStyle::Line, 1}};
+    model.series = {{"s", {{0, 1e-3}, {1, 0}, {2, -INFINITY}, {3, 1e-2}}, SeriesStyle::Line, 1}};
     PlotChartView view(model);
     REQUIRE(view.chart()->series().size() == 2);  // 0 and 3, not joined across 1 and 2
     CHECK(qobject_cast<QLineSeries*>(view.chart()->series().at(0))->points() == QList<QPointF>{{0, 1e-3}});
     CHECK(qobject_cast<QLineSeries*>(view.chart()->series().at(1))->points() == QList<QPointF>{{3, 1e-2}});
     CHECK(view.model().series[0].points.size() == 4);  // the model keeps them
+}
+
+TEST_CASE("a NaN or unbounded value is drawn at the top of the plot, marked, never left out") {
+    // An FP8 policy whose outputs are all NaN has an infinite normwise error: its bar reaches the
+    // top, marked NaN, where it had been left out and the chart looked as if it had no value.
+    application();
+    PlotModel model;
+    model.x_axis = {"output", AxisScale::Linear, 10, {}, {{0, "logits"}, {1, "probs"}}, true};
+    model.y_axis.scale = AxisScale::Log;
+    model.series = {{"fp32", {{0, 1e-7}, {1, 2e-7}}, SeriesStyle::GroupedBars},
+                    {"fp8", {{0, INFINITY}, {1, std::nan("")}}, SeriesStyle::GroupedBars},
+                    {"bf16", {{0, 1e-3}, {1, INFINITY}}, SeriesStyle::LineWithPoints}};
+    PlotChartView view(model);
+    view.show();
+    const double top = qobject_cast<QLogValueAxis*>(axis(view, Qt::Vertical))->max();
+    std::vector<QScatterSeries*> marks;
+    std::vector<QAreaSeries*> bars;
+    for (QAbstractSeries* s : view.chart()->series()) {
+        if (s->objectName() != "beyond") continue;
+        if (auto* m = qobject_cast<QScatterSeries*>(s)) marks.push_back(m);
+        if (auto* b = qobject_cast<QAreaSeries*>(s)) bars.push_back(b);
+    }
+    REQUIRE(marks.size() == 2);  // fp8's two bars, bf16's point
+    CHECK(marks[0]->name() == "fp8");
+    CHECK(marks[0]->count() == 2);
+    const double bottom = qobject_cast<QLogValueAxis*>(axis(view, Qt::Vertical))->min();
+    CHECK(marks[0]->at(0).y() > std::sqrt(top * bottom));  // near the top, its label inside the plot
+    CHECK(marks[0]->at(0).y() < top);
+    CHECK(marks[0]->pointLabelsVisible());
+    CHECK(marks[0]->pointLabelsFormat() == "NaN");
+    CHECK(marks[1]->name() == "bf16");
+    CHECK(marks[1]->count() == 1);
+    CHECK(marks[1]->at(0) == QPointF(1, marks[0]->at(0).y()));
+    CHECK(marks[1]->pointLabelsFormat() == "NaN");
+    REQUIRE(bars.size() == 1);  // fp8's bars to the top, in its slot beside fp32's
+    CHECK(bars[0]->upperSeries()->count() == 8);
+    CHECK(bars[0]->upperSeries()->at(1).y() == top);
+    CHECK(bars[0]->upperSeries()->at(1).x() == Approx(0.0));
+    // They belong to their series' legend entry: no entries of their own, hidden with it.
+    int shown_markers = 0;
+    for (QLegendMarker* marker : view.chart()->legend()->markers()) shown_markers += marker->isVisible();
+    CHECK(shown_markers == 3);
+    QAbstractSeries* fp8 = view.chart()->series().at(1);
+    emit view.chart()->legend()->markers(fp8).at(0)->clicked();
+    CHECK_FALSE(marks[0]->isVisible());
+    CHECK_FALSE(bars[0]->isVisible());
 }
 
 TEST_CASE("histogram: the format's bands under the bars, reaching the plot's edges") {
@@ -234,8 +283,7 @@ TEST_CASE("a missing point leaves a gap: the line in two parts under one legend 
     application();
     PlotModel model;
     model.x_axis.ticks = {{0, "layer 0"}, {1, "layer 1"}, {2, "layer 2"}, {3, "layer 3"}};
-    model.series = {{"fp16", {{0, 1}, {1, 2}, {3, 4}}, SeriesStyle::Line},
-                    {"bf16", {{0, 1}, {1, std::nan("")}, {2, 3}, {3, 4}}}};
+    model.series = {{"fp16", {{0, 1}, {1, 2}, {3, 4}}, SeriesStyle::Line}, {"bf16", {{0, 1}, {2, 3}, {3, 4}}}};
     PlotChartView view(model);
     view.show();
     const QList<QAbstractSeries*> parts = view.chart()->series();
@@ -293,8 +341,53 @@ TEST_CASE("legend entries of lines are drawn as the line, dashes and all") {
     for (QAbstractSeries* s : view.chart()->series()) {
         QLegendMarker* marker = view.chart()->legend()->markers(s).at(0);
         CHECK(marker->shape() == QLegend::MarkerShapeFromSeries);
-        const Qt::PenStyle expected = s->name().endsWith("test loss") ? Qt::DashLine : Qt::SolidLine;
-        CHECK(marker->pen().style() == expected);
+        const QPen pen = qobject_cast<QLineSeries*>(s)->pen();
+        CHECK(marker->pen().style() == pen.style());
+        CHECK(marker->pen().dashPattern() == pen.dashPattern());
+        CHECK((pen.style() == Qt::SolidLine) == !s->name().endsWith("test loss"));
+    }
+}
+
+namespace {
+
+void collect_lines(QGraphicsItem* item, std::vector<QGraphicsLineItem*>& lines) {
+    if (auto* line = dynamic_cast<QGraphicsLineItem*>(item)) lines.push_back(line);
+    for (QGraphicsItem* child : item->childItems()) collect_lines(child, lines);
+}
+
+}  // namespace
+
+TEST_CASE("each legend sample shows its line's whole pattern: a dash is not a solid stub, a dot not a dash",
+          "[plots]") {
+    // Qt draws a line's legend sample 11 pixels long with the line's pen: Qt's DashLine repeats
+    // every 12 pixels at width 2 (a solid stub there) and its DotLine's square dots read as dashes.
+    application();
+    PlotModel model;
+    model.x_axis.ticks = {{0, "a"}, {1, "b"}};
+    const LinePattern patterns[] = {LinePattern::Solid, LinePattern::Dashed, LinePattern::Dotted,
+                                    LinePattern::DashDotted};
+    for (int i = 0; i < 4; ++i)
+        model.series.push_back(
+            {"s" + std::to_string(i), {{0, 1.0 + i}, {1, 2.0 + i}}, SeriesStyle::Line, 1, "one", false, patterns[i]});
+    PlotChartView view(model);
+    view.resize(800, 500);
+    view.show();
+    std::vector<QGraphicsLineItem*> samples;
+    collect_lines(view.chart()->legend(), samples);
+    REQUIRE(samples.size() == 4);
+    for (int i = 0; i < 4; ++i) {
+        INFO("pattern " << i);
+        const QPen line = qobject_cast<QLineSeries*>(view.chart()->series().at(i))->pen();
+        const QPen sample = samples[static_cast<std::size_t>(i)]->pen();
+        CHECK(sample.style() == line.style());
+        CHECK(sample.dashPattern() == line.dashPattern());
+        CHECK(sample.capStyle() == line.capStyle());
+        if (i == 0) continue;
+        // One whole period of the pattern fits the sample, and the dotted ones have round dots.
+        double period = 0;
+        for (const qreal part : line.dashPattern()) period += part * line.widthF();
+        CHECK(period <= samples[static_cast<std::size_t>(i)]->line().length());
+        if (patterns[i] == LinePattern::Dotted) CHECK(line.capStyle() == Qt::RoundCap);
     }
 }
 
@@ -324,4 +417,101 @@ TEST_CASE("export at 1600x1000 and 192 dpi: that many pixels, the chart white to
     for (int y = 0; y < image.height(); y += 5)
         for (int x = 0; x < image.width(); x += 5) colours.insert(image.pixel(x, y));
     CHECK(colours.size() > 20);
+}
+
+TEST_CASE("past the palette's eighteen colours a repeated colour comes with another dash", "[plots]") {
+    // A session that has seen 18 policy names: the 19th's colour is fp32's again (issue 38: fp32 and
+    // "fp16; accumulate=fp32" both red); in one plot the two must still look different.
+    application();
+    SeriesColours colours;
+    for (int p = 0; p < 18; ++p) colours.position(p == 0 ? "fp32" : "seen " + std::to_string(p));
+    PlotModel model;
+    model.x_axis.ticks = {{0, "n = 1"}, {1, "n = 2"}};
+    model.series = {{"fp32", {{0, 1}, {1, 2}}, SeriesStyle::Line, 1, "fp32"},
+                    {"fp16; accumulate=fp32", {{0, 3}, {1, 4}}, SeriesStyle::Line, 1, "fp16; accumulate=fp32"}};
+    PlotChartView view(model, &colours);
+    const QPen fp32 = qobject_cast<QLineSeries*>(view.chart()->series().at(0))->pen();
+    const QPen other = qobject_cast<QLineSeries*>(view.chart()->series().at(1))->pen();
+    CHECK(std::tuple(fp32.color().rgb(), fp32.style(), fp32.dashPattern()) !=
+          std::tuple(other.color().rgb(), other.style(), other.dashPattern()));
+    CHECK(fp32.style() == Qt::SolidLine);  // the first keeps its look
+}
+
+TEST_CASE("within a plot no two series share colour and dash, however many keys the session saw", "[plots]") {
+    application();
+    SeriesColours colours;
+    for (int p = 0; p < 100; ++p) colours.position("key " + std::to_string(p));
+    PlotModel model;
+    model.x_axis.ticks = {{0, "n = 1"}, {1, "n = 2"}};
+    // Keys 0, 18, 36, 54, 72 and 90 share a colour; 72 also has key 0's dash (a shift of 4 patterns).
+    for (int p : {0, 18, 36, 54, 72, 90})
+        for (LinePattern pattern : {LinePattern::Solid, LinePattern::Dashed})
+            model.series.push_back({"key " + std::to_string(p) + (pattern == LinePattern::Solid ? "" : " bound"),
+                                    {{0, 1.0 + p}, {1, 2.0 + p}},
+                                    SeriesStyle::Line,
+                                    1,
+                                    "key " + std::to_string(p),
+                                    false,
+                                    pattern});
+    PlotChartView view(model, &colours);
+    std::set<std::pair<QRgb, std::vector<qreal>>> looks;  // colour and dashes (none: solid)
+    for (QAbstractSeries* s : view.chart()->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s)) {
+            const QList<qreal> dashes =
+                line->pen().style() == Qt::SolidLine ? QList<qreal>{} : line->pen().dashPattern();
+            looks.insert({line->pen().color().rgb(), std::vector<qreal>(dashes.begin(), dashes.end())});
+        }
+    CHECK(looks.size() == model.series.size());
+    // Bars show no dash: theirs differ in colour.
+    PlotModel bars;
+    bars.x_axis = {"scheme", AxisScale::Linear, 10, {}, {{0, "int4"}}, true};
+    bars.series = {{"a", {{0, 1}}, SeriesStyle::GroupedBars, 1, "key 0"},
+                   {"b", {{0, 2}}, SeriesStyle::GroupedBars, 1, "key 18"}};
+    PlotChartView bar_view(bars, &colours);
+    CHECK(qobject_cast<QAreaSeries*>(bar_view.chart()->series().at(0))->color() !=
+          qobject_cast<QAreaSeries*>(bar_view.chart()->series().at(1))->color());
+}
+
+TEST_CASE("ONNX node plots name their nodes on the axis, op type beside, in execution order", "[plots]") {
+    application();
+    floatscope::emu::Report report;
+    const char* nodes[] = {"q_proj (MatMul)", "scores (MatMul)", "attn_softmax (Softmax)", " (Relu)", " (Relu)"};
+    for (int i = 0; i < 5; ++i)
+        for (const char* policy : {"fp32", "fp8"})
+            report.rows.push_back({"1", "onnx", policy, "node", i, nodes[i], "normwise_rel_error", 1e-3 * (i + 1)});
+    MetricPlotSpec spec{"normwise", "Normwise error per %1", {}};
+    spec.y_axis.scale = AxisScale::Log;
+    const std::optional<PlotModel> model = metric_plot(report, "node", {"normwise_rel_error"}, spec);
+    REQUIRE(model);
+    CHECK(model->x_axis.named_ticks);
+    CHECK_FALSE(model->x_axis.categorical);  // still a line along the execution order
+    PlotChartView view(*model);
+    auto* x = qobject_cast<QCategoryAxis*>(axis(view, Qt::Horizontal));
+    REQUIRE(x != nullptr);
+    CHECK(x->categoriesLabels() ==
+          QStringList{"q_proj (MatMul)", "scores (MatMul)", "attn_softmax (Softmax)", " (Relu)", " (Relu) [4]"});
+    CHECK(qobject_cast<QLineSeries*>(view.chart()->series().at(0)) != nullptr);
+}
+
+TEST_CASE("on the dark palette plots are dark with light text, and exported files stay white", "[plots]") {
+    application();
+    const QPalette light = QApplication::palette();
+    QPalette dark = light;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x25));
+    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    QApplication::setPalette(dark);
+    PlotModel model;
+    model.x_axis.ticks = {{0, "a"}, {1, "b"}};
+    model.series = {{"fp16", {{0, 1}, {1, 2}}, SeriesStyle::Line}};
+    PlotChartView shown(model);
+    CHECK(shown.chart()->backgroundBrush().color().lightness() < 100);
+    CHECK(shown.chart()->titleBrush().color().lightness() > 150);
+    CHECK(shown.backgroundBrush().color().lightness() < 100);  // no white margin around it
+    PlotChartView exported(model, nullptr, nullptr, PlotChartView::Backdrop::White);
+    CHECK_FALSE(exported.dark());
+    CHECK(exported.backgroundBrush().color() == QColor(Qt::white));
+    QApplication::setPalette(light);
+    PlotChartView back(model);
+    CHECK_FALSE(back.dark());
+    CHECK(back.backgroundBrush().color() == QColor(Qt::white));
 }

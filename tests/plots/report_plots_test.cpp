@@ -87,6 +87,58 @@ TEST_CASE("quantization: SQNR and relative error along the schemes") {
     CHECK(plots[1].y_axis.scale == AxisScale::Log);
 }
 
+TEST_CASE("a normwise error plot says 'with its bounds' only where it draws some") {
+    floatscope::emu::Report report;
+    report.rows = {row("fp16", "k", 0, "k = 16", "normwise_rel_error", 1e-3),
+                   row("fp16", "k", 0, "k = 16", "error_bound_deterministic", 1e-2),
+                   row("fp16", "node", 0, "mm (MatMul)", "normwise_rel_error", 1e-3)};
+    const std::vector<PlotModel> plots = error_growth_plots(report, ErrorMeasure::NormwiseRelError);
+    REQUIRE(plots.size() == 2);
+    CHECK(plots[0].title == "Normwise relative error ||x - t|| / ||t|| per k, with its bounds");
+    CHECK(plots[1].title == "Normwise relative error ||x - t|| / ||t|| per node");
+}
+
+TEST_CASE("FPCore error plots say how many points never ended and what became of them") {
+    floatscope::emu::Report report;
+    report.rows = {row("bf16", "output", 0, "result", "samples", 256),
+                   row("bf16", "output", 0, "result", "budget_exceeded_count", 177),
+                   row("bf16", "output", 0, "result", "rel_error_max", 0.17),
+                   row("bf16", "output", 0, "result", "bits_error_max", 16),
+                   row("bf16", "output", 0, "result", "bits_error_avg", 12),
+                   row("bf16", "iteration", 1, "y after iteration 1", "samples", 256),
+                   row("fp32", "output", 0, "result", "samples", 256),
+                   row("fp32", "output", 0, "result", "budget_exceeded_count", 0)};
+    CHECK(error_growth_plots(report, ErrorMeasure::RelativeErrorMax).at(0).title ==
+          "Max relative error per output\n(points that never ended, left out: bf16 177 of 256)");
+    CHECK(error_growth_plots(report, ErrorMeasure::BitsOfError)
+              .at(0)
+              .title.ends_with("(points that never ended, counted as all bits wrong: bf16 177 of 256)"));
+}
+
+TEST_CASE("quantization per tensor: tensors on the axis by name, a bar per scheme in the scheme's colour") {
+    // The weights workload: one policy (fp32), a region per tensor and scheme; the plot had a bar
+    // per region, all "fp32", unlabelled past 16.
+    floatscope::emu::Report report;
+    for (const char* tensor : {"q_proj.weight", "k_proj.weight", "v_proj.weight"})
+        for (const char* scheme : {"int8", "nf4"})
+            report.rows.push_back(row("fp32", "tensor", static_cast<int>(report.rows.size()),
+                                      std::string(tensor) + " [" + scheme + "]", "sqnr_db",
+                                      std::string(scheme) == "int8" ? 40.0 : 20.0));
+    const std::vector<PlotModel> plots = quantization_plots(report);
+    REQUIRE(plots.size() == 1);
+    const PlotModel& plot = plots[0];
+    CHECK(plot.id == "quantization_sqnr_db_tensor");
+    CHECK(plot.title == "SQNR per tensor (dB, higher is better)");
+    CHECK(plot.x_axis.categorical);
+    CHECK(plot.x_axis.ticks == std::vector<AxisTick>{{0, "q_proj.weight"}, {1, "k_proj.weight"}, {2, "v_proj.weight"}});
+    REQUIRE(plot.series.size() == 2);
+    CHECK(plot.series[0].name == "int8");
+    CHECK(plot.series[0].colour_key == "int8");
+    CHECK(plot.series[1].colour_key == "nf4");
+    CHECK(plot.series[1].points == std::vector<PlotPoint>{{0, 20}, {1, 20}, {2, 20}});
+    CHECK(plot.series[0].style == SeriesStyle::GroupedBars);
+}
+
 TEST_CASE("series follow region order, keep a region's first value, and name the run in a sweep") {
     floatscope::emu::Report report;
     report.rows = {row("fp16", "step", 2, "step 2", "rel_error_max", 0.3),

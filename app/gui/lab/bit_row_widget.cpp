@@ -83,6 +83,8 @@ BitRowWidget::BitRowWidget(const core::FormatSpec& spec, QWidget* parent) : QFra
     auto* value_line = new QHBoxLayout;
     value_line->addWidget(caption(QStringLiteral("stored"), this));
     value_line->addWidget(exact_, 3);
+    // A gap after the stored value, which a narrow row cuts at its edge: it ran into "shortest".
+    value_line->addSpacing(12);
     value_line->addWidget(caption(QStringLiteral("shortest"), this));
     value_line->addWidget(shortest_, 1);
 

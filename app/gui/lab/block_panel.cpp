@@ -186,13 +186,26 @@ void BlockPanel::rebuild() {
 
 void BlockPanel::refresh_values() {
     const emu::BlockQuantized& q = *block_;
-    scale_value_->setText(QStringLiteral("= %1").arg(exact_text(q.block_scales[0])));
+    // The scale's code is worth its own value; a factor beyond it (NVFP4's per-tensor FP32 scale)
+    // is shown as such, not as if the E4M3 bits of 448 were 166.67.
+    const StoredScale scale = stored_scale(q);
+    const double code_value = core::decode_bits(scale.format, scale.bits).value;
+    const double factor = q.block_scales[0];
+    if (!q.format.double_quantization && !q.scale_codes.empty() && code_value != factor && code_value != 0 &&
+        std::isfinite(code_value))
+        scale_value_->setText(QStringLiteral("= %1 (%2) x %3 (per-tensor scale) = %4")
+                                  .arg(exact_text(code_value), QString::fromStdString(scale.format.name),
+                                       QString::number(factor / code_value, 'g', 6), exact_text(factor)));
+    else
+        scale_value_->setText(QStringLiteral("= %1").arg(exact_text(factor)));
     for (std::size_t i = 0; i < q.codes.size(); ++i) {
         const double v = stored_value(i);
         element_values_[i]->setText(exact_text(v));
         element_errors_[i]->setText(QString::number(v - inputs_[i], 'g', 6));
     }
 }
+
+QString BlockPanel::scale_text() const { return scale_value_ ? scale_value_->text() : QString(); }
 
 std::string BlockPanel::csv() const {
     std::string out = core::csv_record({"format", "input", "scale_bits", "scale", "bits", "value", "error"});

@@ -37,6 +37,8 @@ public:
     double scale_factor() const;
     double stored_value(std::size_t i) const;
     BitCellsWidget* scale_cells() const { return scale_cells_; }
+    /// What the scale row says its code is worth: "= 448 (fp8_e4m3) x 0.372 (per-tensor scale) = 166.67".
+    QString scale_text() const;
     BitCellsWidget* element_cells(std::size_t i) const { return element_cells_.at(i); }
     /// One record per element: format, input, scale_bits, scale, bits, value, error.
     std::string csv() const;

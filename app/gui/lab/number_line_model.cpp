@@ -2,7 +2,10 @@
 #include "app/gui/lab/number_line_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -53,53 +56,124 @@ NumberLine number_line(const core::FormatSpec& spec, core::RoundingMode mode) {
     return line;
 }
 
-RoundingInterval rounding_interval(const NumberLine& line, std::size_t index) {
-    const core::RoundingMode mode = line.mode;
-    const std::vector<double>& v = line.values;
+namespace {
+
+// Doubles as integers in the same order (-0 and +0 both 0): bisection over them ends at two
+// neighbouring doubles in at most 64 steps, whatever the scale.
+std::int64_t order_key(double x) {
+    if (x == 0) return 0;
+    const auto bits = static_cast<std::int64_t>(std::bit_cast<std::uint64_t>(std::fabs(x)));
+    return x > 0 ? bits : -bits;
+}
+
+double from_order_key(std::int64_t key) {
+    const double magnitude = std::bit_cast<double>(static_cast<std::uint64_t>(key < 0 ? -key : key));
+    return key < 0 ? -magnitude : magnitude;
+}
+
+/// The real halfway between two neighbouring doubles (not a double itself).
+core::ExactValue between(double low, double high) {
+    const bool negative = high <= 0;
+    const double magnitude = negative ? -high : low;  // the one nearer zero
+    const double ulp = high - low;  // a power of two: the two are neighbours of one sign (or one is 0)
+    const int u = std::ilogb(ulp);
+    const auto k = static_cast<std::uint64_t>(std::ldexp(magnitude, -u));
+    return core::ExactValue::from_scaled_integer(negative, 2 * k + 1, u - 1);
+}
+
+/// Where a value's rounding interval ends: `at`, and whether `at` itself rounds to the lower side.
+struct Split {
+    double at = 0;
+    bool at_rounds_low = false;
+};
+
+/// What x rounds to under the line's deterministic mode, as a point on the line: NaN (overflow in
+/// formats without inf, negatives in unsigned ones) and a result that raises overflow (saturation:
+/// max again, drawn past the line's end as "max, overflow raised") count as beyond the end on x's
+/// side, so that rounding is monotone in it.
+class Ranker {
+public:
+    explicit Ranker(const NumberLine& line) : rounder_(line.spec, core::RoundingOptions{line.mode}) {}
+    double operator()(const core::ExactValue& x) const {
+        const core::Rounded r = rounder_(x);
+        if (!std::isnan(r.value) && !r.flags.has(core::ExceptionFlags::overflow)) return r.value;
+        return x.negative ? -INFINITY : INFINITY;
+    }
+    double operator()(double x) const { return (*this)(core::ExactValue::from_double(x)); }
+
+    /// The boundary between reals that round to `limit` or below and those that round above it,
+    /// found between `low` (which rounds low) and `high` (which does not) by rounding only.
+    Split split(double limit, double low, double high) const {
+        std::int64_t a = order_key(low), b = order_key(high);
+        while (static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a) > 1) {
+            const std::int64_t mid =
+                a + static_cast<std::int64_t>((static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a)) / 2);
+            ((*this)(from_order_key(mid)) <= limit ? a = mid : b = mid);
+        }
+        const double last_low = from_order_key(a), first_high = from_order_key(b);
+        // The tie of formats of at most 16 bits is a double, so it is one of the two: the real
+        // between them says which (it rounds low when the boundary is first_high, rounding high).
+        if ((*this)(between(last_low, first_high)) <= limit) return {first_high, false};
+        return {last_low, true};
+    }
+
+private:
+    core::Rounder rounder_;
+};
+
+bool deterministic(core::RoundingMode mode) {
+    return mode != core::RoundingMode::Stochastic && mode != core::RoundingMode::StochasticEqual;
+}
+
+/// Stochastic modes may give either neighbour: a value's reals are the open gaps on both sides.
+RoundingInterval stochastic_interval(const std::vector<double>& v, std::size_t index) {
     const double value = v[index];
-    // Beyond the ends the gap repeats the last one (IEEE overflow: max + ulp/2 still rounds to max).
+    // Beyond the ends the gap repeats the last one.
     const double gap_below = index > 0 ? value - v[index - 1] : (v.size() > 1 ? v[1] - v[0] : 1);
     const double gap_above = index + 1 < v.size() ? v[index + 1] - value : gap_below;
-    const double previous = value - gap_below, next = value + gap_above;
+    return {value, value - gap_below, value + gap_above, false, false};
+}
+
+}  // namespace
+
+RoundingInterval rounding_interval(const NumberLine& line, std::size_t index) {
+    const std::vector<double>& v = line.values;
+    const double value = v[index];
     RoundingInterval r{value, value, value, true, true};
-    using M = core::RoundingMode;
-    switch (mode) {
-        case M::NearestEven:
-        case M::NearestAway: {
-            r.low = value - gap_below / 2;
-            r.high = value + gap_above / 2;
-            const bool even = (std::lround(value / std::min(gap_below, gap_above)) & 1) == 0;
-            r.low_closed = mode == M::NearestAway ? value <= 0 : even;
-            r.high_closed = mode == M::NearestAway ? value >= 0 : even;
-            break;
-        }
-        case M::Upward:
-            r.low = previous;
+    if (!deterministic(line.mode)) {
+        r = stochastic_interval(v, index);
+    } else {
+        // Each end found by rounding: the tie rule, the bit-string midpoints of posits and takums,
+        // HiFloat8's grid and the saturating ends all come from the Rounder, none from arithmetic.
+        const Ranker rank(line);
+        constexpr double largest = std::numeric_limits<double>::max();
+        if (index > 0) {
+            const Split s = rank.split(v[index - 1], v[index - 1], value);
+            r.low = s.at;
+            r.low_closed = !s.at_rounds_low;
+        } else if (rank(-largest) < value) {
+            const Split s = rank.split(std::nextafter(value, -INFINITY), -largest, value);
+            r.low = s.at;
+            r.low_closed = !s.at_rounds_low;
+        } else {
+            r.low = -INFINITY;  // every real below rounds here, without overflow
             r.low_closed = false;
-            break;
-        case M::Downward:
-            r.high = next;
+        }
+        if (index + 1 < v.size()) {
+            const Split s = rank.split(value, value, v[index + 1]);
+            r.high = s.at;
+            r.high_closed = s.at_rounds_low;
+        } else if (rank(largest) > value) {
+            const Split s = rank.split(value, value, largest);
+            r.high = s.at;
+            r.high_closed = s.at_rounds_low;
+        } else {
+            r.high = INFINITY;
             r.high_closed = false;
-            break;
-        case M::TowardZero:
-            if (value >= 0) {
-                r.high = next;
-                r.high_closed = false;
-            }
-            if (value <= 0) {
-                r.low = previous;
-                r.low_closed = false;
-            }
-            break;
-        case M::ToOdd:
-        case M::Stochastic:
-        case M::StochasticEqual:
-            r.low = previous;
-            r.high = next;
-            r.low_closed = r.high_closed = false;
-            break;
+        }
     }
-    // Past the ends the overflow rule decides, not the mirrored gap.
+    // Where rounding raises overflow (saturating formats give max again) the overflow rule's
+    // threshold ends the value's own interval: past it lies "max, overflow raised".
     if (index + 1 == v.size() && line.overflow && line.overflow->within == value) {
         r.high = line.overflow->at;
         r.high_closed = !line.overflow->included;
@@ -130,10 +204,17 @@ std::optional<Neighbourhood> neighbourhood(const NumberLine& line, const core::E
         n.above = sign > 0 ? outer : inner;
         return n;
     };
+    // Past an end that no rounding leaves (a deterministic mode without an overflow threshold): the
+    // end's own interval runs on to infinity.
+    auto end_only = [&](std::size_t end) -> std::optional<Neighbourhood> {
+        if (!deterministic(line.mode)) return std::nullopt;
+        n.below = n.above = rounding_interval(line, end);
+        return n;
+    };
     if (core::compare(x, core::ExactValue::from_double(v.back())) > 0)
-        return line.overflow ? std::optional(past_end(v.size() - 1, line.overflow, 1)) : std::nullopt;
+        return line.overflow ? std::optional(past_end(v.size() - 1, line.overflow, 1)) : end_only(v.size() - 1);
     if (core::compare(x, core::ExactValue::from_double(v.front())) < 0)
-        return line.negative_overflow ? std::optional(past_end(0, line.negative_overflow, -1)) : std::nullopt;
+        return line.negative_overflow ? std::optional(past_end(0, line.negative_overflow, -1)) : end_only(0);
     auto at_or_above = static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), xd) - v.begin());
     // xd is x rounded to a double: compare exactly, so that x just above a value is not taken for it.
     const int order = core::compare(x, core::ExactValue::from_double(v[at_or_above]));

@@ -34,9 +34,8 @@ NumberLine number_line(const core::FormatSpec& spec, core::RoundingMode mode);
 /// Whether number_line accepts the format.
 bool fits_number_line(const core::FormatSpec& spec);
 
-/// The reals that round to one format value under one mode: from `low` to `high`; an end is
-/// included when `*_closed`. Nearest modes end at the midpoints (ties go by the mode's tie rule, so
-/// the ends are shown as closed only where that rule picks this value).
+/// The reals that round to one format value under one mode: from `low` to `high` (infinite where
+/// every real beyond rounds to it); an end is included when `*_closed`.
 struct RoundingInterval {
     double value = 0;
     double low = 0;
@@ -48,7 +47,8 @@ struct RoundingInterval {
 /// The entered value's place on the line: the values just below and above it (the same value when
 /// it is representable), their intervals, and what it rounds to under the mode. Past max finite
 /// (or -max) the outer neighbour is what overflow gives (inf, NaN, or max when saturating), its
-/// interval running from the overflow threshold on.
+/// interval running from the overflow threshold on; where no rounding overflows both are the end
+/// value, whose interval runs to infinity.
 struct Neighbourhood {
     double x = 0;  ///< the entered value, to double precision (for drawing)
     RoundingInterval below;
@@ -57,14 +57,15 @@ struct Neighbourhood {
     bool exact = false;
 };
 
-/// nullopt when x is NaN or infinite, or outside the line where the mode has no overflow threshold.
+/// nullopt when x is NaN or infinite, or outside the line in a stochastic mode without an overflow threshold.
 std::optional<Neighbourhood> neighbourhood(const NumberLine& line, const core::ExactValue& x,
                                            const core::RoundingOptions& options);
 
-/// The interval of values[index] under the line's mode: nearest modes end at the midpoints, directed
-/// modes take one whole gap, round-to-odd and stochastic modes may reach either neighbour (open
-/// ends). The outer ends of the first and last value stop at the overflow thresholds; without one
-/// they mirror the last gap.
+/// The interval of values[index] under the line's mode, each end found by rounding (bisection over
+/// the doubles between two neighbours with the same Rounder as Bits and the CLI), so it follows the
+/// format's own rule: ties to even or away, the bit-string midpoints of posits and takums, HiFloat8's
+/// grid, round-to-odd, saturation (a result that raises overflow lies past the end, as the overflow
+/// threshold draws it). Stochastic modes may give either neighbour: open gaps both sides.
 RoundingInterval rounding_interval(const NumberLine& line, std::size_t index);
 
 }  // namespace floatscope::gui

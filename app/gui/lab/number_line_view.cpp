@@ -28,10 +28,20 @@ std::optional<NumberLine> line_of(const LabState& state, const QComboBox* box) {
 
 QString number(double v) { return QString::fromStdString(core::exact_decimal(v)); }
 
+/// A number that may wrap: takum8's range ends have 170 digits, and a label's narrowest width is
+/// its longest word, which had widened the window past the screen. Zero-width spaces every 24
+/// digits let it break (the CSV export writes the plain digits).
+QString wrappable_number(double v) {
+    QString digits = number(v);
+    constexpr qsizetype run = 24;
+    for (qsizetype at = run; at < digits.size(); at += run + 1) digits.insert(at, QChar(0x200B));
+    return digits;
+}
+
 QString result_name(const core::Rounded& r) {
     if (std::isnan(r.value)) return QStringLiteral("NaN");
     if (std::isinf(r.value)) return QStringLiteral("inf");
-    return number(r.value) +
+    return wrappable_number(r.value) +
            ((r.flags.bits & core::ExceptionFlags::overflow) ? QStringLiteral(" (overflow raised)") : QString());
 }
 
@@ -40,15 +50,17 @@ QString rules_text(const NumberLine& line) {
     QStringList rules;
     if (const auto& b = line.overflow)
         rules << QStringLiteral("x %1 %2 rounds to %3")
-                         .arg(b->included ? ">=" : ">", number(b->at), result_name(b->beyond)) +
-                     (b->at == b->within ? QString()
-                                         : QStringLiteral(", [%1, %2%3 to %1")
-                                               .arg(number(b->within), number(b->at), b->included ? ")" : "]"));
+                         .arg(b->included ? ">=" : ">", wrappable_number(b->at), result_name(b->beyond)) +
+                     (b->at == b->within
+                          ? QString()
+                          : QStringLiteral(", [%1, %2%3 to %1")
+                                .arg(wrappable_number(b->within), wrappable_number(b->at), b->included ? ")" : "]"));
     else
         rules << QStringLiteral("no fixed overflow threshold in this mode");
     if (const auto& b = line.underflow)
-        rules << (b->at > 0 ? QStringLiteral("0 < x %1 %2 rounds to 0").arg(b->included ? "<" : "<=", number(b->at))
-                            : QStringLiteral("every x > 0 rounds to %1 or more").arg(number(b->beyond.value)));
+        rules << (b->at > 0
+                      ? QStringLiteral("0 < x %1 %2 rounds to 0").arg(b->included ? "<" : "<=", wrappable_number(b->at))
+                      : QStringLiteral("every x > 0 rounds to %1 or more").arg(wrappable_number(b->beyond.value)));
     return QStringLiteral("<b>%1</b>: %2")
         .arg(QString::fromStdString(line.spec.name).toHtmlEscaped(), rules.join("; ").toHtmlEscaped());
 }

@@ -88,11 +88,19 @@ void draw_axis_labels(QPainter& p, const Scale& s, double y) {
     }
 }
 
+/// A value in a zoom label: every digit where that is short, else its 17 significant digits
+/// marked as rounded (takum8's 72-digit max ran the label off the plot; the CSV has every digit).
+QString zoom_number(double v) {
+    const QString exact = QString::fromStdString(core::exact_decimal(v));
+    constexpr qsizetype longest = 24;
+    return exact.size() <= longest ? exact : QChar(0x2248) + QString::number(v, 'g', 17);
+}
+
 QString interval_text(const RoundingInterval& r) {
     return QStringLiteral("%1%2, %3%4")
         .arg(r.low_closed ? "[" : "(")
-        .arg(QString::fromStdString(core::exact_decimal(r.low)))
-        .arg(QString::fromStdString(core::exact_decimal(r.high)))
+        .arg(zoom_number(r.low))
+        .arg(zoom_number(r.high))
         .arg(r.high_closed ? "]" : ")");
 }
 
@@ -379,18 +387,25 @@ void NumberLineWidget::paintEvent(QPaintEvent*) {
             if (v >= z.lo && v <= z.hi) p.drawLine(QPointF(z.x(v), y - 6), QPointF(z.x(v), y + 6));
         // Each neighbour's interval as a bar, the rounded result filled.
         const RoundingInterval* parts[2] = {&n->below, &n->above};
-        for (int k = 0; k < (n->exact ? 1 : 2); ++k) {
+        // Past an end that no rounding leaves, both neighbours are that end's one interval: one bar.
+        // (A saturating end's second bar is "max, overflow raised", past the threshold.)
+        const bool one_value = n->exact || (same_value(n->below.value, n->above.value) &&
+                                            n->below.low == n->above.low && n->below.high == n->above.high);
+        for (int k = 0; k < (one_value ? 1 : 2); ++k) {
             const RoundingInterval& r = *parts[k];
             const double bar_y = y + 10 + k * (line_height + 10);
             const bool chosen = same_value(r.value, n->rounded);
             QColor fill = lane_colours[lane];
             fill.setAlpha(chosen ? 110 : 40);
-            const QRectF bar(z.x(r.low), bar_y, std::max(2.0, z.x(r.high) - z.x(r.low)), 8);
+            // An interval that runs to infinity (posits' maxpos) ends at the lane's edge.
+            const double bar_left = std::clamp(z.x(r.low), left - 4, right + 4);
+            const double bar_right = std::clamp(z.x(r.high), left - 4, right + 4);
+            const QRectF bar(bar_left, bar_y, std::max(2.0, bar_right - bar_left), 8);
             p.fillRect(bar, fill);
             p.setPen(lane_colours[lane]);
             const QString label = QStringLiteral("%1 %2  rounds here: %3")
-                                      .arg(chosen ? QStringLiteral("->") : QStringLiteral("  "),
-                                           QString::fromStdString(core::exact_decimal(r.value)), interval_text(r));
+                                      .arg(chosen ? QStringLiteral("->") : QStringLiteral("  "), zoom_number(r.value),
+                                           interval_text(r));
             // Kept inside the plot: a label that would run off the right edge ends there instead.
             const double label_x = std::max(8.0, std::min(bar.left(), right - metrics.horizontalAdvance(label)));
             p.drawText(QPointF(label_x, bar_y + 8 + metrics.ascent()), label);

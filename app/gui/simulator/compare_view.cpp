@@ -18,6 +18,7 @@
 #include "app/gui/simulator/policy_summary.hpp"
 #include "core/csv.hpp"
 #include "core/error.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
 
 namespace floatscope::gui {
 
@@ -168,7 +169,8 @@ void CompareView::show_report(const emu::Report& report) {
 bool CompareView::list_policies() {
     note_->setText(
         QStringLiteral("Select rows to show only those policies in the plots (Results); "
-                       "click a header to sort. Errors are those of the last region (the result): ||x - t|| / ||t||; "
+                       "click a header to sort. Errors are those of the output regions (the result); a policy "
+                       "with NaN or infinite outputs where the truth is finite is FAILED; "
                        "underflow counts results whose exact value is below the normal range."));
     const std::vector<PolicySummary> summaries = summarize_policies(report_);
     const bool costed =
@@ -179,16 +181,78 @@ bool CompareView::list_policies() {
     // the loss past the edge.
     const bool errors = std::any_of(summaries.begin(), summaries.end(),
                                     [](const PolicySummary& s) { return s.final_error || s.final_bits_correct; });
+    // The error column's header names the metric it holds: normwise where every policy has it,
+    // the pointwise maximum where none does (FPCore, older reports), and each cell says so when mixed.
+    auto holds = [&](const char* metric) {
+        return std::all_of(summaries.begin(), summaries.end(),
+                           [&](const PolicySummary& s) { return !s.final_error || s.final_metric == metric; });
+    };
+    const QString error_header = holds(emu::metric::normwise_rel_error) ? QStringLiteral("Final error (normwise)")
+                                 : holds(emu::metric::rel_error_max)    ? QStringLiteral("Final error (max relative)")
+                                                                        : QStringLiteral("Final error");
+    const QString bits_header =
+        holds(emu::metric::rel_error_max) ? QStringLiteral("Bits correct (min)") : QStringLiteral("Bits correct");
     QStringList headers = {QStringLiteral("Policy"), QStringLiteral("Run")};
-    if (errors) headers << QStringLiteral("Final error (normwise)") << QStringLiteral("Bits correct");
+    if (errors) headers << error_header << bits_header;
+    // FPCore: points whose loops never ended are counted beside the error they are left out of.
+    const bool unfinished = std::any_of(summaries.begin(), summaries.end(),
+                                        [](const PolicySummary& s) { return s.never_ended && *s.never_ended > 0; });
+    if (unfinished) headers << QStringLiteral("Never ended");
     headers << QStringLiteral("Overflow") << QStringLiteral("Underflow") << QStringLiteral("NaN");
     if (training) headers << QStringLiteral("Test accuracy") << QStringLiteral("Train loss");
     if (costed)
         headers << QStringLiteral("Memory (MB)") << QStringLiteral("Est. time (ms)") << QStringLiteral("Energy (mJ)");
     model_->setHorizontalHeaderLabels(headers);
+    for (const char* counted : {"Overflow", "Underflow", "NaN"})
+        if (QStandardItem* header = model_->horizontalHeaderItem(static_cast<int>(headers.indexOf(counted))))
+            header->setToolTip(QStringLiteral("Results counted over every region, intermediate ones included"));
+    if (errors)
+        model_->horizontalHeaderItem(2)->setToolTip(
+            QStringLiteral("Of the output regions (the worst output): ||x - t|| / ||t|| (normwise) or "
+                           "max |x - t| / |t| (max relative); FAILED where an output is NaN or infinite "
+                           "where the truth is finite"));
     for (const PolicySummary& s : summaries) {
-        QList<QStandardItem*> row = {name_item(s.policy, s.run, s.policy, s.name), run_item(s.run)};
-        if (errors) row << number_item(s.final_error, 'e', 3) << number_item(s.final_bits_correct, 'f', 1);
+        QStandardItem* name = name_item(s.policy, s.run, s.policy, s.name);
+        QList<QStandardItem*> row = {name, run_item(s.run)};
+        if (errors) {
+            QStandardItem* error = number_item(s.final_error, 'e', 3);
+            QStandardItem* bits = number_item(s.final_bits_correct, 'f', 1);
+            if (s.final_error && !holds(s.final_metric.c_str()))
+                error->setToolTip(QString::fromStdString(s.final_metric) + QStringLiteral(" = ") + error->toolTip());
+            if (s.failed) {
+                // A failed policy reads as failed in every cell a glance lands on, with its count.
+                error->setText(
+                    s.nonfinite_outputs > 0
+                        ? QStringLiteral("FAILED: %1 NaN/inf").arg(QString::number(s.nonfinite_outputs, 'g', 12))
+                        : QStringLiteral("FAILED: NaN/inf"));
+                error->setToolTip(
+                    QStringLiteral("%1 of %2 output values are NaN or infinite where the truth is "
+                                   "finite: the error is unbounded")
+                        .arg(QString::number(s.nonfinite_outputs, 'g', 12), QString::number(s.output_values, 'g', 12)));
+                for (QStandardItem* item : {name, error, bits}) {
+                    item->setForeground(QColor(0xc0, 0x1c, 0x1c));
+                    QFont bold = item->font();
+                    bold.setBold(true);
+                    item->setFont(bold);
+                }
+            }
+            if (s.final_error && s.never_ended && *s.never_ended > 0 && s.samples && !s.failed)
+                error->setToolTip(error->toolTip() +
+                                  QStringLiteral("\nover the %1 of %2 points that ended (%3 never did)")
+                                      .arg(*s.samples - *s.never_ended)
+                                      .arg(*s.samples)
+                                      .arg(*s.never_ended));
+            row << error << bits;
+        }
+        if (unfinished) {
+            QStandardItem* count = number_item(s.never_ended.value_or(0), 'g', 12);
+            if (s.samples) count->setText(QStringLiteral("%1 of %2").arg(s.never_ended.value_or(0)).arg(*s.samples));
+            count->setToolTip(
+                QStringLiteral("Sampled points whose loops ran past the iteration budget: left out of "
+                               "the relative error"));
+            if (s.never_ended.value_or(0) > 0) count->setForeground(QColor(0xc0, 0x1c, 0x1c));
+            row << count;
+        }
         row << number_item(s.overflow, 'g', 12) << number_item(s.underflow, 'g', 12) << number_item(s.nan, 'g', 12);
         if (training) row << number_item(s.test_accuracy, 'f', 4) << number_item(s.train_loss, 'g', 5);
         if (costed) row << cost_items(s, cost_model_, cost_model_error_, hardware_->currentText().toStdString());

@@ -13,6 +13,7 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "emulation/accumulation/accumulation_model.hpp"
 #include "emulation/simulation/precision_policy.hpp"
 
 namespace floatscope::gui {
@@ -241,6 +242,15 @@ void PolicyEditor::validate() {
             const QString name = QString::fromStdString(policy.roles[i].format.name);
             if (roles_[i]->findText(name) < 0) roles_[i]->addItem(name);  // a grammar name (e5m3, e4m3:sat)
             roles_[i]->setCurrentText(name);
+        }
+        // What Run checks when a workload multiplies matrices, checked as typed: an accumulation
+        // model takes no stochastic rounding ('accumulate = fp32@sr' parses, and only Run refused it).
+        // (A graph's clauses may give its matrix products other formats: those are checked per node at Run.)
+        try {
+            if (!policy.has_graph_clauses()) emu::validate(policy.matmul_model());
+        } catch (const Error& e) {
+            message_->setText(QStringLiteral("Matrix products (gemm, mlp-forward, train-mlp, onnx) refuse this: %1")
+                                  .arg(QString::fromStdString(e.what())));
         }
     } catch (const Error& e) {
         message_->setText(QString::fromStdString(e.what()));

@@ -14,11 +14,23 @@ struct PolicySummary {
     std::string run;
     std::string policy;
     std::string name;  ///< legend name (plots::track_name): "bf16", or "bf16 (run 2)" where bf16 ran in several runs
-    /// normwise_rel_error and normwise_bits_correct of the last region (the result) of the first
-    /// region kind that has them (older reports: rel_error_max, bits_correct_min); nullopt without a
-    /// ground truth.
+    /// The policy's final figures, from its output regions (output_regions): normwise_rel_error and
+    /// normwise_bits_correct, the worst over the outputs (older reports and FPCore: rel_error_max and
+    /// bits_correct_min, as final_metric says); nullopt without a ground truth. Never an earlier
+    /// region's figure: an output without the metric has none.
     std::optional<double> final_error;
     std::optional<double> final_bits_correct;
+    std::string final_metric;  ///< the metric final_error holds: normwise_rel_error or rel_error_max
+    /// Failed: an output region holds NaN or infinity where the truth is finite (an unbounded
+    /// error), however good the other regions look. nonfinite_outputs counts the NaN and infinite
+    /// values of the outputs, of output_values.
+    bool failed = false;
+    double nonfinite_outputs = 0;
+    double output_values = 0;
+    /// FPCore: the sampled points whose loops never ended (past the iteration budget), of `samples`;
+    /// the relative error leaves them out. nullopt where the report does not count them.
+    std::optional<double> never_ended;
+    std::optional<double> samples;
     /// Counts summed over every region (whole-run rows left out); underflow is true underflow
     /// (older reports: their zero results of a nonzero truth).
     double overflow = 0;
@@ -30,6 +42,12 @@ struct PolicySummary {
     /// What the run asks of an accelerator (Workload::work), for the cost model's estimates.
     std::optional<core::WorkloadCounts> work;
 };
+
+/// The regions that are a run's result, as (region kind, region index): its regions of kind
+/// "output" (an ONNX graph's outputs) where it has any, else the last region of the first region
+/// kind that has an error measure (an MLP's last layer, gemm's largest k); empty without either.
+std::vector<std::pair<std::string, int>> output_regions(const emu::Report& report, const std::string& run,
+                                                        const std::string& policy);
 
 /// One summary per (run, policy) of the report, ground truth left out, in report order.
 std::vector<PolicySummary> summarize_policies(const emu::Report& report);

@@ -152,6 +152,8 @@ void ResultsView::show_report(const emu::Report& report) {
     rebuild();
 }
 
+emu::Report ResultsView::shown_report() const { return filter_.empty() ? report_ : select_policies(report_, filter_); }
+
 void ResultsView::set_policy_filter(const std::vector<std::pair<std::string, std::string>>& keep) {
     filter_ = keep;
     rebuild();

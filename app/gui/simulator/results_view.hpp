@@ -42,6 +42,9 @@ public:
 
     /// Shows the plots of `report` (the selected runs'), keeping the chosen plot where it still exists.
     void show_report(const emu::Report& report);
+    /// The report the plots show: the shown run, or runs overlaid, less the policies Compare's
+    /// selection filters out. File > Export current view writes this.
+    emu::Report shown_report() const;
     /// (run, policy) pairs to show; empty shows every policy.
     void set_policy_filter(const std::vector<std::pair<std::string, std::string>>& keep);
 

@@ -109,6 +109,9 @@ RunnerView::RunnerView(QWidget* parent) : QWidget(parent) {
 
 void RunnerView::choose_workload(const QString& name) {
     const emu::Workload& workload = emu::find_workload(name.toStdString());
+    // What was typed for the workload left is kept for when it is chosen again.
+    if (!shown_workload_.isEmpty()) typed_[shown_workload_] = form_->values();
+    shown_workload_ = name;
     // The summary in view, the full help (often a long paragraph) as tooltip: the form keeps its room.
     help_->setText(QString::fromStdString(workload.summary()));
     help_->setToolTip(QString::fromStdString(workload.help()));
@@ -116,6 +119,7 @@ void RunnerView::choose_workload(const QString& name) {
         // The form says it changed while it builds its editors; the graph is read once it is whole.
         const QSignalBlocker blocker(form_);
         form_->set_schema(workload.parameters());
+        if (const auto typed = typed_.find(name); typed != typed_.end()) form_->set_values(typed->second);
     }
     refresh_graph();
 }

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QWidget>
+#include <map>
+#include <string>
 
 #include "app/gui/simulator/run_setup.hpp"
 
@@ -64,6 +66,9 @@ private:
 
     QComboBox* workload_ = nullptr;
     QLabel* help_ = nullptr;
+    /// The workload the form shows, and the parameters typed for each workload left since.
+    QString shown_workload_;
+    std::map<QString, std::map<std::string, std::string>> typed_;
     ParameterForm* form_ = nullptr;
     PolicyEditor* policies_ = nullptr;
     QGroupBox* graph_box_ = nullptr;

@@ -3,6 +3,7 @@
 
 #include <QEventLoop>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QTime>
@@ -56,7 +57,7 @@ void SimulatorWorkspace::set_long_run_confirmation(std::function<bool(double, co
 std::vector<WorkspaceView> SimulatorWorkspace::views() const {
     return {{stories_, QStringLiteral("&Stories"), QStringLiteral("stories"), [this] { return stories_->csv(); }},
             {runner_, QStringLiteral("R&unner"), QStringLiteral("runner"), [this] { return runner_->csv(); }},
-            {results_, QStringLiteral("Re&sults"), QStringLiteral("results"), [this] { return report_csv(); }},
+            {results_, QStringLiteral("Re&sults"), QStringLiteral("results"), [this] { return shown_csv(); }},
             {compare_, QStringLiteral("&Compare"), QStringLiteral("compare"), [this] { return compare_->csv(); }}};
 }
 
@@ -85,10 +86,17 @@ void SimulatorWorkspace::add_file_actions(QMenu& file) {
     open->setShortcut(QKeySequence::Open);
 }
 
+QString with_default_suffix(const QString& path, const QString& suffix) {
+    if (path.isEmpty() || suffix.isEmpty() || !QFileInfo(path).suffix().isEmpty()) return path;
+    return path + QLatin1Char('.') + suffix;
+}
+
 template <class Action>
 void SimulatorWorkspace::with_file_dialog(const QString& title, const QString& suggested, const QString& filter,
                                           Action action) {
-    const QString path = QFileDialog::getSaveFileName(&window_, title, suggested, filter);
+    // A name typed without an extension gets the suggested one's: "lecture" saves as lecture.json.
+    const QString path = with_default_suffix(QFileDialog::getSaveFileName(&window_, title, suggested, filter),
+                                             QFileInfo(suggested).suffix());
     if (path.isEmpty()) return;
     try {
         action(path);
@@ -263,6 +271,16 @@ std::string SimulatorWorkspace::report_csv() const {
     if (current_run() == nullptr) throw Error("no run to export; start one in the Runner or pick a story");
     std::ostringstream text;
     emu::write_csv(current_run()->report, text);
+    return text.str();
+}
+
+std::string SimulatorWorkspace::shown_csv() const {
+    // What Results shows: runs overlaid all of them, a Compare selection only its policies (the
+    // last selected run's whole report, which this had written, was not what the plot showed).
+    const emu::Report shown = results_->shown_report();
+    if (shown.rows.empty()) throw Error("no run to export; start one in the Runner or pick a story");
+    std::ostringstream text;
+    emu::write_csv(shown, text);
     return text.str();
 }
 

@@ -30,6 +30,10 @@ struct WorkspaceView {
     std::function<std::string()> csv;
 };
 
+/// `path` with ".suffix" added when its file name has no extension of its own (a session typed as
+/// "lecture" is saved as lecture.json); unchanged otherwise, and when empty.
+QString with_default_suffix(const QString& path, const QString& suffix);
+
 /// Makes the views stories, runner, results and compare (for the window to add) and wires them: the runner
 /// starts a run on the worker thread, a finished run joins the session and shows in Results and
 /// Compare, errors and cancellation are said in the runner (never a dialog, never a crash).
@@ -109,6 +113,8 @@ private:
     /// The runs at these rows of the list: one as it is, several overlaid (run_overlay.hpp).
     void show_runs(const std::vector<int>& rows);
     std::string report_csv() const;
+    /// The report Results shows (ResultsView::shown_report) as CSV: what File > Export current view writes there.
+    std::string shown_csv() const;
     template <class Action>
     void with_file_dialog(const QString& title, const QString& suggested, const QString& filter, Action action);
 

@@ -7,7 +7,8 @@
 namespace floatscope::emu::onnx {
 
 AutocastList autocast_list(std::string_view op_type) {
-    static constexpr std::array<std::string_view, 4> lower = {"MatMul", "Gemm", "Conv", "ConvTranspose"};
+    static constexpr std::array<std::string_view, 7> lower = {"MatMul", "Gemm", "Conv", "ConvTranspose",
+                                                              "LSTM",   "GRU",  "RNN"};
     static constexpr std::array<std::string_view, 15> float32 = {"Exp",
                                                                  "Log",
                                                                  "Pow",

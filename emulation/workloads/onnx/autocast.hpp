@@ -14,7 +14,8 @@ enum class AutocastList {
 
 /// The list of `op_type`, after the CUDA lists of PyTorch's autocast documentation ("CUDA Ops
 /// that can autocast to float16" and "... to float32", torch.amp, PyTorch 2.x): matmul, mm, bmm,
-/// addmm, linear, conv*, conv_transpose* (MatMul, Gemm, Conv, ConvTranspose) in the low format;
+/// addmm, linear, conv*, conv_transpose*, LSTMCell, GRUCell, RNNCell (MatMul, Gemm, Conv,
+/// ConvTranspose, LSTM, GRU, RNN) in the low format;
 /// exp, log, pow, reciprocal, rsqrt, softplus, softmax, log_softmax, layer_norm, group_norm, sum,
 /// prod, norms (Exp, Log, Pow, Reciprocal, Softplus, Softmax, LogSoftmax, LayerNormalization,
 /// InstanceNormalization, ReduceSum, ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2,

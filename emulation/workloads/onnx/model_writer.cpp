@@ -69,6 +69,9 @@ std::string raw_data(const Tensor<double>& t, std::string_view context) {
                             std::numeric_limits<std::int64_t>::max(), 8, context);
             break;
         case ElementType::Bool: append_integers(out, t.integers, 0, 1, 1, context); break;
+        case ElementType::Int16: append_integers(out, t.integers, -32768, 32767, 2, context); break;
+        case ElementType::UInt16: append_integers(out, t.integers, 0, 65535, 2, context); break;
+        default: throw Error(fmt::format("{}: FloatScope does not write {} tensors", context, to_string(t.type)));
     }
     return out;
 }

@@ -20,7 +20,8 @@ struct Dtype {
 constexpr Dtype dtypes[] = {
     {"<f2", ElementType::Float16}, {"<f4", ElementType::Float}, {"<f8", ElementType::Double},
     {"<i4", ElementType::Int32},   {"<i8", ElementType::Int64}, {"|i1", ElementType::Int8},
-    {"|u1", ElementType::UInt8},   {"|b1", ElementType::Bool},
+    {"|u1", ElementType::UInt8},   {"|b1", ElementType::Bool},  {"<i2", ElementType::Int16},
+    {"<u2", ElementType::UInt16},
 };
 
 const Dtype& find_dtype(const std::string& descr, std::string_view source) {

@@ -20,24 +20,32 @@ struct TypeName {
     int onnx;  // TensorProto.DataType (onnx.proto)
 };
 
-constexpr std::array<TypeName, 9> type_names = {{
+constexpr std::array<TypeName, 19> type_names = {{
     {ElementType::Float, "float", 1},
     {ElementType::UInt8, "uint8", 2},
     {ElementType::Int8, "int8", 3},
+    {ElementType::UInt16, "uint16", 4},
+    {ElementType::Int16, "int16", 5},
     {ElementType::Int32, "int32", 6},
     {ElementType::Int64, "int64", 7},
     {ElementType::Bool, "bool", 9},
     {ElementType::Float16, "float16", 10},
     {ElementType::Double, "double", 11},
     {ElementType::BFloat16, "bfloat16", 16},
+    {ElementType::Float8E4M3FN, "float8e4m3fn", 17},
+    {ElementType::Float8E4M3FNUZ, "float8e4m3fnuz", 18},
+    {ElementType::Float8E5M2, "float8e5m2", 19},
+    {ElementType::Float8E5M2FNUZ, "float8e5m2fnuz", 20},
+    {ElementType::UInt4, "uint4", 21},
+    {ElementType::Int4, "int4", 22},
+    {ElementType::Float4E2M1, "float4e2m1", 23},
+    {ElementType::Float8E8M0, "float8e8m0", 24},
 }};
 
 /// TensorProto.DataType names FloatScope does not evaluate, for the error that names them.
 const char* unsupported_type_name(int data_type) {
     switch (data_type) {
         case 0: return "undefined";
-        case 4: return "uint16";
-        case 5: return "int16";
         case 8: return "string";
         case 12: return "uint32";
         case 13: return "uint64";
@@ -57,7 +65,13 @@ const char* to_string(ElementType type) {
 
 bool is_floating(ElementType type) {
     return type == ElementType::Float || type == ElementType::Double || type == ElementType::Float16 ||
-           type == ElementType::BFloat16;
+           type == ElementType::BFloat16 || is_narrow_floating(type);
+}
+
+bool is_narrow_floating(ElementType type) {
+    return type == ElementType::Float8E4M3FN || type == ElementType::Float8E4M3FNUZ ||
+           type == ElementType::Float8E5M2 || type == ElementType::Float8E5M2FNUZ || type == ElementType::Float4E2M1 ||
+           type == ElementType::Float8E8M0;
 }
 
 int onnx_data_type(ElementType type) {

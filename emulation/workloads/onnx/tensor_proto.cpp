@@ -113,6 +113,8 @@ void decode_typed_fields(const ::onnx::TensorProto& proto, std::size_t count, Te
         }
         case ElementType::Int8:
         case ElementType::UInt8:
+        case ElementType::Int16:
+        case ElementType::UInt16:
         case ElementType::Int32:
         case ElementType::Bool: {
             require_values(proto.int32_data_size(), count, "int32_data", t, context);
@@ -121,9 +123,33 @@ void decode_typed_fields(const ::onnx::TensorProto& proto, std::size_t count, Te
                          high = std::numeric_limits<std::int32_t>::max();
             if (t.type == ElementType::Int8) low = -128, high = 127;
             if (t.type == ElementType::UInt8) low = 0, high = 255;
+            if (t.type == ElementType::Int16) low = -32768, high = 32767;
+            if (t.type == ElementType::UInt16) low = 0, high = 65535;
             t.integers = checked_int32_data(proto, low, high, context);
             if (t.type == ElementType::Bool)
                 for (std::int64_t& v : t.integers) v = v != 0;
+            break;
+        }
+        case ElementType::Float8E4M3FN:
+        case ElementType::Float8E4M3FNUZ:
+        case ElementType::Float8E5M2:
+        case ElementType::Float8E5M2FNUZ:
+        case ElementType::Float8E8M0:
+            // One code per int32 (onnx.proto: "float8 values must be bit-wise converted").
+            require_values(proto.int32_data_size(), count, "int32_data", t, context);
+            for (std::int64_t code : checked_int32_data(proto, 0, 0xFF, context))
+                t.numbers.push_back(narrow_float_value(t.type, static_cast<std::uint8_t>(code)));
+            break;
+        case ElementType::Int4:
+        case ElementType::UInt4:
+        case ElementType::Float4E2M1: {
+            // One byte of two elements per int32, the first in the low nibble.
+            require_values(proto.int32_data_size(), packed_bytes(t.type, count), "int32_data (two elements each)", t,
+                           context);
+            std::string bytes;
+            for (std::int64_t byte : checked_int32_data(proto, 0, 0xFF, context))
+                bytes.push_back(static_cast<char>(byte));
+            decode_little_endian(bytes, t);
             break;
         }
     }
@@ -148,16 +174,22 @@ Tensor<double> decode_tensor(const ::onnx::TensorProto& proto, std::string_view 
     if (proto.data_location() == ::onnx::TensorProto::EXTERNAL) {
         if (count > std::numeric_limits<std::size_t>::max() / width)
             throw Error(fmt::format("{}: shape {} is too large", context, describe(t.shape)));
-        decode_external(proto, count * width, context, folder, t);
+        decode_external(proto, packed_bytes(t.type, count), context, folder, t);
     } else if (proto.has_raw_data()) {
         const std::size_t bytes = proto.raw_data().size();
-        if (bytes / width != count || bytes % width != 0)
+        if (bytes != packed_bytes(t.type, count))
             throw Error(fmt::format("{}: its {} shape {} needs {} bytes of data, its raw_data holds {}", context,
-                                    to_string(t.type), describe(t.shape), static_cast<double>(count) * width, bytes));
+                                    to_string(t.type), describe(t.shape),
+                                    static_cast<double>(packed_bytes(t.type, count)), bytes));
         decode_little_endian(proto.raw_data(), t);
     } else {
         decode_typed_fields(proto, count, t, context);
     }
+    // An odd count of 4-bit elements leaves the last byte's high nibble unused.
+    if (t.floating())
+        t.numbers.resize(count);
+    else
+        t.integers.resize(count);
     return t;
 }
 

@@ -7,6 +7,11 @@ with inputs and float64 NumPy reference outputs computed here from the operators
                       models switch: then_branch MatMul, Add, Tanh of outer-scope x, w and b;
                       else_branch Mul by an outer-scope scale, Sigmoid; an Add after the If. Two
                       input sets: if_opset16_then_* (sr = 16000) and if_opset16_else_* (sr = 8000).
+  if_lstm_opset16     a voice-activity model's switch as PyTorch exports it at opset 16: If on
+                      Equal(sr, 16000), each branch an LSTM (hidden 3, forward, its own weights of the
+                      outer scope) over the outer x [5, 1, 2], then Squeeze and the last step's Y_h
+                      through a Gemm head outside the If. Input sets if_lstm_opset16_then_* (sr =
+                      16000) and if_lstm_opset16_else_* (sr = 8000).
   if_flip_opset16     If on Greater(x, 1): x = 1 + 2^-9 is 1 in bf16 (8 significand bits), so a bf16
                       policy takes else_branch where the truth takes then_branch.
   loop_opset13        Loop with a trip count (4) and a condition: carried a (a = a * w + x, x and w
@@ -127,6 +132,56 @@ then_y = 2 * np.tanh(d(x_full[:, :3]) @ d(w) + d(b))
 else_y = 2 * sigmoid(d(x_full[:, :4]) * d(scale))
 data("if_opset16_then", [x_full, np.array(16000, np.int64)], [("y", then_y)])
 data("if_opset16_else", [x_full, np.array(8000, np.int64)], [("y", else_y)])
+
+# ---- if_lstm_opset16 ------------------------------------------------------------------------------------
+
+
+def lstm_reference(x, w, r, b):
+    """ONNX's LSTM (forward, default activations, no peepholes) over x [seq, batch, input]: Y, Y_h."""
+    hidden = r.shape[-1]
+    w, r, b = d(w[0]), d(r[0]), d(b[0])
+    h = np.zeros((x.shape[1], hidden))
+    c = np.zeros((x.shape[1], hidden))
+    ys = []
+    for t in range(x.shape[0]):
+        gates = d(x[t]) @ w.T + h @ r.T + b[:4 * hidden] + b[4 * hidden:]
+        i, o, f, g = (gates[:, k * hidden:(k + 1) * hidden] for k in range(4))
+        i, o, f, g = sigmoid(i), sigmoid(o), sigmoid(f), np.tanh(g)
+        c = f * c + i * g
+        h = o * np.tanh(c)
+        ys.append(h)
+    return np.stack(ys)[:, None], h[None]
+
+
+hidden = 3
+weights = {rate: (floats(1, 4 * hidden, 2, scale=0.5), floats(1, 4 * hidden, hidden, scale=0.5),
+                  floats(1, 8 * hidden, scale=0.1)) for rate in ("16k", "8k")}
+
+
+def lstm_branch(rate, name):
+    w, r, b = (f"{k}_{rate}" for k in ("W", "R", "B"))
+    return helper.make_graph(
+        [helper.make_node("LSTM", ["x", w, r, b], ["y_" + rate, "y_h_" + rate], name="LSTM_0", hidden_size=hidden)],
+        name, [], [value("y_" + rate, FLOAT, [5, 1, 1, hidden]), value("y_h_" + rate, FLOAT, [1, 1, hidden])])
+
+
+head_w, head_b = floats(hidden, 2, scale=0.5), floats(2, scale=0.1)
+nodes = [helper.make_node("Equal", ["sr", "rate"], ["is_16k"], name="Equal_0"),
+         helper.make_node("If", ["is_16k"], ["y", "y_h"], name="If_1", then_branch=lstm_branch("16k", "then_branch"),
+                          else_branch=lstm_branch("8k", "else_branch")),
+         helper.make_node("Squeeze", ["y_h", "zero"], ["last"], name="Squeeze_2"),
+         helper.make_node("Gemm", ["last", "head_w", "head_b"], ["logits"], name="Gemm_3")]
+initializers = [init("rate", np.array(16000, np.int64)), init("zero", np.array([0], np.int64)),
+                init("head_w", head_w), init("head_b", head_b)]
+for rate, (w, r, b) in weights.items():
+    initializers += [init(f"W_{rate}", w), init(f"R_{rate}", r), init(f"B_{rate}", b)]
+model("if_lstm_opset16", 16, nodes, [("x", FLOAT, [5, 1, 2]), ("sr", INT64, [])],
+      [("y", FLOAT, [5, 1, 1, hidden]), ("logits", FLOAT, [1, 2])], initializers)
+x = floats(5, 1, 2)
+for branch, rate, sr in (("then", "16k", 16000), ("else", "8k", 8000)):
+    y, y_h = lstm_reference(x, *weights[rate])
+    data(f"if_lstm_opset16_{branch}", [x, np.array(sr, np.int64)],
+         [("y", y), ("logits", y_h[0] @ d(head_w) + d(head_b))])
 
 # ---- if_flip_opset16 ------------------------------------------------------------------------------------
 

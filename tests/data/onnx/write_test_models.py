@@ -83,6 +83,8 @@ i64 = np.array([2**62, -2**63, 2**63 - 1, -1], np.int64)
 i32 = np.array([-2**31, 2**31 - 1, 0], np.int32)
 i8 = np.array([-128, 127, -1], np.int8)
 u8 = np.array([0, 255, 7], np.uint8)
+i16 = np.array([-32768, 32767, -1], np.int16)
+u16 = np.array([0, 65535, 7], np.uint16)
 booleans = np.array([True, False, True])
 types = [
     raw("float16_raw", TensorProto.FLOAT16, [3, 3], f16), typed("float16_typed", TensorProto.FLOAT16, [3, 3],
@@ -96,12 +98,41 @@ types = [
     raw("int32_raw", TensorProto.INT32, [3], i32), typed("int32_typed", TensorProto.INT32, [3], "int32_data", i32),
     raw("int8_raw", TensorProto.INT8, [3], i8), typed("int8_typed", TensorProto.INT8, [3], "int32_data", i8.tolist()),
     raw("uint8_raw", TensorProto.UINT8, [3], u8), typed("uint8_typed", TensorProto.UINT8, [3], "int32_data", u8.tolist()),
+    raw("int16_raw", TensorProto.INT16, [3], i16),
+    typed("int16_typed", TensorProto.INT16, [3], "int32_data", i16.tolist()),
+    raw("uint16_raw", TensorProto.UINT16, [3], u16),
+    typed("uint16_typed", TensorProto.UINT16, [3], "int32_data", u16.tolist()),
     raw("bool_raw", TensorProto.BOOL, [3], booleans),
     typed("bool_typed", TensorProto.BOOL, [3], "int32_data", booleans.astype(int).tolist()),
     numpy_helper.from_array(np.array(2.5, np.float32), "scalar"),
     numpy_helper.from_array(np.zeros((0, 3), np.float32), "empty"),
 ]
 save(model([helper.make_node("Identity", ["x"], ["y"], name="identity")], [x], [y], types), "types.onnx")
+
+# The narrow types of ONNX 1.14 to 1.18 (data types 17 to 24, which onnx 1.12 does not name), from
+# their codes: float8 one byte per element (raw_data) or per int32 (int32_data); int4, uint4 and
+# float4e2m1 two per byte, the first in the low nibble, an odd count leaving the last high nibble.
+narrow = [  # name, data type, codes (the bytes raw_data holds)
+    ("float8e4m3fn", 17, [0x00, 0x01, 0x38, 0x7E, 0x7F, 0x80, 0xFE]),
+    ("float8e4m3fnuz", 18, [0x00, 0x01, 0x40, 0x7F, 0x80, 0xFF]),
+    ("float8e5m2", 19, [0x3C, 0x7B, 0x7C, 0xFC, 0x7E, 0x01]),
+    ("float8e5m2fnuz", 20, [0x40, 0x7F, 0x80, 0x01]),
+    ("float8e8m0", 24, [0x7F, 0x00, 0xFE, 0xFF]),
+]
+packed = [  # name, data type, element count, packed bytes
+    ("float4e2m1", 23, 5, [0x71, 0x8F, 0x03]),  # codes 1, 7, F, 8, 3
+    ("int4", 22, 5, [0x78, 0x0F, 0x09]),  # nibbles 8, 7, F, 0, 9
+    ("uint4", 21, 3, [0x0F, 0x0A]),  # nibbles F, 0, A
+]
+narrow_initializers = []
+for name, data_type, codes in narrow:
+    narrow_initializers += [raw(name + "_raw", data_type, [len(codes)], np.array(codes, np.uint8)),
+                            typed(name + "_typed", data_type, [len(codes)], "int32_data", codes)]
+for name, data_type, count, data in packed:
+    narrow_initializers += [raw(name + "_raw", data_type, [count], np.array(data, np.uint8)),
+                            typed(name + "_typed", data_type, [count], "int32_data", data)]
+save(model([helper.make_node("Identity", ["x"], ["y"], name="identity")], [x], [y], narrow_initializers),
+     "narrow_types.onnx")
 
 # External data, as onnx.save writes it: both tensors in one file at their offsets.
 external = model(mlp_nodes, [x], [y], [W, b])
@@ -180,25 +211,29 @@ save(model([helper.make_node("Add", ["x", "ghost"], ["a"], name="add")], [x], [a
 save(model([helper.make_node("Identity", ["x"], ["y"])], [x], [y],
            [helper.make_tensor("names", TensorProto.STRING, [2], [b"a", b"b"])]), "broken/string_initializer.onnx")
 save(model([helper.make_node("Identity", ["x"], ["y"])], [x], [y],
-           [raw("halfwords", TensorProto.UINT16, [2], np.array([1, 2], np.uint16))]), "broken/uint16_initializer.onnx")
+           [raw("words", TensorProto.UINT32, [2], np.array([1, 2], np.uint32))]), "broken/uint32_initializer.onnx")
 # Opsets FloatScope does not evaluate (7 to 18) read, for onnx-info; check_evaluable refuses them.
 save(model(mlp_nodes, [x], [y], [W, b], opset=6), "broken/opset6.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=19), "broken/opset19.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=9), "opset9_mlp.onnx")
 # Operators FloatScope does not evaluate, some inside subgraphs (If's branches, a Loop's body
-# nested in one), some twice: MaxRoiPool-1 twice, LSTM-7 in both branches and in the body, a custom
-# op. If and Loop, which it evaluates, are not listed; their subgraphs read x3, w and rw of the outer scope.
+# nested in one), some twice: MaxRoiPool-1 twice, TfIdfVectorizer-9 in both branches and in the body,
+# a custom op. If and Loop, which it evaluates, are not listed; their subgraphs read x3 and c of the
+# outer scope.
 v = helper.make_tensor_value_info
-lstm = lambda name, out: helper.make_node("LSTM", ["x3", "w", "rw"], [out], name=name, hidden_size=1)
+tfidf = lambda name, out: helper.make_node("TfIdfVectorizer", ["x3"], [out], name=name, mode="TF", min_gram_length=1,
+                                           max_gram_length=1, max_skip_count=0, ngram_counts=[0], ngram_indexes=[0],
+                                           pool_int64s=[1])
 loop_body = helper.make_graph([helper.make_node("Relu", ["x3"], ["t"], name="relu_in_loop"),
-                               lstm("lstm_in_loop", "h_loop"),
+                               tfidf("tfidf_in_loop", "h_loop"),
                                helper.make_node("Identity", ["cond_in"], ["cond_out"], name="cond")],
                               "loop_body", [v("i", TensorProto.INT64, []), v("cond_in", TensorProto.BOOL, [])],
                               [v("cond_out", TensorProto.BOOL, [])])
-then_branch = helper.make_graph([lstm("lstm_then", "h_then"),
+then_branch = helper.make_graph([tfidf("tfidf_then", "h_then"),
                                  helper.make_node("Loop", ["", "c"], [], name="loop", body=loop_body)],
                                 "then_branch", [], [v("h_then", TensorProto.FLOAT, None)])
-else_branch = helper.make_graph([lstm("lstm_else", "h_else")], "else_branch", [], [v("h_else", TensorProto.FLOAT, None)])
+else_branch = helper.make_graph([tfidf("tfidf_else", "h_else")], "else_branch", [],
+                                [v("h_else", TensorProto.FLOAT, None)])
 save(model([helper.make_node("MaxRoiPool", ["x", "rois"], ["u1"], name="pool1", pooled_shape=[1, 1]),
             helper.make_node("MaxRoiPool", ["u1", "rois"], ["u2"], name="pool2", pooled_shape=[1, 1]),
             helper.make_node("Relu", ["u2"], ["r"], name="relu"),
@@ -208,8 +243,6 @@ save(model([helper.make_node("MaxRoiPool", ["x", "rois"], ["u1"], name="pool1", 
             helper.make_node("If", ["c"], ["h"], name="if", then_branch=then_branch, else_branch=else_branch),
             helper.make_node("Custom", ["r"], ["k"], name="custom", domain="com.example")],
            [x, v("rois", TensorProto.FLOAT, [1, 5])], [v("h", TensorProto.FLOAT, None), v("k", TensorProto.FLOAT, None)],
-           [numpy_helper.from_array(np.ones((1, 4, 3), np.float32), "w"),
-            numpy_helper.from_array(np.ones((1, 4, 1), np.float32), "rw")],
            opset=9, extra_opsets=[("com.example", 1)]), "unsupported_operators.onnx")
 # A Loop carrying a sequence (SequenceEmpty, SequenceInsert in its body; ConcatFromSequence after it):
 # the sequence-typed values of its body read, and the listing names the sequence operators.
@@ -263,4 +296,7 @@ tensor_files("int8_vector", i8)
 # .npy files numpy writes that the reader refuses.
 np.save(os.path.join(out, "npy", "fortran.npy"), np.asfortranarray(np.arange(6, dtype=np.float32).reshape(2, 3)))
 np.save(os.path.join(out, "npy", "big_endian.npy"), np.arange(3, dtype=">f4"))
-np.save(os.path.join(out, "npy", "uint16.npy"), np.arange(3, dtype=np.uint16))
+np.save(os.path.join(out, "npy", "uint32.npy"), np.arange(3, dtype=np.uint32))
+# .npy files of the 16-bit integer types, which it reads.
+np.save(os.path.join(out, "npy", "int16.npy"), np.array([-32768, 32767, -1], np.int16))
+np.save(os.path.join(out, "npy", "uint16.npy"), np.array([0, 65535, 7], np.uint16))

@@ -41,7 +41,12 @@ typename Numerics::Number integer_to_floating(const Numerics& n, std::int64_t i,
 /// evaluations, since the model asks for it); to bool nonzero (NaN too) is true; between integer
 /// types wrapped as numpy's astype.
 template <class Numerics>
-Tensor<typename Numerics::Number> cast(const Tensor<typename Numerics::Number>& x, ElementType to, const Numerics& n) {
+Tensor<typename Numerics::Number> cast(const Tensor<typename Numerics::Number>& x, ElementType to, const Numerics& n,
+                                       const Node& node) {
+    // The float8 and float4 types are Cast-19's and later (with its saturate), past opset 18.
+    if (is_narrow_floating(to))
+        throw Unsupported(fmt::format("{}: a cast to {} (Cast-19's types; FloatScope evaluates opsets to 18)",
+                                      node.describe(), to_string(to)));
     const auto zero = n.from_double(0);
     if (x.floating()) {
         if (is_floating(to)) {
@@ -96,11 +101,11 @@ void add_cast_operators(OperatorTable& table) {
         if (!call.node.has("to")) throw Error(fmt::format("{}: attribute to is required", call.node.describe()));
         const ElementType to = element_type_from_onnx(static_cast<int>(call.node.int_attribute("to", 0)),
                                                       fmt::format("{}: attribute to", call.node.describe()));
-        return TensorsOf<decltype(call)>{cast(call.input(0), to, call.numerics)};
+        return TensorsOf<decltype(call)>{cast(call.input(0), to, call.numerics, call.node)};
     });
     table.add("CastLike", [](const auto& call) {
         call.node.check_attributes({});
-        return TensorsOf<decltype(call)>{cast(call.input(0), call.input(1).type, call.numerics)};
+        return TensorsOf<decltype(call)>{cast(call.input(0), call.input(1).type, call.numerics, call.node)};
     });
     table.add("Identity", [](const auto& call) {
         call.node.check_attributes({});

@@ -40,6 +40,10 @@ inline IntegerRange integer_range(ElementType type) {
     switch (type) {
         case ElementType::Int8: return {-128, 127};
         case ElementType::UInt8: return {0, 255};
+        case ElementType::Int16: return {-32768, 32767};
+        case ElementType::UInt16: return {0, 65535};
+        case ElementType::Int4: return {-8, 7};
+        case ElementType::UInt4: return {0, 15};
         case ElementType::Int32:
             return {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
         default: return {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};

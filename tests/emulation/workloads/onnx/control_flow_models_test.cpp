@@ -109,6 +109,8 @@ TEST_CASE("If, Loop and Scan models reproduce NumPy's float64 evaluation", "[onn
         {"if_opset16", "if_opset16_then", {"y"}},
         {"if_opset16", "if_opset16_else", {"y"}},
         {"if_flip_opset16", "if_flip_opset16", {"y"}},
+        {"if_lstm_opset16", "if_lstm_opset16_then", {"y", "logits"}},
+        {"if_lstm_opset16", "if_lstm_opset16_else", {"y", "logits"}},
         {"loop_opset13", "loop_opset13", {"scaled", "a_each", "i_each"}},
         {"loop_cond_opset11", "loop_cond_opset11", {"a_final"}},
         {"loop_trips_opset16", "loop_trips_opset16", {"a_final"}},
