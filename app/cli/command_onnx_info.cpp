@@ -1,5 +1,6 @@
 // `onnx-info FILE`: an ONNX model's graph as FloatScope reads it: inputs, outputs, initializers and
 // the nodes in the order they run, with op types and the shapes the model knows.
+#include <functional>
 #include <memory>
 
 #include <fmt/format.h>
@@ -42,14 +43,19 @@ int onnx_info(std::ostream& out, const std::string& path) {
     for (const auto& v : graph.outputs) io.add_row({v.name, "output", to_string(v.type), emu::onnx::describe(v.shape)});
     io.print(out);
     out << '\n';
+    // Each node by its id (its region's index in a run), a control-flow node's subgraphs' nodes after
+    // it by path (If_2/then_branch/Tanh_2).
     TextTable nodes({"#", "node", "op", "reads", "writes", "evaluated"});
-    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-        const emu::onnx::Node& node = graph.nodes[i];
-        const bool supported = emu::onnx::operator_table().unsupported_reason(node, graph.opset).empty();
-        const std::string op = node.domain.empty() ? node.op_type : node.domain + "." + node.op_type;
-        nodes.add_row({std::to_string(i), node.name, op, values_text(graph, node.inputs),
-                       values_text(graph, node.outputs), supported ? "yes" : "no"});
-    }
+    const std::function<void(const emu::onnx::Graph&)> add_nodes = [&](const emu::onnx::Graph& g) {
+        for (const emu::onnx::Node& node : g.nodes) {
+            const bool supported = emu::onnx::operator_table().unsupported_reason(node, graph.opset).empty();
+            const std::string op = node.domain.empty() ? node.op_type : node.domain + "." + node.op_type;
+            nodes.add_row({std::to_string(node.id), node.path.empty() ? node.name : node.path, op,
+                           values_text(g, node.inputs), values_text(g, node.outputs), supported ? "yes" : "no"});
+            for (const auto& [name, subgraph] : emu::onnx::subgraphs(node)) add_nodes(*subgraph);
+        }
+    };
+    add_nodes(graph);
     nodes.print(out);
     // Every definition FloatScope does not evaluate, subgraphs included, with its node count.
     const std::vector<emu::onnx::UnsupportedOperator> unsupported = emu::onnx::unsupported_operators(graph);
@@ -68,7 +74,8 @@ Command add_onnx_info_command(CLI::App& parent) {
     auto path = std::make_shared<std::string>();
     CLI::App* command = parent.add_subcommand(
         "onnx-info",
-        "an ONNX model's graph: inputs, outputs, and the nodes in the order the onnx workload runs them, "
+        "an ONNX model's graph: inputs, outputs, and the nodes in the order the onnx workload runs them "
+        "(the nodes of If's, Loop's and Scan's subgraphs after theirs, by path), "
         "with op types, the shapes the model declares or ONNX's shape inference finds, and whether "
         "FloatScope evaluates each; then every operator definition it does not evaluate, subgraphs included");
     command->add_option("FILE", *path, "the .onnx model")->required();

@@ -65,8 +65,12 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
     std::map<Key, std::size_t> line_of;
     std::vector<std::string> own_metrics;
     std::map<std::string, std::vector<std::string>> timings;  // run id -> "policy 0.12 s"
+    std::vector<std::string> diverged;  // "bf16: 1 decision(s)"
     for (const emu::ReportRow& row : report.rows) {
         if (row.region_kind == emu::metric::whole_run_kind) {
+            if (row.metric == emu::metric::branch_divergence && row.value > 0)
+                diverged.push_back(fmt::format("{}{}: {:.0f} decision(s)", row.policy,
+                                               report.runs.size() > 1 ? " (run " + row.run + ")" : "", row.value));
             // Whole-run rows: the timings; the work counts (for cost estimates) stay in the report.
             if (row.metric == emu::metric::seconds || row.metric == emu::metric::ground_truth_seconds)
                 timings[row.run].push_back(fmt::format("{} {:.3g} s", row.policy, row.value));
@@ -76,7 +80,8 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
         const auto [at, inserted] = line_of.emplace(key, lines.size());
         if (inserted) lines.push_back({&row, {}});
         lines[at->second].metrics[row.metric] = row.value;
-        if (!emu::is_measured_metric(row.metric) &&
+        // branch_divergence, the engine's, is shown where a model's control flow decides (ONNX's If, Loop).
+        if ((!emu::is_measured_metric(row.metric) || row.metric == emu::metric::branch_divergence) &&
             std::find(own_metrics.begin(), own_metrics.end(), row.metric) == own_metrics.end())
             own_metrics.push_back(row.metric);
     }
@@ -105,6 +110,10 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
     }
     table.print(out);
     print_failures(lines, several_runs, out);
+    for (const std::string& d : diverged)
+        out << "DIVERGED: " << d
+            << " of the control flow (If branch, Loop trip count) other than the truth's; "
+               "the nodes they govern are measured without the truth\n";
     for (const emu::RunInfo& run : report.runs) {
         const auto found = timings.find(run.run);
         if (found == timings.end()) continue;

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cmath>
+#include <condition_variable>
 #include <exception>
 #include <map>
 #include <memory>
@@ -21,6 +21,7 @@
 #include "core/memory_budget.hpp"
 #include "core/parallel_rows.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/simulation/control_divergence.hpp"
 #include "emulation/simulation/memory_admission.hpp"
 #include "emulation/simulation/memory_estimate.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
@@ -48,6 +49,8 @@ struct PolicyRun {
     std::map<std::pair<std::string, int>, std::size_t> position;  ///< (kind, index) -> trace region
     std::vector<std::vector<ReportRow>> region_rows;
     std::vector<bool> measured;
+    /// Its control-flow decisions against the truth's (ONNX's If and Loop), as the truth hands them on.
+    ControlDivergence divergence;
 };
 
 /// One request of a batch while it runs. With a ground truth, its policies run first and keep their
@@ -150,8 +153,14 @@ void measure_against(RunState& s, TruthRegion& truth) {
                 const auto found = run.position.find({truth.kind, truth.index});
                 if (found == run.position.end()) continue;
                 TraceRegion& region = run.trace.regions()[found->second];
+                const ReportRow base{
+                    r.run_id, r.workload->name(), r.policies[p].name, region.kind, region.index, region.label, "", 0};
+                // Where the policy's control flow left the truth's, what the decision governs has no truth.
                 run.region_rows[found->second] =
-                    region_rows(r.run_id, r.workload->name(), r.policies[p].name, region, &truth);
+                    region.kind == metric::branch_kind
+                        ? run.divergence.branch_rows(base, region, truth)
+                        : region_rows(r.run_id, r.workload->name(), r.policies[p].name, region,
+                                      run.divergence.without_truth(region, &truth) ? nullptr : &truth);
                 run.measured[found->second] = true;
                 std::vector<double>().swap(region.values);
             }
@@ -182,14 +191,27 @@ void run_truth(RunState& s, RunControl& control) {
         std::vector<ReportRow>& rows = s.policy_rows[p];
         for (std::size_t i = 0; i < run.region_rows.size(); ++i) {
             const TraceRegion& region = run.trace.regions()[i];
-            if (!run.measured[i])
+            // A region the truth lacks is a workload's mistake, unless the policy's control flow went
+            // where the truth's did not (the other branch of an If): then it is measured alone.
+            if (!run.measured[i] && !run.divergence.any())
                 throw Error(
                     fmt::format("workload '{}': policy '{}' recorded region {} {} ('{}'), which its ground "
                                 "truth does not have",
                                 r.workload->name(), r.policies[p].name, region.kind, region.index, region.label));
+            if (!run.measured[i]) {
+                const ReportRow base{
+                    r.run_id, r.workload->name(), r.policies[p].name, region.kind, region.index, region.label, "", 0};
+                run.region_rows[i] =
+                    region.kind == metric::branch_kind
+                        ? ControlDivergence::branch_rows_alone(base, region)
+                        : region_rows(r.run_id, r.workload->name(), r.policies[p].name, region, nullptr);
+            }
             rows.insert(rows.end(), std::make_move_iterator(run.region_rows[i].begin()),
                         std::make_move_iterator(run.region_rows[i].end()));
         }
+        if (run.divergence.compared())
+            rows.push_back(
+                with_metric(run_row(s, r.policies[p].name), metric::branch_divergence, run.divergence.total()));
         append_policy_totals(s, r.policies[p], run.seconds, rows);
         run = PolicyRun{};
     }
@@ -216,7 +238,10 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
     }
     std::vector<ReportRow>& rows = s.policy_rows[index];
     for (const TraceRegion& region : trace.regions()) {
-        std::vector<ReportRow> measured = region_rows(r.run_id, r.workload->name(), policy.name, region, nullptr);
+        const ReportRow base{r.run_id, r.workload->name(), policy.name, region.kind, region.index, region.label, "", 0};
+        std::vector<ReportRow> measured = region.kind == metric::branch_kind
+                                              ? ControlDivergence::branch_rows_alone(base, region)
+                                              : region_rows(r.run_id, r.workload->name(), policy.name, region, nullptr);
         rows.insert(rows.end(), measured.begin(), measured.end());
     }
     append_policy_totals(s, policy, seconds.count(), rows);

@@ -64,6 +64,10 @@ constexpr MetricDefinition definitions[] = {
     {op_nan, E, "operations whose result is NaN"},
     {op_inf, E, "operations whose result is infinite"},
     {op_zero, E, "operations whose result is zero"},
+    {branch_divergence, E,
+     "onnx, per branch region (an If, a Loop) and per run: decisions of the run's control flow that differ from "
+     "the truth's at the same place (another If branch, another Loop trip count; a different count of "
+     "decisions adds the difference); the nodes a differing decision governs are measured without the truth"},
     {min_abs, E, "smallest nonzero |x| among the region's finite values"},
     {max_abs, E, "largest |x| among the region's finite values"},
     {format_max, E, "the region format's largest finite value"},

@@ -144,6 +144,10 @@ inline constexpr const char* error_bound_limiting_accuracy = "error_bound_limiti
 
 /// Region kinds that are not positions along a computation: whole-run figures (timings).
 inline constexpr const char* whole_run_kind = "run";
+/// The regions of a run's control-flow decisions (TraceRegion::governed_kind).
+inline constexpr const char* branch_kind = "branch";
+/// The engine, per branch region and per run: decisions that differ from the truth's.
+inline constexpr const char* branch_divergence = "branch_divergence";
 
 /// Who writes a metric.
 enum class MetricSource {

@@ -36,13 +36,22 @@ struct TraceRegion {
     /// a CountingScope; array kernels leave it empty and the engine classifies `values`).
     OperationCounters counters;
     std::vector<RegionMetric> metrics;
+    /// Kind `branch` (metric::branch_kind), a place where the run's control flow decides (an ONNX
+    /// If, a Loop's trip count), `values` its decisions each time it was reached: the regions of
+    /// kind `governed_kind` with indices governed_first..governed_last run only as those decisions
+    /// say (the nodes of the If's branches, the Loop's body). Where the truth decided otherwise, the
+    /// engine counts branch_divergence and measures those regions without the truth. The truth hands
+    /// a branch region on before the regions it governs.
+    std::string governed_kind = {};
+    int governed_first = 0;
+    int governed_last = -1;
 };
 
 class Trace {
 public:
     /// Appends a region and returns it for filling in.
     TraceRegion& add_region(std::string kind, int index, std::string label, core::FormatSpec format) {
-        regions_.push_back({std::move(kind), index, std::move(label), std::move(format), {}, {}, {}});
+        regions_.push_back({std::move(kind), index, std::move(label), std::move(format), {}, {}, {}, {}, 0, -1});
         return regions_.back();
     }
     const std::vector<TraceRegion>& regions() const { return regions_; }

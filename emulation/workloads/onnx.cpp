@@ -6,6 +6,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -220,8 +222,6 @@ std::string file_safe(const std::string& name) {
     return out.empty() ? "policy" : out;
 }
 
-std::string node_label(const onnx::Node& node) { return fmt::format("{} ({})", node.name, node.op_type); }
-
 /// The first floating output of a node, or nullptr.
 template <class Number>
 const Tensor<Number>* first_floating(const std::vector<const Tensor<Number>*>& outputs) {
@@ -229,6 +229,73 @@ const Tensor<Number>* first_floating(const std::vector<const Tensor<Number>*>& o
         if (t && t->floating()) return t;
     return nullptr;
 }
+
+std::string node_label(const onnx::Node& node) {
+    return fmt::format("{} ({})", node.path.empty() ? node.name : node.path, node.op_type);
+}
+
+/// "If_2 (If): branch", "Loop_0 (Loop): iterations": the label of a control-flow node's decisions.
+std::string decision_label(const onnx::Node& node) {
+    return fmt::format("{}: {}", node_label(node), node.op_type == "If" ? "branch" : "iterations");
+}
+
+/// The regions of one run, by node: kind node (index Node::id), a node's first floating output each
+/// time it ran, concatenated (a Loop's body nodes over its iterations); kind branch (index the If's or
+/// Loop's Node::id), its decisions, governing the node regions of its subgraphs. Indices go by the
+/// node, not by what ran, so that a run that takes another branch than the truth pairs what both ran.
+/// A node of the model's graph is handed on as it runs (the truth hands its regions to the engine
+/// one at a time); the regions inside a control-flow node's subgraphs when that node has run, its
+/// decisions before the regions they govern, so that the engine knows a divergence first.
+template <class Number>
+class NodeRegions {
+public:
+    /// add_node(node, values) and add_branch(node, decisions, the last Node::id of its subgraphs)
+    /// make the regions; `count_kept`: the values handed on are counted as kept (a policy's trace
+    /// keeps them all; the truth's engine drops each region once measured).
+    using AddNode = std::function<void(const onnx::Node&, std::vector<Number>)>;
+    using AddBranch = std::function<void(const onnx::Node&, const std::vector<std::int64_t>&, int)>;
+    NodeRegions(const Graph& graph, AddNode add_node, AddBranch add_branch, bool count_kept)
+        : nodes_(onnx::nodes_by_id(graph)),
+          add_node_(std::move(add_node)),
+          add_branch_(std::move(add_branch)),
+          count_kept_(count_kept) {
+        for (const onnx::Node& node : graph.nodes) top_.insert(node.id);
+    }
+
+    void node_ran(std::size_t id, const std::vector<const Tensor<Number>*>& outputs) {
+        const Tensor<Number>* t = first_floating(outputs);
+        const bool top = top_.count(id) != 0;
+        // Values held until their control-flow node has run are kept, by the truth too.
+        if (t && (count_kept_ || !top))
+            onnx::keep_tensor("the trace's copy of " + nodes_[id]->describe() + "'s output", t->size(), true);
+        if (!top) {
+            if (t) values_[id].insert(values_[id].end(), t->numbers.begin(), t->numbers.end());
+            return;
+        }
+        for (auto& [branch, decisions] : decisions_) add_branch_(*nodes_[branch], decisions, last_inside(branch));
+        decisions_.clear();
+        for (auto& [inside, values] : values_) add_node_(*nodes_[inside], std::move(values));
+        values_.clear();
+        if (t) add_node_(*nodes_[id], t->numbers);
+    }
+    void decided(std::size_t id, std::int64_t decision) { decisions_[id].push_back(decision); }
+
+private:
+    std::vector<const onnx::Node*> nodes_;
+    AddNode add_node_;
+    AddBranch add_branch_;
+    bool count_kept_;
+    std::set<std::size_t> top_;  ///< the ids of the model graph's nodes
+    std::map<std::size_t, std::vector<Number>> values_;  ///< of subgraph nodes, until their node has run
+    std::map<std::size_t, std::vector<std::int64_t>> decisions_;
+
+    int last_inside(std::size_t id) const {
+        std::size_t inside = 0;
+        for (const auto& [name, subgraph] : onnx::subgraphs(*nodes_[id]))
+            inside += onnx::node_count_with_subgraphs(*subgraph);
+        return static_cast<int>(id + inside);
+    }
+};
 
 class OnnxWorkload final : public Workload {
 public:
@@ -240,14 +307,20 @@ public:
     }
     std::string help() const override {
         return "Reads an ONNX model (opsets 7-18; floatscope-cli onnx-info lists its nodes) and evaluates its graph "
-               "under each policy and in MPFR. One region per node with a floating output (kind node, in "
-               "topological order, labelled by node name and op type) holds that node's first floating output, "
-               "measured against the same node of the MPFR evaluation of the same graph with the same "
-               "initializers and inputs; one region per graph output (kind output). Initializers and inputs are "
+               "under each policy and in MPFR. One region per node with a floating output (kind node, index the "
+               "node's id: its place in topological order, each If, Loop and Scan followed by its subgraphs' "
+               "nodes; labelled by node path and op type, 'If_2/then_branch/Tanh_2 (Tanh)') holds that node's "
+               "first floating output, measured against the same node of the MPFR evaluation of the same graph "
+               "with the same initializers and inputs; a node in a Loop's or Scan's body is one region "
+               "aggregated over the iterations (its outputs concatenated in iteration order). Each If and Loop "
+               "records its decisions (kind branch: the branch taken, the trip count); where a policy decides "
+               "otherwise than the truth, branch_divergence counts it and the nodes it governs are measured "
+               "without the truth. One region per graph output (kind output). Initializers and inputs are "
                "rounded to the storage format; each node computes in its compute format (operands rounded into "
                "it), sums in its accumulate format, writes its outputs in its output format; MatMul, Gemm and "
                "Conv go through the policy's accumulation model or matmul preset (the gemm kernels). Policies may "
-               "select nodes: 'ops MatMul,Gemm = fp8_e4m3', 'nodes /encoder/layer.0/* = bf16', 'autocast = fp16' "
+               "select nodes: 'ops MatMul,Gemm = fp8_e4m3', 'nodes /encoder/layer.0/* = bf16' (subgraph nodes by "
+               "path), 'autocast = fp16' "
                "(PyTorch autocast's op lists) and 'weights = nf4' (MatMul/Gemm/Conv weights fake-quantized with a "
                "quantize scheme along their reduced dimension). Inputs: inputs=FILE[,FILE...] (.npy, .pb "
                "TensorProto, or IDX images scaled to [0, 1] as train-mlp does), one per graph input in order, or "
@@ -351,21 +424,31 @@ public:
         const std::function<onnx::EmulatedNumerics(std::size_t)> numerics = [&](std::size_t i) {
             return onnx::EmulatedNumerics(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
         };
-        int regions = 0;
-        const onnx::NodeObserver<double> observe = [&](std::size_t i,
-                                                       const std::vector<const Tensor<double>*>& outputs) {
-            const Tensor<double>* t = first_floating(outputs);
-            if (!t) return;
-            onnx::keep_tensor("the trace's copy of " + run.graph.nodes[i].describe() + "'s output", t->size(), true);
-            TraceRegion& region =
-                trace.add_region("node", regions++, node_label(run.graph.nodes[i]), precision.node(i).output.format);
-            region.values = t->numbers;
-        };
+        NodeRegions<double> regions(
+            run.graph,
+            [&](const onnx::Node& node, std::vector<double> values) {
+                trace
+                    .add_region("node", static_cast<int>(node.id), node_label(node),
+                                precision.node(node.id).output.format)
+                    .values = std::move(values);
+            },
+            [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int last_inside) {
+                TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id),
+                                                       decision_label(node), precision.node(node.id).output.format);
+                region.values.assign(decisions.begin(), decisions.end());
+                region.governed_kind = "node";
+                region.governed_first = static_cast<int>(node.id) + 1;
+                region.governed_last = last_inside;
+            },
+            true);
+        const onnx::NodeObserver<double> observe =
+            [&](std::size_t id, const std::vector<const Tensor<double>*>& outputs) { regions.node_ran(id, outputs); };
+        const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
         const onnx::Values<double> results =
-            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics, observe, &control);
+            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics, observe, &control, decide);
         std::map<std::string, std::size_t> producer;
-        for (std::size_t i = 0; i < run.graph.nodes.size(); ++i)
-            for (const std::string& output : run.graph.nodes[i].outputs) producer[output] = i;
+        for (const onnx::Node& node : run.graph.nodes)
+            for (const std::string& output : node.outputs) producer[output] = node.id;
         for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
             const std::string& name = run.graph.outputs[o].name;
             const Tensor<double>& t = results.at(name);
@@ -387,21 +470,28 @@ public:
         const onnx::TruthNumerics numerics(precision);
         std::vector<Tensor<TruthNumber>> inputs;
         for (const Tensor<double>& t : run.inputs)
-            inputs.push_back(
-                onnx::convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); }));
+            inputs.push_back(onnx::convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); }));
 
-        int regions = 0;
+        NodeRegions<TruthNumber> regions(
+            run.graph,
+            [&](const onnx::Node& node, std::vector<TruthNumber> values) {
+                // The truth's copy lives until the next region is made (the engine measures it then).
+                truth.add_region("node", static_cast<int>(node.id), node_label(node)).values = std::move(values);
+            },
+            [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int) {
+                TruthRegion& region =
+                    truth.add_region(metric::branch_kind, static_cast<int>(node.id), decision_label(node));
+                for (std::int64_t d : decisions) region.values.push_back(numerics.from_double(static_cast<double>(d)));
+            },
+            false);
         const std::function<onnx::TruthNumerics(std::size_t)> numerics_for = [&](std::size_t) { return numerics; };
-        const onnx::NodeObserver<TruthNumber> observe = [&](std::size_t i,
+        const onnx::NodeObserver<TruthNumber> observe = [&](std::size_t id,
                                                             const std::vector<const Tensor<TruthNumber>*>& outputs) {
-            const Tensor<TruthNumber>* t = first_floating(outputs);
-            if (!t) return;
-            // The copy lives until the next region is made (the engine measures it then): one
-            // node's output at a time, not counted as kept.
-            truth.add_region("node", regions++, node_label(run.graph.nodes[i])).values = t->numbers;
+            regions.node_ran(id, outputs);
         };
-        const onnx::Values<TruthNumber> results =
-            onnx::evaluate_graph(run.graph, run.graph.initializers, std::move(inputs), numerics_for, observe, &control);
+        const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
+        const onnx::Values<TruthNumber> results = onnx::evaluate_graph(
+            run.graph, run.graph.initializers, std::move(inputs), numerics_for, observe, &control, decide);
         for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
             const Tensor<TruthNumber>& t = results.at(run.graph.outputs[o].name);
             TruthRegion& region = truth.add_region("output", static_cast<int>(o), run.graph.outputs[o].name);

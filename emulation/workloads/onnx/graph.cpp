@@ -1,4 +1,4 @@
-// Node attributes read with errors that name the node.
+// Node attributes read with errors that name the node, and walks over subgraphs.
 #include "emulation/workloads/onnx/graph.hpp"
 
 #include <fmt/format.h>
@@ -79,6 +79,41 @@ void Node::check_attributes(std::initializer_list<std::string_view> known) const
                                           list.empty() ? "none" : list));
         }
     }
+}
+
+std::vector<std::pair<std::string, const Graph*>> subgraphs(const Node& node) {
+    std::vector<std::pair<std::string, const Graph*>> found;
+    for (const auto& [name, attribute] : node.attributes)
+        if (attribute.kind == Attribute::Kind::Graph && attribute.graph)
+            found.emplace_back(name, attribute.graph.get());
+    return found;
+}
+
+std::size_t node_count_with_subgraphs(const Graph& graph) {
+    std::size_t count = 0;
+    for (const Node& node : graph.nodes) {
+        ++count;
+        for (const auto& [name, subgraph] : subgraphs(node)) count += node_count_with_subgraphs(*subgraph);
+    }
+    return count;
+}
+
+namespace {
+
+void collect_nodes(const Graph& graph, std::vector<const Node*>& found) {
+    for (const Node& node : graph.nodes) {
+        if (node.id >= found.size()) found.resize(node.id + 1, nullptr);
+        found[node.id] = &node;
+        for (const auto& [name, subgraph] : subgraphs(node)) collect_nodes(*subgraph, found);
+    }
+}
+
+}  // namespace
+
+std::vector<const Node*> nodes_by_id(const Graph& graph) {
+    std::vector<const Node*> found;
+    collect_nodes(graph, found);
+    return found;
 }
 
 }  // namespace floatscope::emu::onnx

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "emulation/workloads/onnx/tensor.hpp"
@@ -27,9 +28,10 @@ struct Attribute {
     std::vector<double> floats;
     std::vector<std::int64_t> ints;
     std::vector<std::string> strings;
-    /// Kind Graph (If's branches, Loop's and Scan's bodies): the subgraph's nodes as the model lists
-    /// them, for listing what a model uses; FloatScope does not evaluate subgraphs yet.
-    std::shared_ptr<const Graph> graph;
+    /// Kind Graph (If's branches, Loop's and Scan's bodies): the subgraph, read as a graph is (its
+    /// inputs, outputs, initializers, nodes in topological order); its nodes may read the values of
+    /// the graphs around it (outer scope).
+    std::shared_ptr<Graph> graph;
 };
 
 struct Node {
@@ -39,6 +41,17 @@ struct Node {
     std::vector<std::string> inputs;  ///< value names; "" for an omitted optional input
     std::vector<std::string> outputs;
     std::map<std::string, Attribute> attributes;
+    /// The values of the graphs around the node that its subgraphs read (outer-scope names), sorted:
+    /// the node depends on them as on its inputs.
+    std::vector<std::string> implicit_inputs = {};
+    /// The node's position in the walk of the model's graph where each node is followed by the nodes
+    /// of its subgraphs (attributes in name order, each graph's nodes in order): a node of a model
+    /// without subgraphs has its index. Its formats and its region (kind node) go by it, so that an
+    /// emulated run and the truth name a node alike whichever branches they take.
+    std::size_t id = 0;
+    /// "If_25/then_branch/Conv_3": the node's name after those of the nodes and attributes whose
+    /// subgraphs hold it; its name for a node of the model's graph. Regions and `nodes` clauses use it.
+    std::string path = {};
 
     /// "node '/encoder/MatMul' (MatMul)": how errors name the node.
     std::string describe() const;
@@ -63,15 +76,19 @@ struct ValueInfo {
     ElementType type = ElementType::Float;
     Shape shape;  ///< -1 for a symbolic or unknown dimension
     std::vector<std::string> dimension_names;  ///< per dimension: its symbol ("batch") or ""
+    bool type_declared = true;  ///< false: a subgraph's value whose type the model leaves out
+    bool shape_declared = true;  ///< false: no shape declared (any rank; `shape` is empty)
 };
 
 struct Graph {
-    std::string name;
+    std::string name;  ///< a subgraph's: "then_branch", as the model names it
     std::string producer;  ///< "pytorch 2.1", as the model says
     /// The version of the default (ai.onnx) domain the model imports: each node is evaluated as
     /// its operator's definition in this opset (operator_versions.hpp).
     int opset = 0;
     /// The inputs a caller supplies, in graph order (graph inputs that are initializers excluded).
+    /// A subgraph's: the values its operator binds (Loop's iteration number, condition and carried
+    /// values), their types and shapes as declared where they are (a subgraph may leave them out).
     std::vector<ValueInfo> inputs;
     std::vector<ValueInfo> outputs;
     /// Constant tensors by name, their values exact in double (float16, bfloat16, float and double
@@ -90,5 +107,15 @@ struct Graph {
 /// of any opset reads (onnx-info shows it).
 inline constexpr int min_supported_opset = 7;
 inline constexpr int max_supported_opset = 18;
+
+/// The nodes of `graph` and of all its subgraphs: one past the largest Node::id.
+std::size_t node_count_with_subgraphs(const Graph& graph);
+
+/// The nodes of `graph` and its subgraphs by Node::id.
+std::vector<const Node*> nodes_by_id(const Graph& graph);
+
+/// The subgraphs of `node` (If's then_branch and else_branch, Loop's and Scan's body), in
+/// attribute name order.
+std::vector<std::pair<std::string, const Graph*>> subgraphs(const Node& node);
 
 }  // namespace floatscope::emu::onnx

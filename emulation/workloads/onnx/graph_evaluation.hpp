@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -17,10 +18,16 @@ namespace floatscope::emu::onnx {
 template <class Number>
 using Values = std::map<std::string, Tensor<Number>>;
 
-/// Called after node `index` (of graph.nodes) with its outputs, in the node's output order
-/// (nullptr for an output the node leaves out).
+/// Called after node `id` (Node::id: its index in graph.nodes in a graph without subgraphs) has run,
+/// with its outputs in the node's output order (nullptr for an output the node leaves out); a node
+/// in a subgraph each time it runs (a Loop's body nodes once per iteration), before the node that
+/// holds the subgraph.
 template <class Number>
-using NodeObserver = std::function<void(std::size_t index, const std::vector<const Tensor<Number>*>& outputs)>;
+using NodeObserver = std::function<void(std::size_t id, const std::vector<const Tensor<Number>*>& outputs)>;
+
+/// Called when a control-flow node has decided, with its Node::id and the decision: an If's branch
+/// (1: then_branch, 0: else_branch), the iterations a Loop made.
+using DecisionObserver = std::function<void(std::size_t id, std::int64_t decision)>;
 
 /// Checks `inputs` against the graph's declared inputs (one per input, in order): count, element
 /// type (a floating input takes any floating tensor, which then carries the declared type), and
@@ -32,15 +39,18 @@ void check_inputs(const Graph& graph, std::vector<Tensor<Number>>& inputs);
 /// `constants`: the initializers as this evaluation sees them (an emulated run's rounded to its
 /// storage format and its quantized weights dequantized; the truth's exact), as doubles: the
 /// truth converts a constant into its numbers for the node that reads it, and drops the copy after
-/// the node, rather than holding every weight of a model in MPFR for the whole run. `inputs`: checked by
-/// check_inputs. `numerics_for(i)`: node i's arithmetic; every floating output of a node goes
-/// through its to_output. A value is released after the last node that reads it.
-/// `control` (may be null) is told the progress after each node.
+/// the node, rather than holding every weight of a model in MPFR for the whole run. `inputs`: checked
+/// by check_inputs. `numerics_for(id)`: the arithmetic of the node whose Node::id is `id`; every
+/// floating output of a node goes through its to_output. A value is released after the last node
+/// that reads it. `control` (may be null) is told the progress after each node of the graph.
+/// If, Loop and Scan run their subgraphs here, whose nodes read the values of the graphs around
+/// them; a subgraph's initializers are as Constant nodes, in the output format of the node that
+/// holds the subgraph. `decisions` (may be empty) hears each If's and Loop's decision.
 template <class Numerics>
 Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<double>& constants,
                                                  std::vector<Tensor<typename Numerics::Number>> inputs,
                                                  const std::function<Numerics(std::size_t)>& numerics_for,
                                                  const NodeObserver<typename Numerics::Number>& observer,
-                                                 RunControl* control);
+                                                 RunControl* control, const DecisionObserver& decisions = {});
 
 }  // namespace floatscope::emu::onnx

@@ -21,8 +21,14 @@ const core::FormatRounding& wider(const core::FormatRounding& a, const core::For
 
 GraphPrecision::GraphPrecision(const Graph& graph, const PrecisionPolicy& policy)
     : storage_(policy.roles[static_cast<std::size_t>(Role::Storage)]) {
-    const auto role = [&](Role r) { return policy.roles[static_cast<std::size_t>(r)]; };
+    nodes_.resize(node_count_with_subgraphs(graph));
     std::map<std::string, core::FormatRounding> written;  // value name -> the format its values are in
+    add_nodes(graph, policy, written);
+}
+
+void GraphPrecision::add_nodes(const Graph& graph, const PrecisionPolicy& policy,
+                               std::map<std::string, core::FormatRounding>& written) {
+    const auto role = [&](Role r) { return policy.roles[static_cast<std::size_t>(r)]; };
     for (const Node& node : graph.nodes) {
         NodeFormats f{role(Role::Compute), role(Role::Accumulate), role(Role::Output), {}};
         if (policy.autocast) {
@@ -46,13 +52,16 @@ GraphPrecision::GraphPrecision(const Graph& graph, const PrecisionPolicy& policy
                 }
             }
         }
-        const GraphNode selector{node.op_type, node.name};
+        // A node in a subgraph is selected by its path ("If_2/then_branch/MatMul_0").
+        const GraphNode selector{node.op_type, node.path.empty() ? node.name : node.path};
         f.compute = policy.at(Role::Compute, selector, f.compute);
         f.accumulate = policy.at(Role::Accumulate, selector, f.accumulate);
         f.output = policy.at(Role::Output, selector, f.output);
         f.matmul = policy.matmul_model(f.compute, f.accumulate, f.output);
+        nodes_.at(node.id) = f;
+        for (const auto& [name, subgraph] : subgraphs(node)) add_nodes(*subgraph, policy, written);
+        // A control-flow node's outputs are its subgraphs' outputs, written in its output format.
         for (const std::string& output : node.outputs) written[output] = f.output;
-        nodes_.push_back(std::move(f));
     }
 }
 

@@ -61,7 +61,20 @@ Shape declared_shape(const ::onnx::TypeProto_Tensor& tensor, std::vector<std::st
     return shape;
 }
 
-ValueInfo value_info(const ::onnx::ValueInfoProto& proto, std::string_view context) {
+/// `untyped_allowed`: a subgraph's inputs and outputs may leave their type out (ONNX infers it from
+/// the operator); such a value is a ValueInfo of unknown rank. So is a subgraph's sequence or optional
+/// (a Loop carrying a sequence): the model still reads, and the listing of what FloatScope does not
+/// evaluate names the sequence operators that make it.
+ValueInfo value_info(const ::onnx::ValueInfoProto& proto, std::string_view context, bool untyped_allowed = false) {
+    if (untyped_allowed &&
+        (!proto.has_type() || !proto.type().has_tensor_type() || proto.type().tensor_type().elem_type() == 0)) {
+        ValueInfo info;
+        info.name = proto.name();
+        info.type_declared = false;
+        info.shape_declared = proto.type().has_tensor_type() && proto.type().tensor_type().has_shape();
+        if (info.shape_declared) info.shape = declared_shape(proto.type().tensor_type(), info.dimension_names);
+        return info;
+    }
     if (!proto.type().has_tensor_type())
         throw Unsupported(
             fmt::format("{}: not a tensor (a sequence, map or optional), which FloatScope does not evaluate", context));
@@ -69,22 +82,21 @@ ValueInfo value_info(const ::onnx::ValueInfoProto& proto, std::string_view conte
     info.name = proto.name();
     info.type = element_type_from_onnx(proto.type().tensor_type().elem_type(), context);
     info.shape = declared_shape(proto.type().tensor_type(), info.dimension_names);
+    info.shape_declared = proto.type().tensor_type().has_shape();
     return info;
 }
 
-std::shared_ptr<const Graph> subgraph(const ::onnx::GraphProto& proto, std::string_view context);
+/// The names a graph's nodes may read from the graphs around it (outer scope): their inputs,
+/// initializers and node outputs.
+using Scope = std::set<std::string>;
 
-/// A node's attribute; in a subgraph (`listed_only`) only its graphs are read, the other values left
-/// undecoded (FloatScope lists what subgraphs use; it does not evaluate them yet).
+std::shared_ptr<Graph> subgraph(const ::onnx::GraphProto& proto, std::string_view source,
+                                const core::DataFolder& folder, const Scope& outer);
+
+/// A node's attribute; `scope`: the names a subgraph in it may read from outside it.
 Attribute attribute(const ::onnx::AttributeProto& proto, std::string_view context, const core::DataFolder& folder,
-                    bool listed_only) {
+                    const Scope& scope) {
     Attribute a;
-    if (proto.type() == ::onnx::AttributeProto::GRAPH) {
-        a.kind = Attribute::Kind::Graph;
-        a.graph = subgraph(proto.g(), context);
-        return a;
-    }
-    if (listed_only) return a;
     switch (proto.type()) {
         case ::onnx::AttributeProto::FLOAT:
             a.kind = Attribute::Kind::Float;
@@ -114,16 +126,41 @@ Attribute attribute(const ::onnx::AttributeProto& proto, std::string_view contex
             a.kind = Attribute::Kind::Strings;
             a.strings.assign(proto.strings().begin(), proto.strings().end());
             break;
-        default:  // graphs, sparse tensors, type protos: the operators that need them refuse the node
+        case ::onnx::AttributeProto::GRAPH:
+            a.kind = Attribute::Kind::Graph;
+            a.graph = subgraph(proto.g(), fmt::format("{} (subgraph '{}')", context, proto.g().name()), folder, scope);
+            break;
+        default:  // lists of graphs, sparse tensors, type protos: the operators that need them refuse the node
             a.kind = Attribute::Kind::Other;
     }
     return a;
 }
 
+/// The values a node's subgraphs read from outside them (outer scope), sorted.
+std::vector<std::string> implicit_inputs(const Node& node) {
+    std::set<std::string> outside;
+    for (const auto& [name, g] : subgraphs(node)) {
+        std::set<std::string> inside;
+        for (const ValueInfo& input : g->inputs) inside.insert(input.name);
+        for (const auto& [constant, t] : g->initializers) inside.insert(constant);
+        for (const Node& n : g->nodes) inside.insert(n.outputs.begin(), n.outputs.end());
+        for (const Node& n : g->nodes) {
+            for (const std::string& input : n.inputs)
+                if (!input.empty() && !inside.count(input)) outside.insert(input);
+            for (const std::string& input : n.implicit_inputs)
+                if (!inside.count(input)) outside.insert(input);
+        }
+        for (const ValueInfo& output : g->outputs)
+            if (!inside.count(output.name)) outside.insert(output.name);
+    }
+    return {outside.begin(), outside.end()};
+}
+
 /// The node of `proto`, the `index`th of its graph. ONNX allows nodes without a name; such a
 /// node is named "<op_type>_<index>" so that errors, reports and per-node policy overrides can name it.
-Node node(const ::onnx::NodeProto& proto, std::size_t index, std::string_view source,
-          const core::DataFolder& folder, bool listed_only = false) {
+/// `scope`: the names its subgraphs may read from outside them.
+Node node(const ::onnx::NodeProto& proto, std::size_t index, std::string_view source, const core::DataFolder& folder,
+          const Scope& scope) {
     Node n;
     n.op_type = proto.op_type();
     n.name = proto.name().empty() ? fmt::format("{}_{}", n.op_type, index) : proto.name();
@@ -132,31 +169,37 @@ Node node(const ::onnx::NodeProto& proto, std::size_t index, std::string_view so
     n.outputs.assign(proto.output().begin(), proto.output().end());
     for (const ::onnx::AttributeProto& a : proto.attribute())
         n.attributes[a.name()] =
-            attribute(a, fmt::format("{}: {}: attribute {}", source, n.describe(), a.name()), folder, listed_only);
+            attribute(a, fmt::format("{}: {}: attribute {}", source, n.describe(), a.name()), folder, scope);
+    n.implicit_inputs = implicit_inputs(n);
     return n;
 }
 
-/// A subgraph attribute (If's branches, Loop's and Scan's bodies): its name and its nodes as the
-/// model lists them (not sorted: they may read the enclosing graphs' values), each with its own
-/// subgraphs.
-std::shared_ptr<const Graph> subgraph(const ::onnx::GraphProto& proto, std::string_view context) {
-    auto graph = std::make_shared<Graph>();
-    graph->name = proto.name();
-    for (int i = 0; i < proto.node_size(); ++i)
-        graph->nodes.push_back(node(proto.node(i), static_cast<std::size_t>(i), context, {}, true));
-    return graph;
+/// The bytes the constant tensors of `graph` and its subgraphs (initializers and tensor attributes)
+/// take decoded; `count`: how many there are.
+double tensor_bytes(const ::onnx::GraphProto& graph, std::size_t& count) {
+    double bytes = 0;
+    for (const ::onnx::TensorProto& t : graph.initializer()) bytes += decoded_bytes(t), ++count;
+    for (const ::onnx::NodeProto& n : graph.node())
+        for (const ::onnx::AttributeProto& a : n.attribute()) {
+            if (a.type() == ::onnx::AttributeProto::TENSOR) bytes += decoded_bytes(a.t()), ++count;
+            if (a.type() == ::onnx::AttributeProto::GRAPH) bytes += tensor_bytes(a.g(), count);
+        }
+    return bytes;
 }
 
-/// The bytes the model's constant tensors (initializers and tensor attributes) take decoded,
-/// checked against the memory limit before any is decoded.
+/// Checks the bytes of the model's constant tensors, subgraphs' included, against the memory limit
+/// before any is decoded.
 void require_tensor_memory(const ::onnx::GraphProto& graph, std::string_view source) {
-    double bytes = 0;
     std::size_t tensors = 0;
-    for (const ::onnx::TensorProto& t : graph.initializer()) bytes += decoded_bytes(t), ++tensors;
-    for (const ::onnx::NodeProto& n : graph.node())
-        for (const ::onnx::AttributeProto& a : n.attribute())
-            if (a.type() == ::onnx::AttributeProto::TENSOR) bytes += decoded_bytes(a.t()), ++tensors;
+    const double bytes = tensor_bytes(graph, tensors);
     core::require_memory(fmt::format("{}: {} initializer and constant tensors", source, tensors), bytes);
+}
+
+/// What a node waits for: its inputs and the outer-scope values its subgraphs read.
+std::vector<std::string> dependencies(const Node& node) {
+    std::vector<std::string> names = node.inputs;
+    names.insert(names.end(), node.implicit_inputs.begin(), node.implicit_inputs.end());
+    return names;
 }
 
 /// "node 'a' (Add) reads 'x' made by node 'b' (Mul), which reads 'y' made by node 'a' (Add)": a
@@ -171,8 +214,8 @@ std::string describe_cycle(const std::vector<Node>& nodes, std::size_t start,
     while (position[current] == unvisited) {
         position[current] = path.size();
         path.push_back(current);
-        for (const std::string& input : nodes[current].inputs)
-            if (!input.empty() && !made.count(input)) {
+        for (const std::string& input : dependencies(nodes[current]))
+            if (!input.empty() && !made.count(input) && producer.count(input)) {
                 values.push_back(input);
                 current = producer.at(input);
                 break;
@@ -180,17 +223,24 @@ std::string describe_cycle(const std::vector<Node>& nodes, std::size_t start,
     }
     const std::size_t first = position[current];
     std::string text = nodes[path[first]].describe();
-    for (std::size_t i = first; i < path.size(); ++i)
-        text += fmt::format("{} reads '{}' made by {}", i == first ? "" : ", which", values[i],
+    for (std::size_t i = first; i < path.size(); ++i) {
+        const bool implicit = std::find(nodes[path[i]].inputs.begin(), nodes[path[i]].inputs.end(), values[i]) ==
+                              nodes[path[i]].inputs.end();
+        text += fmt::format("{} reads '{}'{} made by {}", i == first ? "" : ", which", values[i],
+                            implicit ? " (in a subgraph)" : "",
                             nodes[i + 1 < path.size() ? path[i + 1] : current].describe());
+    }
     return text;
 }
 
 /// The nodes in an order where each reads only values made before it (`available`: the graph's
-/// inputs and initializers): Kahn's algorithm, always taking the ready node that comes first in
-/// the model, so that a model already in order keeps it. Throws naming the node and the value for
-/// a value made twice, a value nothing makes, and a cycle.
-std::vector<Node> topological_order(std::vector<Node> nodes, std::set<std::string> available, std::string_view source) {
+/// inputs and initializers; `outer`: the values of the graphs around a subgraph, which a value the
+/// subgraph makes hides): Kahn's algorithm, always taking the ready node that comes first in the
+/// model, so that a model already in order keeps it. A node waits for its inputs and for the values
+/// its subgraphs read (a Loop whose body reads y waits for y's node). Throws naming the node and the
+/// value for a value made twice, a value nothing makes, and a cycle (through subgraphs too).
+std::vector<Node> topological_order(std::vector<Node> nodes, std::set<std::string> available, const Scope& outer,
+                                    std::string_view source) {
     std::map<std::string, std::size_t> producer;
     for (std::size_t i = 0; i < nodes.size(); ++i)
         for (const std::string& output : nodes[i].outputs) {
@@ -204,17 +254,24 @@ std::vector<Node> topological_order(std::vector<Node> nodes, std::set<std::strin
         }
     std::vector<std::size_t> unmade(nodes.size());
     std::map<std::string, std::vector<std::size_t>> readers;
-    for (std::size_t i = 0; i < nodes.size(); ++i)
-        for (const std::string& input : std::set<std::string>(nodes[i].inputs.begin(), nodes[i].inputs.end())) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const std::vector<std::string> needs = dependencies(nodes[i]);
+        for (const std::string& input : std::set<std::string>(needs.begin(), needs.end())) {
             if (input.empty() || available.count(input)) continue;  // "": an optional input left out
-            if (!producer.count(input))
-                throw Error(
-                    fmt::format("{}: {} reads '{}', which nothing makes (no graph input, initializer or "
-                                "node output has that name)",
-                                source, nodes[i].describe(), input));
+            if (!producer.count(input)) {
+                if (outer.count(input)) continue;
+                throw Error(fmt::format(
+                    "{}: {} reads '{}'{}, which nothing makes (no graph input, initializer or "
+                    "node output has that name)",
+                    source, nodes[i].describe(), input,
+                    std::find(nodes[i].inputs.begin(), nodes[i].inputs.end(), input) == nodes[i].inputs.end()
+                        ? " in a subgraph"
+                        : ""));
+            }
             ++unmade[i];
             readers[input].push_back(i);
         }
+    }
     std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
     for (std::size_t i = 0; i < nodes.size(); ++i)
         if (unmade[i] == 0) ready.push(i);
@@ -241,21 +298,16 @@ std::vector<Node> topological_order(std::vector<Node> nodes, std::set<std::strin
     return sorted;
 }
 
-Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const core::DataFolder& folder) {
-    if (model.ir_version() <= 0 || !model.has_graph())
-        throw Error(fmt::format("{}: not an ONNX model (no ir_version or no graph)", source));
-    const ::onnx::GraphProto& g = model.graph();
-    Graph graph;
-    graph.opset = default_opset(model, source);
+/// The inputs, outputs, initializers and nodes of `g` (the model's graph, or a subgraph: `outer` the
+/// names of the graphs around it), the nodes sorted. A subgraph's graph inputs are the values its
+/// operator binds, initializers or not; its inputs and outputs may leave their types out.
+void read_graph(Graph& graph, const ::onnx::GraphProto& g, std::string_view source, const core::DataFolder& folder,
+                const Scope* outer) {
+    const bool is_subgraph = outer != nullptr;
     graph.name = g.name();
-    graph.producer = model.producer_version().empty()
-                         ? model.producer_name()
-                         : fmt::format("{} {}", model.producer_name(), model.producer_version());
     if (g.sparse_initializer_size() > 0)
         throw Unsupported(fmt::format("{}: sparse initializer '{}' is not supported", source,
                                       g.sparse_initializer(0).values().name()));
-
-    require_tensor_memory(g, source);
     for (const ::onnx::TensorProto& t : g.initializer()) {
         const std::string context = fmt::format("{}: initializer '{}'", source, t.name());
         if (graph.initializers.count(t.name())) throw Error(fmt::format("{} appears twice", context));
@@ -266,13 +318,15 @@ Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const c
     // Graph inputs with an initializer are constants with a default (IR 3 and older list every
     // initializer as an input): the caller supplies only the others.
     for (const ::onnx::ValueInfoProto& input : g.input()) {
-        if (graph.initializers.count(input.name())) continue;
-        graph.inputs.push_back(value_info(input, fmt::format("{}: graph input '{}'", source, input.name())));
+        if (!is_subgraph && graph.initializers.count(input.name())) continue;
+        graph.inputs.push_back(
+            value_info(input, fmt::format("{}: graph input '{}'", source, input.name()), is_subgraph));
         graph.value_shapes[input.name()] = graph.inputs.back().shape;
         available.insert(input.name());
     }
     for (const ::onnx::ValueInfoProto& output : g.output()) {
-        graph.outputs.push_back(value_info(output, fmt::format("{}: graph output '{}'", source, output.name())));
+        graph.outputs.push_back(
+            value_info(output, fmt::format("{}: graph output '{}'", source, output.name()), is_subgraph));
         graph.value_shapes[output.name()] = graph.outputs.back().shape;
     }
     // value_info only informs people about shapes: an entry FloatScope cannot describe is left out.
@@ -282,17 +336,54 @@ Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const c
         graph.value_shapes[v.name()] = declared_shape(v.type().tensor_type(), names);
     }
 
+    // What the nodes' subgraphs may read from outside them: this graph's values and those around it.
+    Scope scope = outer ? *outer : Scope{};
+    scope.insert(available.begin(), available.end());
+    for (const ::onnx::NodeProto& n : g.node()) scope.insert(n.output().begin(), n.output().end());
     std::vector<Node> nodes;
     for (int i = 0; i < g.node_size(); ++i)
-        nodes.push_back(node(g.node(i), static_cast<std::size_t>(i), source, folder));
+        nodes.push_back(node(g.node(i), static_cast<std::size_t>(i), source, folder, scope));
     const std::set<std::string> graph_values = available;
-    graph.nodes = topological_order(std::move(nodes), std::move(available), source);
+    graph.nodes = topological_order(std::move(nodes), std::move(available), outer ? *outer : Scope{}, source);
     std::set<std::string> made = graph_values;
     for (const Node& n : graph.nodes) made.insert(n.outputs.begin(), n.outputs.end());
     for (const ValueInfo& output : graph.outputs)
-        if (!made.count(output.name))
+        if (!made.count(output.name) && !(outer && outer->count(output.name)))
             throw Error(
                 fmt::format("{}: graph output '{}' is made by no node, input or initializer", source, output.name));
+}
+
+std::shared_ptr<Graph> subgraph(const ::onnx::GraphProto& proto, std::string_view source,
+                                const core::DataFolder& folder, const Scope& outer) {
+    auto graph = std::make_shared<Graph>();
+    read_graph(*graph, proto, source, folder, &outer);
+    return graph;
+}
+
+/// Numbers the nodes of `graph` and of its subgraphs in the walk Node::id describes, and gives each its path.
+void number_nodes(Graph& graph, int opset, const std::string& prefix, std::size_t& next) {
+    graph.opset = opset;
+    for (Node& node : graph.nodes) {
+        node.id = next++;
+        node.path = prefix + node.name;
+        for (auto& [name, attribute] : node.attributes)
+            if (attribute.kind == Attribute::Kind::Graph && attribute.graph)
+                number_nodes(*attribute.graph, opset, fmt::format("{}/{}/", node.path, name), next);
+    }
+}
+
+Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const core::DataFolder& folder) {
+    if (model.ir_version() <= 0 || !model.has_graph())
+        throw Error(fmt::format("{}: not an ONNX model (no ir_version or no graph)", source));
+    Graph graph;
+    const int opset = default_opset(model, source);
+    graph.producer = model.producer_version().empty()
+                         ? model.producer_name()
+                         : fmt::format("{} {}", model.producer_name(), model.producer_version());
+    require_tensor_memory(model.graph(), source);
+    read_graph(graph, model.graph(), source, folder, nullptr);
+    std::size_t next = 0;
+    number_nodes(graph, opset, "", next);
     return graph;
 }
 

@@ -177,6 +177,7 @@ Outputs<Numerics> run_older_definition(const OperatorCall<Numerics>& call, const
             case Adapter::SpatialAttribute: restored = spatial_attribute(form); break;
             case Adapter::MaskOfInputType: mask_of_input = true; break;
             case Adapter::AsymmetricResize: asymmetric_resize(form); break;
+            case Adapter::BatchAxisScan: break;  // Scan is evaluated with its body (graph_evaluation.cpp)
         }
     }
     const ElementType input_type = form.input(0).type;

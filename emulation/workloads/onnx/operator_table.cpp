@@ -126,6 +126,7 @@ const OperatorTable& operator_table() {
         add_resize_operators(t);
         add_recurrent_operators(t);
         add_quantize_operators(t);
+        add_control_flow_operators(t);
         // Every kernel implements a definition the version table lists.
         for (const std::string& op : t.op_types())
             if (!operator_versions().count(op))

@@ -104,5 +104,6 @@ void add_resize_operators(OperatorTable& table);  ///< Resize, Upsample
 void add_recurrent_operators(OperatorTable& table);  ///< RNN, GRU, LSTM
 /// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv
 void add_quantize_operators(OperatorTable& table);
+void add_control_flow_operators(OperatorTable& table);  ///< If, Loop, Scan (run in graph_evaluation.cpp)
 
 }  // namespace floatscope::emu::onnx

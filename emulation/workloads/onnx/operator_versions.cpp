@@ -90,6 +90,9 @@ std::vector<OperatorVersions> all_operators() {
         {"HardSigmoid", {1, 6}},
         {"HardSwish", {14}},
         {"Identity", {1, 13, 14, 16}},
+        // Control flow (graph_evaluation.cpp evaluates them with their subgraphs): If's and Loop's
+        // later definitions add element types (sequences at 13, optionals at 16), nothing else.
+        {"If", {1, 11, 13, 16}},
         {"InstanceNormalization", {1, 6}},
         {"IsInf", {10}},
         {"IsNaN", {9, 13}},
@@ -100,6 +103,7 @@ std::vector<OperatorVersions> all_operators() {
         {"Less", {1, 7, 9, 13}},
         {"LessOrEqual", {12, 16}},
         {"Log", {1, 6, 13}},
+        {"Loop", {1, 11, 13, 16}},
         {"LogSoftmax", {1, 11, 13}, coerce_to_2d},
         {"MatMul", {1, 9, 13}},
         {"MatMulInteger", {10}},
@@ -144,6 +148,9 @@ std::vector<OperatorVersions> all_operators() {
         {"Round", {11}},
         // Scatter-9 is ScatterElements-11 under its first name; deprecated at 11.
         {"Scatter", {9, 11}, {}, 11},
+        // Scan-9 dropped Scan-8's batch axis and sequence_lens (graph_evaluation.cpp runs Scan-8 per
+        // batch entry) and added the axes and directions attributes of the scan inputs and outputs.
+        {"Scan", {8, 9, 11, 16}, {{9, {}, Adapter::BatchAxisScan}}},
         {"ScatterElements", {11, 13, 16, 18}},
         {"ScatterND", {11, 13, 16, 18}},
         {"Selu", {1, 6}},
@@ -231,6 +238,10 @@ const AddedAttribute added_attributes[] = {
     {"ReduceSum", {"noop_with_empty_axes", 13}},
     {"ReduceSumSquare", {"noop_with_empty_axes", 18}},
     {"Reshape", {"allowzero", 14}},
+    {"Scan", {"scan_input_axes", 9}},
+    {"Scan", {"scan_input_directions", 9}},
+    {"Scan", {"scan_output_axes", 9}},
+    {"Scan", {"scan_output_directions", 9}},
     {"ScatterElements", {"reduction", 16}},
     {"ScatterND", {"reduction", 16}},
     {"Resize", {"coordinate_transformation_mode", 11}},

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "emulation/workloads/onnx/operator_table.hpp"
+#include "emulation/workloads/onnx/subgraph_signatures.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
@@ -41,7 +42,10 @@ std::vector<UnsupportedOperator> unsupported_operators(const Graph& graph) {
 
 void check_evaluable(const Graph& graph, std::string_view source) {
     const std::vector<UnsupportedOperator> found = unsupported_operators(graph);
-    if (found.empty()) return;
+    if (found.empty()) {
+        check_subgraph_signatures(graph, source);
+        return;
+    }
     std::size_t nodes = 0;
     std::string list;
     for (const UnsupportedOperator& u : found) {

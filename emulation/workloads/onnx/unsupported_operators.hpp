@@ -24,7 +24,8 @@ struct UnsupportedOperator {
 /// FloatScope does not evaluate, in the order they first appear; empty when it evaluates them all.
 std::vector<UnsupportedOperator> unsupported_operators(const Graph& graph);
 
-/// Throws Unsupported naming `source` and listing every unsupported_operators entry.
+/// Throws Unsupported naming `source` and listing every unsupported_operators entry; where there is
+/// none, checks the control-flow nodes' subgraphs against them (check_subgraph_signatures).
 void check_evaluable(const Graph& graph, std::string_view source);
 
 }  // namespace floatscope::emu::onnx

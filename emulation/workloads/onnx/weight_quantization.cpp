@@ -28,13 +28,14 @@ void quantize_matrices(std::vector<double>& values, std::size_t count, std::size
 
 std::map<std::string, const Node*> weight_initializers(const Graph& graph) {
     std::map<std::string, const Node*> weights;
-    for (const Node& node : graph.nodes) {
-        const bool reads_weight = node.op_type == "MatMul" || node.op_type == "Gemm" || node.op_type == "Conv" ||
-                                  node.op_type == "ConvTranspose";
-        if (!reads_weight || node.inputs.size() < 2) continue;
-        const auto it = graph.initializers.find(node.inputs[1]);
+    // Nodes in subgraphs too: an If's branch multiplies by the graph's initializers as often as not.
+    for (const Node* node : nodes_by_id(graph)) {
+        const bool reads_weight = node->op_type == "MatMul" || node->op_type == "Gemm" || node->op_type == "Conv" ||
+                                  node->op_type == "ConvTranspose";
+        if (!reads_weight || node->inputs.size() < 2) continue;
+        const auto it = graph.initializers.find(node->inputs[1]);
         if (it != graph.initializers.end() && it->second.floating() && it->second.shape.size() >= 2)
-            weights.emplace(it->first, &node);
+            weights.emplace(it->first, node);
     }
     return weights;
 }

@@ -13,7 +13,8 @@
 namespace floatscope::emu::onnx {
 
 /// The weight initializers of `graph` by name, each with the node that reads it as its weight
-/// (input 1 of MatMul, Gemm, Conv, ConvTranspose; floating; two dimensions or more).
+/// (input 1 of MatMul, Gemm, Conv, ConvTranspose, in the graph or in a subgraph; floating; two
+/// dimensions or more).
 std::map<std::string, const Node*> weight_initializers(const Graph& graph);
 
 /// `weight` (read by `consumer`) quantized with `scheme` and dequantized: each row of the matrix

@@ -217,26 +217,46 @@ save(model(mlp_nodes, [x], [y], [W, b], opset=6), "broken/opset6.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=19), "broken/opset19.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=9), "opset9_mlp.onnx")
 # Operators FloatScope does not evaluate, some inside subgraphs (If's branches, a Loop's body
-# nested in one), some twice: MaxRoiPool-1 twice, TfIdfVectorizer-9 in both branches, If-1, Loop-1, a
-# custom op.
+# nested in one), some twice: MaxRoiPool-1 twice, TfIdfVectorizer-9 in both branches and in the body,
+# a custom op. If and Loop, which it evaluates, are not listed; their subgraphs read x3 and c of the
+# outer scope.
 v = helper.make_tensor_value_info
-tfidf = lambda name: helper.make_node("TfIdfVectorizer", ["s"], ["h"], name=name, mode="TF", min_gram_length=1,
-                                      max_gram_length=1, max_skip_count=0, ngram_counts=[0], ngram_indexes=[0],
-                                      pool_int64s=[1])
-loop_body = helper.make_graph([helper.make_node("Relu", ["s"], ["t"], name="relu_in_loop"), tfidf("tfidf_in_loop")],
-                              "loop_body", [], [])
-then_branch = helper.make_graph([tfidf("tfidf_then"),
-                                 helper.make_node("Loop", ["", "c"], ["l"], name="loop", body=loop_body)],
-                                "then_branch", [], [v("h", TensorProto.FLOAT, None)])
-else_branch = helper.make_graph([tfidf("tfidf_else")], "else_branch", [], [v("h", TensorProto.FLOAT, None)])
+tfidf = lambda name, out: helper.make_node("TfIdfVectorizer", ["x3"], [out], name=name, mode="TF", min_gram_length=1,
+                                           max_gram_length=1, max_skip_count=0, ngram_counts=[0], ngram_indexes=[0],
+                                           pool_int64s=[1])
+loop_body = helper.make_graph([helper.make_node("Relu", ["x3"], ["t"], name="relu_in_loop"),
+                               tfidf("tfidf_in_loop", "h_loop"),
+                               helper.make_node("Identity", ["cond_in"], ["cond_out"], name="cond")],
+                              "loop_body", [v("i", TensorProto.INT64, []), v("cond_in", TensorProto.BOOL, [])],
+                              [v("cond_out", TensorProto.BOOL, [])])
+then_branch = helper.make_graph([tfidf("tfidf_then", "h_then"),
+                                 helper.make_node("Loop", ["", "c"], [], name="loop", body=loop_body)],
+                                "then_branch", [], [v("h_then", TensorProto.FLOAT, None)])
+else_branch = helper.make_graph([tfidf("tfidf_else", "h_else")], "else_branch", [],
+                                [v("h_else", TensorProto.FLOAT, None)])
 save(model([helper.make_node("MaxRoiPool", ["x", "rois"], ["u1"], name="pool1", pooled_shape=[1, 1]),
             helper.make_node("MaxRoiPool", ["u1", "rois"], ["u2"], name="pool2", pooled_shape=[1, 1]),
             helper.make_node("Relu", ["u2"], ["r"], name="relu"),
-            helper.make_node("Greater", ["x", "x"], ["c"], name="compare"),
+            helper.make_node("Greater", ["x", "x"], ["cs"], name="compare"),
+            helper.make_node("ReduceMin", ["cs"], ["c"], name="all", keepdims=0),
+            helper.make_node("Unsqueeze", ["x"], ["x3"], name="unsqueeze", axes=[0]),
             helper.make_node("If", ["c"], ["h"], name="if", then_branch=then_branch, else_branch=else_branch),
             helper.make_node("Custom", ["r"], ["k"], name="custom", domain="com.example")],
            [x, v("rois", TensorProto.FLOAT, [1, 5])], [v("h", TensorProto.FLOAT, None), v("k", TensorProto.FLOAT, None)],
            opset=9, extra_opsets=[("com.example", 1)]), "unsupported_operators.onnx")
+# A Loop carrying a sequence (SequenceEmpty, SequenceInsert in its body; ConcatFromSequence after it):
+# the sequence-typed values of its body read, and the listing names the sequence operators.
+seq = helper.make_tensor_sequence_value_info
+loop_body = helper.make_graph([helper.make_node("Identity", ["cond_in"], ["cond_out"], name="cond"),
+                               helper.make_node("SequenceInsert", ["s_in", "x"], ["s_out"], name="insert")],
+                              "loop_body", [v("i", TensorProto.INT64, []), v("cond_in", TensorProto.BOOL, []),
+                                            seq("s_in", TensorProto.FLOAT, None)],
+                              [v("cond_out", TensorProto.BOOL, []), seq("s_out", TensorProto.FLOAT, None)])
+save(model([helper.make_node("SequenceEmpty", [], ["s0"], name="empty", dtype=TensorProto.FLOAT),
+            helper.make_node("Loop", ["trips", "", "s0"], ["s"], name="loop", body=loop_body),
+            helper.make_node("ConcatFromSequence", ["s"], ["y"], name="concat", axis=0)],
+           [x], [v("y", TensorProto.FLOAT, None)], [numpy_helper.from_array(np.array(3, np.int64), "trips")]),
+     "loop_sequence.onnx")
 # And is defined as in opset 7 up to opset 17.
 p = helper.make_tensor_value_info("p", TensorProto.BOOL, [2])
 q = helper.make_tensor_value_info("q", TensorProto.BOOL, [2])

@@ -79,8 +79,7 @@ public:
             control.checkpoint(static_cast<double>(k) / n, "truth step " + std::to_string(k));
             if (p.text("fail") == "missing" && k == n - 1) break;
             TruthRegion& region = truth.add_region("step", k, "step " + std::to_string(k));
-            if (k > 0 && !truth.regions()[static_cast<std::size_t>(k - 1)].values.empty())
-                earlier_region_kept = true;
+            if (k > 0 && !truth.regions()[static_cast<std::size_t>(k - 1)].values.empty()) earlier_region_kept = true;
             TruthNumber x;
             mpfr_set_prec(x.backend().data(), precision);
             mpfr_set_ui(x.backend().data(), static_cast<unsigned long>(k + 1), MPFR_RNDN);

@@ -101,29 +101,40 @@ TEST_CASE("a model of an older opset reads with its own opset, each node of its 
 
 TEST_CASE("every unsupported operator definition is listed at once, subgraphs included, with its count") {
     const Graph graph = read_model(models / "unsupported_operators.onnx");
-    // The If's branches and the Loop's body inside its then_branch are read for the listing.
-    const Attribute& then_branch = graph.nodes[4].attributes.at("then_branch");
+    // The If's branches and the Loop's body inside its then_branch are read as graphs.
+    const Attribute& then_branch = graph.nodes[6].attributes.at("then_branch");
     REQUIRE(then_branch.kind == Attribute::Kind::Graph);
     CHECK(then_branch.graph->nodes.size() == 2);
+    // Their nodes read the outer scope's x3 (and the Loop c, the If's condition too).
+    CHECK(graph.nodes[6].implicit_inputs == std::vector<std::string>{"c", "x3"});
     const std::vector<UnsupportedOperator> found = unsupported_operators(graph);
     std::vector<std::string> listed;
     for (const UnsupportedOperator& u : found)
         listed.push_back(fmt::format("{} x{} {}", u.definition, u.nodes, u.first_node));
     // In the order they first appear (a node's subgraphs by attribute name); Relu and Greater, inside
-    // and outside subgraphs, are evaluated. TfIdfVectorizer, If and Loop: their versions from ONNX's registry.
-    CHECK(listed == std::vector<std::string>{
-                        "MaxRoiPool-1 x2 pool1", "If-1 x1 if", "TfIdfVectorizer-9 x3 if/else_branch/tfidf_else",
-                        "Loop-1 x1 if/then_branch/loop", "Custom of domain com.example x1 custom"});
+    // and outside subgraphs, are evaluated, and so are If and Loop. TfIdfVectorizer: its version from
+    // ONNX's registry.
+    CHECK(listed == std::vector<std::string>{"MaxRoiPool-1 x2 pool1", "TfIdfVectorizer-9 x3 if/else_branch/tfidf_else",
+                                             "Custom of domain com.example x1 custom"});
     CHECK_THAT(found[0].reason, Catch::Contains("does not evaluate this operator"));
     try {
         check_evaluable(graph, "unsupported_operators.onnx");
         FAIL("no error");
     } catch (const Unsupported& e) {
         CHECK_THAT(e.what(),
-                   Catch::Contains("unsupported_operators.onnx: FloatScope does not evaluate 8 node(s)") &&
-                       Catch::Contains("5 operator definition(s)") &&
+                   Catch::Contains("unsupported_operators.onnx: FloatScope does not evaluate 6 node(s)") &&
+                       Catch::Contains("3 operator definition(s)") &&
                        Catch::Contains("TfIdfVectorizer-9: FloatScope does not evaluate this operator (3 node(s)"));
     }
+}
+
+TEST_CASE("a Loop carrying a sequence reads, and the listing names the sequence operators") {
+    const Graph graph = read_model(models / "loop_sequence.onnx");
+    std::vector<std::string> listed;
+    for (const UnsupportedOperator& u : unsupported_operators(graph))
+        listed.push_back(fmt::format("{} {}", u.definition, u.first_node));
+    CHECK(listed == std::vector<std::string>{"SequenceEmpty-11 empty", "SequenceInsert-11 loop/body/insert",
+                                             "ConcatFromSequence-11 concat"});
 }
 
 TEST_CASE("nodes out of order are sorted, keeping the model's order where they are free") {
