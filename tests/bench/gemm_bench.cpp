@@ -10,6 +10,7 @@
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/kernels/gemm_fp32.hpp"
+#include "tests/bench/square_matrices.hpp"
 
 #if defined(FLOATSCOPE_BENCH_EIGEN_V4)
 extern "C" void floatscope_bench_eigen_sgemm_v4(const float* a, const float* b, float* c, int n);
@@ -17,26 +18,9 @@ extern "C" void floatscope_bench_eigen_sgemm_v4(const float* a, const float* b, 
 
 namespace {
 
-constexpr int size = 512;
-
-void set_flops(benchmark::State& state) {
-    // 2 n^3 floating-point operations per product, reported in GFLOP/s.
-    state.counters["GFLOP/s"] =
-        benchmark::Counter(2.0 * size * size * size * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
-}
-
-/// Normally distributed entries (sigma 1), the same for every benchmark.
-const std::vector<double>& matrix(unsigned seed) {
-    static std::vector<double> a, b;
-    std::vector<double>& m = seed == 1 ? a : b;
-    if (m.empty()) {
-        std::mt19937_64 generator(seed);
-        std::normal_distribution<double> normal(0.0, 1.0);
-        m.resize(static_cast<std::size_t>(size) * size);
-        for (double& x : m) x = normal(generator);
-    }
-    return m;
-}
+using floatscope::bench::matrix;
+using floatscope::bench::set_flops;
+constexpr auto size = static_cast<int>(floatscope::bench::matrix_size);
 
 std::vector<float> as_floats(const std::vector<double>& m) { return {m.begin(), m.end()}; }
 

@@ -8,29 +8,13 @@
 #include "core/catalog.hpp"
 #include "core/kernel_clones.hpp"
 #include "emulation/accumulation/gemm.hpp"
+#include "tests/bench/square_matrices.hpp"
 
 namespace {
 
-constexpr std::size_t size = 512;
-
-void set_flops(benchmark::State& state) {
-    // 2 n^3 floating-point operations per product, reported in GFLOP/s.
-    state.counters["GFLOP/s"] =
-        benchmark::Counter(2.0 * size * size * size * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
-}
-
-/// Normally distributed entries (sigma 1), the same for every benchmark.
-const std::vector<double>& matrix(unsigned seed) {
-    static std::vector<double> a, b;
-    std::vector<double>& m = seed == 1 ? a : b;
-    if (m.empty()) {
-        std::mt19937_64 generator(seed);
-        std::normal_distribution<double> normal(0.0, 1.0);
-        m.resize(size * size);
-        for (double& x : m) x = normal(generator);
-    }
-    return m;
-}
+using floatscope::bench::matrix;
+using floatscope::bench::set_flops;
+constexpr auto size = static_cast<std::size_t>(floatscope::bench::matrix_size);
 
 // The baselines: what one would write by hand for the same order of operations (each entry's sum
 // from +0 over k in increasing order, c = fma(a, b, c)), built per instruction set as the kernels
