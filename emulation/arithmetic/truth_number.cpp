@@ -13,9 +13,14 @@ TruthPrecisionScope::TruthPrecisionScope(int bits) : previous_digits10_(TruthNum
 TruthPrecisionScope::~TruthPrecisionScope() { TruthNumber::default_precision(previous_digits10_); }
 
 TruthNumber truth_number(int bits) {
-    TruthNumber x;
-    mpfr_set_prec(x.backend().data(), bits);
-    return x;
+    // Copied from a NaN of `bits` bits, so that its limbs are allocated for `bits`: a number made
+    // at the default precision and narrowed keeps the default's limbs (mpfr_set_prec never shrinks).
+    thread_local std::vector<mp_limb_t> limbs;
+    limbs.resize((mpfr_custom_get_size(bits) + sizeof(mp_limb_t) - 1) / sizeof(mp_limb_t));
+    mpfr_t nan;
+    mpfr_custom_init(limbs.data(), bits);
+    mpfr_custom_init_set(nan, MPFR_NAN_KIND, 0, bits, limbs.data());
+    return TruthNumber(nan);
 }
 
 std::vector<TruthNumber> to_truth(std::span<const double> values, int precision) {

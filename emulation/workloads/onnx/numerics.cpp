@@ -122,14 +122,8 @@ TruthNumerics::Number TruthNumerics::from_double(double x) const {
     // 53 bits hold every double exactly, and every operation rounds its result to the truth's
     // precision whatever its operands' (make): the same numbers as at precision_, in a quarter of
     // the limbs, and a model's weights multiply as one limb (ExactProductSum::add).
-    // Built on one limb on the stack and copied at its precision: a number made at the default
-    // precision and narrowed would keep the default's limbs (a model's weights, millions of them).
-    mp_limb_t limb;
-    mpfr_t exact;
-    mpfr_custom_init(&limb, 53);
-    mpfr_custom_init_set(exact, MPFR_ZERO_KIND, 0, 53, &limb);
-    mpfr_set_d(exact, x, MPFR_RNDN);
-    Number r(exact);
+    Number r = truth_number(53);
+    mpfr_set_d(r.backend().data(), x, MPFR_RNDN);
     return r;
 }
 
