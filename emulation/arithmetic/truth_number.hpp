@@ -24,6 +24,16 @@ private:
     unsigned previous_digits10_;
 };
 
+/// Frees the MPFR caches of the thread it lives on when it ends (the constants exp, log and erf keep
+/// per thread): a worker thread that runs truth arithmetic holds one for its life, or its caches
+/// outlive it (LeakSanitizer reports them).
+struct ThreadCacheRelease {
+    ThreadCacheRelease() = default;
+    ThreadCacheRelease(const ThreadCacheRelease&) = delete;
+    ThreadCacheRelease& operator=(const ThreadCacheRelease&) = delete;
+    ~ThreadCacheRelease() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+};
+
 /// A TruthNumber of `bits` bits (NaN until set). Boost's precision() counts decimal digits: 256
 /// there is 852 bits.
 TruthNumber truth_number(int bits);

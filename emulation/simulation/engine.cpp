@@ -147,7 +147,7 @@ void measure_against(RunState& s, TruthRegion& truth) {
     constexpr std::size_t worth_threads = 1 << 16;
     const bool large = truth.values.size() * s.policy_runs.size() >= worth_threads;
     core::parallel_rows(s.policy_runs.size(), large ? truth_threads() : 1, [&] {
-        return [&](std::size_t begin, std::size_t end) {
+        return [&, release = std::make_unique<ThreadCacheRelease>()](std::size_t begin, std::size_t end) {
             for (std::size_t p = begin; p < end; ++p) {
                 PolicyRun& run = s.policy_runs[p];
                 const auto found = run.position.find({truth.kind, truth.index});
@@ -360,6 +360,7 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
     const int threads_per_truth =
         static_cast<int>(std::max<std::size_t>(1, thread_count / std::max<std::size_t>(truths, 1)));
     auto worker = [&] {
+        const ThreadCacheRelease release;  // a truth on a pool thread leaves MPFR's caches on it
         for (std::size_t j; (j = next_job.fetch_add(1)) < jobs.size();) {
             RunState& s = *jobs[j].state;
             const std::size_t run = jobs[j].run;

@@ -181,13 +181,15 @@ TEST_CASE("the native binary64 kernel equals the scalar path on random and ill-c
                 if (takes_addend) emu::gemm(model, p.a, p.b, with_addend, m, k, n, addend);
                 for (std::size_t i = 0; i < m; ++i)
                     for (std::size_t j = 0; j < n; ++j) {
-                        const double want =
-                            scalar.accumulate(p.a.data() + i * k, 1, p.b.data() + j, static_cast<std::ptrdiff_t>(n), k);
+                        // k = 0: B is empty, its data() may be null, and null + j is undefined.
+                        const double* column = k == 0 ? nullptr : p.b.data() + j;
+                        const double want = scalar.accumulate(p.a.data() + i * k, 1, column,
+                                                              static_cast<std::ptrdiff_t>(n), k);
                         INFO(name << ", " << family << ", " << m << "x" << k << "x" << n << ", C(" << i << ", " << j
                                   << ") = " << test::hex_double(c[i * n + j]) << ", scalar " << test::hex_double(want));
                         REQUIRE(test::same_result(c[i * n + j], want));
                         if (!takes_addend) continue;
-                        const double with = scalar.accumulate(p.a.data() + i * k, 1, p.b.data() + j,
+                        const double with = scalar.accumulate(p.a.data() + i * k, 1, column,
                                                               static_cast<std::ptrdiff_t>(n), k, addend[i * n + j]);
                         REQUIRE(test::same_result(with_addend[i * n + j], with));
                     }

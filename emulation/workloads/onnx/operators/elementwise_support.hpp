@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -80,7 +81,7 @@ std::vector<Number> make_elements(std::size_t count, Make make) {
         if (truth_threads() > 1 && count >= worth_threads) {
             out.resize(count);
             core::parallel_rows(count, truth_threads(), [&] {
-                return [&](std::size_t begin, std::size_t end) {
+                return [&, release = std::make_unique<ThreadCacheRelease>()](std::size_t begin, std::size_t end) {
                     for (std::size_t i = begin; i < end; ++i) out[i] = make(i);
                 };
             });
