@@ -1,4 +1,5 @@
-// The one 2-D matrix product MatMul, Gemm, Conv and ConvTranspose are computed with.
+// The one 2-D matrix product MatMul, Gemm, Conv, ConvTranspose and the recurrent layers are computed
+// with, and the transpose their weights take.
 #pragma once
 
 #include <cstddef>
@@ -6,6 +7,17 @@
 #include <vector>
 
 namespace floatscope::emu::onnx {
+
+/// The transpose of a row-major rows x columns matrix (a weight read as B^T: Gemm's transB, a
+/// recurrent layer's W and R).
+template <class Number>
+std::vector<Number> transposed(std::span<const Number> values, std::size_t rows, std::size_t columns) {
+    std::vector<Number> result;
+    result.reserve(values.size());
+    for (std::size_t c = 0; c < columns; ++c)
+        for (std::size_t r = 0; r < rows; ++r) result.push_back(values[r * columns + c]);
+    return result;
+}
 
 /// C (m x n) = A (m x k) B (k x n), row-major, through numerics.matmul: an emulated run's
 /// accumulation model, the truth's exact product. An empty sum (k = 0) is +0 in both.

@@ -12,15 +12,6 @@ namespace floatscope::emu::onnx {
 
 namespace {
 
-template <class Number>
-std::vector<Number> transposed(std::span<const Number> values, std::size_t rows, std::size_t columns) {
-    std::vector<Number> result;
-    result.reserve(values.size());
-    for (std::size_t c = 0; c < columns; ++c)
-        for (std::size_t r = 0; r < rows; ++r) result.push_back(values[r * columns + c]);
-    return result;
-}
-
 template <class Numerics>
 Outputs<Numerics> matmul(const OperatorCall<Numerics>& call) {
     using Number = typename Numerics::Number;

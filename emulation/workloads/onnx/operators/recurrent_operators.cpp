@@ -40,15 +40,6 @@ void require_shape(const Shape& shape, const Shape& expected, const char* what, 
                                 describe(expected)));
 }
 
-template <class Number>
-std::vector<Number> transposed(std::span<const Number> values, std::size_t rows, std::size_t columns) {
-    std::vector<Number> result;
-    result.reserve(values.size());
-    for (std::size_t c = 0; c < columns; ++c)
-        for (std::size_t r = 0; r < rows; ++r) result.push_back(values[r * columns + c]);
-    return result;
-}
-
 template <class Call>
 TensorsOf<Call> recurrent(const Call& call, Cell cell) {
     using Number = NumberOf<Call>;
