@@ -2,7 +2,7 @@
 # Include arrows point one way (docs/architecture.md): a file includes only its own subsystem and
 # those below it. Prints each include that points up and exits 1 if there is one.
 #   core  <  emulation/arithmetic  <  accumulation  <  simulation, conformance  <  quantize, fpcore
-#         <  weights  <  workloads  <  plots  <  app
+#         <  weights  <  workloads  <  advisor  <  plots  <  app
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,8 +15,9 @@ level() {
     emulation/quantize/* | emulation/fpcore/*) echo 4 ;;
     emulation/weights/*) echo 5 ;;
     emulation/workloads/*) echo 6 ;;
-    plots/*) echo 7 ;;
-    app/*) echo 8 ;;
+    emulation/advisor/*) echo 7 ;;
+    plots/*) echo 8 ;;
+    app/*) echo 9 ;;
     *) echo -1 ;;
   esac
 }

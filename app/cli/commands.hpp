@@ -28,6 +28,7 @@ Command add_testfloat_command(CLI::App& parent);
 Command add_list_command(CLI::App& parent);
 Command add_run_command(CLI::App& parent);
 Command add_sweep_command(CLI::App& parent);
+Command add_tune_command(CLI::App& parent);
 Command add_merge_command(CLI::App& parent);
 Command add_fpcore_command(CLI::App& parent);
 Command add_weights_info_command(CLI::App& parent);

@@ -86,6 +86,7 @@ int run(int argc, char** argv) {
                                            add_list_command(app),
                                            add_run_command(app),
                                            add_sweep_command(app),
+                                           add_tune_command(app),
                                            add_merge_command(app),
                                            add_weights_info_command(app),
                                            add_onnx_info_command(app),

@@ -8,6 +8,7 @@ namespace {
 constexpr MetricSource E = MetricSource::Engine;
 constexpr MetricSource F = MetricSource::FpCore;
 constexpr MetricSource W = MetricSource::Workload;
+constexpr MetricSource A = MetricSource::Advisor;
 
 constexpr MetricDefinition definitions[] = {
     {value_count, E, "values the region recorded"},
@@ -141,6 +142,17 @@ constexpr MetricDefinition definitions[] = {
     {error_bound_probabilistic, W, "sum, gemm: Higham and Mary's lambda sqrt(n) u (lambda = 1) in place of gamma_n"},
     {error_bound_limiting_accuracy, W,
      "iterative-refinement: the forward error refinement converges to, u + 4 n u_r kappa (Carson and Higham 2018)"},
+    {tune_cost, A, "tune: the configuration's cost in the tuning's cost (bits, bytes, s or J)"},
+    {tune_error, A, "tune: the target's measure on the outputs (the worst output region) on the tuning inputs"},
+    {tune_threshold, A, "tune: what tune_error had to meet (a target relative to the truth: the truth's value applied)"},
+    {tune_meets_target, A, "tune: 1 when tune_error meets the threshold and no output is NaN or infinite where the truth is finite"},
+    {tune_on_front, A, "tune: 1 when no other configuration run is as cheap and as accurate, and better in one"},
+    {tune_recommended, A, "tune: 1 for the cheapest configuration that met the target"},
+    {tune_validation_error, A, "tune: the target's measure on the held-out inputs (--validate-*)"},
+    {tune_validation_meets_target, A, "tune: 1 when the held-out measure meets the target as well"},
+    {tune_runs, A, "tune: configurations run"},
+    {tune_rounds, A, "tune: engine runs made, each with one ground truth"},
+    {tune_seconds, A, "tune: wall time of the whole search"},
 };
 
 }  // namespace

@@ -142,6 +142,24 @@ inline constexpr const char* error_bound_deterministic = "error_bound_determinis
 inline constexpr const char* error_bound_probabilistic = "error_bound_probabilistic";
 inline constexpr const char* error_bound_limiting_accuracy = "error_bound_limiting_accuracy";
 
+// ---- The advisor (`tune`, emulation/advisor): per tried configuration (region kind candidate)
+// and per dimension alone at a cheaper choice (region kind sensitivity); tune_runs and
+// tune_seconds per tuning (region kind run).
+inline constexpr const char* tune_cost = "tune_cost";
+inline constexpr const char* tune_error = "tune_error";
+inline constexpr const char* tune_threshold = "tune_threshold";
+inline constexpr const char* tune_meets_target = "tune_meets_target";
+inline constexpr const char* tune_on_front = "tune_on_front";
+inline constexpr const char* tune_recommended = "tune_recommended";
+inline constexpr const char* tune_validation_error = "tune_validation_error";
+inline constexpr const char* tune_validation_meets_target = "tune_validation_meets_target";
+inline constexpr const char* tune_runs = "tune_runs";
+inline constexpr const char* tune_rounds = "tune_rounds";
+inline constexpr const char* tune_seconds = "tune_seconds";
+/// The advisor's region kinds.
+inline constexpr const char* candidate_kind = "candidate";
+inline constexpr const char* sensitivity_kind = "sensitivity";
+
 /// Region kinds that are not positions along a computation: whole-run figures (timings).
 inline constexpr const char* whole_run_kind = "run";
 /// The regions of a run's control-flow decisions (TraceRegion::governed_kind).
@@ -154,6 +172,7 @@ enum class MetricSource {
     Engine,  ///< the engine, measuring a region against the ground truth, or per run
     FpCore,  ///< the FPCore runner
     Workload,  ///< a workload's own number (RegionMetric)
+    Advisor,  ///< the advisor, per configuration it ran
 };
 
 /// One entry of the vocabulary: a metric name (or, for a family, its prefix) and what it means.

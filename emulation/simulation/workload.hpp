@@ -16,6 +16,18 @@
 
 namespace floatscope::emu {
 
+/// A part of a computation that a policy can give formats of its own (the advisor's unit of
+/// search): a layer, a graph node, the nodes of one op type.
+struct PolicyUnit {
+    std::string name;  ///< "layer 3", "MatMul", "/encoder/MatMul_1"
+    /// What selects it in a policy clause: the clause ("layers", "ops", "nodes") and the unit's entry
+    /// there ("3", "MatMul", "/enc/MatMul_1"); units of layers and ops share a clause as a list.
+    std::string clause;
+    std::string entry;
+    std::string region_kind;  ///< the regions whose values the unit writes: their kind ...
+    std::vector<int> region_indices;  ///< ... and indices
+};
+
 class Workload {
 public:
     virtual ~Workload() = default;
@@ -59,6 +71,23 @@ public:
                                                      const PrecisionPolicy& policy) const {
         (void)parameters, (void)policy;
         return std::nullopt;
+    }
+
+    /// The kinds of PolicyUnit this workload has ("layer"; "node", "op"), the first the default;
+    /// none where a policy addresses the computation only as a whole.
+    virtual std::vector<std::string> policy_unit_kinds() const { return {}; }
+    /// The units of `kind` (one of policy_unit_kinds) for these parameters, in computation order.
+    virtual std::vector<PolicyUnit> policy_units(const Parameters& parameters, std::string_view kind) const {
+        (void)parameters, (void)kind;
+        return {};
+    }
+    /// Whether each region is a result of its own (gemm: a product per k) rather than a step towards
+    /// the last (a layer, an iteration, a partial sum): what the advisor's target measures.
+    virtual bool regions_are_results() const { return false; }
+    /// How many weight values a `weights = SCHEME` clause quantizes (0 where the workload has none).
+    virtual double quantized_weight_values(const Parameters& parameters) const {
+        (void)parameters;
+        return 0;
     }
 
     /// Whether the results depend on the policy: false for workloads that compare their own schemes

@@ -171,6 +171,8 @@ public:
 
     /// Each product of the k list: 2 m n k operations in the operands' format, A and B read once in
     /// the storage format and C written in the output format.
+    bool regions_are_results() const override { return true; }
+
     std::optional<core::WorkloadCounts> work(const Parameters& parameters,
                                              const PrecisionPolicy& policy) const override {
         const auto m = static_cast<double>(parameters.integer("m")), n = static_cast<double>(parameters.integer("n"));

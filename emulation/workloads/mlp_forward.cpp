@@ -84,6 +84,15 @@ public:
         return p.real("depth") * p.real("batch") * p.real("width");
     }
 
+    std::vector<std::string> policy_unit_kinds() const override { return {"layer"}; }
+    std::vector<PolicyUnit> policy_units(const Parameters& p, std::string_view kind) const override {
+        std::vector<PolicyUnit> units;
+        if (kind != "layer") return units;
+        for (int layer = 0; layer < static_cast<int>(p.integer("depth")); ++layer)
+            units.push_back({fmt::format("layer {}", layer), "layers", std::to_string(layer), "layer", {layer}});
+        return units;
+    }
+
     /// Per layer: 2 batch width^2 operations in the layer's matrix-product operand format; its
     /// weights and biases read and its input read and output written, each in its layer's storage
     /// format; resident: every layer's parameters and two activations.

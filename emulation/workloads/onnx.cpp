@@ -382,6 +382,34 @@ public:
 
     bool reads_graph_policy() const override { return true; }
 
+    std::vector<std::string> policy_unit_kinds() const override { return {"op", "node"}; }
+
+    /// Units of the model's graph (not its subgraphs): each op type, in order of first use, or each
+    /// named node; a unit's regions are its nodes'.
+    std::vector<PolicyUnit> policy_units(const Parameters& p, std::string_view kind) const override {
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        std::vector<PolicyUnit> units;
+        for (const onnx::Node& node : loaded->graph.nodes) {
+            const int region = static_cast<int>(node.id);
+            if (kind == "node" && !node.name.empty()) {
+                units.push_back({node.name, "nodes", node.name, "node", {region}});
+            } else if (kind == "op") {
+                auto unit = std::find_if(units.begin(), units.end(), [&](const PolicyUnit& u) { return u.name == node.op_type; });
+                if (unit == units.end()) unit = units.insert(units.end(), {node.op_type, "ops", node.op_type, "node", {}});
+                unit->region_indices.push_back(region);
+            }
+        }
+        return units;
+    }
+
+    double quantized_weight_values(const Parameters& p) const override {
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        double values = 0;
+        for (const auto& [name, consumer] : onnx::weight_initializers(loaded->graph))
+            values += static_cast<double>(loaded->graph.initializers.at(name).size());
+        return values;
+    }
+
     void check(const Parameters& p) const override {
         const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
         const ModelRun& run = *loaded;
