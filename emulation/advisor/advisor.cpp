@@ -332,7 +332,7 @@ private:
     /// round at a time, until a round finds nothing cheaper that meets the target.
     void refinement() {
         constexpr std::size_t seeds = 3;
-        const std::size_t per_round = std::max<std::size_t>(16, 2 * result_.dimensions.size());
+        const std::size_t per_round = std::max<std::size_t>(8, result_.dimensions.size());
         for (int pass = 0; pass < 8 && !result_.budget_exhausted; ++pass) {
             const std::vector<Configuration> best = cheapest_passing(seeds);
             const double best_cost = result_.tried[known_.at(best.front())].cost;
