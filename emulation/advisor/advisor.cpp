@@ -169,9 +169,12 @@ private:
         return cost_.cost(policy, unit_values_, bits, weight_values_, weight_bits);
     }
 
-    /// The values each unit writes, from the reference's value_count rows.
+    /// The values each unit writes, from the reference's value_count rows; where the run counts no
+    /// values (fpcore's points), each unit counts one.
     void count_unit_values(const Report& report, const std::string& policy) {
-        unit_values_.assign(std::max<std::size_t>(result_.units.size(), 1), 0);
+        const bool counted = std::any_of(report.rows.begin(), report.rows.end(),
+                                         [](const ReportRow& row) { return row.metric == metric::value_count; });
+        unit_values_.assign(std::max<std::size_t>(result_.units.size(), 1), counted ? 0 : 1);
         for (const ReportRow& row : report.rows) {
             if (row.policy != policy || row.metric != metric::value_count) continue;
             if (result_.units.empty()) {

@@ -1,6 +1,7 @@
 // TuningTarget: parsing the target text, and measuring it on the output regions of a report.
 #include "emulation/advisor/tuning_target.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -14,6 +15,10 @@
 namespace floatscope::emu {
 
 namespace {
+
+/// The target name that means normwise_bits_correct where the outputs have it (a region against its
+/// truth), else bits_correct_mean (FPCore's points).
+constexpr const char* bits_correct = "bits_correct";
 
 constexpr const char* target_forms =
     "METRIC<=NUMBER (an error: normwise_rel_error<=1e-3), METRIC>=NUMBER (bits_correct>=10) or "
@@ -47,9 +52,8 @@ TuningTarget parse_tuning_target(std::string_view text) {
     target.at_most = le != std::string::npos;
     const auto at = target.at_most ? le : ge;
     target.metric = trimmed(whole.substr(0, at));
-    if (target.metric == "bits_correct") target.metric = metric::normwise_bits_correct;
     const metric::MetricDefinition* known = metric::find_definition(target.metric);
-    if (target.metric.empty() || known == nullptr || known->is_prefix)
+    if (target.metric != bits_correct && (target.metric.empty() || known == nullptr || known->is_prefix))
         throw Error(fmt::format("tune: '{}' is not a metric of the report (floatscope-cli list --metrics); a target is {}",
                                 target.metric, target_forms));
     std::string bound = trimmed(whole.substr(at + 2));
@@ -95,29 +99,41 @@ TargetMeasure measure_target(const TuningTarget& target, const Report& report, c
     if (outputs.empty() && last_index >= 0) outputs.insert({first_kind, last_index});
     if (outputs.empty()) throw Error(fmt::format("tune: the run of '{}' has no region to measure the target on", policy));
 
+    std::string wanted = target.metric;
+    if (wanted == bits_correct) {
+        const bool normwise = std::any_of(report.rows.begin(), report.rows.end(), [&](const ReportRow& row) {
+            return row.run == run && row.policy == policy && row.metric == metric::normwise_bits_correct;
+        });
+        wanted = normwise ? metric::normwise_bits_correct : metric::bits_correct_mean;
+    }
     TargetMeasure measure;
     measure.at_most = target.at_most;
     measure.value = target.at_most ? -INFINITY : INFINITY;
-    bool found = false;
+    bool found = false, normwise = false, nan_results = false;
     std::map<std::pair<std::string, int>, double> truth_values;
     std::set<std::string> available;
     for (const ReportRow& row : report.rows) {
         if (row.run != run || !outputs.contains({row.region_kind, row.region_index})) continue;
-        if (row.policy == "ground-truth" && row.metric == target.metric)
+        if (row.policy == "ground-truth" && row.metric == wanted)
             truth_values[{row.region_kind, row.region_index}] = row.value;
         if (row.policy != policy) continue;
         available.insert(row.metric);
         if (row.metric == metric::normwise_rel_error && !std::isfinite(row.value)) measure.finite_where_truth_is = false;
-        if (row.metric != target.metric) continue;
+        if (row.metric == metric::normwise_rel_error) normwise = true;
+        if (row.metric == metric::nan_count && row.value > 0) nan_results = true;
+        if (row.metric != wanted) continue;
         found = true;
         const double v = std::isnan(row.value) ? (target.at_most ? INFINITY : -INFINITY) : row.value;
         measure.value = target.at_most ? std::max(measure.value, v) : std::min(measure.value, v);
     }
+    // Without a truth per value (FPCore: points whose truth is NaN are dropped), a NaN result is one
+    // where the truth is finite.
+    if (!normwise && nan_results) measure.finite_where_truth_is = false;
     if (!found) {
         std::vector<std::string> names;
         for (const std::string& name : available)
             if (metric::numbered(name, metric::log2_hist_prefix) == std::nullopt) names.push_back(name);
-        throw Error(fmt::format("tune: the outputs of this workload have no '{}'; they have {}", target.metric,
+        throw Error(fmt::format("tune: the outputs of this workload have no '{}'; they have {}", wanted,
                                 fmt::join(names, ", ")));
     }
     measure.threshold = target.threshold;
@@ -125,7 +141,7 @@ TargetMeasure measure_target(const TuningTarget& target, const Report& report, c
         if (truth_values.empty())
             throw Error(fmt::format("tune: the ground truth reports no '{}' on the outputs, so '{}' cannot be measured; "
                                     "give an absolute threshold",
-                                    target.metric, target.text));
+                                    wanted, target.text));
         double truth = target.at_most ? INFINITY : -INFINITY;
         for (const auto& [region, value] : truth_values) truth = target.at_most ? std::min(truth, value) : std::max(truth, value);
         measure.threshold = truth + target.threshold;

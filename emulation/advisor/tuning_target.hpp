@@ -19,7 +19,8 @@ struct TuningTarget {
 };
 
 /// Parses METRIC<=NUMBER, METRIC>=NUMBER, METRIC>=truth-NUMBER (or truth+NUMBER). `bits_correct`
-/// is normwise_bits_correct. Throws floatscope::Error naming what would be valid.
+/// is normwise_bits_correct where the outputs have it, else bits_correct_mean (FPCore's points).
+/// Throws floatscope::Error naming what would be valid.
 TuningTarget parse_tuning_target(std::string_view text);
 
 /// The target's measure of one policy's run in `report` (rows of run `run`).

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 #include <string>
 #include <string_view>
 
 #include "core/format.hpp"
+#include "core/format_rounding.hpp"
 #include "core/rounding_mode.hpp"
 #include "emulation/fpcore/datum.hpp"
 
@@ -52,6 +54,11 @@ struct ContextPolicy {
     /// :round there; nullopt: the program's :round. Stochastic modes need a random source the
     /// evaluator does not have: the runner refuses them.
     std::optional<core::RoundingMode> rounding;
+    /// Formats of the benchmark's own operations (not its callees' or :pre's), by their ordinal in
+    /// Program::operation_sources: each set entry rounds that operation to its format and rounding
+    /// (the advisor tunes operations one by one, as Precimonious tunes variables); unset entries, and
+    /// operations past the end, keep their context.
+    std::vector<std::optional<core::FormatRounding>> operation_formats = {};
 };
 
 /// One resolved context: what an operation rounds to.

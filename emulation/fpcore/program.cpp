@@ -42,6 +42,7 @@ public:
         State state{scope, slot_count, top, false, is_benchmark};
         function.body = expression(core.body, state);
         if (is_benchmark) {
+            program_.result_context = policy_.operation_formats.empty() ? function.body.context : top;
             if (const Datum* pre = core.property("pre")) {
                 State pre_state{scope, state.slot_count, top, false, false};
                 program_.pre = expression(*pre, pre_state);
@@ -258,18 +259,36 @@ private:
         }
         const bool variadic = info.op == Op::Add || info.op == Op::Sub || info.op == Op::Mul || info.op == Op::Div;
         if (variadic && count == 1 && info.op != Op::Sub) return expression(d.items[1], state);  // (+ x), (* x)
-        Expr e = node(Expr::Kind::Operation, d, state);
+        Expr e = operation_node(d, state);
         e.op = info.op == Op::Sub && count == 1 ? Op::Neg : info.op;
         // Every argument of other operations (and, <=, fmax ...); the first two of + - * /, whose
         // further arguments associate to the left, each step rounded in its context.
         const int direct = variadic ? std::min(count, 2) : count;
         for (int i = 1; i <= direct; ++i) e.children.push_back(expression(d.items[static_cast<std::size_t>(i)], state));
         for (int i = 3; variadic && i <= count; ++i) {
-            Expr next = node(Expr::Kind::Operation, d, state);
+            Expr next = operation_node(d, state);
             next.op = info.op;
             next.children.push_back(std::move(e));
             next.children.push_back(expression(d.items[static_cast<std::size_t>(i)], state));
             e = std::move(next);
+        }
+        return e;
+    }
+
+    /// An Operation node; one of the benchmark's own gets its ordinal, and its format where the
+    /// policy gives the operation one.
+    Expr operation_node(const Datum& d, const State& state) {
+        Expr e = node(Expr::Kind::Operation, d, state);
+        if (!state.traced) return e;
+        const std::size_t ordinal = program_.operation_sources.size();
+        program_.operation_sources.push_back(print_datum(d));
+        if (ordinal < policy_.operation_formats.size() && policy_.operation_formats[ordinal]) {
+            const core::FormatRounding& own = *policy_.operation_formats[ordinal];
+            RoundingContext context = program_.contexts[static_cast<std::size_t>(state.context)];
+            if (context.precision.kind == PrecisionKind::Integer) return e;
+            context.precision = Precision{PrecisionKind::Float, own.format.name, own.format, true};
+            context.mode = own.mode;
+            e.context = add_context(context);
         }
         return e;
     }

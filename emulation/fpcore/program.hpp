@@ -83,6 +83,13 @@ struct Program {
     /// variables: (argument index, expression).
     std::vector<std::pair<int, Expr>> example;
     std::vector<std::string> binding_names;  ///< trace region labels, by region index
+    /// The benchmark's own operations in source order (each step of a variadic + - * / counts):
+    /// their source text, by the ordinal ContextPolicy::operation_formats uses.
+    std::vector<std::string> operation_sources;
+    /// The context the benchmark's result is measured in: its body's; with operation formats given
+    /// (ContextPolicy::operation_formats), the benchmark's :precision, so that every assignment of
+    /// formats to operations is measured against the same format.
+    int result_context = 0;
     std::string loop_variable;  ///< the traced loop's first variable, or empty
     int literal_count = 0;  ///< Number and Constant nodes (Expr::literal is below this)
 };

@@ -29,12 +29,13 @@ namespace {
 
 /// Mean (NaNs skipped) and maximum of a stream of errors.
 struct Stats {
-    double sum = 0, max = 0;
+    double sum = 0, max = 0, min = INFINITY;
     long count = 0;
     void add(double v) {
         if (std::isnan(v)) return;
         sum += v;
         max = std::max(max, v);
+        min = std::min(min, v);
         ++count;
     }
     double mean() const { return count == 0 ? std::nan("") : sum / static_cast<double>(count); }
@@ -101,14 +102,14 @@ public:
                  const RunOptions& options)
         : options_(options),
           program_(compile_program(*benchmark.core, *benchmark.file_cores,
-                                   ContextPolicy{format, options.override_mode, options.rounding})),
+                                   ContextPolicy{format, options.override_mode, options.rounding, options.operation_formats})),
           emulated_(program_),
           truth_(program_, options.mpfr_precision),
           limits_{options.limits.max_iterations, options.limits.endless_loop_iterations,
                   std::min(options.limits.max_seconds, options.seconds_per_benchmark)},
           emulated_run_(program_, emulated_, limits_),
           truth_run_(program_, truth_, limits_),
-          nearest_(emulated_.format(program_.functions[0].body.context), {}),
+          nearest_(emulated_.format(program_.result_context), {}),
           random_(seed),
           bindings_(program_.binding_names.size()) {}
 
@@ -170,6 +171,8 @@ private:
         out.bits_error_max = bits_.max;
         out.rel_error_avg = relative_.mean();
         out.rel_error_max = relative_.max;
+        out.bits_correct_mean = correct_.mean();
+        out.bits_correct_min = correct_.count == 0 ? std::nan("") : correct_.min;
         out.rejected = pre_rejected_ + nan_rejected_ + budget_rejected_;
     }
 
@@ -261,7 +264,11 @@ private:
         out.inf += std::any_of(computed.begin(), computed.end(), [](double x) { return std::isinf(x); }) ? 1 : 0;
         for (std::size_t i = 0; i < truth.size(); ++i) {
             bits_.add(bits_of_error(nearest_, computed[i], truth[i].get()));
-            relative_.add(relative_error(computed[i], truth[i].get()));
+            const double relative = relative_error(computed[i], truth[i].get());
+            relative_.add(relative);
+            // Correct bits, -log2 of the relative error within [0, p]; a NaN result has none.
+            const double p = nearest_.spec().mantissa_bits + 1;
+            correct_.add(std::isnan(relative) ? 0.0 : std::clamp(-std::log2(relative), 0.0, p));
         }
         if (exceeded) return;
         const auto& emulated_bindings = emulated_run_.binding_values();
@@ -286,7 +293,7 @@ private:
     Interpreter<TruthDomain> truth_run_;
     core::Rounder nearest_;
     std::mt19937_64 random_;
-    Stats bits_, relative_;
+    Stats bits_, relative_, correct_;
     std::vector<Stats> bindings_;
     std::vector<Stats> iterations_;
     int pre_rejected_ = 0, nan_rejected_ = 0, budget_rejected_ = 0;
@@ -326,6 +333,8 @@ Outcome run_one(const Benchmark& benchmark, const core::FormatSpec& format, cons
         {metric::bits_error_max, out.bits_error_max},
         {metric::rel_error_avg, out.rel_error_avg},
         {metric::rel_error_max, out.rel_error_max},
+        {metric::bits_correct_mean, out.bits_correct_mean},
+        {metric::bits_correct_min, out.bits_correct_min},
         {metric::op_overflow_flags, out.overflow},
         {metric::op_underflow_flags, out.underflow},
         {metric::nan_count, out.nan},

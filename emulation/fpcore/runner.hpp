@@ -29,6 +29,8 @@ struct RunOptions {
     OverrideMode override_mode = OverrideMode::All;
     /// The rounding of the contexts in the formats (see ContextPolicy); nullopt: the program's :round.
     std::optional<core::RoundingMode> rounding;
+    /// Formats of the benchmark's own operations (ContextPolicy::operation_formats).
+    std::vector<std::optional<core::FormatRounding>> operation_formats;
     EvaluationLimits limits;  ///< per evaluation
     double seconds_per_benchmark = 60;  ///< CPU seconds per benchmark and format, all samples together
     /// Given points instead of sampling (each is rounded to its argument's format, as FPCore
@@ -57,6 +59,7 @@ struct Outcome {
     int budget_exceeded = 0;  ///< points where the emulated run exceeded the iteration budget
     double bits_error_avg = 0, bits_error_max = 0;
     double rel_error_avg = 0, rel_error_max = 0;
+    double bits_correct_mean = 0, bits_correct_min = 0;  ///< -log2 of the relative error in [0, p], over the points
     int overflow = 0, underflow = 0, nan = 0, inf = 0;
     Spread spread = Spread::Ordinal;  ///< how the points were drawn
     std::vector<ReportRow> rows;

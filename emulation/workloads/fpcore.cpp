@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/fpcore/program.hpp"
 #include "emulation/fpcore/runner.hpp"
 #include "emulation/workloads/registry.hpp"
 
@@ -62,6 +63,12 @@ void select(const Parameters& p, Selected& out) {
     if (out.benchmarks.size() > 8) names += fmt::format(", ... ({} in all)", out.benchmarks.size());
     throw Error(fmt::format("fpcore: benchmark='{}' is neither a :name nor a number 1..{} of {}: {}", wanted,
                             out.benchmarks.size(), source, names));
+}
+
+/// The source text of the selected benchmark's own operations, by ordinal.
+std::vector<std::string> operation_sources(const Selected& selected) {
+    const fpcore::Benchmark& benchmark = selected.benchmarks[selected.index];
+    return fpcore::compile_program(*benchmark.core, *benchmark.file_cores).operation_sources;
 }
 
 fpcore::RunOptions run_options(const Parameters& p) {
@@ -150,6 +157,20 @@ public:
         select(p, selected);
     }
 
+    std::vector<std::string> policy_unit_kinds() const override { return {"operation"}; }
+
+    /// The benchmark's own operations in source order (`layers N` of a policy selects operation N).
+    std::vector<PolicyUnit> policy_units(const Parameters& p, std::string_view kind) const override {
+        std::vector<PolicyUnit> units;
+        if (kind != "operation") return units;
+        Selected selected;
+        select(p, selected);
+        const std::vector<std::string> sources = operation_sources(selected);
+        for (std::size_t i = 0; i < sources.size(); ++i)
+            units.push_back({fmt::format("op {}: {}", i, sources[i]), "layers", std::to_string(i), "output", {0}});
+        return units;
+    }
+
     // A policy's ground truth depends on its format (the points are the format's values), so each
     // policy's run measures itself, as the `fpcore` command does.
     bool has_ground_truth() const override { return false; }
@@ -161,6 +182,12 @@ public:
         fpcore::RunOptions options = run_options(p);
         options.formats = {compute.format};
         options.rounding = compute.mode;
+        // `layers N` clauses give the benchmark's operation N a format of its own.
+        if (std::any_of(policy.overrides.begin(), policy.overrides.end(),
+                        [](const PrecisionPolicy::Override& o) { return !o.selects_nodes(); })) {
+            const int count = static_cast<int>(operation_sources(selected).size());
+            for (int i = 0; i < count; ++i) options.operation_formats.push_back(policy.at(Role::Compute, i, count));
+        }
         const std::string& benchmark_name = selected.benchmarks[selected.index].workload;
         options.on_point = [&](int done, int wanted) {
             control.checkpoint(static_cast<double>(done) / wanted,

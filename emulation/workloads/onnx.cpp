@@ -59,10 +59,17 @@ bool is_tensor_file(const std::filesystem::path& path) {
 
 /// IDX images as the declared input: the first item count fills the batch dimension, pixels / 255
 /// (as train-mlp scales them).
-Tensor<double> idx_images(const std::filesystem::path& path, const onnx::ValueInfo& declared, std::size_t batch) {
-    const IdxArray idx = read_idx(path, batch);
-    const std::size_t items = idx.dimensions.empty() ? 0 : idx.dimensions[0];
-    const std::size_t per_item = items == 0 ? 0 : idx.values.size() / items;
+/// Images first .. first + batch - 1 of an IDX file (fewer where the file ends), scaled to [0, 1].
+Tensor<double> idx_images(const std::filesystem::path& path, const onnx::ValueInfo& declared, std::size_t first,
+                          std::size_t batch) {
+    IdxArray idx = read_idx(path, first + batch);
+    const std::size_t read = idx.dimensions.empty() ? 0 : idx.dimensions[0];
+    if (first >= read && first > 0)
+        throw Error(fmt::format("onnx: first={} but '{}' holds {} images", first, path.string(), read));
+    const std::size_t items = read - first;
+    const std::size_t per_item = read == 0 ? 0 : idx.values.size() / read;
+    idx.values.erase(idx.values.begin(), idx.values.begin() + static_cast<std::ptrdiff_t>(first * per_item));
+    if (!idx.dimensions.empty()) idx.dimensions[0] = items;
     onnx::Shape shape = declared.shape;
     if (shape.empty()) {
         shape.assign(idx.dimensions.begin(), idx.dimensions.end());
@@ -115,6 +122,9 @@ std::vector<std::int64_t> read_labels(const std::filesystem::path& path) {
     return {idx.values.begin(), idx.values.end()};
 }
 
+/// Whether labels= names an IDX file (read from `first` as the images are), not a .npy of its own.
+bool is_idx_labels(const std::filesystem::path& path) { return path.extension() != ".npy"; }
+
 /// The model, and its inputs from `given` (tensors held in memory; may be null), the inputs= files or the seed.
 ModelRun load(const Parameters& p, const OnnxTensors* given) {
     const std::string& model = p.text("model");
@@ -134,18 +144,29 @@ ModelRun load(const Parameters& p, const OnnxTensors* given) {
         throw Error(fmt::format("onnx: the model takes {} input(s) ({}), inputs= names {} file(s)",
                                 run.graph.inputs.size(), run.graph.inputs.size(), files.size()));
     const auto batch = static_cast<std::size_t>(p.integer("batch"));
+    const auto first = static_cast<std::size_t>(p.integer("first"));
+    if (first > 0 && (files.empty() || std::any_of(files.begin(), files.end(), [](const std::string& f) {
+                          return is_tensor_file(f);
+                      })))
+        throw Error("onnx: first= picks images of IDX files; give inputs= as IDX image files");
     for (std::size_t i = 0; !held && i < run.graph.inputs.size(); ++i) {
         if (files.empty()) {
             run.inputs.push_back(generated_input(run.graph.inputs[i], i, p));
         } else {
             const std::filesystem::path file = files[i];
             run.inputs.push_back(is_tensor_file(file) ? onnx::read_input_file(file)
-                                                      : idx_images(file, run.graph.inputs[i], batch));
+                                                      : idx_images(file, run.graph.inputs[i], first, batch));
         }
     }
     onnx::check_inputs(run.graph, run.inputs);
     if (!p.text("labels").empty()) {
         run.labels = read_labels(p.text("labels"));
+        // The labels of the images read: from the same first one.
+        if (first > 0 && is_idx_labels(p.text("labels"))) {
+            if (first >= run.labels.size())
+                throw Error(fmt::format("onnx: first={} but the labels hold {}", first, run.labels.size()));
+            run.labels.erase(run.labels.begin(), run.labels.begin() + static_cast<std::ptrdiff_t>(first));
+        }
         if (run.graph.outputs.empty()) throw Error("onnx: labels= given, but the model has no output");
     }
     return run;
@@ -352,6 +373,13 @@ public:
              1 << 20,
              {},
              "symbolic dimensions of drawn inputs; images read from an IDX file"},
+            {"first",
+             ParameterType::Integer,
+             "0",
+             0,
+             1 << 30,
+             {},
+             "the first image (and label) of IDX files: images first .. first+batch-1 (a held-out split)"},
             {"input", ParameterType::Choice, "normal", 0, 0, distribution_names(),
              "distribution of drawn floating inputs"},
             {"input-scale", ParameterType::Real, "1", 0, 1e30, {}, "multiplier of drawn floating inputs"},

@@ -127,6 +127,93 @@ TEST_CASE("tune mlp-forward: never a failing recommendation, within 10% of the e
     CHECK(within >= 45);
 }
 
+namespace {
+
+/// A random FPCore expression of `operations` binary operations over x and y.
+std::string random_expression(int operations, std::mt19937& random) {
+    if (operations == 0) {
+        const char* leaves[] = {"x", "y", "x", "y", "3", "0.1"};
+        return leaves[random() % 6];
+    }
+    const char* ops[] = {"+", "-", "*", "/"};
+    const int left = static_cast<int>(random() % static_cast<unsigned>(operations));
+    return fmt::format("({} {} {})", ops[random() % 4], random_expression(left, random),
+                       random_expression(operations - 1 - left, random));
+}
+
+}  // namespace
+
+TEST_CASE("tune fpcore per operation: never a failing recommendation, within 10% of the exhaustive optimum in 90% of "
+          "50 programs",
+          "[advisor]") {
+    const std::vector<std::string> formats = {"fp64", "fp32", "bf16"};
+    const std::map<std::string, double> bits = {{"fp64", 64}, {"fp32", 32}, {"bf16", 16}};
+    std::mt19937 random(6122026);
+    int within = 0;
+    for (int c = 0; c < 50; ++c) {
+        const int operations = 3 + static_cast<int>(random() % 4);
+        const std::string program = "(FPCore (x y) :pre (and (<= 1 x 100) (<= 1 y 100)) " +
+                                    random_expression(operations, random) + ")";
+        const std::vector<std::string> assignments = {"program=" + program, "samples=32"};
+        // Every assignment of the formats to the operations, each measured by the fpcore runner.
+        RunRequest every;
+        every.workload = &find_workload("fpcore");
+        every.parameters = Parameters::parse(every.workload->parameters(), assignments);
+        every.threads = 2;
+        std::vector<std::vector<std::string>> layouts(1);
+        for (int op = 0; op < operations; ++op) {
+            std::vector<std::vector<std::string>> grown;
+            for (const auto& layout : layouts)
+                for (const std::string& f : formats) grown.push_back(layout), grown.back().push_back(f);
+            layouts = std::move(grown);
+        }
+        for (std::size_t i = 0; i < layouts.size(); ++i) {
+            std::string text = "fp64";
+            for (int op = 0; op < operations; ++op) text += fmt::format("; layers {} = {}", op, layouts[i][op]);
+            PrecisionPolicy policy = parse_policy(text);
+            policy.name = fmt::format("e{}", i);
+            every.policies.push_back(policy);
+        }
+        RunControl control;
+        const Report report = run(every, control);
+        std::map<std::vector<std::string>, double> correct;
+        for (std::size_t i = 0; i < layouts.size(); ++i)
+            correct[layouts[i]] = value_of(report, fmt::format("e{}", i), "output", 0, "bits_correct_mean");
+        const auto cost = [&](const std::vector<std::string>& layout) {
+            double total = 0;
+            for (const std::string& f : layout) total += bits.at(f);
+            return total;
+        };
+        // A threshold some configuration other than all-fp64 reaches: one drawn at random.
+        std::vector<double> reached;
+        for (const auto& [layout, value] : correct)
+            if (std::isfinite(value) && layout != layouts.front()) reached.push_back(value);
+        REQUIRE_FALSE(reached.empty());
+        const double threshold = std::min(reached[random() % reached.size()], correct.at(layouts.front()));
+        double optimum = INFINITY;
+        for (const auto& [layout, value] : correct)
+            if (value >= threshold) optimum = std::min(optimum, cost(layout));
+
+        TuneRequest request;
+        request.workload = every.workload;
+        request.assignments = assignments;
+        request.target = parse_tuning_target(fmt::format("bits_correct>={:.17g}", threshold));
+        request.candidates = parse_candidate_space("fp64,fp32,bf16");
+        request.threads = 2;
+        const TuneResult result = tune(request, control);
+        INFO("case " << c << ": " << program << ", threshold " << threshold);
+        REQUIRE(result.recommended);
+        const PrecisionPolicy recommended = parse_policy(result.tried[*result.recommended].policy);
+        std::vector<std::string> layout;
+        for (int op = 0; op < operations; ++op) layout.push_back(recommended.at(Role::Compute, op, operations).format.name);
+        INFO("recommended " << recommended.describe());
+        CHECK(correct.at(layout) >= threshold);
+        within += cost(layout) <= 1.1 * optimum;
+    }
+    std::cout << "tune fpcore: within 10% of the exhaustive optimum in " << within << " of 50 programs\n";
+    CHECK(within >= 45);
+}
+
 TEST_CASE("tune gemm: the run as one unit, every candidate measured, the cheapest that meets the target", "[advisor]") {
     TuneRequest request;
     request.workload = &find_workload("gemm");

@@ -26,7 +26,7 @@ TEST_CASE("tuning target: the three forms", "[advisor]") {
     CHECK_FALSE(error.relative_to_truth);
 
     const TuningTarget bits = parse_tuning_target("bits_correct>=10");
-    CHECK(bits.metric == "normwise_bits_correct");
+    CHECK(bits.metric == "bits_correct");
     CHECK_FALSE(bits.at_most);
     CHECK(bits.threshold == 10);
 

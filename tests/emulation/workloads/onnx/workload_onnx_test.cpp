@@ -230,6 +230,43 @@ TEST_CASE("labels outside the model's classes are refused, naming the label and 
     CHECK_NOTHROW(run(p, "fp32"));
 }
 
+TEST_CASE("first= takes a held-out split of IDX images and their labels", "[onnx]") {
+    // Five 2x2 images whose pixels count 0..19, labels 0,1,2,0,1; the model passes the pixels on.
+    const auto idx = [](const std::vector<std::uint32_t>& dims, unsigned char count) {
+        std::string s = {'\0', '\0', '\x08', static_cast<char>(dims.size())};
+        for (std::uint32_t d : dims)
+            for (int shift : {24, 16, 8, 0}) s += static_cast<char>((d >> shift) & 0xFF);
+        for (unsigned char v = 0; v < count; ++v) s += static_cast<char>(dims.size() == 1 ? v % 3 : v);
+        return s;
+    };
+    onnx::Graph graph;
+    graph.opset = 13;
+    graph.inputs = {{"x", onnx::ElementType::Float, {-1, 4}, {}}};
+    graph.nodes = {{"/Relu", "Relu", "", {"x"}, {"scores"}, {}}};
+    graph.outputs = {{"scores", onnx::ElementType::Float, {-1, 4}, {}}};
+    test::TempDir dir;
+    const std::filesystem::path model = dir.path() / "pass.onnx";
+    onnx::write_model(graph, model);
+    const std::filesystem::path images = dir.write("images.idx", idx({5, 2, 2}, 20));
+    const std::filesystem::path labels = dir.write("labels.idx", idx({5}, 5));
+    const auto with = [&](const std::string& first, const std::string& batch) {
+        return Parameters::parse(workload().parameters(), {"model=" + model.string(), "inputs=" + images.string(),
+                                                           "labels=" + labels.string(), "first=" + first,
+                                                           "batch=" + batch});
+    };
+    const Trace trace = run(with("2", "2"), "fp32");
+    const TraceRegion& output = region_labelled(trace, "scores");
+    REQUIRE(output.values.size() == 8);
+    for (std::size_t i = 0; i < 8; ++i) CHECK(output.values[i] == static_cast<float>((8 + i) / 255.0));
+    // Images 2 and 3 have labels 2 and 0; the scores' largest entry is the last (class 3): none right.
+    CHECK(output.metrics.front().value == 0);
+    // Past the end: fewer images (one), and none at all is refused.
+    CHECK(region_labelled(run(with("4", "3"), "fp32"), "scores").values.size() == 4);
+    CHECK_THROWS_WITH(run(with("5", "1"), "fp32"), Catch::Contains("first=5 but"));
+    const Parameters drawn = Parameters::parse(workload().parameters(), {"model=" + model.string(), "first=1"});
+    CHECK_THROWS_WITH(run(drawn, "fp32"), Catch::Contains("first= picks images of IDX files"));
+}
+
 namespace {
 
 /// Whether two truth numbers are the same number: value, sign of zero, NaN (precision aside: a
