@@ -149,3 +149,37 @@ TEST_CASE("fpcore workload: bad programs, files, benchmarks and cancellation giv
     control.request_cancel();
     CHECK_THROWS_AS(w.run(parameters({"samples=16"}), parse_policy("fp32"), trace, control), Cancelled);
 }
+
+namespace {
+
+/// The value of `metric` in the output region of `trace`.
+double output_metric(const Trace& trace, const std::string& metric) {
+    for (const TraceRegion& region : trace.regions())
+        if (region.kind == "output")
+            for (const auto& m : region.metrics)
+                if (m.name == metric) return m.value;
+    FAIL("no " << metric);
+    return NAN;
+}
+
+}  // namespace
+
+TEST_CASE("fpcore: `layers N` gives the benchmark's operation N its own format", "[fpcore]") {
+    // Operation 0 is the subtraction, 1 the addition: (1 + 0.001) - 1 = 0.001 (to double precision).
+    const std::vector<std::string> program = {"program=(FPCore () (- (+ 1 0.001) 1))"};
+    const auto units = workload().policy_units(parameters(program), "operation");
+    REQUIRE(units.size() == 2);
+    CHECK(units[0].name == "op 0: (- (+ 1 0.001) 1)");
+    CHECK(units[1].name == "op 1: (+ 1 0.001)");
+    // In fp64 the difference keeps about 40 bits of 0.001.
+    CHECK(output_metric(run_fpcore("fp64", program), "rel_error_max") < 1e-12);
+    // The addition in bf16 (8 bits) rounds 1.001 to 1: the difference is 0, all of 0.001 is lost.
+    CHECK(output_metric(run_fpcore("fp64; layers 1 = bf16", program), "rel_error_max") == 1);
+    CHECK(output_metric(run_fpcore("fp64; layers 1 = bf16", program), "bits_correct_mean") == 0);
+    // The subtraction in bf16: 0.001 to bf16's 8 bits, 2^-10 * 1.0234375 = 0.0009994506..., an error of
+    // 5.49e-4 relative, measured in fp64 (the benchmark's precision), not in bf16.
+    const double bf16_of_difference = std::ldexp(1.0234375, -10);
+    const double expected = std::fabs(bf16_of_difference - 0.001) / 0.001;
+    CHECK(output_metric(run_fpcore("fp64; layers 0 = bf16", program), "rel_error_max") ==
+          Approx(expected).epsilon(1e-9));
+}
