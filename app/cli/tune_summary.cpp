@@ -32,6 +32,7 @@ void print_tune_summary(const emu::TuneRequest& request, const emu::TuneResult& 
                        result.budget_exhausted ? "; the budget (--budget-runs) ended the search" : "");
     out << fmt::format("reference: {}\n  {} {} (threshold {}), cost {}\n", reference.policy, request.target.metric,
                        number(reference.measure.value), number(reference.measure.threshold), number(reference.cost));
+    if (!reference.error.empty()) out << "  it could not run: " << reference.error << "\n";
     if (!result.recommended) {
         out << fmt::format("\nno configuration meets the target: the reference itself {} it.\n",
                            reference.measure.meets ? "meets" : "misses");
@@ -67,6 +68,8 @@ void print_tune_summary(const emu::TuneRequest& request, const emu::TuneResult& 
     }
     sensitivity.print(out);
 
+    for (const emu::TriedConfiguration& t : result.tried)
+        if (!t.error.empty()) out << fmt::format("\n{} could not run (it misses the target): {}", t.name, t.error);
     out << "\nfront (no configuration run is cheaper and more accurate):\n";
     TextTable front({"name", "cost", request.target.metric, "target", "policy"});
     for (const emu::TriedConfiguration& t : result.tried)

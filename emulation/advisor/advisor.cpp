@@ -118,6 +118,7 @@ private:
     std::vector<double> unit_values_;  ///< values each unit writes (from the reference's run)
     double weight_values_ = 0;
     std::optional<Parameters> validation_parameters_;
+    std::vector<std::string> errors_;  ///< run_round's, per configuration of the round
 
     /// The reference's clauses, then each cheaper setting for the units that have it (layers and
     /// op types as one list), then the run's matmul and weights choices.
@@ -224,11 +225,21 @@ private:
         if (!fresh.empty()) {
             ++result_.rounds;
             RunControl round(control_, 0, 1, fmt::format("round {} ({}, {} configurations)", result_.rounds, phase, fresh.size()));
-            const Report report = emu::run(run, round);
-            if (unit_values_.empty()) count_unit_values(report, result_.tried[fresh.front()].name);
+            const std::vector<std::optional<Report>> reports = run_round(run, round);
+            const auto report_of = [&](std::size_t i) -> const std::optional<Report>& {
+                return reports.size() == 1 ? reports.front() : reports[i];
+            };
+            for (std::size_t i = 0; i < fresh.size() && unit_values_.empty(); ++i)
+                if (report_of(i)) count_unit_values(*report_of(i), result_.tried[fresh[i]].name);
             for (std::size_t i = 0; i < fresh.size(); ++i) {
                 TriedConfiguration& tried = result_.tried[fresh[i]];
-                tried.measure = measure_target(request_.target, report, run.run_id, tried.name, request_.workload->regions_are_results());
+                if (report_of(i)) {
+                    tried.measure = measure_target(request_.target, *report_of(i), run.run_id, tried.name,
+                                                   request_.workload->regions_are_results());
+                } else {
+                    tried.error = errors_[i];
+                    tried.measure = {request_.target.at_most ? INFINITY : -INFINITY, NAN, request_.target.at_most, false, false};
+                }
                 tried.cost = cost_of(tried.configuration, run.policies[i]);
             }
         }
@@ -238,6 +249,33 @@ private:
             indices.push_back(found == known_.end() ? std::nullopt : std::optional(found->second));
         }
         return indices;
+    }
+
+    /// The round's report; where the run of one configuration fails (an FPCore loop past its budget
+    /// in a narrow format), each configuration's own report, nullopt for those that failed (their
+    /// messages in errors_), so that one configuration that cannot run misses the target alone.
+    std::vector<std::optional<Report>> run_round(const RunRequest& run, RunControl& round) {
+        try {
+            return {emu::run(run, round)};
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const Error&) {
+        }
+        std::vector<std::optional<Report>> reports;
+        errors_.assign(run.policies.size(), {});
+        for (std::size_t i = 0; i < run.policies.size(); ++i) {
+            RunRequest alone = run;
+            alone.policies = {run.policies[i]};
+            try {
+                reports.push_back(emu::run(alone, round));
+            } catch (const Cancelled&) {
+                throw;
+            } catch (const Error& e) {
+                reports.push_back(std::nullopt);
+                errors_[i] = e.what();
+            }
+        }
+        return reports;
     }
 
     /// (1) The reference, and each dimension alone at each cheaper choice.

@@ -54,6 +54,7 @@ struct TriedConfiguration {
     std::string phase;  ///< "reference", "sensitivity", "construction", "refinement"
     int round = 0;  ///< the engine run (one ground truth) that measured it
     bool on_front = false;  ///< not dominated in (cost, error) by another tried configuration
+    std::string error;  ///< why its run failed (it then misses the target); empty when it ran
 };
 
 /// One dimension alone at one cheaper choice: the sensitivity table.

@@ -9,7 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "core/error.hpp"
 #include "emulation/advisor/advisor.hpp"
+#include "emulation/arithmetic/truth_number.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/workloads/registry.hpp"
 
@@ -298,4 +300,57 @@ TEST_CASE("tune onnx by op type: the recommendation runs as `run` takes it and m
         if (r.region_kind == "output" && r.metric == "normwise_rel_error") worst = std::max(worst, r.value);
     CHECK(worst == best.measure.value);
     CHECK(worst <= 1e-2);
+}
+
+namespace {
+
+/// Two layers that each write 1/3; layer 1 cannot run in fp8_e4m3 (its run throws), as an FPCore
+/// loop can fail in a narrow format.
+class PickyWorkload final : public Workload {
+public:
+    std::string name() const override { return "picky"; }
+    std::string summary() const override { return "two layers, one of which refuses fp8"; }
+    const std::vector<ParameterSpec>& parameters() const override {
+        static const std::vector<ParameterSpec> none;
+        return none;
+    }
+    std::vector<std::string> policy_unit_kinds() const override { return {"layer"}; }
+    std::vector<PolicyUnit> policy_units(const Parameters&, std::string_view) const override {
+        return {{"layer 0", "layers", "0", "layer", {0}}, {"layer 1", "layers", "1", "layer", {1}}};
+    }
+    void run(const Parameters&, const PrecisionPolicy& policy, Trace& trace, RunControl&) const override {
+        for (int layer = 0; layer < 2; ++layer) {
+            const core::FormatSpec& format = policy.at(Role::Output, layer, 2).format;
+            if (layer == 1 && format.name == "fp8_e4m3") throw Error("layer 1 cannot run in fp8_e4m3");
+            trace.add_region("layer", layer, "layer", format).values = {1.0 / 3.0};
+        }
+    }
+    void run_ground_truth(const Parameters&, int precision, TruthTrace& truth, RunControl&) const override {
+        const std::vector<double> third = {1.0 / 3.0};
+        for (int layer = 0; layer < 2; ++layer) truth.add_region("layer", layer, "layer").values = to_truth(third, precision);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("tune: a configuration whose run fails misses the target alone, with its message", "[advisor]") {
+    const PickyWorkload picky;
+    TuneRequest request;
+    request.workload = &picky;
+    request.target = parse_tuning_target("normwise_rel_error<=1");
+    request.candidates = parse_candidate_space("fp32,bf16,fp8_e4m3");
+    RunControl control;
+    const TuneResult result = tune(request, control);
+    REQUIRE(result.recommended);
+    const PrecisionPolicy best = parse_policy(result.tried[*result.recommended].policy);
+    CHECK(best.at(Role::Output, 0, 2).format.name == "fp8_e4m3");
+    CHECK(best.at(Role::Output, 1, 2).format.name == "bf16");
+    int failed = 0;
+    for (const TriedConfiguration& t : result.tried) {
+        const bool fp8_in_layer_1 = parse_policy(t.policy).at(Role::Output, 1, 2).format.name == "fp8_e4m3";
+        CHECK(fp8_in_layer_1 == !t.error.empty());
+        if (fp8_in_layer_1) CHECK_FALSE(t.measure.meets);
+        failed += fp8_in_layer_1;
+    }
+    CHECK(failed >= 1);
 }
