@@ -12,5 +12,6 @@ void bind_quantize(pybind11::module_& m);
 void bind_matmul(pybind11::module_& m);
 void bind_run(pybind11::module_& m);
 void bind_sweep(pybind11::module_& m);
+void bind_tune(pybind11::module_& m);
 
 }  // namespace floatscope::python

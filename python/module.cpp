@@ -18,4 +18,5 @@ PYBIND11_MODULE(floatscope, m) {
     floatscope::python::bind_matmul(m);
     floatscope::python::bind_run(m);
     floatscope::python::bind_sweep(m);
+    floatscope::python::bind_tune(m);
 }
