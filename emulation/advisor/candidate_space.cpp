@@ -36,8 +36,14 @@ std::vector<std::string> split(std::string_view text, char separator) {
     }
 }
 
-/// FORMAT[@ROUND] as a policy reads it (its errors name the closest formats).
-core::FormatRounding parse_choice(const std::string& word) { return parse_policy(word).roles[0]; }
+/// FORMAT[@ROUND] as a policy reads it, named as a candidate in errors.
+core::FormatRounding parse_choice(const std::string& word) {
+    try {
+        return parse_format_rounding(word);
+    } catch (const Error& e) {
+        throw Error(fmt::format("tune: the candidate '{}': {}", word, e.what()));
+    }
+}
 
 std::string choice_text(const core::FormatRounding& r) {
     return uniform_policy(r.format, r.mode).describe();

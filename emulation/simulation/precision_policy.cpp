@@ -45,16 +45,6 @@ std::string format_text(const core::FormatRounding& r) {
     return r.format.name + "@" + core::to_string(r.mode);
 }
 
-/// FORMAT[@ROUND]; the core's errors (closest format names, valid modes) pass through.
-core::FormatRounding parse_format_rounding(std::string_view text) {
-    const std::string word = trimmed(text);
-    const auto at = word.rfind('@');
-    core::FormatRounding r;
-    r.format = core::parse_format(word.substr(0, at));
-    if (at != std::string::npos) r.mode = core::parse_rounding_mode(lowered(trimmed(word.substr(at + 1))));
-    return r;
-}
-
 /// One layer index: digits with an optional leading '-'. Returns the characters used, 0 if none.
 std::size_t parse_index(std::string_view text, int& value) {
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -218,6 +208,15 @@ void apply_clause(const std::string& clause, PrecisionPolicy& policy, std::array
 }
 
 }  // namespace
+
+core::FormatRounding parse_format_rounding(std::string_view text) {
+    const std::string word = trimmed(text);
+    const auto at = word.rfind('@');
+    core::FormatRounding r;
+    r.format = core::parse_format(word.substr(0, at));
+    if (at != std::string::npos) r.mode = core::parse_rounding_mode(lowered(trimmed(word.substr(at + 1))));
+    return r;
+}
 
 const char* to_string(Role role) {
     switch (role) {

@@ -107,4 +107,7 @@ PrecisionPolicy uniform_policy(const core::FormatSpec& format,
 /// Parses the text form above; throws floatscope::Error naming the clause and what would be valid.
 PrecisionPolicy parse_policy(std::string_view text);
 
+/// FORMAT[@ROUND] as a clause takes it; the core's errors (closest format names, valid modes) pass through.
+core::FormatRounding parse_format_rounding(std::string_view text);
+
 }  // namespace floatscope::emu
