@@ -63,6 +63,15 @@ const char* to_string(ElementType type) {
     return "?";
 }
 
+const char* to_string(ValueKind kind) {
+    switch (kind) {
+        case ValueKind::Tensor: return "tensor";
+        case ValueKind::Sequence: return "sequence";
+        case ValueKind::Optional: return "optional";
+    }
+    return "?";
+}
+
 bool is_floating(ElementType type) {
     return type == ElementType::Float || type == ElementType::Double || type == ElementType::Float16 ||
            type == ElementType::BFloat16 || is_narrow_floating(type);

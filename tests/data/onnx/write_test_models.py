@@ -245,7 +245,7 @@ save(model([helper.make_node("MaxRoiPool", ["x", "rois"], ["u1"], name="pool1", 
            [x, v("rois", TensorProto.FLOAT, [1, 5])], [v("h", TensorProto.FLOAT, None), v("k", TensorProto.FLOAT, None)],
            opset=9, extra_opsets=[("com.example", 1)]), "unsupported_operators.onnx")
 # A Loop carrying a sequence (SequenceEmpty, SequenceInsert in its body; ConcatFromSequence after it):
-# the sequence-typed values of its body read, and the listing names the sequence operators.
+# the sequence-typed values of its body read, and the model evaluates.
 seq = helper.make_tensor_sequence_value_info
 loop_body = helper.make_graph([helper.make_node("Identity", ["cond_in"], ["cond_out"], name="cond"),
                                helper.make_node("SequenceInsert", ["s_in", "x"], ["s_out"], name="insert")],
