@@ -11,9 +11,9 @@
 namespace floatscope::emu::onnx {
 
 /// The element types FloatScope evaluates (TensorProto.DataType's FLOAT, DOUBLE, FLOAT16, BFLOAT16,
-/// INT8, UINT8, INT16, UINT16, INT32, INT64, BOOL), and the narrow types it reads from their codes
-/// (FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ, FLOAT4E2M1, FLOAT8E8M0, INT4, UINT4;
-/// ONNX 1.14 to 1.18, IR versions 9 to 11).
+/// INT8, UINT8, INT16, UINT16, INT32, INT64, BOOL, UINT32, and UINT64 up to 2^63 - 1, held as int64), and the narrow
+/// types it reads from their codes (FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ, FLOAT4E2M1, FLOAT8E8M0,
+/// INT4, UINT4; ONNX 1.14 to 1.18, IR versions 9 to 11).
 enum class ElementType {
     Float,
     Double,
@@ -34,11 +34,13 @@ enum class ElementType {
     Float8E5M2FNUZ,
     Float4E2M1,
     Float8E8M0,
+    UInt32,
+    UInt64,
 };
 
 /// "float" "double" "float16" "bfloat16" "int8" "uint8" "int32" "int64" "bool" "int16" "uint16"
 /// "int4" "uint4" "float8e4m3fn" "float8e4m3fnuz" "float8e5m2" "float8e5m2fnuz" "float4e2m1"
-/// "float8e8m0" (ONNX's names).
+/// "float8e8m0" "uint32" "uint64" (ONNX's names).
 const char* to_string(ElementType type);
 /// Float, Double, Float16, BFloat16 and the float8 and float4 types: values held as numbers; the
 /// others as integers.

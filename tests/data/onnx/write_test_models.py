@@ -211,7 +211,7 @@ save(model([helper.make_node("Add", ["x", "ghost"], ["a"], name="add")], [x], [a
 save(model([helper.make_node("Identity", ["x"], ["y"])], [x], [y],
            [helper.make_tensor("names", TensorProto.STRING, [2], [b"a", b"b"])]), "broken/string_initializer.onnx")
 save(model([helper.make_node("Identity", ["x"], ["y"])], [x], [y],
-           [raw("words", TensorProto.UINT32, [2], np.array([1, 2], np.uint32))]), "broken/uint32_initializer.onnx")
+           [raw("words", TensorProto.COMPLEX64, [2], np.array([1, 2], np.complex64))]), "broken/complex_initializer.onnx")
 # Opsets FloatScope does not evaluate (7 to 18) read, for onnx-info; check_evaluable refuses them.
 save(model(mlp_nodes, [x], [y], [W, b], opset=6), "broken/opset6.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=19), "broken/opset19.onnx")

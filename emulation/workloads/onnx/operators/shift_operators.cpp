@@ -6,7 +6,6 @@
 #include "emulation/workloads/onnx/operator_table.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
-#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -21,9 +20,10 @@ TensorsOf<Call> bit_shift(const Call& call) {
         throw Error(fmt::format("{}: direction is '{}'; it must be LEFT or RIGHT", node.describe(), direction));
     const auto &x = call.input(0), &y = call.input(1);
     require_same_type(x, y, 0, 1, node);
-    if (x.type != ElementType::UInt8 && x.type != ElementType::UInt16)
-        throw Unsupported(fmt::format("{}: BitShift of {} is not supported (FloatScope holds uint8 and uint16)",
-                                      node.describe(), to_string(x.type)));
+    if (x.type != ElementType::UInt8 && x.type != ElementType::UInt16 && x.type != ElementType::UInt32 &&
+        x.type != ElementType::UInt64)
+        throw Error(fmt::format("{}: BitShift takes uint8, uint16, uint32 or uint64, not {}", node.describe(),
+                                to_string(x.type)));
     const bool left = direction == "LEFT";
     return {broadcast_binary(x, y, x.type, node, [&](std::size_t i, std::size_t j) -> std::int64_t {
         const auto value = static_cast<std::uint64_t>(x.integers[i]);

@@ -304,8 +304,8 @@ TEST_CASE("broken models are refused with what is wrong") {
                Catch::Contains("node 'add' (Add) reads 'ghost', which nothing makes"));
     CHECK_THAT(model_error("broken/string_initializer.onnx"),
                Catch::Contains("initializer 'names'") && Catch::Contains("element type string is not supported"));
-    CHECK_THAT(model_error("broken/uint32_initializer.onnx"),
-               Catch::Contains("initializer 'words'") && Catch::Contains("element type uint32 is not supported"));
+    CHECK_THAT(model_error("broken/complex_initializer.onnx"),
+               Catch::Contains("initializer 'words'") && Catch::Contains("element type complex64 is not supported"));
     // An opset newer than 18 reads (onnx-info shows it) and is refused before a run, every node listed.
     const Graph opset19 = read_model(models / "broken/opset19.onnx");
     CHECK_THROWS_WITH(
@@ -391,4 +391,17 @@ TEST_CASE("a model FloatScope's writer makes reads back as the graph it wrote") 
         CHECK(same_values(again.initializers.at(name).numbers, tensor.numbers));
         CHECK(again.initializers.at(name).integers == tensor.integers);
     }
+}
+
+TEST_CASE("uint32 and uint64 tensors read from uint64_data, a uint64 past 2^63 - 1 refused") {
+    using namespace std::string_literals;
+    // TensorProto by hand: dims [1] (field 1), data_type (field 2: 12 uint32, 13 uint64), uint64_data
+    // packed (field 11).
+    const Tensor<double> u32 = parse_tensor("\x08\x01\x10\x0c\x5a\x01\x07"s, "u32.pb");
+    CHECK(u32.type == ElementType::UInt32);
+    CHECK(u32.integers == std::vector<std::int64_t>{7});
+    const std::string past = "\x08\x01\x10\x0d\x5a\x0a"s + std::string(9, '\x80') + "\x01"s;  // 2^63
+    CHECK_THROWS_AS(parse_tensor(past, "u64.pb"), Unsupported);
+    CHECK_THAT(error_of([&] { parse_tensor(past, "u64.pb"); }),
+               Catch::Contains("the uint64 value 9223372036854775808 is past 2^63 - 1"));
 }

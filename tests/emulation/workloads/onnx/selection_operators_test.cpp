@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "emulation/workloads/onnx/unsupported.hpp"
 #include "tests/emulation/workloads/onnx/exact_in_both.hpp"
 
 using namespace floatscope::test::onnx;
@@ -108,4 +109,15 @@ TEST_CASE("BitShift: bits shifted past the type's width are lost", "[onnx][selec
           std::vector<std::int64_t>{144, 128, 0});
     CHECK(exact_in_both(make_node("BitShift", {{"direction", string_attribute("RIGHT")}}), {x, by})[0].integers ==
           std::vector<std::int64_t>{100, 0, 0});
+}
+
+TEST_CASE("BitShift of uint32 wraps at 32 bits, and a uint64 result past 2^63 - 1 is refused", "[onnx][selection]") {
+    const auto x = integers({2}, {4294967295, 1}, ElementType::UInt32);
+    const auto by = integers({2}, {1, 31}, ElementType::UInt32);
+    CHECK(exact_in_both(make_node("BitShift", {{"direction", string_attribute("LEFT")}}), {x, by})[0].integers ==
+          std::vector<std::int64_t>{4294967294, 2147483648});
+    const auto big = integers({1}, {std::int64_t{1} << 62}, ElementType::UInt64);
+    CHECK_THROWS_AS(run_truth(make_node("BitShift", {{"direction", string_attribute("LEFT")}}),
+                              {big, integers({1}, {1}, ElementType::UInt64)}),
+                    floatscope::emu::onnx::Unsupported);
 }
