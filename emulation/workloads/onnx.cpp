@@ -24,6 +24,7 @@
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/npy_writer.hpp"
 #include "emulation/workloads/onnx/tensor_allowance.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 #include "emulation/workloads/onnx/unsupported_operators.hpp"
 #include "emulation/workloads/onnx/weight_quantization.hpp"
 #include "emulation/workloads/registry.hpp"
@@ -131,6 +132,14 @@ ModelRun load(const Parameters& p, const OnnxTensors* given) {
     if (model.empty()) throw Error("onnx: give the model with --set model=FILE.onnx");
     ModelRun run{onnx::read_model(model), {}, {}};
     onnx::check_evaluable(run.graph, model);  // every unsupported node listed before anything runs
+    // Sequences and optionals run between the nodes; the workload's inputs, outputs and regions are tensors.
+    for (const auto* values : {&run.graph.inputs, &run.graph.outputs})
+        for (const onnx::ValueInfo& v : *values)
+            if (v.kind != onnx::ValueKind::Tensor)
+                throw onnx::Unsupported(fmt::format(
+                    "onnx: {}: {} '{}' is a {}; the onnx workload takes and makes tensors (sequences and "
+                    "optionals between its nodes are evaluated)",
+                    model, values == &run.graph.inputs ? "input" : "output", v.name, onnx::to_string(v.kind)));
     const std::vector<std::string> files = file_list(p.text("inputs"));
     const bool held = given && !given->inputs.empty();
     if (held) {

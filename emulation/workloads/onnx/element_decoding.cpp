@@ -3,11 +3,15 @@
 #include "emulation/workloads/onnx/element_decoding.hpp"
 
 #include <bit>
+#include <limits>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "core/catalog.hpp"
 #include "core/codec.hpp"
 #include "core/npy_header.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -59,12 +63,20 @@ double floating_value(ElementType type, std::uint64_t bits) {
     }
 }
 
+std::int64_t uint64_value(std::uint64_t bits) {
+    if (bits > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        throw Unsupported(fmt::format("the uint64 value {} is past 2^63 - 1, the largest FloatScope holds", bits));
+    return static_cast<std::int64_t>(bits);
+}
+
 std::int64_t integer_value(ElementType type, std::uint64_t bits) {
     switch (type) {
         case ElementType::Int8: return static_cast<std::int8_t>(bits);
         case ElementType::Int16: return static_cast<std::int16_t>(bits);
         case ElementType::UInt16: return static_cast<std::uint16_t>(bits);
         case ElementType::Int32: return static_cast<std::int32_t>(bits);
+        case ElementType::UInt32: return static_cast<std::uint32_t>(bits);
+        case ElementType::UInt64: return uint64_value(bits);
         case ElementType::Int4: return static_cast<std::int64_t>(bits & 0xF) - ((bits & 0x8) != 0 ? 16 : 0);
         case ElementType::UInt4: return static_cast<std::int64_t>(bits & 0xF);
         case ElementType::Bool: return bits != 0;
@@ -75,9 +87,11 @@ std::int64_t integer_value(ElementType type, std::uint64_t bits) {
 std::size_t element_width(ElementType type) {
     switch (type) {
         case ElementType::Double:
-        case ElementType::Int64: return 8;
+        case ElementType::Int64:
+        case ElementType::UInt64: return 8;
         case ElementType::Float:
-        case ElementType::Int32: return 4;
+        case ElementType::Int32:
+        case ElementType::UInt32: return 4;
         case ElementType::Float16:
         case ElementType::BFloat16:
         case ElementType::Int16:

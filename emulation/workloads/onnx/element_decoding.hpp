@@ -20,6 +20,8 @@ double narrow_float_value(ElementType type, std::uint8_t code);
 /// The integer or floating value of one element's code of `type` (a raw_data element; int32_data's
 /// value of the 16- and 8-bit types).
 std::int64_t integer_value(ElementType type, std::uint64_t bits);
+/// A uint64 value as FloatScope holds it, an int64; throws Unsupported for one past 2^63 - 1.
+std::int64_t uint64_value(std::uint64_t bits);
 double floating_value(ElementType type, std::uint64_t bits);
 
 /// Bytes per element of `type` in raw data (bool: one byte; the 4-bit types: one per two elements,

@@ -70,7 +70,8 @@ struct Node {
     void check_attributes(std::initializer_list<std::string_view> known) const;
 };
 
-/// A graph input or output as declared (ValueInfoProto): dimensions < 0 are symbolic.
+/// A graph input or output as declared (ValueInfoProto): dimensions < 0 are symbolic. A sequence's
+/// or an optional's type and shape are those of the tensors it holds.
 struct ValueInfo {
     std::string name;
     ElementType type = ElementType::Float;
@@ -78,6 +79,7 @@ struct ValueInfo {
     std::vector<std::string> dimension_names;  ///< per dimension: its symbol ("batch") or ""
     bool type_declared = true;  ///< false: a subgraph's value whose type the model leaves out
     bool shape_declared = true;  ///< false: no shape declared (any rank; `shape` is empty)
+    ValueKind kind = ValueKind::Tensor;
 };
 
 struct Graph {

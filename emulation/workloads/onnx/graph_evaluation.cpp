@@ -24,9 +24,12 @@ namespace {
 double number_bytes(const EmulatedNumerics&) { return sizeof(double); }
 double number_bytes(const TruthNumerics& numerics) { return core::mpfr_number_bytes(numerics.precision()); }
 
+/// What a value holds: a tensor's elements, a sequence's or an optional's tensors.
 template <class Number>
 double tensor_bytes(const TensorAllowance& allowance, const Tensor<Number>& t) {
-    return allowance.bytes(t.size(), t.floating());
+    double bytes = allowance.bytes(t.size(), t.floating());
+    for (const Tensor<Number>& element : t.elements) bytes += tensor_bytes(allowance, element);
+    return bytes;
 }
 
 }  // namespace
@@ -38,6 +41,10 @@ void check_inputs(const Graph& graph, std::vector<Tensor<Number>>& inputs) {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const ValueInfo& declared = graph.inputs[i];
         Tensor<Number>& given = inputs[i];
+        if (given.kind != declared.kind)
+            throw Error(fmt::format("input '{}' is declared a {}, the value given is a {}", declared.name,
+                                    to_string(declared.kind), to_string(given.kind)));
+        if (given.kind != ValueKind::Tensor) continue;  // a sequence's tensors are checked by the nodes reading them
         const bool type_fits = declared.type == given.type || (is_floating(declared.type) && given.floating());
         if (!type_fits)
             throw Error(fmt::format("input '{}' is declared {}, the tensor given is {}", declared.name,
@@ -97,6 +104,10 @@ Tensor<Number> stack(const std::vector<Tensor<Number>>& parts, std::size_t axis,
     Tensor<Number> r;
     r.type = parts[0].type;
     r.shape = parts[0].shape;
+    for (const Tensor<Number>& part : parts)
+        if (part.kind != ValueKind::Tensor)
+            throw Error(fmt::format("{}: scan output '{}' is a {}; scan outputs are tensors", node.describe(), output,
+                                    to_string(part.kind)));
     for (const Tensor<Number>& part : parts)
         if (part.shape != r.shape || part.type != r.type)
             throw Error(
@@ -256,8 +267,8 @@ public:
         }
     }
 
-    /// What a tensor costs.
-    double tensor_bytes(const Tensor<Number>& t) const { return allowance_.bytes(t.size(), t.floating()); }
+    /// What a value costs.
+    double tensor_bytes(const Tensor<Number>& t) const { return onnx::tensor_bytes(allowance_, t); }
 
 private:
     const std::function<Numerics(std::size_t)>& numerics_for_;
@@ -272,7 +283,8 @@ private:
     std::list<std::pair<Tensor<Number>, double>> converted_;
 
     static bool is_control_flow(const Node& node) {
-        return node.domain.empty() && (node.op_type == "If" || node.op_type == "Loop" || node.op_type == "Scan");
+        return node.domain.empty() && (node.op_type == "If" || node.op_type == "Loop" || node.op_type == "Scan" ||
+                                       node.op_type == "SequenceMap");
     }
 
     void decided(const Node& node, std::int64_t decision) const {
@@ -333,6 +345,7 @@ private:
         operator_table().check(call.node, call.opset);
         if (call.node.op_type == "If") return run_if(call, scope, cancellation);
         if (call.node.op_type == "Loop") return run_loop(call, scope, cancellation);
+        if (call.node.op_type == "SequenceMap") return run_sequence_map(call, scope, cancellation);
         return run_scan(call, scope, cancellation);
     }
 
@@ -400,6 +413,55 @@ private:
             for (std::int64_t d : declared.shape) empty.shape.push_back(std::max<std::int64_t>(d, 0));
             outputs.push_back(stack(scans[k], 0, node, node.outputs[carried + k], std::move(empty)));
             for (const Tensor<Number>& t : scans[k]) allowance_.hold("a scan output", -tensor_bytes(t));
+        }
+        return outputs;
+    }
+
+    /// SequenceMap-17: the body on each position of the input sequence, its inputs the elements of the
+    /// sequences there and the other inputs whole; each body output gathered into a sequence. Its
+    /// iterations are its decision, as a Loop's.
+    Outputs<Numerics> run_sequence_map(const OperatorCall<Numerics>& call, const Scope& scope,
+                                       RunControl* cancellation) {
+        const Node& node = call.node;
+        node.check_attributes({"body"});
+        const Graph& body = subgraph(node, "body");
+        const Tensor<Number>& first = call.input(0);
+        if (first.kind != ValueKind::Sequence)
+            throw Error(fmt::format("{}: input 0 is a {}, not a sequence", node.describe(), to_string(first.kind)));
+        const std::size_t length = first.elements.size();
+        for (std::size_t i = 1; i < node.inputs.size(); ++i) {
+            const Tensor<Number>& input = call.input(i);
+            if (input.kind == ValueKind::Optional)
+                throw Error(fmt::format("{}: input {} is an optional; SequenceMap takes tensors and sequences",
+                                        node.describe(), i));
+            if (input.kind == ValueKind::Sequence && input.elements.size() != length)
+                throw Error(fmt::format("{}: input {} is a sequence of {} tensor(s), input 0 of {}", node.describe(), i,
+                                        input.elements.size(), length));
+        }
+        if (body.outputs.size() != node.outputs.size())
+            throw Error(fmt::format("{}: its body makes {} output(s), the node {}", node.describe(),
+                                    body.outputs.size(), node.outputs.size()));
+        std::vector<Tensors> gathered(body.outputs.size());
+        for (std::size_t position = 0; position < length; ++position) {
+            Tensors bound;
+            for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+                const Tensor<Number>& input = call.input(i);
+                bound.push_back(input.kind == ValueKind::Sequence ? input.elements[position] : input);
+            }
+            Tensors made = run_subgraph(body, std::move(bound), scope, node, cancellation);
+            for (std::size_t k = 0; k < made.size(); ++k) {
+                if (made[k].kind != ValueKind::Tensor)
+                    throw Error(fmt::format("{}: body output '{}' is a {}; SequenceMap gathers tensors",
+                                            node.describe(), body.outputs[k].name, to_string(made[k].kind)));
+                gathered[k].push_back(std::move(made[k]));
+            }
+            if (cancellation) cancellation->check_cancelled();
+        }
+        decided(node, static_cast<std::int64_t>(length));
+        Outputs<Numerics> outputs;
+        for (std::size_t k = 0; k < gathered.size(); ++k) {
+            const ElementType type = gathered[k].empty() ? body.outputs[k].type : gathered[k].front().type;
+            outputs.push_back(sequence_value(type, std::move(gathered[k])));
         }
         return outputs;
     }
@@ -566,13 +628,16 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
 }
 
 void add_control_flow_operators(OperatorTable& table) {
-    // If, Loop and Scan run their subgraphs in evaluate_graph; the table knows them for the listing
-    // of what a model uses and for their versions.
-    for (const char* op : {"If", "Loop", "Scan"})
-        table.add(op, [](const auto& call) -> Outputs<std::decay_t<decltype(call.numerics)>> {
-            throw Error(
-                fmt::format("{}: control flow runs with its subgraphs in evaluate_graph", call.node.describe()));
-        });
+    // If, Loop, Scan and SequenceMap run their subgraphs in evaluate_graph; the table knows them for
+    // the listing of what a model uses and for their versions.
+    for (const char* op : {"If", "Loop", "Scan", "SequenceMap"})
+        table.add(
+            op,
+            [](const auto& call) -> Outputs<std::decay_t<decltype(call.numerics)>> {
+                throw Error(
+                    fmt::format("{}: control flow runs with its subgraphs in evaluate_graph", call.node.describe()));
+            },
+            Reads::AnyValues);
 }
 
 template void check_inputs(const Graph&, std::vector<Tensor<double>>&);

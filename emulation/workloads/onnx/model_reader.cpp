@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 #include <onnx/defs/schema.h>
+#include <onnx/onnx-data_pb.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -61,28 +62,42 @@ Shape declared_shape(const ::onnx::TypeProto_Tensor& tensor, std::vector<std::st
     return shape;
 }
 
+/// The tensor type that `type` holds, and the value's kind: a tensor's own, a sequence's tensors',
+/// an optional's tensor or its sequence's tensors; nullptr for maps, sparse tensors and sequences of
+/// sequences, which FloatScope does not evaluate.
+const ::onnx::TypeProto_Tensor* held_tensor_type(const ::onnx::TypeProto& type, ValueKind& kind) {
+    const auto tensor_or_sequence = [](const ::onnx::TypeProto& t) -> const ::onnx::TypeProto_Tensor* {
+        if (t.has_tensor_type()) return &t.tensor_type();
+        if (t.has_sequence_type() && t.sequence_type().elem_type().has_tensor_type())
+            return &t.sequence_type().elem_type().tensor_type();
+        return nullptr;
+    };
+    kind = type.has_optional_type()   ? ValueKind::Optional
+           : type.has_sequence_type() ? ValueKind::Sequence
+                                      : ValueKind::Tensor;
+    return tensor_or_sequence(type.has_optional_type() ? type.optional_type().elem_type() : type);
+}
+
 /// `untyped_allowed`: a subgraph's inputs and outputs may leave their type out (ONNX infers it from
-/// the operator); such a value is a ValueInfo of unknown rank. So is a subgraph's sequence or optional
-/// (a Loop carrying a sequence): the model still reads, and the listing of what FloatScope does not
-/// evaluate names the sequence operators that make it.
+/// the operator); such a value is a ValueInfo of unknown rank.
 ValueInfo value_info(const ::onnx::ValueInfoProto& proto, std::string_view context, bool untyped_allowed = false) {
-    if (untyped_allowed &&
-        (!proto.has_type() || !proto.type().has_tensor_type() || proto.type().tensor_type().elem_type() == 0)) {
-        ValueInfo info;
-        info.name = proto.name();
-        info.type_declared = false;
-        info.shape_declared = proto.type().has_tensor_type() && proto.type().tensor_type().has_shape();
-        if (info.shape_declared) info.shape = declared_shape(proto.type().tensor_type(), info.dimension_names);
-        return info;
-    }
-    if (!proto.type().has_tensor_type())
-        throw Unsupported(
-            fmt::format("{}: not a tensor (a sequence, map or optional), which FloatScope does not evaluate", context));
     ValueInfo info;
     info.name = proto.name();
-    info.type = element_type_from_onnx(proto.type().tensor_type().elem_type(), context);
-    info.shape = declared_shape(proto.type().tensor_type(), info.dimension_names);
-    info.shape_declared = proto.type().tensor_type().has_shape();
+    const ::onnx::TypeProto_Tensor* tensor = held_tensor_type(proto.type(), info.kind);
+    if (untyped_allowed && (!proto.has_type() || !tensor || tensor->elem_type() == 0)) {
+        info.type_declared = false;
+        info.shape_declared = tensor && tensor->has_shape();
+        if (info.shape_declared) info.shape = declared_shape(*tensor, info.dimension_names);
+        return info;
+    }
+    if (!tensor)
+        throw Unsupported(
+            fmt::format("{}: a map, sparse tensor or sequence of sequences, which FloatScope does not evaluate "
+                        "(it evaluates tensors, sequences of tensors and optionals of those)",
+                        context));
+    info.type = element_type_from_onnx(tensor->elem_type(), context);
+    info.shape = declared_shape(*tensor, info.dimension_names);
+    info.shape_declared = tensor->has_shape();
     return info;
 }
 
@@ -387,12 +402,26 @@ Graph graph_of(const ::onnx::ModelProto& model, std::string_view source, const c
     return graph;
 }
 
-Tensor<double> tensor_of(std::string_view bytes, std::string_view source, const core::DataFolder& folder) {
-    ::onnx::TensorProto proto;
-    parse_message(proto, bytes, source, "tensor");
+Tensor<double> decoded(const ::onnx::TensorProto& proto, std::string_view source, const core::DataFolder& folder) {
     const std::string context = fmt::format("{}: tensor '{}'", source, proto.name());
     core::require_memory(context, decoded_bytes(proto));
     return decode_tensor(proto, context, folder);
+}
+
+Tensor<double> tensor_of(std::string_view bytes, std::string_view source, const core::DataFolder& folder) {
+    ::onnx::TensorProto proto;
+    parse_message(proto, bytes, source, "tensor");
+    return decoded(proto, source, folder);
+}
+
+Tensor<double> sequence_of(const ::onnx::SequenceProto& proto, ElementType type, std::string_view source,
+                           const core::DataFolder& folder) {
+    if (proto.elem_type() != ::onnx::SequenceProto::TENSOR && proto.elem_type() != ::onnx::SequenceProto::UNDEFINED)
+        throw Unsupported(
+            fmt::format("{}: a sequence of other than tensors, which FloatScope does not evaluate", source));
+    std::vector<Tensor<double>> tensors;
+    for (const ::onnx::TensorProto& t : proto.tensor_values()) tensors.push_back(decoded(t, source, folder));
+    return sequence_value(tensors.empty() ? type : tensors.front().type, std::move(tensors));
 }
 
 }  // namespace
@@ -425,6 +454,32 @@ Graph read_model(const std::filesystem::path& path) {
 }
 
 Tensor<double> parse_tensor(std::string_view bytes, std::string_view source) { return tensor_of(bytes, source, {}); }
+
+Tensor<double> read_value_file(const std::filesystem::path& path, const ValueInfo& declared) {
+    if (declared.kind == ValueKind::Tensor) return read_tensor_file(path);
+    const std::string bytes = core::read_input_file(path, "value file");
+    const core::DataFolder folder = core::DataFolder::of_file(path);
+    if (declared.kind == ValueKind::Sequence) {
+        ::onnx::SequenceProto proto;
+        parse_message(proto, bytes, path.string(), "sequence");
+        return sequence_of(proto, declared.type, path.string(), folder);
+    }
+    ::onnx::OptionalProto proto;
+    parse_message(proto, bytes, path.string(), "optional");
+    Tensor<double> optional;
+    optional.kind = ValueKind::Optional;
+    optional.type = declared.type;
+    if (proto.has_tensor_value())
+        optional.elements.push_back(decoded(proto.tensor_value(), path.string(), folder));
+    else if (proto.has_sequence_value())
+        optional.elements.push_back(sequence_of(proto.sequence_value(), declared.type, path.string(), folder));
+    else if (proto.elem_type() != ::onnx::OptionalProto::UNDEFINED)
+        throw Unsupported(
+            fmt::format("{}: an optional of other than a tensor or a sequence of tensors, which "
+                        "FloatScope does not evaluate",
+                        path.string()));
+    return optional;
+}
 
 Tensor<double> read_tensor_file(const std::filesystem::path& path) {
     return tensor_of(core::read_input_file(path, "tensor file"), path.string(), core::DataFolder::of_file(path));

@@ -31,6 +31,9 @@ void add_inferred_shapes(Graph& graph, const std::filesystem::path& path);
 Tensor<double> read_tensor_file(const std::filesystem::path& path);
 Tensor<double> parse_tensor(std::string_view bytes, std::string_view source);
 
+/// The value a graph input or output declared as `declared` holds, from ONNX's test data: a
+/// TensorProto, a SequenceProto of tensors or an OptionalProto (of a tensor or such a sequence).
+Tensor<double> read_value_file(const std::filesystem::path& path, const ValueInfo& declared);
 /// The tensor of a graph input from a file: .pb (TensorProto) or .npy (float16/32/64, int8/32/64, uint8,
 /// bool, any rank; numpy's C order). Throws naming the file for other files.
 Tensor<double> read_input_file(const std::filesystem::path& path);

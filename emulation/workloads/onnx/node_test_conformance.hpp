@@ -29,7 +29,8 @@ struct NodeTestResult {
 const char* to_string(NodeTestResult::Status status);
 
 /// Whether `actual` matches `expected` as assert_allclose(rtol, atol) does (integers and bools
-/// exactly; shapes exactly); `why` says the first mismatch.
+/// exactly; shapes exactly), a sequence's and an optional's tensors each (as many, in order); `why`
+/// says the first mismatch.
 bool all_close(const Tensor<double>& actual, const Tensor<double>& expected, std::string& why);
 
 /// Runs one case folder: every test_data_set_N of it, the fp32 policy and the truth at

@@ -151,6 +151,22 @@ void asymmetric_resize(NewestForm<Numerics>& form) {
     form.node.attributes["nearest_mode"] = text("floor");
 }
 
+/// OneHot before 11: an index outside [0, depth) leaves its row off, a negative one too (OneHot-11
+/// counts those from the end): each negative index becomes depth, outside both ranges.
+template <class Numerics>
+void negative_indices_off(NewestForm<Numerics>& form, const Numerics& numerics) {
+    auto indices = form.input(0);
+    const auto& depth = form.input(1);
+    if (depth.size() != 1) return;  // the kernel says what is wrong
+    const double past =
+        depth.floating() ? numerics.to_double(depth.numbers[0]) : static_cast<double>(depth.integers[0]);
+    for (auto& i : indices.numbers)
+        if (numerics.less(i, numerics.from_double(0))) i = numerics.from_double(past);
+    for (std::int64_t& i : indices.integers)
+        if (i < 0) i = static_cast<std::int64_t>(past);
+    form.set_input(0, std::move(indices));
+}
+
 /// Dropout before 10: the mask (output 1) of the input's type, 1 where the value is kept.
 template <class Numerics>
 void mask_of_input_type(Outputs<Numerics>& outputs, ElementType type, const Numerics& numerics) {
@@ -177,6 +193,7 @@ Outputs<Numerics> run_older_definition(const OperatorCall<Numerics>& call, const
             case Adapter::SpatialAttribute: restored = spatial_attribute(form); break;
             case Adapter::MaskOfInputType: mask_of_input = true; break;
             case Adapter::AsymmetricResize: asymmetric_resize(form); break;
+            case Adapter::NegativeIndicesOff: negative_indices_off(form, call.numerics); break;
             case Adapter::BatchAxisScan: break;  // Scan is evaluated with its body (graph_evaluation.cpp)
         }
     }

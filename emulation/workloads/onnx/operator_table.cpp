@@ -86,7 +86,13 @@ template <class Numerics>
 Outputs<Numerics> OperatorTable::run_definition(const OperatorCall<Numerics>& call,
                                                 const Kernel<Numerics> Entry::*kernel) const {
     check(call.node, call.opset);
-    const Kernel<Numerics>& newest = entries_.find(call.node.op_type)->second.*kernel;
+    const Entry& entry = entries_.find(call.node.op_type)->second;
+    if (entry.reads == Reads::Tensors)
+        for (std::size_t i = 0; i < call.inputs.size(); ++i)
+            if (call.inputs[i] && call.inputs[i]->kind != ValueKind::Tensor)
+                throw Error(fmt::format("{}: input {} ('{}') is a {}; {} takes tensors", call.node.describe(), i,
+                                        call.node.inputs[i], to_string(call.inputs[i]->kind), call.node.op_type));
+    const Kernel<Numerics>& newest = entry.*kernel;
     const Definition definition = definition_in(call.node.op_type, call.opset);
     require_defined_attributes(call.node, definition);
     if (definition.changes.empty()) return newest(call);
@@ -127,6 +133,13 @@ const OperatorTable& operator_table() {
         add_recurrent_operators(t);
         add_quantize_operators(t);
         add_control_flow_operators(t);
+        add_sequence_operators(t);
+        add_optional_operators(t);
+        add_window_operators(t);
+        add_selection_operators(t);
+        add_shift_operators(t);
+        add_unique_operators(t);
+        add_determinant_operators(t);
         // Every kernel implements a definition the version table lists.
         for (const std::string& op : t.op_types())
             if (!operator_versions().count(op))

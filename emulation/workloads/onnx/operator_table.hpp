@@ -46,14 +46,19 @@ using Outputs = std::vector<Tensor<typename Numerics::Number>>;
 template <class Numerics>
 using Kernel = std::function<Outputs<Numerics>(const OperatorCall<Numerics>&)>;
 
+/// What an operator's inputs may be: tensors only (most), or also sequences and optionals
+/// (Identity, the sequence and optional operators, Loop's carried values).
+enum class Reads { Tensors, AnyValues };
+
 class OperatorTable {
 public:
     /// Registers `op_type` with an operator written as a generic callable
     /// (`[](const auto& call) { ... return outputs; }`) for the newest definition operator_versions()
-    /// lists, instantiated for both evaluations.
+    /// lists, instantiated for both evaluations. An operator of Reads::Tensors is not called with a
+    /// sequence or an optional: run throws naming the node and the input.
     template <class Operator>
-    void add(std::string op_type, Operator op) {
-        entries_[std::move(op_type)] = {Kernel<EmulatedNumerics>(op), Kernel<TruthNumerics>(op)};
+    void add(std::string op_type, Operator op, Reads reads = Reads::Tensors) {
+        entries_[std::move(op_type)] = {Kernel<EmulatedNumerics>(op), Kernel<TruthNumerics>(op), reads};
     }
 
     /// Why FloatScope does not evaluate `node` in the ai.onnx `opset` ("FloatScope does not evaluate
@@ -73,6 +78,7 @@ private:
     struct Entry {
         Kernel<EmulatedNumerics> emulated;
         Kernel<TruthNumerics> truth;
+        Reads reads = Reads::Tensors;
     };
     template <class Numerics>
     Outputs<Numerics> run_definition(const OperatorCall<Numerics>& call, const Kernel<Numerics> Entry::*kernel) const;
@@ -104,6 +110,15 @@ void add_resize_operators(OperatorTable& table);  ///< Resize, Upsample
 void add_recurrent_operators(OperatorTable& table);  ///< RNN, GRU, LSTM
 /// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv
 void add_quantize_operators(OperatorTable& table);
-void add_control_flow_operators(OperatorTable& table);  ///< If, Loop, Scan (run in graph_evaluation.cpp)
+void add_control_flow_operators(OperatorTable& table);  ///< If, Loop, Scan, SequenceMap (run in graph_evaluation.cpp)
+/// SequenceConstruct, SequenceEmpty, SequenceAt, SequenceInsert, SequenceErase, SequenceLength,
+/// SplitToSequence, ConcatFromSequence
+void add_sequence_operators(OperatorTable& table);
+void add_optional_operators(OperatorTable& table);  ///< Optional, OptionalHasElement, OptionalGetElement
+void add_window_operators(OperatorTable& table);  ///< HannWindow, HammingWindow, BlackmanWindow
+void add_selection_operators(OperatorTable& table);  ///< Compress, NonZero, OneHot, ReverseSequence
+void add_shift_operators(OperatorTable& table);  ///< BitShift
+void add_unique_operators(OperatorTable& table);  ///< Unique
+void add_determinant_operators(OperatorTable& table);  ///< Det
 
 }  // namespace floatscope::emu::onnx

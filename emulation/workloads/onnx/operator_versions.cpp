@@ -40,6 +40,8 @@ std::vector<OperatorVersions> all_operators() {
         {"AveragePool", {1, 7, 10, 11}},
         // BatchNormalization-9 drops spatial (always 1 from then on).
         {"BatchNormalization", {1, 6, 7, 9, 14, 15}, {{9, {}, Adapter::SpatialAttribute}}},
+        {"BitShift", {11}},
+        {"BlackmanWindow", {17}},
         {"Cast", {1, 6, 9, 13}},
         {"CastLike", {15}},
         {"Ceil", {1, 6, 13}},
@@ -48,7 +50,9 @@ std::vector<OperatorVersions> all_operators() {
         {"Clip",
          {1, 6, 11, 12, 13},
          {{11, {{"min", 1, As::Number, lowest_float}, {"max", 2, As::Number, highest_float}}}}},
+        {"Compress", {9, 11}},
         {"Concat", {1, 4, 11, 13}},
+        {"ConcatFromSequence", {11}},
         {"Constant", {1, 9, 11, 12, 13}},
         {"ConstantOfShape", {9}},
         {"Conv", {1, 11}},
@@ -58,6 +62,7 @@ std::vector<OperatorVersions> all_operators() {
         {"Cosh", {9}},
         {"CumSum", {11, 14}},
         {"DepthToSpace", {1, 11, 13}},
+        {"Det", {11}},
         // DequantizeLinear-13 and QuantizeLinear-13: per-axis (axis); 19: float8 types (QuantizeLinear's
         // saturate); 21: blocked (block_size), int4, uint4, int16, uint16 (ONNX 1.14-1.16 changelogs).
         {"DequantizeLinear", {10, 13, 19, 21}},
@@ -86,6 +91,8 @@ std::vector<OperatorVersions> all_operators() {
         // GRU-7, LSTM-7, RNN-7 drop the output_sequence attribute (always on since); 14 adds layout.
         {"GRU", {1, 3, 7, 14}},
         {"GreaterOrEqual", {12, 16}},
+        {"HammingWindow", {17}},
+        {"HannWindow", {17}},
         {"Hardmax", {1, 11, 13}, coerce_to_2d},
         {"HardSigmoid", {1, 6}},
         {"HardSwish", {14}},
@@ -116,7 +123,15 @@ std::vector<OperatorVersions> all_operators() {
         {"Mul", {1, 6, 7, 13, 14}},
         {"Neg", {1, 6, 13}},
         {"NegativeLogLikelihoodLoss", {12, 13}},
+        {"NonZero", {9, 13}},
         {"Not", {1}},
+        // OneHot-11 counts negative indices from the end; OneHot-9 leaves their rows off.
+        {"OneHot", {9, 11}, {{11, {}, Adapter::NegativeIndicesOff}}},
+        {"Optional", {15}},
+        // OptionalGetElement-18 and OptionalHasElement-18 (ONNX 1.13) also take a tensor or a sequence,
+        // and OptionalHasElement-18 an omitted input: one kernel for both definitions.
+        {"OptionalGetElement", {15, 18}},
+        {"OptionalHasElement", {15, 18}},
         {"Or", {1, 7}},
         // Pad-11: pads and the constant value are inputs (Pad-2's value: a float, 0 by default).
         // Pad-18 adds input 3, axes.
@@ -126,6 +141,7 @@ std::vector<OperatorVersions> all_operators() {
         {"QLinearConv", {10}},
         {"QLinearMatMul", {10, 21}},
         {"QuantizeLinear", {10, 13, 19, 21}},
+        {"ReverseSequence", {10}},
         {"RNN", {1, 7, 14}},
         {"Range", {11}},
         {"Reciprocal", {1, 6, 13}},
@@ -154,6 +170,14 @@ std::vector<OperatorVersions> all_operators() {
         {"ScatterElements", {11, 13, 16, 18}},
         {"ScatterND", {11, 13, 16, 18}},
         {"Selu", {1, 6}},
+        {"SequenceAt", {11}},
+        {"SequenceConstruct", {11}},
+        {"SequenceEmpty", {11}},
+        {"SequenceErase", {11}},
+        {"SequenceInsert", {11}},
+        {"SequenceLength", {11}},
+        // SequenceMap runs its body in graph_evaluation.cpp, as control flow.
+        {"SequenceMap", {17}},
         {"Shape", {1, 13, 15}},
         {"Shrink", {9}},
         {"Sigmoid", {1, 6, 13}},
@@ -172,6 +196,7 @@ std::vector<OperatorVersions> all_operators() {
         {"SpaceToDepth", {1, 13}},
         // Split-13: split is input 1. Split-18 adds num_outputs.
         {"Split", {1, 2, 11, 13, 18}, {{13, {{"split", 1, As::Integers}}}}},
+        {"SplitToSequence", {11}},
         {"Sqrt", {1, 6, 13}},
         // Squeeze-13, Unsqueeze-13: axes is input 1.
         {"Squeeze", {1, 11, 13}, {{13, {axes_input}}}},
@@ -186,6 +211,7 @@ std::vector<OperatorVersions> all_operators() {
         {"TopK", {1, 10, 11}, {{10, {{"k", 1, As::Integer}}}}},
         {"Transpose", {1, 13}},
         {"Trilu", {14}},
+        {"Unique", {11}},
         {"Unsqueeze", {1, 11, 13}, {{13, {axes_input}}}},
         // Upsample-9: scales is input 1, no longer an attribute; Upsample-9 is Resize-10 under its
         // first name, deprecated at 10 in its favour (resize_operators.cpp evaluates it as Resize-10).

@@ -43,6 +43,9 @@ enum class Adapter {
     /// Resize-10: input 1 is scales (Resize-11 takes roi there and scales as input 2), and its
     /// coordinates are Resize-11's asymmetric ones, nearest rounding down (floor).
     AsymmetricResize,
+    /// OneHot-9: a negative index is outside [0, depth) and leaves its row off; OneHot-11 counts it
+    /// from the end.
+    NegativeIndicesOff,
     /// Scan-8: input 0 is sequence_lens, and the states and scan inputs have a batch axis 0 (the
     /// scan inputs' sequence axis is 1); Scan-9 has neither. graph_evaluation.cpp reads it.
     BatchAxisScan,

@@ -19,9 +19,11 @@ const Graph* subgraph_of(const Node& node, const char* attribute) {
     return it->second.graph.get();
 }
 
-/// The two branches' declarations of output `o` disagree where both declare: the element type, the
-/// rank, or a fixed dimension.
+/// The two branches' declarations of output `o` disagree where both declare: the kind (tensor,
+/// sequence, optional), the element type, the rank, or a fixed dimension.
 std::string disagreement(const ValueInfo& a, const ValueInfo& b) {
+    if (a.type_declared && b.type_declared && a.kind != b.kind)
+        return fmt::format("a {} and a {}", to_string(a.kind), to_string(b.kind));
     if (a.type_declared && b.type_declared && a.type != b.type)
         return fmt::format("{} and {}", to_string(a.type), to_string(b.type));
     if (!a.shape_declared || !b.shape_declared) return {};

@@ -20,7 +20,7 @@ struct TypeName {
     int onnx;  // TensorProto.DataType (onnx.proto)
 };
 
-constexpr std::array<TypeName, 19> type_names = {{
+constexpr std::array<TypeName, 21> type_names = {{
     {ElementType::Float, "float", 1},
     {ElementType::UInt8, "uint8", 2},
     {ElementType::Int8, "int8", 3},
@@ -40,6 +40,8 @@ constexpr std::array<TypeName, 19> type_names = {{
     {ElementType::Int4, "int4", 22},
     {ElementType::Float4E2M1, "float4e2m1", 23},
     {ElementType::Float8E8M0, "float8e8m0", 24},
+    {ElementType::UInt32, "uint32", 12},
+    {ElementType::UInt64, "uint64", 13},
 }};
 
 /// TensorProto.DataType names FloatScope does not evaluate, for the error that names them.
@@ -47,8 +49,6 @@ const char* unsupported_type_name(int data_type) {
     switch (data_type) {
         case 0: return "undefined";
         case 8: return "string";
-        case 12: return "uint32";
-        case 13: return "uint64";
         case 14: return "complex64";
         case 15: return "complex128";
         default: return nullptr;
@@ -60,6 +60,15 @@ const char* unsupported_type_name(int data_type) {
 const char* to_string(ElementType type) {
     for (const TypeName& t : type_names)
         if (t.type == type) return t.name;
+    return "?";
+}
+
+const char* to_string(ValueKind kind) {
+    switch (kind) {
+        case ValueKind::Tensor: return "tensor";
+        case ValueKind::Sequence: return "sequence";
+        case ValueKind::Optional: return "optional";
+    }
     return "?";
 }
 

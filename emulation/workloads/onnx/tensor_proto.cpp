@@ -103,6 +103,16 @@ void decode_typed_fields(const ::onnx::TensorProto& proto, std::size_t count, Te
             require_values(proto.int64_data_size(), count, "int64_data", t, context);
             t.integers.assign(proto.int64_data().begin(), proto.int64_data().end());
             break;
+        case ElementType::UInt32:
+        case ElementType::UInt64:
+            // onnx.proto: uint32 and uint64 in uint64_data.
+            require_values(proto.uint64_data_size(), count, "uint64_data", t, context);
+            for (std::uint64_t v : proto.uint64_data()) {
+                if (t.type == ElementType::UInt32 && v > std::numeric_limits<std::uint32_t>::max())
+                    throw Error(fmt::format("{}: uint64_data holds {}, past uint32", context, v));
+                t.integers.push_back(uint64_value(v));
+            }
+            break;
         case ElementType::Float16:
         case ElementType::BFloat16: {
             require_values(proto.int32_data_size(), count, "int32_data", t, context);

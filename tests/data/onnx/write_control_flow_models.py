@@ -48,17 +48,18 @@ order) and <name>_<output>.npy for each graph output (float64). Seeds are fixed.
 
 Usage: write_control_flow_models.py OUT_DIR
 """
-import os
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
+
+from model_files import ModelFiles, init, value
 
 if len(sys.argv) != 2:
     sys.exit(__doc__)
 out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
+files = ModelFiles(out, "write_control_flow_models.py")
+model, data = files.model, files.data
 rng = np.random.default_rng(3636)
 f32 = np.float32
 FLOAT, INT64, BOOL = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
@@ -68,35 +69,8 @@ def floats(*shape, scale=1.0):
     return (rng.standard_normal(shape) * scale).astype(f32)
 
 
-def init(name, array):
-    return numpy_helper.from_array(np.asarray(array), name)
-
-
-def value(name, elem=FLOAT, shape=None):
-    return helper.make_tensor_value_info(name, elem, shape)
-
-
 def d(a):
     return np.asarray(a, np.float64)
-
-
-def model(name, opset, nodes, inputs, outputs, initializers=(), check=True):
-    """inputs: [(name, element type, shape)]; outputs: [(name, element type, shape)]."""
-    graph = helper.make_graph(nodes, name, [value(n, e, s) for n, e, s in inputs],
-                              [value(n, e, s) for n, e, s in outputs], list(initializers))
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=8,
-                          producer_name="write_control_flow_models.py")
-    if check:
-        onnx.checker.check_model(m, full_check=True)
-    onnx.save(m, os.path.join(out, name + ".onnx"))
-
-
-def data(prefix, inputs, outputs):
-    """inputs: [array] in graph order; outputs: [(name, float64 reference)]."""
-    for i, array in enumerate(inputs):
-        np.save(os.path.join(out, f"{prefix}_input_{i}.npy"), array)
-    for n, reference in outputs:
-        np.save(os.path.join(out, f"{prefix}_{n}.npy"), reference)
 
 
 def sigmoid(a):

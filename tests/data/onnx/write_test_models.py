@@ -211,7 +211,7 @@ save(model([helper.make_node("Add", ["x", "ghost"], ["a"], name="add")], [x], [a
 save(model([helper.make_node("Identity", ["x"], ["y"])], [x], [y],
            [helper.make_tensor("names", TensorProto.STRING, [2], [b"a", b"b"])]), "broken/string_initializer.onnx")
 save(model([helper.make_node("Identity", ["x"], ["y"])], [x], [y],
-           [raw("words", TensorProto.UINT32, [2], np.array([1, 2], np.uint32))]), "broken/uint32_initializer.onnx")
+           [raw("words", TensorProto.COMPLEX64, [2], np.array([1, 2], np.complex64))]), "broken/complex_initializer.onnx")
 # Opsets FloatScope does not evaluate (7 to 18) read, for onnx-info; check_evaluable refuses them.
 save(model(mlp_nodes, [x], [y], [W, b], opset=6), "broken/opset6.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=19), "broken/opset19.onnx")
@@ -245,7 +245,7 @@ save(model([helper.make_node("MaxRoiPool", ["x", "rois"], ["u1"], name="pool1", 
            [x, v("rois", TensorProto.FLOAT, [1, 5])], [v("h", TensorProto.FLOAT, None), v("k", TensorProto.FLOAT, None)],
            opset=9, extra_opsets=[("com.example", 1)]), "unsupported_operators.onnx")
 # A Loop carrying a sequence (SequenceEmpty, SequenceInsert in its body; ConcatFromSequence after it):
-# the sequence-typed values of its body read, and the listing names the sequence operators.
+# the sequence-typed values of its body read, and the model evaluates.
 seq = helper.make_tensor_sequence_value_info
 loop_body = helper.make_graph([helper.make_node("Identity", ["cond_in"], ["cond_out"], name="cond"),
                                helper.make_node("SequenceInsert", ["s_in", "x"], ["s_out"], name="insert")],

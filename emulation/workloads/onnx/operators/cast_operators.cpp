@@ -107,10 +107,14 @@ void add_cast_operators(OperatorTable& table) {
         call.node.check_attributes({});
         return TensorsOf<decltype(call)>{cast(call.input(0), call.input(1).type, call.numerics, call.node)};
     });
-    table.add("Identity", [](const auto& call) {
-        call.node.check_attributes({});
-        return TensorsOf<decltype(call)>{call.input(0)};
-    });
+    // Identity-14 and 16 pass sequences and optionals too.
+    table.add(
+        "Identity",
+        [](const auto& call) {
+            call.node.check_attributes({});
+            return TensorsOf<decltype(call)>{call.input(0)};
+        },
+        Reads::AnyValues);
     table.add("Dropout", [](const auto& call) { return dropout(call); });
 }
 

@@ -47,6 +47,8 @@ inline IntegerRange integer_range(ElementType type) {
         case ElementType::UInt4: return {0, 15};
         case ElementType::Int32:
             return {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
+        case ElementType::UInt32: return {0, std::numeric_limits<std::uint32_t>::max()};
+        case ElementType::UInt64: return {0, std::numeric_limits<std::int64_t>::max()};  // as held
         default: return {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
     }
 }

@@ -6,6 +6,7 @@
 #include "emulation/workloads/onnx/operators/axes.hpp"
 #include "emulation/workloads/onnx/operators/element_selection.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/operators/joining.hpp"
 #include "emulation/workloads/onnx/operators/shape_families.hpp"
 
 namespace floatscope::emu::onnx {
@@ -156,37 +157,8 @@ Outputs<Numerics> concat(const OperatorCall<Numerics>& call) {
     std::vector<const Tensor<Number>*> parts;
     for (std::size_t i = 0; i < call.inputs.size(); ++i) parts.push_back(&call.input(i));
     if (parts.empty()) throw Error(fmt::format("{}: Concat needs at least one input", node.describe()));
-    const Tensor<Number>& first = *parts.front();
-    const std::size_t axis = normalize_axis(node.int_attribute("axis", 0), first.shape.size(), node);
-    Shape shape = first.shape;
-    shape[axis] = 0;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        const Tensor<Number>& part = *parts[i];
-        require_same_type(first, part, 0, i, node);
-        bool fits = part.shape.size() == first.shape.size();
-        for (std::size_t d = 0; fits && d < shape.size(); ++d) fits = d == axis || part.shape[d] == first.shape[d];
-        if (!fits)
-            throw Error(fmt::format("{}: input {} has shape {}, input 0 {}: they may differ on axis {} only",
-                                    node.describe(), i, describe(part.shape), describe(first.shape), axis));
-        shape[axis] += part.shape[axis];
-    }
-    const auto at = first.shape.begin() + static_cast<std::ptrdiff_t>(axis);
-    const std::size_t outer = element_count(Shape(first.shape.begin(), at));
-    const std::size_t inner = element_count(Shape(at + 1, first.shape.end()));
-    Tensor<Number> result;
-    result.type = first.type;
-    result.shape = std::move(shape);
-    with_value_member<Number>(first.type, [&](auto member) {
-        auto& values = result.*member;
-        values.reserve(element_count(result.shape));
-        for (std::size_t o = 0; o < outer; ++o)
-            for (const Tensor<Number>* part : parts) {
-                const std::size_t block = static_cast<std::size_t>(part->shape[axis]) * inner;
-                const auto begin = (part->*member).begin() + static_cast<std::ptrdiff_t>(o * block);
-                values.insert(values.end(), begin, begin + static_cast<std::ptrdiff_t>(block));
-            }
-    });
-    return {std::move(result)};
+    const std::size_t axis = normalize_axis(node.int_attribute("axis", 0), parts.front()->shape.size(), node);
+    return {concatenated(parts, axis, node)};
 }
 
 /// Split's part lengths without input 1: num_outputs parts (Split-18) of ceil(dim / num_outputs),
@@ -224,30 +196,13 @@ Outputs<Numerics> split(const OperatorCall<Numerics>& call) {
     std::vector<std::int64_t> lengths;
     if (const auto* t = call.optional_input(1)) {
         lengths = integer_list(*t, 1, node);
-        std::int64_t total = 0;
-        for (std::int64_t l : lengths) total += l < 0 ? dim + 1 : l;  // a negative length never sums to dim
-        if (lengths.size() != parts || total != dim)
+        if (lengths.size() != parts || !lengths_sum_to(lengths, dim))
             throw Error(fmt::format("{}: split [{}] must give {} lengths >= 0 summing to {} (axis {} of shape {})",
                                     node.describe(), fmt::join(lengths, ", "), parts, dim, axis, describe(data.shape)));
     } else {
         lengths = split_lengths(node, dim, parts, axis, data.shape);
     }
-    const std::vector<std::size_t> input_strides = strides(data.shape);
-    Outputs<Numerics> outputs;
-    std::int64_t offset = 0;
-    for (std::int64_t length : lengths) {
-        Shape shape = data.shape;
-        shape[axis] = length;
-        const std::vector<std::size_t> indices = indices_by_position(shape, [&](const std::vector<std::int64_t>& at) {
-            std::size_t index = 0;
-            for (std::size_t d = 0; d < at.size(); ++d)
-                index += static_cast<std::size_t>(at[d] + (d == axis ? offset : 0)) * input_strides[d];
-            return index;
-        });
-        outputs.push_back(select_elements(data, std::move(shape), indices));
-        offset += length;
-    }
-    return outputs;
+    return split_along(data, axis, lengths);
 }
 
 }  // namespace

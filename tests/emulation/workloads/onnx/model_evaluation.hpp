@@ -2,10 +2,13 @@
 // MPFR truth: the model tests compare both with the script's NumPy references.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <fmt/format.h>
 
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
@@ -39,13 +42,28 @@ inline ModelEvaluation evaluate_model(const std::filesystem::path& models, const
     const TruthNumerics truth(256);
     std::vector<Tensor<emu::TruthNumber>> truth_inputs;
     for (const auto& t : inputs)
-        truth_inputs.push_back(
-            convert_numbers<emu::TruthNumber>(t, [&](double v) { return truth.from_double(v); }));
+        truth_inputs.push_back(convert_numbers<emu::TruthNumber>(t, [&](double v) { return truth.from_double(v); }));
     const Values<emu::TruthNumber> exact = evaluate_graph<TruthNumerics>(
         graph, graph.initializers, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
     for (const auto& [n, t] : exact)
         e.truth[n] = convert_numbers<double>(t, [&](const emu::TruthNumber& v) { return truth.to_double(v); });
     return e;
+}
+
+/// max |x - r| / max |r| of floating outputs; integer outputs must be equal, of the same type.
+inline double relative_difference(const emu::onnx::Tensor<double>& x, const emu::onnx::Tensor<double>& reference) {
+    REQUIRE(x.shape == reference.shape);
+    REQUIRE(x.floating() == reference.floating());
+    if (!x.floating()) {
+        CHECK(to_string(x.type) == std::string(to_string(reference.type)));
+        return x.integers == reference.integers ? 0 : 1;
+    }
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        worst = std::max(worst, std::fabs(x.numbers[i] - reference.numbers[i]));
+        scale = std::max(scale, std::fabs(reference.numbers[i]));
+    }
+    return worst / scale;
 }
 
 }  // namespace floatscope::test::onnx

@@ -31,22 +31,6 @@ ModelEvaluation evaluate(const std::string& name, const char* policy = "fp32") {
     return evaluate_model(models, name, uniform_policy(core::parse_format(policy)));
 }
 
-/// max |x - r| / max |r| of floating outputs; integer outputs must be equal, of the same type.
-double relative_difference(const Tensor<double>& x, const Tensor<double>& reference) {
-    REQUIRE(x.shape == reference.shape);
-    REQUIRE(x.floating() == reference.floating());
-    if (!x.floating()) {
-        CHECK(to_string(x.type) == std::string(to_string(reference.type)));
-        return x.integers == reference.integers ? 0 : 1;
-    }
-    double worst = 0, scale = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        worst = std::max(worst, std::fabs(x.numbers[i] - reference.numbers[i]));
-        scale = std::max(scale, std::fabs(reference.numbers[i]));
-    }
-    return worst / scale;
-}
-
 template <class F>
 std::string error_of(F f) {
     try {

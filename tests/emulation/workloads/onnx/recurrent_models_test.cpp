@@ -30,6 +30,7 @@ using namespace floatscope::emu::onnx;
 using Catch::Contains;
 using floatscope::test::onnx::evaluate_model;
 using floatscope::test::onnx::ModelEvaluation;
+using floatscope::test::onnx::relative_difference;
 
 namespace {
 
@@ -41,17 +42,6 @@ ModelEvaluation evaluate(const std::string& name, const PrecisionPolicy& policy)
 
 ModelEvaluation evaluate(const std::string& name, const char* format = "fp32") {
     return evaluate(name, uniform_policy(core::parse_format(format)));
-}
-
-/// max |x - r| / max |r|.
-double relative_difference(const Tensor<double>& x, const Tensor<double>& reference) {
-    REQUIRE(x.shape == reference.shape);
-    double worst = 0, scale = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        worst = std::max(worst, std::fabs(x.numbers[i] - reference.numbers[i]));
-        scale = std::max(scale, std::fabs(reference.numbers[i]));
-    }
-    return worst / scale;
 }
 
 }  // namespace
