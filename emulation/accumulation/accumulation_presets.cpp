@@ -146,7 +146,10 @@ void add_block_scaled_presets(const Add& add) {
                         "windows). Reproduces the frozen B200 words published with that model "
                         "(tests/data/tensor-cores/b200_block_scaled.txt). Through dot and gemm on plain values every "
                         "scale is 1; block_scaled_gemm, dot's scale fields and policies (which quantize with the {} "
-                        "recipe) take real scales. A K beyond the instruction chains instructions in fp32 along k.",
+                        "recipe) take real scales. Assumed: a K beyond the instruction chains instructions in increasing k, each fp32 "
+                        "D the next C; C = -0 with no nonzero product gives +0, as the unscaled B200 word shows (the "
+                        "published block-scaled model returns C); a sum beyond fp32's range gives an infinity, as "
+                        "both published models compute (no B200 word has one).",
                         to_string(b.kind), k, b.element, nvfp4 ? "UE4M3" : "UE8M0", nvfp4 ? 16 : 32, window,
                         sf_tensor, nvfp4 ? "NVFP4 (Transformer Engine)" : "OCP MX"),
             block_scaled_model(b.element, b.kind), PresetEvidence::HardwareData, {k});

@@ -13,6 +13,7 @@
 #include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/accumulation/gemm.hpp"
+#include "emulation/quantize/block_scaled_operands.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/registry.hpp"
@@ -208,7 +209,7 @@ public:
             const std::size_t k = ks[j];
             TraceRegion& region = trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k), delivered);
             region.values.resize(operands.m * operands.n);
-            gemm(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n);
+            matrix_product(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n);
             region.metrics.push_back({metric::k, static_cast<double>(k)});
             const ErrorBounds bounds = dot_error_bounds(model, static_cast<double>(k), storage.format, storage_u);
             const double conditioning = normwise_conditioning(exact, k);
