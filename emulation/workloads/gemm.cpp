@@ -234,8 +234,10 @@ public:
             // out NaN, infinite or at the format's largest value, a drawn bound would be no bound.
             const bool in_range = std::all_of(region.values.begin(), region.values.end(),
                                               [largest](double v) { return std::fabs(v) < largest; });
-            // Split-K adds a reduction the bounds do not count: none are drawn for it.
-            if (in_range && split == 1 && std::isfinite(bounds.deterministic * conditioning)) {
+            // Split-K adds a reduction the bounds do not count, and block scaling (its MX clamping) an
+            // operand error they do not model: none are drawn for either.
+            const bool bounded = split == 1 && model.order != AccumulationOrder::BlockScaledFma;
+            if (in_range && bounded && std::isfinite(bounds.deterministic * conditioning)) {
                 region.metrics.push_back({metric::error_bound_deterministic, bounds.deterministic * conditioning});
                 region.metrics.push_back({metric::error_bound_probabilistic, bounds.probabilistic * conditioning});
             }
