@@ -1,6 +1,6 @@
 // `dot --preset NAME [--output fp32|fp16]`: stdin `A_1 ... A_K ; B_1 ... B_K ; C` (hex), stdout D per line.
-#include <iostream>
 #include <cstdint>
+#include <iostream>
 #include <memory>
 #include <span>
 #include <sstream>
@@ -67,7 +67,8 @@ std::vector<double> scales_of(const emu::BlockScaling& scaling, const std::strin
     for (std::size_t i = 0; i < words.size(); ++i) {
         const std::string label = fmt::format("{}_{} '{}'", name, i + 1, core::input_excerpt(words[i]));
         try {
-            scales.push_back(core::decode_bits(scaling.scale, core::parse_bits(scaling.scale, words[i]) & magnitude).value);
+            scales.push_back(
+                core::decode_bits(scaling.scale, core::parse_bits(scaling.scale, words[i]) & magnitude).value);
         } catch (const Error& e) {
             throw Error(fmt::format("{}: {}", label, e.what()));
         }

@@ -70,9 +70,10 @@ Command add_matmul_command(CLI::App& parent) {
         "longer than one instruction chains instructions, each one's D the next one's C (in the output format)");
     command->add_option("--preset,-p", options->preset, "accumulation preset (floatscope-cli list shows them)")
         ->required();
-    command->add_option("A", options->a,
-                        "m x k matrix of values of the preset's input format (block-scaled presets: any values, "
-                        "quantized along k by the instruction's recipe, MX or NVFP4)")
+    command
+        ->add_option("A", options->a,
+                     "m x k matrix of values of the preset's input format (block-scaled presets: any values, "
+                     "quantized along k by the instruction's recipe, MX or NVFP4)")
         ->required();
     command->add_option("B", options->b, "k x n matrix of values of the preset's input format (or any, as A)")
         ->required();

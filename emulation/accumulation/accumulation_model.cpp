@@ -106,16 +106,16 @@ void validate_block_scaled(const AccumulationModel& model) {
                                     q->rounding.format.name));
     const char* scale = s.kind == BlockScaledKind::Nvfp4 ? "fp8_e4m3" : "e8m0";
     if (s.scale.name != scale)
-        fail("block_scaling.scale", fmt::format("kind::{} takes {} scales, not '{}'", to_string(s.kind), scale,
-                                                s.scale.name));
+        fail("block_scaling.scale",
+             fmt::format("kind::{} takes {} scales, not '{}'", to_string(s.kind), scale, s.scale.name));
     const int scale_block = s.kind == BlockScaledKind::Nvfp4 ? 16 : 32;
     if (s.scale_block != scale_block)
         fail("block_scaling.scale_block",
              fmt::format("kind::{} scales blocks of {} k, got {}", to_string(s.kind), scale_block, s.scale_block));
     const int k = mxf8f6f4 ? 32 : 64;
     if (model.block_size != k)
-        fail("block_size", fmt::format("kind::{} instructions take K = {}, got {}", to_string(s.kind), k,
-                                       model.block_size));
+        fail("block_size",
+             fmt::format("kind::{} instructions take K = {}, got {}", to_string(s.kind), k, model.block_size));
     if (model.multiply_add != MultiplyAdd::Fused)
         fail("multiply_add", "block-scaled-fma adds exact products; use fused");
     if (model.accumulator.format.name != "fp32" || model.accumulator.mode != core::RoundingMode::TowardZero)
@@ -357,8 +357,8 @@ std::string describe(const AccumulationModel& model) {
             break;
         case AccumulationOrder::BlockScaledFma:
             text += fmt::format("block-scaled FMA (kind::{}) of {} products, {} scales per {} k, c in the window",
-                                to_string(model.block_scaling.kind), model.block_size,
-                                model.block_scaling.scale.name, model.block_scaling.scale_block);
+                                to_string(model.block_scaling.kind), model.block_size, model.block_scaling.scale.name,
+                                model.block_scaling.scale_block);
             break;
     }
     if (model.compensated) text += ", Kahan-compensated";

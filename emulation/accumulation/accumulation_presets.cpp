@@ -133,25 +133,26 @@ void add_block_scaled_presets(const Add& add) {
             b.kind == BlockScaledKind::Mxf8f6f4
                 ? "every scaled product and C truncated toward zero to 25 fraction bits below the largest exponent "
                   "(the unscaled FP8 window), summed exactly"
-                : fmt::format("the products summed exactly in groups of {} k, the groups and C truncated toward zero "
-                              "to 35 fraction bits below the largest scale exponent (below C's where C outranks "
-                              "the products, the groups then of 16){}",
-                              nvfp4 ? 4 : 16,
-                              nvfp4 ? "" : "; a group below 2^-174 with a smaller scale drops out of a subnormal D");
-        add(b.name, PresetKind::Hardware,
-            fmt::format("NVIDIA B200 block-scaled tensor core, {}, fp32 output", b.what),
+                : fmt::format(
+                      "the products summed exactly in groups of {} k, the groups and C truncated toward zero "
+                      "to 35 fraction bits below the largest scale exponent (below C's where C outranks "
+                      "the products, the groups then of 16){}",
+                      nvfp4 ? 4 : 16,
+                      nvfp4 ? "" : "; a group below 2^-174 with a smaller scale drops out of a subnormal D");
+        add(b.name, PresetKind::Hardware, fmt::format("NVIDIA B200 block-scaled tensor core, {}, fp32 output", b.what),
             fmt::format("tcgen05.mma .kind::{} (PTX ISA; K = {}): elements {} with {} scales per {} k; each product "
                         "of two elements and their two scales exact, {}, normalised once toward zero to fp32 (the "
                         "model of {}; MMA-Sim's Blackwell model, Xie et al. arXiv:2511.10909, agrees on the "
                         "windows). Reproduces the frozen B200 words published with that model "
                         "(tests/data/tensor-cores/b200_block_scaled.txt). Through dot and gemm on plain values every "
                         "scale is 1; block_scaled_gemm, dot's scale fields and policies (which quantize with the {} "
-                        "recipe) take real scales. Assumed: a K beyond the instruction chains instructions in increasing k, each fp32 "
+                        "recipe) take real scales. Assumed: a K beyond the instruction chains instructions in "
+                        "increasing k, each fp32 "
                         "D the next C; C = -0 with no nonzero product gives +0, as the unscaled B200 word shows (the "
                         "published block-scaled model returns C); a sum beyond fp32's range gives an infinity, as "
                         "both published models compute (no B200 word has one).",
-                        to_string(b.kind), k, b.element, nvfp4 ? "UE4M3" : "UE8M0", nvfp4 ? 16 : 32, window,
-                        sf_tensor, nvfp4 ? "NVFP4 (Transformer Engine)" : "OCP MX"),
+                        to_string(b.kind), k, b.element, nvfp4 ? "UE4M3" : "UE8M0", nvfp4 ? 16 : 32, window, sf_tensor,
+                        nvfp4 ? "NVFP4 (Transformer Engine)" : "OCP MX"),
             block_scaled_model(b.element, b.kind), PresetEvidence::HardwareData, {k});
     }
 }

@@ -105,9 +105,10 @@ double BlockScaledFma::operator()(double c, std::span<const double> a, std::span
     const std::size_t block = static_cast<std::size_t>(scaling_.scale_block);
     const std::size_t scales = (a.size() + block - 1) / block;
     if (a.size() != b.size() || a.size() > max_instruction_k || a_scales.size() < scales || b_scales.size() < scales)
-        throw Error(fmt::format("block-scaled instruction: {} and {} elements with {} and {} scales; expected the same "
-                                "number of elements, at most {}, and a scale per {} of them",
-                                a.size(), b.size(), a_scales.size(), b_scales.size(), max_instruction_k, block));
+        throw Error(
+            fmt::format("block-scaled instruction: {} and {} elements with {} and {} scales; expected the same "
+                        "number of elements, at most {}, and a scale per {} of them",
+                        a.size(), b.size(), a_scales.size(), b_scales.size(), max_instruction_k, block));
 
     std::array<Product, max_instruction_k> products{};
     bool nan = std::isnan(c), positive_inf = c == INFINITY, negative_inf = c == -INFINITY;

@@ -48,8 +48,8 @@ public:
 
     /// One instruction: a and b element values (the same length, at most K), a_scales and b_scales
     /// the scale values of their blocks of `scale_block` k (one per block, the last may be partial).
-    double operator()(double c, std::span<const double> a, std::span<const double> a_scales,
-                      std::span<const double> b, std::span<const double> b_scales) const;
+    double operator()(double c, std::span<const double> a, std::span<const double> a_scales, std::span<const double> b,
+                      std::span<const double> b_scales) const;
 
     const BlockScaling& scaling() const { return scaling_; }
 

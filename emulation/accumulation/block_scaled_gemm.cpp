@@ -159,8 +159,8 @@ void block_scaled_gemm(const AccumulationModel& model, ScaledMatrix a, ScaledMat
     validate(model);
     [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // see float_environment.hpp
     if (model.order != AccumulationOrder::BlockScaledFma)
-        throw Error(fmt::format("block-scaled gemm: the model's order is {}, not block-scaled-fma",
-                                to_string(model.order)));
+        throw Error(
+            fmt::format("block-scaled gemm: the model's order is {}, not block-scaled-fma", to_string(model.order)));
     const BlockScaling& scaling = model.block_scaling;
     const auto block = static_cast<std::size_t>(scaling.scale_block);
     const std::size_t blocks = (k + block - 1) / block;
@@ -176,8 +176,8 @@ void block_scaled_gemm(const AccumulationModel& model, ScaledMatrix a, ScaledMat
     const bool fp4 = scaling.kind != BlockScaledKind::Mxf8f6f4;
     const int scale_emin = scaling.kind == BlockScaledKind::Nvfp4 ? -6 : -127;
     const std::size_t stride = (n + group - 1) / group * group;
-    const Prepared pa = prepare(a, m, k, {k, 1}, {k, 1}, m * k, blocks, 1, block,
-                                alignment_emin(model.x.rounding.format), scale_emin);
+    const Prepared pa =
+        prepare(a, m, k, {k, 1}, {k, 1}, m * k, blocks, 1, block, alignment_emin(model.x.rounding.format), scale_emin);
     const Prepared pb = prepare(b, n, k, {1, n}, {1, stride}, k * stride, 1, n, block,
                                 alignment_emin(model.y.rounding.format), scale_emin);
 

@@ -1,4 +1,5 @@
-// Split-K: slices of whole instructions, each a GEMM from +0, their partials added in order and rounded once at the end.
+// Split-K: slices of whole instructions, each a GEMM from +0, their partials added in order and rounded once at the
+// end.
 #include "emulation/accumulation/split_k.hpp"
 
 #include <algorithm>
@@ -41,9 +42,10 @@ void split_k_gemm(const AccumulationModel& model, std::span<const double> a, std
     if (model.order == AccumulationOrder::BlockScaledFma && parts > 1)
         throw Error("split-K of a block-scaled model: its operands carry scales per block; give split-k = 1");
     if (a.size() != m * k || b.size() != k * n || c.size() != m * n)
-        throw Error(fmt::format("split-K: A has {} entries, B {}, C {}; an {}x{} times {}x{} product needs {}, {} "
-                                "and {}",
-                                a.size(), b.size(), c.size(), m, k, k, n, m * k, k * n, m * n));
+        throw Error(
+            fmt::format("split-K: A has {} entries, B {}, C {}; an {}x{} times {}x{} product needs {}, {} "
+                        "and {}",
+                        a.size(), b.size(), c.size(), m, k, k, n, m * k, k * n, m * n));
     if (parts == 1) return gemm(model, a, b, c, m, k, n);
     AccumulationModel partial = model;
     partial.output = split_k_accumulator(model);
@@ -57,8 +59,8 @@ void split_k_gemm(const AccumulationModel& model, std::span<const double> a, std
         for (std::size_t i = 0; i < m; ++i)
             std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(i * k + begin), width,
                         a_slice.begin() + static_cast<std::ptrdiff_t>(i * width));
-        gemm(partial, a_slice, b.subspan(begin * n, width * n), begin == 0 ? c : std::span<double>(partial_c), m,
-             width, n);
+        gemm(partial, a_slice, b.subspan(begin * n, width * n), begin == 0 ? c : std::span<double>(partial_c), m, width,
+             n);
         if (begin > 0)
             for (std::size_t e = 0; e < m * n; ++e) c[e] = reduction.add(c[e], partial_c[e]).value;
     }

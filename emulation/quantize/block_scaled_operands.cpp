@@ -23,7 +23,8 @@ BlockScaledOperand quantize_lines(const BlockFormat& format, std::span<const dou
     const std::size_t blocks = (k + block - 1) / block, padded = blocks * block;
     std::vector<float> x(lines * padded, 0.0f);
     for (std::size_t i = 0; i < lines; ++i)
-        for (std::size_t t = 0; t < k; ++t) x[i * padded + t] = static_cast<float>(values[i * line_stride + t * value_stride]);
+        for (std::size_t t = 0; t < k; ++t)
+            x[i * padded + t] = static_cast<float>(values[i * line_stride + t * value_stride]);
     const bool nvfp4 = format.family == BlockFamily::Nvfp4;
     const BlockQuantized q = nvfp4 ? quantize_nvfp4(format, x, nullptr) : quantize_mx(format, x, nullptr);
     const ElementCodec elements(format);
@@ -66,10 +67,11 @@ BlockFormat matching_block_format(const AccumulationModel& model, const OperandQ
                                 to_string(model.order)));
     if (model.block_scaling.kind == BlockScaledKind::Nvfp4) return parse_block_format("nvfp4");
     const std::string& element = operand.rounding.format.name;
-    const std::string name = element == "fp4_e2m1" ? "mxfp4" : element == "fp8_e4m3" ? "mxfp8_e4m3"
-                             : element == "fp8_e5m2"                                  ? "mxfp8_e5m2"
-                             : element == "fp6_e2m3"                                  ? "mxfp6_e2m3"
-                                                                                      : "mxfp6_e3m2";
+    const std::string name = element == "fp4_e2m1"   ? "mxfp4"
+                             : element == "fp8_e4m3" ? "mxfp8_e4m3"
+                             : element == "fp8_e5m2" ? "mxfp8_e5m2"
+                             : element == "fp6_e2m3" ? "mxfp6_e2m3"
+                                                     : "mxfp6_e3m2";
     return parse_block_format(name);
 }
 
@@ -87,9 +89,10 @@ void block_scaled_product(const AccumulationModel& model, std::span<const double
                           std::span<double> c, std::size_t m, std::size_t k, std::size_t n,
                           std::span<const double> addend) {
     if (a.size() != m * k || b.size() != k * n)
-        throw Error(fmt::format("block-scaled product: A has {} entries and B {}; an {}x{} times {}x{} product needs "
-                                "{} and {}",
-                                a.size(), b.size(), m, k, k, n, m * k, k * n));
+        throw Error(
+            fmt::format("block-scaled product: A has {} entries and B {}; an {}x{} times {}x{} product needs "
+                        "{} and {}",
+                        a.size(), b.size(), m, k, k, n, m * k, k * n));
     const BlockScaledOperand qa = quantize_rows(matching_block_format(model, model.x), a, m, k);
     const BlockScaledOperand qb = quantize_columns(matching_block_format(model, model.y), b, k, n);
     block_scaled_gemm(model, {qa.elements, qa.scales}, {qb.elements, qb.scales}, c, m, k, n, addend,
@@ -97,8 +100,7 @@ void block_scaled_product(const AccumulationModel& model, std::span<const double
 }
 
 void matrix_product(const AccumulationModel& model, std::span<const double> a, std::span<const double> b,
-                    std::span<double> c, std::size_t m, std::size_t k, std::size_t n,
-                    std::span<const double> addend) {
+                    std::span<double> c, std::size_t m, std::size_t k, std::size_t n, std::span<const double> addend) {
     if (model.order == AccumulationOrder::BlockScaledFma)
         block_scaled_product(model, a, b, c, m, k, n, addend);
     else

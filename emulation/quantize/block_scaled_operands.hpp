@@ -27,8 +27,7 @@ struct BlockScaledOperand {
 /// A (rows x k, row-major) quantized along its rows: elements rows x k, scales rows x ceil(k / block).
 /// The values are rounded to fp32 first (the recipes take FP32 tensors); a row's last block may be
 /// partial (quantized as if padded with zeros, which changes no scale).
-BlockScaledOperand quantize_rows(const BlockFormat& format, std::span<const double> a, std::size_t rows,
-                                 std::size_t k);
+BlockScaledOperand quantize_rows(const BlockFormat& format, std::span<const double> a, std::size_t rows, std::size_t k);
 
 /// B (k x columns, row-major) quantized along its columns: elements k x columns, scales
 /// ceil(k / block) x columns, row-major, as block_scaled_gemm takes them.

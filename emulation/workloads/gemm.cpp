@@ -141,7 +141,12 @@ public:
              9007199254740991.0,
              {},
              "seed of A and B and of stochastic rounding"},
-            {"split-k", ParameterType::Integer, "1", 1, 1024, {},
+            {"split-k",
+             ParameterType::Integer,
+             "1",
+             1,
+             1024,
+             {},
              "split-K: partial products over this many consecutive slices of k (whole instructions of a "
              "preset), each from 0, summed in the accumulator format in k order, rounded once to the output"},
         };
@@ -211,9 +216,10 @@ public:
         const AccumulationModel model = policy.matmul_model();
         const auto split = static_cast<std::size_t>(parameters.integer("split-k"));
         if (split > 1 && model.order == AccumulationOrder::BlockScaledFma)
-            throw Error(fmt::format("parameter 'split-k': {} splits a block-scaled preset's k, whose operands carry "
-                                    "scales per block; give split-k=1",
-                                    split));
+            throw Error(
+                fmt::format("parameter 'split-k': {} splits a block-scaled preset's k, whose operands carry "
+                            "scales per block; give split-k=1",
+                            split));
         const double storage_u = storage_roundoff(storage);  // the operands are doubles
         const core::FormatSpec& delivered = delivered_rounding(model).format;
         const double largest = core::format_properties(delivered).max_finite;

@@ -288,9 +288,8 @@ TEST_CASE("dot runs Blackwell's block-scaled instructions with their scale codes
           "[cli][dot]") {
     // tests/data/tensor-cores/b200_block_scaled.txt: `NAME PRESET: A ; B ; C ; SA ; SB ; D`, D the
     // B200's word (NaN words compared as NaN: dot writes fp32's quiet NaN, the B200 0x7FFFFFFF).
-    for (const std::string& line : split(read_file(fs::path(FLOATSCOPE_TEST_DATA) / "tensor-cores" /
-                                                   "b200_block_scaled.txt"),
-                                         '\n')) {
+    for (const std::string& line :
+         split(read_file(fs::path(FLOATSCOPE_TEST_DATA) / "tensor-cores" / "b200_block_scaled.txt"), '\n')) {
         if (line.empty()) continue;
         INFO(line.substr(0, line.find(':')));
         const std::string preset = line.substr(line.find(' ') + 1, line.find(':') - line.find(' ') - 1);
@@ -557,7 +556,8 @@ TEST_CASE("bad input exits 2 with an error on stderr and nothing on stdout", "[c
         {{"convert", "--from", "fp32", "--to", "fp16"}, std::string((1 << 20) + 1, '0'), "stdin line 1: longer than"},
         {{"dot", "--preset", "nvidia_h100_fp16"}, std::string((1 << 20) + 1, ' '), "stdin line 1: longer than"},
         // A block-scaled instruction takes a scale code per block: 64 NVFP4 k take 4.
-        {{"dot", "--preset", "nvidia_b200_nvfp4"}, fp4_zeros + ";" + fp4_zeros + "; 0 ; 38 38 38 ; 38 38 38 38\n",
+        {{"dot", "--preset", "nvidia_b200_nvfp4"},
+         fp4_zeros + ";" + fp4_zeros + "; 0 ; 38 38 38 ; 38 38 38 38\n",
          "field SA holds 3 scales; K = 64 takes 4"},
         {{"dot", "--preset", "nvidia_b200_mxfp8", "--output", "fp16"}, "", "fp32"},
     };

@@ -1,4 +1,4 @@
-// A dense layer under a policy: matrix products through gemm (block-scaled ones quantized by their recipe), the rest elementwise in its formats.
+// A dense layer under a policy: matrix products through gemm (block-scaled: by recipe), the rest elementwise.
 #include "emulation/workloads/nn/dense_layer.hpp"
 
 #include "core/round_array.hpp"

@@ -127,7 +127,8 @@ double block_scaled_instruction(const AccumulationModel& m, const std::vector<do
         Number total = number(0);
         for (const Number& t : terms) mpfr_add(total->get(), total->get(), t->get(), MPFR_RNDN);
         if (mpfr_zero_p(total->get())) return 0.0;
-        if (mpfr_cmpabs(total->get(), number(0x1p128)->get()) >= 0) return mpfr_sgn(total->get()) > 0 ? HUGE_VAL : -HUGE_VAL;
+        if (mpfr_cmpabs(total->get(), number(0x1p128)->get()) >= 0)
+            return mpfr_sgn(total->get()) > 0 ? HUGE_VAL : -HUGE_VAL;
         return rounded({core::parse_format("fp32"), core::RoundingMode::TowardZero}, total->get());
     };
     auto truncated_c = [&](long q) {
@@ -149,17 +150,19 @@ double block_scaled_instruction(const AccumulationModel& m, const std::vector<do
     }
     if (any_c && rc >= R) {
         terms.push_back(truncated_c(rc - 35));
-        sum_groups(16, [&](long) { return rc - 35; }, terms, group_s);
+        sum_groups(
+            16, [&](long) { return rc - 35; }, terms, group_s);
         return fp32_rtz(terms);
     }
     const long q = std::max(R - 39, S - 35);
     terms.push_back(truncated_c(q));
     if (s.kind == emu::BlockScaledKind::Nvfp4) {
-        sum_groups(4, [&](long) { return q; }, terms, group_s);
+        sum_groups(
+            4, [&](long) { return q; }, terms, group_s);
         return fp32_rtz(terms);
     }
-    sum_groups(16, [&](long gr) { return any_c && gr != LONG_MIN && rc >= gr ? std::max(q, rc - 35) : q; }, terms,
-               group_s);
+    sum_groups(
+        16, [&](long gr) { return any_c && gr != LONG_MIN && rc >= gr ? std::max(q, rc - 35) : q; }, terms, group_s);
     const double d = fp32_rtz(terms);
     if (d == 0 || std::fabs(d) >= 0x1p-126) return d;
     // The subnormal floor: groups with a smaller scale below 2^-174 (or below 2^q where q >= -174).
@@ -167,8 +170,8 @@ double block_scaled_instruction(const AccumulationModel& m, const std::vector<do
     std::vector<Number> kept;
     kept.push_back(std::move(terms[0]));
     for (std::size_t g = 1; g < terms.size(); ++g) {
-        const bool dropped = group_s[g - 1] != LONG_MIN && group_s[g - 1] < S &&
-                             mpfr_cmpabs(terms[g]->get(), floor->get()) < 0;
+        const bool dropped =
+            group_s[g - 1] != LONG_MIN && group_s[g - 1] < S && mpfr_cmpabs(terms[g]->get(), floor->get()) < 0;
         if (!dropped) kept.push_back(std::move(terms[g]));
     }
     return fp32_rtz(kept);

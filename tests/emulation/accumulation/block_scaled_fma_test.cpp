@@ -112,9 +112,11 @@ struct Draw {
             std::uint64_t code = 0;
             if (nvfp4) {
                 const std::uint64_t high = 0x70 + below(0xF), low = below(0x10);
-                code = regime == 0 ? 0x30 + below(0x10) : regime == 1 ? below(0x7F) : regime == 2 ? low
-                                                       : i % 2 == 0   ? high
-                                                                      : low;
+                code = regime == 0   ? 0x30 + below(0x10)
+                       : regime == 1 ? below(0x7F)
+                       : regime == 2 ? low
+                       : i % 2 == 0  ? high
+                                     : low;
             } else {
                 const std::uint64_t high = 55 + below(30);
                 code = regime == 0   ? 120 + below(16)
@@ -132,15 +134,16 @@ struct Draw {
     double addend(double near) {
         switch (below(5)) {
             case 0: return 0;
-            case 1: return binary32(static_cast<std::uint32_t>(below(std::uint64_t{1} << 32)) & 0x807FFFFFu);  // subnormal
+            case 1:
+                return binary32(static_cast<std::uint32_t>(below(std::uint64_t{1} << 32)) & 0x807FFFFFu);  // subnormal
             case 2: {
                 const auto v = binary32(static_cast<std::uint32_t>(below(std::uint64_t{1} << 32)));
                 return std::isfinite(v) ? v : 1.0;
             }
             default: {
-                const double v = std::ldexp(1.0 + static_cast<double>(below(1 << 23)) / (1 << 23),
-                                            std::max(std::ilogb(near == 0 ? 1.0 : near), -140) +
-                                                static_cast<int>(below(10)) - 3);
+                const double v =
+                    std::ldexp(1.0 + static_cast<double>(below(1 << 23)) / (1 << 23),
+                               std::max(std::ilogb(near == 0 ? 1.0 : near), -140) + static_cast<int>(below(10)) - 3);
                 return static_cast<float>(below(2) ? v : -v);
             }
         }
@@ -177,7 +180,8 @@ TEST_CASE("block-scaled GEMMs equal the MPFR reference of the model on drawn and
         for (int trial = 0; trial < 120; ++trial) {
             const int regime = trial % 4;
             const bool specials = trial % 10 == 9;
-            std::vector<double> a(m * k), b(k * n), sa = draw.scales(m * blocks, regime), sb = draw.scales(blocks * n, regime);
+            std::vector<double> a(m * k), b(k * n), sa = draw.scales(m * blocks, regime),
+                                                    sb = draw.scales(blocks * n, regime);
             for (double& v : a) v = draw.element(model.x.rounding.format, specials);
             for (double& v : b) v = draw.element(model.y.rounding.format, specials);
             if (trial % 4 == 1)  // cancellation: B's first column the negation of A's first row
@@ -186,7 +190,8 @@ TEST_CASE("block-scaled GEMMs equal the MPFR reference of the model on drawn and
             for (std::size_t i = 0; i < m; ++i)
                 for (std::size_t j = 0; j < n; ++j) {
                     double largest = 0;  // the entry's largest scale product
-                    for (std::size_t s = 0; s < blocks; ++s) largest = std::max(largest, sa[i * blocks + s] * sb[s * n + j]);
+                    for (std::size_t s = 0; s < blocks; ++s)
+                        largest = std::max(largest, sa[i * blocks + s] * sb[s * n + j]);
                     c[i * n + j] = draw.addend(largest);
                 }
             std::vector<double> d(m * n);
@@ -201,11 +206,9 @@ TEST_CASE("block-scaled GEMMs equal the MPFR reference of the model on drawn and
                     std::vector<double> column, column_scales;
                     for (std::size_t t = 0; t < k; ++t) column.push_back(b[t * n + j]);
                     for (std::size_t s = 0; s < blocks; ++s) column_scales.push_back(sb[s * n + j]);
-                    const double expected =
-                        test::ref_block_scaled_dot(model, row, row_scales, column, column_scales, c[i * n + j],
-                                                   tensor_scale);
-                    INFO("trial " << trial << " entry " << i << "," << j << ": " << d[i * n + j] << " vs "
-                                  << expected);
+                    const double expected = test::ref_block_scaled_dot(model, row, row_scales, column, column_scales,
+                                                                       c[i * n + j], tensor_scale);
+                    INFO("trial " << trial << " entry " << i << "," << j << ": " << d[i * n + j] << " vs " << expected);
                     CHECK(test::same_result(d[i * n + j], expected));
                 }
         }
@@ -240,10 +243,9 @@ TEST_CASE("the FP4 windows on hand-worked instructions: groups of 4, the per-gro
         // cancelling; block 0 (2^-9 on both sides) holds products of 2^-20: three in the first group
         // of 4 (3 * 2^-20, one unit of 2^-19 kept) and one in the second (none kept): D = 2^-19, where
         // one group of 16 would keep 2^-18 and products truncated alone nothing.
-        const double d = fp4_instruction("nvidia_b200_nvfp4",
-                                         {{0, 0.5, 0.5}, {1, 0.5, 0.5}, {2, 0.5, 0.5}, {4, 0.5, 0.5}, {16, 6, 6},
-                                          {17, -6, 6}},
-                                         {std::ldexp(1.0, -9), 448, 1, 1}, 0);
+        const double d = fp4_instruction(
+            "nvidia_b200_nvfp4", {{0, 0.5, 0.5}, {1, 0.5, 0.5}, {2, 0.5, 0.5}, {4, 0.5, 0.5}, {16, 6, 6}, {17, -6, 6}},
+            {std::ldexp(1.0, -9), 448, 1, 1}, 0);
         CHECK(d == std::ldexp(p, -20));
     }
     SECTION("MXFP4 truncates a group that C outranks in C's window") {
@@ -252,9 +254,8 @@ TEST_CASE("the FP4 windows on hand-worked instructions: groups of 4, the per-gro
         // 1.125 * 2^-11; C outranks it, so it is truncated to 2^(23 - 35) = 2^-12: D = 2^-11, where
         // the window q alone would keep all of 1.125 * 2^-11.
         std::initializer_list<std::tuple<int, double, double>> elements = {
-            {0, 6, 6},  {1, -4, 6}, {32, 6, 6}, {33, 6, 6}, {34, 6, 6}, {35, 6, 6}, {36, 6, 6}, {37, 6, 6},
-            {38, 6, 6}, {39, 6, 6}, {40, 6, 6}, {41, 6, 6}, {42, 6, 6}, {43, 6, 6}, {44, 6, 6}, {45, 6, 6},
-            {46, 6, 6}, {47, 6, 6}};
+            {0, 6, 6},  {1, -4, 6}, {32, 6, 6}, {33, 6, 6}, {34, 6, 6}, {35, 6, 6}, {36, 6, 6}, {37, 6, 6}, {38, 6, 6},
+            {39, 6, 6}, {40, 6, 6}, {41, 6, 6}, {42, 6, 6}, {43, 6, 6}, {44, 6, 6}, {45, 6, 6}, {46, 6, 6}, {47, 6, 6}};
         const double d =
             fp4_instruction("nvidia_b200_mxfp4", elements, {std::ldexp(1.0, 10), std::ldexp(1.0, -10)}, -1.5 * 0x1p23);
         CHECK(d == std::ldexp(p, -12));
@@ -277,8 +278,7 @@ TEST_CASE("the FP4 windows on hand-worked instructions: groups of 4, the per-gro
 TEST_CASE("block-scaled presets refuse what their instruction does not take") {
     const emu::AccumulationModel& model = emu::find_accumulation_preset("nvidia_b200_nvfp4").model;
     std::vector<double> a(64, 1.0), sa(3, 1.0), d(1);  // 64 k take 4 scales
-    CHECK_THROWS_WITH(emu::block_scaled_gemm(model, {a, sa}, {a, sa}, d, 1, 64, 1),
-                      Catch::Contains("scales per 16"));
+    CHECK_THROWS_WITH(emu::block_scaled_gemm(model, {a, sa}, {a, sa}, d, 1, 64, 1), Catch::Contains("scales per 16"));
     emu::AccumulationModel fp16 = model;
     fp16.output = {core::parse_format("fp16"), core::RoundingMode::NearestEven};
     CHECK_THROWS_WITH(emu::validate(fp16), Catch::Contains("fp32"));

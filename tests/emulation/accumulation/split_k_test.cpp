@@ -1,4 +1,5 @@
-// Split-K: partial GEMMs over slices of k summed in the accumulator format, against hand-worked sums and the MPFR reference.
+// Split-K: partial GEMMs over slices of k summed in the accumulator format, against hand-worked sums and the MPFR
+// reference.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -34,8 +35,7 @@ TEST_CASE("split-K slices whole instructions and sums the partials in k order, a
     for (const char* name : {"nvidia_h100_bf16", "nvidia_b200_fp8_e4m3", "fp16", "amd_mi300_fp16"}) {
         INFO(name);
         // A policy's model: fp32 along K, one rounding to bf16 at the end.
-        const emu::AccumulationModel model =
-            emu::chained_gemm_model(emu::find_accumulation_preset(name), bf16, bf16);
+        const emu::AccumulationModel model = emu::chained_gemm_model(emu::find_accumulation_preset(name), bf16, bf16);
         const std::size_t m = 3, k = 200, n = 2, parts = 3;
         std::vector<double> a(m * k), b(k * n), c(m * n);
         for (double& v : a) v = normal(random);
@@ -66,7 +66,8 @@ TEST_CASE("split-K slices whole instructions and sums the partials in k order, a
                     mpfr_set_d(exact.get(), sum, MPFR_RNDN);
                     mpfr_set_d(term.get(), p, MPFR_RNDN);
                     mpfr_add(exact.get(), exact.get(), term.get(), MPFR_RNDN);
-                    sum = begin == 0 ? p : test::ref_round(partial.output.format, exact.get(), partial.output.mode).value;
+                    sum =
+                        begin == 0 ? p : test::ref_round(partial.output.format, exact.get(), partial.output.mode).value;
                 }
                 CHECK(test::same_result(c[i * n + j], test::ref_round(bf16.format, sum, bf16.mode).value));
             }
