@@ -15,7 +15,7 @@
 #include "core/rounding.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/dot.hpp"
-#include "emulation/accumulation/gemm.hpp"
+#include "emulation/quantize/block_scaled_operands.hpp"
 #include "python/bindings.hpp"
 #include "python/numpy_arrays.hpp"
 
@@ -67,8 +67,11 @@ py::dtype output_dtype(const core::FormatSpec& output) {
 py::array matmul(py::handle a_argument, py::handle b_argument, py::handle c_argument, const std::string& preset_name,
                  const std::optional<std::string>& output) {
     const emu::AccumulationModel model = preset_model(emu::find_accumulation_preset(preset_name), output);
-    const py::array_t<double> a = operand(a_argument, "A", 2, model.x.rounding.format);
-    const py::array_t<double> b = operand(b_argument, "B", 2, model.y.rounding.format);
+    // A block-scaled preset quantizes A and B itself, with its instruction's recipe (as the CLI's matmul).
+    const bool block_scaled = model.order == emu::AccumulationOrder::BlockScaledFma;
+    const core::FormatSpec any = core::parse_format("fp64");
+    const py::array_t<double> a = operand(a_argument, "A", 2, block_scaled ? any : model.x.rounding.format);
+    const py::array_t<double> b = operand(b_argument, "B", 2, block_scaled ? any : model.y.rounding.format);
     const auto m = static_cast<std::size_t>(a.shape(0)), k = static_cast<std::size_t>(a.shape(1)),
                n = static_cast<std::size_t>(b.shape(1));
     if (k != static_cast<std::size_t>(b.shape(0)))
@@ -85,7 +88,7 @@ py::array matmul(py::handle a_argument, py::handle b_argument, py::handle c_argu
         const std::span<double> out = write_view<double>(d);
         const std::span<const double> a_values = read_view<double>(a), b_values = read_view<double>(b);
         py::gil_scoped_release unlocked;
-        emu::gemm(model, a_values, b_values, out, m, k, n, addend);
+        emu::matrix_product(model, a_values, b_values, out, m, k, n, addend);
     }
     return d.attr("astype")(output_dtype(model.output.format));
 }

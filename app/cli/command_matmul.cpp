@@ -10,7 +10,7 @@
 #include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
-#include "emulation/accumulation/gemm.hpp"
+#include "emulation/quantize/block_scaled_operands.hpp"
 
 namespace floatscope::cli {
 
@@ -41,8 +41,12 @@ int run_matmul(const MatmulOptions& options) {
     if (a.cols != b.rows)
         throw Error(
             fmt::format("A is {}x{} and B {}x{}; A's columns must match B's rows", a.rows, a.cols, b.rows, b.cols));
-    require_values_of(model.x.rounding.format, a, "A (" + options.a + ")");
-    require_values_of(model.y.rounding.format, b, "B (" + options.b + ")");
+    // A block-scaled preset quantizes A and B itself, with the recipe its instruction takes.
+    const bool block_scaled = model.order == emu::AccumulationOrder::BlockScaledFma;
+    if (!block_scaled) {
+        require_values_of(model.x.rounding.format, a, "A (" + options.a + ")");
+        require_values_of(model.y.rounding.format, b, "B (" + options.b + ")");
+    }
     core::Matrix c;
     if (!options.c.empty()) {
         c = read_matrix_file(options.c, "matrix C");
@@ -51,7 +55,7 @@ int run_matmul(const MatmulOptions& options) {
         require_values_of(model.output.format, c, "C (" + options.c + ")");
     }
     core::Matrix d{a.rows, b.cols, std::vector<double>(a.rows * b.cols)};
-    emu::gemm(model, a.values, b.values, d.values, a.rows, a.cols, b.cols, c.values);
+    emu::matrix_product(model, a.values, b.values, d.values, a.rows, a.cols, b.cols, c.values);
     write_matrix_file(options.out, d, model.output.format);
     return 0;
 }
@@ -66,8 +70,13 @@ Command add_matmul_command(CLI::App& parent) {
         "longer than one instruction chains instructions, each one's D the next one's C (in the output format)");
     command->add_option("--preset,-p", options->preset, "accumulation preset (floatscope-cli list shows them)")
         ->required();
-    command->add_option("A", options->a, "m x k matrix of values of the preset's input format")->required();
-    command->add_option("B", options->b, "k x n matrix of values of the preset's input format")->required();
+    command
+        ->add_option("A", options->a,
+                     "m x k matrix of values of the preset's input format (block-scaled presets: any values, "
+                     "quantized along k by the instruction's recipe, MX or NVFP4)")
+        ->required();
+    command->add_option("B", options->b, "k x n matrix of values of the preset's input format (or any, as A)")
+        ->required();
     command->add_option("--c", options->c, "m x n addend of values of the output format (default 0)");
     command->add_option("--out,-o", options->out, "where D goes (.npy: float16/float32 by --output; else CSV)")
         ->required();

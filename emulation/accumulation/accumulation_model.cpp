@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
@@ -87,6 +90,39 @@ void check_operand(const std::string& field, const OperandQuantization& q) {
         fail(field + ".scale", fmt::format("scaled operands are rounded to formats of at most 51 significant bits; "
                                            "'{}' has {}",
                                            f.name, value_precision(f)));
+}
+
+/// The datapaths of block_scaled_fma.hpp: their element and scale formats, scale blocks and K,
+/// fp32 C and D normalised toward zero.
+void validate_block_scaled(const AccumulationModel& model) {
+    const BlockScaling& s = model.block_scaling;
+    const bool mxf8f6f4 = s.kind == BlockScaledKind::Mxf8f6f4;
+    const std::vector<std::string> elements =
+        mxf8f6f4 ? std::vector<std::string>{"fp8_e4m3", "fp8_e5m2", "fp6_e2m3", "fp6_e3m2", "fp4_e2m1"}
+                 : std::vector<std::string>{"fp4_e2m1"};
+    for (const auto& [field, q] : {std::pair{"x", &model.x}, std::pair{"y", &model.y}})
+        if (std::find(elements.begin(), elements.end(), q->rounding.format.name) == elements.end())
+            fail(field, fmt::format("kind::{} takes elements {}, not '{}'", to_string(s.kind), fmt::join(elements, " "),
+                                    q->rounding.format.name));
+    const char* scale = s.kind == BlockScaledKind::Nvfp4 ? "fp8_e4m3" : "e8m0";
+    if (s.scale.name != scale)
+        fail("block_scaling.scale",
+             fmt::format("kind::{} takes {} scales, not '{}'", to_string(s.kind), scale, s.scale.name));
+    const int scale_block = s.kind == BlockScaledKind::Nvfp4 ? 16 : 32;
+    if (s.scale_block != scale_block)
+        fail("block_scaling.scale_block",
+             fmt::format("kind::{} scales blocks of {} k, got {}", to_string(s.kind), scale_block, s.scale_block));
+    const int k = mxf8f6f4 ? 32 : 64;
+    if (model.block_size != k)
+        fail("block_size",
+             fmt::format("kind::{} instructions take K = {}, got {}", to_string(s.kind), k, model.block_size));
+    if (model.multiply_add != MultiplyAdd::Fused)
+        fail("multiply_add", "block-scaled-fma adds exact products; use fused");
+    if (model.accumulator.format.name != "fp32" || model.accumulator.mode != core::RoundingMode::TowardZero)
+        fail("accumulator", "block-scaled-fma normalises toward zero to fp32 (fp32:rtz)");
+    if (model.output.format.name != "fp32")
+        fail("output", fmt::format("block-scaled-fma instructions take C and deliver D in fp32, not '{}'",
+                                   model.output.format.name));
 }
 
 }  // namespace
@@ -205,6 +241,7 @@ void validate(const AccumulationModel& model) {
                  fmt::format("{} extra bits with a {}-bit accumulator align to {} fraction bits; valid: 1 to 24",
                              model.alignment_extra_bits, model.accumulator.format.mantissa_bits + 1, fraction_bits));
     }
+    if (model.order == AccumulationOrder::BlockScaledFma) validate_block_scaled(model);
     if (model.order == AccumulationOrder::BlockFma) {
         if (model.multiply_add != MultiplyAdd::Fused) fail("multiply_add", "block-fma adds exact products; use fused");
         if (model.accumulator.format.kind != core::FormatKind::Binary)
@@ -250,6 +287,16 @@ const char* to_string(AccumulationOrder order) {
         case AccumulationOrder::Blocked: return "blocked";
         case AccumulationOrder::BlockFma: return "block-fma";
         case AccumulationOrder::TwoStageBlockFma: return "two-stage-block-fma";
+        case AccumulationOrder::BlockScaledFma: return "block-scaled-fma";
+    }
+    return "?";
+}
+
+const char* to_string(BlockScaledKind kind) {
+    switch (kind) {
+        case BlockScaledKind::Mxf8f6f4: return "mxf8f6f4";
+        case BlockScaledKind::Mxf4: return "mxf4";
+        case BlockScaledKind::Nvfp4: return "mxf4nvf4";
     }
     return "?";
 }
@@ -257,10 +304,11 @@ const char* to_string(AccumulationOrder order) {
 AccumulationOrder parse_accumulation_order(std::string_view name) {
     for (AccumulationOrder order :
          {AccumulationOrder::Sequential, AccumulationOrder::Pairwise, AccumulationOrder::Blocked,
-          AccumulationOrder::BlockFma, AccumulationOrder::TwoStageBlockFma})
+          AccumulationOrder::BlockFma, AccumulationOrder::TwoStageBlockFma, AccumulationOrder::BlockScaledFma})
         if (name == to_string(order)) return order;
     throw Error(fmt::format(
-        "unknown accumulation order '{}'; valid orders: sequential pairwise blocked block-fma two-stage-block-fma",
+        "unknown accumulation order '{}'; valid orders: sequential pairwise blocked block-fma two-stage-block-fma "
+        "block-scaled-fma",
         name));
 }
 
@@ -306,6 +354,11 @@ std::string describe(const AccumulationModel& model) {
                 fmt::format("two-stage block FMA of {} products{} with {} extra alignment bits, c joined after them",
                             model.block_size, model.product_groups == 2 ? " in two interleaved halves" : "",
                             model.alignment_extra_bits);
+            break;
+        case AccumulationOrder::BlockScaledFma:
+            text += fmt::format("block-scaled FMA (kind::{}) of {} products, {} scales per {} k, c in the window",
+                                to_string(model.block_scaling.kind), model.block_size, model.block_scaling.scale.name,
+                                model.block_scaling.scale_block);
             break;
     }
     if (model.compensated) text += ", Kahan-compensated";

@@ -40,6 +40,27 @@ enum class AccumulationOrder {
     /// are aligned and truncated among themselves, their sum and c are then aligned together and
     /// rounded down, and the exact result is rounded once to the accumulator and stored in the output.
     TwoStageBlockFma,
+    /// Block-scaled MMA of NVIDIA Blackwell (block_scaled_fma.hpp: tcgen05.mma kind::mxf8f6f4, mxf4,
+    /// mxf4nvf4): instructions of `block_size` products of element values each multiplied by its
+    /// block's scales (`block_scaling`), summed with c in the datapath's fixed-point window and
+    /// normalised once toward zero to fp32; each instruction's D the next one's C. Operands given
+    /// as plain values (dot, gemm) carry unit scales; block_scaled_gemm.hpp takes the scales.
+    BlockScaledFma,
+};
+
+/// Which block-scaled datapath of Blackwell's tcgen05.mma (NVIDIA PTX ISA, tcgen05.mma
+/// .kind::mxf8f6f4, .kind::mxf4, .kind::mxf4nvf4) an instruction takes.
+enum class BlockScaledKind {
+    Mxf8f6f4,  ///< FP8, FP6 or FP4 elements, UE8M0 scales per 32 k, K = 32
+    Mxf4,  ///< E2M1 elements, UE8M0 scales per 32 k (scale_vec::2X), K = 64
+    Nvfp4,  ///< kind::mxf4nvf4: E2M1 elements, UE4M3 scales per 16 k (scale_vec::4X), K = 64
+};
+
+/// BlockScaledFma only: the operands' block scales.
+struct BlockScaling {
+    BlockScaledKind kind = BlockScaledKind::Mxf8f6f4;
+    core::FormatSpec scale;  ///< e8m0 (UE8M0), or fp8_e4m3 whose sign the unit ignores (UE4M3)
+    int scale_block = 32;  ///< values along k that share a scale
 };
 
 /// How a product meets the accumulator.
@@ -74,7 +95,9 @@ struct AccumulationModel {
     core::FormatRounding product;  ///< Separate only
     core::FormatRounding accumulator;
     AccumulationOrder order = AccumulationOrder::Sequential;
-    int block_size = 0;  ///< Blocked: terms per block; BlockFma, TwoStageBlockFma: products per block
+    /// Blocked: terms per block; BlockFma, TwoStageBlockFma: products per block; BlockScaledFma: per
+    /// instruction
+    int block_size = 0;
     /// Blocked only: the order within a block, Sequential or Pairwise (AMD CDNA1/2's trees of 2 or 4).
     AccumulationOrder block_order = AccumulationOrder::Sequential;
     int product_groups = 1;  ///< TwoStageBlockFma only: 1, or 2 interleaved halves (CDNA3 FP8)
@@ -94,6 +117,7 @@ struct AccumulationModel {
     int alignment_extra_bits = 0;
     core::FormatRounding output;
     std::optional<core::FormatRounding> epilogue;  ///< a last rounding of every result; none: output is the result
+    BlockScaling block_scaling;  ///< BlockScaledFma only
 };
 
 /// Throws floatscope::Error naming the offending field and the valid choices.
@@ -106,10 +130,12 @@ bool wide_inputs(const AccumulationModel& model);
 /// One line for reports and the GUI: "bf16(rne) x bf16(rne), exact products, fp32(rne) accumulator, sequential".
 std::string describe(const AccumulationModel& model);
 
-/// "sequential" "pairwise" "blocked" "block-fma" "two-stage-block-fma"; parse throws floatscope::Error
-/// listing them.
+/// "sequential" "pairwise" "blocked" "block-fma" "two-stage-block-fma" "block-scaled-fma"; parse throws
+/// floatscope::Error listing them.
 const char* to_string(AccumulationOrder order);
 AccumulationOrder parse_accumulation_order(std::string_view name);
+/// "mxf8f6f4" "mxf4" "mxf4nvf4" (the PTX kind names).
+const char* to_string(BlockScaledKind kind);
 /// "fused" "separate"; parse throws floatscope::Error listing them.
 const char* to_string(MultiplyAdd multiply_add);
 MultiplyAdd parse_multiply_add(std::string_view name);

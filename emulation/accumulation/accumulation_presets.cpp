@@ -90,6 +90,73 @@ AccumulationModel fp8_products_first_model(std::string_view input) {
     return m;
 }
 
+/// Blackwell's block-scaled tcgen05.mma of `kind` on `element` values (block_scaled_fma.hpp): UE8M0
+/// scales per 32 k (UE4M3 per 16 for NVFP4), fp32 C and D.
+AccumulationModel block_scaled_model(std::string_view element, BlockScaledKind kind) {
+    const bool nvfp4 = kind == BlockScaledKind::Nvfp4;
+    AccumulationModel m = sequential_model(element, RoundingMode::NearestEven, "fp32");
+    m.accumulator = rounding("fp32", RoundingMode::TowardZero);
+    m.order = AccumulationOrder::BlockScaledFma;
+    m.block_size = kind == BlockScaledKind::Mxf8f6f4 ? 32 : 64;
+    m.block_scaling = {kind, core::parse_format(nvfp4 ? "fp8_e4m3" : "e8m0"), nvfp4 ? 16 : 32};
+    validate(m);
+    return m;
+}
+
+//  sf-tensor tcgen05: the bit model of Blackwell's tcgen05.mma and its frozen B200 result words
+//    (github.com/sf-tensor/tcgen05: tcgen05_model/MODEL.md, tcgen05_model/validation.py).
+constexpr const char* sf_tensor =
+    "the tcgen05 bit model of sf-tensor (github.com/sf-tensor/tcgen05, tcgen05_model/MODEL.md), validated there "
+    "against B200 hardware";
+
+template <typename Add>
+void add_block_scaled_presets(const Add& add) {
+    struct BlockScaled {
+        const char* name;
+        const char* element;
+        BlockScaledKind kind;
+        const char* what;
+    };
+    for (const BlockScaled& b : std::initializer_list<BlockScaled>{
+             {"nvidia_b200_mxfp8", "fp8_e4m3", BlockScaledKind::Mxf8f6f4, "MXFP8 (E4M3 elements)"},
+             {"nvidia_b200_mxfp8_e5m2", "fp8_e5m2", BlockScaledKind::Mxf8f6f4, "MXFP8 (E5M2 elements)"},
+             {"nvidia_b200_mxfp6_e2m3", "fp6_e2m3", BlockScaledKind::Mxf8f6f4, "MXFP6 (E2M3 elements)"},
+             {"nvidia_b200_mxfp6_e3m2", "fp6_e3m2", BlockScaledKind::Mxf8f6f4, "MXFP6 (E3M2 elements)"},
+             {"nvidia_b200_mxf8f6f4_e2m1", "fp4_e2m1", BlockScaledKind::Mxf8f6f4,
+              "MXFP4 (E2M1 elements) through kind::mxf8f6f4"},
+             {"nvidia_b200_mxfp4", "fp4_e2m1", BlockScaledKind::Mxf4, "MXFP4 (E2M1 elements)"},
+             {"nvidia_b200_nvfp4", "fp4_e2m1", BlockScaledKind::Nvfp4, "NVFP4 (E2M1 elements, UE4M3 scales)"},
+         }) {
+        const bool nvfp4 = b.kind == BlockScaledKind::Nvfp4;
+        const int k = b.kind == BlockScaledKind::Mxf8f6f4 ? 32 : 64;
+        const std::string window =
+            b.kind == BlockScaledKind::Mxf8f6f4
+                ? "every scaled product and C truncated toward zero to 25 fraction bits below the largest exponent "
+                  "(the unscaled FP8 window), summed exactly"
+                : fmt::format(
+                      "the products summed exactly in groups of {} k, the groups and C truncated toward zero "
+                      "to 35 fraction bits below the largest scale exponent (below C's where C outranks "
+                      "the products, the groups then of 16){}",
+                      nvfp4 ? 4 : 16,
+                      nvfp4 ? "" : "; a group below 2^-174 with a smaller scale drops out of a subnormal D");
+        add(b.name, PresetKind::Hardware, fmt::format("NVIDIA B200 block-scaled tensor core, {}, fp32 output", b.what),
+            fmt::format("tcgen05.mma .kind::{} (PTX ISA; K = {}): elements {} with {} scales per {} k; each product "
+                        "of two elements and their two scales exact, {}, normalised once toward zero to fp32 (the "
+                        "model of {}; MMA-Sim's Blackwell model, Xie et al. arXiv:2511.10909, agrees on the "
+                        "windows). Reproduces the frozen B200 words published with that model "
+                        "(tests/data/tensor-cores/b200_block_scaled.txt). Through dot and gemm on plain values every "
+                        "scale is 1; block_scaled_gemm, dot's scale fields and policies (which quantize with the {} "
+                        "recipe) take real scales. Assumed: a K beyond the instruction chains instructions in "
+                        "increasing k, each fp32 "
+                        "D the next C; C = -0 with no nonzero product gives +0, as the unscaled B200 word shows (the "
+                        "published block-scaled model returns C); a sum beyond fp32's range gives an infinity, as "
+                        "both published models compute (no B200 word has one).",
+                        to_string(b.kind), k, b.element, nvfp4 ? "UE4M3" : "UE8M0", nvfp4 ? 16 : 32, window, sf_tensor,
+                        nvfp4 ? "NVFP4 (Transformer Engine)" : "OCP MX"),
+            block_scaled_model(b.element, b.kind), PresetEvidence::HardwareData, {k});
+    }
+}
+
 /// AMD CDNA1/2 (MI100, MI250): products rounded to fp32, summed pairwise in groups of `group`, each
 /// group added to the running fp32 sum; `flushing` (CDNA2) flushes subnormal inputs and results.
 AccumulationModel amd_pairwise_model(std::string_view input, int group, bool flushing) {
@@ -413,6 +480,8 @@ std::vector<AccumulationPreset> build_presets() {
                         khattak, product_alignment, fmt::format(fmt::runtime(validated), 32, ""), fp16_form),
             fp8_products_first_model(input), data, {32}, with_fp16(fp8_products_first_model(input)));
     }
+
+    add_block_scaled_presets(add);
 
     add("google_tpu_mxu_bf16", PresetKind::Hardware, "Google TPU MXU: bf16 products, fp32 accumulation",
         "Google Cloud TPU documentation: the matrix unit multiplies bfloat16 operands and accumulates in float32 "

@@ -74,6 +74,8 @@ double accumulation_depth(const AccumulationModel& model, double n) {
             return std::ceil(n / b) + (model.products_first_k > 0 ? std::ceil(n / model.products_first_k) : 0);
         // The truncation of the products and the rounding down at the join, then the rounding.
         case AccumulationOrder::TwoStageBlockFma: return 2 * std::ceil(n / b);
+        // One normalisation per instruction, as a block FMA's.
+        case AccumulationOrder::BlockScaledFma: return std::ceil(n / b);
     }
     return n;
 }

@@ -260,6 +260,7 @@ const char* to_string(GemmPath path) {
 GemmPath gemm_path(const AccumulationModel& model) {
     if (is_binary128_rne(model.accumulator)) return GemmPath::Binary128;
     if (model.order == AccumulationOrder::BlockFma) return GemmPath::BlockFma;
+    if (model.order == AccumulationOrder::BlockScaledFma) return GemmPath::Scalar;
     if (model.order == AccumulationOrder::TwoStageBlockFma)
         return is_binary32_rne(model.accumulator) && is_binary32_rne(model.output) ? GemmPath::TwoStageBlockFma
                                                                                    : GemmPath::Scalar;
@@ -294,6 +295,7 @@ void gemm(const AccumulationModel& model, std::span<const double> a, std::span<c
         return;
     }
     const bool takes_addend = chosen == GemmPath::BlockFma || chosen == GemmPath::TwoStageBlockFma ||
+                              model.order == AccumulationOrder::BlockScaledFma ||
                               (chosen == GemmPath::NativeFp64 && model.order != AccumulationOrder::Pairwise);
     const GemmPath path = addend.empty() || takes_addend ? chosen : GemmPath::Scalar;
     if (path == GemmPath::Scalar && addend.empty() && integer_sums_exact_in_float(model, k)) {

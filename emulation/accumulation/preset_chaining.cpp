@@ -7,8 +7,9 @@ namespace floatscope::emu {
 AccumulationModel chained_gemm_model(const AccumulationPreset& preset, const core::FormatRounding& accumulate,
                                      const core::FormatRounding& result) {
     AccumulationModel model = preset.model;
-    const bool instructions =
-        model.order == AccumulationOrder::BlockFma || model.order == AccumulationOrder::TwoStageBlockFma;
+    const bool instructions = model.order == AccumulationOrder::BlockFma ||
+                              model.order == AccumulationOrder::TwoStageBlockFma ||
+                              model.order == AccumulationOrder::BlockScaledFma;
     if (!instructions) {
         model.output = result;
         return model;

@@ -45,7 +45,8 @@ ScalarAccumulator::ScalarAccumulator(const AccumulationModel& model)
       output_(model.output.format, options_of(model.output)),
       accumulator_rounder_(model.accumulator.format, options_of(model.accumulator)),
       block_fma_(model),
-      two_stage_block_fma_(model) {
+      two_stage_block_fma_(model),
+      block_scaled_fma_(model) {
     const bool separate = model.multiply_add == MultiplyAdd::Separate;
     wide_term_sums_ = separate && value_precision(model.product.format) > 26 &&
                       !holds_values_of(model.accumulator.format, model.product.format);
@@ -188,6 +189,7 @@ double ScalarAccumulator::accumulate(const double* x, std::ptrdiff_t x_stride, c
             return model_.products_first_k > 0 ? products_first(terms, n, initial)
                                                : blocks_of_products(block_fma_, terms, n, initial);
         case AccumulationOrder::TwoStageBlockFma: return blocks_of_products(two_stage_block_fma_, terms, n, initial);
+        case AccumulationOrder::BlockScaledFma: return blocks_of_products(block_scaled_fma_, terms, n, initial);
     }
     return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "core/rounding.hpp"
 #include "emulation/accumulation/accumulation_model.hpp"
+#include "emulation/accumulation/block_scaled_fma.hpp"
 #include "emulation/accumulation/tensor_core.hpp"
 #include "emulation/accumulation/two_stage_block_fma.hpp"
 #include "emulation/accumulation/wide_products.hpp"
@@ -55,6 +56,7 @@ private:
     core::Rounder accumulator_rounder_;
     BlockFma block_fma_;
     TwoStageBlockFma two_stage_block_fma_;
+    BlockScaledFma block_scaled_fma_;
     /// Wide inputs only: the accumulator's and the product's exact-product operations.
     std::optional<WideProductRounding> wide_accumulator_;
     std::optional<WideProductRounding> wide_product_;

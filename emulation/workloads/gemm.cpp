@@ -13,6 +13,8 @@
 #include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/accumulation/gemm.hpp"
+#include "emulation/accumulation/split_k.hpp"
+#include "emulation/quantize/block_scaled_operands.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/registry.hpp"
@@ -114,7 +116,10 @@ public:
                "(uniform) inputs reach it: a low-precision accumulator stagnates once the terms fall below "
                "half its spacing near the sum. Inputs of any format up to fp64 are multiplied exactly (106-bit "
                "products for fp64) and rounded as the model says; an fp64 accumulator with rne runs "
-               "natively.";
+               "natively. split-k=S computes C as S partial products over consecutive slices of k (whole "
+               "instructions of a preset), each from 0, added in k order in the accumulator format (a tensor "
+               "core's D format) and rounded once to the output, as a split-K GEMM library does; the "
+               "results then differ from one S to another (docs/tensor-cores.md).";
     }
     const std::vector<ParameterSpec>& parameters() const override {
         static const std::vector<ParameterSpec> schema = {
@@ -136,6 +141,14 @@ public:
              9007199254740991.0,
              {},
              "seed of A and B and of stochastic rounding"},
+            {"split-k",
+             ParameterType::Integer,
+             "1",
+             1,
+             1024,
+             {},
+             "split-K: partial products over this many consecutive slices of k (whole instructions of a "
+             "preset), each from 0, summed in the accumulator format in k order, rounded once to the output"},
         };
         return schema;
     }
@@ -201,6 +214,12 @@ public:
         core::round_array(storage.format, storage.mode, operands.a, operands.a, &random);
         core::round_array(storage.format, storage.mode, operands.b, operands.b, &random);
         const AccumulationModel model = policy.matmul_model();
+        const auto split = static_cast<std::size_t>(parameters.integer("split-k"));
+        if (split > 1 && model.order == AccumulationOrder::BlockScaledFma)
+            throw Error(
+                fmt::format("parameter 'split-k': {} splits a block-scaled preset's k, whose operands carry "
+                            "scales per block; give split-k=1",
+                            split));
         const double storage_u = storage_roundoff(storage);  // the operands are doubles
         const core::FormatSpec& delivered = delivered_rounding(model).format;
         const double largest = core::format_properties(delivered).max_finite;
@@ -208,7 +227,12 @@ public:
             const std::size_t k = ks[j];
             TraceRegion& region = trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k), delivered);
             region.values.resize(operands.m * operands.n);
-            gemm(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n);
+            if (split > 1)
+                split_k_gemm(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n,
+                             split);
+            else
+                matrix_product(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k,
+                               operands.n);
             region.metrics.push_back({metric::k, static_cast<double>(k)});
             const ErrorBounds bounds = dot_error_bounds(model, static_cast<double>(k), storage.format, storage_u);
             const double conditioning = normwise_conditioning(exact, k);
@@ -216,7 +240,10 @@ public:
             // out NaN, infinite or at the format's largest value, a drawn bound would be no bound.
             const bool in_range = std::all_of(region.values.begin(), region.values.end(),
                                               [largest](double v) { return std::fabs(v) < largest; });
-            if (in_range && std::isfinite(bounds.deterministic * conditioning)) {
+            // Split-K adds a reduction the bounds do not count, and block scaling (its MX clamping) an
+            // operand error they do not model: none are drawn for either.
+            const bool bounded = split == 1 && model.order != AccumulationOrder::BlockScaledFma;
+            if (in_range && bounded && std::isfinite(bounds.deterministic * conditioning)) {
                 region.metrics.push_back({metric::error_bound_deterministic, bounds.deterministic * conditioning});
                 region.metrics.push_back({metric::error_bound_probabilistic, bounds.probabilistic * conditioning});
             }

@@ -99,3 +99,18 @@ def test_batched_dot_refusals():
         floatscope.dot(a, a, np.zeros(3, dtype=np.float32), preset="nvidia_h100_fp16")
     with pytest.raises(floatscope.Error, match="K = 3"):
         floatscope.dot(np.ones((4, 3), dtype=np.float32), np.ones((4, 3), dtype=np.float32), preset="nvidia_h100_fp16")
+
+
+def test_block_scaled_matmul_quantizes_as_the_cli(cli, tmp_path):
+    # nvidia_b200_nvfp4 takes any values and quantizes them by NVFP4's recipe, in Python as in the CLI.
+    rng = np.random.default_rng(41)
+    a = (rng.standard_normal((5, 96)) * 100).astype(np.float32)
+    b = (rng.standard_normal((96, 3)) / 100).astype(np.float32)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    cli("matmul", "--preset", "nvidia_b200_nvfp4", str(tmp_path / "a.npy"), str(tmp_path / "b.npy"), "--out",
+        str(tmp_path / "d.npy"))
+    got = floatscope.matmul(a, b, preset="nvidia_b200_nvfp4")
+    assert np.array_equal(got.view(np.uint8), np.load(tmp_path / "d.npy").view(np.uint8))
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.linalg.norm(got - exact) / np.linalg.norm(exact) < 0.3

@@ -284,6 +284,25 @@ TEST_CASE("dot runs tensor-core instructions: the GPUs' own outputs come back", 
     CHECK(run_cli({"dot", "--preset", "fp16", "--output", "fp16"}, "3F800000 ; 3F800000 ; 3800\n").out == "3E00\n");
 }
 
+TEST_CASE("dot runs Blackwell's block-scaled instructions with their scale codes: the B200's words come back",
+          "[cli][dot]") {
+    // tests/data/tensor-cores/b200_block_scaled.txt: `NAME PRESET: A ; B ; C ; SA ; SB ; D`, D the
+    // B200's word (NaN words compared as NaN: dot writes fp32's quiet NaN, the B200 0x7FFFFFFF).
+    for (const std::string& line :
+         split(read_file(fs::path(FLOATSCOPE_TEST_DATA) / "tensor-cores" / "b200_block_scaled.txt"), '\n')) {
+        if (line.empty()) continue;
+        INFO(line.substr(0, line.find(':')));
+        const std::string preset = line.substr(line.find(' ') + 1, line.find(':') - line.find(' ') - 1);
+        const std::string body = line.substr(line.find(':') + 1);
+        const std::size_t last = body.rfind(';');
+        const CliResult dot = run_cli({"dot", "--preset", preset}, body.substr(0, last) + "\n");
+        CHECK(dot.exit_code == 0);
+        std::string want = body.substr(last + 2);
+        for (char& ch : want) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        CHECK((dot.out == want + "\n" || (want == "7FFFFFFF" && dot.out == "7FC00000\n")));
+    }
+}
+
 namespace {
 
 /// The first `count` instructions of a tests/data/tensor-cores set as the rows of A, the columns of
@@ -493,6 +512,8 @@ TEST_CASE("bad input exits 2 with an error on stderr and nothing on stdout", "[c
         std::string input;
         std::string message;  ///< a part of the message
     };
+    std::string fp4_zeros;  // 64 zero operands of an NVFP4 instruction
+    for (int i = 0; i < 64; ++i) fp4_zeros += "0 ";
     const std::vector<Case> cases = {
         {{"encode", "--format", "fp18", "1"}, "", "fp16"},
         {{"encode", "--format", "fp16", "abc"}, "", "'abc'"},
@@ -534,6 +555,11 @@ TEST_CASE("bad input exits 2 with an error on stderr and nothing on stdout", "[c
          "stdin line 2: longer than"},
         {{"convert", "--from", "fp32", "--to", "fp16"}, std::string((1 << 20) + 1, '0'), "stdin line 1: longer than"},
         {{"dot", "--preset", "nvidia_h100_fp16"}, std::string((1 << 20) + 1, ' '), "stdin line 1: longer than"},
+        // A block-scaled instruction takes a scale code per block: 64 NVFP4 k take 4.
+        {{"dot", "--preset", "nvidia_b200_nvfp4"},
+         fp4_zeros + ";" + fp4_zeros + "; 0 ; 38 38 38 ; 38 38 38 38\n",
+         "field SA holds 3 scales; K = 64 takes 4"},
+        {{"dot", "--preset", "nvidia_b200_mxfp8", "--output", "fp16"}, "", "fp32"},
     };
     for (const Case& c : cases) {
         std::string shown;

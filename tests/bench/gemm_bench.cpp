@@ -10,6 +10,7 @@
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/kernels/gemm_fp32.hpp"
+#include "emulation/quantize/block_scaled_operands.hpp"
 #include "tests/bench/square_matrices.hpp"
 
 #if defined(FLOATSCOPE_BENCH_EIGEN_V4)
@@ -62,11 +63,15 @@ void emulated(benchmark::State& state, const std::string& preset) {
     const std::vector<double>& b = matrix(2);
     std::vector<double> c(a.size());
     for (auto _ : state) {
-        floatscope::emu::gemm(model, a, b, c, size, size, size);
+        floatscope::emu::matrix_product(model, a, b, c, size, size, size);
         benchmark::DoNotOptimize(c.data());
         benchmark::ClobberMemory();
     }
     set_flops(state);
+    if (model.order == floatscope::emu::AccumulationOrder::BlockScaledFma) {
+        state.SetLabel("block-scaled (recipe quantization included)");
+        return;
+    }
     const floatscope::emu::GemmPath path = floatscope::emu::gemm_path(model);
     std::string label = floatscope::emu::to_string(path);
     if (path == floatscope::emu::GemmPath::NativeFp32)
@@ -79,7 +84,8 @@ void register_all() {
 #if defined(FLOATSCOPE_BENCH_EIGEN_V4)
     benchmark::RegisterBenchmark("baseline/eigen_float/x86-64-v4", eigen_float_v4)->Unit(benchmark::kMillisecond);
 #endif
-    // Inputs are doubles: each figure includes the quantization of A and B and the output rounding.
+    // Inputs are doubles: each figure includes the quantization of A and B and the output rounding
+    // (for the block-scaled presets, their MX or NVFP4 recipe along k, as a policy runs them).
     // The recipes worth comparing, then every hardware preset (the bar is each one's speed).
     std::vector<std::string> names = {"fp32", "bf16_fp32", "fp16", "fp8_e4m3"};
     for (const floatscope::emu::AccumulationPreset& preset : floatscope::emu::accumulation_presets())

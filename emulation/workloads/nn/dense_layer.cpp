@@ -1,8 +1,8 @@
-// A dense layer under a policy: matrix products through gemm, the rest elementwise in its formats.
+// A dense layer under a policy: matrix products through gemm (block-scaled: by recipe), the rest elementwise.
 #include "emulation/workloads/nn/dense_layer.hpp"
 
 #include "core/round_array.hpp"
-#include "emulation/accumulation/gemm.hpp"
+#include "emulation/quantize/block_scaled_operands.hpp"
 
 namespace floatscope::emu {
 
@@ -42,7 +42,7 @@ Matrix matmul(AccumulationModel model, const Matrix& a, const Matrix& b, core::S
     const Matrix& qa = stochastic_operand(model.x, a, rounded_a, random);
     const Matrix& qb = stochastic_operand(model.y, b, rounded_b, random);
     Matrix c(a.rows, b.cols);
-    gemm(model, qa.values, qb.values, c.values, a.rows, a.cols, b.cols);
+    matrix_product(model, qa.values, qb.values, c.values, a.rows, a.cols, b.cols);
     return c;
 }
 

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <climits>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
 
+#include "core/catalog.hpp"
 #include "tests/core/mpfr_reference.hpp"
 
 namespace floatscope::test {
@@ -53,6 +55,126 @@ double multiply_add(const core::FormatRounding& r, double x, double y, double c)
     mpfr_mul(s->get(), s->get(), t->get(), MPFR_RNDN);
     mpfr_add(s->get(), s->get(), u->get(), zero_sign_direction(r));
     return rounded(r, s->get());
+}
+
+/// r(v) of block_scaled_fma.hpp: floor(log2 |v|), at least a binary format's emin.
+long scaled_exponent(const core::FormatSpec& format, double v) {
+    const long e = std::ilogb(v);
+    return format.kind == core::FormatKind::Binary ? std::max(e, static_cast<long>(1 - format.bias)) : e;
+}
+
+/// t truncated toward zero to a multiple of 2^q.
+void truncate_to(mpfr_ptr t, long q) {
+    mpfr_mul_2si(t, t, -q, MPFR_RNDN);
+    mpfr_trunc(t, t);
+    mpfr_mul_2si(t, t, q, MPFR_RNDN);
+}
+
+/// One block-scaled instruction over x[begin, end) and y (block_scaled_fma.hpp), scales per block
+/// of scale_block k counted from `begin`, on MPFR numbers.
+double block_scaled_instruction(const AccumulationModel& m, const std::vector<double>& x, const std::vector<double>& xs,
+                                const std::vector<double>& y, const std::vector<double>& ys, std::size_t begin,
+                                std::size_t end, double c) {
+    const emu::BlockScaling& s = m.block_scaling;
+    const auto scale_block = static_cast<std::size_t>(s.scale_block);
+    bool nan = std::isnan(c), plus = c == INFINITY, minus = c == -INFINITY;
+    std::vector<Number> products;
+    std::vector<long> r, scale_r;  // per product; r < LONG_MIN marks a zero
+    for (std::size_t i = begin; i < end; ++i) {
+        const double a = x[i], b = y[i], sa = std::fabs(xs[i / scale_block]), sb = std::fabs(ys[i / scale_block]);
+        if (std::isnan(a) || std::isnan(b) || std::isnan(sa) || std::isnan(sb)) nan = true;
+        if (std::isinf(a) || std::isinf(b)) {
+            nan |= a == 0 || b == 0;
+            (std::signbit(a) != std::signbit(b) ? minus : plus) = true;
+        }
+        Number p = number(a);
+        for (double f : {b, sa, sb}) {
+            Number g = number(f);
+            mpfr_mul(p->get(), p->get(), g->get(), MPFR_RNDN);
+        }
+        const bool zero = !std::isfinite(a) || !std::isfinite(b) || a == 0 || b == 0 || sa == 0 || sb == 0;
+        const long sr = zero ? 0 : scaled_exponent(s.scale, sa) + scaled_exponent(s.scale, sb);
+        r.push_back(zero ? LONG_MIN
+                         : scaled_exponent(m.x.rounding.format, a) + scaled_exponent(m.y.rounding.format, b) + sr);
+        scale_r.push_back(sr);
+        products.push_back(std::move(p));
+    }
+    if (nan || (plus && minus)) return std::nan("");
+    if (plus || minus) return plus ? INFINITY : -INFINITY;
+    const long R = *std::max_element(r.begin(), r.end());
+    if (R == LONG_MIN) return c == 0 ? 0.0 : c;
+    long S = LONG_MIN;
+    for (std::size_t i = 0; i < r.size(); ++i)
+        if (r[i] != LONG_MIN) S = std::max(S, scale_r[i]);
+    const bool any_c = c != 0;
+    const long rc = any_c ? std::max<long>(std::ilogb(c), -126) : LONG_MIN;
+
+    // Sums of the products in groups of `size` and their largest r and s, each truncated to q_g(group).
+    auto sum_groups = [&](std::size_t size, auto group_q, std::vector<Number>& groups, std::vector<long>& group_s) {
+        for (std::size_t g = 0; g < products.size(); g += size) {
+            Number sum = number(0);
+            long gr = LONG_MIN, gs = LONG_MIN;
+            for (std::size_t i = g; i < std::min(products.size(), g + size); ++i) {
+                mpfr_add(sum->get(), sum->get(), products[i]->get(), MPFR_RNDN);
+                if (r[i] != LONG_MIN) gr = std::max(gr, r[i]), gs = std::max(gs, scale_r[i]);
+            }
+            truncate_to(sum->get(), group_q(gr));
+            groups.push_back(std::move(sum));
+            group_s.push_back(gs);
+        }
+    };
+    auto fp32_rtz = [&](const std::vector<Number>& terms) {
+        Number total = number(0);
+        for (const Number& t : terms) mpfr_add(total->get(), total->get(), t->get(), MPFR_RNDN);
+        if (mpfr_zero_p(total->get())) return 0.0;
+        if (mpfr_cmpabs(total->get(), number(0x1p128)->get()) >= 0)
+            return mpfr_sgn(total->get()) > 0 ? HUGE_VAL : -HUGE_VAL;
+        return rounded({core::parse_format("fp32"), core::RoundingMode::TowardZero}, total->get());
+    };
+    auto truncated_c = [&](long q) {
+        Number t = number(c);
+        truncate_to(t->get(), q);
+        return t;
+    };
+
+    std::vector<Number> terms;
+    std::vector<long> group_s;
+    if (s.kind == emu::BlockScaledKind::Mxf8f6f4) {
+        const long q = std::max(R, any_c ? rc : R) - 25;
+        terms.push_back(truncated_c(q));
+        for (Number& p : products) {
+            truncate_to(p->get(), q);
+            terms.push_back(std::move(p));
+        }
+        return fp32_rtz(terms);
+    }
+    if (any_c && rc >= R) {
+        terms.push_back(truncated_c(rc - 35));
+        sum_groups(
+            16, [&](long) { return rc - 35; }, terms, group_s);
+        return fp32_rtz(terms);
+    }
+    const long q = std::max(R - 39, S - 35);
+    terms.push_back(truncated_c(q));
+    if (s.kind == emu::BlockScaledKind::Nvfp4) {
+        sum_groups(
+            4, [&](long) { return q; }, terms, group_s);
+        return fp32_rtz(terms);
+    }
+    sum_groups(
+        16, [&](long gr) { return any_c && gr != LONG_MIN && rc >= gr ? std::max(q, rc - 35) : q; }, terms, group_s);
+    const double d = fp32_rtz(terms);
+    if (d == 0 || std::fabs(d) >= 0x1p-126) return d;
+    // The subnormal floor: groups with a smaller scale below 2^-174 (or below 2^q where q >= -174).
+    Number floor = number(std::ldexp(1.0, static_cast<int>(std::max(q, -174L))));
+    std::vector<Number> kept;
+    kept.push_back(std::move(terms[0]));
+    for (std::size_t g = 1; g < terms.size(); ++g) {
+        const bool dropped =
+            group_s[g - 1] != LONG_MIN && group_s[g - 1] < S && mpfr_cmpabs(terms[g]->get(), floor->get()) < 0;
+        if (!dropped) kept.push_back(std::move(terms[g]));
+    }
+    return fp32_rtz(kept);
 }
 
 struct Reference {
@@ -284,6 +406,14 @@ struct Reference {
                     acc = two_stage(acc, b, std::min(n, b + static_cast<std::size_t>(m.block_size)));
                 return acc;
             }
+            case AccumulationOrder::BlockScaledFma: {
+                const std::vector<double> ones(n, 1.0);  // values carry unit scales
+                double acc = c;
+                for (std::size_t b = 0; b < n; b += static_cast<std::size_t>(m.block_size))
+                    acc = block_scaled_instruction(m, x, ones, y, ones, b,
+                                                   std::min(n, b + static_cast<std::size_t>(m.block_size)), acc);
+                return acc;
+            }
             case AccumulationOrder::BlockFma: {
                 const auto block = static_cast<std::size_t>(m.block_size);
                 if (m.products_first_k > 0) return products_first(c);
@@ -329,6 +459,16 @@ double ref_dot(const AccumulationModel& model, const std::vector<double>& x, con
 double ref_sum(const AccumulationModel& model, const std::vector<double>& x) {
     const std::vector<double> qx = quantized(model.x, x), ones(x.size(), 1.0);
     return finish(model, Reference{model, qx, ones, 0}.accumulate(), model.x.scale);
+}
+
+double ref_block_scaled_dot(const AccumulationModel& model, const std::vector<double>& x,
+                            const std::vector<double>& x_scales, const std::vector<double>& y,
+                            const std::vector<double>& y_scales, double c, double tensor_scale) {
+    double acc = c;
+    for (std::size_t b = 0; b < x.size(); b += static_cast<std::size_t>(model.block_size))
+        acc = block_scaled_instruction(model, x, x_scales, y, y_scales, b,
+                                       std::min(x.size(), b + static_cast<std::size_t>(model.block_size)), acc);
+    return finish(model, acc, tensor_scale);
 }
 
 bool same_result(double a, double b) {

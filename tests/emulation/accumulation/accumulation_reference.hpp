@@ -18,6 +18,13 @@ double ref_dot(const emu::AccumulationModel& model, const std::vector<double>& x
 /// sum(x) as the model defines it: dot(x, 1) with the second operand exactly 1, scaled by x.scale.
 double ref_sum(const emu::AccumulationModel& model, const std::vector<double>& x);
 
+/// A dot product of block-scaled operands (block_scaled_gemm.hpp): element values x and y, the scale
+/// values of their blocks of block_scaling.scale_block k, instructions of block_size k chained from
+/// c, the result times tensor_scale rounded to the output.
+double ref_block_scaled_dot(const emu::AccumulationModel& model, const std::vector<double>& x,
+                            const std::vector<double>& x_scales, const std::vector<double>& y,
+                            const std::vector<double>& y_scales, double c = 0, double tensor_scale = 1);
+
 /// Equal as results: the same double (the sign of zero included), or both NaN.
 bool same_result(double a, double b);
 
