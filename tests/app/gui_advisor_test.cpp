@@ -17,6 +17,7 @@
 #include "app/gui/simulator/runner_view.hpp"
 #include "app/gui/simulator/simulator_workspace.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/workloads/registry.hpp"
 #include "plots/plot_chart_view.hpp"
 #include "tests/app/gui_test_application.hpp"
 
@@ -91,24 +92,36 @@ TEST_CASE("the Advisor's figures show every configuration a small tune ran", "[g
         CHECK(bars.bands[0].from == 3e-3);  // above the target: misses it
     }
 
-    SECTION("the strip: the recommended setting of each unit") {
-        const std::vector<gui::UnitSetting>& cells = view.strip()->assignment();
-        REQUIRE(cells.size() == result.dimensions.size());
-        const emu::CandidateSpace space = view.request().candidates;
-        for (std::size_t d = 0; d < cells.size(); ++d) {
-            CHECK(cells[d].unit == result.dimensions[d].name);
-            CHECK(cells[d].setting ==
-                  result.dimensions[d].choice_label(
-                      space, static_cast<std::size_t>(result.tried[*result.recommended].configuration[d])));
-        }
-    }
-
     SECTION("the held-out figure beside the tuning one, not flagged when it meets") {
         REQUIRE(result.validation);
         REQUIRE(result.validation->meets);
         CHECK(view.held_out_label()->text().contains(QString::number(result.validation->value, 'g', 4)));
         CHECK(view.held_out_label()->styleSheet().isEmpty());
     }
+}
+
+TEST_CASE("the strip shows each unit's recommended setting, one colour per format", "[gui][advisor]") {
+    test::gui_application();
+    gui::AdvisorView view;
+    // A loose target, so that the recommendation mixes fp16 and fp8_e4m3 across the layers.
+    view.target_edit()->setText(QStringLiteral("normwise_rel_error<=0.1"));
+    REQUIRE(view.tune_and_wait().isEmpty());
+    const emu::TuneResult result = direct_tune(view);
+    REQUIRE(result.recommended);
+    const std::vector<gui::UnitSetting>& cells = view.strip()->assignment();
+    REQUIRE(cells.size() == result.dimensions.size());
+    const emu::CandidateSpace space = view.request().candidates;
+    std::vector<std::string> labels;
+    for (std::size_t d = 0; d < cells.size(); ++d) {
+        const auto choice = static_cast<std::size_t>(result.tried[*result.recommended].configuration[d]);
+        labels.push_back(result.dimensions[d].choice_label(space, choice));
+        CHECK(cells[d].unit == result.dimensions[d].name);
+        CHECK(cells[d].setting == labels.back());
+    }
+    std::sort(labels.begin(), labels.end());
+    labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+    REQUIRE(labels.size() >= 2);  // the case this test is for: more than one format
+    CHECK(view.strip()->legend().size() == labels.size());
 }
 
 TEST_CASE("a tune report read back shows the same view, and a failed held-out check in red", "[gui][advisor]") {
@@ -184,4 +197,23 @@ TEST_CASE("a bad form says what is wrong; a cancelled tune shows nothing", "[gui
     loop.exec();
     CHECK(view.outcome() == nullptr);
     CHECK(view.message().contains(QStringLiteral("cancelled")));
+}
+
+TEST_CASE("a workload tuned as a whole shows one cell: the run's format", "[gui][advisor]") {
+    test::gui_application();
+    emu::TuneRequest request;
+    request.workload = &emu::find_workload("gemm");
+    request.target = emu::parse_tuning_target("normwise_rel_error<=1e-2");
+    request.candidates = emu::parse_candidate_space("fp32,bf16,fp16");
+    emu::RunControl control;
+    const emu::TuneResult result = emu::tune(request, control);
+    REQUIRE(result.recommended);
+    gui::AdvisorView view;
+    view.show_report(emu::tune_report(request, result));
+    const std::vector<gui::UnitSetting>& cells = view.strip()->assignment();
+    REQUIRE(cells.size() == 1);
+    CHECK(cells[0].unit == result.dimensions[0].name);
+    CHECK(cells[0].setting ==
+          result.dimensions[0].choice_label(
+              request.candidates, static_cast<std::size_t>(result.tried[*result.recommended].configuration[0])));
 }

@@ -145,7 +145,16 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     figures_ = new QVBoxLayout(figures_widget);
     figures_->setContentsMargins(0, 0, 0, 0);
     figures_->addWidget(held_out_);
-    figures_->addWidget(new QWidget(this), 1);  // the plots' place, filled by show_report
+    // The plots' place, filled by show_report; until then what the view is for.
+    auto* introduction = new QLabel(
+        QStringLiteral(
+            "The advisor finds the cheapest setting of each unit (layer, op type, node) among the candidates "
+            "that meets the target against the MPFR truth. Every configuration it proposes is run, never "
+            "predicted.\n\nPress Tune, or open a report that floatscope-cli tune --csv or --json wrote."),
+        this);
+    introduction->setWordWrap(true);
+    introduction->setAlignment(Qt::AlignCenter);
+    figures_->addWidget(introduction, 1);
     figures_->addWidget(new QLabel(QStringLiteral("Recommended setting per unit:"), this));
     figures_->addWidget(strip_);
     figures_->addLayout(selection);
@@ -174,7 +183,14 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     connect(worker_, &RunWorker::finished, this, [this](const emu::Report& report) {
         show_running(false);
         progress_->setFormat(QStringLiteral("done"));
-        show_report(report, running_target_, running_cost_unit_);
+        try {
+            show_report(report, running_target_, running_cost_unit_);
+        } catch (const std::exception& e) {  // a slot must not throw: said, as a failed tune is
+            tune_error_ = QString::fromUtf8(e.what());
+            show_message(tune_error_, true);
+            emit tune_over();
+            return;
+        }
         const plots::TunedConfiguration* best = outcome_->recommended();
         show_message(best ? QStringLiteral("%1 configurations run; recommended %2.")
                                 .arg(outcome_->configurations.size())
@@ -185,6 +201,7 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     });
     connect(worker_, &RunWorker::failed, this, [this](const QString& why, bool cancelled) {
         show_running(false);
+        tune_error_ = why;
         show_message(why, !cancelled);
         emit tune_over();
     });
@@ -229,6 +246,7 @@ bool AdvisorView::start_tune() {
         show_message(QString::fromUtf8(e.what()), true);
         return false;
     }
+    tune_error_.clear();
     running_target_ = tune_request.target.text;
     running_cost_unit_ = emu::cost_unit(tune_request.cost);
     show_running(true);
@@ -241,12 +259,11 @@ void AdvisorView::cancel_tune() { worker_->cancel(); }
 bool AdvisorView::running() const { return worker_->running(); }
 
 QString AdvisorView::tune_and_wait() {
-    QString error;
     QEventLoop loop;
     connect(this, &AdvisorView::tune_over, &loop, &QEventLoop::quit);
     if (!start_tune()) return message();
     loop.exec();
-    return outcome_ && message_->styleSheet().isEmpty() ? QString() : message();
+    return tune_error_;
 }
 
 void AdvisorView::show_running(bool running) {

@@ -45,7 +45,7 @@ public:
     void cancel_tune();
     bool running() const;
     /// start_tune, then waits in a local event loop until it is over (--screenshot --tune, tests);
-    /// the error message, empty on success.
+    /// the error message, empty when the tune finished (whether or not anything met the target).
     QString tune_and_wait();
 
     /// Shows a tune report. `target` and `cost_unit` name the axes (a report does not say them);
@@ -113,6 +113,7 @@ private:
     std::optional<plots::TuneOutcome> outcome_;
     std::string selected_;  ///< the selected configuration's name
     std::string running_target_, running_cost_unit_;
+    QString tune_error_;  ///< why the last tune failed (cancelled included); empty when it finished
 };
 
 }  // namespace floatscope::gui

@@ -25,6 +25,7 @@ AssignmentStrip::AssignmentStrip(plots::SeriesColours& colours, QWidget* parent)
 
 void AssignmentStrip::set_assignment(std::vector<UnitSetting> settings) {
     settings_ = std::move(settings);
+    shown_ = true;
     QStringList tip;
     for (const UnitSetting& s : settings_)
         tip << QStringLiteral("%1: %2").arg(QString::fromStdString(s.unit), QString::fromStdString(s.setting));
@@ -44,6 +45,7 @@ QSize AssignmentStrip::minimumSizeHint() const { return {100, cell_height + lege
 
 void AssignmentStrip::paintEvent(QPaintEvent*) {
     QPainter painter(this);
+    if (!shown_) return;
     if (settings_.empty()) {
         painter.drawText(rect(), Qt::AlignCenter, QStringLiteral("No recommendation: nothing met the target."));
         return;

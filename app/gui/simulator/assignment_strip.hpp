@@ -31,6 +31,7 @@ protected:
 private:
     plots::SeriesColours& colours_;
     std::vector<UnitSetting> settings_;
+    bool shown_ = false;  ///< an assignment was set (before: nothing to say)
 };
 
 }  // namespace floatscope::gui
