@@ -23,6 +23,7 @@
 
 #include "app/gui/simulator/assignment_strip.hpp"
 #include "app/gui/simulator/parameter_form.hpp"
+#include "app/gui/simulator/run_controls.hpp"
 #include "app/gui/simulator/run_worker.hpp"
 #include "core/cost_model.hpp"
 #include "core/error.hpp"
@@ -33,8 +34,6 @@
 namespace floatscope::gui {
 
 namespace {
-
-const QString error_style = QStringLiteral("color: #b00020");
 
 QString text(const std::string& s) { return QString::fromStdString(s); }
 QString number(double value) { return QString::number(value, 'g', 4); }
@@ -122,7 +121,13 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     form_layout->addWidget(open);
     form_layout->addWidget(progress_);
     form_layout->addWidget(message_);
-    form_box->setMaximumWidth(420);
+    // The form scrolls rather than hold the window taller than a small screen (every view shares its height).
+    auto* form_scroll = new QScrollArea(this);
+    form_scroll->setWidget(form_box);
+    form_scroll->setWidgetResizable(true);
+    form_scroll->setFrameShape(QFrame::NoFrame);
+    form_scroll->setMinimumWidth(260);
+    form_scroll->setMaximumWidth(420);
     // The start of a long target or candidate list says more than its end.
     target_->setCursorPosition(0);
     candidates_->setCursorPosition(0);
@@ -160,7 +165,7 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     figures_->addLayout(selection);
 
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(form_box, 1);
+    layout->addWidget(form_scroll, 1);
     layout->addWidget(figures_widget, 3);
 
     connect(workload_, &QComboBox::currentTextChanged, this, &AdvisorView::choose_workload);
@@ -176,10 +181,8 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
     });
 
     worker_ = new RunWorker(this);
-    connect(worker_, &RunWorker::progress, this, [this](double fraction, const QString& what) {
-        progress_->setValue(static_cast<int>(fraction * progress_->maximum()));
-        progress_->setFormat(QStringLiteral("%p% ") + what);
-    });
+    connect(worker_, &RunWorker::progress, this,
+            [this](double fraction, const QString& what) { show_run_progress(*progress_, fraction, what); });
     connect(worker_, &RunWorker::finished, this, [this](const emu::Report& report) {
         show_running(false);
         progress_->setFormat(QStringLiteral("done"));
@@ -266,20 +269,9 @@ QString AdvisorView::tune_and_wait() {
     return tune_error_;
 }
 
-void AdvisorView::show_running(bool running) {
-    tune_->setEnabled(!running);
-    cancel_->setEnabled(running);
-    if (running) {
-        progress_->setValue(0);
-        progress_->setFormat(QStringLiteral("starting"));
-        show_message({}, false);
-    }
-}
+void AdvisorView::show_running(bool running) { show_run_state(*tune_, *cancel_, *progress_, *message_, running); }
 
-void AdvisorView::show_message(const QString& message, bool error) {
-    message_->setStyleSheet(error ? error_style : QString());
-    message_->setText(message);
-}
+void AdvisorView::show_message(const QString& message, bool error) { show_run_message(*message_, message, error); }
 
 QString AdvisorView::message() const { return message_->text(); }
 
@@ -314,7 +306,7 @@ void AdvisorView::show_report(const emu::Report& report, const std::string& targ
 void AdvisorView::show_held_out() {
     const plots::TunedConfiguration* best = outcome_->recommended();
     if (!best) {
-        held_out_->setStyleSheet(error_style);
+        held_out_->setStyleSheet(error_style_sheet());
         held_out_->setText(QStringLiteral("No configuration met %1.").arg(target_name(*outcome_)));
         return;
     }
@@ -331,7 +323,7 @@ void AdvisorView::show_held_out() {
                          reference && reference->held_out ? number(*reference->held_out) : QStringLiteral("-"));
     else
         line += QStringLiteral("   |   no held-out check");
-    held_out_->setStyleSheet(fails_held_out ? error_style : QString());
+    held_out_->setStyleSheet(fails_held_out ? error_style_sheet() : QString());
     held_out_->setText(line);
 }
 
