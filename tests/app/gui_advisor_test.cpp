@@ -143,6 +143,17 @@ TEST_CASE("a tune report read back shows the same view, and a failed held-out ch
     REQUIRE(a.size() == b.size());
     for (std::size_t i = 0; i < a.size(); ++i) CHECK((a[i].unit == b[i].unit && a[i].setting == b[i].setting));
 
+    // The JSON that tune --json writes reads as well.
+    const QString json = dir.filePath(QStringLiteral("tune.json"));
+    {
+        std::istringstream in(tuned.csv());
+        std::ofstream out(json.toStdString());
+        emu::write_json(emu::read_csv(in), out);
+    }
+    gui::AdvisorView from_json;
+    REQUIRE(from_json.open_report(json));
+    CHECK(from_json.sensitivity_view()->model().series == tuned.sensitivity_view()->model().series);
+
     // The same report with the recommendation's held-out check failed: flagged.
     std::istringstream in(tuned.csv());
     emu::Report report = emu::read_csv(in);
@@ -182,7 +193,7 @@ TEST_CASE("a clicked point of the front opens its policy in the Runner", "[gui][
     CHECK(setup.parameters.at("width") == "16");
 }
 
-TEST_CASE("a bad form says what is wrong; a cancelled tune shows nothing", "[gui][advisor]") {
+TEST_CASE("a bad form says what is wrong, and a cancelled tune shows nothing", "[gui][advisor]") {
     test::gui_application();
     gui::AdvisorView view;
     view.target_edit()->setText(QStringLiteral("rel_error=1e-3"));

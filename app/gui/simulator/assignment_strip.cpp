@@ -1,6 +1,7 @@
 // The strip: cells as wide as the widget allows, unit names inside (elided), the legend beneath.
 #include "app/gui/simulator/assignment_strip.hpp"
 
+#include <QEvent>
 #include <QPainter>
 #include <algorithm>
 
@@ -10,8 +11,9 @@ namespace floatscope::gui {
 
 namespace {
 
-constexpr int cell_height = 34;
-constexpr int legend_height = 22;
+// Heights in lines of the widget's font, so that presentation mode's larger text fits.
+int cell_height(const QFontMetrics& font) { return 2 * font.height(); }
+int legend_height(const QFontMetrics& font) { return font.height() + 6; }
 
 /// Black or white, whichever reads better on `background` (the palette has light and dark hues).
 QColor text_on(QColor background) { return background.lightnessF() > 0.6 ? Qt::black : Qt::white; }
@@ -40,8 +42,13 @@ std::vector<std::string> AssignmentStrip::legend() const {
     return entries;
 }
 
-QSize AssignmentStrip::sizeHint() const { return {400, cell_height + legend_height + 4}; }
-QSize AssignmentStrip::minimumSizeHint() const { return {100, cell_height + legend_height + 4}; }
+QSize AssignmentStrip::sizeHint() const { return {400, cell_height(fontMetrics()) + legend_height(fontMetrics()) + 4}; }
+QSize AssignmentStrip::minimumSizeHint() const { return {100, sizeHint().height()}; }
+
+void AssignmentStrip::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange) updateGeometry();
+    QWidget::changeEvent(event);
+}
 
 void AssignmentStrip::paintEvent(QPaintEvent*) {
     QPainter painter(this);
@@ -52,7 +59,7 @@ void AssignmentStrip::paintEvent(QPaintEvent*) {
     }
     const double cell = static_cast<double>(width() - 1) / static_cast<double>(settings_.size());
     for (std::size_t i = 0; i < settings_.size(); ++i) {
-        const QRectF box(static_cast<double>(i) * cell, 0, cell, cell_height);
+        const QRectF box(static_cast<double>(i) * cell, 0, cell, cell_height(fontMetrics()));
         const QColor colour = plots::series_colour(colours_.position(settings_[i].setting));
         painter.fillRect(box, colour);
         painter.setPen(palette().color(QPalette::Window));
@@ -64,13 +71,14 @@ void AssignmentStrip::paintEvent(QPaintEvent*) {
     }
     // The legend: a swatch and the setting's name for each, in a row.
     int x = 0;
-    const int y = cell_height + 6;
+    const int y = cell_height(fontMetrics()) + 4;
+    const int line = fontMetrics().height();
     painter.setPen(palette().color(QPalette::WindowText));
     for (const std::string& entry : legend()) {
         const QString text = QString::fromStdString(entry);
-        painter.fillRect(QRect(x, y + 2, 14, 14), plots::series_colour(colours_.position(entry)));
-        painter.drawText(QRect(x + 18, y, 1000, 18), Qt::AlignVCenter | Qt::AlignLeft, text);
-        x += 18 + painter.fontMetrics().horizontalAdvance(text) + 16;
+        painter.fillRect(QRect(x, y + 2, line - 4, line - 4), plots::series_colour(colours_.position(entry)));
+        painter.drawText(QRect(x + line, y, width(), line), Qt::AlignVCenter | Qt::AlignLeft, text);
+        x += line + painter.fontMetrics().horizontalAdvance(text) + line;
     }
 }
 
