@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -227,4 +228,37 @@ TEST_CASE("a workload tuned as a whole shows one cell: the run's format", "[gui]
     CHECK(cells[0].setting ==
           result.dimensions[0].choice_label(
               request.candidates, static_cast<std::size_t>(result.tried[*result.recommended].configuration[0])));
+}
+
+TEST_CASE("a lower bound (bits_correct>=20) over an FPCore program's operations", "[gui][advisor]") {
+    test::gui_application();
+    QTemporaryDir dir;
+    const std::string program = dir.filePath(QStringLiteral("prog.fpcore")).toStdString();
+    std::ofstream(program) << "(FPCore (x y) :pre (and (<= 1 x 2) (<= 1 y 2)) (/ (+ x y) (- (* x x) (* y 0.5))))\n";
+    emu::TuneRequest request;
+    request.workload = &emu::find_workload("fpcore");
+    request.assignments = {"file=" + program};
+    request.target = emu::parse_tuning_target("bits_correct>=20");
+    request.candidates = emu::parse_candidate_space("fp64,fp32,bf16");
+    emu::RunControl control;
+    const emu::TuneResult result = emu::tune(request, control);
+    REQUIRE(result.recommended);
+    gui::AdvisorView view;
+    view.show_report(emu::tune_report(request, result));
+
+    // The bad range is below the threshold: fewer bits than 20 miss the target.
+    const plots::PlotModel& bars = view.sensitivity_view()->model();
+    REQUIRE(bars.bands.size() == 1);
+    CHECK(bars.bands[0].to == 20);
+    CHECK(std::isinf(bars.bands[0].from));
+    CHECK(bars.x_axis.ticks.size() == result.dimensions.size());
+    // Unit names hold ": " themselves ("op 1: (+ x y)"); each keeps its own.
+    const std::vector<gui::UnitSetting>& cells = view.strip()->assignment();
+    REQUIRE(cells.size() == result.dimensions.size());
+    for (std::size_t d = 0; d < cells.size(); ++d) {
+        CHECK(cells[d].unit == result.dimensions[d].name);
+        CHECK(cells[d].setting ==
+              result.dimensions[d].choice_label(
+                  request.candidates, static_cast<std::size_t>(result.tried[*result.recommended].configuration[d])));
+    }
 }
