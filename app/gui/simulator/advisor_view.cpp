@@ -17,7 +17,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -26,7 +26,6 @@
 #include "app/gui/simulator/run_controls.hpp"
 #include "app/gui/simulator/run_worker.hpp"
 #include "core/cost_model.hpp"
-#include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "plots/plot_chart_view.hpp"
@@ -386,7 +385,7 @@ void AdvisorView::clicked_point(int series, QPointF point) {
         return axis.scale == plots::AxisScale::Log ? std::log10(v) : v;
     };
     const plots::TunedConfiguration* nearest = nullptr;
-    double best = INFINITY;
+    double best = std::numeric_limits<double>::infinity();
     for (const plots::TunedConfiguration& c : outcome_->configurations) {
         const bool in_series =
             name == plots::recommended_series ? c.recommended : (name == plots::meets_series) == c.meets;
