@@ -139,16 +139,6 @@ double axis_max(QAbstractAxis* axis) {
 constexpr std::size_t palette_size = 18;
 constexpr std::size_t pattern_count = 4;
 
-QColor series_colour(std::size_t index) {
-    static const QColor palette[palette_size] = {
-        QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
-        QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7),
-        QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac), QColor(0x49, 0x98, 0x94), QColor(0xb6, 0x99, 0x2d),
-        QColor(0xd3, 0x72, 0x95), QColor(0x79, 0x70, 0x6e), QColor(0xa0, 0xcb, 0xe8), QColor(0xff, 0xbe, 0x7d),
-        QColor(0x8c, 0xd1, 0x7d), QColor(0xd4, 0xa6, 0xc8)};
-    return palette[index % palette_size];
-}
-
 /// Whether a series is told apart by its line's dash (bars and scatters show their fill only).
 bool dashed_style(const Series& series) {
     return series.style == SeriesStyle::Line || series.style == SeriesStyle::LineWithPoints;
@@ -210,6 +200,16 @@ bool all_integers(const PlotModel& plot) {
 }
 
 }  // namespace
+
+QColor series_colour(std::size_t index) {
+    static const QColor palette[palette_size] = {
+        QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
+        QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7),
+        QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac), QColor(0x49, 0x98, 0x94), QColor(0xb6, 0x99, 0x2d),
+        QColor(0xd3, 0x72, 0x95), QColor(0x79, 0x70, 0x6e), QColor(0xa0, 0xcb, 0xe8), QColor(0xff, 0xbe, 0x7d),
+        QColor(0x8c, 0xd1, 0x7d), QColor(0xd4, 0xa6, 0xc8)};
+    return palette[index % palette_size];
+}
 
 std::vector<SeriesLook> series_looks(const PlotModel& plot, SeriesColours& colours) {
     std::vector<SeriesLook> looks;
@@ -356,10 +356,23 @@ void PlotChartView::add_series(const Series& series, QColor colour, LinePattern 
         auto* points = new QScatterSeries;
         for (const PlotPoint& p : series.points)
             if (drawable_on(model_.x_axis, p.x) && drawable_on(model_.y_axis, p.y)) points->append(p.x, p.y);
-        points->setMarkerSize(11);
+        switch (series.marker) {
+            case PointMarker::Circle: points->setMarkerSize(11); break;
+            case PointMarker::Square:
+                points->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+                points->setMarkerSize(10);
+                break;
+            case PointMarker::Star:
+                points->setMarkerShape(QScatterSeries::MarkerShapeStar);
+                points->setMarkerSize(22);
+                break;
+        }
         points->setColor(colour);
         points->setBorderColor(colour.darker(150));
         connect(points, &QScatterSeries::hovered, this, hover);
+        const int index = static_cast<int>(&series - model_.series.data());
+        connect(points, &QScatterSeries::clicked, this,
+                [this, index](QPointF point) { emit point_clicked(index, point); });
         add_part(series, points, true);
         add_beyond_marks(series, colour, 0, 0);
         return;

@@ -12,6 +12,10 @@
 
 namespace floatscope::plots {
 
+/// The palette's colour at `index` (repeating past its 18 colours): what a colour key's position
+/// becomes, for widgets that draw a key's colour themselves (the advisor's assignment strip).
+QColor series_colour(std::size_t index);
+
 /// How one series of a plot is drawn: its palette colour (0..17) and its line's dash.
 struct SeriesLook {
     std::size_t colour = 0;
@@ -51,6 +55,10 @@ public:
     const PlotModel& model() const { return model_; }
     /// Shows the whole range again after zooming and panning.
     void reset_zoom();
+
+signals:
+    /// A point of a Points series was clicked: the series' index in the model and the point.
+    void point_clicked(int series, QPointF point);
 
 protected:
     void mousePressEvent(QMouseEvent* event) override;

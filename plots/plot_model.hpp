@@ -60,6 +60,10 @@ struct PlotPoint {
     friend bool operator==(const PlotPoint&, const PlotPoint&) = default;
 };
 
+/// A scatter's marker, so that points are told apart by shape as well as colour (a configuration
+/// that meets a target and one that misses it).
+enum class PointMarker { Circle, Square, Star };
+
 /// Line patterns, so that several metrics of one policy share its colour and differ in pattern.
 enum class LinePattern { Solid, Dashed, Dotted, DashDotted };
 
@@ -74,9 +78,11 @@ struct Series {
     /// same SeriesColours (series_colours.hpp): the policy, so that fp16 is one colour all session.
     /// Empty: a colour of its own.
     std::string colour_key{};
-    /// Drawn in dark grey: a line that is no datum of its own (a Pareto front).
+    /// Drawn in dark grey: a line that is no datum of its own (a Pareto front), or a mark over
+    /// data (the advisor's recommended configuration).
     bool neutral = false;
     LinePattern pattern = LinePattern::Solid;
+    PointMarker marker = PointMarker::Circle;  ///< Points only
     friend bool operator==(const Series&, const Series&) = default;
 };
 

@@ -4,6 +4,7 @@
 # own lists (floatscope --list-views, --list-stories), so new ones are taken without a change here.
 # Usage: scripts/gui-screenshots.sh OUT_DIR [BUILD_DIR]   (default build)
 # Writes OUT_DIR/view-NAME-WxH.png and OUT_DIR/story-NAME-WxH.png (the Results view on the story's plot),
+# OUT_DIR/tune-advisor-WxH.png (the Advisor after its default tune),
 # and at 1024x700 each view again in presentation mode (view-NAME-presentation.png) and on the dark
 # palette (view-NAME-dark.png).
 set -euo pipefail
@@ -25,6 +26,7 @@ for size in 1024x700 1920x1080; do
   for story in "${stories[@]}"; do
     "$gui" --screenshot "$out/story-$story-$size.png" --view results --story "$story" --size "$size"
   done
+  "$gui" --screenshot "$out/tune-advisor-$size.png" --view advisor --tune --size "$size"
 done
 for view in "${views[@]}"; do
   "$gui" --screenshot "$out/view-$view-presentation.png" --view "$view" --size 1024x700 --presentation

@@ -62,6 +62,9 @@ int main(int argc, char** argv) {
                                    QStringLiteral("FILE.onnx"));
     const QCommandLineOption run(QStringLiteral("run"),
                                  QStringLiteral("With --screenshot: run the Runner's setup to the end first."));
+    const QCommandLineOption tune(
+        QStringLiteral("tune"),
+        QStringLiteral("With --screenshot: run the Advisor's tune (its form as it starts) to the end first."));
     const QCommandLineOption list_views(QStringLiteral("list-views"),
                                         QStringLiteral("Print the names --view takes, one a line, and exit."));
     const QCommandLineOption list_stories(QStringLiteral("list-stories"),
@@ -75,8 +78,8 @@ int main(int argc, char** argv) {
     const QCommandLineOption palette(QStringLiteral("palette"),
                                      QStringLiteral("Colours: system (default), light or dark."),
                                      QStringLiteral("NAME"), QStringLiteral("system"));
-    parser.addOptions({screenshot, view, value, formats, size, story, model, run, plot, out, plot_size, plot_dpi, state,
-                       presentation, list_views, list_stories, palette});
+    parser.addOptions({screenshot, view, value, formats, size, story, model, run, tune, plot, out, plot_size, plot_dpi,
+                       state, presentation, list_views, list_stories, palette});
     parser.process(app);
 
     auto fail = [](const QString& message) {
@@ -118,6 +121,7 @@ int main(int argc, char** argv) {
         request.story = parser.value(story);
         request.model = parser.value(model);
         request.run = parser.isSet(run);
+        request.tune = parser.isSet(tune);
         request.state = parser.value(state);
         request.presentation = parser.isSet(presentation);
         if (parser.isSet(formats)) request.formats = parser.value(formats).split(',', Qt::SkipEmptyParts);

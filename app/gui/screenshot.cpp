@@ -8,6 +8,7 @@
 #include "app/gui/lab/lab_state.hpp"
 #include "app/gui/lab/number_line_view.hpp"
 #include "app/gui/main_window.hpp"
+#include "app/gui/simulator/advisor_view.hpp"
 #include "app/gui/simulator/runner_view.hpp"
 #include "app/gui/simulator/simulator_workspace.hpp"
 #include "core/catalog.hpp"
@@ -53,6 +54,11 @@ QString render_screenshot(const ScreenshotRequest& request) {
     if (request.run) {
         const QString error = window.workspace()->run_and_wait();
         if (!error.isEmpty()) return QStringLiteral("run: %1").arg(error);
+        window.show_view(request.view);
+    }
+    if (request.tune) {
+        const QString error = window.workspace()->advisor_view()->tune_and_wait();
+        if (!error.isEmpty()) return QStringLiteral("tune: %1").arg(error);
         window.show_view(request.view);
     }
     if (!request.story.isEmpty()) {

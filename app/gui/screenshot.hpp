@@ -21,6 +21,8 @@ struct ScreenshotRequest {
     QString model;
     /// Run the Runner's setup to the end first (with `model`: the model under the default policies).
     bool run = false;
+    /// Run the Advisor's tune to the end first (the form's defaults: a small mlp-forward).
+    bool tune = false;
     /// A view link (app/gui/lab/view_link.hpp) to open before the other settings.
     QString state;
     /// Render in presentation mode (text, cells and plots enlarged).

@@ -37,6 +37,12 @@ RunWorker::~RunWorker() {
 }
 
 bool RunWorker::start(std::vector<emu::RunRequest> requests, int threads) {
+    return start([requests = std::move(requests), threads](emu::RunControl& control) {
+        return execute(requests, threads, control);
+    });
+}
+
+bool RunWorker::start(std::function<emu::Report(emu::RunControl&)> job) {
     if (running_) return false;
     join();
     running_ = true;
@@ -47,12 +53,12 @@ bool RunWorker::start(std::vector<emu::RunRequest> requests, int threads) {
         const std::lock_guard<std::mutex> lock(outbox->mutex);
         outbox->progress = Outbox::Progress{fraction, message};
     });
-    thread_ = std::thread([outbox, control = control_, requests = std::move(requests), threads] {
+    thread_ = std::thread([outbox, control = control_, job = std::move(job)] {
         // Everything the engine throws becomes a message: the GUI shows it, nothing crashes.
         std::optional<emu::Report> report;
         std::optional<Outbox::Failure> failure;
         try {
-            report = execute(requests, threads, *control);
+            report = job(*control);
         } catch (const emu::Cancelled&) {
             failure = Outbox::Failure{"The run was cancelled.", true};
         } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QTimer>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -30,6 +31,8 @@ public:
     /// Starts the requests (build_requests has checked them) on the worker thread; false when a run
     /// is already in progress.
     bool start(std::vector<emu::RunRequest> requests, int threads);
+    /// Starts any job that makes a report under a RunControl (the advisor's tune) the same way.
+    bool start(std::function<emu::Report(emu::RunControl&)> job);
     /// Asks the run to stop at its next checkpoint; `failed(..., true)` follows.
     void cancel();
     bool running() const { return running_; }

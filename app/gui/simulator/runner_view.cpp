@@ -19,6 +19,7 @@
 #include "app/gui/simulator/parameter_form.hpp"
 #include "app/gui/simulator/policy_editor.hpp"
 #include "app/gui/simulator/policy_presets.hpp"
+#include "app/gui/simulator/run_controls.hpp"
 #include "core/csv.hpp"
 #include "core/error.hpp"
 #include "emulation/simulation/workload.hpp"
@@ -177,25 +178,13 @@ void RunnerView::set_setup(const RunSetup& setup) {
     policies_->set_entries(setup.policies);
 }
 
-void RunnerView::show_running(bool running) {
-    run_->setEnabled(!running);
-    cancel_->setEnabled(running);
-    if (running) {
-        progress_->setValue(0);
-        progress_->setFormat(QStringLiteral("starting"));
-        show_message({}, false);
-    }
-}
+void RunnerView::show_running(bool running) { show_run_state(*run_, *cancel_, *progress_, *message_, running); }
 
 void RunnerView::show_progress(double fraction, const QString& message) {
-    progress_->setValue(static_cast<int>(fraction * progress_->maximum()));
-    progress_->setFormat(QStringLiteral("%p% ") + message);
+    show_run_progress(*progress_, fraction, message);
 }
 
-void RunnerView::show_message(const QString& message, bool error) {
-    message_->setStyleSheet(error ? QStringLiteral("color: #b00020") : QString());
-    message_->setText(message);
-}
+void RunnerView::show_message(const QString& message, bool error) { show_run_message(*message_, message, error); }
 
 QString RunnerView::message() const { return message_->text(); }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/gui/simulator/advisor_view.hpp"
 #include "app/gui/simulator/compare_view.hpp"
 #include "app/gui/simulator/results_view.hpp"
 #include "app/gui/simulator/run_overlay.hpp"
@@ -34,6 +35,7 @@ SimulatorWorkspace::SimulatorWorkspace(QWidget& window) : QObject(&window), wind
     runner_ = new RunnerView(&window);
     results_ = new ResultsView(&window);
     compare_ = new CompareView(&window);
+    advisor_ = new AdvisorView(&window);
     worker_ = new RunWorker(this);
 
     connect(stories_, &StoriesView::story_requested, this, &SimulatorWorkspace::run_story);
@@ -44,6 +46,10 @@ SimulatorWorkspace::SimulatorWorkspace(QWidget& window) : QObject(&window), wind
     connect(worker_, &RunWorker::failed, this, &SimulatorWorkspace::fail);
     connect(results_, &ResultsView::runs_selected, this, &SimulatorWorkspace::show_runs);
     connect(compare_, &CompareView::policies_selected, results_, &ResultsView::set_policy_filter);
+    connect(advisor_, &AdvisorView::open_in_runner, this, [this](const RunSetup& setup) {
+        runner_->set_setup(setup);
+        emit view_requested(QStringLiteral("runner"));
+    });
     confirm_long_run_ = [this](double, const QString& text) {
         return QMessageBox::question(&window_, QStringLiteral("Long run"), text,
                                      QMessageBox::Yes | QMessageBox::Cancel) == QMessageBox::Yes;
@@ -58,7 +64,8 @@ std::vector<WorkspaceView> SimulatorWorkspace::views() const {
     return {{stories_, QStringLiteral("&Stories"), QStringLiteral("stories"), [this] { return stories_->csv(); }},
             {runner_, QStringLiteral("R&unner"), QStringLiteral("runner"), [this] { return runner_->csv(); }},
             {results_, QStringLiteral("Re&sults"), QStringLiteral("results"), [this] { return shown_csv(); }},
-            {compare_, QStringLiteral("&Compare"), QStringLiteral("compare"), [this] { return compare_->csv(); }}};
+            {compare_, QStringLiteral("&Compare"), QStringLiteral("compare"), [this] { return compare_->csv(); }},
+            {advisor_, QStringLiteral("Ad&visor"), QStringLiteral("advisor"), [this] { return advisor_->csv(); }}};
 }
 
 void SimulatorWorkspace::add_file_actions(QMenu& file) {

@@ -16,6 +16,7 @@ class QWidget;
 
 namespace floatscope::gui {
 
+class AdvisorView;
 class CompareView;
 class ResultsView;
 class RunWorker;
@@ -34,7 +35,8 @@ struct WorkspaceView {
 /// "lecture" is saved as lecture.json); unchanged otherwise, and when empty.
 QString with_default_suffix(const QString& path, const QString& suffix);
 
-/// Makes the views stories, runner, results and compare (for the window to add) and wires them: the runner
+/// Makes the views stories, runner, results, compare and advisor (for the window to add) and wires
+/// them (the advisor's Open in Runner puts a policy in the runner): the runner
 /// starts a run on the worker thread, a finished run joins the session and shows in Results and
 /// Compare, errors and cancellation are said in the runner (never a dialog, never a crash).
 class SimulatorWorkspace : public QObject {
@@ -91,6 +93,7 @@ public:
     RunnerView* runner_view() const { return runner_; }
     ResultsView* results_view() const { return results_; }
     CompareView* compare_view() const { return compare_; }
+    AdvisorView* advisor_view() const { return advisor_; }
     RunWorker* worker() const { return worker_; }
 
 signals:
@@ -123,6 +126,7 @@ private:
     RunnerView* runner_ = nullptr;
     ResultsView* results_ = nullptr;
     CompareView* compare_ = nullptr;
+    AdvisorView* advisor_ = nullptr;
     RunWorker* worker_ = nullptr;
     std::vector<FinishedRun> runs_;
     int shown_run_ = -1;
