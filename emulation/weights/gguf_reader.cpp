@@ -279,7 +279,8 @@ void read_gguf(const std::shared_ptr<const MappedFile>& file, Checkpoint& into) 
             throw Error(
                 fmt::format("{}: offset {} is not a multiple of the alignment {}", where, info.offset, alignment));
         const std::uint64_t bytes = encoded_bytes(t.name, t.encoding, t.format, t.block, t.count);
-        if (info.offset > data_bytes || bytes > data_bytes - info.offset)
+        // A file cut before its data's alignment padding holds no data at all, not even an empty tensor's.
+        if (data_start > file->size() || info.offset > data_bytes || bytes > data_bytes - info.offset)
             throw Error(fmt::format("{}: offset {} + {} bytes end past the data ({} bytes from offset {})", where,
                                     info.offset, bytes, data_bytes, data_start));
         t.file = path;

@@ -156,6 +156,8 @@ TEST_CASE("GGUF lies: header, metadata, tensor infos, offsets", "[weights]") {
     check_refused(gguf({{"w", {32}, 12, 0}}, 128), "tensor 'w': tensor type 12 is not supported");
     check_refused(gguf({{"w", {32, 2}, 0, 0}}, 128), "tensor 'w': offset 0 + 256 bytes end past the data (128 bytes");
     check_refused(gguf({{"w", {8}, 0, 4}}, 128), "tensor 'w': offset 4 is not a multiple of the alignment 32");
+    // An empty tensor in a file that ends before the data's alignment padding (found by gguf_fuzz).
+    check_refused(gguf({{"w", {0}, 0, 0}}, 0).substr(0, 57), "tensor 'w': offset 0 + 0 bytes end past the data");
     check_refused(gguf({{"w", {std::uint64_t{1} << 33, std::uint64_t{1} << 33}, 0, 0}}, 128),
                   "tensor 'w': the element count (shape) overflows 64 bits");
     check_refused(gguf({{"w", {48, 2}, 2, 0}}, 128), "tensor 'w': dims[0] = 48 is not a multiple of the Q4_0 block");
