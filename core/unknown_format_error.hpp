@@ -9,7 +9,11 @@
 
 namespace floatscope::core {
 
-/// The `count` candidates nearest to `name` by edit distance, nearest first (ties in given order).
+/// How much of a name nearest_names compares: its first 64 characters.
+inline constexpr std::size_t compared_length = 64;
+
+/// The `count` candidates nearest to `name` (its first compared_length characters) by edit
+/// distance, nearest first (ties in given order).
 std::vector<std::string> nearest_names(std::string_view name, const std::vector<std::string>& candidates,
                                        std::size_t count = 3);
 
