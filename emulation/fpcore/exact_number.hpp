@@ -21,6 +21,14 @@ public:
         mpq_set(value_, other.value_);
         return *this;
     }
+    /// Moves swap, and do not throw: so that a vector of expressions (fpcore::Expr) moves its
+    /// elements when it grows instead of copying every subtree, which made parsing a deep
+    /// expression quadratic in its depth.
+    Rational(Rational&& other) noexcept : Rational() { mpq_swap(value_, other.value_); }
+    Rational& operator=(Rational&& other) noexcept {
+        mpq_swap(value_, other.value_);
+        return *this;
+    }
     ~Rational() { mpq_clear(value_); }
 
     mpq_ptr get() { return value_; }

@@ -4,10 +4,12 @@
 
 #include <filesystem>
 #include <string>
+#include <type_traits>
 
 #include "core/error.hpp"
 #include "emulation/fpcore/exact_number.hpp"
 #include "emulation/fpcore/fpcore.hpp"
+#include "emulation/fpcore/program.hpp"
 
 using namespace floatscope::emu::fpcore;
 
@@ -129,6 +131,12 @@ TEST_CASE("nesting up to 512 lists parses, and one more, 7000 or 10000 open pare
     CHECK_THAT(parse_error(nested_sum(7000)), Catch::Contains("t.fpcore:1:") && Catch::Contains("deeper than 512"));
     CHECK_THAT(parse_error(std::string(10000, '(')), Catch::Contains("deeper than 512"));
 }
+
+// A vector of expressions moves them when it grows: when Expr (its Rational) could only be copied,
+// compiling a 512-deep sum copied every subtree at every level, quadratic in the depth (found by
+// fpcore_fuzz at the depth limit: 6 s under ASan).
+static_assert(std::is_nothrow_move_constructible_v<floatscope::emu::fpcore::Expr>);
+static_assert(std::is_nothrow_move_assignable_v<floatscope::emu::fpcore::Expr>);
 
 TEST_CASE("errors name the line and column and what was expected") {
     CHECK_THAT(parse_error("(FPCore (x)\n  (+ x 1)"), Catch::Contains("t.fpcore:1:1: unbalanced parenthesis"));
