@@ -29,8 +29,8 @@ TensorAllowance::TensorAllowance(double number_bytes, double held)
 
 TensorAllowance::~TensorAllowance() { innermost = outer_; }
 
-double TensorAllowance::bytes(std::size_t elements, bool floating) const {
-    return static_cast<double>(elements) * (floating ? number_bytes_ : 8.0);
+double TensorAllowance::bytes(double elements, bool floating) const {
+    return elements * (floating ? number_bytes_ : 8.0);
 }
 
 void TensorAllowance::hold(std::string_view what, double bytes) {
@@ -39,12 +39,12 @@ void TensorAllowance::hold(std::string_view what, double bytes) {
 }
 
 void keep_tensor(std::string_view what, std::size_t elements, bool floating) {
-    if (innermost) innermost->hold(what, innermost->bytes(elements, floating));
+    if (innermost) innermost->hold(what, innermost->bytes(static_cast<double>(elements), floating));
 }
 
-void require_tensor(std::string_view what, std::size_t elements, bool floating) {
+void require_tensor(std::string_view what, double elements, bool floating, double index_elements) {
     if (!innermost) return;
-    const double bytes = innermost->bytes(elements, floating);
+    const double bytes = innermost->bytes(elements, floating) + 8.0 * index_elements;
     if (innermost->held_ + bytes > static_cast<double>(core::memory_limit())) refuse(what, bytes, innermost->held_);
 }
 

@@ -4,14 +4,16 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/operators/input_checks.hpp"
 
 namespace floatscope::emu::onnx {
 
-Broadcast broadcast_operands(const std::vector<Shape>& shapes, const Node& node) {
+Broadcast broadcast_operands(const std::vector<Shape>& shapes, ElementType result_type, const Node& node) {
     Broadcast b;
     if (shapes.empty()) throw Error(fmt::format("{}: at least one input is required", node.describe()));
     b.shape = shapes.front();
     for (const Shape& s : shapes) b.shape = broadcast_shapes(b.shape, s, node.describe());
+    require_output(node, b.shape, is_floating(result_type), static_cast<double>(shapes.size()));
     for (const Shape& s : shapes) b.indices.push_back(broadcast_indices(s, b.shape));
     return b;
 }

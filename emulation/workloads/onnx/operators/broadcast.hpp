@@ -17,8 +17,9 @@ struct Broadcast {
 };
 
 /// Broadcasts `shapes` (one per operand, at least one); throws floatscope::Error naming the node
-/// and the shapes when they do not broadcast.
-Broadcast broadcast_operands(const std::vector<Shape>& shapes, const Node& node);
+/// and the shapes when they do not broadcast, or when the result (of `result_type`) and the
+/// indices would pass the memory limit (require_output, before either is allocated).
+Broadcast broadcast_operands(const std::vector<Shape>& shapes, ElementType result_type, const Node& node);
 
 /// Checks that `operand` broadcasts to `target` without changing it (ONNX's unidirectional
 /// broadcasting: LayerNormalization's Scale, PRelu's slope) and returns the indices it reads;

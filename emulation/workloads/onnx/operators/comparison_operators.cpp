@@ -62,7 +62,7 @@ TensorsOf<Call> where(const Call& call) {
     const auto &condition = call.input(0), &x = call.input(1), &y = call.input(2);
     require_type(condition, ElementType::Bool, 0, call.node);
     require_same_type(x, y, 1, 2, call.node);
-    const Broadcast b = broadcast_operands({condition.shape, x.shape, y.shape}, call.node);
+    const Broadcast b = broadcast_operands({condition.shape, x.shape, y.shape}, x.type, call.node);
     Tensor<NumberOf<Call>> r;
     r.type = x.type;
     r.shape = b.shape;

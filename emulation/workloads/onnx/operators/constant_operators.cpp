@@ -95,8 +95,8 @@ Outputs<Numerics> constant_of_shape(const OperatorCall<Numerics>& call) {
             throw Error(fmt::format("{}: attribute value has shape {}; one element is required", node.describe(),
                                     onnx::describe(value.shape)));
     }
+    require_output(node, shape, value.floating());
     const std::size_t count = element_count(shape);
-    require_tensor(fmt::format("{}: an output of shape {}", node.describe(), describe(shape)), count, value.floating());
     value.shape = std::move(shape);
     if (value.floating())
         value.numbers.assign(count, Number(value.numbers.front()));

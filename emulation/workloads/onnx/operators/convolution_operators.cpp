@@ -70,10 +70,19 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
     const auto& w = call.input(1);
     const ConvolutionShapes s = convolution_shapes(x, w, node, false);
     const SlidingWindows windows = convolution_windows(node, s.spatial, s.kernel, false);
+    const auto out_channels = static_cast<std::size_t>(w.shape[0]);
+    Shape shape{static_cast<std::int64_t>(s.batch), static_cast<std::int64_t>(out_channels)};
+    shape.insert(shape.end(), windows.windows.begin(), windows.windows.end());
+    {
+        // Beside the output: one group's im2col columns and every window's taps.
+        const double windows_taps = elements_in(s.kernel) * elements_in(windows.windows);
+        require_tensor(fmt::format("{}: an output of shape {} and its im2col columns", node.describe(), describe(shape)),
+                       elements_in(shape) + static_cast<double>(s.channels / s.groups) * windows_taps, true,
+                       windows_taps);
+    }
     const std::vector<std::int64_t> taps = window_taps(windows);
     const std::size_t kernel = element_count(s.kernel), positions = element_count(windows.windows);
     const std::size_t image = element_count(s.spatial), group_channels = s.channels / s.groups;
-    const auto out_channels = static_cast<std::size_t>(w.shape[0]);
     const std::size_t group_out = out_channels / s.groups, depth = group_channels * kernel;
     const Number zero = call.numerics.from_double(0);
 
@@ -99,8 +108,6 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
             y.insert(y.end(), product.begin(), product.end());
         }
     add_bias(call.numerics, call.optional_input(2), out_channels, positions, y, node);
-    Shape shape{static_cast<std::int64_t>(s.batch), static_cast<std::int64_t>(out_channels)};
-    shape.insert(shape.end(), windows.windows.begin(), windows.windows.end());
     return {number_tensor<Number>(x.type, std::move(shape), std::move(y))};
 }
 
@@ -130,6 +137,12 @@ Outputs<Numerics> conv_transpose(const OperatorCall<Numerics>& call) {
     const std::size_t outputs = element_count(windows.extent), group_channels = s.channels / s.groups;
     const auto group_out = static_cast<std::size_t>(w.shape[1]);
     const std::size_t out_channels = group_out * s.groups, rows = group_out * kernel;
+    Shape shape{static_cast<std::int64_t>(s.batch), static_cast<std::int64_t>(out_channels)};
+    shape.insert(shape.end(), windows.extent.begin(), windows.extent.end());
+    // Beside the output: each output position's list of writers (three words, and an index for
+    // each tap and input position).
+    require_tensor(fmt::format("{}: an output of shape {} and its writers", node.describe(), describe(shape)),
+                   elements_in(shape), true, 3 * elements_in(windows.extent) + elements_in(s.kernel) * elements_in(s.spatial));
     const std::vector<std::vector<std::size_t>> writers = contributions(window_taps(windows), kernel, inputs, outputs);
 
     std::vector<Number> y(s.batch * out_channels * outputs, call.numerics.from_double(0));
@@ -161,8 +174,6 @@ Outputs<Numerics> conv_transpose(const OperatorCall<Numerics>& call) {
         }
     }
     add_bias(call.numerics, call.optional_input(2), out_channels, outputs, y, node);
-    Shape shape{static_cast<std::int64_t>(s.batch), static_cast<std::int64_t>(out_channels)};
-    shape.insert(shape.end(), windows.extent.begin(), windows.extent.end());
     return {number_tensor<Number>(x.type, std::move(shape), std::move(y))};
 }
 

@@ -122,7 +122,7 @@ Tensor<Number> map_integers(const Tensor<Number>& x, ElementType type, F f) {
 template <class Number, class F>
 Tensor<Number> broadcast_binary(const Tensor<Number>& a, const Tensor<Number>& b, ElementType type, const Node& node,
                                 F f) {
-    const Broadcast pairs = broadcast_operands({a.shape, b.shape}, node);
+    const Broadcast pairs = broadcast_operands({a.shape, b.shape}, type, node);
     Tensor<Number> r;
     r.type = type;
     r.shape = pairs.shape;

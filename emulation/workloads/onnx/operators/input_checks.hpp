@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "emulation/workloads/onnx/graph.hpp"
 #include "emulation/workloads/onnx/tensor.hpp"
+#include "emulation/workloads/onnx/tensor_allowance.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -27,6 +28,23 @@ void require_type(const Tensor<Number>& t, ElementType type, std::size_t index, 
     if (t.type != type)
         throw Error(fmt::format("{}: input {} is {}; the operator takes {} there", node.describe(), index,
                                 to_string(t.type), to_string(type)));
+}
+
+/// The number of elements of `shape` as a double: a hostile shape's product is large, not wrapped.
+inline double elements_in(const Shape& shape) {
+    double elements = 1;
+    for (std::int64_t d : shape) elements *= static_cast<double>(d);
+    return elements;
+}
+
+/// Refuses, naming the node, an output of `shape` that would pass the memory limit beside the
+/// graph's tensors, with `indices_per_element` indices for each of its elements made beside it
+/// (require_tensor): asked before the output is allocated, so that a huge output is refused at
+/// once rather than after it was made.
+inline void require_output(const Node& node, const Shape& shape, bool floating, double indices_per_element = 0) {
+    const double elements = elements_in(shape);
+    require_tensor(fmt::format("{}: an output of shape {}", node.describe(), describe(shape)), elements, floating,
+                   indices_per_element * elements);
 }
 
 /// Throws unless `a` and `b` (inputs `ia` and `ib`) share one type T as the operator's signature

@@ -35,12 +35,13 @@ Outputs<Numerics> matmul(const OperatorCall<Numerics>& call) {
                                 node.describe(), describe(a.shape), describe(b.shape), k, sb[sb.size() - 2]));
     const Shape batch_a(sa.begin(), sa.end() - 2), batch_b(sb.begin(), sb.end() - 2);
     const Shape batch = broadcast_shapes(batch_a, batch_b, node.describe());
-    const std::vector<std::size_t> from_a = broadcast_indices(batch_a, batch);
-    const std::vector<std::size_t> from_b = broadcast_indices(batch_b, batch);
-
     Shape shape = batch;
     if (a.shape.size() > 1) shape.push_back(static_cast<std::int64_t>(m));
     if (b.shape.size() > 1) shape.push_back(static_cast<std::int64_t>(n));
+    require_output(node, shape, true);
+    const std::vector<std::size_t> from_a = broadcast_indices(batch_a, batch);
+    const std::vector<std::size_t> from_b = broadcast_indices(batch_b, batch);
+
     std::vector<Number> values;
     values.reserve(from_a.size() * m * n);
     const std::span<const Number> all_a(a.numbers), all_b(b.numbers);
@@ -73,6 +74,7 @@ Outputs<Numerics> gemm(const OperatorCall<Numerics>& call) {
     if (k != kb)
         throw Error(fmt::format("{}: A' ({} x {}) and B' ({} x {}) do not multiply (transA {}, transB {})",
                                 node.describe(), m, k, kb, n, trans_a, trans_b));
+    require_output(node, {static_cast<std::int64_t>(m), static_cast<std::int64_t>(n)}, true);
     const std::vector<Number> at = trans_a ? transposed<Number>(a.numbers, k, m) : a.numbers;
     const std::vector<Number> bt = trans_b ? transposed<Number>(b.numbers, n, k) : b.numbers;
     std::vector<Number> y = matrix_product(numerics, std::span<const Number>(at), std::span<const Number>(bt), m, k, n);

@@ -90,6 +90,7 @@ Outputs<Numerics> pad(const OperatorCall<Numerics>& call) {
                                     describe(constant->shape)));
     }
 
+    require_output(node, shape, data.floating(), 1);  // and its indices
     // The constant goes after the data's elements, so that every output element is a selection.
     Tensor<typename Numerics::Number> source = data;
     if (data.floating())

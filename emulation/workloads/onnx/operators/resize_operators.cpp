@@ -355,12 +355,17 @@ Outputs<Numerics> resize(const OperatorCall<Numerics>& call) {
     const auto resized = resized_axes(call, cn, axes, a.coordinates);
 
     // Taps per resized axis and output position.
-    std::vector<std::vector<Taps<Number>>> taps(axes.size());
     Shape shape = x.shape;
+    double tap_words = 0;  // a Taps holds two vectors and their heap blocks: about 8 words
     for (std::size_t i = 0; i < axes.size(); ++i) {
         shape[axes[i]] = resized[i].output;
-        for (std::int64_t p = 0; p < resized[i].output; ++p) taps[i].push_back(taps_of(cn, resized[i], p, a));
+        tap_words += 8 * static_cast<double>(resized[i].output);
     }
+    require_tensor(fmt::format("{}: an output of shape {} and its taps", node.describe(), describe(shape)),
+                   elements_in(shape), x.floating(), tap_words);
+    std::vector<std::vector<Taps<Number>>> taps(axes.size());
+    for (std::size_t i = 0; i < axes.size(); ++i)
+        for (std::int64_t p = 0; p < resized[i].output; ++p) taps[i].push_back(taps_of(cn, resized[i], p, a));
     std::vector<int> resized_index(rank, -1);  // position in `axes`, -1 for an axis kept as it is
     for (std::size_t i = 0; i < axes.size(); ++i) resized_index[axes[i]] = static_cast<int>(i);
 
