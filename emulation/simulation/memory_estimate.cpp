@@ -22,6 +22,19 @@ void require_recorded(const RunRequest& r, double bytes_each, std::string_view w
             values * bytes_each);
 }
 
+/// What one region's report rows hold: about 64 rows of about 640 bytes (the row and its strings,
+/// and the CLI summary's and the writers' copies), as measured on overflow-demo and
+/// iterative-refinement, whose regions hold few values.
+constexpr double region_row_bytes = 64 * 640;
+
+/// Checks the report rows of the regions of `r` (Workload::recorded_regions).
+void require_region_rows(const RunRequest& r) {
+    const double regions = r.workload->recorded_regions(r.parameters);
+    if (regions > 0)
+        core::require_memory(fmt::format("the report rows of the {:.0f} regions of {}", regions, r.workload->name()),
+                             regions * region_row_bytes);
+}
+
 /// The bytes that `check` allows (core::MemoryTally).
 template <typename Check>
 double stated_bytes(const Check& check) {
@@ -37,6 +50,7 @@ MemoryEstimate memory_estimate(const RunRequest& r) {
     estimate.policy = stated_bytes([&] {
         r.workload->check(r.parameters);
         require_recorded(r, sizeof(double), "a policy's trace");
+        require_region_rows(r);
     });
     if (r.ground_truth && r.workload->has_ground_truth())
         estimate.truth = stated_bytes([&] {

@@ -57,6 +57,12 @@ public:
         (void)parameters;
         return 0;
     }
+    /// How many regions the run records under one policy: each becomes rows of the report (its
+    /// measures and metrics, some sixty), which the engine keeps until the run ends.
+    virtual double recorded_regions(const Parameters& parameters) const {
+        (void)parameters;
+        return 0;
+    }
 
     /// Runs the computation under `policy`. The inputs depend on the parameters only (their seed),
     /// so that every policy and the ground truth see the same inputs. Calls control.checkpoint

@@ -166,8 +166,11 @@ public:
 
     /// Each k's region keeps its m n results.
     double recorded_values(const Parameters& parameters) const override {
-        return static_cast<double>(parse_k_list(parameters.text("k")).size()) *
-               static_cast<double>(parameters.integer("m")) * static_cast<double>(parameters.integer("n"));
+        return recorded_regions(parameters) * static_cast<double>(parameters.integer("m")) *
+               static_cast<double>(parameters.integer("n"));
+    }
+    double recorded_regions(const Parameters& parameters) const override {
+        return static_cast<double>(parse_k_list(parameters.text("k")).size());
     }
 
     /// The truth holds, beside the doubles, one k's A and B and its m n results as MPFR numbers

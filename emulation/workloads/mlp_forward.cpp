@@ -81,8 +81,9 @@ public:
 
     /// Each layer's region keeps the batch's activations.
     double recorded_values(const Parameters& p) const override {
-        return p.real("depth") * p.real("batch") * p.real("width");
+        return recorded_regions(p) * p.real("batch") * p.real("width");
     }
+    double recorded_regions(const Parameters& p) const override { return p.real("depth"); }
 
     std::vector<std::string> policy_unit_kinds() const override { return {"layer"}; }
     std::vector<PolicyUnit> policy_units(const Parameters& p, std::string_view kind) const override {
