@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
 #include "core/format_width.hpp"
+#include "core/memory_budget.hpp"
 #include "core/mpfr_number.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
@@ -321,6 +322,30 @@ public:
              "forward error reach its limiting accuracy)"},
         };
         return schema;
+    }
+
+    /// A, its LU factors, the augmented [A, -b] and the conditioned matrix's factors in double, and
+    /// the reference solution's MPFR elimination of [A, b] at 128 bits.
+    void check(const Parameters& parameters) const override {
+        const double n = parameters.real("n");
+        core::require_memory(fmt::format("iterative-refinement with n={}", parameters.integer("n")),
+                             8 * 6 * n * (n + 1) + n * (n + 1) * core::mpfr_number_bytes(reference_precision));
+    }
+
+    /// Each iteration's region keeps its iterate x_i.
+    double recorded_values(const Parameters& parameters) const override {
+        return recorded_regions(parameters) * parameters.real("n");
+    }
+    double recorded_regions(const Parameters& parameters) const override {
+        return parameters.real("max-iterations") + 1;
+    }
+
+    /// The truth's elimination of [A, b] in MPFR at `precision` bits, beside A and b in double.
+    void check_ground_truth(const Parameters& parameters, int precision) const override {
+        const double n = parameters.real("n");
+        core::require_memory(
+            fmt::format("the iterative-refinement ground truth with n={} at {} bits", parameters.integer("n"), precision),
+            8 * 2 * n * (n + 1) + n * (n + 1) * core::mpfr_number_bytes(precision));
     }
 
     void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,

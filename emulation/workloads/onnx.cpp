@@ -41,7 +41,30 @@ struct ModelRun {
     Graph graph;
     std::vector<Tensor<double>> inputs;
     std::vector<std::int64_t> labels;  ///< empty: no accuracy
+    /// The elements of the graph's node outputs whose shapes are declared or inferred (a symbolic
+    /// dimension counts as batch), for the memory estimate; the evaluation itself counts every
+    /// tensor as it is made (TensorAllowance).
+    double node_values = 0;
 };
+
+/// The elements of value `name` as its declared or inferred shape says (a symbolic dimension
+/// counts as batch); 0 where neither says.
+double known_elements(const Graph& graph, const std::string& name, std::int64_t batch) {
+    const auto shape = graph.value_shapes.find(name);
+    if (shape == graph.value_shapes.end()) return 0;
+    double elements = 1;
+    for (std::int64_t d : shape->second) elements *= static_cast<double>(d < 0 ? batch : d);
+    return elements;
+}
+
+/// The elements of the outputs of `graph`'s nodes whose shapes ONNX's shape inference finds.
+double known_node_values(Graph& graph, const std::string& model, std::int64_t batch) {
+    onnx::add_inferred_shapes(graph, model);
+    double values = 0;
+    for (const onnx::Node& node : graph.nodes)
+        for (const std::string& output : node.outputs) values += known_elements(graph, output, batch);
+    return values;
+}
 
 std::vector<std::string> file_list(const std::string& text) {
     std::vector<std::string> files;
@@ -140,6 +163,7 @@ ModelRun load(const Parameters& p, const OnnxTensors* given) {
                     "onnx: {}: {} '{}' is a {}; the onnx workload takes and makes tensors (sequences and "
                     "optionals between its nodes are evaluated)",
                     model, values == &run.graph.inputs ? "input" : "output", v.name, onnx::to_string(v.kind)));
+    run.node_values = known_node_values(run.graph, model, p.integer("batch"));
     const std::vector<std::string> files = file_list(p.text("inputs"));
     const bool held = given && !given->inputs.empty();
     if (held) {
@@ -450,10 +474,28 @@ public:
     void check(const Parameters& p) const override {
         const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
         const ModelRun& run = *loaded;
-        double values = 0;
+        double values = 0, constants = 0;
         for (const Tensor<double>& t : run.inputs) values += static_cast<double>(t.size());
+        for (const auto& [name, t] : run.graph.initializers) constants += static_cast<double>(t.size());
+        // Besides its inputs, a policy rounds a copy of the initializers, and holds the node outputs
+        // in flight (at most all of them).
         core::require_memory("the onnx model's inputs", 8 * values);
+        core::require_memory("the onnx model's initializers and its node outputs in flight",
+                             8 * (constants + run.node_values));
         check_output_folder(p);
+    }
+
+    /// Each node's region keeps its outputs, each graph output's region its tensor.
+    double recorded_values(const Parameters& p) const override {
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        double outputs = 0;
+        for (const onnx::ValueInfo& output : loaded->graph.outputs)
+            outputs += known_elements(loaded->graph, output.name, p.integer("batch"));
+        return loaded->node_values + outputs;
+    }
+    double recorded_regions(const Parameters& p) const override {
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        return static_cast<double>(loaded->graph.nodes.size() + loaded->graph.outputs.size());
     }
 
     void check_ground_truth(const Parameters& p, int precision) const override {
@@ -465,6 +507,8 @@ public:
         // The initializers stay doubles; each node converts those it reads (graph_evaluation.cpp).
         core::require_memory(fmt::format("the onnx ground truth's initializers and its inputs at {} bits", precision),
                              8 * constants + inputs * core::mpfr_number_bytes(precision));
+        core::require_memory(fmt::format("the onnx ground truth's node outputs in flight at {} bits", precision),
+                             run.node_values * core::mpfr_number_bytes(precision));
         check_output_folder(p);
     }
 

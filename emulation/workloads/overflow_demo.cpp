@@ -167,6 +167,12 @@ public:
         return schema;
     }
 
+    /// Each step's region keeps its one result.
+    double recorded_values(const Parameters& parameters) const override { return recorded_regions(parameters); }
+    double recorded_regions(const Parameters& parameters) const override {
+        return fixed_steps + parameters.real("steps");
+    }
+
     void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,
              RunControl& control) const override {
         const int layers = static_cast<int>(parameters.integer("steps"));

@@ -171,6 +171,30 @@ std::string matmul_label(const QuantizationScheme& scheme) { return "matmul " + 
 /// those schemes deploy.
 bool quantizes_activations(const QuantizationScheme& scheme) { return scheme.code_bits() >= 8; }
 
+/// The sizes of what a run quantizes: the tensor's values (every layer's weights for
+/// trained-mlp), X (rows x cols) and the first weight's output rows, and X W^T's products.
+struct Sizes {
+    double values = 0, rows = 0, cols = 0, outputs = 0, products = 0;
+};
+
+Sizes sizes(const Parameters& p) {
+    Sizes z;
+    if (p.text("distribution") == "trained-mlp") {
+        const double hidden = p.real("hidden");
+        z.values = 784 * hidden + hidden * 10;
+        z.rows = std::min(p.real("matmul-rows"), static_cast<double>(image_dataset_sizes(p).second));
+        z.cols = 784;
+        z.outputs = hidden;
+    } else {
+        z.outputs = p.real("rows");
+        z.cols = p.real("cols");
+        z.values = z.outputs * z.cols;
+        z.rows = p.real("matmul-rows");
+    }
+    z.products = z.rows * z.outputs;
+    return z;
+}
+
 class QuantizeTensor final : public Workload {
 public:
     std::string name() const override { return "quantize"; }
@@ -267,11 +291,42 @@ public:
         return schema;
     }
 
+    /// The tensor as floats four times (drawn or trained, concatenated, quantized, dequantized), X
+    /// twice, and for X W^T the operands as MPFR numbers of 24 bits and two products (the exact
+    /// one and a scheme's) of matmul_precision bits; with trained-mlp also the images and the
+    /// model (its weights, gradients and momentum, and a batch's activations, in double).
     void check(const Parameters& parameters) const override {
         const auto count = static_cast<std::size_t>(parameters.integer("rows") * parameters.integer("cols"));
-        if (parameters.text("distribution") != "trained-mlp" && count > max_values)
+        const bool trained = parameters.text("distribution") == "trained-mlp";
+        if (!trained && count > max_values)
             throw Error(fmt::format("quantize: rows * cols = {} values; at most {} (2^20)", count, max_values));
         schemes_of(parameters);
+        const Sizes z = sizes(parameters);
+        double bytes = 4 * 4 * z.values + 2 * 4 * z.rows * z.cols +
+                       (z.rows * z.cols + z.cols * z.outputs) * core::mpfr_number_bytes(24) +
+                       2 * z.products * core::mpfr_number_bytes(matmul_precision);
+        if (trained) {
+            const double hidden = parameters.real("hidden");
+            bytes += image_dataset_bytes(parameters) + 8 * (4 * z.values + 4 * activation_rows(parameters, 64) * (784 + hidden + 10));
+        }
+        core::require_memory(fmt::format("quantize of {:.0f} values", z.values), bytes);
+    }
+
+    /// Each scheme's regions keep the dequantized tensor and X W^T.
+    double recorded_values(const Parameters& parameters) const override {
+        const Sizes z = sizes(parameters);
+        return static_cast<double>(schemes_of(parameters).size()) * (z.values + z.products);
+    }
+    double recorded_regions(const Parameters& parameters) const override {
+        return static_cast<double>(schemes_of(parameters).size()) * (sizes(parameters).products > 0 ? 2 : 1);
+    }
+
+    /// The tensor and X W^T as MPFR numbers of `precision` bits, beside what check states.
+    void check_ground_truth(const Parameters& parameters, int precision) const override {
+        check(parameters);
+        const Sizes z = sizes(parameters);
+        core::require_memory(fmt::format("the quantize ground truth at {} bits of {:.0f} values", precision, z.values),
+                             (z.values + z.products) * core::mpfr_number_bytes(precision));
     }
 
     void run(const Parameters& parameters, const PrecisionPolicy&, Trace& trace, RunControl& control) const override {
@@ -324,13 +379,8 @@ public:
         const Subject subject = make_subject(parameters, control);
         const std::vector<float> x = concatenated(subject.weights);
         const std::vector<QuantizationScheme> schemes = schemes_of(parameters);
-        // One copy of the tensor (and of the matmul product) per scheme, as MPFR numbers.
+        check_ground_truth(parameters, precision);
         const bool matmul = subject.inputs.rows > 0;
-        const double products = matmul ? static_cast<double>(subject.inputs.rows * subject.weights.front().rows) : 0;
-        core::require_memory(fmt::format("the quantize ground truth at {} bits of {} values and {} schemes", precision,
-                                         x.size(), schemes.size()),
-                             (static_cast<double>(x.size()) + products) * static_cast<double>(schemes.size() + 1) *
-                                 core::mpfr_number_bytes(precision));
         const std::vector<TruthNumber> exact = to_truth(std::vector<double>(x.begin(), x.end()), precision);
         const std::vector<TruthNumber> product =
             matmul ? exact_product(subject.inputs, subject.weights.front()) : std::vector<TruthNumber>{};

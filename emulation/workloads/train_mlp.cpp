@@ -262,17 +262,20 @@ public:
     bool has_ground_truth() const override { return false; }
 
     void check(const Parameters& p) const override {
-        // Weights, momentum and gradients of every layer, in double, for 784 inputs and 10 classes.
+        // Weights, momentum and gradients of every layer, in double, for 784 inputs and 10 classes;
+        // a batch's activations and their gradients; and the images.
         std::vector<std::size_t> widths = parse_hidden(p.text("hidden"));
         widths.insert(widths.begin(), 784);
         widths.push_back(10);
-        double weights = 0;
+        double weights = 0, units = 0;
         for (std::size_t l = 0; l + 1 < widths.size(); ++l)
             weights += static_cast<double>(widths[l]) * static_cast<double>(widths[l + 1] + 1);
+        for (std::size_t w : widths) units += static_cast<double>(w);
         // With QAT a second model, the baseline of post-training quantization, trains beside it.
         const double models = parse_qat(p.text("qat")) ? 2 : 1;
         core::require_memory(fmt::format("train-mlp with hidden='{}' ({:.0f} parameters)", p.text("hidden"), weights),
-                             models * 3 * sizeof(double) * weights);
+                             models * sizeof(double) * (3 * weights + 4 * activation_rows(p, p.real("batch-size")) * units) +
+                                 image_dataset_bytes(p));
         parse_autocast(p.text("autocast-format"));
         check_export(p.text("export"));
         if (!p.text("export").empty() && p.integer("seeds") > 1)
@@ -280,6 +283,12 @@ public:
                 fmt::format("train-mlp: export writes one model per policy; with seeds={} there would be "
                             "{} (use seeds=1)",
                             p.integer("seeds"), p.integer("seeds")));
+    }
+
+    /// An epoch region per epoch, and a step region every log-every steps.
+    double recorded_regions(const Parameters& p) const override {
+        const double steps = std::ceil(static_cast<double>(image_dataset_sizes(p).first) / p.real("batch-size"));
+        return p.real("epochs") * (1 + std::floor(steps / p.real("log-every")));
     }
 
     void run(const Parameters& p, const PrecisionPolicy& policy, Trace& trace, RunControl& control) const override {

@@ -290,14 +290,21 @@ public:
         const std::vector<Selected> selected = select(c, parameters);
         std::uint64_t largest = 0;
         const WeightTensor* which = nullptr;
-        for (const Selected& s : selected)
+        // The mapped pages a run reads stay resident while the checkpoint is open: every selected
+        // tensor's sampled bytes (and as many of the reference's).
+        double mapped = 0;
+        for (const Selected& s : selected) {
             if (s.sampled_values() > largest) largest = s.sampled_values(), which = s.tensor;
+            mapped += static_cast<double>(s.tensor->data.size()) * static_cast<double>(s.sampled_values()) /
+                      static_cast<double>(s.tensor->count);
+        }
         const bool compared = !parameters.text("reference").empty();
         if (compared) counterparts(selected, c, open_checkpoint(parameters.text("reference")));
         // A reference adds its tensor's values in double.
         core::require_memory(
             fmt::format("weights: tensor '{}' ({} values; max-values samples fewer)", which->name, largest),
-            static_cast<double>(largest) * (bytes_per_sampled_value + (compared ? 8 : 0)));
+            static_cast<double>(largest) * (bytes_per_sampled_value + (compared ? 8 : 0)) +
+                (compared ? 2 : 1) * mapped);
     }
 
     void run(const Parameters& parameters, const PrecisionPolicy&, Trace& trace, RunControl& control) const override {

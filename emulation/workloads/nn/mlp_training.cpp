@@ -12,6 +12,7 @@ constexpr std::size_t synthetic_train_size = 2000;
 constexpr std::size_t synthetic_test_size = 500;
 constexpr std::size_t fashion_mnist_train_size = 60000;  // Xiao, Rasul, Vollgraf, arXiv:1708.07747
 constexpr std::size_t fashion_mnist_test_size = 10000;
+constexpr std::size_t test_chunk = 1000;  // test images evaluated together
 
 }  // namespace
 
@@ -40,6 +41,16 @@ std::pair<std::size_t, std::size_t> image_dataset_sizes(const Parameters& p) {
             size("test-size", fashion_mnist_test_size, synthetic_test_size)};
 }
 
+double image_dataset_bytes(const Parameters& p) {
+    const auto [train, test] = image_dataset_sizes(p);
+    constexpr double pixels = 28 * 28;
+    return 2 * static_cast<double>(train + test) * (pixels + 1);
+}
+
+double activation_rows(const Parameters& p, double batch) {
+    return std::max(batch, static_cast<double>(std::min(test_chunk, image_dataset_sizes(p).second)));
+}
+
 ImageDatasets load_image_datasets(const Parameters& p, std::uint64_t seed) {
     if (p.text("dataset") == "synthetic") {
         const auto [train_size, test_size] = image_dataset_sizes(p);
@@ -66,7 +77,7 @@ void shuffle(std::vector<std::size_t>& order, SeededRandom& random) {
 }
 
 double test_accuracy(MlpClassifier& model, const ImageDataset& test, RunControl& control) {
-    constexpr std::size_t chunk = 1000;
+    constexpr std::size_t chunk = test_chunk;
     std::vector<std::size_t> rows(test.size());
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
     std::vector<std::uint8_t> labels;

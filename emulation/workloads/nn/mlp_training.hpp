@@ -31,6 +31,12 @@ ImageDatasets load_image_datasets(const Parameters& p, std::uint64_t seed);
 /// How many training and test images load_image_datasets gives, without reading them (a size of
 /// 0 is all of Fashion-MNIST, 60000 and 10000, or the synthetic 2000 and 500).
 std::pair<std::size_t, std::size_t> image_dataset_sizes(const Parameters& p);
+/// The bytes load_image_datasets holds at most (for memory estimates): every image's pixels and
+/// label, twice while a file's values are copied into its dataset.
+double image_dataset_bytes(const Parameters& p);
+/// The rows of images a model holds activations for at once: a training batch of `batch` images,
+/// or the chunk of test images that test_accuracy evaluates together.
+double activation_rows(const Parameters& p, double batch);
 
 /// The dataset's images `rows` as pixel / 255, and their labels.
 Matrix batch_inputs(const ImageDataset& data, std::span<const std::size_t> rows, std::vector<std::uint8_t>& labels);
