@@ -9,7 +9,8 @@ namespace floatscope::emu {
 /// workload's check and check_ground_truth allow (core::MemoryTally), the values its regions
 /// keep (Workload::recorded_values) as doubles in a policy's trace (held until the truth has
 /// measured them) and as MPFR numbers in the truth's (an upper bound: the truth drops each region
-/// once measured), and the report rows of a policy's regions (Workload::recorded_regions). Throws floatscope::Error, as the checks do, when a part exceeds the memory limit.
+/// once measured), and the report rows of a policy's regions (Workload::recorded_regions). Throws
+/// floatscope::Error, as the checks do, when a part exceeds the memory limit.
 struct MemoryEstimate {
     double policy = 0;
     double truth = 0;

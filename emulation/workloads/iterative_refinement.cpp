@@ -343,9 +343,9 @@ public:
     /// The truth's elimination of [A, b] in MPFR at `precision` bits, beside A and b in double.
     void check_ground_truth(const Parameters& parameters, int precision) const override {
         const double n = parameters.real("n");
-        core::require_memory(
-            fmt::format("the iterative-refinement ground truth with n={} at {} bits", parameters.integer("n"), precision),
-            8 * 2 * n * (n + 1) + n * (n + 1) * core::mpfr_number_bytes(precision));
+        core::require_memory(fmt::format("the iterative-refinement ground truth with n={} at {} bits",
+                                         parameters.integer("n"), precision),
+                             8 * 2 * n * (n + 1) + n * (n + 1) * core::mpfr_number_bytes(precision));
     }
 
     void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,

@@ -307,7 +307,8 @@ public:
                        2 * z.products * core::mpfr_number_bytes(matmul_precision);
         if (trained) {
             const double hidden = parameters.real("hidden");
-            bytes += image_dataset_bytes(parameters) + 8 * (4 * z.values + 4 * activation_rows(parameters, 64) * (784 + hidden + 10));
+            bytes += image_dataset_bytes(parameters) +
+                     8 * (4 * z.values + 4 * activation_rows(parameters, 64) * (784 + hidden + 10));
         }
         core::require_memory(fmt::format("quantize of {:.0f} values", z.values), bytes);
     }

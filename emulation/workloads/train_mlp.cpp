@@ -273,9 +273,10 @@ public:
         for (std::size_t w : widths) units += static_cast<double>(w);
         // With QAT a second model, the baseline of post-training quantization, trains beside it.
         const double models = parse_qat(p.text("qat")) ? 2 : 1;
-        core::require_memory(fmt::format("train-mlp with hidden='{}' ({:.0f} parameters)", p.text("hidden"), weights),
-                             models * sizeof(double) * (3 * weights + 4 * activation_rows(p, p.real("batch-size")) * units) +
-                                 image_dataset_bytes(p));
+        core::require_memory(
+            fmt::format("train-mlp with hidden='{}' ({:.0f} parameters)", p.text("hidden"), weights),
+            models * sizeof(double) * (3 * weights + 4 * activation_rows(p, p.real("batch-size")) * units) +
+                image_dataset_bytes(p));
         parse_autocast(p.text("autocast-format"));
         check_export(p.text("export"));
         if (!p.text("export").empty() && p.integer("seeds") > 1)

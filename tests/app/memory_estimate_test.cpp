@@ -165,7 +165,5 @@ TEST_CASE("memory estimates hold: weights", "[memory]") {
     check_estimate("weights", {"model=" + checkpoint.string(), "schemes=int8,nf4"});
 }
 
-TEST_CASE("memory estimates hold: overflow-demo", "[memory]") {
-    check_estimate("overflow-demo", {"steps=64"});
-}
+TEST_CASE("memory estimates hold: overflow-demo", "[memory]") { check_estimate("overflow-demo", {"steps=64"}); }
 #endif

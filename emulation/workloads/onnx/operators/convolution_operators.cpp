@@ -76,9 +76,9 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
     {
         // Beside the output: one group's im2col columns and every window's taps.
         const double windows_taps = elements_in(s.kernel) * elements_in(windows.windows);
-        require_tensor(fmt::format("{}: an output of shape {} and its im2col columns", node.describe(), describe(shape)),
-                       elements_in(shape) + static_cast<double>(s.channels / s.groups) * windows_taps, true,
-                       windows_taps);
+        require_tensor(
+            fmt::format("{}: an output of shape {} and its im2col columns", node.describe(), describe(shape)),
+            elements_in(shape) + static_cast<double>(s.channels / s.groups) * windows_taps, true, windows_taps);
     }
     const std::vector<std::int64_t> taps = window_taps(windows);
     const std::size_t kernel = element_count(s.kernel), positions = element_count(windows.windows);
@@ -142,7 +142,8 @@ Outputs<Numerics> conv_transpose(const OperatorCall<Numerics>& call) {
     // Beside the output: each output position's list of writers (three words, and an index for
     // each tap and input position).
     require_tensor(fmt::format("{}: an output of shape {} and its writers", node.describe(), describe(shape)),
-                   elements_in(shape), true, 3 * elements_in(windows.extent) + elements_in(s.kernel) * elements_in(s.spatial));
+                   elements_in(shape), true,
+                   3 * elements_in(windows.extent) + elements_in(s.kernel) * elements_in(s.spatial));
     const std::vector<std::vector<std::size_t>> writers = contributions(window_taps(windows), kernel, inputs, outputs);
 
     std::vector<Number> y(s.batch * out_channels * outputs, call.numerics.from_double(0));
