@@ -145,11 +145,13 @@ TEST_CASE("train-mlp: bad parameters and a missing dataset give clear errors", "
     const auto parse = [](const std::vector<std::string>& a) { return Parameters::parse(workload().parameters(), a); };
     CHECK_THROWS_WITH(workload().check(parse({"hidden=100,x"})), Contains("hidden='100,x'"));
     CHECK_THROWS_WITH(workload().check(parse({"autocast-format=fp18"})), Contains("autocast-format"));
-    // 784*4097 + 2*4096*4097 + 4096*11 = 36819728 parameters, three doubles each: 842.7 MiB.
+    // 784*4097 + 2*4096*4097 + 4096*11 = 36819728 parameters, three doubles each (883.7 MB); four
+    // doubles per unit (784 + 3*4096 + 10) of a chunk of 1000 test images (418.6 MB); Fashion-MNIST's
+    // 70000 images of 785 bytes, twice (109.9 MB): 1412.2 MB = 1.3 GiB.
     const std::uint64_t limit = core::memory_limit();
     core::set_memory_limit(std::uint64_t{512} << 20);
     CHECK_THROWS_WITH(workload().check(parse({"hidden=4096,4096,4096"})), Contains("hidden='4096,4096,4096'") &&
-                                                                              Contains("needs 842.7 MiB") &&
+                                                                              Contains("needs 1.3 GiB") &&
                                                                               Contains("the limit is 512 MiB"));
     core::set_memory_limit(limit);
     Trace trace;
