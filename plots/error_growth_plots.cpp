@@ -112,7 +112,7 @@ std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasur
                                   "Bits of error (log2 ULPs, worst and mean point) per %1",
                                   {"bits of error", AxisScale::Linear, 10, {}, {}}};
         std::vector<PlotModel> plots = metric_plots(report, {metric::bits_error_max, metric::bits_error_avg}, spec);
-        add_note(plots, never_ended_note(report, "counted as all bits wrong"));
+        add_note(plots, never_ended_note(report, "left out"));
         return plots;
     }
     const MetricPlotSpec spec{"error_growth_bits_correct_min",
