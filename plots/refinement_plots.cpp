@@ -10,8 +10,8 @@ namespace floatscope::plots {
 
 namespace {
 
-/// "\n(ended: fp16 LU at x_5 (no progress): forward error 2.5e-07, 4.2x its limiting accuracy ...)",
-/// a policy a line: the reader sees which test ended each run and whether it reached the limit.
+/// "\nfp16 LU ended at x_5 (no progress): forward error 2.5e-07, 4.2x its limiting accuracy ...", a
+/// policy a line: the reader sees which test ended each run and whether it reached the limit.
 std::string ending_note(const emu::Report& report) {
     std::string note;
     for (const emu::RefinementEnding& ending : emu::refinement_endings(report))
@@ -23,7 +23,7 @@ std::string ending_note(const emu::Report& report) {
 
 std::vector<PlotModel> refinement_plots(const emu::Report& report) {
     const MetricPlotSpec errors{"refinement",
-                                "Forward error per %1, its limiting accuracy (an estimate), the stopping test",
+                                "Forward error and stopping test per %1",
                                 {"forward error, stopping test", AxisScale::Log, 10, {}, {}}};
     std::vector<PlotModel> plots = metric_plots(report,
                                                 {metric::forward_error, metric::error_bound_limiting_accuracy,

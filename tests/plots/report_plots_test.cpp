@@ -349,7 +349,7 @@ TEST_CASE(
     CHECK(errors.id == "refinement_iteration");
     // The ending, and that its forward error 1e-16 is 2.5 times the limiting accuracy 4e-17.
     CHECK(errors.title ==
-          "Forward error per iteration, its limiting accuracy (an estimate), the stopping test\n"
+          "Forward error and stopping test per iteration\n"
           "fp16 factors ended at iteration 5 (no progress): forward error 1e-16, 2.5x its limiting accuracy 4e-17 "
           "(an estimate)");
     CHECK(errors.y_axis.scale == AxisScale::Log);

@@ -12,6 +12,7 @@
 
 #include "app/gui/simulator/advisor_view.hpp"
 #include "app/gui/simulator/compare_view.hpp"
+#include "app/gui/simulator/graph_panel.hpp"
 #include "app/gui/simulator/results_view.hpp"
 #include "app/gui/simulator/run_overlay.hpp"
 #include "app/gui/simulator/run_title.hpp"
@@ -212,6 +213,7 @@ QString SimulatorWorkspace::wait_for_run(const std::function<bool()>& start) {
 void SimulatorWorkspace::finish(const emu::Report& report) {
     speed_.learn(report);
     runs_.push_back({running_title_.toStdString(), running_setup_, report});
+    runner_->graph_panel()->show_errors(report);
     list_runs();
     if (!landing_plot_.empty()) results_->select_plot(landing_plot_);
     // A story's result says what it shows, above the figure that shows it.
