@@ -247,6 +247,20 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
     append_policy_totals(s, policy, seconds.count(), rows);
 }
 
+}  // namespace
+
+std::optional<std::string> policy_refusal(const Workload& workload, const PrecisionPolicy& policy) {
+    // A clause the workload would ignore must not pass silently.
+    if (policy.has_graph_clauses() && !workload.reads_graph_policy())
+        return fmt::format(
+            "ops, nodes, autocast and weights clauses select the nodes of a graph; workload '{}' has "
+            "none (they apply to onnx)",
+            workload.name());
+    return std::nullopt;
+}
+
+namespace {
+
 void check_request(const RunRequest& r) {
     if (r.workload == nullptr) throw Error("no workload given");
     if (r.policies.empty()) throw Error("workload '" + r.workload->name() + "': no precision policy given");
@@ -254,12 +268,8 @@ void check_request(const RunRequest& r) {
     for (const PrecisionPolicy& p : r.policies) {
         if (++names[p.name] == 2)
             throw Error("two policies are named '" + p.name + "'; give one another name (name=... in the policy)");
-        // A clause the workload would ignore must not pass silently.
-        if (p.has_graph_clauses() && !r.workload->reads_graph_policy())
-            throw Error(
-                fmt::format("policy '{}': ops, nodes, autocast and weights clauses select the nodes of a graph; "
-                            "workload '{}' has none (they apply to onnx)",
-                            p.name, r.workload->name()));
+        if (const std::optional<std::string> refusal = policy_refusal(*r.workload, p))
+            throw Error(fmt::format("policy '{}': {}", p.name, *refusal));
     }
     if (r.ground_truth && r.workload->has_ground_truth() &&
         (r.mpfr_precision < min_mpfr_precision || r.mpfr_precision > max_mpfr_precision))

@@ -475,6 +475,41 @@ TEST_CASE("Compare's final error is the normwise one, and reports from before it
     CHECK(before.underflow == 5);
 }
 
+TEST_CASE("a policy the workload cannot run is shown disabled with the reason and left out, not the run",
+          "[gui]") {
+    test::gui_application();
+    Workspace w;
+    // An onnx policy with ops clauses, carried to gemm, beside one gemm can run.
+    const gui::RunSetup setup{"gemm",
+                              {{"m", "4"}, {"n", "4"}, {"k", "64"}},
+                              {{"name=onnx mix; fp32; ops MatMul = bf16", {}}, {"bf16", {}}}};
+    w.ws.runner_view()->set_setup(setup);
+    gui::PolicyEditor& policies = *w.ws.runner_view()->policy_editor();
+    const QListWidgetItem& refused = *policies.list()->item(0);
+    CHECK(refused.text().endsWith("(not run here)"));
+    CHECK(refused.font().italic());
+    CHECK(refused.toolTip().contains("workload 'gemm' has none (they apply to onnx)"));
+    CHECK(policies.list()->item(1)->text() == "bf16");
+    CHECK(policies.list()->item(1)->toolTip().isEmpty());
+    policies.list()->setCurrentRow(0);
+    CHECK(policies.validation_message().startsWith("Not run on this workload"));
+    // The run goes ahead with bf16 and says what it left out.
+    w.finished.clear();
+    REQUIRE(w.ws.start_run());
+    REQUIRE(wait_for_run(w.finished, w.failed));
+    REQUIRE(w.failed.count() == 0);
+    CHECK(w.ws.runner_view()->message().contains("Left out (not for this workload): onnx mix: ops, nodes"));
+    const QAbstractItemModel& compare = *w.ws.compare_view()->table()->model();
+    REQUIRE(compare.rowCount() == 1);
+    CHECK(compare.index(0, 0).data().toString() == "bf16");
+    // Back on onnx the same policy runs: nothing is refused there.
+    w.ws.runner_view()->set_setup({"onnx", {}, setup.policies});
+    CHECK(policies.list()->item(0)->text() == "name=onnx mix; fp32; ops MatMul = bf16");
+    // Where no policy is left, the run is refused, saying why.
+    CHECK_THROWS_WITH(gui::build_requests({"gemm", {}, {setup.policies[0]}}, 1),
+                      Catch::Contains("no policy applies to gemm: onnx mix: ops, nodes"));
+}
+
 TEST_CASE("the graph table: each policy's normwise error per node, coloured by bits correct, only for its model",
           "[gui]") {
     test::gui_application();
