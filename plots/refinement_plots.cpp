@@ -14,8 +14,10 @@ namespace {
 /// policy a line: the reader sees which test ended each run and whether it reached the limit.
 std::string ending_note(const emu::Report& report) {
     std::string note;
-    for (const emu::RefinementEnding& ending : emu::refinement_endings(report))
-        note += "\n" + track_name(report, ending.stop->run, ending.stop->policy) + " ended " + emu::describe(ending);
+    for (const emu::RefinementEnding& ending : emu::refinement_endings(report)) {
+        note += '\n';
+        note += track_name(report, ending.stop->run, ending.stop->policy) + " ended " + emu::describe(ending);
+    }
     return note;
 }
 
