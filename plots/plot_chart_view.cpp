@@ -9,12 +9,14 @@
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QCursor>
+#include <QFontMetrics>
 #include <QGraphicsLayout>
 #include <QKeyEvent>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QMouseEvent>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QToolTip>
 #include <QValueAxis>
@@ -255,15 +257,11 @@ PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* p
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     setFrameShape(QFrame::NoFrame);
     setBackgroundBrush(dark_ ? chart->backgroundBrush() : QBrush(Qt::white));
-    // A title of two lines (a note under it) as rich text: Qt elides a long one-line title.
-    const QString title = text(model_.title);
-    chart->setTitle(title.contains(QLatin1Char('\n'))
-                        ? title.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))
-                        : title);
     QFont title_font = chart->titleFont();
     title_font.setPointSizeF(title_font.pointSizeF() * 1.3);
     title_font.setBold(true);
     chart->setTitleFont(title_font);
+    fit_title();
     chart->legend()->setAlignment(Qt::AlignBottom);
 
     x_axis_ = make_axis(model_.x_axis, visible_x_range(model_), all_integers(model_), 8);
@@ -504,6 +502,34 @@ void PlotChartView::show_tooltip(const Series& series, QPointF point, bool hover
     QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2 = %3\n%4 = %5")
                                            .arg(text(series.name), text(model_.x_axis.label), x_text,
                                                 text(model_.y_axis.label), text(core::csv_number(best->y))));
+}
+
+void PlotChartView::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    fit_title();
+}
+
+void PlotChartView::fit_title() {
+    const QFontMetrics metrics(chart()->titleFont());
+    const int width = std::max(200, this->width() - 24);  // the chart's margins, and Qt's own
+    QStringList lines;
+    for (const QString& line : text(model_.title).split(QLatin1Char('\n'))) {
+        QString current;
+        for (const QString& word : line.split(QLatin1Char(' '))) {
+            const QString longer = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+            if (!current.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+                lines << current;
+                current = word;
+            } else {
+                current = longer;
+            }
+        }
+        lines << current;
+    }
+    // More than one line as rich text; one line as plain text, whose HTML-like characters stay text.
+    if (lines.size() == 1) return chart()->setTitle(lines.front());
+    for (QString& line : lines) line = line.toHtmlEscaped();
+    chart()->setTitle(lines.join(QStringLiteral("<br>")));
 }
 
 void PlotChartView::reset_zoom() { chart()->zoomReset(); }

@@ -67,8 +67,13 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    /// Wraps the title to the new width.
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// The title (its notes on lines of their own) wrapped at words to the view's width: Qt elides
+    /// a title line wider than the chart, and with it every line after.
+    void fit_title();
     void add_band(const Band& band);
     void add_series(const Series& series, QColor colour, LinePattern pattern, int bar_slot, int bar_slots);
     /// The series' NaN and +inf points drawn at the top of the plot, marked "NaN" (bars: a bar

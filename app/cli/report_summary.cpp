@@ -11,6 +11,7 @@
 #include "app/cli/table.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/simulation/report_findings.hpp"
 
 namespace floatscope::cli {
 
@@ -30,6 +31,14 @@ std::string cell(const Line& line, const std::string& name, const char* style) {
     return fmt::format(fmt::runtime(style), found->second);
 }
 
+std::string region_name(const emu::ReportRow& r) {
+    return r.region.empty() ? fmt::format("{} {}", r.region_kind, r.region_index) : r.region;
+}
+
+std::string policy_name(const emu::ReportRow& r, bool several_runs) {
+    return several_runs ? fmt::format("{} (run {})", r.policy, r.run) : r.policy;
+}
+
 /// A policy whose results are NaN or infinite where the truth is finite (an unbounded normwise
 /// error) failed there, however good its other regions look: said under the table, a line per
 /// policy, so that a glance at the last region never hides it.
@@ -44,17 +53,25 @@ void print_failures(const std::vector<Line>& lines, bool several_runs, std::ostr
         const auto error = line.metrics.find(emu::metric::normwise_rel_error);
         if (error == line.metrics.end() || !std::isinf(error->second)) continue;
         const emu::ReportRow& r = *line.first;
-        const std::string who = several_runs ? fmt::format("{} (run {})", r.policy, r.run) : r.policy;
+        const std::string who = policy_name(r, several_runs);
         auto it = std::find_if(failures.begin(), failures.end(), [&](const Failure& f) { return f.who == who; });
-        if (it == failures.end())
-            it = failures.insert(
-                failures.end(),
-                {who, 0, r.region.empty() ? fmt::format("{} {}", r.region_kind, r.region_index) : r.region});
+        if (it == failures.end()) it = failures.insert(failures.end(), {who, 0, region_name(r)});
         ++it->regions;
     }
     for (const Failure& f : failures)
         out << fmt::format("FAILED: {}: NaN or infinite results where the truth is finite in {} region{} (first: {})\n",
                            f.who, f.regions, f.regions == 1 ? "" : "s", f.first);
+}
+
+/// A bound drawn beside a measurement it does not bound, and where each refinement ended against
+/// its limiting accuracy: said under the table, where the plots say it too.
+void print_findings(const emu::Report& report, bool several_runs, std::ostream& out) {
+    for (const emu::BoundExcess& excess : emu::deterministic_bound_excesses(report))
+        out << fmt::format("ABOVE BOUND: {}: normwise error {:.3g} above its deterministic bound {:.3g} at {}\n",
+                           policy_name(*excess.error, several_runs), excess.error->value, excess.bound,
+                           region_name(*excess.error));
+    for (const emu::RefinementEnding& ending : emu::refinement_endings(report))
+        out << fmt::format("ENDED: {}: {}\n", policy_name(*ending.stop, several_runs), emu::describe(ending));
 }
 
 }  // namespace
@@ -99,7 +116,7 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
         Row row;
         if (several_runs) row.push_back(r.run);
         row.push_back(r.policy);
-        row.push_back(r.region.empty() ? fmt::format("{} {}", r.region_kind, r.region_index) : r.region);
+        row.push_back(region_name(r));
         row.push_back(cell(line, emu::metric::normwise_rel_error, "{:.3g}"));
         row.push_back(cell(line, emu::metric::normwise_bits_correct, "{:.1f}"));
         row.push_back(cell(line, emu::metric::underflow_count, "{:.0f}"));
@@ -110,6 +127,7 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
     }
     table.print(out);
     print_failures(lines, several_runs, out);
+    print_findings(report, several_runs, out);
     for (const std::string& d : diverged)
         out << "DIVERGED: " << d
             << " of the control flow (If branch, Loop trip count) other than the truth's; "

@@ -39,6 +39,7 @@ struct Stats {
         ++count;
     }
     double mean() const { return count == 0 ? std::nan("") : sum / static_cast<double>(count); }
+    double maximum() const { return count == 0 ? std::nan("") : max; }
 };
 
 /// The numbers of a result in order (tensors flattened; booleans as 1 and 0).
@@ -153,7 +154,7 @@ public:
         std::vector<ReportRow> rows;
         auto add = [&](const std::string& kind, int index, const std::string& label, const Stats& s) {
             for (const auto& [name, value] : {std::pair<const char*, double>{metric::bits_error_avg, s.mean()},
-                                              {metric::bits_error_max, s.max},
+                                              {metric::bits_error_max, s.maximum()},
                                               {metric::samples, static_cast<double>(s.count)}})
                 rows.push_back({"1", out.workload, out.format, kind, index, label, name, value});
         };
@@ -168,9 +169,9 @@ public:
 private:
     void finish(Outcome& out) const {
         out.bits_error_avg = bits_.mean();
-        out.bits_error_max = bits_.max;
+        out.bits_error_max = bits_.maximum();
         out.rel_error_avg = relative_.mean();
-        out.rel_error_max = relative_.max;
+        out.rel_error_max = relative_.maximum();
         out.bits_correct_mean = correct_.mean();
         out.bits_correct_min = correct_.count == 0 ? std::nan("") : correct_.min;
         out.rejected = pre_rejected_ + nan_rejected_ + budget_rejected_;
@@ -254,10 +255,15 @@ private:
         } catch (const BudgetExceeded&) {
             exceeded = true;
         }
-        if (exceeded || computed.size() != truth.size()) computed.assign(truth.size(), std::nan(""));
         ++out.samples;
         if (options_.on_point) options_.on_point(out.samples, options_.samples);
-        out.budget_exceeded += exceeded ? 1 : 0;
+        // A point whose emulated loop never ended has no result to score: it is counted, and left
+        // out of the errors (scored as all bits wrong, it would make an average of the budget).
+        if (exceeded) {
+            ++out.budget_exceeded;
+            return;
+        }
+        if (computed.size() != truth.size()) computed.assign(truth.size(), std::nan(""));
         out.overflow += emulated_.flags.has(core::ExceptionFlags::overflow) ? 1 : 0;
         out.underflow += emulated_.flags.has(core::ExceptionFlags::underflow) ? 1 : 0;
         out.nan += std::any_of(computed.begin(), computed.end(), [](double x) { return std::isnan(x); }) ? 1 : 0;
@@ -270,7 +276,6 @@ private:
             const double p = nearest_.spec().mantissa_bits + 1;
             correct_.add(std::isnan(relative) ? 0.0 : std::clamp(-std::log2(relative), 0.0, p));
         }
-        if (exceeded) return;
         const auto& emulated_bindings = emulated_run_.binding_values();
         const auto& truth_bindings = truth_run_.binding_values();
         for (std::size_t k = 0; k < bindings_.size(); ++k)

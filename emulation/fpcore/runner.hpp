@@ -80,7 +80,8 @@ std::vector<Benchmark> list_benchmarks(const std::vector<std::vector<FPCore>>& f
 /// on the seed and their names only, not on which other benchmarks and formats run) and rejected when :pre is false or
 /// the ground truth is NaN (as Herbie discards them) or runs past the limits (the benchmark is unevaluable when such
 /// points outnumber the valid ones by more than 2); the emulated run may iterate twice the exact program's iterations
-/// and 1000 more, and running past that (or repeating a loop state) counts in budget_exceeded with a NaN result.
+/// and 1000 more, and running past that (or repeating a loop state) counts in budget_exceeded and leaves the point out
+/// of the errors and the exception counts (NaN errors where no point ended).
 /// A (while TRUE ...) loop runs EvaluationLimits::endless_loop_iterations times, in both.
 /// Fewer than half the requested samples after 10x the draws (or past the time budget) is an error naming the ranges.
 /// When every argument is fixed (by :example, see argument_ranges, or because there are none) the benchmark runs once

@@ -21,6 +21,7 @@
 #include "core/memory_budget.hpp"
 #include "core/parallel_rows.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/simulation/concurrent_progress.hpp"
 #include "emulation/simulation/control_divergence.hpp"
 #include "emulation/simulation/memory_admission.hpp"
 #include "emulation/simulation/memory_estimate.hpp"
@@ -247,6 +248,20 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
     append_policy_totals(s, policy, seconds.count(), rows);
 }
 
+}  // namespace
+
+std::optional<std::string> policy_refusal(const Workload& workload, const PrecisionPolicy& policy) {
+    // A clause the workload would ignore must not pass silently.
+    if (policy.has_graph_clauses() && !workload.reads_graph_policy())
+        return fmt::format(
+            "ops, nodes, autocast and weights clauses select the nodes of a graph; workload '{}' has "
+            "none (they apply to onnx)",
+            workload.name());
+    return std::nullopt;
+}
+
+namespace {
+
 void check_request(const RunRequest& r) {
     if (r.workload == nullptr) throw Error("no workload given");
     if (r.policies.empty()) throw Error("workload '" + r.workload->name() + "': no precision policy given");
@@ -254,12 +269,8 @@ void check_request(const RunRequest& r) {
     for (const PrecisionPolicy& p : r.policies) {
         if (++names[p.name] == 2)
             throw Error("two policies are named '" + p.name + "'; give one another name (name=... in the policy)");
-        // A clause the workload would ignore must not pass silently.
-        if (p.has_graph_clauses() && !r.workload->reads_graph_policy())
-            throw Error(
-                fmt::format("policy '{}': ops, nodes, autocast and weights clauses select the nodes of a graph; "
-                            "workload '{}' has none (they apply to onnx)",
-                            p.name, r.workload->name()));
+        if (const std::optional<std::string> refusal = policy_refusal(*r.workload, p))
+            throw Error(fmt::format("policy '{}': {}", p.name, *refusal));
     }
     if (r.ground_truth && r.workload->has_ground_truth() &&
         (r.mpfr_precision < min_mpfr_precision || r.mpfr_precision > max_mpfr_precision))
@@ -345,6 +356,9 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
     if (precision > 0) precision_scope.emplace(precision);
 
     RunControl batch(control, 0, 1, "");
+    // Jobs run at once on the threads: one fraction over them all, which never goes back. Each job
+    // an equal share: what a job costs (a truth beside a policy) is not known before it runs.
+    ConcurrentProgress progress(batch, std::vector<double>(jobs.size(), 1.0));
     // One limit for the process: jobs on several threads wait rather than hold more together.
     MemoryAdmission admission(core::memory_limit());
     std::atomic<std::size_t> next_job{0};
@@ -368,8 +382,9 @@ Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl&
             admission.admit(j, jobs[j].policy ? s.policy_bytes : s.truth_bytes, run);
             const std::string what = jobs[j].policy ? s.request->policies[*jobs[j].policy].name : "ground truth";
             const std::string label = several_runs ? "run " + s.request->run_id + ", " + what : what;
-            const double size = 1.0 / static_cast<double>(jobs.size());
-            RunControl job_control(batch, static_cast<double>(j) * size, static_cast<double>(j + 1) * size, label);
+            RunControl job_control(batch, [&progress, j, label](double fraction, const std::string& message) {
+                progress.report(j, fraction, label + ": " + message);
+            });
             try {
                 if (jobs[j].policy && s.with_truth) {
                     // The truth waits for this job: every way out of here must count it finished.

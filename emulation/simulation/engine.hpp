@@ -54,6 +54,10 @@ Report run(const RunRequest& request, RunControl& control);
 Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl& control,
                const ReportStream* stream = nullptr);
 
+/// Why `workload` cannot run `policy`, known before it runs (clauses that select a graph's nodes,
+/// for a workload without a graph); nullopt when nothing is known against it.
+std::optional<std::string> policy_refusal(const Workload& workload, const PrecisionPolicy& policy);
+
 /// What a report says of the run `request` asks for (its RunInfo), before it runs.
 RunInfo run_info(const RunRequest& request);
 

@@ -1,6 +1,7 @@
 #include "emulation/simulation/metric_vocabulary.hpp"
 
 #include <charconv>
+#include <cmath>
 
 namespace floatscope::emu::metric {
 namespace {
@@ -83,10 +84,11 @@ constexpr MetricDefinition definitions[] = {
     {work_resident_bytes, E, "bytes the workload holds at once"},
     {samples, F, "points sampled and evaluated"},
     {rejected_count, F, "points the precondition rejected"},
-    {bits_error_avg, F, "mean of Herbie's bits of error over the points"},
-    {bits_error_max, F, "largest bits of error over the points"},
+    {bits_error_avg, F, "mean of Herbie's bits of error over the points that ended (budget_exceeded_count left out)"},
+    {bits_error_max, F, "largest bits of error over the points that ended"},
     {rel_error_avg, F, "mean relative error over the points"},
-    {budget_exceeded_count, F, "points whose loops ran past the iteration budget"},
+    {budget_exceeded_count, F,
+     "points whose loops ran past the iteration budget: left out of the errors and the exception counts"},
     {uniform_in_value, F, "1 when inputs were sampled uniformly in value, 0 when in bit patterns"},
     {error, F, "1 on the row that reports a benchmark's failure (its region names the reason)"},
     {k, W, "gemm: the inner dimension of the region's product"},
@@ -111,6 +113,14 @@ constexpr MetricDefinition definitions[] = {
     {backward_error, W, "iterative-refinement: normwise backward error of x"},
     {residual_norm, W, "iterative-refinement: ||b - A x||_inf"},
     {converged, W, "iterative-refinement: 1 once the residual met the tolerance"},
+    {stopping_test_value, W,
+     "iterative-refinement: what the stop parameter's test holds to stopping_tolerance: ||d||_inf / ||x||_inf of "
+     "the correction that made the region's iterate (correction), ||r||_inf / (||A||_inf ||x||_inf) (residual)"},
+    {stopping_tolerance, W,
+     "iterative-refinement: the stopping test's tolerance: u (correction), sqrt(n) u (residual)"},
+    {stop_reason, W,
+     "iterative-refinement, the last iteration: why the refinement ended there: 1 the residual test, 2 the "
+     "correction test, 3 no progress (the correction shrank by less than half), 4 max-iterations, 5 NaN or inf"},
     {mse, W, "quantize, weights: mean squared error of the dequantized tensor"},
     {sqnr_db, W, "quantize, weights: signal to quantization noise ratio in dB"},
     {max_abs_error, W, "quantize, weights: largest absolute error of the dequantized tensor"},
@@ -163,6 +173,18 @@ std::span<const MetricDefinition> vocabulary() { return definitions; }
 const MetricDefinition* find_definition(std::string_view name) {
     for (const MetricDefinition& d : definitions)
         if (d.is_prefix ? name.starts_with(d.name) : name == d.name) return &d;
+    return nullptr;
+}
+
+const char* refinement_stop_text(double stop_reason) {
+    if (!(stop_reason >= 1 && stop_reason <= 5) || stop_reason != std::floor(stop_reason)) return nullptr;
+    switch (static_cast<RefinementStop>(static_cast<int>(stop_reason))) {
+        case RefinementStop::ResidualTest: return "the residual test";
+        case RefinementStop::CorrectionTest: return "the correction test";
+        case RefinementStop::NoProgress: return "no progress";
+        case RefinementStop::MaxIterations: return "max-iterations";
+        case RefinementStop::NotFinite: return "NaN or inf";
+    }
     return nullptr;
 }
 

@@ -116,6 +116,13 @@ inline constexpr const char* forward_error = "forward_error";  // iterative-refi
 inline constexpr const char* backward_error = "backward_error";
 inline constexpr const char* residual_norm = "residual_norm";
 inline constexpr const char* converged = "converged";
+inline constexpr const char* stopping_test_value = "stopping_test_value";
+inline constexpr const char* stopping_tolerance = "stopping_tolerance";
+inline constexpr const char* stop_reason = "stop_reason";
+/// The values of stop_reason: why an iterative refinement ended where it did.
+enum class RefinementStop { ResidualTest = 1, CorrectionTest, NoProgress, MaxIterations, NotFinite };
+/// "the residual test", "no progress", ...; nullptr for a value that names no RefinementStop.
+const char* refinement_stop_text(double stop_reason);
 inline constexpr const char* mse = "mse";  // quantize, per scheme
 inline constexpr const char* sqnr_db = "sqnr_db";
 inline constexpr const char* max_abs_error = "max_abs_error";

@@ -28,6 +28,9 @@ public:
     /// The part [begin, end] of `parent`'s progress; messages are prefixed with `label`.
     RunControl(RunControl& parent, double begin, double end, std::string label)
         : parent_(&parent), begin_(begin), end_(end), label_(std::move(label)) {}
+    /// Cancelled with `parent`, its progress going to `progress` instead (one of several jobs that
+    /// run at once: ConcurrentProgress sums them for the parent).
+    RunControl(RunControl& parent, ProgressCallback progress) : progress_(std::move(progress)), parent_(&parent) {}
     RunControl(const RunControl&) = delete;
     RunControl& operator=(const RunControl&) = delete;
 
@@ -40,11 +43,11 @@ public:
     /// throws Cancelled when cancellation was requested.
     void checkpoint(double fraction, const std::string& message) {
         check_cancelled();
-        if (parent_ != nullptr)
+        if (progress_)
+            progress_(fraction, message);
+        else if (parent_ != nullptr)
             parent_->checkpoint(begin_ + fraction * (end_ - begin_),
                                 label_.empty() ? message : label_ + ": " + message);
-        else if (progress_)
-            progress_(fraction, message);
     }
     /// Checks for cancellation only (inner loops).
     void check_cancelled() const {

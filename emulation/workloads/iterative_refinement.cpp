@@ -275,6 +275,24 @@ private:
     std::vector<std::size_t> pivots_;  ///< row k was swapped with row pivots_[k]
 };
 
+/// Why the refinement ends at an iterate, or nullopt to go on. `correction` is ||d|| / ||x|| of
+/// the correction that made the iterate, `previous` of the one before (NaN while there is none).
+/// The correction test is that of LAPACK's extra-precise xGERFSX (Demmel, Hida, Kahan, Li,
+/// Mukherjee and Riedy, ACM TOMS 32(2), 2006): the iterate has converged once its correction is at
+/// most u, and makes no more progress once a correction shrinks by less than half of the one before,
+/// which is where the forward error meets its limiting accuracy, where the residual test (a
+/// backward error) may end the iteration well above it.
+std::optional<metric::RefinementStop> stop_reason(const std::string& stop, bool finite, bool residual_converged,
+                                                  double correction, double previous, double u, bool last_allowed) {
+    using metric::RefinementStop;
+    if (!finite) return RefinementStop::NotFinite;
+    if (stop == "residual" && residual_converged) return RefinementStop::ResidualTest;
+    if (stop == "correction" && correction <= u) return RefinementStop::CorrectionTest;
+    if (stop == "correction" && correction > previous / 2) return RefinementStop::NoProgress;
+    if (last_allowed) return RefinementStop::MaxIterations;
+    return std::nullopt;
+}
+
 class IterativeRefinement final : public Workload {
 public:
     std::string name() const override { return "iterative-refinement"; }
@@ -296,15 +314,26 @@ public:
                "operations that produced x_i and its residual. Metrics: forward_error (||x - x_hat||_inf / "
                "||x_hat||_inf against the solution of the generated system, solved in MPFR at 128 bits), "
                "backward_error (normwise, with the residual computed exactly), residual_norm (||r||_inf as "
-               "computed in u_r), and converged: 1 once ||r||_inf <= sqrt(n) u ||A||_inf ||x||_inf, the "
-               "stopping test of LAPACK's dsgesv, after which the iteration stops (as it does on NaN or "
-               "inf). Theory: while kappa u_f is well below 1 the error falls by a factor of about kappa u_f "
-               "per step, to about u when u_r = u^2 and about kappa u when u_r = u; from kappa u_f ~ 1 on "
-               "(fp16: kappa ~ 2048) convergence is no longer guaranteed. Observed with fp16 factors, fp64 "
-               "elsewhere, n = 50: kappa = 10^2 converges in 7 steps, 10^3 in 10, 2 x 10^3 still in 12, "
-               "10^4 diverges. With a binary128 residual (accumulate=binary128) and stop=none the forward error "
-               "of kappa up to 5 x 10^3 reaches 10 u, where an fp64 residual stalls near kappa u. The ground truth is the solution of the generated system in MPFR (Gaussian "
-               "elimination, n^3/3 operations: hence n <= 100).";
+               "computed in u_r), converged (1 once ||r||_inf <= sqrt(n) u ||A||_inf ||x||_inf, the "
+               "stopping test of LAPACK's dsgesv), error_bound_limiting_accuracy (u + 4 n u_r kappa, Carson "
+               "and Higham's estimate of where the forward error settles), stopping_test_value and "
+               "stopping_tolerance (the test the stop parameter chose), and, in the last region, stop_reason "
+               "(1 the residual test, 2 the correction test, 3 no progress, 4 max-iterations, 5 NaN or inf). "
+               "stop=correction (the default) is LAPACK xGERFSX's test (Demmel et al., ACM TOMS 32(2), 2006): "
+               "the iteration ends once the correction that made x_i is at most u ||x_{i-1}||, or shrank by "
+               "less than half of the one before: where the forward error meets its limit. stop=residual "
+               "ends on the backward error, possibly while the forward error is still kappa times larger; "
+               "stop=none runs max-iterations steps. Theory: while kappa u_f is well below 1 the error falls "
+               "by a factor of about kappa u_f per step, to about u when u_r = u^2 and about kappa u when "
+               "u_r = u; from kappa u_f ~ 1 on (fp16: kappa ~ 2048) convergence is no longer guaranteed. "
+               "Observed with fp16 factors, fp64 elsewhere, n = 50: the correction test ends kappa = 10^2 at "
+               "x_9, 10^3 at x_12, 2 x 10^3 at x_15 (forward errors 1.8e-15, 2.4e-14, 3.7e-14), the residual "
+               "test at x_7, x_10, x_12 (1.7e-15, 5.5e-14, 2.8e-13); 10^4 diverges (no progress at x_2). "
+               "With fp32 storage, fp16 factors and fp64 residuals at kappa = 10^2 the corrections stop at "
+               "a forward error of 2.5e-7 (4 u), where the residual test ends at 3.0e-6. With a binary128 "
+               "residual (accumulate=binary128) and stop=none the forward error of kappa up to 5 x 10^3 "
+               "reaches 10 u, where an fp64 residual stalls near kappa u. The ground truth is the solution "
+               "of the generated system in MPFR (Gaussian elimination, n^3/3 operations: hence n <= 100).";
     }
     const std::vector<ParameterSpec>& parameters() const override {
         static const std::vector<ParameterSpec> schema = {
@@ -314,12 +343,13 @@ public:
             {"seed", ParameterType::Integer, "1", 0, 9007199254740991.0, {}, "seed of A, x* and stochastic rounding"},
             {"stop",
              ParameterType::Choice,
-             "residual",
+             "correction",
              0,
              0,
-             {"residual", "none"},
-             "stop once converged (the residual test), or run all max-iterations steps (to watch the "
-             "forward error reach its limiting accuracy)"},
+             {"correction", "residual", "none"},
+             "stop where the corrections stop shrinking (the forward error's limit: LAPACK xGERFSX's test), "
+             "once the residual is small (a backward error: LAPACK dsgesv's test), or run all max-iterations "
+             "steps"},
         };
         return schema;
     }
@@ -353,11 +383,12 @@ public:
         const LinearSystem system = generated_system(parameters);
         const ErrorMeasures measures(system);
         const int max_iterations = static_cast<int>(parameters.integer("max-iterations"));
-        const bool stop_when_converged = parameters.text("stop") == "residual";
+        const std::string stop = parameters.text("stop");
         Refinement refinement(system, policy, static_cast<std::uint64_t>(parameters.integer("seed")));
-        const double tolerance = std::sqrt(static_cast<double>(system.n)) *
-                                 core::format_properties(refinement.working_format()).unit_roundoff *
-                                 refinement.a_norm();
+        const double u = core::format_properties(refinement.working_format()).unit_roundoff;
+        const double a_norm = refinement.a_norm();
+        // dsgesv's residual test: ||r|| <= sqrt(n) u ||A|| ||x||.
+        const double residual_tolerance = std::sqrt(static_cast<double>(system.n)) * u;
         // Carson and Higham (SIAM J. Sci. Comput. 40(2), 2018, 3.2): the forward error converges to
         // about u + 4 n u_r cond(A, x), with kappa standing for cond(A, x).
         const double limiting_accuracy =
@@ -371,6 +402,9 @@ public:
             refinement.factorize();
             x = refinement.in_working(refinement.solve(refinement.b()));
         }
+        // ||d_{i-1}|| / ||x_{i-1}||, the correction that made x_i, and the one before it, for the
+        // correction test.
+        double correction = NAN, previous_correction = NAN;
         for (int i = 0;; ++i) {
             std::vector<double> r;
             {
@@ -378,8 +412,10 @@ public:
                 r = refinement.residual(x);
             }
             const double residual_norm = norm_inf(r);
-            const bool finite = std::isfinite(norm_inf(x));
-            const bool converged = finite && residual_norm <= tolerance * norm_inf(x);
+            const double x_norm = norm_inf(x);
+            const bool finite = std::isfinite(x_norm);
+            const double relative_residual = residual_norm / (a_norm * x_norm);
+            const bool converged = finite && relative_residual <= residual_tolerance;
             TraceRegion& region = trace.add_region("iteration", i, fmt::format("x_{}", i), refinement.working_format());
             region.values = x;
             region.counters = counters;
@@ -389,11 +425,26 @@ public:
                               {metric::converged, converged ? 1.0 : 0.0}};
             if (std::isfinite(limiting_accuracy))
                 region.metrics.push_back({metric::error_bound_limiting_accuracy, limiting_accuracy});
+            if (stop == "residual") {
+                region.metrics.push_back({metric::stopping_test_value, relative_residual});
+                region.metrics.push_back({metric::stopping_tolerance, residual_tolerance});
+            } else if (stop == "correction" && i > 0) {
+                region.metrics.push_back({metric::stopping_test_value, correction});
+                region.metrics.push_back({metric::stopping_tolerance, u});
+            }
+            const std::optional<metric::RefinementStop> ended =
+                stop_reason(stop, finite, converged, correction, previous_correction, u, i == max_iterations);
             control.checkpoint(static_cast<double>(i + 1) / (max_iterations + 1), region.label);
-            if ((converged && stop_when_converged) || !finite || i == max_iterations) break;
+            if (ended) {
+                region.metrics.push_back({metric::stop_reason, static_cast<double>(*ended)});
+                break;
+            }
             counters = {};
             CountingScope counting(counters);
-            x = refinement.in_working(refinement.solve_scaled(r), x);
+            const std::vector<double> d = refinement.solve_scaled(r);
+            previous_correction = correction;
+            correction = norm_inf(d) / x_norm;
+            x = refinement.in_working(d, x);
         }
     }
 

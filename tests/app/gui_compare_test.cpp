@@ -115,3 +115,29 @@ TEST_CASE("FPCore: points that never ended are counted beside the error they are
     CHECK(table.index(0, 4).data().toString() == "177 of 256");
     CHECK(table.index(0, 2).data(Qt::ToolTipRole).toString().contains("over the 79 of 256 points that ended"));
 }
+
+TEST_CASE("training with several seeds: the test accuracy with the seeds' spread beside it", "[gui][compare]") {
+    test::gui_application();
+    emu::Report training;
+    // fp8 "beats" fp32 by 0.008, within a spread of 0.012: noise, which the cell must show.
+    auto epoch = [](const char* policy, const char* metric, double value) {
+        return row(policy, "epoch", 2, metric, value);
+    };
+    training.rows = {epoch("fp32", "test_accuracy", 0.8412),
+                     epoch("fp32", "test_accuracy_std", 0.0123),
+                     epoch("fp32", "test_accuracy_min", 0.8301),
+                     epoch("fp32", "test_accuracy_max", 0.8550),
+                     epoch("fp32", "train_loss", 0.41),
+                     epoch("fp8", "test_accuracy", 0.8492),
+                     epoch("fp8", "train_loss", 0.43)};
+    gui::CompareView compare;
+    compare.show_report(training);
+    const QAbstractItemModel& table = *compare.table()->model();
+    int column = -1;
+    for (int c = 0; c < table.columnCount(); ++c)
+        if (table.headerData(c, Qt::Horizontal).toString() == "Test accuracy") column = c;
+    REQUIRE(column >= 0);
+    CHECK(table.index(0, column).data().toString() == QString::fromUtf8("0.8412 ± 0.0123"));
+    CHECK(table.index(0, column).data(Qt::ToolTipRole).toString().contains("the seeds ranged from 0.8301 to 0.8550"));
+    CHECK(table.index(1, column).data().toString() == "0.8492");  // one seed: no spread to show
+}

@@ -78,6 +78,11 @@ TEST_CASE("the Hardware view shows where the V100 and the A100 differ, on loaded
     CHECK(view.summary_table()->item(0, 1)->text() == QStringLiteral("GPU data"));
     CHECK(view.summary_table()->item(0, 3)->text() == QStringLiteral("1"));  // max |ulps|
     CHECK(view.summary_table()->item(1, 3)->text() == QStringLiteral("0"));
+    // What the ulps are ulps of: each preset's output format (both fp32 here).
+    CHECK(view.summary_table()->horizontalHeaderItem(6)->text() == QStringLiteral("ulps of"));
+    CHECK(view.summary_table()->item(0, 6)->text() == QStringLiteral("fp32"));
+    CHECK(view.summary_table()->horizontalHeaderItem(3)->toolTip().contains("ulps of the preset's output format"));
+    CHECK(view.entries_table()->horizontalHeaderItem(4)->text() == QStringLiteral("nvidia_v100_fp16 (ulps of fp32)"));
     REQUIRE(view.entries_table()->rowCount() == 1);
     CHECK(view.entries_table()->item(0, 4)->text() == QStringLiteral("1"));  // the V100's ulps
 }

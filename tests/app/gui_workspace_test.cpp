@@ -475,6 +475,73 @@ TEST_CASE("Compare's final error is the normwise one, and reports from before it
     CHECK(before.underflow == 5);
 }
 
+TEST_CASE("a policy the workload cannot run is shown disabled with the reason and left out, not the run",
+          "[gui]") {
+    test::gui_application();
+    Workspace w;
+    // An onnx policy with ops clauses, carried to gemm, beside one gemm can run.
+    const gui::RunSetup setup{"gemm",
+                              {{"m", "4"}, {"n", "4"}, {"k", "64"}},
+                              {{"name=onnx mix; fp32; ops MatMul = bf16", {}}, {"bf16", {}}}};
+    w.ws.runner_view()->set_setup(setup);
+    gui::PolicyEditor& policies = *w.ws.runner_view()->policy_editor();
+    const QListWidgetItem& refused = *policies.list()->item(0);
+    CHECK(refused.text().endsWith("(not run here)"));
+    CHECK(refused.font().italic());
+    CHECK(refused.toolTip().contains("workload 'gemm' has none (they apply to onnx)"));
+    CHECK(policies.list()->item(1)->text() == "bf16");
+    CHECK(policies.list()->item(1)->toolTip().isEmpty());
+    policies.list()->setCurrentRow(0);
+    CHECK(policies.validation_message().startsWith("Not run on this workload"));
+    // The run goes ahead with bf16 and says what it left out.
+    w.finished.clear();
+    REQUIRE(w.ws.start_run());
+    REQUIRE(wait_for_run(w.finished, w.failed));
+    REQUIRE(w.failed.count() == 0);
+    CHECK(w.ws.runner_view()->message().contains("Left out (not for this workload): onnx mix: ops, nodes"));
+    const QAbstractItemModel& compare = *w.ws.compare_view()->table()->model();
+    REQUIRE(compare.rowCount() == 1);
+    CHECK(compare.index(0, 0).data().toString() == "bf16");
+    // Back on onnx the same policy runs: nothing is refused there.
+    w.ws.runner_view()->set_setup({"onnx", {}, setup.policies});
+    CHECK(policies.list()->item(0)->text() == "name=onnx mix; fp32; ops MatMul = bf16");
+    // Where no policy is left, the run is refused, saying why.
+    CHECK_THROWS_WITH(gui::build_requests({"gemm", {}, {setup.policies[0]}}, 1),
+                      Catch::Contains("no policy applies to gemm: onnx mix: ops, nodes"));
+}
+
+TEST_CASE("the graph table: each policy's normwise error per node, coloured by bits correct, only for its model",
+          "[gui]") {
+    test::gui_application();
+    gui::GraphPanel panel;
+    const QString model = QStringLiteral(FLOATSCOPE_ONNX_REFERENCE_MODELS "/encoder.onnx");
+    REQUIRE(panel.show_model(model));
+    emu::Report report;
+    report.runs.push_back({"1", "onnx", {{"model", model.toStdString()}}, {{"fp8", "fp8_e4m3"}}, 256});
+    // Node 0: 2^-12 (12 bits, green); node 1: 2^-6 (amber); node 2: NaN outputs (unbounded, FAILED).
+    report.rows = {{"1", "onnx", "fp8", "node", 0, "n0", "normwise_rel_error", std::ldexp(1.0, -12)},
+                   {"1", "onnx", "fp8", "node", 1, "n1", "normwise_rel_error", std::ldexp(1.0, -6)},
+                   {"1", "onnx", "fp8", "node", 2, "n2", "normwise_rel_error", INFINITY},
+                   {"1", "onnx", "fp8", "output", 0, "y", "normwise_rel_error", 0.5}};
+    panel.show_errors(report);
+    const QTreeWidget& nodes = *panel.nodes();
+    REQUIRE(nodes.columnCount() == 6);
+    CHECK(nodes.headerItem()->text(5) == "fp8: normwise error");
+    CHECK(nodes.topLevelItem(0)->text(5) == "2.44e-04");
+    CHECK(nodes.topLevelItem(0)->toolTip(5) == "12.0 bits correct");
+    CHECK(nodes.topLevelItem(1)->text(5) == "1.56e-02");
+    CHECK(nodes.topLevelItem(2)->text(5) == "FAILED: NaN/inf");
+    CHECK(nodes.topLevelItem(3)->text(5) == "-");
+    const auto hue = [&](int row) { return nodes.topLevelItem(row)->background(5).color().hue(); };
+    CHECK(hue(0) > 90);  // green
+    CHECK((hue(1) > 20 && hue(1) < 60));  // amber
+    CHECK(hue(2) < 10);  // red
+    // Another model's run (or another workload's) leaves the table to the model alone.
+    report.runs[0].parameters = {{"model", "other.onnx"}};
+    panel.show_errors(report);
+    CHECK(nodes.columnCount() == 5);
+}
+
 TEST_CASE("an ONNX model dropped on the runner: its nodes listed, per-op overrides, results per node", "[gui]") {
     test::gui_application();
     Workspace w;
@@ -509,6 +576,10 @@ TEST_CASE("an ONNX model dropped on the runner: its nodes listed, per-op overrid
     REQUIRE(plot != nullptr);
     REQUIRE(plot->series.size() == 1);
     CHECK(plot->series[0].points.size() == 33);
+    // The graph table holds the same errors, a column for the policy.
+    REQUIRE(nodes.columnCount() == 6);
+    CHECK(nodes.headerItem()->text(5) == "fp32; ops MatMul = bf16: normwise error");
+    CHECK(nodes.topLevelItem(14)->text(5) == QString::number(plot->series[0].points[14].y, 'e', 2));
 
     // A file that is not a model says why in the panel, and offers no op types.
     CHECK_FALSE(

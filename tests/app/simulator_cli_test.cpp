@@ -94,6 +94,26 @@ TEST_CASE("run overflow-demo: 10^4 x 10^4 overflows fp16 (max 65504), not fp32")
     CHECK(metric(report, "fp32", 2, "exact") == 1);
 }
 
+TEST_CASE("run: each refinement's ending is said against its limiting accuracy, and no bound is exceeded in silence") {
+    // The Stories' refinement: fp16 factors, fp32 storage, fp64 residuals, kappa = 100. The forward
+    // error where the corrections stop is about 4 u_fp32 = 2.4e-7, above the estimate u + 4 n u_r
+    // kappa = 5.96e-8; the summary says so, and which test ended it.
+    const CliResult r = run_cli({"run", "iterative-refinement", "--set", "n=50", "--set", "kappa=100", "--policy",
+                                 "name=fp16 LU; fp32; compute=fp16; accumulate=fp64"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("ENDED: fp16 LU: at x_4 (the correction test): forward error 2.5e-07, 4.2x its limiting "
+                     "accuracy 6e-08 (an estimate)") != std::string::npos);
+    const CliResult residual =
+        run_cli({"run", "iterative-refinement", "--set", "n=50", "--set", "kappa=100", "--set", "stop=residual",
+                 "--policy", "name=fp16 LU; fp32; compute=fp16; accumulate=fp64"});
+    CHECK(residual.out.find("ENDED: fp16 LU: at x_2 (the residual test): forward error 3e-06, 51x") !=
+          std::string::npos);
+    // The sum's bounds hold: no ABOVE BOUND line.
+    const CliResult sum = run_cli({"run", "sum", "--formats", "fp16,bf16"});
+    REQUIRE(sum.exit_code == 0);
+    CHECK(sum.out.find("ABOVE BOUND") == std::string::npos);
+}
+
 TEST_CASE("run: a policy with NaN or infinite results where the truth is finite is said to have failed") {
     // 10^4 x 10^4 = 10^8 is infinite in fp16, and the NaN of p - p flows through the 6 regions
     // after it; fp32 holds it.

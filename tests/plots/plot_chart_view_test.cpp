@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QAreaSeries>
 #include <QCategoryAxis>
+#include <QFontMetrics>
 #include <QGraphicsLineItem>
 #include <QImage>
 #include <QLegendMarker>
@@ -209,6 +210,34 @@ TEST_CASE("histogram bands are greys, darker the worse, so that no policy's colo
     auto* bars = qobject_cast<QAreaSeries*>(series.at(4));
     REQUIRE(bars != nullptr);
     CHECK(bars->brush().color().hsvSaturation() > 0);
+}
+
+TEST_CASE("a long title and its notes wrap at words to the view's width and none is elided") {
+    application();
+    PlotModel model = refinement_plots(floatscope::test::sample_refinement_report()).at(0);
+    model.title =
+        "A title of many words that no chart of this width holds on one line\nand a note, also long enough "
+        "to wrap <at> least once & keep its characters";
+    PlotChartView view(model);
+    view.resize(420, 400);
+    view.show();
+    const QStringList lines = view.chart()->title().split(QStringLiteral("<br>"));
+    CHECK(lines.size() >= 4);
+    const QFontMetrics metrics(view.chart()->titleFont());
+    QStringList words;
+    for (const QString& line : lines) {
+        const QString plain = QString(line)
+                                  .replace(QStringLiteral("&lt;"), QStringLiteral("<"))
+                                  .replace(QStringLiteral("&gt;"), QStringLiteral(">"))
+                                  .replace(QStringLiteral("&amp;"), QStringLiteral("&"));
+        CHECK(metrics.horizontalAdvance(plain) <= 420);
+        words << plain.split(QLatin1Char(' '));
+    }
+    CHECK(words.join(QLatin1Char(' ')) ==
+          QString::fromStdString(model.title).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    // Wider, fewer lines (a visible view gets its resize at once).
+    view.resize(1600, 400);
+    CHECK(view.chart()->title().split(QStringLiteral("<br>")).size() == 2);
 }
 
 TEST_CASE("clicking a legend entry hides its series and clicking again shows it") {

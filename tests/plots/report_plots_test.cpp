@@ -112,7 +112,7 @@ TEST_CASE("FPCore error plots say how many points never ended and what became of
           "Max relative error per output\n(points that never ended, left out: bf16 177 of 256)");
     CHECK(error_growth_plots(report, ErrorMeasure::BitsOfError)
               .at(0)
-              .title.ends_with("(points that never ended, counted as all bits wrong: bf16 177 of 256)"));
+              .title.ends_with("(points that never ended, left out: bf16 177 of 256)"));
 }
 
 TEST_CASE("quantization per tensor: tensors on the axis by name, a bar per scheme in the scheme's colour") {
@@ -340,15 +340,49 @@ TEST_CASE("training with several seeds: the test accuracy's mean and the seeds' 
     CHECK_FALSE(seeds->y_axis.range.has_value());  // fitted to the values, not 0 to 1
 }
 
-TEST_CASE("iterative refinement: errors and residual per iteration") {
+TEST_CASE(
+    "iterative refinement: the forward error beside its limiting accuracy and the stopping test, "
+    "with where and why it ended") {
     const std::vector<PlotModel> plots = refinement_plots(floatscope::test::sample_refinement_report());
-    REQUIRE(plots.size() == 1);
-    CHECK(plots[0].title == "Error and residual per iteration");
-    CHECK(plots[0].y_axis.scale == AxisScale::Log);
-    REQUIRE(plots[0].series.size() == 3);  // the "converged" flag is not plotted
-    CHECK(plots[0].series[0].name == "fp16 factors: forward error");
-    CHECK(plots[0].series[1].points[1] == PlotPoint{1, 1e-8});
-    CHECK(plots[0].series[2].name == "fp16 factors: residual norm");
+    REQUIRE(plots.size() == 2);
+    const PlotModel& errors = plots[0];
+    CHECK(errors.id == "refinement_iteration");
+    // The ending, and that its forward error 1e-16 is 2.5 times the limiting accuracy 4e-17.
+    CHECK(errors.title ==
+          "Forward error and stopping test per iteration\n"
+          "fp16 factors ended at iteration 5 (no progress): forward error 1e-16, 2.5x its limiting accuracy 4e-17 "
+          "(an estimate)");
+    CHECK(errors.y_axis.scale == AxisScale::Log);
+    REQUIRE(errors.series.size() == 4);  // the "converged" flag and the stop_reason are not plotted
+    CHECK(errors.series[0].name == "fp16 factors: forward error");
+    CHECK(errors.series[1].name == "fp16 factors: limiting accuracy (estimate)");
+    CHECK(errors.series[2].name == "fp16 factors: stopping test value");
+    CHECK(errors.series[2].points[0] == PlotPoint{1, 1e-3});
+    CHECK(errors.series[3].name == "fp16 factors: stopping tolerance");
+    // No two of one policy's lines look alike.
+    CHECK(errors.series[1].pattern != errors.series[0].pattern);
+    CHECK(errors.series[3].pattern != errors.series[2].pattern);
+    const PlotModel& residuals = plots[1];
+    CHECK(residuals.title == "Backward error and residual per iteration");
+    REQUIRE(residuals.series.size() == 2);
+    CHECK(residuals.series[0].points[1] == PlotPoint{1, 1e-8});
+    CHECK(residuals.series[1].name == "fp16 factors: residual norm");
+}
+
+TEST_CASE("a normwise error above its deterministic bound is said in the title, an estimate is not called a bound") {
+    floatscope::emu::Report report = floatscope::test::sample_sum_report();
+    const PlotModel within = error_growth_plots(report, ErrorMeasure::NormwiseRelError).at(0);
+    CHECK(within.title == "Normwise relative error ||x - t|| / ||t|| per terms, with its bounds");
+    for (auto& r : report.rows)  // bf16 at n = 64: an error of 0.5 beside gamma_n = 64 x 2^-8 = 0.25
+        if (r.policy == "bf16" && r.region_index == 3 && r.metric == "normwise_rel_error") r.value = 0.5;
+    const PlotModel above = error_growth_plots(report, ErrorMeasure::NormwiseRelError).at(0);
+    CHECK(above.title == within.title + "\n(ABOVE its deterministic bound: bf16 at n = 64, 0.5 > 0.25)");
+    // Refinement's limiting accuracy is called the estimate it is, not a bound.
+    floatscope::emu::Report estimated;
+    estimated.rows = {row("fp32", "iteration", 0, "x_0", "normwise_rel_error", 1e-6),
+                      row("fp32", "iteration", 0, "x_0", "error_bound_limiting_accuracy", 6e-8)};
+    CHECK(error_growth_plots(estimated, ErrorMeasure::NormwiseRelError).at(0).title ==
+          "Normwise relative error ||x - t|| / ||t|| per iteration, with its limiting accuracy (an estimate)");
 }
 
 TEST_CASE("all_report_plots gathers every kind") {

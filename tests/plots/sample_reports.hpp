@@ -95,7 +95,9 @@ inline emu::Report sample_training_report() {
     return report;
 }
 
-/// iterative-refinement-like: errors falling by 10^-3 per iteration until fp64's unit roundoff.
+/// iterative-refinement-like: errors falling by 10^-3 per iteration until fp64's unit roundoff,
+/// ended by the correction test's "no progress" at iteration 5, at 2.5 times a limiting accuracy
+/// of 4e-17.
 inline emu::Report sample_refinement_report() {
     emu::Report report;
     const double forward[] = {1e-3, 1e-6, 1e-9, 1e-12, 1e-15, 1e-16};
@@ -105,7 +107,12 @@ inline emu::Report sample_refinement_report() {
         report.rows.push_back(row("fp16 factors", "iteration", i, region, "backward_error", forward[i] / 100));
         report.rows.push_back(row("fp16 factors", "iteration", i, region, "residual_norm", forward[i] / 10));
         report.rows.push_back(row("fp16 factors", "iteration", i, region, "converged", i >= 4 ? 1 : 0));
+        report.rows.push_back(row("fp16 factors", "iteration", i, region, "error_bound_limiting_accuracy", 4e-17));
+        if (i == 0) continue;
+        report.rows.push_back(row("fp16 factors", "iteration", i, region, "stopping_test_value", forward[i - 1]));
+        report.rows.push_back(row("fp16 factors", "iteration", i, region, "stopping_tolerance", 0x1p-53));
     }
+    report.rows.push_back(row("fp16 factors", "iteration", 5, "iteration 5", "stop_reason", 3));
     return report;
 }
 

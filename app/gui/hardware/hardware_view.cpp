@@ -144,7 +144,9 @@ HardwareView::HardwareView(QWidget* parent) : QWidget(parent) {
     results->addWidget(status_);
     results->addLayout(top_, 3);
     results->addWidget(
-        new QLabel(QStringLiteral("Entries where presets disagree (ulps from the exact product)"), page));
+        new QLabel(QStringLiteral("Entries where presets disagree (ulps of each preset's output format from the "
+                                  "exact product)"),
+                   page));
     results->addWidget(entries_, 2);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(page);
@@ -278,11 +280,18 @@ void HardwareView::show_comparison() {
     const emu::HardwareComparison& c = *comparison_;
     const std::vector<emu::PresetAgreement> agreement = emu::preset_agreement(c);
     summary_->clear();
-    summary_->setColumnCount(6);
+    summary_->setColumnCount(7);
     summary_->setHorizontalHeaderLabels({QStringLiteral("preset"), QStringLiteral("evidence"),
                                          QStringLiteral("mean |ulps|"), QStringLiteral("max |ulps|"),
-                                         QStringLiteral("off >= 1 ulp"), QStringLiteral("unlike most")});
+                                         QStringLiteral("off >= 1 ulp"), QStringLiteral("unlike most"),
+                                         QStringLiteral("ulps of")});
+    // An ulp of fp16 is 2^13 ulps of fp32: the unit is each preset's own output format.
+    for (const int column : {2, 3})
+        summary_->horizontalHeaderItem(column)->setToolTip(
+            QStringLiteral("|D - exact| in ulps of the preset's output format (the 'ulps of' column) at the exact "
+                           "product"));
     summary_->horizontalHeaderItem(4)->setToolTip(QStringLiteral("entries at least one ulp from the exact product"));
+    summary_->horizontalHeaderItem(6)->setToolTip(QStringLiteral("the preset's output format, whose ulps count"));
     summary_->horizontalHeaderItem(5)->setToolTip(
         QStringLiteral("entries whose bits differ from the result most presets give there"));
     summary_->setRowCount(static_cast<int>(agreement.size()));
@@ -299,6 +308,8 @@ void HardwareView::show_comparison() {
         summary_->setItem(row, 3, cell(figure(a.max_abs_ulps), true));
         summary_->setItem(row, 4, cell(QString::number(a.entries_off), true));
         summary_->setItem(row, 5, cell(QString::number(a.entries_unlike_majority), true));
+        summary_->setItem(
+            row, 6, cell(QString::fromStdString(emu::find_accumulation_preset(a.preset).model.output.format.name)));
     }
 
     // Which pairs of presets give different bits, as a fraction of the entries.
@@ -336,7 +347,10 @@ void HardwareView::show_comparison() {
     entries_->setColumnCount(4 + static_cast<int>(c.presets.size()));
     QStringList headers{QStringLiteral("row"), QStringLiteral("column"), QStringLiteral("exact"),
                         QStringLiteral("results")};
-    for (const std::string& p : c.presets) headers << QString::fromStdString(p);
+    for (const std::string& p : c.presets)
+        headers << QStringLiteral("%1 (ulps of %2)")
+                       .arg(QString::fromStdString(p),
+                            QString::fromStdString(emu::find_accumulation_preset(p).model.output.format.name));
     entries_->setHorizontalHeaderLabels(headers);
     entries_->setRowCount(shown);
     for (int r = 0; r < shown; ++r) {

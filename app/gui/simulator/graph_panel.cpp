@@ -1,14 +1,19 @@
 // The node list of an ONNX model: read with the workload's own reader, shapes from the model.
 #include "app/gui/simulator/graph_panel.hpp"
 
+#include <QColor>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
 
 namespace floatscope::gui {
@@ -42,6 +47,22 @@ QString shapes(const emu::onnx::Graph& graph, const std::vector<std::string>& na
     return parts.join(QStringLiteral(", "));
 }
 
+/// The columns every model has; a run's error columns follow them.
+QStringList model_headers() {
+    return {QStringLiteral("#"), QStringLiteral("node"), QStringLiteral("op"), QStringLiteral("output shape"),
+            QStringLiteral("reads")};
+}
+constexpr int model_columns = 5;
+
+/// The background of an error cell: green from 10 bits correct (fp16's precision), amber from 4,
+/// red below, translucent so that the text stays readable on both palettes.
+QColor error_background(double error) {
+    const double bits = -std::log2(error);
+    if (!(bits >= 4)) return QColor(0xd0, 0x30, 0x30, 90);
+    if (bits < 10) return QColor(0xe0, 0xa0, 0x20, 90);
+    return QColor(0x30, 0xa0, 0x50, 70);
+}
+
 }  // namespace
 
 GraphPanel::GraphPanel(QWidget* parent) : QWidget(parent) {
@@ -53,8 +74,7 @@ GraphPanel::GraphPanel(QWidget* parent) : QWidget(parent) {
     nodes_->setObjectName(QStringLiteral("graph_nodes"));
     nodes_->setRootIsDecorated(false);
     nodes_->setUniformRowHeights(true);
-    nodes_->setHeaderLabels({QStringLiteral("#"), QStringLiteral("node"), QStringLiteral("op"),
-                             QStringLiteral("output shape"), QStringLiteral("reads")});
+    nodes_->setHeaderLabels(model_headers());
     nodes_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -65,7 +85,10 @@ GraphPanel::GraphPanel(QWidget* parent) : QWidget(parent) {
 
 bool GraphPanel::show_model(const QString& path) {
     nodes_->clear();
+    nodes_->setColumnCount(model_columns);
     op_types_.clear();
+    node_ids_.clear();
+    path_ = path;
     summary_->setStyleSheet({});
     if (path.isEmpty()) {
         summary_->setText(QStringLiteral("Open or drop an .onnx model to see its graph."));
@@ -90,6 +113,7 @@ bool GraphPanel::show_model(const QString& path) {
                 nodes_, {QString::number(i), QString::fromStdString(node.name), QString::fromStdString(node.op_type),
                          shapes(graph, node.outputs), joined(graph, node.inputs)});
             item->setToolTip(1, QString::fromStdString(node.name));
+            node_ids_.push_back(node.id);
             item->setToolTip(3, joined(graph, node.outputs));
             const QString op = QString::fromStdString(node.op_type);
             if (!op_types_.contains(op)) op_types_ << op;
@@ -104,5 +128,59 @@ bool GraphPanel::show_model(const QString& path) {
 }
 
 QString GraphPanel::summary() const { return summary_->text(); }
+
+void GraphPanel::show_errors(const emu::Report& report) {
+    nodes_->setColumnCount(model_columns);
+    // (run, policy) -> node id -> normwise error, for the runs of the model shown.
+    std::vector<std::pair<std::string, std::string>> columns;
+    std::map<std::pair<std::string, std::string>, std::map<int, double>> errors;
+    for (const emu::RunInfo& run : report.runs) {
+        if (path_.isEmpty() || run.workload != "onnx") continue;
+        const auto model = std::find_if(run.parameters.begin(), run.parameters.end(),
+                                        [](const auto& p) { return p.first == "model"; });
+        if (model == run.parameters.end() || model->second != path_.toStdString()) continue;
+        for (const emu::ReportRow& row : report.rows) {
+            if (row.run != run.run || row.region_kind != "node" || row.metric != emu::metric::normwise_rel_error)
+                continue;
+            const std::pair<std::string, std::string> column{row.run, row.policy};
+            if (std::find(columns.begin(), columns.end(), column) == columns.end()) columns.push_back(column);
+            errors[column].emplace(row.region_index, row.value);
+        }
+    }
+    QStringList headers = model_headers();
+    const bool several_runs = report.runs.size() > 1;
+    for (const auto& [run, policy] : columns)
+        headers << QString::fromStdString(policy + (several_runs ? " (run " + run + ")" : "")) +
+                       QStringLiteral(": normwise error");
+    nodes_->setHeaderLabels(headers);
+    // Shown beside the op, before the shapes and the long list of what a node reads.
+    for (int c = 0; c < static_cast<int>(columns.size()); ++c)
+        nodes_->header()->moveSection(nodes_->header()->visualIndex(model_columns + c), 3 + c);
+    for (int c = 0; c < static_cast<int>(columns.size()); ++c)
+        nodes_->headerItem()->setToolTip(model_columns + c,
+                                         QStringLiteral("||x - t|| / ||t|| of the node's first floating output "
+                                                        "against the ground truth; green from 10 bits correct, "
+                                                        "amber from 4, red below"));
+    for (int row = 0; row < nodes_->topLevelItemCount(); ++row) {
+        QTreeWidgetItem* item = nodes_->topLevelItem(row);
+        for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
+            const std::map<int, double>& by_node = errors[columns[static_cast<std::size_t>(c)]];
+            const auto found = by_node.find(static_cast<int>(node_ids_[static_cast<std::size_t>(row)]));
+            if (found == by_node.end()) {
+                item->setText(model_columns + c, QStringLiteral("-"));
+                continue;
+            }
+            const double error = found->second;
+            const bool failed = !std::isfinite(error);
+            item->setText(model_columns + c,
+                          failed ? QStringLiteral("FAILED: NaN/inf") : QString::number(error, 'e', 2));
+            item->setToolTip(model_columns + c,
+                             failed ? QStringLiteral("NaN or infinite values where the truth is finite")
+                                    : QStringLiteral("%1 bits correct").arg(-std::log2(error), 0, 'f', 1));
+            item->setBackground(model_columns + c, error_background(error));
+            item->setTextAlignment(model_columns + c, Qt::AlignRight | Qt::AlignVCenter);
+        }
+    }
+}
 
 }  // namespace floatscope::gui

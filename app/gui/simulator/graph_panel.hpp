@@ -3,6 +3,9 @@
 
 #include <QStringList>
 #include <QWidget>
+#include <vector>
+
+#include "emulation/simulation/report.hpp"
 
 class QLabel;
 class QTreeWidget;
@@ -12,6 +15,7 @@ namespace floatscope::gui {
 /// A summary line (producer, opset, inputs, outputs) and a row per node: its position, name, op
 /// type, the shapes of its outputs and what it reads (shapes declared in the model or inferred by
 /// ONNX's shape inference; "?" where neither knows). A model that does not read says why instead.
+/// After a run of the model, a column per policy holds its normwise error at each node.
 class GraphPanel : public QWidget {
     Q_OBJECT
 public:
@@ -23,11 +27,18 @@ public:
     QStringList op_types() const { return op_types_; }
     QTreeWidget* nodes() const { return nodes_; }
     QString summary() const;
+    /// A column per policy of the report's runs of the model shown: its normwise error at each
+    /// node (the node regions, by Node::id), on a background from green to red by bits correct,
+    /// "FAILED" where the node's values are NaN or infinite where the truth is finite. A report of
+    /// another workload or model leaves only the model's own columns.
+    void show_errors(const emu::Report& report);
 
 private:
     QLabel* summary_ = nullptr;
     QTreeWidget* nodes_ = nullptr;
     QStringList op_types_;
+    QString path_;  ///< the model shown
+    std::vector<std::size_t> node_ids_;  ///< Node::id of each row
 };
 
 }  // namespace floatscope::gui

@@ -120,7 +120,8 @@ PolicyEditor::PolicyEditor(QWidget* parent) : QWidget(parent) {
     connect(add, &QPushButton::clicked, this, [this] {
         const int row = list_->currentRow();
         entries_.push_back(row >= 0 ? entries_[static_cast<std::size_t>(row)] : PolicyEntry{"fp32", {}});
-        list_->addItem(item_text(entries_.back()));
+        list_->addItem(QString());
+        refresh_item(list_->count() - 1);
         list_->setCurrentRow(list_->count() - 1);
         emit changed();
     });
@@ -143,7 +144,10 @@ void PolicyEditor::set_entries(const std::vector<PolicyEntry>& entries) {
     entries_ = entries;
     const QSignalBlocker blocker(list_);
     list_->clear();
-    for (const PolicyEntry& entry : entries_) list_->addItem(item_text(entry));
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+        list_->addItem(QString());
+        refresh_item(static_cast<int>(i));
+    }
     list_->setCurrentRow(entries_.empty() ? -1 : 0);
     select(list_->currentRow());
     emit changed();
@@ -153,7 +157,8 @@ void PolicyEditor::add_preset(const PolicyPreset& preset) {
     const int first = list_->count();
     for (const PolicyEntry& entry : preset.policies) {
         entries_.push_back(entry);
-        list_->addItem(item_text(entry));
+        list_->addItem(QString());
+        refresh_item(list_->count() - 1);
     }
     list_->setCurrentRow(first);
     emit changed();
@@ -243,6 +248,12 @@ void PolicyEditor::validate() {
             if (roles_[i]->findText(name) < 0) roles_[i]->addItem(name);  // a grammar name (e5m3, e4m3:sat)
             roles_[i]->setCurrentText(name);
         }
+        if (const std::optional<std::string> refusal =
+                refusal_ ? refusal_(entries_[static_cast<std::size_t>(row)]) : std::nullopt) {
+            message_->setText(QStringLiteral("Not run on this workload (left out of the run): %1")
+                                  .arg(QString::fromStdString(*refusal)));
+            return;
+        }
         // What Run checks when a workload multiplies matrices, checked as typed: an accumulation
         // model takes no stochastic rounding ('accumulate = fp32@sr' parses, and only Run refused it).
         // (A graph's clauses may give its matrix products other formats: those are checked per node at Run.)
@@ -259,8 +270,26 @@ void PolicyEditor::validate() {
 
 QString PolicyEditor::validation_message() const { return message_->text(); }
 
+void PolicyEditor::set_refusal_check(std::function<std::optional<std::string>(const PolicyEntry&)> refusal) {
+    refusal_ = std::move(refusal);
+    for (int row = 0; row < list_->count(); ++row) refresh_item(row);
+    validate();
+}
+
 void PolicyEditor::refresh_item(int row) {
-    list_->item(row)->setText(item_text(entries_[static_cast<std::size_t>(row)]));
+    const PolicyEntry& entry = entries_[static_cast<std::size_t>(row)];
+    QListWidgetItem* item = list_->item(row);
+    const std::optional<std::string> refusal = refusal_ ? refusal_(entry) : std::nullopt;
+    // Kept in the list and selectable, to be edited or kept for the workload it was made for, but
+    // shown disabled: Run leaves it out, and says so.
+    item->setText(item_text(entry) + (refusal ? QStringLiteral("   (not run here)") : QString()));
+    item->setForeground(refusal ? list_->palette().brush(QPalette::Disabled, QPalette::Text) : QBrush());
+    QFont font = item->font();
+    font.setItalic(refusal.has_value());
+    item->setFont(font);
+    item->setToolTip(refusal
+                         ? QStringLiteral("Left out of runs of this workload: %1").arg(QString::fromStdString(*refusal))
+                         : QString());
 }
 
 }  // namespace floatscope::gui

@@ -4,6 +4,9 @@
 #include <QStringList>
 #include <QWidget>
 #include <array>
+#include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "app/gui/simulator/policy_presets.hpp"
@@ -44,6 +47,10 @@ public:
     QComboBox* op_type_combo() const { return op_type_; }
     QComboBox* op_format_combo() const { return op_format_; }
     QPushButton* add_op_override_button() const { return add_op_override_; }
+    /// What the chosen workload refuses of a policy (run_setup's policy_refusal for it): such a
+    /// policy stays in the list, grey and italic, "(not run here)", its reason in the tooltip and
+    /// under the text. An empty function refuses nothing.
+    void set_refusal_check(std::function<std::optional<std::string>(const PolicyEntry&)> refusal);
 
 signals:
     void changed();
@@ -71,6 +78,7 @@ private:
     QComboBox* op_type_ = nullptr;
     QComboBox* op_format_ = nullptr;
     QPushButton* add_op_override_ = nullptr;
+    std::function<std::optional<std::string>(const PolicyEntry&)> refusal_;
 };
 
 }  // namespace floatscope::gui

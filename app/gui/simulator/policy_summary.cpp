@@ -124,6 +124,9 @@ std::vector<PolicySummary> summarize_policies(const emu::Report& report) {
     for (PolicySummary& s : summaries) {
         summarize_outputs(report, s);
         s.test_accuracy = final_value(report, s, plots::metric::test_accuracy);
+        s.test_accuracy_std = final_value(report, s, plots::metric::test_accuracy_std);
+        s.test_accuracy_min = final_value(report, s, plots::metric::test_accuracy_min);
+        s.test_accuracy_max = final_value(report, s, plots::metric::test_accuracy_max);
         s.train_loss = final_value(report, s, plots::metric::train_loss);
         s.work = emu::read_work(report, s.run, s.policy);
     }

@@ -38,6 +38,8 @@ struct PolicySummary {
     double nan = 0;
     /// Training: the last epoch's test accuracy and train loss, where the workload reports them.
     std::optional<double> test_accuracy;
+    /// With several seeds, test_accuracy is their mean, and these their spread (the last epoch's).
+    std::optional<double> test_accuracy_std, test_accuracy_min, test_accuracy_max;
     std::optional<double> train_loss;
     /// What the run asks of an accelerator (Workload::work), for the cost model's estimates.
     std::optional<core::WorkloadCounts> work;

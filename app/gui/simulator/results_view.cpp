@@ -164,7 +164,7 @@ void ResultsView::rebuild() {
     plots_ = plots::all_report_plots(filter_.empty() ? report_ : select_policies(report_, filter_));
     entries_.clear();
     std::map<std::string, std::size_t> family_entry;
-    QStringList titles;
+    QStringList titles, tooltips;  // the list names a plot by its title's first line; its notes are the tooltip's
     for (std::size_t i = 0; i < plots_.plots.size(); ++i) {
         const plots::PlotModel& plot = plots_.plots[i];
         if (plot.family) {
@@ -175,11 +175,13 @@ void ResultsView::rebuild() {
             }
         }
         entries_.push_back({{i}, 0});
-        titles << QString::fromStdString(plot.family ? plot.family->title : plot.title);
+        tooltips << QString::fromStdString(plot.family ? plot.family->title : plot.title);
+        titles << tooltips.back().section(QLatin1Char('\n'), 0, 0);
     }
     for (std::size_t i = 0; i < plots_.heatmaps.size(); ++i) {
         entries_.push_back({{}, i});
-        titles << QString::fromStdString(plots_.heatmaps[i].title);
+        tooltips << QString::fromStdString(plots_.heatmaps[i].title);
+        titles << tooltips.back().section(QLatin1Char('\n'), 0, 0);
     }
     for (std::size_t e = 0; e < entries_.size(); ++e)
         if (entries_[e].plots.size() > 1)
@@ -187,7 +189,8 @@ void ResultsView::rebuild() {
     {
         const QSignalBlocker blocker(plot_list_);
         plot_list_->clear();
-        for (const QString& title : titles) (new QListWidgetItem(title, plot_list_))->setToolTip(title);
+        for (qsizetype e = 0; e < titles.size(); ++e)
+            (new QListWidgetItem(titles[e], plot_list_))->setToolTip(tooltips[e]);
         plot_list_->setCurrentRow(-1);
     }
     if (shown.empty() || !select_plot(shown)) plot_list_->setCurrentRow(plot_list_->count() > 0 ? 0 : -1);

@@ -40,17 +40,31 @@ std::string describe_assignments(const std::vector<std::pair<std::string, std::s
     return text;
 }
 
-std::vector<emu::RunRequest> build_requests(const RunSetup& setup, int threads) {
+std::optional<std::string> policy_refusal(const std::string& workload, const PolicyEntry& entry) {
+    const emu::Workload& chosen = emu::find_workload(workload);
+    try {
+        return emu::policy_refusal(chosen, emu::parse_policy(entry.text));
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
+std::vector<emu::RunRequest> build_requests(const RunSetup& setup, int threads, std::vector<std::string>* left_out) {
     const emu::Workload& workload = emu::find_workload(setup.workload);
     if (setup.policies.empty()) throw Error("no policy to run; add one (or a preset) to the list");
     std::vector<emu::RunRequest> requests;
     std::vector<std::vector<std::pair<std::string, std::string>>> overrides_of_request;
+    std::vector<std::string> refused;
     for (const PolicyEntry& entry : setup.policies) {
         emu::PrecisionPolicy policy;
         try {
             policy = emu::parse_policy(entry.text);
         } catch (const Error& e) {
             throw Error("policy '" + entry.text + "': " + e.what());
+        }
+        if (const std::optional<std::string> refusal = emu::policy_refusal(workload, policy)) {
+            refused.push_back(policy.name + ": " + *refusal);
+            continue;
         }
         const auto found = std::find(overrides_of_request.begin(), overrides_of_request.end(), entry.parameters);
         if (found != overrides_of_request.end()) {
@@ -75,6 +89,8 @@ std::vector<emu::RunRequest> build_requests(const RunSetup& setup, int threads) 
         requests.push_back(std::move(request));
         overrides_of_request.push_back(entry.parameters);
     }
+    if (requests.empty()) throw Error("no policy applies to " + setup.workload + ": " + refused.front());
+    if (left_out != nullptr) *left_out = std::move(refused);
     return requests;
 }
 

@@ -122,6 +122,8 @@ void RunnerView::choose_workload(const QString& name) {
         form_->set_schema(workload.parameters());
         if (const auto typed = typed_.find(name); typed != typed_.end()) form_->set_values(typed->second);
     }
+    policies_->set_refusal_check(
+        [workload = name.toStdString()](const PolicyEntry& entry) { return policy_refusal(workload, entry); });
     refresh_graph();
 }
 

@@ -12,6 +12,7 @@
 
 #include "app/gui/simulator/advisor_view.hpp"
 #include "app/gui/simulator/compare_view.hpp"
+#include "app/gui/simulator/graph_panel.hpp"
 #include "app/gui/simulator/results_view.hpp"
 #include "app/gui/simulator/run_overlay.hpp"
 #include "app/gui/simulator/run_title.hpp"
@@ -122,8 +123,9 @@ bool SimulatorWorkspace::start_run() {
     const RunSetup setup = runner_->setup();
     std::vector<emu::RunRequest> requests;
     std::optional<double> seconds;
+    std::vector<std::string> left_out;
     try {
-        requests = build_requests(setup, engine_threads());
+        requests = build_requests(setup, engine_threads(), &left_out);
         running_title_ =
             QString::fromStdString(run_title(setup, static_cast<int>(runs_.size()) + 1,
                                              QTime::currentTime().toString(QStringLiteral("HH:mm:ss")).toStdString()));
@@ -150,6 +152,9 @@ bool SimulatorWorkspace::start_run() {
         }
     }
     running_setup_ = setup;
+    left_out_.clear();
+    for (const std::string& why : left_out)
+        left_out_ += QStringLiteral(" Left out (not for this workload): %1.").arg(QString::fromStdString(why));
     clock_.start();
     runner_->show_running(true);
     return worker_->start(std::move(requests), engine_threads());
@@ -212,6 +217,7 @@ QString SimulatorWorkspace::wait_for_run(const std::function<bool()>& start) {
 void SimulatorWorkspace::finish(const emu::Report& report) {
     speed_.learn(report);
     runs_.push_back({running_title_.toStdString(), running_setup_, report});
+    runner_->graph_panel()->show_errors(report);
     list_runs();
     if (!landing_plot_.empty()) results_->select_plot(landing_plot_);
     // A story's result says what it shows, above the figure that shows it.
@@ -221,9 +227,10 @@ void SimulatorWorkspace::finish(const emu::Report& report) {
     runner_->show_running(false);
     last_run_seconds_ = static_cast<double>(clock_.nsecsElapsed()) * 1e-9;
     runner_->show_progress(1, QStringLiteral("done"));
-    runner_->show_message(QStringLiteral("Finished in %1 s: %2 report rows. Results and Compare show it.")
+    runner_->show_message(QStringLiteral("Finished in %1 s: %2 report rows. Results and Compare show it.%3")
                               .arg(last_run_seconds_, 0, 'f', 2)
-                              .arg(report.rows.size()),
+                              .arg(report.rows.size())
+                              .arg(left_out_),
                           false);
     emit run_finished();
 }

@@ -132,6 +132,7 @@ private:
     int shown_run_ = -1;
     RunSetup running_setup_;
     QString running_title_;
+    QString left_out_;  ///< " Left out (not for this workload): ..." for the policies the running setup could not run
     std::string landing_plot_;  ///< the plot to show when the running story finishes
     QString story_claim_;  ///< the running story's title and summary, for Results to show with its plot
     EmulationSpeed speed_;  ///< learnt from the session's finished runs

@@ -152,6 +152,26 @@ TEST_CASE("iteration budgets: points the exact program cannot finish are rejecte
         CHECK(o.error.empty());
         CHECK(o.samples == 32);
         CHECK(o.budget_exceeded == 32);
+        // No point ended: no error to speak of, rather than a perfect 0 or all bits wrong.
+        CHECK(std::isnan(o.bits_error_avg));
+        CHECK(std::isnan(o.bits_error_max));
+        CHECK(std::isnan(o.rel_error_max));
+    }
+    SECTION("points that never end are counted and left out of the errors of those that do") {
+        // bf16 counts exactly up to 256, where i + 1 rounds back to 256: a loop to n <= 256 ends
+        // with i = ceil(n), as the exact program's, and one to n > 256 never does.
+        options.limits.max_iterations = 100'000;
+        options.samples = 64;
+        const Outcome o =
+            run_text("(FPCore (n) :pre (<= 128 n 400) (while (< i n) ([i 0 (+ i 1)]) i))", options).at(0);
+        CHECK(o.error.empty());
+        CHECK(o.samples == 64);
+        CHECK(o.budget_exceeded > 0);
+        CHECK(o.budget_exceeded < 64);
+        CHECK(o.bits_error_avg == 0);
+        CHECK(o.bits_error_max == 0);
+        CHECK(o.rel_error_max == 0);
+        CHECK(o.nan == 0);
     }
 }
 

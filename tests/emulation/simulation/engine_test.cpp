@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <mutex>
 
 #include <mpfr.h>
 
@@ -341,6 +342,31 @@ TEST_CASE("run: mlp-forward's ground truth and errors are the same on 1, 2 and 3
         r.threads = threads;
         CHECK(untimed(run(r, control).rows) == serial);
     }
+}
+
+TEST_CASE("run: the progress of policies and truth on several threads is one fraction that never goes back") {
+    // mlp-forward, 3 policies and the truth on 2 threads: the jobs report at once. Each job's slice
+    // of the whole made the fraction jump back whenever a job behind another reported (issue 38:
+    // 25% -> 4% when the truth started).
+    RunRequest r;
+    r.workload = &find_workload("mlp-forward");
+    r.parameters = Parameters::parse(r.workload->parameters(), {"depth=8", "width=128", "batch=64"});
+    for (const char* p : {"bf16", "fp16", "fp8_e4m3"}) r.policies.push_back(parse_policy(p));
+    r.threads = 2;
+    std::mutex mutex;
+    std::vector<double> fractions;
+    RunControl control([&](double fraction, const std::string&) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        fractions.push_back(fraction);
+    });
+    run(r, control);
+    REQUIRE(fractions.size() >= 8);
+    for (std::size_t i = 1; i < fractions.size(); ++i) {
+        INFO(i);
+        CHECK(fractions[i] >= fractions[i - 1]);
+    }
+    CHECK(fractions.back() == Approx(1));
+    CHECK(fractions.front() <= 0.25);
 }
 
 TEST_CASE("run without ground truth: value rows only, precision 0") {

@@ -69,6 +69,21 @@ double metric(const TraceRegion& region, const std::string& name) {
     return 0;
 }
 
+/// The rule of LAPACK's xGERFSX, checked on the values the run reports: it ends at the first
+/// iterate whose correction was at most u or shrank by less than half of the one before.
+void check_correction_rule(const Trace& trace, double u) {
+    const auto& regions = trace.regions();
+    REQUIRE(regions.size() >= 2);
+    for (std::size_t i = 1; i < regions.size(); ++i) {
+        INFO(regions[i].label);
+        CHECK(metric(regions[i], "stopping_tolerance") == u);
+        const double value = metric(regions[i], "stopping_test_value");
+        const bool last_one = i + 1 == regions.size();
+        const bool shrank = i == 1 || value <= metric(regions[i - 1], "stopping_test_value") / 2;
+        CHECK(last_one == (value <= u || !shrank));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("random_conditioned_matrix has singular values from 1 to 1/kappa", "[workload][refinement]") {
@@ -110,7 +125,7 @@ TEST_CASE("mpfr_solve leaves a residual at the level of its precision", "[worklo
 }
 
 TEST_CASE("fp16 factors refine to fp64 accuracy for kappa = 10^2", "[workload][refinement]") {
-    const std::vector<std::string> assignments = {"n=50", "kappa=100", "seed=4"};
+    const std::vector<std::string> assignments = {"n=50", "kappa=100", "seed=4", "stop=residual"};
     const std::vector<double> truth = true_solution(assignments);
     const Trace trace = run_refinement("fp64; compute=fp16", assignments);
     const auto& regions = trace.regions();
@@ -142,7 +157,7 @@ TEST_CASE("fp16 factors refine to fp64 accuracy for kappa = 10^2", "[workload][r
 
 TEST_CASE("fp16 factors do not converge for kappa = 10^8", "[workload][refinement]") {
     // kappa u_f = 10^8 x 2^-11 ~ 5 x 10^4: far beyond the condition kappa u_f < 1 of the theory.
-    const std::vector<std::string> assignments = {"n=50", "kappa=1e8", "seed=4", "max-iterations=10"};
+    const std::vector<std::string> assignments = {"n=50", "kappa=1e8", "seed=4", "max-iterations=10", "stop=residual"};
     const std::vector<double> truth = true_solution(assignments);
     const Trace trace = run_refinement("fp64; compute=fp16", assignments);
     for (const TraceRegion& region : trace.regions()) {
@@ -156,6 +171,55 @@ TEST_CASE("fp16 factors do not converge for kappa = 10^8", "[workload][refinemen
     CHECK(metric(fp64.regions().back(), "converged") == 1);
     CHECK(fp64.regions().size() <= 3);
     CHECK(forward_error(fp64.regions().back().values, truth) < 50 * 1e8 * std::ldexp(1.0, -53));
+}
+
+TEST_CASE("the correction test ends at the forward error's limit, where the residual test ends far above it",
+          "[workload][refinement]") {
+    // The Stories' case: fp32 working, fp16 or bf16 factors, fp64 residuals, kappa = 100. The
+    // limit is what 40 steps reach; the residual test (a backward error of sqrt(n) u) ends while the
+    // forward error is still about kappa times larger (issue 38: 3.0e-6 and 5.3e-6 against 2.5e-7).
+    const std::vector<std::string> system = {"n=50", "kappa=100", "seed=1"};
+    const std::vector<double> truth = true_solution(system);
+    const double u = std::ldexp(1.0, -24);
+    for (const std::string factors : {"fp16", "bf16"}) {
+        INFO(factors);
+        const std::string policy = "fp32; compute=" + factors + "; accumulate=fp64";
+        auto with = [&](std::vector<std::string> more) {
+            more.insert(more.end(), system.begin(), system.end());
+            return run_refinement(policy, more);
+        };
+        const Trace all = with({"stop=none", "max-iterations=40"});
+        double limit = INFINITY;
+        for (const TraceRegion& region : all.regions()) limit = std::min(limit, forward_error(region.values, truth));
+        CHECK(limit < 8 * u);
+        CHECK(metric(all.regions().back(), "stop_reason") == 4);  // max-iterations
+
+        const Trace correction = with({});  // the default
+        const TraceRegion& last = correction.regions().back();
+        CHECK(forward_error(last.values, truth) <= 1.5 * limit);
+        const double stop = metric(last, "stop_reason");
+        CHECK((stop == 2 || stop == 3));
+        check_correction_rule(correction, u);
+
+        const Trace residual = with({"stop=residual"});
+        CHECK(metric(residual.regions().back(), "stop_reason") == 1);
+        CHECK(forward_error(residual.regions().back().values, truth) > 5 * limit);
+        CHECK(metric(residual.regions().back(), "stopping_tolerance") == Approx(std::sqrt(50.0) * u));
+    }
+}
+
+TEST_CASE("the correction test ends a diverging refinement at its first correction that did not halve",
+          "[workload][refinement]") {
+    // kappa u_f = 10^4 x 2^-11 ~ 5: the iteration diverges, and the residual test never ends it.
+    const std::vector<std::string> assignments = {"n=50", "kappa=1e4", "seed=1"};
+    const Trace correction = run_refinement("fp64; compute=fp16", assignments);
+    CHECK(metric(correction.regions().back(), "stop_reason") == 3);
+    check_correction_rule(correction, std::ldexp(1.0, -53));
+    std::vector<std::string> residual_test = assignments;
+    residual_test.push_back("stop=residual");
+    const Trace residual = run_refinement("fp64; compute=fp16", residual_test);
+    CHECK(residual.regions().size() == 21);
+    CHECK(metric(residual.regions().back(), "stop_reason") == 4);
 }
 
 TEST_CASE("iterative refinement is deterministic and stops at max-iterations", "[workload][refinement]") {
