@@ -70,7 +70,7 @@ public:
             throw Error(kinds.empty() ? fmt::format("tune: {} has no units (--unit); it is tuned as a whole", workload.name())
                                       : fmt::format("tune: {} has no unit '{}'; its units: {}", workload.name(),
                                                     request.unit_kind, fmt::join(kinds, ", ")));
-        if (!request.candidates.weights.empty() && request.candidates.weights.size() > 1 && !workload.reads_graph_policy())
+        if (request.candidates.weights.size() > 1 && !workload.reads_graph_policy())
             throw Error(fmt::format("tune: weights= candidates need a graph workload (onnx); {} has no weights clause",
                                     workload.name()));
         if (request.budget_runs < 1) throw Error("tune: --budget-runs must be at least 1");
