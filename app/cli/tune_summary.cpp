@@ -26,7 +26,7 @@ void print_tune_summary(const emu::TuneRequest& request, const emu::TuneResult& 
                                   : fmt::format("{} units ({})", result.units.size(), result.unit_kind);
     out << fmt::format("tune {}: target {}, cost in {}, {}, {} settings each\n", request.workload->name(),
                        request.target.text, emu::cost_unit(request.cost), units, request.candidates.unit.size());
-    out << fmt::format("{} configurations run in {} rounds (one ground truth each), {:.1f} s, {:.3f} s per configuration{}\n\n",
+    out << fmt::format("{} configurations run in {} rounds against one ground truth, {:.1f} s, {:.3f} s per configuration{}\n\n",
                        result.tried.size(), result.rounds, result.seconds,
                        result.seconds / static_cast<double>(std::max<std::size_t>(result.tried.size(), 1)),
                        result.budget_exhausted ? "; the budget (--budget-runs) ended the search" : "");

@@ -1,11 +1,12 @@
 // The advisor's search: sensitivity, a construction in order of cost saved per error added,
-// refinement at the boundary; every configuration run against one truth per round.
+// refinement at the boundary; every configuration run against one ground truth, kept across rounds.
 #include "emulation/advisor/advisor.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <memory>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -119,6 +120,8 @@ private:
     double weight_values_ = 0;
     std::optional<Parameters> validation_parameters_;
     std::vector<std::string> errors_;  ///< run_round's, per configuration of the round
+    /// The tuning inputs' ground truth, run in the first round and measured against in every other.
+    std::shared_ptr<KeptTruth> truth_ = std::make_shared<KeptTruth>();
 
     /// The reference's clauses, then each cheaper setting for the units that have it (layers and
     /// op types as one list), then the run's matmul and weights choices.
@@ -202,6 +205,8 @@ private:
         run.mpfr_precision = request_.mpfr_precision;
         run.threads = request_.threads;
         run.run_id = std::to_string(result_.rounds + 1);
+        run.kept_truth = truth_;
+        run.results_only = true;
         std::vector<std::size_t> fresh;
         for (const Configuration& c : configurations) {
             if (known_.contains(c)) continue;
@@ -436,6 +441,7 @@ private:
         run.mpfr_precision = request_.mpfr_precision;
         run.threads = request_.threads;
         run.run_id = "validation";
+        run.results_only = true;
         for (std::size_t index : {result_.reference, *result_.recommended}) {
             PrecisionPolicy policy = parse_policy(tried[index].policy);
             policy.name = tried[index].name;

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/simulation/result_regions.hpp"
 
 namespace floatscope::emu {
 
@@ -82,23 +83,16 @@ double TargetMeasure::badness() const {
 TargetMeasure measure_target(const TuningTarget& target, const Report& report, const std::string& run,
                              const std::string& policy, bool regions_are_results) {
     // The output regions, from the policy's own rows (every policy of a run has the same regions).
-    std::set<std::pair<std::string, int>> outputs, every;
-    std::string first_kind;
-    int last_index = -1;
+    std::vector<RegionKey> regions;
     for (const ReportRow& row : report.rows) {
         if (row.run != run || row.policy != policy || row.region_kind == metric::whole_run_kind ||
             row.region_kind == metric::branch_kind)
             continue;
-        if (row.region_kind == "output") outputs.insert({row.region_kind, row.region_index});
-        if (first_kind.empty()) first_kind = row.region_kind;
-        if (row.region_kind != first_kind) continue;
-        last_index = std::max(last_index, row.region_index);
-        if (regions_are_results) every.insert({row.region_kind, row.region_index});
+        if (regions.empty() || regions.back() != RegionKey{row.region_kind, row.region_index})
+            regions.emplace_back(row.region_kind, row.region_index);
     }
-    if (outputs.empty()) outputs = std::move(every);
-    if (outputs.empty() && last_index >= 0) outputs.insert({first_kind, last_index});
+    const std::set<RegionKey> outputs = result_regions(regions, regions_are_results);
     if (outputs.empty()) throw Error(fmt::format("tune: the run of '{}' has no region to measure the target on", policy));
-
     std::string wanted = target.metric;
     if (wanted == bits_correct) {
         const bool normwise = std::any_of(report.rows.begin(), report.rows.end(), [&](const ReportRow& row) {

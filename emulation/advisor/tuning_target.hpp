@@ -35,10 +35,9 @@ struct TargetMeasure {
     double badness() const;
 };
 
-/// The output regions of a run are its regions of kind "output" where it has them (graphs), else
-/// every region of its first kind when `regions_are_results` (gemm's products per k), else the last
-/// region of its first kind (mlp-forward's last layer, the whole sum). Throws floatscope::Error when
-/// the policy has no row of the metric there, listing the metrics it has.
+/// Measured on the run's output regions (result_regions: a graph's outputs, gemm's product per k,
+/// mlp-forward's last layer, the whole sum). Throws floatscope::Error when the policy has no row of
+/// the metric there, listing the metrics it has.
 TargetMeasure measure_target(const TuningTarget& target, const Report& report, const std::string& run,
                              const std::string& policy, bool regions_are_results = false);
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -27,6 +28,7 @@
 #include "emulation/simulation/memory_estimate.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/simulation/region_measures.hpp"
+#include "emulation/simulation/result_regions.hpp"
 
 #ifndef FLOATSCOPE_VERSION
 #error "FLOATSCOPE_VERSION is defined by emulation/CMakeLists.txt from the project version"
@@ -50,6 +52,7 @@ struct PolicyRun {
     std::map<std::pair<std::string, int>, std::size_t> position;  ///< (kind, index) -> trace region
     std::vector<std::vector<ReportRow>> region_rows;
     std::vector<bool> measured;
+    std::vector<bool> measures;  ///< per region: measured in full (false: a results-only run's other regions)
     /// Its control-flow decisions against the truth's (ONNX's If and Loop), as the truth hands them on.
     ControlDivergence divergence;
 };
@@ -139,6 +142,24 @@ void append_policy_totals(const RunState& s, const PrecisionPolicy& policy, doub
     }
 }
 
+/// The result regions (result_regions) among a trace's regions.
+std::set<RegionKey> trace_results(const RunRequest& r, const Trace& trace) {
+    std::vector<RegionKey> regions;
+    for (const TraceRegion& region : trace.regions())
+        if (region.kind != metric::whole_run_kind && region.kind != metric::branch_kind)
+            regions.emplace_back(region.kind, region.index);
+    return result_regions(regions, r.workload->regions_are_results());
+}
+
+/// Per region of `trace`: whether it is measured in full (all are, but in a results-only run).
+std::vector<bool> regions_measured(const RunRequest& r, const Trace& trace) {
+    if (!r.results_only) return std::vector<bool>(trace.regions().size(), true);
+    const std::set<RegionKey> results = trace_results(r, trace);
+    std::vector<bool> measures;
+    for (const TraceRegion& region : trace.regions()) measures.push_back(results.contains({region.kind, region.index}));
+    return measures;
+}
+
 /// Measures every policy's region of the truth region's kind and index against it, the policies
 /// shared out among the truth's threads, and drops the values of both.
 void measure_against(RunState& s, TruthRegion& truth) {
@@ -158,7 +179,9 @@ void measure_against(RunState& s, TruthRegion& truth) {
                     r.run_id, r.workload->name(), r.policies[p].name, region.kind, region.index, region.label, "", 0};
                 // Where the policy's control flow left the truth's, what the decision governs has no truth.
                 run.region_rows[found->second] =
-                    region.kind == metric::branch_kind
+                    !run.measures[found->second]
+                        ? unmeasured_region_rows(r.run_id, r.workload->name(), r.policies[p].name, region)
+                    : region.kind == metric::branch_kind
                         ? run.divergence.branch_rows(base, region, truth)
                         : region_rows(r.run_id, r.workload->name(), r.policies[p].name, region,
                                       run.divergence.without_truth(region, &truth) ? nullptr : &truth);
@@ -171,20 +194,54 @@ void measure_against(RunState& s, TruthRegion& truth) {
     s.measuring_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The ground truth, once its run's policies have run: each region measured as it is made.
+/// The regions a kept truth keeps: the results among the regions of the run's first policy.
+std::set<RegionKey> regions_to_keep(const RunState& s) {
+    if (s.policy_runs.empty()) return {};
+    return trace_results(*s.request, s.policy_runs.front().trace);
+}
+
+/// The ground truth, once its run's policies have run: each region measured as it is made (or as a
+/// kept truth holds it).
 void run_truth(RunState& s, RunControl& control) {
     const RunRequest& r = *s.request;
     const auto start = std::chrono::steady_clock::now();
-    TruthTrace truth;
-    truth.hand_regions_to([&](TruthRegion& region) { measure_against(s, region); });
-    r.workload->run_ground_truth(r.parameters, r.mpfr_precision, truth, control);
-    truth.finish();
+    KeptTruth* kept = r.kept_truth.get();
+    const bool replayed = kept != nullptr && kept->filled;
+    std::vector<ReportRow> metric_rows;
+    if (replayed) {
+        for (const TruthRegion& region : kept->regions) {
+            TruthRegion copy = region;  // measuring drops the values
+            measure_against(s, copy);
+        }
+        metric_rows = kept->rows;
+    } else {
+        std::set<RegionKey> keep;
+        if (kept != nullptr) {
+            keep = regions_to_keep(s);
+            kept->regions.clear();
+        }
+        TruthTrace truth;
+        truth.hand_regions_to([&](TruthRegion& region) {
+            if (keep.contains({region.kind, region.index})) kept->regions.push_back(region);
+            measure_against(s, region);
+        });
+        r.workload->run_ground_truth(r.parameters, r.mpfr_precision, truth, control);
+        truth.finish();
+        for (const TruthRegion& region : truth.regions())
+            for (const RegionMetric& m : region.metrics)
+                metric_rows.push_back(
+                    {r.run_id, r.workload->name(), truth_policy, region.kind, region.index, region.label, m.name, m.value});
+        if (kept != nullptr) {
+            kept->rows = metric_rows;
+            kept->filled = !keep.empty();
+        }
+    }
     // The truth's own time: the policies' measures, made meanwhile, are not the truth's cost.
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-    for (const TruthRegion& region : truth.regions())
-        for (const RegionMetric& m : region.metrics)
-            s.truth_rows.push_back(
-                {r.run_id, r.workload->name(), truth_policy, region.kind, region.index, region.label, m.name, m.value});
+    for (ReportRow& row : metric_rows) {
+        row.run = r.run_id;
+        s.truth_rows.push_back(std::move(row));
+    }
     ReportRow timing = run_row(s, truth_policy);
     s.truth_rows.push_back(with_metric(timing, metric::ground_truth_seconds, seconds.count() - s.measuring_seconds));
     for (std::size_t p = 0; p < s.policy_runs.size(); ++p) {
@@ -193,8 +250,9 @@ void run_truth(RunState& s, RunControl& control) {
         for (std::size_t i = 0; i < run.region_rows.size(); ++i) {
             const TraceRegion& region = run.trace.regions()[i];
             // A region the truth lacks is a workload's mistake, unless the policy's control flow went
-            // where the truth's did not (the other branch of an If): then it is measured alone.
-            if (!run.measured[i] && !run.divergence.any())
+            // where the truth's did not (the other branch of an If), or the truth is a kept one that
+            // holds only the results: then it is measured alone.
+            if (!run.measured[i] && run.measures[i] && !replayed && !run.divergence.any())
                 throw Error(
                     fmt::format("workload '{}': policy '{}' recorded region {} {} ('{}'), which its ground "
                                 "truth does not have",
@@ -203,7 +261,8 @@ void run_truth(RunState& s, RunControl& control) {
                 const ReportRow base{
                     r.run_id, r.workload->name(), r.policies[p].name, region.kind, region.index, region.label, "", 0};
                 run.region_rows[i] =
-                    region.kind == metric::branch_kind
+                    !run.measures[i] ? unmeasured_region_rows(r.run_id, r.workload->name(), r.policies[p].name, region)
+                    : region.kind == metric::branch_kind
                         ? ControlDivergence::branch_rows_alone(base, region)
                         : region_rows(r.run_id, r.workload->name(), r.policies[p].name, region, nullptr);
             }
@@ -226,6 +285,7 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
     Trace trace;
     r.workload->run(r.parameters, policy, trace, control);
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+    const std::vector<bool> measures = regions_measured(r, trace);
     if (s.with_truth) {
         PolicyRun& run = s.policy_runs[index];
         const std::size_t regions = trace.regions().size();
@@ -233,14 +293,17 @@ void run_policy(RunState& s, std::size_t index, RunControl& control) {
             run.position.emplace(std::pair{trace.regions()[i].kind, trace.regions()[i].index}, i);
         run.region_rows.resize(regions);
         run.measured.assign(regions, false);
+        run.measures = measures;
         run.trace = std::move(trace);
         run.seconds = seconds.count();
         return;
     }
     std::vector<ReportRow>& rows = s.policy_rows[index];
-    for (const TraceRegion& region : trace.regions()) {
+    for (std::size_t i = 0; i < trace.regions().size(); ++i) {
+        const TraceRegion& region = trace.regions()[i];
         const ReportRow base{r.run_id, r.workload->name(), policy.name, region.kind, region.index, region.label, "", 0};
-        std::vector<ReportRow> measured = region.kind == metric::branch_kind
+        std::vector<ReportRow> measured = !measures[i] ? unmeasured_region_rows(r.run_id, r.workload->name(), policy.name, region)
+                                          : region.kind == metric::branch_kind
                                               ? ControlDivergence::branch_rows_alone(base, region)
                                               : region_rows(r.run_id, r.workload->name(), policy.name, region, nullptr);
         rows.insert(rows.end(), measured.begin(), measured.end());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,18 @@
 
 namespace floatscope::emu {
 
+/// A ground truth kept for later runs of the same workload, parameters and precision (the advisor's
+/// rounds, each of which would otherwise compute it again). The first run given an empty one runs
+/// its truth and keeps the regions that are the run's results (result_regions) with the truth's own
+/// rows; a later run measures its policies' result regions against those, runs no truth, and
+/// measures its other regions without one. Only the first policy's regions decide what is kept, so
+/// every run sharing it must record the same results. One run at a time may hold it.
+struct KeptTruth {
+    bool filled = false;
+    std::vector<TruthRegion> regions;
+    std::vector<ReportRow> rows;  ///< the truth's metric rows, as the run that made it reported them
+};
+
 struct RunRequest {
     const Workload* workload = nullptr;
     Parameters parameters;
@@ -25,6 +38,10 @@ struct RunRequest {
     int mpfr_precision = 256;  ///< bits of the ground truth
     int threads = 1;  ///< policies and the ground truth run concurrently on this many threads
     std::string run_id = "1";
+    std::shared_ptr<KeptTruth> kept_truth;  ///< nullptr: the truth is run, and dropped as it is measured
+    /// Measure only each policy's result regions (result_regions); its other regions report their
+    /// value count and the workload's own metrics (unmeasured_region_rows). The advisor's rounds.
+    bool results_only = false;
 };
 
 /// Where run_all hands on a report as it is made (see run_all).

@@ -389,4 +389,14 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
     return rows;
 }
 
+std::vector<ReportRow> unmeasured_region_rows(const std::string& run_id, const std::string& workload,
+                                              const std::string& policy, const TraceRegion& region) {
+    const ReportRow base{run_id, workload, policy, region.kind, region.index, region.label, "", 0};
+    std::vector<ReportRow> rows;
+    if (!region.values.empty())
+        rows.push_back(with_metric(base, metric::value_count, static_cast<double>(region.values.size())));
+    for (const RegionMetric& m : region.metrics) rows.push_back(with_metric(base, m.name, m.value));
+    return rows;
+}
+
 }  // namespace floatscope::emu

@@ -17,6 +17,11 @@ namespace floatscope::emu {
 std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,
                                    const TraceRegion& region, const TruthRegion* truth);
 
+/// The rows of a region a results-only run leaves unmeasured (RunRequest::results_only): how many
+/// values it holds and the workload's own metrics of it.
+std::vector<ReportRow> unmeasured_region_rows(const std::string& run_id, const std::string& workload,
+                                              const std::string& policy, const TraceRegion& region);
+
 /// The significant bits p the measures clamp bits correct to, and whose unit roundoff 2^-p sets the
 /// componentwise floor: binary formats M + 1, exponent-only scales 1, integers their magnitude bits
 /// (width less the sign), lookup tables the code width.

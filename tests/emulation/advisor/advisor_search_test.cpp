@@ -242,7 +242,10 @@ TEST_CASE("tune gemm: the run as one unit, every candidate measured, the cheapes
     std::string best;
     for (const char* text : {"fp32; accumulate=fp32", "fp32; accumulate=fp16", "bf16; accumulate=fp32",
                              "bf16; accumulate=fp16", "fp16; accumulate=fp32", "fp16; accumulate=fp16"}) {
-        RunRequest alone{&gemm, parameters, {parse_policy(text)}};
+        RunRequest alone;
+        alone.workload = &gemm;
+        alone.parameters = parameters;
+        alone.policies = {parse_policy(text)};
         RunControl c;
         const Report report = run(alone, c);
         const double worst = std::max(value_of(report, text, "k", 0, "normwise_rel_error"),

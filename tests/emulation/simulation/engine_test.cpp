@@ -2,10 +2,12 @@
 // a small test-only workload (shared ground truth, threads, cancellation, failures).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include <mpfr.h>
@@ -308,6 +310,58 @@ TEST_CASE("run: the ground truth keeps no region past its measure") {
         const Report report = run(r, control);
         CHECK_FALSE(w.earlier_region_kept);
         CHECK(metrics_of(report.rows, "bf16", "step", 5).count("rel_error_max") == 1);
+    }
+}
+
+TEST_CASE("run: a kept ground truth runs once, and later runs measure their results against its copy") {
+    StepsWorkload w;
+    RunControl control;
+    auto kept = std::make_shared<floatscope::emu::KeptTruth>();
+    RunRequest first = request(w, {"n=4"}, {"fp64", "bf16"});
+    first.kept_truth = kept;
+    run(first, control);
+    CHECK(w.truth_calls == 1);
+    REQUIRE(kept->filled);
+    REQUIRE(kept->regions.size() == 1);  // the result: the last step
+    CHECK(kept->regions[0].index == 3);
+
+    RunRequest later = request(w, {"n=4"}, {"fp32", "fp16", "fp8_e4m3"});
+    later.kept_truth = kept;
+    later.run_id = "2";
+    const Report replayed = run(later, control);
+    CHECK(w.truth_calls == 1);
+    RunRequest plain = request(w, {"n=4"}, {"fp32", "fp16", "fp8_e4m3"});
+    const Report computed = run(plain, control);
+    CHECK(w.truth_calls == 2);
+    for (const char* policy : {"fp32", "fp16", "fp8_e4m3"}) {
+        // The result's every measure as against the truth computed afresh.
+        CHECK(metrics_of(replayed.rows, policy, "step", 3) == metrics_of(computed.rows, policy, "step", 3));
+        CHECK(metrics_of(replayed.rows, policy, "step", 3).count("rel_error_max") == 1);
+        // The other regions: their values' rows, no error.
+        const auto step1 = metrics_of(replayed.rows, policy, "step", 1);
+        CHECK(step1.count("rel_error_max") == 0);
+        CHECK(step1.at("k") == 1);
+    }
+    // The truth's own rows come again, under the later run's id.
+    for (int k = 0; k < 4; ++k) CHECK(metrics_of(replayed.rows, "ground-truth", "step", k).at("truth_k") == k);
+    CHECK(std::all_of(replayed.rows.begin(), replayed.rows.end(), [](const ReportRow& row) { return row.run == "2"; }));
+}
+
+TEST_CASE("run: results only, the result regions measured in full and the others counted") {
+    StepsWorkload w;
+    RunControl control;
+    for (bool truth : {true, false}) {
+        RunRequest full = request(w, {"n=4"});
+        full.ground_truth = truth;
+        RunRequest brief = full;
+        brief.results_only = true;
+        const Report all = run(full, control);
+        const Report results = run(brief, control);
+        for (const char* policy : {"fp64", "fp32", "bf16"}) {
+            CHECK(metrics_of(results.rows, policy, "step", 3) == metrics_of(all.rows, policy, "step", 3));
+            const std::map<std::string, double> counted = {{"value_count", 1}, {"k", 1}};
+            CHECK(metrics_of(results.rows, policy, "step", 1) == counted);
+        }
     }
 }
 
