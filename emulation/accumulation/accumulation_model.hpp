@@ -15,6 +15,7 @@ namespace floatscope::emu {
 struct OperandQuantization {
     core::FormatRounding rounding;
     double scale = 1;  ///< positive, and a float value, so that scaling back is exact before its rounding
+    friend bool operator==(const OperandQuantization&, const OperandQuantization&) = default;
 };
 
 /// The order in which the terms t_1..t_n (products x_i * y_i) reach the accumulator.
@@ -61,6 +62,7 @@ struct BlockScaling {
     BlockScaledKind kind = BlockScaledKind::Mxf8f6f4;
     core::FormatSpec scale;  ///< e8m0 (UE8M0), or fp8_e4m3 whose sign the unit ignores (UE4M3)
     int scale_block = 32;  ///< values along k that share a scale
+    friend bool operator==(const BlockScaling&, const BlockScaling&) = default;
 };
 
 /// How a product meets the accumulator.
@@ -118,6 +120,7 @@ struct AccumulationModel {
     core::FormatRounding output;
     std::optional<core::FormatRounding> epilogue;  ///< a last rounding of every result; none: output is the result
     BlockScaling block_scaling;  ///< BlockScaledFma only
+    friend bool operator==(const AccumulationModel&, const AccumulationModel&) = default;
 };
 
 /// Throws floatscope::Error naming the offending field and the valid choices.

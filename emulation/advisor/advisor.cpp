@@ -12,8 +12,10 @@
 #include <fmt/ranges.h>
 
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/simulation/output_reuse.hpp"
 
 namespace floatscope::emu {
 
@@ -97,6 +99,9 @@ public:
 
     TuneResult run() {
         const auto start = Clock::now();
+        // Configurations differ in a few units: a graph's nodes that a configuration shares with one
+        // run before (same formats and inputs) are taken from it rather than computed again.
+        const OutputReuseScope reuse(core::memory_limit() / 8);
         const Configuration reference(result_.dimensions.size(), 0);
         sensitivity(reference);
         const TriedConfiguration& base = result_.tried[result_.reference];

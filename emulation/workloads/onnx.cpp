@@ -1,5 +1,6 @@
 // onnx: a user's ONNX graph under a precision policy, node by node against its MPFR evaluation.
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <filesystem>
 #include <functional>
@@ -45,6 +46,14 @@ struct ModelRun {
     /// dimension counts as batch), for the memory estimate; the evaluation itself counts every
     /// tensor as it is made (TensorAllowance).
     double node_values = 0;
+    /// Which load this is, for the node outputs kept across runs (NodeOutputMemo): a model read again
+    /// is another, whatever its address.
+    std::uint64_t serial = next_serial();
+
+    static std::uint64_t next_serial() {
+        static std::atomic<std::uint64_t> loads{0};
+        return ++loads;
+    }
 };
 
 /// The elements of value `name` as its declared or inferred shape says (a symbolic dimension
@@ -554,7 +563,7 @@ public:
             [&](std::size_t id, const std::vector<const Tensor<double>*>& outputs) { regions.node_ran(id, outputs); };
         const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
         const onnx::Values<double> results =
-            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics, observe, &control, decide);
+            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics, observe, &control, decide, run.serial);
         std::map<std::string, std::size_t> producer;
         for (const onnx::Node& node : run.graph.nodes)
             for (const std::string& output : node.outputs) producer[output] = node.id;

@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <limits>
 #include <list>
+#include <optional>
 #include <type_traits>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/memory_budget.hpp"
+#include "emulation/simulation/output_reuse.hpp"
+#include "emulation/workloads/onnx/node_output_memo.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
 #include "emulation/workloads/onnx/tensor_allowance.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
@@ -184,12 +187,15 @@ public:
     }
 
     Evaluation(const std::function<Numerics(std::size_t)>& numerics_for, const NodeObserver<Number>& observer,
-               const DecisionObserver& decisions, TensorAllowance& allowance, int opset)
+               const DecisionObserver& decisions, TensorAllowance& allowance, int opset, const Graph* memo_graph,
+               std::uint64_t memo_model)
         : numerics_for_(numerics_for),
           observer_(observer),
           decisions_(decisions),
           allowance_(allowance),
-          opset_(opset) {}
+          opset_(opset),
+          memo_graph_(memo_graph),
+          memo_model_(memo_model) {}
 
     /// Runs the nodes of `graph` in `scope` (which holds its inputs); `control`: the progress of the
     /// model's graph (null in subgraphs, which only check for cancellation).
@@ -216,9 +222,20 @@ public:
                     throw Error(fmt::format("{} reads '{}', which no earlier node makes", node.describe(), name));
                 call.inputs.push_back(t);
             }
+            // An emulated run in an OutputReuseScope takes a node's outputs from an earlier run that
+            // gave it the same formats, seed and inputs.
+            std::optional<NodeKey> memo_key;
+            std::optional<Outputs<Numerics>> kept;
+            if constexpr (std::is_same_v<Numerics, EmulatedNumerics>) {
+                if (&graph == memo_graph_ && !is_control_flow(node) && output_reuse_budget() > 0)
+                    memo_key = node_key(node, call);
+                if (memo_key) kept = NodeOutputMemo::instance().find(*memo_key);
+            }
             Outputs<Numerics> outputs;
             try {
-                outputs = is_control_flow(node) ? run_control_flow(call, scope, cancellation) : table.run(call);
+                outputs = kept                   ? std::move(*kept)
+                          : is_control_flow(node) ? run_control_flow(call, scope, cancellation)
+                                                  : table.run(call);
             } catch (const Cancelled&) {
                 throw;
             } catch (const Error& e) {
@@ -240,9 +257,13 @@ public:
                                             describe(outputs[o].shape)),
                                 tensor_bytes(outputs[o]));
                 Tensor<Number>& t = scope.values[node.outputs[o]] = std::move(outputs[o]);
-                if (t.floating()) numerics.to_output(t.numbers);
+                if (t.floating() && !kept) numerics.to_output(t.numbers);
                 made.push_back(&t);
             }
+            if constexpr (std::is_same_v<Numerics, EmulatedNumerics>)
+                if (memo_key && !kept &&
+                    std::all_of(made.begin(), made.end(), [](const auto* t) { return !t || t->kind == ValueKind::Tensor; }))
+                    NodeOutputMemo::instance().keep(*memo_key, made);
             // The constants converted for this node (and its subgraphs) are dropped once it has run.
             while (converted_.size() > converted_before) {
                 allowance_.hold("the constants of a node", -converted_.back().second);
@@ -276,11 +297,23 @@ private:
     const DecisionObserver& decisions_;
     TensorAllowance& allowance_;
     int opset_;
+    const Graph* memo_graph_;  ///< the graph whose nodes' outputs NodeOutputMemo keeps (nullptr: none)
+    std::uint64_t memo_model_;
     /// Each subgraph's initializers as its evaluations see them, made once.
     std::map<const Graph*, Values<Number>> subgraph_constants_;
     /// The model graph's constants converted for the nodes running now (a control-flow node's and
     /// those of its subgraphs), with their bytes.
     std::list<std::pair<Tensor<Number>, double>> converted_;
+
+    /// What a node's outputs depend on; nullopt for a node that reads a sequence or an optional.
+    std::optional<NodeKey> node_key(const Node& node, const OperatorCall<EmulatedNumerics>& call) const {
+        NodeKey key{memo_model_, node.id, call.numerics.formats(), call.numerics.seed(), {}};
+        for (const Tensor<double>* input : call.inputs) {
+            if (input && input->kind != ValueKind::Tensor) return std::nullopt;
+            key.inputs.push_back(input ? content_hash(*input) : 0);
+        }
+        return key;
+    }
 
     static bool is_control_flow(const Node& node) {
         return node.domain.empty() && (node.op_type == "If" || node.op_type == "Loop" || node.op_type == "Scan" ||
@@ -602,7 +635,8 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
                                                  std::vector<Tensor<typename Numerics::Number>> inputs,
                                                  const std::function<Numerics(std::size_t)>& numerics_for,
                                                  const NodeObserver<typename Numerics::Number>& observer,
-                                                 RunControl* control, const DecisionObserver& decisions) {
+                                                 RunControl* control, const DecisionObserver& decisions,
+                                                 std::uint64_t memo_model) {
     using Number = typename Numerics::Number;
     check_inputs(graph, inputs);
     // The tensors held, from the constants and inputs on: every node's outputs are counted as they
@@ -615,7 +649,8 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
     typename Evaluation<Numerics>::Scope scope;
     scope.graph_constants = &constants;
     for (std::size_t i = 0; i < inputs.size(); ++i) scope.values[graph.inputs[i].name] = std::move(inputs[i]);
-    Evaluation<Numerics> evaluation(numerics_for, observer, decisions, allowance, graph.opset);
+    Evaluation<Numerics> evaluation(numerics_for, observer, decisions, allowance, graph.opset,
+                                    memo_model != 0 ? &graph : nullptr, memo_model);
     evaluation.run_nodes(graph, scope, control, control);
 
     Values<Number> results;
@@ -644,9 +679,10 @@ template void check_inputs(const Graph&, std::vector<Tensor<double>>&);
 template void check_inputs(const Graph&, std::vector<Tensor<TruthNumber>>&);
 template Values<double> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<double>>,
                                        const std::function<EmulatedNumerics(std::size_t)>&, const NodeObserver<double>&,
-                                       RunControl*, const DecisionObserver&);
+                                       RunControl*, const DecisionObserver&, std::uint64_t);
 template Values<TruthNumber> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<TruthNumber>>,
                                             const std::function<TruthNumerics(std::size_t)>&,
-                                            const NodeObserver<TruthNumber>&, RunControl*, const DecisionObserver&);
+                                            const NodeObserver<TruthNumber>&, RunControl*, const DecisionObserver&,
+                                            std::uint64_t);
 
 }  // namespace floatscope::emu::onnx

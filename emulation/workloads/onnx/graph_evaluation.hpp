@@ -45,12 +45,15 @@ void check_inputs(const Graph& graph, std::vector<Tensor<Number>>& inputs);
 /// that reads it. `control` (may be null) is told the progress after each node of the graph.
 /// If, Loop and Scan run their subgraphs here, whose nodes read the values of the graphs around
 /// them; a subgraph's initializers are as Constant nodes, in the output format of the node that
-/// holds the subgraph. `decisions` (may be empty) hears each If's and Loop's decision.
+/// holds the subgraph. `decisions` (may be empty) hears each If's and Loop's decision. `memo_model`
+/// (emulated runs): nonzero names the loaded model, under which the graph's nodes' outputs are kept
+/// for later runs and taken from earlier ones while an OutputReuseScope lives (NodeOutputMemo).
 template <class Numerics>
 Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<double>& constants,
                                                  std::vector<Tensor<typename Numerics::Number>> inputs,
                                                  const std::function<Numerics(std::size_t)>& numerics_for,
                                                  const NodeObserver<typename Numerics::Number>& observer,
-                                                 RunControl* control, const DecisionObserver& decisions = {});
+                                                 RunControl* control, const DecisionObserver& decisions = {},
+                                                 std::uint64_t memo_model = 0);
 
 }  // namespace floatscope::emu::onnx

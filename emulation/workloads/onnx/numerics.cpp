@@ -63,6 +63,7 @@ double evaluate_in_double(Function f, double x) {
 
 EmulatedNumerics::EmulatedNumerics(const NodeFormats& formats, std::uint64_t seed)
     : formats_(formats),
+      seed_(seed),
       compute_(formats.compute, seed),
       accumulate_(formats.accumulate, seed + 1),
       output_(formats.output, seed + 2),

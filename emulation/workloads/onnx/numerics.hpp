@@ -53,6 +53,7 @@ struct NodeFormats {
     core::FormatRounding accumulate;  ///< sums of reductions (ReduceSum, the mean of LayerNorm, Softmax's sum)
     core::FormatRounding output;  ///< what the node writes out
     AccumulationModel matmul;  ///< MatMul, Gemm, Conv (through im2col)
+    friend bool operator==(const NodeFormats&, const NodeFormats&) = default;
 };
 
 /// An emulated run's arithmetic for one node. Operands are rounded into the compute format before
@@ -98,9 +99,13 @@ public:
     Number cast(Number x, ElementType to) const;
 
     const NodeFormats& formats() const { return formats_; }
+    /// What its stochastic roundings draw from: with the formats, all a node's result depends on
+    /// besides its inputs.
+    std::uint64_t seed() const { return seed_; }
 
 private:
     NodeFormats formats_;
+    std::uint64_t seed_;
     ElementwiseArithmetic compute_;
     ElementwiseArithmetic accumulate_;
     ElementwiseArithmetic output_;
