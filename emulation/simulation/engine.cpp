@@ -345,8 +345,9 @@ void check_request(const RunRequest& r) {
 }  // namespace
 
 RunInfo run_info(const RunRequest& r) {
-    RunInfo info{r.run_id, r.workload->name(), r.parameters.values(), {}, r.mpfr_precision};
-    if (!r.ground_truth || !r.workload->has_ground_truth()) info.mpfr_precision = 0;  // no truth is run
+    RunInfo info{r.run_id, r.workload->name(), r.parameters.values(), {}, 0};  // 0: no truth is run
+    if (r.ground_truth && r.workload->has_ground_truth())
+        info.mpfr_precision = chosen_truth_precision(r.mpfr_precision, r.policies);
     for (const PrecisionPolicy& p : r.policies) info.policies.emplace_back(p.name, p.describe());
     return info;
 }
