@@ -153,6 +153,37 @@ TEST_CASE("the wide path passes all TestFloat vectors of f16, f32 and f64 arithm
 
 namespace {
 
+/// The four modes MPFR has, beside FloatScope's names.
+constexpr std::pair<RoundingMode, mpfr_rnd_t> mpfr_modes[] = {{RoundingMode::NearestEven, MPFR_RNDN},
+                                                              {RoundingMode::TowardZero, MPFR_RNDZ},
+                                                              {RoundingMode::Upward, MPFR_RNDU},
+                                                              {RoundingMode::Downward, MPFR_RNDD}};
+
+/// op on MPFR numbers rounded to r's precision; MPFR's ternary value.
+int mpfr_operation(Operation op, mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, mpfr_rnd_t rnd) {
+    switch (op) {
+        case Operation::Add: return mpfr_add(r, a, b, rnd);
+        case Operation::Sub: return mpfr_sub(r, a, b, rnd);
+        case Operation::Mul: return mpfr_mul(r, a, b, rnd);
+        case Operation::Div: return mpfr_div(r, a, b, rnd);
+        case Operation::Sqrt: return mpfr_sqrt(r, a, rnd);
+        case Operation::Fma: return mpfr_fma(r, a, b, c, rnd);
+    }
+    return 0;
+}
+
+/// Three patterns and their values; whether all three are finite and nonzero.
+bool draw_operands(const FormatSpec& spec, PatternSource& patterns, mpz_class (&operands)[3], RefNumber (&values)[3]) {
+    bool finite = true;
+    for (int k = 0; k < 3; ++k) {
+        operands[k] = patterns.next();
+        const WideDecoded d = decode_wide_bits(spec, operands[k]);
+        finite = finite && (d.value_class == ValueClass::Normal || d.value_class == ValueClass::Subnormal);
+        d.value.to_mpfr(values[k].get());
+    }
+    return finite;
+}
+
 /// binary128 as MPFR itself rounds: precision 113, exponents of 2^-16494 .. 2^16384 (MPFR writes
 /// values as 0.1xxx 2^e), then mpfr_subnormalize; IEEE flags derived from MPFR's results.
 struct Binary128Reference {
@@ -161,17 +192,7 @@ struct Binary128Reference {
 };
 
 Binary128Reference mpfr_binary128(Operation op, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, mpfr_rnd_t rnd) {
-    auto compute = [&](mpfr_ptr r) {
-        switch (op) {
-            case Operation::Add: return mpfr_add(r, a, b, rnd);
-            case Operation::Sub: return mpfr_sub(r, a, b, rnd);
-            case Operation::Mul: return mpfr_mul(r, a, b, rnd);
-            case Operation::Div: return mpfr_div(r, a, b, rnd);
-            case Operation::Sqrt: return mpfr_sqrt(r, a, rnd);
-            case Operation::Fma: return mpfr_fma(r, a, b, c, rnd);
-        }
-        return 0;
-    };
+    auto compute = [&](mpfr_ptr r) { return mpfr_operation(op, r, a, b, c, rnd); };
     // Unbounded exponent (MPFR's default range holds every result here): tininess after rounding.
     RefNumber unbounded(113);
     compute(unbounded.get());
@@ -215,28 +236,17 @@ Binary128Reference mpfr_binary128(Operation op, mpfr_srcptr a, mpfr_srcptr b, mp
 
 TEST_CASE("binary128 arithmetic agrees with MPFR's own binary128 rounding", "[wide]") {
     const FormatSpec quad = parse_format("binary128");
-    const std::pair<RoundingMode, mpfr_rnd_t> modes[] = {{RoundingMode::NearestEven, MPFR_RNDN},
-                                                         {RoundingMode::TowardZero, MPFR_RNDZ},
-                                                         {RoundingMode::Upward, MPFR_RNDU},
-                                                         {RoundingMode::Downward, MPFR_RNDD}};
     PatternSource patterns(quad, 2026);
     RefNumber values[3] = {RefNumber(113), RefNumber(113), RefNumber(113)};
     std::size_t compared = 0;
-    for (const auto& [mode, rnd] : modes)
+    for (const auto& [mode, rnd] : mpfr_modes)
         for (const floatscope::emu::WidePath path :
              {floatscope::emu::WidePath::FixedLimbs, floatscope::emu::WidePath::Mpfr}) {
             const WideArithmetic wide(quad, {mode, Tininess::AfterRounding, nullptr}, path);
             for (Operation op : all_operations) {
                 for (int i = 0; i < 400; ++i) {
                     mpz_class operands[3];
-                    bool finite = true;
-                    for (int k = 0; k < 3; ++k) {
-                        operands[k] = patterns.next();
-                        const WideDecoded d = decode_wide_bits(quad, operands[k]);
-                        finite =
-                            finite && (d.value_class == ValueClass::Normal || d.value_class == ValueClass::Subnormal);
-                        d.value.to_mpfr(values[k].get());
-                    }
+                    const bool finite = draw_operands(quad, patterns, operands, values);
                     // Operands of the reference are finite and nonzero (the special cases are checked
                     // against narrow Arithmetic and TestFloat); sqrt takes magnitudes.
                     if (!finite) continue;
@@ -269,17 +279,7 @@ namespace {
 bool mpfr_p3109(const FormatSpec& spec, Operation op, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, mpfr_rnd_t rnd,
                 RefNumber& r) {
     const WideGeometry g = wide_geometry(spec);
-    auto compute = [&](mpfr_ptr out, mpfr_rnd_t direction) {
-        switch (op) {
-            case Operation::Add: return mpfr_add(out, a, b, direction);
-            case Operation::Sub: return mpfr_sub(out, a, b, direction);
-            case Operation::Mul: return mpfr_mul(out, a, b, direction);
-            case Operation::Div: return mpfr_div(out, a, b, direction);
-            case Operation::Sqrt: return mpfr_sqrt(out, a, direction);
-            case Operation::Fma: return mpfr_fma(out, a, b, c, direction);
-        }
-        return 0;
-    };
+    auto compute = [&](mpfr_ptr out, mpfr_rnd_t direction) { return mpfr_operation(op, out, a, b, c, direction); };
     if (g.precision == 1 && rnd == MPFR_RNDN) {
         // MPFR breaks a tie at precision 1 away from zero (no significand is even there); P3109's
         // roundTiesToEven takes the even exponent field, as the K = 8 tables show (p3109_test).
@@ -305,10 +305,6 @@ bool mpfr_p3109(const FormatSpec& spec, Operation op, mpfr_srcptr a, mpfr_srcptr
 }  // namespace
 
 TEST_CASE("P3109 formats beyond binary64: arithmetic agrees with MPFR's own rounding", "[wide][p3109]") {
-    const std::pair<RoundingMode, mpfr_rnd_t> modes[] = {{RoundingMode::NearestEven, MPFR_RNDN},
-                                                         {RoundingMode::TowardZero, MPFR_RNDZ},
-                                                         {RoundingMode::Upward, MPFR_RNDU},
-                                                         {RoundingMode::Downward, MPFR_RNDD}};
     std::size_t compared = 0;
     for (const char* name : {"binary16p1se", "binary16p4sf", "binary16p5ue", "binary13p2uf", "binary14p2se"}) {
         const FormatSpec spec = parse_format(name);
@@ -316,18 +312,12 @@ TEST_CASE("P3109 formats beyond binary64: arithmetic agrees with MPFR's own roun
         PatternSource patterns(spec, 3109);
         RefNumber values[3] = {RefNumber(16), RefNumber(16), RefNumber(16)};
         RefNumber expected(16);
-        for (const auto& [mode, rnd] : modes) {
+        for (const auto& [mode, rnd] : mpfr_modes) {
             const WideArithmetic wide(spec, {mode, Tininess::AfterRounding, nullptr});
             for (Operation op : all_operations)
                 for (int i = 0; i < 400; ++i) {
                     mpz_class operands[3];
-                    bool finite = true;
-                    for (int k = 0; k < 3; ++k) {
-                        operands[k] = patterns.next();
-                        const WideDecoded d = decode_wide_bits(spec, operands[k]);
-                        finite = finite && (d.value_class == ValueClass::Normal || d.value_class == ValueClass::Subnormal);
-                        d.value.to_mpfr(values[k].get());
-                    }
+                    const bool finite = draw_operands(spec, patterns, operands, values);
                     if (!finite || (op == Operation::Sqrt && mpfr_signbit(values[0].get()))) continue;
                     if (!mpfr_p3109(spec, op, values[0].get(), values[1].get(), values[2].get(), rnd, expected))
                         continue;
