@@ -32,6 +32,8 @@ public:
     FixedWideRounder(const FormatSpec& spec, RoundingOptions options)
         : spec_(spec), options_(options), geometry_(wide_geometry(spec)), stochastic_(is_stochastic(options.mode)) {
         if (spec.total_bits() > 64 * P) throw Error("FixedWideRounder: the format is wider than its patterns");
+        if (spec.nan_encoding != NanEncoding::Ieee)
+            throw Error("FixedWideRounder: IEEE-encoded formats only (P3109 formats take WideRounder)");
         if (stochastic_ && options_.random == nullptr)
             throw Error("stochastic rounding needs a random source (RoundingOptions::random)");
         const int M = spec_.mantissa_bits, E = spec_.exponent_bits;

@@ -102,19 +102,21 @@ void fail(const FormatSpec& spec, const std::string& why) {
     throw Error(fmt::format("invalid format '{}': {}", spec.name, why));
 }
 
-/// Formats wider than binary64 (core/wide_format.hpp): the IEEE encoding only, and a range inside
-/// MPFR's default exponent range (|exponent| < 2^30 - 2^11), so that every value and every operand
-/// of the wide arithmetic is an MPFR number without touching the global exponent range.
+/// Formats wider than binary64 (core/wide_format.hpp): the IEEE encoding or P3109's (validated
+/// before), and a range inside MPFR's default exponent range (|exponent| < 2^30 - 2^11), so that
+/// every value and every operand of the wide arithmetic is an MPFR number without touching the
+/// global exponent range.
 void validate_wide_binary(const FormatSpec& spec) {
     if (spec.exponent_bits > 30 || spec.mantissa_bits > 1024)
         fail(spec, fmt::format("exponent bits {} and mantissa bits {}: wide formats have at most 30 and 1024",
                                spec.exponent_bits, spec.mantissa_bits));
+    if (spec.is_p3109()) return;  // K <= 16: at most 16 exponent bits, every saturation mode
     if (spec.overflow == OverflowPolicy::SaturateFinite)
-        fail(spec, "satfinite applies to formats within binary64; wide formats take sat or ieee");
+        fail(spec, "satfinite applies to formats within binary64 and P3109 formats; wide formats take sat or ieee");
     if (spec.nan_encoding != NanEncoding::Ieee || !spec.has_infinity || !spec.has_sign || !spec.has_negative_zero)
         fail(spec,
              "formats wider than binary64 take the IEEE encoding only (sign, inf, NaN at exponent all ones; "
-             "eXmY, with :sat, :ftz, :bias=N), not fn or fnuz");
+             "eXmY, with :sat, :ftz, :bias=N), not fn or fnuz, apart from the P3109 formats (binary16p1se ...)");
     const std::int64_t emax = ((std::int64_t{1} << spec.exponent_bits) - 2) - spec.bias;
     const std::int64_t lowest = 1 - std::int64_t{spec.bias} - spec.mantissa_bits;
     constexpr std::int64_t limit = (std::int64_t{1} << 30) - 2048;

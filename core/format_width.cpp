@@ -15,8 +15,11 @@ void require_within_binary64(const FormatSpec& spec) {
     if (!is_wider_than_binary64(spec)) return;
     throw Error(
         fmt::format("format '{}' is wider than binary64: show, encode, decode, convert and eval handle it "
-                    "through MPFR; everything else (workloads, policies, quantization, the GUI lab, "
-                    "testfloat) needs a format within binary64 (at most 11 exponent and 52 mantissa bits)",
+                    "through MPFR; of the workloads' roles only gemm's and sum's accumulator (binary128 with "
+                    "rne) and iterative-refinement's residual (the accumulate role) take wide formats; "
+                    "everything else (other roles and workloads, quantization, the GUI lab, testfloat) needs a "
+                    "format within binary64 (at most 11 exponent and 52 mantissa bits; README, 'Which formats "
+                    "each command takes')",
                     spec.name));
 }
 

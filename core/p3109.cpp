@@ -54,12 +54,6 @@ void check_parameters(const P3109Parameters& p) {
     if (p.precision < 1 || p.precision > highest)
         throw Error(fmt::format("P3109 format '{}': P = {} outside 1..{} ({} formats have P {} K)", name, p.precision,
                                 highest, p.is_signed ? "signed" : "unsigned", p.is_signed ? "<" : "<="));
-    const int exponent_bits = p.is_signed ? p.bits - p.precision : p.bits - p.precision + 1;
-    if (exponent_bits > 11)
-        throw Error(
-            fmt::format("P3109 format '{}': {} exponent bits put values outside binary64, which FloatScope "
-                        "needs for P3109 formats (at most 11: P >= {})",
-                        name, exponent_bits, p.bits - (p.is_signed ? 11 : 10)));
 }
 
 }  // namespace

@@ -15,8 +15,8 @@ namespace floatscope::core {
 /// -0 (signed) or at the top code 2^K - 1 (unsigned); in extended formats +-inf at 2^(K-1) - 1
 /// and 2^K - 1 (signed) or +inf at 2^K - 2 (unsigned). Overflow: SatNone (OverflowPolicy::Ieee).
 /// Throws floatscope::Error for parameters outside 3 <= K <= 16, 1 <= P < K (signed) or <= K
-/// (unsigned), or whose values leave binary64 (more than 11 exponent bits: P < K - 11 signed,
-/// P < K - 10 unsigned), which the narrow machinery needs.
+/// (unsigned). Formats with more than 11 exponent bits (P < K - 11 signed, P < K - 10 unsigned:
+/// values beyond binary64) are wide (core/format_width.hpp): the MPFR path handles them.
 FormatSpec p3109_format(const P3109Parameters& parameters);
 
 /// "binary8p3se": the report's name (3.2), lower case.

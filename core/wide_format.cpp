@@ -28,15 +28,27 @@ std::int64_t bit_length(const mpz_class& x) { return static_cast<std::int64_t>(m
 
 WideGeometry wide_geometry(const FormatSpec& spec) {
     validate(spec);
-    if (spec.kind != FormatKind::Binary || spec.nan_encoding != NanEncoding::Ieee || !spec.has_sign)
+    const bool ieee = spec.kind == FormatKind::Binary && spec.nan_encoding == NanEncoding::Ieee && spec.has_sign;
+    if (!ieee && !spec.is_p3109())
         throw Error(
-            fmt::format("format '{}' has no IEEE encoding (sign, inf, NaN at exponent all ones); the MPFR "
-                        "path for wide formats takes eXmY formats only",
+            fmt::format("format '{}' has neither the IEEE encoding (sign, inf, NaN at exponent all ones) nor "
+                        "P3109's; the MPFR path for wide formats takes eXmY and P3109 formats only",
                         spec.name));
+    const int M = spec.mantissa_bits;
     WideGeometry g;
-    g.precision = spec.mantissa_bits + 1;
+    g.precision = M + 1;
     g.emin = 1 - std::int64_t{spec.bias};
-    g.emax = ((std::int64_t{1} << spec.exponent_bits) - 2) - spec.bias;
+    // The largest magnitude pattern that is not NaN; an infinity outside the IEEE encoding takes
+    // it (P3109 extended formats), and max finite is then the pattern below (as binary_geometry).
+    const mpz_class magnitudes = power_of_two(spec.exponent_bits + M);
+    if (ieee) {
+        g.infinity_magnitude = (power_of_two(spec.exponent_bits) - 1) << M;
+        g.max_finite_magnitude = g.infinity_magnitude - 1;
+    } else {
+        g.max_finite_magnitude = magnitudes - (spec.nan_encoding == NanEncoding::AllOnes ? 2 : 1);
+        if (spec.has_infinity) g.infinity_magnitude = g.max_finite_magnitude--;
+    }
+    g.emax = mpz_get_si(mpz_class(g.max_finite_magnitude >> M).get_mpz_t()) - spec.bias;
     return g;
 }
 
@@ -134,23 +146,32 @@ WideDecoded decode_wide_bits(const FormatSpec& spec, const WideBits& bits) {
             fmt::format("bit pattern 0x{} is wider than {} ({} bits)", bits.get_str(16), spec.name, spec.total_bits()));
     WideDecoded d;
     WideValue& v = d.value;
-    v.negative = mpz_tstbit(bits.get_mpz_t(), E + M) != 0;
-    const unsigned long field = mpz_get_ui(mpz_class((bits >> M) & ((1UL << E) - 1)).get_mpz_t());
+    v.negative = spec.has_sign && mpz_tstbit(bits.get_mpz_t(), E + M) != 0;
+    const mpz_class magnitude = bits & (power_of_two(E + M) - 1);
+    const unsigned long field = mpz_get_ui(mpz_class(magnitude >> M).get_mpz_t());
     const mpz_class mantissa = bits & (power_of_two(M) - 1);
-    if (field == (1UL << E) - 1) {
-        if (mantissa == 0) {
-            d.value_class = ValueClass::Infinite;
-            v.kind = WideValue::Kind::Infinite;
-            return d;
-        }
-        d.value_class = ValueClass::NaN;
-        v.kind = WideValue::Kind::NaN;
+    auto special = [&](ValueClass value_class) {
+        d.value_class = value_class;
+        v.kind = value_class == ValueClass::NaN ? WideValue::Kind::NaN : WideValue::Kind::Infinite;
+        return d;
+    };
+    if (spec.nan_encoding == NanEncoding::Ieee && field == (1UL << E) - 1) {
+        if (mantissa == 0) return special(ValueClass::Infinite);
         v.signaling = mpz_tstbit(mantissa.get_mpz_t(), M - 1) == 0;
         v.nan_payload = mantissa & (power_of_two(M - 1) - 1);
         v.payload_bits = M - 1;
-        return d;
+        return special(ValueClass::NaN);
     }
-    if (field == 0 && (mantissa == 0 || spec.subnormals == SubnormalPolicy::Flush)) return d;  // a zero
+    // P3109: one NaN (the pattern of -0 when signed, the top one when not), infinities next to it.
+    const bool p3109_nan = spec.nan_encoding == NanEncoding::NegativeZero ? v.negative && magnitude == 0
+                                                                          : magnitude == power_of_two(E + M) - 1;
+    if (spec.nan_encoding != NanEncoding::Ieee && p3109_nan) return special(ValueClass::NaN);
+    if (spec.nan_encoding != NanEncoding::Ieee && spec.has_infinity && magnitude == g.infinity_magnitude)
+        return special(ValueClass::Infinite);
+    if (field == 0 && (mantissa == 0 || spec.subnormals == SubnormalPolicy::Flush)) {
+        if (!spec.has_negative_zero) v.negative = false;
+        return d;  // a zero
+    }
     v.kind = WideValue::Kind::Finite;
     if (field == 0) {
         d.value_class = ValueClass::Subnormal;
@@ -193,32 +214,40 @@ std::string format_wide_bits_fields(const FormatSpec& spec, const WideBits& bits
     std::string binary = bits.get_str(2);
     binary.insert(
         0, static_cast<std::size_t>(spec.total_bits()) - std::min<std::size_t>(binary.size(), spec.total_bits()), '0');
-    return binary.substr(0, 1) + '|' + binary.substr(1, spec.exponent_bits) + '|' +
-           binary.substr(1 + spec.exponent_bits);
+    // "sign|exponent|mantissa", without the fields a format lacks (unsigned, or P = 1), as format_bits_fields.
+    const std::size_t sign = spec.has_sign ? 1 : 0, exponent = static_cast<std::size_t>(spec.exponent_bits);
+    std::string out = binary.substr(0, sign) + (spec.has_sign ? "|" : "") + binary.substr(sign, exponent);
+    if (spec.mantissa_bits > 0) out += '|' + binary.substr(sign + exponent);
+    return out;
 }
 
 namespace {
 
-/// Binary formats are sign-magnitude: stepping the magnitude walks through the values.
+/// Binary formats are sign-magnitude: stepping the magnitude walks through the values (as the
+/// narrow binary_next in core/codec.cpp).
 WideBits wide_next(const FormatSpec& spec, const WideBits& bits, bool upward) {
+    const WideGeometry g = wide_geometry(spec);
     const WideDecoded d = decode_wide_bits(spec, bits);
     if (d.value_class == ValueClass::NaN) return bits;
-    const int M = spec.mantissa_bits;
-    const mpz_class sign_bit = power_of_two(spec.exponent_bits + M);
-    const mpz_class infinity = (power_of_two(spec.exponent_bits) - 1) << M;
-    const mpz_class min_normal = power_of_two(M);
+    const int width = spec.exponent_bits + spec.mantissa_bits;
+    const mpz_class sign_bit = spec.has_sign ? power_of_two(width) : mpz_class(0);
+    const mpz_class min_normal = power_of_two(spec.mantissa_bits);
     const bool flush = spec.subnormals == SubnormalPolicy::Flush;
     const bool is_zero = d.value_class == ValueClass::Zero;
-    const mpz_class magnitude = is_zero ? mpz_class(0) : mpz_class(bits & (sign_bit - 1));
+    const mpz_class magnitude = is_zero ? mpz_class(0) : mpz_class(bits & (power_of_two(width) - 1));
     if (is_zero || upward != d.value.negative) {
         // Away from zero: a zero steps to the smallest value of the direction's sign.
+        if (is_zero && !upward && !spec.has_sign) return bits;  // unsigned: nothing below zero
         const mpz_class sign = is_zero ? (upward ? mpz_class(0) : sign_bit) : mpz_class(bits & sign_bit);
         mpz_class next = magnitude + 1;
         if (flush && next < min_normal) next = min_normal;
-        return next > infinity ? bits : mpz_class(sign + next);  // infinity has no successor
+        const mpz_class& top = spec.has_infinity ? g.infinity_magnitude : g.max_finite_magnitude;
+        return next > top ? bits : mpz_class(sign + next);  // the top has no successor
     }
     mpz_class next = magnitude - 1;
     if (flush && next < min_normal) next = 0;
+    // Reaching -0 from below moves on to +0 in formats without negative zero.
+    if (next == 0 && !spec.has_negative_zero) return 0;
     return (bits & sign_bit) + next;
 }
 

@@ -18,16 +18,19 @@ namespace floatscope::core {
 /// A bit pattern of any width.
 using WideBits = mpz_class;
 
-/// Exponents of an IEEE-encoded binary format of any width (no doubles: binary256's range is not).
+/// Exponents and limits of a binary format of any width (no doubles: binary256's range is not).
 struct WideGeometry {
     int precision = 0;  ///< M + 1
     std::int64_t emin = 0;  ///< exponent of the smallest normal number
     std::int64_t emax = 0;  ///< exponent of the largest finite number
+    WideBits max_finite_magnitude;  ///< the pattern of +max without the sign bit
+    WideBits infinity_magnitude;  ///< the pattern of +inf without the sign bit (0 without infinities)
 };
 
 /// The wide path takes every binary format with the IEEE encoding (sign, inf, NaN at exponent all
-/// ones), narrow ones included, so that tests can hold it against the narrow path; throws
-/// floatscope::Error naming the format otherwise (fn, fnuz and unsigned formats stay narrow).
+/// ones) and every P3109 format (one NaN, infinities next to it, signed or not: core/p3109.hpp),
+/// narrow ones included, so that tests can hold it against the narrow path; throws
+/// floatscope::Error naming the format otherwise (other fn, fnuz and unsigned formats stay narrow).
 WideGeometry wide_geometry(const FormatSpec& spec);
 
 /// A real number, a zero, an infinity or a NaN, exactly: finite values are significand * 2^exponent.

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/out_of_range.hpp"
 #include "core/rounding_decision.hpp"
 
 namespace floatscope::core {
@@ -38,36 +39,52 @@ WideRounder::WideRounder(const FormatSpec& spec, RoundingOptions options)
     : spec_(spec), options_(options), geometry_(wide_geometry(spec)) {
     if (is_stochastic(options_.mode) && options_.random == nullptr)
         throw Error("stochastic rounding needs a random source (RoundingOptions::random)");
-    const int M = spec_.mantissa_bits;
-    sign_bit_ = 1;
-    sign_bit_ <<= spec_.exponent_bits + M;
-    infinity_ = (sign_bit_ - 1) >> M << M;
-    max_finite_ = infinity_ - 1;
+    if (spec_.has_sign) {
+        sign_bit_ = 1;
+        sign_bit_ <<= spec_.exponent_bits + spec_.mantissa_bits;
+    }
 }
 
 WideRounded WideRounder::zero(bool negative, ExceptionFlags flags) const {
-    return {negative ? sign_bit_ : WideBits(0), flags};
+    return {negative && spec_.has_negative_zero ? sign_bit_ : WideBits(0), flags};
 }
 
 WideRounded WideRounder::infinity(bool negative, ExceptionFlags flags) const {
-    return {negative ? WideBits(sign_bit_ + infinity_) : infinity_, flags};
+    return {(negative ? sign_bit_ : WideBits(0)) + geometry_.infinity_magnitude, flags};
+}
+
+WideRounded WideRounder::max_finite(bool negative, ExceptionFlags flags) const {
+    return {(negative ? sign_bit_ : WideBits(0)) + geometry_.max_finite_magnitude, flags};
 }
 
 WideRounded WideRounder::nan(const WideValue& x, ExceptionFlags flags) const {
-    // Quiet NaN keeping the sign and the leading payload bits, as core::Rounder does.
     const int M = spec_.mantissa_bits;
+    const WideBits all_ones = (WideBits(1) << (spec_.exponent_bits + M)) - 1;
+    switch (spec_.nan_encoding) {
+        case NanEncoding::NegativeZero: return {sign_bit_, flags};  // P3109 signed: the one NaN
+        case NanEncoding::AllOnes: return {(x.negative ? sign_bit_ : WideBits(0)) + all_ones, flags};
+        default: break;
+    }
+    // Quiet NaN keeping the sign and the leading payload bits, as core::Rounder does.
     const int kept = M - 1;
     WideBits payload = x.payload_bits >= kept ? WideBits(x.nan_payload >> (x.payload_bits - kept))
                                               : WideBits(x.nan_payload << (kept - x.payload_bits));
     WideBits quiet = 1;
     quiet <<= kept;
-    return {(x.negative ? sign_bit_ : WideBits(0)) + infinity_ + quiet + payload, flags};
+    return {(x.negative ? sign_bit_ : WideBits(0)) + geometry_.infinity_magnitude + quiet + payload, flags};
 }
 
-WideRounded WideRounder::overflow(bool negative, ExceptionFlags flags) const {
-    if (overflow_heads_to_infinity(options_.mode, negative) && spec_.overflow == OverflowPolicy::Ieee)
-        return infinity(negative, flags);
-    return {negative ? WideBits(sign_bit_ + max_finite_) : max_finite_, flags};
+WideRounded WideRounder::out_of_range(OutOfRange result, bool negative, ExceptionFlags flags) const {
+    switch (result) {
+        case OutOfRange::Bound:
+            return negative && !spec_.has_sign ? zero(false, flags) : max_finite(negative, flags);
+        case OutOfRange::Infinity: return infinity(negative, flags);
+        case OutOfRange::NaN: break;
+    }
+    WideValue default_nan;
+    default_nan.kind = WideValue::Kind::NaN;
+    default_nan.negative = negative && spec_.has_sign;
+    return nan(default_nan, flags);
 }
 
 WideRounded WideRounder::operator()(const WideValue& x) const {
@@ -76,7 +93,12 @@ WideRounded WideRounder::operator()(const WideValue& x) const {
         case WideValue::Kind::NaN:
             if (x.signaling) flags.raise(ExceptionFlags::invalid);
             return nan(x, flags);
-        case WideValue::Kind::Infinite: return infinity(x.negative, flags);
+        case WideValue::Kind::Infinite: {
+            // An infinity the result cannot carry makes the conversion invalid.
+            const OutOfRange result = infinite_input(spec_, x.negative);
+            if (result != OutOfRange::Infinity) flags.raise(ExceptionFlags::invalid);
+            return out_of_range(result, x.negative, flags);
+        }
         case WideValue::Kind::Zero: return zero(x.negative, flags);
         case WideValue::Kind::Finite: break;
     }
@@ -93,7 +115,10 @@ WideRounded WideRounder::round_finite(const WideValue& x) const {
 
     auto round_at = [&](std::int64_t quantum, mpz_class& count) {
         const DiscardedBits d = split(x.significand, quantum - x.exponent, count);
-        if (rounds_away(mode, x.negative, mpz_odd_p(count.get_mpz_t()) != 0, d, random,
+        // With M = 0 every normal significand is 1; parity is the exponent field's.
+        const bool kept_odd =
+            M == 0 && count != 0 ? ((quantum + spec_.bias) & 1) != 0 : mpz_odd_p(count.get_mpz_t()) != 0;
+        if (rounds_away(mode, x.negative, kept_odd, d, random,
                         options_.random != nullptr ? options_.random->rule() : StochasticRule{}))
             ++count;
         return d;
@@ -116,22 +141,31 @@ WideRounded WideRounder::round_finite(const WideValue& x) const {
     }
     if (tiny && discarded.inexact()) flags.raise(ExceptionFlags::underflow);
     if (count == 0) return zero(x.negative, flags);
+    if (x.negative && !spec_.has_sign) {
+        if (finite_overflow(spec_, mode, true) == OutOfRange::NaN) {
+            // An invalid operation raises invalid alone (IEEE 754-2019 7.2), as core::Rounder.
+            ExceptionFlags invalid;
+            invalid.raise(ExceptionFlags::invalid);
+            return out_of_range(OutOfRange::NaN, true, invalid);
+        }
+        flags.raise(ExceptionFlags::overflow | ExceptionFlags::inexact);  // below the range, clamped to 0
+        return zero(false, flags);
+    }
 
     const std::int64_t width = bit_length(count);
     const std::int64_t value_exponent = quantum + width - 1;
-    if (value_exponent > g.emax) {
-        flags.raise(ExceptionFlags::overflow | ExceptionFlags::inexact);
-        return overflow(x.negative, flags);
-    }
-    WideBits bits = count;  // subnormal: the count of quanta is the mantissa field
+    WideBits magnitude = count;  // subnormal: the count of quanta is the mantissa field
     if (value_exponent >= g.emin) {
         // Normal: the count has M + 1 bits, or M + 2 after a carry (a power of two).
         const mpz_class normalized = width > M + 1 ? mpz_class(count >> 1) : count;
-        mpz_class field = value_exponent + spec_.bias;
-        bits = (field << M) + normalized - (mpz_class(1) << M);
+        const mpz_class field = static_cast<long>(value_exponent + spec_.bias);
+        magnitude = (field << M) + normalized - (mpz_class(1) << M);
     }
-    if (x.negative) bits += sign_bit_;
-    return {bits, flags};
+    if (magnitude > g.max_finite_magnitude) {
+        flags.raise(ExceptionFlags::overflow | ExceptionFlags::inexact);
+        return out_of_range(finite_overflow(spec_, mode, x.negative), x.negative, flags);
+    }
+    return {(x.negative ? sign_bit_ : WideBits(0)) + magnitude, flags};
 }
 
 }  // namespace floatscope::core

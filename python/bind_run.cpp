@@ -36,7 +36,7 @@ py::object run(const std::string& workload, const std::vector<std::string>& poli
 void bind_run(py::module_& m) {
     m.def("run", &run, py::arg("workload"), py::arg("policies") = std::vector<std::string>{}, py::kw_only(),
           py::arg("formats") = std::vector<std::string>{}, py::arg("ground_truth") = true,
-          py::arg("mpfr_precision") = 256, py::arg("threads") = 0, py::arg("as_frame") = py::none(),
+          py::arg("mpfr_precision") = 0, py::arg("threads") = 0, py::arg("as_frame") = py::none(),
           "Runs a workload (floatscope-cli list) as `floatscope-cli run` does: policies are --policy texts "
           "('bf16; matmul = bf16_fp32'), formats --formats names (fp16 or fp16@rtz), the other keyword arguments "
           "the workload's parameters (--set name=value; input_scale for input-scale); with neither policies nor "

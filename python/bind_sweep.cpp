@@ -79,7 +79,7 @@ py::object sweep(const std::string& workload, const py::dict& grid, const std::v
 void bind_sweep(py::module_& m) {
     m.def("sweep", &sweep, py::arg("workload"), py::arg("grid"), py::arg("policies") = std::vector<std::string>{},
           py::kw_only(), py::arg("formats") = std::vector<std::string>{}, py::arg("ground_truth") = true,
-          py::arg("mpfr_precision") = 256, py::arg("threads") = 0, py::arg("as_frame") = py::none(),
+          py::arg("mpfr_precision") = 0, py::arg("threads") = 0, py::arg("as_frame") = py::none(),
           "Runs a workload over a grid of parameter values under each policy, as `floatscope-cli sweep` does: "
           "grid={'n': [100, 1000], 'method': ['naive', 'kahan']} is --grid n=100,1000 --grid method=naive,kahan "
           "(their Cartesian product, run ids 1..G with the first key varying slowest); policies, formats and the "

@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/simulation/sweep_grid.hpp"
+#include "emulation/simulation/truth_precision.hpp"
 #include "emulation/simulation/workload.hpp"
 #include "emulation/workloads/registry.hpp"
 
@@ -58,7 +59,9 @@ std::string sweep_identity(const SimulationOptions& simulation, const std::vecto
     for (const emu::GridAxis& axis : axes) text.append(fmt::format(" {}={}", axis.name, fmt::join(axis.values, ",")));
     text.append(" | policies");
     for (const emu::PrecisionPolicy& policy : policies) text.append(" [").append(policy.describe()).append("]");
-    text.append(simulation.no_ground_truth ? " | no truth" : fmt::format(" | mpfr {} bits", simulation.mpfr_precision));
+    text.append(simulation.no_ground_truth
+                    ? " | no truth"
+                    : fmt::format(" | mpfr {} bits", emu::chosen_truth_precision(simulation.mpfr_precision, policies)));
     return text.append(fmt::format(" | {} points", points));
 }
 

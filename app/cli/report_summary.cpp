@@ -139,6 +139,16 @@ void print_report_summary(const emu::Report& report, std::ostream& out) {
         for (std::size_t i = 0; i < found->second.size(); ++i) out << (i > 0 ? ", " : "") << found->second[i];
         out << '\n';
     }
+    // The truth's precision: 256 bits, or more where a policy's widest format needs it (truth_precision.hpp).
+    const bool one_precision = std::all_of(report.runs.begin(), report.runs.end(), [&](const emu::RunInfo& run) {
+        return run.mpfr_precision == report.runs.front().mpfr_precision;
+    });
+    for (const emu::RunInfo& run : report.runs) {
+        if (run.mpfr_precision == 0) continue;
+        out << (several_runs && !one_precision ? "run " + run.run + " ground truth: " : "ground truth: ")
+            << "MPFR at " << run.mpfr_precision << " bits\n";
+        if (one_precision) break;
+    }
 }
 
 }  // namespace floatscope::cli

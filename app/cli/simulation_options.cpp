@@ -31,7 +31,8 @@ void add_simulation_options(CLI::App& command, SimulationOptions& options) {
                        "a precision policy, repeatable: 'fp16; accumulate=fp32', 'fp8_e4m3; layers 0,-1 = bf16', "
                        "'bf16; matmul = bf16_fp32' (default with neither: fp32, bf16, fp16, fp8_e4m3)");
     command.add_option("--set", options.assignments, "a workload parameter name=value, repeatable");
-    command.add_option("--mpfr-precision", options.mpfr_precision, "bits of the MPFR ground truth (default 256)")
+    command.add_option("--mpfr-precision", options.mpfr_precision, "bits of the MPFR ground truth (default: 256, or 2p + 30 for the widest format's p when more; "
+                       "less than that is refused)")
         ->check(
             whole_number_in(53, 65536));  // the engine's range (emulation/simulation/engine.cpp), checked here as text
     command.add_flag("--no-ground-truth", options.no_ground_truth, "skip the MPFR run: no error rows, value rows only");

@@ -24,7 +24,7 @@ struct SimulationOptions {
     std::vector<std::string> formats;  ///< --formats a,b: one uniform policy each
     std::vector<std::string> policies;  ///< --policy TEXT, repeatable: parse_policy
     std::vector<std::string> assignments;  ///< --set name=value, repeatable
-    int mpfr_precision = 256;
+    int mpfr_precision = 0;  ///< 0: chosen (emu::chosen_truth_precision)
     bool no_ground_truth = false;
     int threads = 0;  ///< 0: every core
     std::string csv;  ///< file, "-" for stdout, empty for none

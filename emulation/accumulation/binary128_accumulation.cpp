@@ -50,10 +50,12 @@ Quad product(double x, double y) { return static_cast<Quad>(x) * static_cast<Qua
 struct Entry {
     const AccumulationModel& m;
     const double* x;
-    const double* y;
+    const double* y;  ///< nullptr: a sum of x alone, no products (a software multiply each saved)
     std::ptrdiff_t y_stride;
 
-    Quad term(std::size_t i) const { return product(x[i], y[static_cast<std::ptrdiff_t>(i) * y_stride]); }
+    Quad term(std::size_t i) const {
+        return y == nullptr ? static_cast<Quad>(x[i]) : product(x[i], y[static_cast<std::ptrdiff_t>(i) * y_stride]);
+    }
 
     Quad sequential(std::size_t begin, std::size_t end, Quad s) const {
         if (!m.compensated) {
@@ -100,9 +102,22 @@ bool is_binary128_rne(const core::FormatRounding& rounding) {
     return detail::is_ieee_binary(rounding.format, 15, 112) && rounding.mode == core::RoundingMode::NearestEven;
 }
 
+namespace {
+
+core::Rounder output_rounder(const AccumulationModel& model) {
+    return core::Rounder(model.output.format, {model.output.mode, core::Tininess::AfterRounding, nullptr});
+}
+
+}  // namespace
+
+double binary128_sum(const AccumulationModel& model, std::span<const double> x) {
+    const Entry entry{model, x.data(), nullptr, 0};
+    return output_rounder(model)(exact_value(entry.accumulate(x.size(), 0))).value;
+}
+
 void binary128_gemm(const AccumulationModel& model, const double* a, const double* b, double* c, std::size_t m,
                     std::size_t k, std::size_t n, std::span<const double> addend) {
-    const core::Rounder output(model.output.format, {model.output.mode, core::Tininess::AfterRounding, nullptr});
+    const core::Rounder output = output_rounder(model);
     for (std::size_t i = 0; i < m; ++i)
         for (std::size_t j = 0; j < n; ++j) {
             const Entry entry{model, a + i * k, b + j, static_cast<std::ptrdiff_t>(n)};

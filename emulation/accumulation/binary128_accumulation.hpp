@@ -21,4 +21,9 @@ bool is_binary128_rne(const core::FormatRounding& rounding);
 void binary128_gemm(const AccumulationModel& model, const double* a, const double* b, double* c, std::size_t m,
                     std::size_t k, std::size_t n, std::span<const double> addend = {});
 
+/// The sum of x (quantized operands) as binary128_gemm computes x times a column of ones, without
+/// the products: the same order, the same binary128 steps, the result rounded once to the output
+/// format (before the epilogue).
+double binary128_sum(const AccumulationModel& model, std::span<const double> x);
+
 }  // namespace floatscope::emu

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "core/catalog.hpp"
 #include "core/error.hpp"
 #include "emulation/accumulation/binary128_accumulation.hpp"
 #include "emulation/accumulation/gemm.hpp"
@@ -54,14 +53,7 @@ double dot(const AccumulationModel& model, std::span<const double> x, std::span<
 double sum(const AccumulationModel& model, std::span<const double> x) {
     validate(model);
     [[maybe_unused]] const detail::DefaultFloatEnvironment environment;  // see float_environment.hpp
-    if (is_binary128_rne(model.accumulator)) {
-        AccumulationModel unit = model;  // y = 1 exactly, whatever model.y's format
-        unit.y.rounding = {core::parse_format("fp64"), core::RoundingMode::NearestEven};
-        const std::vector<double> ones(x.size(), 1.0);
-        double r = 0;
-        gemm(unit, x, ones, std::span<double>(&r, 1), 1, x.size(), 1);
-        return r;
-    }
+    if (is_binary128_rne(model.accumulator)) return finish(model, 1, binary128_sum(model, quantized(model.x, x)));
     const std::vector<double> qx = quantized(model.x, x);
     const double one = 1;
     const double r = ScalarAccumulator(model).accumulate(qx.data(), 1, &one, 0, qx.size());

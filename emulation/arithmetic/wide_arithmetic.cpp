@@ -78,7 +78,8 @@ OperandClass operand_class(const WideDecoded& d) { return {d.value_class, d.valu
 
 WideArithmetic::WideArithmetic(const core::FormatSpec& spec, core::RoundingOptions options, WidePath preferred)
     : rounder_(spec, options) {
-    if (preferred != WidePath::FixedLimbs) return;
+    // The fixed-size path knows the IEEE encoding alone; P3109 formats take MPFR.
+    if (preferred != WidePath::FixedLimbs || spec.nan_encoding != core::NanEncoding::Ieee) return;
     if (spec.total_bits() <= 128)
         fixed_.emplace<FixedWideArithmetic<2>>(spec, options);
     else if (spec.total_bits() <= 256)
@@ -128,8 +129,8 @@ WideRounded WideArithmetic::apply_mpfr(Operation op, const core::WideBits& a, co
     const WideDecoded dc = n >= 3 ? core::decode_wide_bits(f, c) : WideDecoded{};
     const WideDecoded* const operands[3] = {&da, &db, &dc};
     const core::RoundingMode mode = rounder_.options().mode;
-    const SpecialCase special = special_case(op, {operand_class(da), operand_class(db), operand_class(dc)}, mode,
-                                             ZeroDivision::Infinity);  // wide formats are IEEE 754's
+    const SpecialCase special =
+        special_case(op, {operand_class(da), operand_class(db), operand_class(dc)}, mode, zero_division(f));
     auto with_flags = [&](WideRounded r) {
         r.flags |= special.flags;
         return r;
@@ -143,8 +144,18 @@ WideRounded WideArithmetic::apply_mpfr(Operation op, const core::WideBits& a, co
             nan.signaling = false;
             return with_flags(rounder_(nan));
         }
-        case SpecialCase::Outcome::Infinity:
-            return with_flags(rounder_(exact(core::ExactValue::infinity(special.negative))));
+        case SpecialCase::Outcome::Infinity: {
+            if (f.has_infinity) return with_flags(rounder_(exact(core::ExactValue::infinity(special.negative))));
+            // No infinity (P3109 finite): what a nearest rounding of an overflow gives, without its flags.
+            WideValue beyond_range;
+            beyond_range.kind = WideValue::Kind::Finite;
+            beyond_range.negative = special.negative;
+            beyond_range.significand = 1;
+            beyond_range.exponent = std::int64_t{1} << 40;  // above every wide format's 2^(2^30)
+            WideRounded r = core::WideRounder(f, {})(beyond_range);
+            r.flags = special.flags;
+            return r;
+        }
         case SpecialCase::Outcome::Zero: return with_flags(rounder_(exact(core::ExactValue::zero(special.negative))));
         case SpecialCase::Outcome::Addend: return with_flags(rounder_(dc.value));
         case SpecialCase::Outcome::Compute: break;

@@ -29,6 +29,7 @@
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/simulation/region_measures.hpp"
 #include "emulation/simulation/result_regions.hpp"
+#include "emulation/simulation/truth_precision.hpp"
 
 #ifndef FLOATSCOPE_VERSION
 #error "FLOATSCOPE_VERSION is defined by emulation/CMakeLists.txt from the project version"
@@ -335,7 +336,7 @@ void check_request(const RunRequest& r) {
         if (const std::optional<std::string> refusal = policy_refusal(*r.workload, p))
             throw Error(fmt::format("policy '{}': {}", p.name, *refusal));
     }
-    if (r.ground_truth && r.workload->has_ground_truth() &&
+    if (r.ground_truth && r.workload->has_ground_truth() && r.mpfr_precision != 0 &&
         (r.mpfr_precision < min_mpfr_precision || r.mpfr_precision > max_mpfr_precision))
         throw Error(fmt::format("MPFR precision {} bits: valid {}..{}", r.mpfr_precision, min_mpfr_precision,
                                 max_mpfr_precision));
@@ -344,8 +345,9 @@ void check_request(const RunRequest& r) {
 }  // namespace
 
 RunInfo run_info(const RunRequest& r) {
-    RunInfo info{r.run_id, r.workload->name(), r.parameters.values(), {}, r.mpfr_precision};
-    if (!r.ground_truth || !r.workload->has_ground_truth()) info.mpfr_precision = 0;  // no truth is run
+    RunInfo info{r.run_id, r.workload->name(), r.parameters.values(), {}, 0};  // 0: no truth is run
+    if (r.ground_truth && r.workload->has_ground_truth())
+        info.mpfr_precision = chosen_truth_precision(r.mpfr_precision, r.policies);
     for (const PrecisionPolicy& p : r.policies) info.policies.emplace_back(p.name, p.describe());
     return info;
 }
@@ -381,9 +383,15 @@ bool is_measured_metric(const std::string& name) {
     return definition != nullptr && definition->source == metric::MetricSource::Engine;
 }
 
-Report run_all(const std::vector<RunRequest>& requests, int threads, RunControl& control, const ReportStream* stream) {
+Report run_all(const std::vector<RunRequest>& asked, int threads, RunControl& control, const ReportStream* stream) {
     if (threads < 1) throw Error(fmt::format("threads {}: give at least 1", threads));
-    for (const RunRequest& r : requests) check_request(r);
+    // The requests with their truths' precisions chosen (truth_precision.hpp).
+    std::vector<RunRequest> requests(asked);
+    for (RunRequest& r : requests) {
+        check_request(r);
+        if (r.ground_truth && r.workload->has_ground_truth())
+            r.mpfr_precision = chosen_truth_precision(r.mpfr_precision, r.policies);
+    }
 
     Report report;
     report.floatscope_version = FLOATSCOPE_VERSION;

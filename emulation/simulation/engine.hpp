@@ -35,7 +35,10 @@ struct RunRequest {
     Parameters parameters;
     std::vector<PrecisionPolicy> policies;
     bool ground_truth = true;  ///< ignored for workloads without one
-    int mpfr_precision = 256;  ///< bits of the ground truth
+    /// Bits of the ground truth; 0: chosen, 256 or more where the policies' widest format needs it
+    /// (chosen_truth_precision); a precision below that need is refused. The report's RunInfo says
+    /// which it used.
+    int mpfr_precision = 0;
     int threads = 1;  ///< policies and the ground truth run concurrently on this many threads
     std::string run_id = "1";
     std::shared_ptr<KeptTruth> kept_truth;  ///< nullptr: the truth is run, and dropped as it is measured

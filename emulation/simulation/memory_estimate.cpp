@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/memory_budget.hpp"
+#include "emulation/simulation/truth_precision.hpp"
 #include "emulation/simulation/workload.hpp"
 
 namespace floatscope::emu {
@@ -54,10 +55,11 @@ MemoryEstimate memory_estimate(const RunRequest& r) {
     });
     if (r.ground_truth && r.workload->has_ground_truth())
         estimate.truth = stated_bytes([&] {
-            r.workload->check_ground_truth(r.parameters, r.mpfr_precision);
+            const int bits = chosen_truth_precision(r.mpfr_precision, r.policies);
+            r.workload->check_ground_truth(r.parameters, bits);
             // An upper bound: the truth measures and drops each region as it makes it (engine.cpp),
             // but a workload declares only the values of all its regions together.
-            require_recorded(r, core::mpfr_number_bytes(r.mpfr_precision), "the ground truth");
+            require_recorded(r, core::mpfr_number_bytes(bits), "the ground truth");
         });
     return estimate;
 }

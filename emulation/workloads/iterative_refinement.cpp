@@ -231,6 +231,13 @@ private:
     /// occur; and the modes MPFR has.
     static void check_wide_residual(const core::FormatRounding& r) {
         using core::RoundingMode;
+        // The residual rounds through MPFR as an IEEE eXmY format does: P3109's single NaN and its
+        // ties at P = 1 (to the even exponent, where MPFR goes away from zero) are not modelled.
+        if (r.format.is_p3109())
+            throw Error(fmt::format("iterative-refinement: the residual format '{}' is a P3109 format wider than "
+                                    "binary64; a wide residual takes IEEE-encoded formats (binary128, binary256, "
+                                    "e15m112, ...)",
+                                    r.format.name));
         if (r.format.exponent_bits < 13)
             throw Error(
                 fmt::format("iterative-refinement: a residual format wider than binary64 needs at least 13 "

@@ -461,6 +461,31 @@ TEST_CASE("formats wider than binary64 go through MPFR with the same commands an
     CHECK(wrong_width.out.empty());
 }
 
+TEST_CASE("P3109 formats beyond binary64 go through the wide path in show, encode, decode, eval, convert",
+          "[cli][wide][p3109]") {
+    // binary16p1se: 15 exponent bits, bias 2^14, no trailing bits: code 0x4000 + n is 2^n. Worked
+    // by hand from the Interim Report (v4.0, 3.1 and 4.7.5), not from the program.
+    // 2^12288 squared overflows: +inf where the format has it, NaN (0x8000) in the finite one;
+    // 1 / 0 is NaN and invalid in P3109; 1 + 1 = 2.
+    CHECK(run_cli({"eval", "-f", "binary16p1se"}, "mul 7000 7000\nadd 4000 4000\ndiv 4000 0000\n").out ==
+          "7FFF 05\n4001 00\n8000 10\n");
+    CHECK(run_cli({"eval", "-f", "binary16p1sf"}, "mul 7000 7000\n").out == "8000 05\n");
+    // 3 lies halfway between 2 (field 0x4001, odd) and 4 (0x4002, even): ties-to-even takes 4.
+    CHECK(run_cli({"encode", "-f", "binary16p1se", "3", "-2"}).out == "4002 01\nC001 00\n");
+    // binary12p1ue: 12 exponent bits, bias 2^11: code 1 is 2^-2047; 0xFFE +inf, 0xFFF NaN.
+    const CliResult decoded = run_cli({"decode", "-f", "binary12p1ue", "1", "FFE", "FFF"});
+    REQUIRE(decoded.exit_code == 0);
+    CHECK_THAT(decoded.out, Catch::StartsWith("001 6.1"));  // 2^-2047 = 6.1e-617
+    CHECK_THAT(decoded.out, Catch::EndsWith("e-617 normal\nFFE inf inf\nFFF nan nan\n"));
+    // 1e300 = 2^996.6 rounds to 2^996 (nearer than 2^997 in P = 1): field 996 + 2^14 = 0x43E4.
+    CHECK_THAT(run_cli({"show", "1e300", "-f", "binary16p1se"}).out, Catch::Contains("0|100001111100100"));
+    CHECK(run_cli({"convert", "--from", "binary16p1se", "--to", "fp64"}, "4000\n7000\n").out ==
+          "3FF0000000000000 00\n7FF0000000000000 05\n");
+    const CliResult run = run_cli({"run", "sum", "--formats", "binary16p1se"});
+    CHECK(run.exit_code == 2);
+    CHECK_THAT(run.err, Catch::Contains("'binary16p1se' is wider than binary64"));
+}
+
 TEST_CASE("show gives bits, exact value, error and neighbours", "[cli]") {
     const CliResult r = run_cli({"show", "0.1", "--format", "fp16"});
     REQUIRE(r.exit_code == 0);

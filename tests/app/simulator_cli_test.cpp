@@ -71,6 +71,17 @@ TEST_CASE("list shows the workloads, their parameters and the accumulation prese
     CHECK(run_cli({"list", "nope"}).exit_code == 2);
 }
 
+TEST_CASE("run: the summary says the truth's precision, raised for a binary256 residual") {
+    CHECK_THAT(run_cli({"run", "sum", "--formats", "fp16"}).out, Catch::EndsWith("ground truth: MPFR at 256 bits\n"));
+    // binary256: p = 237 (IEEE 754-2019 Table 3.5), so 2p + 30 = 504 bits.
+    const CliResult wide = run_cli({"run", "iterative-refinement", "--set", "n=8", "--policy",
+                                    "fp64; compute=fp16; accumulate=binary256"});
+    REQUIRE(wide.exit_code == 0);
+    CHECK_THAT(wide.out, Catch::EndsWith("ground truth: MPFR at 504 bits\n"));
+    const CliResult asked = run_cli({"run", "sum", "--formats", "fp16", "--mpfr-precision", "80"});
+    CHECK_THAT(asked.out, Catch::EndsWith("ground truth: MPFR at 80 bits\n"));
+}
+
 TEST_CASE("run overflow-demo: 10^4 x 10^4 overflows fp16 (max 65504), not fp32") {
     TempDir dir;
     const fs::path csv = dir.path() / "report.csv";

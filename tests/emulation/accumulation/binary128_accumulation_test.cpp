@@ -101,7 +101,7 @@ struct Reference {
 
 }  // namespace
 
-TEST_CASE("a binary128 accumulator: every order against MPFR at 113 bits, random and cancelling products") {
+TEST_CASE("a binary128 accumulator: every order against MPFR at 113 bits, random and cancelling products, sums too") {
     std::vector<std::pair<std::string, emu::AccumulationModel>> models;
     auto m = binary128_model();
     models.emplace_back("sequential", m);
@@ -144,6 +144,22 @@ TEST_CASE("a binary128 accumulator: every order against MPFR at 113 bits, random
                           << test::hex_double(c[0]) << ", reference " << test::hex_double(want));
                 REQUIRE(test::same_result(got, want));
                 REQUIRE(test::same_result(c[0], want));
+                // sum: the terms alone, without products (binary128_sum), against x times ones; in
+                // family 2 large terms (up to 2^200) cancel in pairs and leave a few near 2^-100, so
+                // that what binary128 loses in each order (2^87 and less) is the result.
+                std::vector<double> terms = x;
+                if (family == 2)
+                    for (std::size_t i = 0; i < n; ++i) {
+                        const bool cancelled = (i >= n / 2 && i + 3 < n) || i + 3 < n / 2;
+                        if (i >= n / 2 && i + 3 < n)
+                            terms[i] = -terms[i - n / 2];
+                        else
+                            terms[i] = x[i] * std::ldexp(1.0, cancelled ? exponent(rng) % 200 + 200 : -100);
+                    }
+                const std::vector<double> ones(n, 1.0);
+                const double sum_want = Reference{model, terms, ones}.result();
+                INFO("sum " << test::hex_double(emu::sum(model, terms)) << ", reference " << test::hex_double(sum_want));
+                REQUIRE(test::same_result(emu::sum(model, terms), sum_want));
             }
     }
 }

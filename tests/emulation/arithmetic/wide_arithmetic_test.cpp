@@ -40,7 +40,9 @@ std::uint64_t to_u64(const mpz_class& x) { return mpz_get_ui(x.get_mpz_t()); }
 }  // namespace
 
 TEST_CASE("the wide path matches the narrow one on narrow formats, stochastic draws included", "[wide]") {
-    const char* formats[] = {"fp16", "bf16", "fp32", "fp64", "fp8_e5m2", "e4m3", "e6m9", "fp16:ftz", "e4m3:sat"};
+    const char* formats[] = {"fp16",         "bf16",        "fp32",         "fp64",        "fp8_e5m2",
+                             "e4m3",         "e6m9",        "fp16:ftz",     "e4m3:sat",    "binary8p3se",
+                             "binary8p1sf",  "binary8p5uf", "binary8p1ue:sat", "binary12p1se", "binary10p4uf:satfinite"};
     RoundingMode modes[std::size(all_rounding_modes)];
     std::copy(all_rounding_modes.begin(), all_rounding_modes.end(), modes);
     constexpr int cases_per_format = 300;
@@ -151,6 +153,37 @@ TEST_CASE("the wide path passes all TestFloat vectors of f16, f32 and f64 arithm
 
 namespace {
 
+/// The four modes MPFR has, beside FloatScope's names.
+constexpr std::pair<RoundingMode, mpfr_rnd_t> mpfr_modes[] = {{RoundingMode::NearestEven, MPFR_RNDN},
+                                                              {RoundingMode::TowardZero, MPFR_RNDZ},
+                                                              {RoundingMode::Upward, MPFR_RNDU},
+                                                              {RoundingMode::Downward, MPFR_RNDD}};
+
+/// op on MPFR numbers rounded to r's precision; MPFR's ternary value.
+int mpfr_operation(Operation op, mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, mpfr_rnd_t rnd) {
+    switch (op) {
+        case Operation::Add: return mpfr_add(r, a, b, rnd);
+        case Operation::Sub: return mpfr_sub(r, a, b, rnd);
+        case Operation::Mul: return mpfr_mul(r, a, b, rnd);
+        case Operation::Div: return mpfr_div(r, a, b, rnd);
+        case Operation::Sqrt: return mpfr_sqrt(r, a, rnd);
+        case Operation::Fma: return mpfr_fma(r, a, b, c, rnd);
+    }
+    return 0;
+}
+
+/// Three patterns and their values; whether all three are finite and nonzero.
+bool draw_operands(const FormatSpec& spec, PatternSource& patterns, mpz_class (&operands)[3], RefNumber (&values)[3]) {
+    bool finite = true;
+    for (int k = 0; k < 3; ++k) {
+        operands[k] = patterns.next();
+        const WideDecoded d = decode_wide_bits(spec, operands[k]);
+        finite = finite && (d.value_class == ValueClass::Normal || d.value_class == ValueClass::Subnormal);
+        d.value.to_mpfr(values[k].get());
+    }
+    return finite;
+}
+
 /// binary128 as MPFR itself rounds: precision 113, exponents of 2^-16494 .. 2^16384 (MPFR writes
 /// values as 0.1xxx 2^e), then mpfr_subnormalize; IEEE flags derived from MPFR's results.
 struct Binary128Reference {
@@ -159,17 +192,7 @@ struct Binary128Reference {
 };
 
 Binary128Reference mpfr_binary128(Operation op, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, mpfr_rnd_t rnd) {
-    auto compute = [&](mpfr_ptr r) {
-        switch (op) {
-            case Operation::Add: return mpfr_add(r, a, b, rnd);
-            case Operation::Sub: return mpfr_sub(r, a, b, rnd);
-            case Operation::Mul: return mpfr_mul(r, a, b, rnd);
-            case Operation::Div: return mpfr_div(r, a, b, rnd);
-            case Operation::Sqrt: return mpfr_sqrt(r, a, rnd);
-            case Operation::Fma: return mpfr_fma(r, a, b, c, rnd);
-        }
-        return 0;
-    };
+    auto compute = [&](mpfr_ptr r) { return mpfr_operation(op, r, a, b, c, rnd); };
     // Unbounded exponent (MPFR's default range holds every result here): tininess after rounding.
     RefNumber unbounded(113);
     compute(unbounded.get());
@@ -213,28 +236,17 @@ Binary128Reference mpfr_binary128(Operation op, mpfr_srcptr a, mpfr_srcptr b, mp
 
 TEST_CASE("binary128 arithmetic agrees with MPFR's own binary128 rounding", "[wide]") {
     const FormatSpec quad = parse_format("binary128");
-    const std::pair<RoundingMode, mpfr_rnd_t> modes[] = {{RoundingMode::NearestEven, MPFR_RNDN},
-                                                         {RoundingMode::TowardZero, MPFR_RNDZ},
-                                                         {RoundingMode::Upward, MPFR_RNDU},
-                                                         {RoundingMode::Downward, MPFR_RNDD}};
     PatternSource patterns(quad, 2026);
     RefNumber values[3] = {RefNumber(113), RefNumber(113), RefNumber(113)};
     std::size_t compared = 0;
-    for (const auto& [mode, rnd] : modes)
+    for (const auto& [mode, rnd] : mpfr_modes)
         for (const floatscope::emu::WidePath path :
              {floatscope::emu::WidePath::FixedLimbs, floatscope::emu::WidePath::Mpfr}) {
             const WideArithmetic wide(quad, {mode, Tininess::AfterRounding, nullptr}, path);
             for (Operation op : all_operations) {
                 for (int i = 0; i < 400; ++i) {
                     mpz_class operands[3];
-                    bool finite = true;
-                    for (int k = 0; k < 3; ++k) {
-                        operands[k] = patterns.next();
-                        const WideDecoded d = decode_wide_bits(quad, operands[k]);
-                        finite =
-                            finite && (d.value_class == ValueClass::Normal || d.value_class == ValueClass::Subnormal);
-                        d.value.to_mpfr(values[k].get());
-                    }
+                    const bool finite = draw_operands(quad, patterns, operands, values);
                     // Operands of the reference are finite and nonzero (the special cases are checked
                     // against narrow Arithmetic and TestFloat); sqrt takes magnitudes.
                     if (!finite) continue;
@@ -257,4 +269,69 @@ TEST_CASE("binary128 arithmetic agrees with MPFR's own binary128 rounding", "[wi
         }
     INFO(compared << " operations compared");
     CHECK(compared > 6000);
+}
+
+namespace {
+
+/// The value of `op` on finite values rounded by MPFR itself to a P3109 format's precision and
+/// exponent range (mpfr_subnormalize) into `r`; false where it is zero, beyond max finite or
+/// negative in an unsigned format (the projection rules, held against the narrow path above).
+bool mpfr_p3109(const FormatSpec& spec, Operation op, mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr c, mpfr_rnd_t rnd,
+                RefNumber& r) {
+    const WideGeometry g = wide_geometry(spec);
+    auto compute = [&](mpfr_ptr out, mpfr_rnd_t direction) { return mpfr_operation(op, out, a, b, c, direction); };
+    if (g.precision == 1 && rnd == MPFR_RNDN) {
+        // MPFR breaks a tie at precision 1 away from zero (no significand is even there); P3109's
+        // roundTiesToEven takes the even exponent field, as the K = 8 tables show (p3109_test).
+        RefNumber two_bits(2);
+        if (compute(two_bits.get(), MPFR_RNDZ) == 0 && mpfr_min_prec(two_bits.get()) == 2) return false;
+    }
+    const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    // MPFR writes values as 0.1xxx 2^e: the smallest subnormal 2^(emin - M) has e = emin - M + 1.
+    mpfr_set_emin(g.emin - spec.mantissa_bits + 1);
+    mpfr_set_emax(g.emax + 1);
+    mpfr_set_prec(r.get(), g.precision);
+    int ternary = compute(r.get(), rnd);
+    ternary = mpfr_check_range(r.get(), ternary, rnd);
+    mpfr_subnormalize(r.get(), ternary, rnd);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    RefNumber max(g.precision);
+    decode_wide_bits(spec, g.max_finite_magnitude).value.to_mpfr(max.get());
+    return mpfr_number_p(r.get()) && !mpfr_zero_p(r.get()) && mpfr_cmpabs(r.get(), max.get()) <= 0 &&
+           (spec.has_sign || !mpfr_signbit(r.get()));
+}
+
+}  // namespace
+
+TEST_CASE("P3109 formats beyond binary64: arithmetic agrees with MPFR's own rounding", "[wide][p3109]") {
+    std::size_t compared = 0;
+    for (const char* name : {"binary16p1se", "binary16p4sf", "binary16p5ue", "binary13p2uf", "binary14p2se"}) {
+        const FormatSpec spec = parse_format(name);
+        REQUIRE(wide_geometry(spec).emax > 1023);  // values beyond binary64
+        PatternSource patterns(spec, 3109);
+        RefNumber values[3] = {RefNumber(16), RefNumber(16), RefNumber(16)};
+        RefNumber expected(16);
+        for (const auto& [mode, rnd] : mpfr_modes) {
+            const WideArithmetic wide(spec, {mode, Tininess::AfterRounding, nullptr});
+            for (Operation op : all_operations)
+                for (int i = 0; i < 400; ++i) {
+                    mpz_class operands[3];
+                    const bool finite = draw_operands(spec, patterns, operands, values);
+                    if (!finite || (op == Operation::Sqrt && mpfr_signbit(values[0].get()))) continue;
+                    if (!mpfr_p3109(spec, op, values[0].get(), values[1].get(), values[2].get(), rnd, expected))
+                        continue;
+                    const WideRounded actual = wide.apply(op, operands[0], operands[1], operands[2]);
+                    RefNumber got(16);
+                    decode_wide_bits(spec, actual.bits).value.to_mpfr(got.get());
+                    INFO(name << ' ' << to_string(mode) << ' ' << floatscope::emu::to_string(op) << ' '
+                              << format_wide_bits_hex(spec, operands[0]) << ' ' << format_wide_bits_hex(spec, operands[1])
+                              << ' ' << format_wide_bits_hex(spec, operands[2]));
+                    CHECK(mpfr_equal_p(got.get(), expected.get()) != 0);
+                    ++compared;
+                }
+        }
+    }
+    INFO(compared << " operations compared");
+    CHECK(compared > 10000);
 }

@@ -38,7 +38,7 @@ public:
             mantissa <<= M - kept;
         }
         mpz_class bits = (mpz_class(field) << M) + mantissa;
-        if (pick(2) == 0) bits += mpz_class(1) << (E + M);
+        if (spec_.has_sign && pick(2) == 0) bits += mpz_class(1) << (E + M);
         return bits;
     }
 
