@@ -3,10 +3,11 @@
 // (Keys' kernel, a = -0.75) interpolation, the same kernels as Resize's (interpolation.hpp).
 // Coordinates, their padding and the weights are computed in the accumulate format (exact in the
 // truth), as Resize's; the products of the weights and with X in the compute format, their sum
-// through numerics' sum. Where the specification leaves it open, as onnxruntime and PyTorch: a
-// location outside the input's extent ([-0.5, length - 0.5], or [0, length - 1] with
-// align_corners) is first clamped to it (border) or reflected into it (reflection), and then each
-// tap outside X reads 0 (zeros), the nearest edge element (border) or its reflection (reflection).
+// through numerics' sum. Where the specification leaves it open, as onnxruntime: a location with
+// a coordinate outside the input's extent ([-0.5, length - 0.5], or [0, length - 1] with
+// align_corners) is first clamped to the elements (border) or reflected into the extent
+// (reflection), both coordinates, and then each tap outside X reads 0 (zeros), the nearest edge
+// element (border) or its reflection (reflection). (PyTorch's bicubic adjusts the taps only.)
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -56,36 +57,60 @@ struct GridAxis {
     double low = 0, high = 0;  ///< the input's extent in element coordinates
 };
 
-/// The taps of normalized coordinate `g` along `axis`.
+/// The element coordinate of normalized coordinate `g` along `axis`: -1 and 1 are the centres of
+/// the end elements with align_corners, their outer edges without.
 template <class Numerics>
-AxisTaps<typename Numerics::Number> axis_taps(const Numerics& n, typename Numerics::Number g, const GridAxis& axis,
-                                              Sampling sampling, Padding padding, bool align_corners) {
+typename Numerics::Number denormalized(const Numerics& n, const typename Numerics::Number& g, const GridAxis& axis,
+                                       bool align_corners) {
+    const auto length = n.from_double(static_cast<double>(axis.length));
+    const auto one = n.from_double(1), two = n.from_double(2);
+    return align_corners ? n.mul(n.div(n.add(g, one), two), n.sub(length, one))
+                         : n.div(n.sub(n.mul(n.add(g, one), length), one), two);
+}
+
+/// The taps of element coordinate `x`.
+template <class Numerics>
+AxisTaps<typename Numerics::Number> taps_at(const Numerics& n, const typename Numerics::Number& x, Sampling sampling) {
     using Number = typename Numerics::Number;
-    const auto number = [&](double v) { return n.from_double(v); };
-    const auto length = number(static_cast<double>(axis.length));
-    const auto one = number(1), two = number(2);
-    // Denormalized: -1 and 1 are the centres of the end elements with align_corners, their outer edges without.
-    Number x = align_corners ? n.mul(n.div(n.add(g, one), two), n.sub(length, one))
-                             : n.div(n.sub(n.mul(n.add(g, one), length), one), two);
-    if (sampling == Sampling::Nearest) x = n.apply(Function::Round, x);
-    if (padding == Padding::Border && n.less(x, number(0))) x = number(0);
-    if (padding == Padding::Border && n.less(number(static_cast<double>(axis.length - 1)), x))
-        x = number(static_cast<double>(axis.length - 1));
-    if (padding == Padding::Reflection) x = reflect(n, x, axis.low, axis.high);
     AxisTaps<Number> taps;
     if (sampling == Sampling::Nearest) {
         taps.index.push_back(static_cast<std::int64_t>(n.to_double(x)));
         return taps;
     }
-    const Number floor = n.apply(Function::Floor, x);
-    const auto left = static_cast<std::int64_t>(n.to_double(floor));
+    const auto left = static_cast<std::int64_t>(n.to_double(n.apply(Function::Floor, x)));
     const std::int64_t first = sampling == Sampling::Bilinear ? 0 : -1, last = sampling == Sampling::Bilinear ? 1 : 2;
     for (std::int64_t i = first; i <= last; ++i) {
-        const Number t = n.sub(x, number(static_cast<double>(left + i)));
+        const Number t = n.sub(x, n.from_double(static_cast<double>(left + i)));
         taps.index.push_back(left + i);
         taps.weight.push_back(sampling == Sampling::Bilinear ? linear_weight(n, t) : cubic_weight(n, t, -0.75));
     }
     return taps;
+}
+
+/// The taps of one grid location (x, y): denormalized, rounded for nearest, and where either
+/// coordinate is outside the input's extent both clamped to the elements (border) or reflected into
+/// the extent (reflection), as onnxruntime decides it for the location, not per axis.
+template <class Numerics>
+std::array<AxisTaps<typename Numerics::Number>, 2> location_taps(const Numerics& n, const typename Numerics::Number* g,
+                                                                 const std::array<GridAxis, 2>& axes, Sampling sampling,
+                                                                 Padding padding, bool align_corners) {
+    using Number = typename Numerics::Number;
+    const auto number = [&](double v) { return n.from_double(v); };
+    std::array<Number, 2> c;
+    bool outside = false;
+    for (std::size_t a = 0; a < 2; ++a) {
+        c[a] = denormalized(n, g[a], axes[a], align_corners);
+        if (sampling == Sampling::Nearest) c[a] = n.apply(Function::Round, c[a]);
+        outside = outside || n.less(c[a], number(axes[a].low)) || n.less(number(axes[a].high), c[a]);
+    }
+    for (std::size_t a = 0; outside && a < 2; ++a) {
+        if (padding == Padding::Reflection) c[a] = reflect(n, c[a], axes[a].low, axes[a].high);
+        if (padding != Padding::Border) continue;
+        const Number last = number(static_cast<double>(axes[a].length - 1));
+        if (n.less(c[a], number(0))) c[a] = number(0);
+        if (n.less(last, c[a])) c[a] = last;
+    }
+    return {taps_at(n, c[0], sampling), taps_at(n, c[1], sampling)};
 }
 
 /// Plain double arithmetic, for reflect on element indices: integers and halves, exact in double.
@@ -156,8 +181,7 @@ Outputs<Numerics> grid_sample(const OperatorCall<Numerics>& call) {
     for (std::int64_t b = 0; b < batches; ++b)
         for (std::size_t l = 0; l < locations; ++l) {
             const Number* g = &grid.numbers[(static_cast<std::size_t>(b) * locations + l) * 2];
-            const AxisTaps<Number> across = axis_taps(cn, g[0], axes[0], sampling, padding, align_corners);
-            const AxisTaps<Number> down = axis_taps(cn, g[1], axes[1], sampling, padding, align_corners);
+            const auto [across, down] = location_taps(cn, g, axes, sampling, padding, align_corners);
             for (std::int64_t c = 0; c < channels; ++c) {
                 const Number* data = &x.numbers[static_cast<std::size_t>(b * channels + c) * plane];
                 Number& out = values[static_cast<std::size_t>(b * channels + c) * locations + l];
