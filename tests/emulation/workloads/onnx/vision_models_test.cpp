@@ -30,13 +30,6 @@ Tensor<double> reference(const std::string& model, const std::string& output) {
     return read_input_file(models / fmt::format("{}_{}.npy", model, output));
 }
 
-/// The value of `metric` in the rows of `policy` for the region labelled `label`, or NaN.
-double metric_of(const Report& report, const std::string& policy, const std::string& label, const char* metric) {
-    for (const ReportRow& row : report.rows)
-        if (row.policy == policy && row.region == label && row.metric == metric) return row.value;
-    return NAN;
-}
-
 }  // namespace
 
 TEST_CASE("detection and sampling models reproduce NumPy's float64 evaluation", "[onnx][vision]") {
