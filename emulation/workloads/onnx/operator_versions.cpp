@@ -88,7 +88,7 @@ std::vector<OperatorVersions> all_operators() {
         {"GlobalAveragePool", {1}},
         {"GlobalMaxPool", {1}},
         {"Greater", {1, 7, 9, 13}},
-        {"GridSample", {16}},
+        {"GridSample", {16}},  // opset 16 (ONNX 1.11); GridSample-20's N-D definition is past the opsets read
         // GRU-7, LSTM-7, RNN-7 drop the output_sequence attribute (always on since); 14 adds layout.
         {"GRU", {1, 3, 7, 14}},
         {"GreaterOrEqual", {12, 16}},
@@ -167,7 +167,7 @@ std::vector<OperatorVersions> all_operators() {
         // keep_aspect_ratio_policy; 19 half_pixel_symmetric (ONNX 1.13 and 1.14's changelogs).
         {"Resize", {10, 11, 13, 18, 19}, {{11, {}, Adapter::AsymmetricResize}}},
         // RoiAlign-16 adds coordinate_transformation_mode, half_pixel by default; RoiAlign-10's
-        // coordinates are its output_half_pixel (ONNX 1.10's changelog).
+        // coordinates are its output_half_pixel (ONNX 1.11's changelog, opset 16).
         {"RoiAlign", {10, 16}, {{16, {}, Adapter::OutputHalfPixelRoiAlign}}},
         {"Round", {11}},
         // Scatter-9 is ScatterElements-11 under its first name; deprecated at 11.
