@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -68,11 +69,18 @@ typename Numerics::Number denormalized(const Numerics& n, const typename Numeric
                          : n.div(n.sub(n.mul(n.add(g, one), length), one), two);
 }
 
-/// The taps of element coordinate `x`.
+/// The taps of element coordinate `x` along `axis`; none for a NaN coordinate (the sample is NaN).
 template <class Numerics>
-AxisTaps<typename Numerics::Number> taps_at(const Numerics& n, const typename Numerics::Number& x, Sampling sampling) {
+AxisTaps<typename Numerics::Number> taps_at(const Numerics& n, typename Numerics::Number x, const GridAxis& axis,
+                                            Sampling sampling) {
     using Number = typename Numerics::Number;
     AxisTaps<Number> taps;
+    if (n.is_nan(x)) return taps;
+    // Far outside X every tap is outside it (zeros: border and reflection brought x within):
+    // 3 elements past either end is as far, and its indices fit.
+    const Number far_low = n.from_double(-3), far_high = n.from_double(static_cast<double>(axis.length) + 2);
+    if (n.less(x, far_low)) x = far_low;
+    if (n.less(far_high, x)) x = far_high;
     if (sampling == Sampling::Nearest) {
         taps.index.push_back(static_cast<std::int64_t>(n.to_double(x)));
         return taps;
@@ -110,7 +118,7 @@ std::array<AxisTaps<typename Numerics::Number>, 2> location_taps(const Numerics&
         if (n.less(c[a], number(0))) c[a] = number(0);
         if (n.less(last, c[a])) c[a] = last;
     }
-    return {taps_at(n, c[0], sampling), taps_at(n, c[1], sampling)};
+    return {taps_at(n, c[0], axes[0], sampling), taps_at(n, c[1], axes[1], sampling)};
 }
 
 /// Plain double arithmetic, for reflect on element indices: integers and halves, exact in double.
@@ -185,6 +193,10 @@ Outputs<Numerics> grid_sample(const OperatorCall<Numerics>& call) {
             for (std::int64_t c = 0; c < channels; ++c) {
                 const Number* data = &x.numbers[static_cast<std::size_t>(b * channels + c) * plane];
                 Number& out = values[static_cast<std::size_t>(b * channels + c) * locations + l];
+                if (across.index.empty() || down.index.empty()) {
+                    out = n.from_double(std::numeric_limits<double>::quiet_NaN());
+                    continue;
+                }
                 terms.clear();
                 for (std::size_t i = 0; i < down.index.size(); ++i)
                     for (std::size_t j = 0; j < across.index.size(); ++j) {

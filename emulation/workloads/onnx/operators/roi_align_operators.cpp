@@ -43,8 +43,8 @@ BilinearSample<typename Numerics::Number> bilinear_sample(const Numerics& n, typ
     const auto number = [&](double v) { return n.from_double(v); };
     BilinearSample<Number> s;
     s.weight.fill(number(0));
-    if (n.less(y, number(-1)) || n.less(number(static_cast<double>(height)), y) || n.less(x, number(-1)) ||
-        n.less(number(static_cast<double>(width)), x))
+    if (n.is_nan(y) || n.is_nan(x) || n.less(y, number(-1)) || n.less(number(static_cast<double>(height)), y) ||
+        n.less(x, number(-1)) || n.less(number(static_cast<double>(width)), x))
         return s;
     // Per axis: the lower element, the upper one and the distance past the lower one.
     const auto axis = [&](Number& c, std::int64_t length, std::int64_t& low, std::int64_t& high) {
@@ -123,6 +123,7 @@ Outputs<Numerics> roi_align(const OperatorCall<Numerics>& call) {
         const Number* roi = &rois.numbers[4 * r];
         std::array<Number, 2> start, extent, bin;  // y, then x
         std::array<std::int64_t, 2> grid{}, pooled{pooled_height, pooled_width};
+        std::array<double, 2> grid_size{};
         for (std::size_t axis = 0; axis < 2; ++axis) {
             // rois are [x1, y1, x2, y2].
             start[axis] = cn.sub(cn.mul(roi[1 - axis], scale), offset);
@@ -130,10 +131,14 @@ Outputs<Numerics> roi_align(const OperatorCall<Numerics>& call) {
             if (coordinates == "output_half_pixel" && cn.less(extent[axis], number(1))) extent[axis] = number(1);
             bin[axis] = cn.div(extent[axis], number(static_cast<double>(pooled[axis])));
             // A region of negative extent (half_pixel, x2 < x1) has no samples: its bins are 0.
-            grid[axis] = sampling_ratio > 0
-                             ? sampling_ratio
-                             : std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil(cn.to_double(bin[axis]))));
+            grid_size[axis] = sampling_ratio > 0 ? static_cast<double>(sampling_ratio)
+                                                 : std::max(0.0, std::ceil(cn.to_double(bin[axis])));
         }
+        // A huge region asks for as many samples: refused before they are made.
+        const double sample_count = grid_size[0] * grid_size[1] * static_cast<double>(pooled_height * pooled_width);
+        require_tensor(fmt::format("{}: the bilinear samples of roi {}", node.describe(), r), 4 * sample_count, true,
+                       4 * sample_count);
+        for (std::size_t axis = 0; axis < 2; ++axis) grid[axis] = static_cast<std::int64_t>(grid_size[axis]);
         const double count = static_cast<double>(std::max<std::int64_t>(grid[0] * grid[1], 1));
         // Samples by bin (ph, pw), then by grid row and column.
         samples.clear();
