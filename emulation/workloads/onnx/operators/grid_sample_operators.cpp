@@ -38,11 +38,12 @@ typename Numerics::Number reflect(const Numerics& n, typename Numerics::Number x
     const auto number = [&](double v) { return n.from_double(v); };
     const bool below = n.less(x, number(low));
     if (!below && !n.less(number(high), x)) return x;
+    if (high == low) return number(low);  // one element, with align_corners
     const auto range = number(high - low);
     const auto past = below ? n.sub(number(low), x) : n.sub(x, number(high));
     const auto flips = n.apply(Function::Floor, n.div(past, range));
     const auto rest = n.sub(past, n.mul(flips, range));
-    const bool toward_high = (static_cast<std::int64_t>(n.to_double(flips)) % 2 == 0) == below;
+    const bool toward_high = (std::fmod(n.to_double(flips), 2.0) == 0) == below;
     return toward_high ? n.add(number(low), rest) : n.sub(number(high), rest);
 }
 
@@ -172,6 +173,8 @@ Outputs<Numerics> grid_sample(const OperatorCall<Numerics>& call) {
     if (x.shape.size() != 4 || grid.shape.size() != 4 || grid.shape[0] != x.shape[0] || grid.shape[3] != 2)
         throw Error(fmt::format("{}: X has shape {} and grid {}; (N, C, H, W) and (N, H_out, W_out, 2) are required",
                                 node.describe(), describe(x.shape), describe(grid.shape)));
+    if (elements_in(grid.shape) > 0 && elements_in(x.shape) == 0)
+        throw Error(fmt::format("{}: X has shape {}: no elements to sample", node.describe(), describe(x.shape)));
     const std::int64_t batches = x.shape[0], channels = x.shape[1];
     // The axes in grid's order, x (width) then y (height).
     std::array<GridAxis, 2> axes{GridAxis{x.shape[3]}, GridAxis{x.shape[2]}};

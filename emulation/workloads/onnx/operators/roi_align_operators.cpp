@@ -108,6 +108,8 @@ Outputs<Numerics> roi_align(const OperatorCall<Numerics>& call) {
             throw Error(fmt::format("{}: batch index {} is outside [0, {})", node.describe(), b, x.shape[0]));
 
     const std::int64_t channels = x.shape[1], height = x.shape[2], width = x.shape[3];
+    if (!batch.empty() && channels > 0 && (height == 0 || width == 0))
+        throw Error(fmt::format("{}: X has shape {}: no elements to sample", node.describe(), describe(x.shape)));
     const Shape shape{rois.shape[0], channels, pooled_height, pooled_width};
     require_output(node, shape, true);
     const auto& cn = coordinate_numerics(n);
