@@ -297,9 +297,13 @@ std::string node_label(const onnx::Node& node) {
     return fmt::format("{} ({})", node.path.empty() ? node.name : node.path, node.op_type);
 }
 
-/// "If_2 (If): branch", "Loop_0 (Loop): iterations": the label of a control-flow node's decisions.
+/// "If_2 (If): branch", "Loop_0 (Loop): iterations", "NMS_0 (NonMaxSuppression): selected": the
+/// label of a node's decisions.
 std::string decision_label(const onnx::Node& node) {
-    return fmt::format("{}: {}", node_label(node), node.op_type == "If" ? "branch" : "iterations");
+    const char* decides = node.op_type == "If"                  ? "branch"
+                          : node.op_type == "NonMaxSuppression" ? "selected"
+                                                                : "iterations";
+    return fmt::format("{}: {}", node_label(node), decides);
 }
 
 /// The regions of one run, by node: kind node (index Node::id), a node's first floating output each

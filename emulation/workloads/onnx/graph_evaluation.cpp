@@ -269,6 +269,10 @@ public:
                 allowance_.hold("the constants of a node", -converted_.back().second);
                 converted_.pop_back();
             }
+            if (selects(node) && made.front()) {
+                decided(node, made.front()->shape.front());
+                for (std::int64_t index : made.front()->integers) decided(node, index);
+            }
             if (observer_) observer_(node.id, made);
             std::vector<std::string> read = node.inputs;
             read.insert(read.end(), node.implicit_inputs.begin(), node.implicit_inputs.end());
@@ -319,6 +323,11 @@ private:
         return node.domain.empty() && (node.op_type == "If" || node.op_type == "Loop" || node.op_type == "Scan" ||
                                        node.op_type == "SequenceMap");
     }
+
+    /// NonMaxSuppression: its selected indices are decisions (comparisons with thresholds), reported
+    /// as the selection's size and then its (batch, class, box) rows, so that a run that selects
+    /// nothing still decides.
+    static bool selects(const Node& node) { return node.domain.empty() && node.op_type == "NonMaxSuppression"; }
 
     void decided(const Node& node, std::int64_t decision) const {
         if (decisions_) decisions_(node.id, decision);

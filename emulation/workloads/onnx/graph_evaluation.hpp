@@ -25,8 +25,9 @@ using Values = std::map<std::string, Tensor<Number>>;
 template <class Number>
 using NodeObserver = std::function<void(std::size_t id, const std::vector<const Tensor<Number>*>& outputs)>;
 
-/// Called when a control-flow node has decided, with its Node::id and the decision: an If's branch
-/// (1: then_branch, 0: else_branch), the iterations a Loop made.
+/// Called when a node has decided, with its Node::id and the decision: an If's branch
+/// (1: then_branch, 0: else_branch), the iterations a Loop made, NonMaxSuppression's selection (its
+/// size, then its indices).
 using DecisionObserver = std::function<void(std::size_t id, std::int64_t decision)>;
 
 /// Checks `inputs` against the graph's declared inputs (one per input, in order): count, element
@@ -45,9 +46,10 @@ void check_inputs(const Graph& graph, std::vector<Tensor<Number>>& inputs);
 /// that reads it. `control` (may be null) is told the progress after each node of the graph.
 /// If, Loop and Scan run their subgraphs here, whose nodes read the values of the graphs around
 /// them; a subgraph's initializers are as Constant nodes, in the output format of the node that
-/// holds the subgraph. `decisions` (may be empty) hears each If's and Loop's decision. `memo_model`
-/// (emulated runs): nonzero names the loaded model, under which the graph's nodes' outputs are kept
-/// for later runs and taken from earlier ones while an OutputReuseScope lives (NodeOutputMemo).
+/// holds the subgraph. `decisions` (may be empty) hears each If's, Loop's and NonMaxSuppression's
+/// decisions. `memo_model` (emulated runs): nonzero names the loaded model, under which the graph's
+/// nodes' outputs are kept for later runs and taken from earlier ones while an OutputReuseScope
+/// lives (NodeOutputMemo).
 template <class Numerics>
 Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<double>& constants,
                                                  std::vector<Tensor<typename Numerics::Number>> inputs,

@@ -129,6 +129,14 @@ Shape spatial_attribute(NewestForm<Numerics>& form) {
     return original;
 }
 
+/// A string attribute of value `s`.
+Attribute text_attribute(std::string s) {
+    Attribute a;
+    a.kind = Attribute::Kind::String;
+    a.s = std::move(s);
+    return a;
+}
+
 /// Resize-10 as Resize-11 writes it: scales moves from input 1 to input 2 (roi, input 1, left
 /// out), and the coordinates are asymmetric with nearest rounding down, the only ones Resize-10 and
 /// Upsample have (onnxruntime's Resize-10 and ONNX issue 8480; onnxruntime rounds up where it
@@ -141,14 +149,14 @@ void asymmetric_resize(NewestForm<Numerics>& form) {
     form.node.inputs.resize(std::max<std::size_t>(form.node.inputs.size(), 3));
     form.node.inputs[2] = form.node.inputs[1];
     form.node.inputs[1].clear();
-    const auto text = [](std::string s) {
-        Attribute a;
-        a.kind = Attribute::Kind::String;
-        a.s = std::move(s);
-        return a;
-    };
-    form.node.attributes["coordinate_transformation_mode"] = text("asymmetric");
-    form.node.attributes["nearest_mode"] = text("floor");
+    form.node.attributes["coordinate_transformation_mode"] = text_attribute("asymmetric");
+    form.node.attributes["nearest_mode"] = text_attribute("floor");
+}
+
+/// RoiAlign-10: RoiAlign-16 with coordinate_transformation_mode output_half_pixel.
+template <class Numerics>
+void output_half_pixel_roi_align(NewestForm<Numerics>& form) {
+    form.node.attributes["coordinate_transformation_mode"] = text_attribute("output_half_pixel");
 }
 
 /// OneHot before 11: an index outside [0, depth) leaves its row off, a negative one too (OneHot-11
@@ -193,6 +201,7 @@ Outputs<Numerics> run_older_definition(const OperatorCall<Numerics>& call, const
             case Adapter::SpatialAttribute: restored = spatial_attribute(form); break;
             case Adapter::MaskOfInputType: mask_of_input = true; break;
             case Adapter::AsymmetricResize: asymmetric_resize(form); break;
+            case Adapter::OutputHalfPixelRoiAlign: output_half_pixel_roi_align(form); break;
             case Adapter::NegativeIndicesOff: negative_indices_off(form, call.numerics); break;
             case Adapter::BatchAxisScan: break;  // Scan is evaluated with its body (graph_evaluation.cpp)
         }

@@ -130,6 +130,10 @@ const OperatorTable& operator_table() {
         add_loss_operators(t);
         add_einsum_operators(t);
         add_resize_operators(t);
+        add_non_max_suppression_operators(t);
+        add_roi_align_operators(t);
+        add_max_unpool_operators(t);
+        add_grid_sample_operators(t);
         add_recurrent_operators(t);
         add_quantize_operators(t);
         add_control_flow_operators(t);

@@ -107,6 +107,10 @@ void add_scatter_operators(OperatorTable& table);  ///< GatherND, ScatterElement
 void add_loss_operators(OperatorTable& table);  ///< NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void add_einsum_operators(OperatorTable& table);  ///< Einsum
 void add_resize_operators(OperatorTable& table);  ///< Resize, Upsample
+void add_non_max_suppression_operators(OperatorTable& table);  ///< NonMaxSuppression
+void add_roi_align_operators(OperatorTable& table);  ///< RoiAlign
+void add_max_unpool_operators(OperatorTable& table);  ///< MaxUnpool
+void add_grid_sample_operators(OperatorTable& table);  ///< GridSample
 void add_recurrent_operators(OperatorTable& table);  ///< RNN, GRU, LSTM
 /// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv
 void add_quantize_operators(OperatorTable& table);

@@ -88,6 +88,7 @@ std::vector<OperatorVersions> all_operators() {
         {"GlobalAveragePool", {1}},
         {"GlobalMaxPool", {1}},
         {"Greater", {1, 7, 9, 13}},
+        {"GridSample", {16}},  // opset 16 (ONNX 1.11); GridSample-20's N-D definition is past the opsets read
         // GRU-7, LSTM-7, RNN-7 drop the output_sequence attribute (always on since); 14 adds layout.
         {"GRU", {1, 3, 7, 14}},
         {"GreaterOrEqual", {12, 16}},
@@ -116,6 +117,8 @@ std::vector<OperatorVersions> all_operators() {
         {"MatMulInteger", {10}},
         {"Max", {1, 6, 8, 12, 13}},
         {"MaxPool", {1, 8, 10, 11, 12}},
+        // MaxUnpool-11 states strides' default (1) and infers shapes: MaxUnpool-9's meaning (onnx 1.12's defs/nn).
+        {"MaxUnpool", {9, 11}},
         {"Mean", {1, 6, 8, 13}},
         {"MeanVarianceNormalization", {9, 13}},
         {"Min", {1, 6, 8, 12, 13}},
@@ -123,6 +126,8 @@ std::vector<OperatorVersions> all_operators() {
         {"Mul", {1, 6, 7, 13, 14}},
         {"Neg", {1, 6, 13}},
         {"NegativeLogLikelihoodLoss", {12, 13}},
+        // NonMaxSuppression-11 adds shape inference only (onnx 1.12's defs/object_detection, old.cc beside defs.cc).
+        {"NonMaxSuppression", {10, 11}},
         {"NonZero", {9, 13}},
         {"Not", {1}},
         // OneHot-11 counts negative indices from the end; OneHot-9 leaves their rows off.
@@ -161,6 +166,9 @@ std::vector<OperatorVersions> all_operators() {
         // and scales optional and drops tf_half_pixel_for_nn; 18 adds antialias, axes and
         // keep_aspect_ratio_policy; 19 half_pixel_symmetric (ONNX 1.13 and 1.14's changelogs).
         {"Resize", {10, 11, 13, 18, 19}, {{11, {}, Adapter::AsymmetricResize}}},
+        // RoiAlign-16 adds coordinate_transformation_mode, half_pixel by default; RoiAlign-10's
+        // coordinates are its output_half_pixel (ONNX 1.11's changelog, opset 16).
+        {"RoiAlign", {10, 16}, {{16, {}, Adapter::OutputHalfPixelRoiAlign}}},
         {"Round", {11}},
         // Scatter-9 is ScatterElements-11 under its first name; deprecated at 11.
         {"Scatter", {9, 11}, {}, 11},
@@ -278,6 +286,7 @@ const AddedAttribute added_attributes[] = {
     {"Resize", {"antialias", 18}},
     {"Resize", {"axes", 18}},
     {"Resize", {"keep_aspect_ratio_policy", 18}},
+    {"RoiAlign", {"coordinate_transformation_mode", 16}},
     {"Shape", {"end", 15}},
     {"Shape", {"start", 15}},
     {"Split", {"num_outputs", 18}},

@@ -43,6 +43,9 @@ enum class Adapter {
     /// Resize-10: input 1 is scales (Resize-11 takes roi there and scales as input 2), and its
     /// coordinates are Resize-11's asymmetric ones, nearest rounding down (floor).
     AsymmetricResize,
+    /// RoiAlign-10: its coordinates are RoiAlign-16's output_half_pixel (no half-pixel shift; 16's
+    /// default is half_pixel).
+    OutputHalfPixelRoiAlign,
     /// OneHot-9: a negative index is outside [0, depth) and leaves its row off; OneHot-11 counts it
     /// from the end.
     NegativeIndicesOff,

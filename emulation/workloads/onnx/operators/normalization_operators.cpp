@@ -1,4 +1,4 @@
-// ONNX operators: BatchNormalization (inference), LayerNormalization (opset 17),
+// ONNX operators: BatchNormalization (inference and training mode), LayerNormalization (opset 17),
 // InstanceNormalization, LRN, MeanVarianceNormalization. Means are sums through numerics' sum (the accumulate format in
 // an emulated run, exact in the truth) divided by the count in the compute format; everything else is compute.
 // epsilon's default is the float 1e-5f, as a model would store it.
@@ -59,35 +59,69 @@ std::size_t channels(const Tensor<Number>& x, const Node& node) {
     return static_cast<std::size_t>(x.shape[1]);
 }
 
-/// BatchNormalization at inference, the specification's formula in its order:
-///   y = (x - mean) / sqrt(var + epsilon) * scale + B, per channel (dimension 1).
+/// BatchNormalization, the specification's formula in its order:
+///   y = (x - mean) / sqrt(var + epsilon) * scale + B, per channel (dimension 1),
+/// with the inputs' mean and var at inference; in training mode (BatchNormalization-14 and 15) with
+/// the batch's: each channel's mean and biased variance over the other dimensions (moments, as
+/// LayerNormalization's), which also update the running statistics, its outputs 1 and 2:
+///   running_mean = input_mean * momentum + mean * (1 - momentum), running_var likewise.
 template <class Call>
 TensorsOf<Call> batch_normalization(const Call& call) {
+    using Number = NumberOf<Call>;
     const Node& node = call.node;
     node.check_attributes({"epsilon", "momentum", "training_mode"});
-    if (node.int_attribute("training_mode", 0) != 0 || node.outputs.size() > 1)
-        throw Unsupported(
-            fmt::format("{}: training mode (training_mode = 1, or the running mean and variance as outputs) "
-                        "is not supported; FloatScope evaluates BatchNormalization for inference",
-                        node.describe()));
+    const bool training = node.int_attribute("training_mode", 0) != 0;
+    if (node.outputs.size() > 1 && !training) {
+        // Before 14 the extra outputs were training mode's, of a definition without training_mode.
+        if (definition_in("BatchNormalization", call.opset).version < 14)
+            throw Unsupported(
+                fmt::format("{}: its {} outputs are training mode's of BatchNormalization before "
+                            "opset 14; FloatScope evaluates that definition for inference",
+                            node.describe(), node.outputs.size()));
+        throw Error(fmt::format("{}: it has {} outputs; without training_mode only Y is valid", node.describe(),
+                                node.outputs.size()));
+    }
     const auto& x = call.input(0);
     const std::size_t c = channels(x, node);
     const auto& scale = per_channel(call.input(1), 1, c, node);
     const auto& bias = per_channel(call.input(2), 2, c, node);
-    const auto& mean = per_channel(call.input(3), 3, c, node);
-    const auto& var = per_channel(call.input(4), 4, c, node);
+    const auto& input_mean = per_channel(call.input(3), 3, c, node);
+    const auto& input_var = per_channel(call.input(4), 4, c, node);
     const auto& n = call.numerics;
     const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5f));
-    std::vector<NumberOf<Call>> deviation;  // sqrt(var + epsilon), once per channel
-    for (std::size_t k = 0; k < c; ++k) deviation.push_back(n.apply(Function::Sqrt, n.add(var.numbers[k], epsilon)));
+    std::vector<Number> mean = input_mean.numbers, var = input_var.numbers;
+    if (training) {
+        std::vector<bool> reduced(x.shape.size(), true);
+        reduced[1] = false;
+        const ReductionGroups groups = reduction_groups(x.shape, reduced);
+        std::vector<Number> values(groups.size);
+        for (std::size_t k = 0; k < c; ++k) {
+            const auto members = groups.group(k);
+            for (std::size_t j = 0; j < members.size(); ++j) values[j] = x.numbers[members[j]];
+            const auto m = moments(n, values);
+            mean[k] = m.mean;
+            var[k] = m.variance;
+        }
+    }
+    std::vector<Number> deviation;  // sqrt(var + epsilon), once per channel
+    for (std::size_t k = 0; k < c; ++k) deviation.push_back(n.apply(Function::Sqrt, n.add(var[k], epsilon)));
     const std::size_t inner = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
-    Tensor<NumberOf<Call>> y = x;
+    Tensor<Number> y = x;
     for (std::size_t i = 0; i < y.numbers.size(); ++i) {
         const std::size_t k = (i / inner) % c;
-        const auto normalized = n.div(n.sub(x.numbers[i], mean.numbers[k]), deviation[k]);
+        const auto normalized = n.div(n.sub(x.numbers[i], mean[k]), deviation[k]);
         y.numbers[i] = n.add(n.mul(normalized, scale.numbers[k]), bias.numbers[k]);
     }
-    return {std::move(y)};
+    if (!training) return {std::move(y)};
+    const auto momentum = n.from_double(node.float_attribute("momentum", 0.9f));
+    const auto rest = n.sub(n.from_double(1), momentum);
+    const auto running = [&](const Tensor<Number>& input, const std::vector<Number>& batch) {
+        Tensor<Number> r = input;
+        for (std::size_t k = 0; k < c; ++k)
+            r.numbers[k] = n.add(n.mul(input.numbers[k], momentum), n.mul(batch[k], rest));
+        return r;
+    };
+    return {std::move(y), running(input_mean, mean), running(input_var, var)};
 }
 
 /// LayerNormalization (opset 17) over the dimensions from `axis` on, as the specification's function:

@@ -2,11 +2,10 @@
 // Upsample (7, 9: Resize-10 under its first name). Each output element is the weighted sum of the
 // input elements its sampling location reaches, the weights a product of one weight per resized
 // axis. The coordinates and each axis' weights are computed in the accumulate format (exact in the
-// truth), as kernels compute them in float beside float16 or bfloat16 data (PyTorch's accscalar_t):
-// index arithmetic in the data's format would pick other elements, which no runtime does. The
-// products of the weights and with X are in the compute format, their sum through numerics' sum.
-// Where the specification leaves the resized length of a scaled axis open, it is input length *
-// scale, not floored, as ONNX's reference implementation and its node tests compute it.
+// truth; interpolation.hpp says why). The products of the weights and with X are in the compute
+// format, their sum through numerics' sum. Where the specification leaves the resized length of a
+// scaled axis open, it is input length * scale, not floored, as ONNX's reference implementation
+// and its node tests compute it.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -22,6 +21,7 @@
 #include "emulation/workloads/onnx/operators/axes.hpp"
 #include "emulation/workloads/onnx/operators/element_selection.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/operators/interpolation.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
@@ -114,15 +114,6 @@ struct ResizeAttributes {
     bool antialias = false;
 };
 
-/// The arithmetic of coordinates and weights: the node's with the accumulate format as its compute
-/// format in an emulated run; the truth's own.
-EmulatedNumerics coordinate_numerics(const EmulatedNumerics& n) {
-    NodeFormats formats = n.formats();
-    formats.compute = formats.accumulate;
-    return EmulatedNumerics(formats, 0);
-}
-const TruthNumerics& coordinate_numerics(const TruthNumerics& n) { return n; }
-
 /// x_original of output position x on `axis` (the specification's coordinate_transformation_mode).
 template <class Numerics>
 typename Numerics::Number original_coordinate(const Numerics& n, const ResizedAxis<typename Numerics::Number>& axis,
@@ -154,28 +145,6 @@ typename Numerics::Number original_coordinate(const Numerics& n, const ResizedAx
         }
     }
     return position;
-}
-
-/// The cubic convolution kernel of Keys (1981) with coefficient a, at distance t.
-template <class Numerics>
-typename Numerics::Number cubic_weight(const Numerics& n, typename Numerics::Number t, double a_value) {
-    const auto number = [&](double v) { return n.from_double(v); };
-    if (n.less(t, number(0))) t = n.apply(Function::Neg, t);
-    const auto a = number(a_value);
-    if (!n.less(number(1), t))  // |t| <= 1: ((a + 2) t - (a + 3)) t^2 + 1
-        return n.add(n.mul(n.mul(n.sub(n.mul(n.add(a, number(2)), t), n.add(a, number(3))), t), t), number(1));
-    if (n.less(t, number(2)))  // 1 < |t| < 2: ((a t - 5a) t + 8a) t - 4a
-        return n.sub(n.mul(n.add(n.mul(n.sub(n.mul(a, t), n.mul(number(5), a)), t), n.mul(number(8), a)), t),
-                     n.mul(number(4), a));
-    return number(0);
-}
-
-/// max(0, 1 - |t|): the linear (triangle) kernel.
-template <class Numerics>
-typename Numerics::Number linear_weight(const Numerics& n, typename Numerics::Number t) {
-    if (n.less(t, n.from_double(0))) t = n.apply(Function::Neg, t);
-    const auto w = n.sub(n.from_double(1), t);
-    return n.less(w, n.from_double(0)) ? n.from_double(0) : w;
 }
 
 /// The taps of output position x on `axis`.

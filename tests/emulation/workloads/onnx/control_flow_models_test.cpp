@@ -23,10 +23,12 @@
 #include "emulation/workloads/onnx/unsupported.hpp"
 #include "emulation/workloads/onnx/unsupported_operators.hpp"
 #include "emulation/workloads/registry.hpp"
+#include "tests/emulation/workloads/onnx/model_evaluation.hpp"
 
 using namespace floatscope;
 using namespace floatscope::emu;
 using namespace floatscope::emu::onnx;
+using floatscope::test::onnx::metric_of;
 
 namespace {
 
@@ -88,13 +90,6 @@ const TraceRegion* region_labelled(const Trace& trace, const std::string& kind, 
     for (const TraceRegion& r : trace.regions())
         if (r.kind == kind && r.label == label) return &r;
     return nullptr;
-}
-
-/// The value of `metric` in the rows of `policy` for the region labelled `label`, or NaN.
-double metric_of(const Report& report, const std::string& policy, const std::string& label, const char* metric) {
-    for (const ReportRow& row : report.rows)
-        if (row.policy == policy && row.region == label && row.metric == metric) return row.value;
-    return NAN;
 }
 
 }  // namespace

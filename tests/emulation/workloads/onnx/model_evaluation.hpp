@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "emulation/simulation/report.hpp"
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
 #include "emulation/workloads/onnx/graph_precision.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
@@ -64,6 +65,14 @@ inline double relative_difference(const emu::onnx::Tensor<double>& x, const emu:
         scale = std::max(scale, std::fabs(reference.numbers[i]));
     }
     return worst / scale;
+}
+
+/// The value of `metric` in the rows of `policy` for the region labelled `label`, or NaN.
+inline double metric_of(const emu::Report& report, const std::string& policy, const std::string& label,
+                        const char* metric) {
+    for (const emu::ReportRow& row : report.rows)
+        if (row.policy == policy && row.region == label && row.metric == metric) return row.value;
+    return NAN;
 }
 
 }  // namespace floatscope::test::onnx

@@ -149,11 +149,35 @@ TEST_CASE("BatchNormalization at inference", "[onnx][reduction]") {
     // double computation here loses ~1e-16 of 5e-6 to cancellation).
     CHECK(run_truth(make_node("BatchNormalization"), inputs)[0].numbers[2] ==
           Approx(1 / std::sqrt(1 + static_cast<double>(1e-5f)) - 1).epsilon(1e-9));
-    CHECK_THROWS_WITH(run_truth(make_node("BatchNormalization", {{"training_mode", int_attribute(1)}}), inputs),
-                      Catch::Contains("training mode"));
+    // Without training_mode only Y is valid; before opset 14 more outputs were another training mode's.
+    CHECK_THROWS_WITH(run_truth(make_node("BatchNormalization", {}, 3), inputs),
+                      Catch::Contains("without training_mode only Y is valid"));
+    CHECK_THROWS_WITH(run_truth(make_node("BatchNormalization", {}, 3), inputs, 9),
+                      Catch::Contains("training mode's of BatchNormalization before opset 14"));
     auto wrong = inputs;
     wrong[1] = floats({3}, {1, 1, 1});
     CHECK_THROWS_WITH(run_truth(node, wrong), Catch::Contains("input 1 has shape [3]; [2]"));
+}
+
+TEST_CASE("BatchNormalization in training mode: the batch's statistics and the running ones", "[onnx][reduction]") {
+    // x of shape [1, 2, 2]: channel 0 holds 3, -1 (mean 1, biased variance (4 + 4) / 2 = 4), channel 1
+    // holds 3, 2 (mean 2.5, variance (0.25 + 0.25) / 2 = 0.25). scale (2, 1), B (0.5, -1), epsilon 0:
+    //   channel 0: (3 - 1) / 2 * 2 + 0.5 = 2.5;      (-1 - 1) / 2 * 2 + 0.5 = -1.5
+    //   channel 1: (3 - 2.5) / 0.5 * 1 - 1 = 0;      (2 - 2.5) / 0.5 * 1 - 1 = -2
+    // input_mean (1, 2), input_var (4, 1), momentum 0.75:
+    //   running_mean = (1 * 0.75 + 1 * 0.25, 2 * 0.75 + 2.5 * 0.25) = (1, 2.125)
+    //   running_var = (4 * 0.75 + 4 * 0.25, 1 * 0.75 + 0.25 * 0.25) = (4, 0.8125)
+    const std::vector<Tensor<double>> inputs = {floats({1, 2, 2}, {3, -1, 3, 2}), floats({2}, {2, 1}),
+                                                floats({2}, {0.5, -1}), floats({2}, {1, 2}), floats({2}, {4, 1})};
+    const Node node = make_node(
+        "BatchNormalization",
+        {{"epsilon", float_attribute(0)}, {"momentum", float_attribute(0.75)}, {"training_mode", int_attribute(1)}}, 3);
+    for (const auto& outputs : {run_truth(node, inputs, 15), run_emulated(node, inputs, node_formats("fp32"), 14)}) {
+        REQUIRE(outputs.size() == 3);
+        CHECK(outputs[0].numbers == std::vector<double>{2.5, -1.5, 0, -2});
+        CHECK(outputs[1].numbers == std::vector<double>{1, 2.125});
+        CHECK(outputs[2].numbers == std::vector<double>{4, 0.8125});
+    }
 }
 
 TEST_CASE("LayerNormalization over the last axes, with its Mean and InvStdDev", "[onnx][reduction]") {
