@@ -89,8 +89,11 @@ AdvisorView::AdvisorView(QWidget* parent) : QWidget(parent) {
         QStringLiteral("the recommendation is re-run with this seed; empty: no held-out check"));
 
     auto* settings = new QFormLayout;
-    settings->addRow(QStringLiteral("Target"), target_);
-    settings->addRow(QStringLiteral("Candidates"), candidates_);
+    // The target and the candidates are the longest texts: each on its own row, the form's whole width.
+    settings->addRow(new QLabel(QStringLiteral("Target"), this));
+    settings->addRow(target_);
+    settings->addRow(new QLabel(QStringLiteral("Candidates"), this));
+    settings->addRow(candidates_);
     settings->addRow(QStringLiteral("Unit"), unit_kind_);
     settings->addRow(QStringLiteral("Cost"), cost_);
     settings->addRow(QStringLiteral("Hardware"), hardware_);
