@@ -81,13 +81,11 @@ TensorsOf<Call> batch_normalization(const Call& call) {
     std::vector<NumberOf<Call>> deviation;  // sqrt(var + epsilon), once per channel
     for (std::size_t k = 0; k < c; ++k) deviation.push_back(n.apply(Function::Sqrt, n.add(var.numbers[k], epsilon)));
     const std::size_t inner = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
-    Tensor<NumberOf<Call>> y = x;
-    for (std::size_t i = 0; i < y.numbers.size(); ++i) {
+    return {map_numbers_indexed(x, [&](std::size_t i) {
         const std::size_t k = (i / inner) % c;
         const auto normalized = n.div(n.sub(x.numbers[i], mean.numbers[k]), deviation[k]);
-        y.numbers[i] = n.add(n.mul(normalized, scale.numbers[k]), bias.numbers[k]);
-    }
-    return {std::move(y)};
+        return n.add(n.mul(normalized, scale.numbers[k]), bias.numbers[k]);
+    })};
 }
 
 /// LayerNormalization (opset 17) over the dimensions from `axis` on, as the specification's function:
