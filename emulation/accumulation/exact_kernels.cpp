@@ -72,35 +72,6 @@ struct EntryScratch {
     ExactProductSum fixed_point;
 };
 
-/// B (k x n, row-major) as copies in column order: each column's k numbers side by side, their
-/// significands in one buffer (MPFR's custom interface). An entry of A B reads its column in
-/// order, where B's rows put consecutive factors n numbers apart, a cache miss each once B
-/// outgrows the cache (the loads in mpfr_number_p were a fifth of mlp-forward's truth on Zen 3).
-class ColumnMajorCopy {
-public:
-    ColumnMajorCopy(std::span<const TruthNumber> b, std::size_t k, std::size_t n, mpfr_prec_t widest) : k_(k) {
-        const std::size_t slot = (mpfr_custom_get_size(widest) + sizeof(mp_limb_t) - 1) / sizeof(mp_limb_t);
-        significands_.resize(k * n * slot);
-        numbers_.resize(k * n);
-        for (std::size_t column = 0; column < n; ++column)
-            for (std::size_t l = 0; l < k; ++l) {
-                const std::size_t i = column * k + l;
-                mpfr_srcptr source = b[l * n + column].backend().data();
-                const mpfr_prec_t precision = mpfr_get_prec(source);
-                void* significand = significands_.data() + i * slot;
-                mpfr_custom_init(significand, precision);
-                mpfr_custom_init_set(&numbers_[i], MPFR_ZERO_KIND, 0, precision, significand);
-                mpfr_set(&numbers_[i], source, MPFR_RNDN);  // exact: the same precision
-            }
-    }
-    mpfr_srcptr at(std::size_t column, std::size_t l) const { return &numbers_[column * k_ + l]; }
-
-private:
-    std::size_t k_;
-    std::vector<mp_limb_t> significands_;
-    std::vector<__mpfr_struct> numbers_;  ///< custom numbers over significands_: never cleared
-};
-
 /// The factors of one row of A or one column of B: whether all are finite, and their span.
 struct FactorSide {
     bool finite = true;
@@ -111,28 +82,53 @@ struct FactorSide {
     }
 };
 
-/// result = sum_l row[l] * B[l][column] (l < row.size()), exact, rounded once to `precision` bits.
-void exact_entry(std::span<const TruthNumber> row, const FactorSide& row_side, const ColumnMajorCopy& b,
-                 std::size_t column, const FactorSide& column_side, TruthNumber& result, int precision,
-                 EntryScratch& scratch) {
-    const std::size_t k = row.size();
+/// A and B as the products read them: A's rows and B's columns each side by side (FactorTable),
+/// with their ranges; B's numbers as they are for the products MPFR sums.
+struct GemmOperands {
+    GemmOperands(std::span<const TruthNumber> a, std::span<const TruthNumber> b, std::size_t m, std::size_t k,
+                 std::size_t n)
+        : k(k),
+          n(n),
+          b(b),
+          a_rows(m * k, [&](std::size_t i) { return a[i].backend().data(); }),
+          // Column-major: an entry reads its column in order, where B's rows put consecutive
+          // factors n numbers apart, a cache miss each once B outgrows the cache.
+          b_columns(k * n, [&](std::size_t i) { return b[(i % k) * n + i / k].backend().data(); }),
+          row_sides(m),
+          column_sides(n) {
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t l = 0; l < k; ++l) row_sides[i].include(a[i * k + l].backend().data());
+        for (std::size_t j = 0; j < n; ++j)
+            for (std::size_t l = 0; l < k; ++l) column_sides[j].include(b[l * n + j].backend().data());
+    }
+    std::size_t k, n;
+    std::span<const TruthNumber> b;
+    FactorTable a_rows, b_columns;
+    std::vector<FactorSide> row_sides, column_sides;
+};
+
+/// result = sum_l A[i][l] * B[l][j] (l < k), exact, rounded once to `precision` bits.
+void exact_entry(std::span<const TruthNumber> row, std::size_t i, std::size_t j, const GemmOperands& operands,
+                 TruthNumber& result, int precision, EntryScratch& scratch) {
+    const std::size_t k = operands.k;
     mpfr_ptr entry = result.backend().data();
     mpfr_set_prec(entry, precision);
-    auto x = [&](std::size_t l) { return row[l].backend().data(); };
-    auto y = [&](std::size_t l) { return b.at(column, l); };
+    const FactorSide &row_side = operands.row_sides[i], &column_side = operands.column_sides[j];
     // Finite operands whose products span a bounded window: the fixed-point sum. The window of
     // the row's and the column's factors holds every product, with no pass over the products.
     const ExactProductSum::Window window = ExactProductSum::window_of(row_side.range, column_side.range);
     if (row_side.finite && column_side.finite && !window.empty &&
         window.high - window.low <= max_exact_product_window) {
         scratch.fixed_point.begin(window, k);
-        for (std::size_t l = 0; l < k; ++l) scratch.fixed_point.add(x(l), y(l));
+        scratch.fixed_point.add_products(&operands.a_rows[i * k], &operands.b_columns[j * k], k);
         scratch.fixed_point.round_to(entry);
         if (!mpfr_zero_p(entry)) return;  // a zero sum takes mpfr_sum below for its IEEE sign
     }
     // Otherwise (specials, zero sums, magnitudes too far apart) MPFR's correctly rounded sum,
     // which also gives a zero sum its IEEE sign (-0 when every product is -0).
-    for (std::size_t l = 0; l < k; ++l) mpfr_mul(scratch.pointers[l], x(l), y(l), MPFR_RNDN);
+    for (std::size_t l = 0; l < k; ++l)
+        mpfr_mul(scratch.pointers[l], row[l].backend().data(), operands.b[l * operands.n + j].backend().data(),
+                 MPFR_RNDN);
     mpfr_sum(entry, scratch.pointers.data(), k, MPFR_RNDN);
 }
 
@@ -153,21 +149,17 @@ std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<co
     for (const TruthNumber& v : a) widest_a = std::max(widest_a, mpfr_get_prec(v.backend().data()));
     for (const TruthNumber& v : b) widest_b = std::max(widest_b, mpfr_get_prec(v.backend().data()));
     std::vector<TruthNumber> c(m * n);
-    const ColumnMajorCopy columns(b, k, n, widest_b);
-    std::vector<FactorSide> row_sides(m), column_sides(n);
-    for (std::size_t i = 0; i < m; ++i)
-        for (std::size_t l = 0; l < k; ++l) row_sides[i].include(a[i * k + l].backend().data());
-    for (std::size_t j = 0; j < n; ++j)
-        for (std::size_t l = 0; l < k; ++l) column_sides[j].include(columns.at(j, l));
-    // Each entry depends on its row of A and column of B alone: rows of C go to threads in any
-    // split, with the same numbers.
-    core::parallel_rows(m, truth_threads(), [&] {
+    const GemmOperands operands(a, b, m, k, n);
+    // Each entry depends on its row of A and column of B alone: columns of C go to threads in any
+    // split, with the same numbers. A column meets every row while it is in the cache (taken row
+    // by row, each row streamed all of B: a 6625-class head's 1.7 million weights), and a
+    // depthwise convolution's one row still shares its columns among the threads.
+    core::parallel_rows(n, truth_threads(), [&] {
         return
             [&, scratch = std::make_unique<EntryScratch>(k, widest_a + widest_b)](std::size_t begin, std::size_t end) {
-                for (std::size_t i = begin; i < end; ++i)
-                    for (std::size_t j = 0; j < n; ++j)
-                        exact_entry(a.subspan(i * k, k), row_sides[i], columns, j, column_sides[j], c[i * n + j],
-                                    precision, *scratch);
+                for (std::size_t j = begin; j < end; ++j)
+                    for (std::size_t i = 0; i < m; ++i)
+                        exact_entry(a.subspan(i * k, k), i, j, operands, c[i * n + j], precision, *scratch);
             };
     });
     return c;

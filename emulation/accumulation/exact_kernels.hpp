@@ -17,7 +17,7 @@ TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const double> y,
 
 /// C (m x n) = A (m x k) B (k x n), row-major, each entry an exact_dot: summed in fixed point
 /// (exact_product_sum.hpp) when its operands are finite and its products span at most
-/// max_exact_product_window bits, by mpfr_sum otherwise; the same numbers either way. The rows of C
+/// max_exact_product_window bits, by mpfr_sum otherwise; the same numbers either way. The columns of C
 /// are shared out among truth_threads() threads (core::parallel_rows), with the same numbers for
 /// any count.
 std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<const TruthNumber> b, std::size_t m,

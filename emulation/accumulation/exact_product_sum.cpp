@@ -18,36 +18,39 @@ long lowest_bit(mpfr_srcptr x) {
     return static_cast<long>(mpfr_get_exp(x)) - limb_bits * static_cast<long>(limbs_of(x));
 }
 
-/// The exponent of a product's lowest limb bit: EXP_a + EXP_b - limb_bits (n_a + n_b).
-long lowest_bit(mpfr_srcptr a, mpfr_srcptr b) { return lowest_bit(a) + lowest_bit(b); }
+using Column = ExactProductSum::Column;
 
-/// target += x (low + high 2^64), x of n limbs and high < 2^63 (the bits a shift moves out of one
-/// limb), carried through the `room` limbs of the sum: one
-/// pass over the limbs, each loaded and stored once. Written out rather than two mpn_addmul_1:
-/// for the few limbs of a truth's number, the calls and the second pass cost more than the
-/// multiplications (the gemms of an ONNX model's truth, whose weights are one limb).
-inline void multiply_into(mp_limb_t* target, mp_size_t room, const mp_limb_t* x, mp_size_t n, mp_limb_t low,
-                          mp_limb_t high) {
+/// The bits a left shift by `shift` (< limb_bits) moves out of `limb` into the next limb:
+/// (limb >> 1) >> (63 - shift) is limb >> (64 - shift), and 0 for a shift of 0 (where a shift by
+/// 64 would be undefined).
+inline mp_limb_t spill(mp_limb_t limb, unsigned shift) { return (limb >> 1) >> (limb_bits - 1 - shift); }
+
+/// columns += x d 2^shift (x of n limbs, d one limb, shift < limb_bits): one multiplication per
+/// limb, each limb of the product shifted into place as it comes and added to its column, n + 2
+/// columns in all. No carry passes from column to column: the additions of successive products
+/// to one column do not wait on each other's carries, as they did in a sum of limbs.
+inline void multiply_into(Column* columns, const mp_limb_t* x, mp_size_t n, mp_limb_t d, unsigned shift) {
     using Wide = unsigned __int128;
-    constexpr auto lo = [](Wide w) { return static_cast<mp_limb_t>(w); };
-    constexpr auto hi = [](Wide w) { return static_cast<mp_limb_t>(w >> limb_bits); };
-    // Column i receives lo(x_i low) + hi(x_(i-1) low) + lo(x_(i-1) high) + hi(x_(i-2) high) and the
-    // carry: `pending` holds all but the first (below 2^66), `high_behind` the last for the next.
-    Wide pending = 0;
-    mp_limb_t high_behind = 0;
-    mp_size_t i = 0;
-    for (; i < n; ++i) {
-        const Wide a = static_cast<Wide>(x[i]) * low, b = static_cast<Wide>(x[i]) * high;
-        const Wide column = static_cast<Wide>(target[i]) + lo(a) + pending;
-        target[i] = lo(column);
-        pending = static_cast<Wide>(hi(column)) + hi(a) + lo(b) + high_behind;
-        high_behind = hi(b);
+    mp_limb_t product_carry = 0, previous = 0;
+    for (mp_size_t i = 0; i < n; ++i) {
+        const Wide product = static_cast<Wide>(x[i]) * d + product_carry;
+        const auto limb = static_cast<mp_limb_t>(product);
+        product_carry = static_cast<mp_limb_t>(product >> limb_bits);
+        columns[i] += (limb << shift) | spill(previous, shift);
+        previous = limb;
     }
-    pending += static_cast<Wide>(high_behind) << limb_bits;  // column n + 1's share, one limb up
-    for (; pending != 0 && i < room; ++i) {
-        const Wide column = static_cast<Wide>(target[i]) + lo(pending);
-        target[i] = lo(column);
-        pending = (pending >> limb_bits) + hi(column);
+    columns[n] += (product_carry << shift) | spill(previous, shift);
+    columns[n + 1] += spill(product_carry, shift);
+}
+
+/// The limbs of sum_j columns_j 2^(64 j), into `limbs` (as many as there are columns: the sum fits).
+void carry_columns(const std::vector<Column>& columns, std::vector<mp_limb_t>& limbs) {
+    limbs.resize(columns.size());
+    Column carry = 0;
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+        const Column column = columns[j] + carry;
+        limbs[j] = static_cast<mp_limb_t>(column);
+        carry = column >> limb_bits;
     }
 }
 
@@ -69,50 +72,77 @@ void ExactProductSum::begin(const Window& w, std::size_t terms) {
     negative_.assign(positive_.size(), 0);
 }
 
-void ExactProductSum::add(mpfr_srcptr a, mpfr_srcptr b) {
-    if (mpfr_zero_p(a) || mpfr_zero_p(b)) return;
-    mp_size_t na = limbs_of(a), nb = limbs_of(b);
+ExactProductSum::Factor ExactProductSum::Factor::of(mpfr_srcptr x) {
+    Factor f;
+    if (mpfr_zero_p(x)) return f;
     // The custom interface's accessor takes a non-const number; it reads only.
-    const auto* da = static_cast<const mp_limb_t*>(mpfr_custom_get_significand(const_cast<mpfr_ptr>(a)));
-    const auto* db = static_cast<const mp_limb_t*>(mpfr_custom_get_significand(const_cast<mpfr_ptr>(b)));
+    f.limbs = static_cast<const mp_limb_t*>(mpfr_custom_get_significand(const_cast<mpfr_ptr>(x)));
+    f.count = static_cast<int>(limbs_of(x));
+    f.lowest = lowest_bit(x);
     // Low limbs that are zero add nothing: a double held at the truth's 256 bits multiplies as the
-    // one limb it is (a network's weights), not as four.
-    long position = lowest_bit(a, b) - low_;
-    for (; da[0] == 0; ++da, --na) position += limb_bits;  // the top limb of a nonzero number is not 0
-    for (; db[0] == 0; ++db, --nb) position += limb_bits;
-    if (na < nb) {  // mpn_mul wants the longer operand first
-        std::swap(na, nb);
-        std::swap(da, db);
+    // one limb it is (a network's weights), not as four. The top limb of a nonzero number is not 0.
+    for (; f.limbs[0] == 0; ++f.limbs, --f.count) f.lowest += limb_bits;
+    f.negative = mpfr_signbit(x) != 0;
+    return f;
+}
+
+std::size_t FactorTable::limbs_to_copy(mpfr_srcptr x) {
+    return mpfr_number_p(x) ? static_cast<std::size_t>(ExactProductSum::Factor::of(x).count) : 0;
+}
+
+void FactorTable::append(mpfr_srcptr x) {
+    ExactProductSum::Factor f = mpfr_number_p(x) ? ExactProductSum::Factor::of(x) : ExactProductSum::Factor{};
+    mp_limb_t* copy = limbs_.data() + used_;
+    std::copy(f.limbs, f.limbs + f.count, copy);
+    f.limbs = copy;
+    used_ += static_cast<std::size_t>(f.count);
+    factors_.push_back(f);
+}
+
+void ExactProductSum::add_products(const Factor* a, const Factor* b, std::size_t count) {
+    // Positive and negative products go to two sums of magnitudes, chosen without a branch on
+    // the sign (which the products' signs would mispredict half the time).
+    Column* const sums[2] = {positive_.data(), negative_.data()};
+    for (std::size_t l = 0; l < count; ++l) {
+        const Factor &x = a[l], &y = b[l];
+        if (x.count == 0 || y.count == 0) continue;
+        // Its place in the accumulator: column `offset`, shifted by `shift` bits within it.
+        const auto position = static_cast<unsigned long>(x.lowest + y.lowest - low_);
+        const auto offset = static_cast<std::size_t>(position / limb_bits);
+        const auto shift = static_cast<unsigned>(position % limb_bits);
+        Column* target = sums[x.negative != y.negative ? 1 : 0] + offset;
+        // A one-limb factor (a double's 53 bits, a weight) multiplies the other straight into the sum.
+        if (y.count == 1)
+            multiply_into(target, x.limbs, x.count, y.limbs[0], shift);
+        else if (x.count == 1)
+            multiply_into(target, y.limbs, y.count, x.limbs[0], shift);
+        else
+            add_wide_product(target, x, y, shift);
     }
-    // Its place in the accumulator: limb `offset`, shifted by `shift` bits within it.
-    const auto offset = static_cast<std::size_t>(position / limb_bits);
-    const auto shift = static_cast<unsigned>(position % limb_bits);
-    // Positive and negative products go to two sums of magnitudes: a carry stops at the first limb
-    // that does not overflow, where in one two's-complement sum every change of sign carried or
-    // borrowed through all the limbs above.
-    std::vector<mp_limb_t>& sum = mpfr_signbit(a) != mpfr_signbit(b) ? negative_ : positive_;
-    mp_limb_t* target = sum.data() + offset;
-    const auto room = static_cast<mp_size_t>(sum.size() - offset);
-    if (nb == 1) {
-        // A one-limb factor (a double's 53 bits, a weight): d 2^shift is two limbs, and each
-        // multiplies the other factor straight into the sum, with no product to shift.
-        const mp_limb_t low = db[0] << shift, high = shift != 0 ? db[0] >> (limb_bits - shift) : 0;
-        multiply_into(target, room, da, na, low, high);
-        return;
+}
+
+void ExactProductSum::add_wide_product(Column* target, const Factor& a, const Factor& b, unsigned shift) {
+    const Factor& longer = a.count >= b.count ? a : b;  // mpn_mul wants the longer operand first
+    const Factor& shorter = a.count >= b.count ? b : a;
+    const auto n = static_cast<std::size_t>(a.count + b.count);
+    if (product_.size() < n) product_.resize(n);
+    mpn_mul(product_.data(), longer.limbs, longer.count, shorter.limbs, shorter.count);
+    mp_limb_t previous = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        target[i] += (product_[i] << shift) | spill(previous, shift);
+        previous = product_[i];
     }
-    const auto n = static_cast<std::size_t>(na + nb);
-    if (product_.size() < n + 1) product_.resize(n + 1);
-    mpn_mul(product_.data(), da, na, db, nb);
-    product_[n] = shift != 0 ? mpn_lshift(product_.data(), product_.data(), static_cast<mp_size_t>(n), shift) : 0;
-    mpn_add(target, target, room, product_.data(), static_cast<mp_size_t>(n + 1));
+    target[n] += spill(previous, shift);
 }
 
 void ExactProductSum::round_to(mpfr_ptr out) {
-    // The sum is positive_ - negative_: the larger magnitude less the smaller, with its sign.
-    const auto size = static_cast<mp_size_t>(positive_.size());
-    const bool negative = mpn_cmp(negative_.data(), positive_.data(), size) > 0;
-    std::vector<mp_limb_t>& larger = negative ? negative_ : positive_;
-    mpn_sub_n(larger.data(), larger.data(), (negative ? positive_ : negative_).data(), size);
+    carry_columns(positive_, positive_limbs_);
+    carry_columns(negative_, negative_limbs_);
+    // The sum is positive - negative: the larger magnitude less the smaller, with its sign.
+    const auto size = static_cast<mp_size_t>(positive_limbs_.size());
+    const bool negative = mpn_cmp(negative_limbs_.data(), positive_limbs_.data(), size) > 0;
+    std::vector<mp_limb_t>& larger = negative ? negative_limbs_ : positive_limbs_;
+    mpn_sub_n(larger.data(), larger.data(), (negative ? positive_limbs_ : negative_limbs_).data(), size);
     mp_size_t used = size;
     while (used > 0 && larger[static_cast<std::size_t>(used - 1)] == 0) --used;
     if (used == 0) {

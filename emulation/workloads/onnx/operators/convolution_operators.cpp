@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/linear_families.hpp"
 #include "emulation/workloads/onnx/operators/matrix_product.hpp"
@@ -58,7 +59,10 @@ void add_bias(const Numerics& numerics, const Tensor<typename Numerics::Number>*
     if (bias->shape != Shape{static_cast<std::int64_t>(channels)})
         throw Error(fmt::format("{}: B has shape {}; [{}] (one per output channel) is required", node.describe(),
                                 describe(bias->shape), channels));
-    for (std::size_t i = 0; i < y.size(); ++i) y[i] = numerics.add(y[i], bias->numbers[(i / positions) % channels]);
+    using Number = typename Numerics::Number;
+    for_each_chunk<Number>(y.size(), y.size() >= elements_worth_threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) y[i] = numerics.add(y[i], bias->numbers[(i / positions) % channels]);
+    });
 }
 
 template <class Numerics>

@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/parallel_rows.hpp"
@@ -72,37 +74,67 @@ std::int64_t truncate_to_integer(const Numerics& n, const typename Numerics::Num
     return std::clamp(t, range.low, range.high);
 }
 
-/// make(0), ..., make(count - 1). The truth's elements are shared out among its threads
-/// (truth_threads(), as its matrix products are; each element alone, so the same numbers on any
-/// count); an emulated run's stay in order on one thread, where stochastic rounding draws in order.
-template <class Number, class Make>
-std::vector<Number> make_elements(std::size_t count, Make make) {
-    std::vector<Number> out;
+/// work(begin, end) over chunks that cover [0, count) once. The truth's chunks are shared out
+/// among its threads (truth_threads(), as its matrix products are) where `worth_threads` (starting
+/// threads costs more than a few thousand elements save); an emulated run's is one chunk on one
+/// thread, where stochastic rounding draws in order. The work on a chunk must depend on and write
+/// to what it alone owns: then the numbers are the same on any count.
+template <class Number, class Work>
+void for_each_chunk(std::size_t count, bool worth_threads, const Work& work) {
     if constexpr (std::is_same_v<Number, TruthNumber>) {
-        constexpr std::size_t worth_threads = 4096;  // fewer: starting threads costs more than it saves
-        if (truth_threads() > 1 && count >= worth_threads) {
-            out.resize(count);
+        if (truth_threads() > 1 && worth_threads) {
             core::parallel_rows(count, truth_threads(), [&] {
                 return [&, release = std::make_unique<ThreadCacheRelease>()](std::size_t begin, std::size_t end) {
-                    for (std::size_t i = begin; i < end; ++i) out[i] = make(i);
+                    work(begin, end);
                 };
             });
-            return out;
+            return;
         }
     }
+    if (count > 0) work(0, count);
+}
+
+/// Elements enough to share among threads: fewer, and starting threads costs more than it saves.
+inline constexpr std::size_t elements_worth_threads = 4096;
+
+/// make(0), ..., make(count - 1), in chunks (for_each_chunk).
+template <class Number, class Make>
+std::vector<Number> make_elements(std::size_t count, Make make) {
+    // Each chunk made into a vector of its own and moved into place (a move takes the limbs):
+    // assigned into a vector of default numbers, every element allocated and freed a default
+    // number besides its own.
+    std::vector<std::pair<std::size_t, std::vector<Number>>> chunks;  // each by its first element
+    std::mutex chunks_mutex;
+    for_each_chunk<Number>(count, count >= elements_worth_threads, [&](std::size_t begin, std::size_t end) {
+        std::vector<Number> chunk;
+        chunk.reserve(end - begin);
+        for (std::size_t i = begin; i < end; ++i) chunk.push_back(make(i));
+        const std::lock_guard<std::mutex> lock(chunks_mutex);
+        chunks.emplace_back(begin, std::move(chunk));
+    });
+    if (chunks.size() == 1) return std::move(chunks.front().second);
+    std::sort(chunks.begin(), chunks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Number> out;
     out.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) out.push_back(make(i));
+    for (auto& chunk : chunks)
+        for (Number& v : chunk.second) out.push_back(std::move(v));
     return out;
+}
+
+/// A floating tensor of x's type and shape holding f(i) for each index i of x's numbers.
+template <class Number, class F>
+Tensor<Number> map_numbers_indexed(const Tensor<Number>& x, F f) {
+    Tensor<Number> r;
+    r.type = x.type;
+    r.shape = x.shape;
+    r.numbers = make_elements<Number>(x.numbers.size(), f);
+    return r;
 }
 
 /// A floating tensor of x's type and shape holding f(v) for each number v of x.
 template <class Number, class F>
 Tensor<Number> map_numbers(const Tensor<Number>& x, F f) {
-    Tensor<Number> r;
-    r.type = x.type;
-    r.shape = x.shape;
-    r.numbers = make_elements<Number>(x.numbers.size(), [&](std::size_t i) { return f(x.numbers[i]); });
-    return r;
+    return map_numbers_indexed(x, [&](std::size_t i) { return f(x.numbers[i]); });
 }
 
 /// A tensor of `type` with x's shape holding f(v) for each integer v of x.

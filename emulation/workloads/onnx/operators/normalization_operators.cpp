@@ -106,12 +106,11 @@ TensorsOf<Call> batch_normalization(const Call& call) {
     std::vector<Number> deviation;  // sqrt(var + epsilon), once per channel
     for (std::size_t k = 0; k < c; ++k) deviation.push_back(n.apply(Function::Sqrt, n.add(var[k], epsilon)));
     const std::size_t inner = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
-    Tensor<Number> y = x;
-    for (std::size_t i = 0; i < y.numbers.size(); ++i) {
+    Tensor<Number> y = map_numbers_indexed(x, [&](std::size_t i) {
         const std::size_t k = (i / inner) % c;
         const auto normalized = n.div(n.sub(x.numbers[i], mean[k]), deviation[k]);
-        y.numbers[i] = n.add(n.mul(normalized, scale.numbers[k]), bias.numbers[k]);
-    }
+        return n.add(n.mul(normalized, scale.numbers[k]), bias.numbers[k]);
+    });
     if (!training) return {std::move(y)};
     const auto momentum = n.from_double(node.float_attribute("momentum", 0.9f));
     const auto rest = n.sub(n.from_double(1), momentum);

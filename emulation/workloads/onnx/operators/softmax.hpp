@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "emulation/workloads/onnx/numerics.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/reduction_groups.hpp"
 #include "emulation/workloads/onnx/tensor.hpp"
 
@@ -23,21 +24,26 @@ Tensor<typename Numerics::Number> softmax_along(const Numerics& n, const Tensor<
     reduced[axis] = true;
     const ReductionGroups groups = reduction_groups(x.shape, reduced);
     if (groups.size == 0) return x;  // an empty axis: nothing to normalize
-    Tensor<typename Numerics::Number> y = x;
-    std::vector<typename Numerics::Number> shifted(groups.size), exps(groups.size);
-    for (std::size_t g = 0; g < groups.count; ++g) {
-        const auto members = groups.group(g);
-        auto max = x.numbers[members[0]];
-        for (std::size_t i : members) max = n.max(max, x.numbers[i]);
-        for (std::size_t j = 0; j < members.size(); ++j) {
-            shifted[j] = n.sub(x.numbers[members[j]], max);
-            exps[j] = n.apply(Function::Exp, shifted[j]);
+    using Number = typename Numerics::Number;
+    Tensor<Number> y = x;
+    // Groups write to their own members alone: the truth's groups go to its threads.
+    const bool worth_threads = groups.count > 1 && groups.count * groups.size >= elements_worth_threads;
+    for_each_chunk<Number>(groups.count, worth_threads, [&](std::size_t begin, std::size_t end) {
+        std::vector<Number> shifted(groups.size), exps(groups.size);
+        for (std::size_t g = begin; g < end; ++g) {
+            const auto members = groups.group(g);
+            Number max = x.numbers[members[0]];
+            for (std::size_t i : members) max = n.max(max, x.numbers[i]);
+            for (std::size_t j = 0; j < members.size(); ++j) {
+                shifted[j] = n.sub(x.numbers[members[j]], max);
+                exps[j] = n.apply(Function::Exp, shifted[j]);
+            }
+            const Number sum = n.sum(exps);
+            const Number log_sum = logarithm ? n.apply(Function::Log, sum) : sum;
+            for (std::size_t j = 0; j < members.size(); ++j)
+                y.numbers[members[j]] = logarithm ? n.sub(shifted[j], log_sum) : n.div(exps[j], sum);
         }
-        const auto sum = n.sum(exps);
-        const auto log_sum = logarithm ? n.apply(Function::Log, sum) : sum;
-        for (std::size_t j = 0; j < members.size(); ++j)
-            y.numbers[members[j]] = logarithm ? n.sub(shifted[j], log_sum) : n.div(exps[j], sum);
-    }
+    });
     return y;
 }
 

@@ -2,10 +2,15 @@
 // MPFR, in the truth and in emulated fp32 and bf16 runs.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
+#include <utility>
 
 #include "core/error.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "tests/emulation/workloads/onnx/operator_harness.hpp"
 
 using namespace floatscope::test::onnx;
@@ -380,4 +385,48 @@ TEST_CASE("the truth rounds every operation to the bits asked for") {
     mpfr_add(expected, expected, third.backend().data(), MPFR_RNDN);
     CHECK(mpfr_equal_p(sum.backend().data(), expected));
     mpfr_clear(expected);
+}
+
+TEST_CASE("the truth's operators that share their elements among threads give the same numbers on 1 and 2") {
+    // for_each_chunk (elementwise_support.hpp) cuts these into chunks on 2 threads and runs them as
+    // one on 1: Softmax by groups (along the last axis and along the first, whose groups are
+    // strided), BatchNormalization and a unary map by element, Conv's bias in place, a broadcast
+    // Mul; each over more elements than elements_worth_threads.
+    std::mt19937_64 random(37);
+    std::uniform_real_distribution<double> uniform(-3, 3);
+    auto drawn = [&](Shape shape, double low = 0) {
+        std::vector<double> values(element_count(shape));
+        for (double& v : values) v = std::max(low, uniform(random));
+        return floats(std::move(shape), std::move(values));
+    };
+    const Tensor<double> scores = drawn({64, 200}), image = drawn({2, 8, 20, 20}), channels = drawn({8}, 0.25);
+    const std::vector<std::pair<Node, std::vector<Tensor<double>>>> cases = {
+        {make_node("Softmax", {{"axis", int_attribute(-1)}}), {scores}},
+        {make_node("Softmax", {{"axis", int_attribute(0)}}), {scores}},
+        {make_node("BatchNormalization"), {image, drawn({8}), drawn({8}), drawn({8}), channels}},
+        {make_node("Conv"), {drawn({1, 2, 40, 40}), drawn({4, 2, 3, 3}), drawn({4})}},
+        {make_node("Exp"), {image}},
+        {make_node("Mul"), {image, drawn({20})}},
+    };
+    for (const auto& [node, inputs] : cases) {
+        INFO(node.op_type);
+        std::vector<Tensor<TruthNumber>> truth_inputs;
+        for (const auto& t : inputs) truth_inputs.push_back(to_truth_tensor(t));
+        std::vector<const Tensor<TruthNumber>*> pointers;
+        for (const auto& t : truth_inputs) pointers.push_back(&t);
+        const std::vector<Tensor<TruthNumber>> one = run_truth_tensors(node, pointers);
+        std::vector<Tensor<TruthNumber>> two;
+        {
+            const floatscope::emu::TruthThreadsScope threads(2);
+            two = run_truth_tensors(node, pointers);
+        }
+        REQUIRE(one.at(0).numbers.size() >= elements_worth_threads);
+        REQUIRE(two.at(0).numbers.size() == one.at(0).numbers.size());
+        std::size_t differing = 0;
+        for (std::size_t i = 0; i < one[0].numbers.size(); ++i) {
+            mpfr_srcptr a = one[0].numbers[i].backend().data(), b = two[0].numbers[i].backend().data();
+            if (!mpfr_equal_p(a, b) || mpfr_get_prec(a) != mpfr_get_prec(b)) ++differing;
+        }
+        CHECK(differing == 0);
+    }
 }
