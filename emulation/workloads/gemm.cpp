@@ -16,6 +16,7 @@
 #include "emulation/accumulation/split_k.hpp"
 #include "emulation/quantize/block_scaled_operands.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/simulation/operand_range.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/registry.hpp"
 
@@ -240,6 +241,8 @@ public:
             const ErrorBounds bounds = dot_error_bounds(model, static_cast<double>(k), storage.format, storage_u);
             const double conditioning = normwise_conditioning(exact, k);
             // The bounds hold where nothing overflowed (Higham 2002, 2.1): beside a result that came
+            region.operands = matmul_operand_range(model, delivered);
+            if (region.operands) region.operands->add_matmul_operands(model, operands.a_columns(k), operands.b_rows(k));
             // out NaN, infinite or at the format's largest value, a drawn bound would be no bound.
             const bool in_range = std::all_of(region.values.begin(), region.values.end(),
                                               [largest](double v) { return std::fabs(v) < largest; });

@@ -8,6 +8,7 @@
 
 #include "core/memory_budget.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/simulation/operand_range.hpp"
 #include "emulation/workloads/data/seeded_random.hpp"
 #include "emulation/workloads/nn/dense_layer.hpp"
 #include "emulation/workloads/nn/layer_norm.hpp"
@@ -139,6 +140,8 @@ public:
             x = std::move(h);
             control.checkpoint(static_cast<double>(layer + 1) / depth, fmt::format("layer {} of {}", layer + 1, depth));
         }
+            region.operands = matmul_operand_range(precision.matmul, precision.output.format());
+            if (region.operands) region.operands->add_matmul_operands(precision.matmul, x.values, w.values);
     }
 
     void check_ground_truth(const Parameters& parameters, int precision) const override {

@@ -7,8 +7,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -540,15 +542,22 @@ public:
 
         const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
         const std::function<onnx::EmulatedNumerics(std::size_t)> numerics = [&](std::size_t i) {
-            return onnx::EmulatedNumerics(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
+            onnx::EmulatedNumerics n(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
+            if (operand_ranges[i]) n.count_matmul_operands_into(&*operand_ranges[i]);
+            return n;
         };
+        // What each node's matrix products round into a format other than its output's (a MatMul
+        // under an FP8 preset): its region's operand bands.
+        std::vector<std::optional<OperandRange>> operand_ranges(onnx::node_count_with_subgraphs(run.graph));
+        for (std::size_t i = 0; i < operand_ranges.size(); ++i)
+            operand_ranges[i] = matmul_operand_range(precision.node(i).matmul, precision.node(i).output.format);
         NodeRegions<double> regions(
             run.graph,
             [&](const onnx::Node& node, std::vector<double> values) {
-                trace
-                    .add_region("node", static_cast<int>(node.id), node_label(node),
-                                precision.node(node.id).output.format)
-                    .values = std::move(values);
+                TraceRegion& region = trace.add_region("node", static_cast<int>(node.id), node_label(node),
+                                                       precision.node(node.id).output.format);
+                region.values = std::move(values);
+                region.operands = std::exchange(operand_ranges[node.id], std::nullopt);
             },
             [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int last_inside) {
                 TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id),

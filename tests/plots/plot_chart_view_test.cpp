@@ -10,6 +10,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPainter>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <cmath>
@@ -172,7 +173,7 @@ TEST_CASE("histogram: the format's bands under the bars, reaching the plot's edg
     REQUIRE(series.size() == 5);  // 4 bands, then the bars
     auto* underflow = qobject_cast<QAreaSeries*>(series.at(0));
     REQUIRE(underflow != nullptr);
-    CHECK(underflow->name() == "underflow to zero (below 2^-24)");
+    CHECK(underflow->name() == "output format: underflow to zero (below 2^-24)");
     // From the left edge of the x range (-29, the model's) to log2 of the min subnormal.
     CHECK(underflow->upperSeries()->at(0).x() == -29);
     CHECK(underflow->upperSeries()->at(1).x() == -24);
