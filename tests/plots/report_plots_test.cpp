@@ -71,6 +71,18 @@ TEST_CASE("bits of error of an FPCore loop: worst and mean point per iteration, 
     CHECK(series_named(plots[0], "fp16: bits error max").colour_key != worst.colour_key);
 }
 
+TEST_CASE("bits of error all 0 (every point exact) says so under the title; one bar above 0 does not") {
+    floatscope::emu::Report report;
+    report.rows = {row("fp32", "output", 0, "result", "bits_error_max", 0),
+                   row("fp32", "output", 0, "result", "bits_error_avg", 0),
+                   row("fp64", "output", 0, "result", "bits_error_max", 0)};
+    CHECK(error_growth_plots(report, ErrorMeasure::BitsOfError).at(0).title ==
+          "Bits of error (log2 ULPs, worst and mean point) per output\n(every value is 0: no point lost a bit)");
+    report.rows.push_back(row("bf16", "output", 0, "result", "bits_error_max", 2));
+    CHECK(error_growth_plots(report, ErrorMeasure::BitsOfError).at(0).title ==
+          "Bits of error (log2 ULPs, worst and mean point) per output");
+}
+
 TEST_CASE("quantization: SQNR and relative error along the schemes") {
     floatscope::emu::Report report;
     report.rows = {row("fp32", "scheme", 0, "int4", "sqnr_db", 19.5), row("fp32", "scheme", 1, "nf4", "sqnr_db", 20.7),
@@ -266,18 +278,6 @@ TEST_CASE("value-range histogram: log2 bins with the format's range shaded") {
     }
 }
 
-TEST_CASE("training: loss, accuracy, loss scale, gradient underflow per layer") {
-    const std::vector<PlotModel> plots = training_plots(floatscope::test::sample_training_report());
-    // loss per epoch and per step, accuracy, loss scale per epoch and per step, gradient underflow
-    REQUIRE(plots.size() == 6);
-    const PlotModel& loss = plots[0];
-    CHECK(loss.id == "loss_epoch");
-    CHECK(loss.title == "Loss per epoch");
-    REQUIRE(loss.series.size() == 4);  // 2 policies x (train, test)
-    CHECK(loss.series[0].name == "fp32: train loss");
-    CHECK(loss.series[3].name == "fp16 + loss scaling: test loss");
-    CHECK(loss.series[1].points[2] == PlotPoint{3, 0.7});  // epochs lie at their number, from 1
-    // A policy keeps its colour across metrics; the metric sets the line pattern.
 TEST_CASE("value-range histograms: a matrix product's operands under their format's bands, its outputs under theirs") {
     // A MatMul under an FP8 preset writes fp32 and takes e4m3 operands: e4m3's overflow at 448 is
     // drawn over what entered e4m3, fp32's range over the outputs; the Relu after it has no operands.
@@ -327,6 +327,18 @@ TEST_CASE("value-range histograms: a matrix product's operands under their forma
     CHECK(*operands.x_axis.range == AxisRange{-12, 12});
 }
 
+TEST_CASE("training: loss, accuracy, loss scale, gradient underflow per layer") {
+    const std::vector<PlotModel> plots = training_plots(floatscope::test::sample_training_report());
+    // loss per epoch and per step, accuracy, loss scale per epoch and per step, gradient underflow
+    REQUIRE(plots.size() == 6);
+    const PlotModel& loss = plots[0];
+    CHECK(loss.id == "loss_epoch");
+    CHECK(loss.title == "Loss per epoch");
+    REQUIRE(loss.series.size() == 4);  // 2 policies x (train, test)
+    CHECK(loss.series[0].name == "fp32: train loss");
+    CHECK(loss.series[3].name == "fp16 + loss scaling: test loss");
+    CHECK(loss.series[1].points[2] == PlotPoint{3, 0.7});  // epochs lie at their number, from 1
+    // A policy keeps its colour across metrics; the metric sets the line pattern.
     CHECK(loss.series[0].colour_key == loss.series[2].colour_key);
     CHECK(loss.series[0].colour_key != loss.series[1].colour_key);
     CHECK(loss.series[0].pattern == LinePattern::Solid);
