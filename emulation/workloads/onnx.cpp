@@ -560,7 +560,9 @@ public:
                 TraceRegion& region = trace.add_region("node", static_cast<int>(node.id), node_label(node),
                                                        precision.node(node.id).output.format);
                 region.values = std::move(values);
-                region.operands = std::exchange(operand_ranges[node.id], std::nullopt);
+                // Kept where its matrix products counted operands (a node without any has none).
+                std::optional<OperandRange> operands = std::exchange(operand_ranges[node.id], std::nullopt);
+                if (operands && !operands->log2_counts.empty()) region.operands = std::move(operands);
             },
             [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int last_inside) {
                 TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id),
