@@ -71,7 +71,7 @@ TEST_CASE("bits of error of an FPCore loop: worst and mean point per iteration, 
     CHECK(series_named(plots[0], "fp16: bits error max").colour_key != worst.colour_key);
 }
 
-TEST_CASE("bits of error all 0 (every point exact) says so under the title; one bar above 0 does not") {
+TEST_CASE("bits of error all 0 (every point exact) says so under the title, and one bar above 0 does not") {
     floatscope::emu::Report report;
     report.rows = {row("fp32", "output", 0, "result", "bits_error_max", 0),
                    row("fp32", "output", 0, "result", "bits_error_avg", 0),
