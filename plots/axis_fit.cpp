@@ -30,7 +30,8 @@ AxisRange linear_range(Extent extent, bool from_zero) {
     if (extent.empty()) return {0, 1};
     if (from_zero) extent.min = 0;
     const double span = extent.max - extent.min;
-    if (span == 0) return {extent.min - 0.5, extent.max + 0.5};
+    // Values all 0 (bars of height 0) stand on an axis from 0, not on one centred on them.
+    if (span == 0) return from_zero ? AxisRange{0, 1} : AxisRange{extent.min - 0.5, extent.max + 0.5};
     return {from_zero ? 0 : extent.min - 0.05 * span, extent.max + 0.05 * span};
 }
 

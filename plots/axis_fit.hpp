@@ -14,7 +14,8 @@ bool drawable_on(const Axis& axis, double value);
 AxisRange visible_x_range(const PlotModel& plot);
 
 /// The y range a view shows: y_axis.range when set; otherwise the drawable y of the points.
-/// Linear: from 0 when all y >= 0 (bars and fractions stand on zero), 5% margin on top. Log: out to
+/// Linear: from 0 when all y >= 0 (bars and fractions stand on zero), 5% margin on top, and 0 to 1
+/// when every y is 0. Log: out to
 /// whole powers of the base, with at least a tenth of a power below the smallest value, so that a
 /// bar of the smallest height stays visible above the axis.
 AxisRange visible_y_range(const PlotModel& plot);

@@ -40,6 +40,16 @@ void add_note(std::vector<PlotModel>& plots, const std::string& note) {
     for (PlotModel& plot : plots) plot.title += note;
 }
 
+/// Bars of height 0 do not show: a plot whose every value is 0 says so, and what it means.
+void note_all_zero(std::vector<PlotModel>& plots, const std::string& meaning) {
+    for (PlotModel& plot : plots) {
+        bool any = false, all_zero = true;
+        for (const Series& series : plot.series)
+            for (const PlotPoint& point : series.points) any = true, all_zero = all_zero && point.y == 0;
+        if (any && all_zero) plot.title += "\n(every value is 0: " + meaning + ")";
+    }
+}
+
 bool has_rows_in(const emu::Report& report, std::string_view metric, const std::string& kind) {
     const std::vector<std::string> kinds = region_kinds_with(report, metric);
     return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
@@ -113,6 +123,7 @@ std::vector<PlotModel> error_growth_plots(const emu::Report& report, ErrorMeasur
                                   {"bits of error", AxisScale::Linear, 10, {}, {}}};
         std::vector<PlotModel> plots = metric_plots(report, {metric::bits_error_max, metric::bits_error_avg}, spec);
         add_note(plots, never_ended_note(report, "left out"));
+        note_all_zero(plots, "no point lost a bit");
         return plots;
     }
     const MetricPlotSpec spec{"error_growth_bits_correct_min",

@@ -11,11 +11,13 @@
 #include <QCursor>
 #include <QFontMetrics>
 #include <QGraphicsLayout>
+#include <QImage>
 #include <QKeyEvent>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QResizeEvent>
 #include <QScatterSeries>
 #include <QToolTip>
@@ -164,6 +166,26 @@ QPen series_pen(QColor colour, LinePattern pattern) {
             break;
     }
     return pen;
+}
+
+/// A line's points as a light marker (QXYSeries::lightMarker): a dot in the middle of a clear square
+/// `point_marker_size` pixels wide. Qt 6.4 draws a line's legend sample as its pen across the light
+/// marker's width with the marker over it (LegendMarkerItem), so that the sample shows the dot and
+/// the pen's pattern either side of it; the points setPointsVisible draws never reach the legend.
+constexpr int point_marker_size = 24;
+
+QImage point_marker(QColor colour) {
+    constexpr int scale = 2;  // drawn at twice the size: sharp in 192-dpi exports
+    constexpr double dot = 8;
+    QImage image(point_marker_size * scale, point_marker_size * scale, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.scale(scale, scale);
+    painter.setPen(QPen(colour.darker(150), 1));
+    painter.setBrush(colour);
+    painter.drawEllipse(QRectF((point_marker_size - dot) / 2, (point_marker_size - dot) / 2, dot, dot));
+    return image;
 }
 
 /// Bars as filled step outlines over a numeric axis, so that bands and bins share it: [from, to)
@@ -381,7 +403,10 @@ void PlotChartView::add_series(const Series& series, QColor colour, LinePattern 
         auto* line = new QLineSeries;
         for (const PlotPoint& p : runs[r]) line->append(p.x, p.y);
         // A lone point between gaps is a marker, or it would not show at all.
-        line->setPointsVisible(series.style == SeriesStyle::LineWithPoints || runs[r].size() == 1);
+        if (series.style == SeriesStyle::LineWithPoints || runs[r].size() == 1) {
+            line->setLightMarker(point_marker(colour));
+            line->setMarkerSize(point_marker_size);
+        }
         line->setPen(series_pen(colour, pattern));
         connect(line, &QLineSeries::hovered, this, hover);
         add_part(series, line, r == 0);

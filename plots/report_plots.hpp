@@ -43,6 +43,10 @@ std::vector<HeatmapModel> exception_heatmaps(const emu::Report& report, Exceptio
 /// has subnormals), normal range, overflow, each named with its bounds. The plots of one (run,
 /// policy, region kind) are a PlotFamily (one list entry, a slider over the layers); their x range
 /// is the family's values, taking in a format bound only when the values come within 8 bins of it.
+/// Where a region's matrix products rounded their operands into another format than its values'
+/// (operand_log2_hist_<k> and operand_format_* rows: a MatMul under an FP8 preset), a second family
+/// after the outputs' shades that operand format's range over those operands. Titles and bands say
+/// which format's range is shaded ("output format: overflow (above 65504)").
 std::vector<PlotModel> value_range_histograms(const emu::Report& report);
 
 /// Training: loss (train_loss, test_loss, or a logged step's loss), accuracy (train, test), the

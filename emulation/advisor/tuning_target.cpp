@@ -126,7 +126,7 @@ TargetMeasure measure_target(const TuningTarget& target, const Report& report, c
     if (!found) {
         std::vector<std::string> names;
         for (const std::string& name : available)
-            if (metric::numbered(name, metric::log2_hist_prefix) == std::nullopt) names.push_back(name);
+            if (!metric::log2_hist_bin(name) && !metric::operand_log2_hist_bin(name)) names.push_back(name);
         throw Error(fmt::format("tune: the outputs of this workload have no '{}'; they have {}", wanted,
                                 fmt::join(names, ", ")));
     }

@@ -24,6 +24,7 @@
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/simulation/concurrent_progress.hpp"
 #include "emulation/simulation/control_divergence.hpp"
+#include "emulation/simulation/job_work.hpp"
 #include "emulation/simulation/memory_admission.hpp"
 #include "emulation/simulation/memory_estimate.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
@@ -427,9 +428,15 @@ Report run_all(const std::vector<RunRequest>& asked, int threads, RunControl& co
     if (precision > 0) precision_scope.emplace(precision);
 
     RunControl batch(control, 0, 1, "");
-    // Jobs run at once on the threads: one fraction over them all, which never goes back. Each job
-    // an equal share: what a job costs (a truth beside a policy) is not known before it runs.
-    ConcurrentProgress progress(batch, std::vector<double>(jobs.size(), 1.0));
+    // Jobs run at once on the threads: one fraction over them all, which never goes back. Each job's
+    // share is the work it declares (job_work.hpp): a truth costs several times its policies.
+    std::vector<double> shares;
+    for (const Job& job : jobs) {
+        const RunRequest& r = *job.state->request;
+        shares.push_back(job.policy ? policy_work(r, r.policies[*job.policy])
+                                    : truth_work(r, r.workload->truth_time_ratio()));
+    }
+    ConcurrentProgress progress(batch, std::move(shares));
     // One limit for the process: jobs on several threads wait rather than hold more together.
     MemoryAdmission admission(core::memory_limit());
     std::atomic<std::size_t> next_job{0};
@@ -483,6 +490,8 @@ Report run_all(const std::vector<RunRequest>& asked, int threads, RunControl& co
                     admission.release(s.truth_bytes + s.policy_bytes * s.request->policies.size(), run);
                     hand_over.done(run);
                 }
+                // Its whole share, whatever its last checkpoint said (a workload reports before each step).
+                progress.report(j, 1, label + ": done");
             } catch (...) {
                 {
                     const std::lock_guard<std::mutex> lock(failure_mutex);

@@ -77,6 +77,15 @@ constexpr MetricDefinition definitions[] = {
     {format_min_normal, E, "the region format's smallest positive normal value"},
     {format_min_subnormal, E, "the region format's smallest positive value"},
     {log2_hist_prefix, E, "values with floor(log2 |x|) = k, for log2_hist_<k>", true},
+    {operand_format_max, E,
+     "the largest finite value of the format the region's matrix products rounded their operands into, where "
+     "that is not the region's format (a MatMul under an FP8 preset)"},
+    {operand_format_min_normal, E, "that operand format's smallest positive normal value"},
+    {operand_format_min_subnormal, E, "that operand format's smallest positive value"},
+    {operand_log2_hist_prefix, E,
+     "operands with floor(log2 |q|) = k as they entered that format (q = x / the operand's scale), for "
+     "operand_log2_hist_<k>",
+     true},
     {seconds, E, "wall time of the policy's run"},
     {ground_truth_seconds, E, "wall time of the MPFR ground truth"},
     {work_operations_prefix, E, "operations in one datasheet format, for work_operations_<format>", true},
@@ -205,5 +214,8 @@ std::optional<int> numbered(std::string_view metric_name, std::string_view prefi
 }
 
 std::optional<int> log2_hist_bin(std::string_view metric_name) { return numbered(metric_name, log2_hist_prefix); }
+std::optional<int> operand_log2_hist_bin(std::string_view metric_name) {
+    return numbered(metric_name, operand_log2_hist_prefix);
+}
 
 }  // namespace floatscope::emu::metric

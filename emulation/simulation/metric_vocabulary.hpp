@@ -71,6 +71,13 @@ inline constexpr const char* format_min_normal = "format_min_normal";
 inline constexpr const char* format_min_subnormal = "format_min_subnormal";
 /// `log2_hist_<k>`: how many of the region's values have floor(log2|x|) = k.
 inline constexpr const char* log2_hist_prefix = "log2_hist_";
+// ---- The engine, where a region's matrix products took operands in another format than the
+// region's values (emulation/simulation/operand_range): that format's range and what entered it.
+inline constexpr const char* operand_format_max = "operand_format_max";
+inline constexpr const char* operand_format_min_normal = "operand_format_min_normal";
+inline constexpr const char* operand_format_min_subnormal = "operand_format_min_subnormal";
+/// `operand_log2_hist_<k>`: how many of the region's operands had floor(log2|q|) = k as they entered it.
+inline constexpr const char* operand_log2_hist_prefix = "operand_log2_hist_";
 // ---- The engine, per run (region kind "run"): timings and the workload's work counts.
 inline constexpr const char* seconds = "seconds";
 inline constexpr const char* ground_truth_seconds = "ground_truth_seconds";
@@ -207,5 +214,7 @@ std::optional<int> numbered(std::string_view metric_name, std::string_view prefi
 
 /// k of a `log2_hist_<k>` metric name; nullopt for any other name.
 std::optional<int> log2_hist_bin(std::string_view metric_name);
+/// k of an `operand_log2_hist_<k>` metric name; nullopt for any other name.
+std::optional<int> operand_log2_hist_bin(std::string_view metric_name);
 
 }  // namespace floatscope::emu::metric

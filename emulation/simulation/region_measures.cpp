@@ -336,6 +336,21 @@ ReportRow with_metric(const ReportRow& base, const std::string& metric, double v
     return row;
 }
 
+namespace {
+
+/// The rows of what a region's matrix products rounded into their operand format (operand_range.hpp).
+void add_operand_rows(std::vector<ReportRow>& rows, const ReportRow& base, const OperandRange& operands) {
+    const core::FormatProperties format = core::format_properties(operands.format);
+    rows.push_back(with_metric(base, metric::operand_format_max, format.max_finite));
+    rows.push_back(with_metric(base, metric::operand_format_min_normal, format.min_normal));
+    rows.push_back(with_metric(base, metric::operand_format_min_subnormal, format.min_subnormal));
+    for (const auto& [exponent, count] : operands.log2_counts)
+        rows.push_back(
+            with_metric(base, metric::operand_log2_hist_prefix + std::to_string(exponent), static_cast<double>(count)));
+}
+
+}  // namespace
+
 std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,
                                    const TraceRegion& region, const TruthRegion* truth) {
     if (truth != nullptr && truth->values.size() != region.values.size())
@@ -382,6 +397,7 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
         for (const auto& [exponent, count] : histogram)
             rows.push_back(
                 with_metric(base, metric::log2_hist_prefix + std::to_string(exponent), static_cast<double>(count)));
+        if (region.operands && !region.operands->log2_counts.empty()) add_operand_rows(rows, base, *region.operands);
     } else {
         add_counter_rows(rows, base, region.counters);
     }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "core/format.hpp"
 #include "emulation/arithmetic/operation_counters.hpp"
 #include "emulation/arithmetic/truth_number.hpp"
+#include "emulation/simulation/operand_range.hpp"
 
 namespace floatscope::emu {
 
@@ -45,13 +47,16 @@ struct TraceRegion {
     std::string governed_kind = {};
     int governed_first = 0;
     int governed_last = -1;
+    /// What the region's matrix products rounded into their operand format, where that is not
+    /// `format` (matmul_operand_range): the plots shade its range over these operands.
+    std::optional<OperandRange> operands = {};
 };
 
 class Trace {
 public:
     /// Appends a region and returns it for filling in.
     TraceRegion& add_region(std::string kind, int index, std::string label, core::FormatSpec format) {
-        regions_.push_back({std::move(kind), index, std::move(label), std::move(format), {}, {}, {}, {}, 0, -1});
+        regions_.push_back({std::move(kind), index, std::move(label), std::move(format), {}, {}, {}, {}, 0, -1, {}});
         return regions_.back();
     }
     const std::vector<TraceRegion>& regions() const { return regions_; }

@@ -79,6 +79,11 @@ public:
         return std::nullopt;
     }
 
+    /// How many times its slowest policy's time the ground truth takes on the same parameters: the
+    /// truth's share of a run's progress bar and of the time the GUI estimates (job_work.hpp). Each
+    /// workload states what it measured on a 2-core Xeon (AVX-512); 10 where none was measured.
+    virtual double truth_time_ratio() const { return 10; }
+
     /// The kinds of PolicyUnit this workload has ("layer"; "node", "op"), the first the default;
     /// none where a policy addresses the computation only as a whole.
     virtual std::vector<std::string> policy_unit_kinds() const { return {}; }

@@ -7,8 +7,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -369,6 +371,9 @@ public:
     explicit OnnxWorkload(std::shared_ptr<const OnnxTensors> tensors = nullptr) : tensors_(std::move(tensors)) {}
 
     std::string name() const override { return "onnx"; }
+    /// Measured (floatscope-cli run --threads 1, 2-core Xeon with AVX-512, fp32 and bf16) on the small encoder and
+    /// CNN of tests/data/onnx/write_reference_models.py: 24-50 ms against 0.9-1.9 ms.
+    double truth_time_ratio() const override { return 25; }
     std::string summary() const override {
         return "an ONNX model's graph under the policy, node by node against its MPFR evaluation";
     }
@@ -543,16 +548,25 @@ public:
             if (t.floating()) storage.round(t.numbers, t.numbers);
 
         const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
+        // What each node's matrix products round into a format other than its output's (a MatMul
+        // under an FP8 preset): its region's operand bands.
+        std::vector<std::optional<OperandRange>> operand_ranges(onnx::node_count_with_subgraphs(run.graph));
+        for (std::size_t i = 0; i < operand_ranges.size(); ++i)
+            operand_ranges[i] = matmul_operand_range(precision.node(i).matmul, precision.node(i).output.format);
         const std::function<onnx::EmulatedNumerics(std::size_t)> numerics = [&](std::size_t i) {
-            return onnx::EmulatedNumerics(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
+            onnx::EmulatedNumerics n(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
+            if (operand_ranges[i]) n.count_matmul_operands_into(&*operand_ranges[i]);
+            return n;
         };
         NodeRegions<double> regions(
             run.graph,
             [&](const onnx::Node& node, std::vector<double> values) {
-                trace
-                    .add_region("node", static_cast<int>(node.id), node_label(node),
-                                precision.node(node.id).output.format)
-                    .values = std::move(values);
+                TraceRegion& region = trace.add_region("node", static_cast<int>(node.id), node_label(node),
+                                                       precision.node(node.id).output.format);
+                region.values = std::move(values);
+                // Kept where its matrix products counted operands (a node without any has none).
+                std::optional<OperandRange> operands = std::exchange(operand_ranges[node.id], std::nullopt);
+                if (operands && !operands->log2_counts.empty()) region.operands = std::move(operands);
             },
             [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int last_inside) {
                 TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id),

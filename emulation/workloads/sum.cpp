@@ -147,6 +147,9 @@ private:
 class SumSeries final : public Workload {
 public:
     std::string name() const override { return "sum"; }
+    /// Measured (floatscope-cli run --threads 1, 2-core Xeon with AVX-512, the defaults, fp32 and bf16): 1.6 ms
+    /// against 0.19 ms.
+    double truth_time_ratio() const override { return 8; }
     std::string summary() const override {
         return "naive, pairwise or Kahan summation of a series in the accumulate format; shows where it stagnates";
     }

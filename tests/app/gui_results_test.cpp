@@ -109,7 +109,7 @@ TEST_CASE("per-layer histograms are one entry per policy with a layer slider", "
     gui::ResultsView& results = w.results();
     int histogram_entries = 0;
     for (const QString& title : results.plot_titles())
-        histogram_entries += title.startsWith(QStringLiteral("Value ranges under"));
+        histogram_entries += title.startsWith(QStringLiteral("Output value ranges under"));
     CHECK(histogram_entries == 2);  // fp32 and fp16, not 2 x 4 layers
     REQUIRE(results.select_plot("value_range_fp16_layer"));
     QSlider* slider = results.family_slider();

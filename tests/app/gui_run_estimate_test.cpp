@@ -5,6 +5,7 @@
 #include "app/gui/simulator/run_setup.hpp"
 #include "app/gui/simulator/stories.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/workloads/registry.hpp"
 
 using namespace floatscope;
 
@@ -41,10 +42,18 @@ TEST_CASE("EmulationSpeed learns operations per second from a finished run's wor
 TEST_CASE("estimate_seconds: the jobs' operations at the speed, shared among the threads", "[gui]") {
     gui::EmulationSpeed speed;
     emu::Report report;
-    report.rows = {run_row("gemm", "fp16", "seconds", 1), run_row("gemm", "fp16", "work_operations_fp16", 1e8)};
+    report.rows = {run_row("gemm", "fp16", "seconds", 1), run_row("gemm", "fp16", "work_operations_fp16", 1e8),
+                   run_row("gemm", "ground-truth", "ground_truth_seconds", 4)};
     speed.learn(report);
+    CHECK(speed.truth_time_ratio(emu::find_workload("gemm")) == 4);  // 4 s beside its slowest policy's 1 s
+    CHECK(speed.truth_time_ratio(emu::find_workload("sum")) == emu::find_workload("sum").truth_time_ratio());
     // 2 x 100 x 100 x 500 = 10^7 operations per policy at 10^8 per second: 0.1 s a job.
-    const auto three = gemm(100, 100, 500, {{"fp16", {}}, {"fp16; accumulate=fp32", {}}, {"name=h; fp16", {}}});
+    auto three = gemm(100, 100, 500, {{"fp16", {}}, {"fp16; accumulate=fp32", {}}, {"name=h; fp16", {}}});
+    // The truth 4 x 0.1 s, after its policies.
+    CHECK(gui::estimate_seconds(three, 1, speed) == Approx(0.7));
+    CHECK(gui::estimate_seconds(three, 2, speed) == Approx(0.5));  // never less than a policy and the truth
+    CHECK(gui::estimate_seconds(three, 8, speed) == Approx(0.5));
+    three[0].ground_truth = false;
     CHECK(gui::estimate_seconds(three, 1, speed) == Approx(0.3));
     CHECK(gui::estimate_seconds(three, 2, speed) == Approx(0.15));
     CHECK(gui::estimate_seconds(three, 8, speed) == Approx(0.1));  // never less than the longest job

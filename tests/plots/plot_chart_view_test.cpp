@@ -10,6 +10,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPainter>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <cmath>
@@ -172,7 +173,7 @@ TEST_CASE("histogram: the format's bands under the bars, reaching the plot's edg
     REQUIRE(series.size() == 5);  // 4 bands, then the bars
     auto* underflow = qobject_cast<QAreaSeries*>(series.at(0));
     REQUIRE(underflow != nullptr);
-    CHECK(underflow->name() == "underflow to zero (below 2^-24)");
+    CHECK(underflow->name() == "output format: underflow to zero (below 2^-24)");
     // From the left edge of the x range (-29, the model's) to log2 of the min subnormal.
     CHECK(underflow->upperSeries()->at(0).x() == -29);
     CHECK(underflow->upperSeries()->at(1).x() == -24);
@@ -319,7 +320,7 @@ TEST_CASE("a missing point leaves a gap: the line in two parts under one legend 
     REQUIRE(parts.size() == 4);  // fp16: 0-1, 3; bf16: 0, 2-3
     CHECK(qobject_cast<QLineSeries*>(parts.at(0))->points() == QList<QPointF>{{0, 1}, {1, 2}});
     CHECK(qobject_cast<QLineSeries*>(parts.at(1))->points() == QList<QPointF>{{3, 4}});
-    CHECK(qobject_cast<QLineSeries*>(parts.at(1))->pointsVisible());  // a lone point shows as a marker
+    CHECK_FALSE(qobject_cast<QLineSeries*>(parts.at(1))->lightMarker().isNull());  // a lone point shows as a marker
     int shown_markers = 0;
     for (QLegendMarker* marker : view.chart()->legend()->markers()) shown_markers += marker->isVisible();
     CHECK(shown_markers == 2);
@@ -418,6 +419,38 @@ TEST_CASE("each legend sample shows its line's whole pattern: a dash is not a so
         CHECK(period <= samples[static_cast<std::size_t>(i)]->line().length());
         if (patterns[i] == LinePattern::Dotted) CHECK(line.capStyle() == Qt::RoundCap);
     }
+}
+
+TEST_CASE("a line with points has a legend sample of its pen and its point marker both", "[plots]") {
+    // Qt 6.4 leaves setPointsVisible's points out of the legend; a light marker it draws there, over
+    // the line's pen, which spans the marker's width: a dashed line with points shows both.
+    application();
+    PlotModel model;
+    model.x_axis.ticks = {{0, "a"}, {1, "b"}};
+    model.series.push_back(
+        {"bound", {{0, 1}, {1, 2}}, SeriesStyle::LineWithPoints, 1, "one", false, LinePattern::Dashed});
+    PlotChartView view(model);
+    view.resize(800, 500);
+    view.show();
+    auto* series = qobject_cast<QLineSeries*>(view.chart()->series().at(0));
+    CHECK_FALSE(series->lightMarker().isNull());
+    std::vector<QGraphicsLineItem*> samples;
+    collect_lines(view.chart()->legend(), samples);
+    REQUIRE(samples.size() == 1);
+    double period = 0;
+    for (const qreal part : series->pen().dashPattern()) period += part * series->pen().widthF();
+    CHECK(samples[0]->line().length() >= 2 * period);  // the dashes show either side of the dot
+    // The sample drawn: the dot fills the middle above the line, where a bare line leaves white.
+    const QPointF middle = samples[0]->sceneBoundingRect().center();
+    QImage image(24, 24, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        view.scene()->render(&painter, QRectF(0, 0, 24, 24), QRectF(middle - QPointF(12, 12), QSizeF(24, 24)));
+    }
+    const QColor above_line = image.pixelColor(12, 9);
+    CHECK(above_line.lightness() < 200);
+    CHECK(std::abs(above_line.hue() - series->pen().color().hue()) < 20);
 }
 
 TEST_CASE("export at 1600x1000 and 192 dpi: that many pixels, the chart white to the edges") {

@@ -101,6 +101,13 @@ TEST_CASE("axis ranges: the model's own, or fitted to what can be drawn") {
         CHECK(y.min == 0);
         CHECK(y.max == Approx(1050));
     }
+    SECTION("linear, every value 0: bars of height 0 stand on an axis from 0, not on -0.5 .. 0.5") {
+        plot.y_axis.scale = AxisScale::Linear;
+        plot.series = {{"fp32", {{0, 0}, {1, 0}}, SeriesStyle::GroupedBars, 1}};
+        CHECK(visible_y_range(plot) == AxisRange{0, 1});
+        plot.series[0].points = {{0, -2}, {1, -2}};  // a constant below 0 keeps its centred unit
+        CHECK(visible_y_range(plot) == AxisRange{-2.5, -1.5});
+    }
     SECTION("bars reach to x + width; bands with finite edges count") {
         plot.series = {{"h", {{-3, 5}, {2, 1}}, SeriesStyle::Bars, 1}};
         plot.bands = {{BandAxis::X, -std::numeric_limits<double>::infinity(), -10, "low", ColourRole::Bad}};

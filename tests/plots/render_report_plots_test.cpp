@@ -91,13 +91,15 @@ TEST_CASE("every plot of a report becomes PNG, SVG and CSV files") {
     SECTION("SVG: an XML document with an svg root") {
         CHECK(svg_parses(out / "value_range_fp16_layer_2.svg"));
         CHECK(svg_parses(out / "nan_fraction_layer.svg"));
-        CHECK(read(out / "value_range_fp16_layer_2.svg").find("<title>Values of layer 2 (relu) under fp16</title>") !=
+        CHECK(read(out / "value_range_fp16_layer_2.svg")
+                  .find("<title>Outputs of layer 2 (relu) under fp16 (bands: output format)</title>") !=
               std::string::npos);
     }
     SECTION("CSV: the models' exports") {
         CHECK(read(out / "error_growth_rel_error_max_layer.csv") == points_csv(all.plots[0]));
         const std::string bands = read(out / "value_range_fp16_layer_2_bands.csv");
-        CHECK(bands.starts_with("band,axis,from,to,role\nunderflow to zero (below 2^-24),x,-inf,-24,bad\n"));
+        CHECK(bands.starts_with(
+            "band,axis,from,to,role\noutput format: underflow to zero (below 2^-24),x,-inf,-24,bad\n"));
         const std::string heatmap = read(out / "overflow_fraction_layer.csv");
         CHECK(heatmap.starts_with("layer,fp32,bf16,fp16,fp8_e4m3\n"));
         CHECK(heatmap.find("layer 5 (relu),0,0,0.25,0\n") != std::string::npos);  // 256 of 1024 under fp16

@@ -71,6 +71,18 @@ TEST_CASE("bits of error of an FPCore loop: worst and mean point per iteration, 
     CHECK(series_named(plots[0], "fp16: bits error max").colour_key != worst.colour_key);
 }
 
+TEST_CASE("bits of error all 0 (every point exact) says so under the title, and one bar above 0 does not") {
+    floatscope::emu::Report report;
+    report.rows = {row("fp32", "output", 0, "result", "bits_error_max", 0),
+                   row("fp32", "output", 0, "result", "bits_error_avg", 0),
+                   row("fp64", "output", 0, "result", "bits_error_max", 0)};
+    CHECK(error_growth_plots(report, ErrorMeasure::BitsOfError).at(0).title ==
+          "Bits of error (log2 ULPs, worst and mean point) per output\n(every value is 0: no point lost a bit)");
+    report.rows.push_back(row("bf16", "output", 0, "result", "bits_error_max", 2));
+    CHECK(error_growth_plots(report, ErrorMeasure::BitsOfError).at(0).title ==
+          "Bits of error (log2 ULPs, worst and mean point) per output");
+}
+
 TEST_CASE("quantization: SQNR and relative error along the schemes") {
     floatscope::emu::Report report;
     report.rows = {row("fp32", "scheme", 0, "int4", "sqnr_db", 19.5), row("fp32", "scheme", 1, "nf4", "sqnr_db", 20.7),
@@ -221,9 +233,9 @@ TEST_CASE("value-range histogram: log2 bins with the format's range shaded") {
     SECTION("fp16: all four zones") {
         const PlotModel& plot = plots[0];
         CHECK(plot.id == "value_range_fp16_layer_2");
-        CHECK(plot.title == "Values of layer 2 (relu) under fp16");
+        CHECK(plot.title == "Outputs of layer 2 (relu) under fp16 (bands: output format)");
         CHECK(plot.family ==
-              PlotFamily{"value_range_fp16_layer", "Value ranges under fp16, per layer", "layer 2 (relu)"});
+              PlotFamily{"value_range_fp16_layer", "Output value ranges under fp16, per layer", "layer 2 (relu)"});
         REQUIRE(plot.series.size() == 1);
         CHECK(plot.series[0].style == SeriesStyle::Bars);
         CHECK(plot.series[0].points ==
@@ -233,8 +245,8 @@ TEST_CASE("value-range histogram: log2 bins with the format's range shaded") {
         CHECK(plot.bands[0].from == -inf);
         CHECK(plot.bands[0].to == -24);  // log2 of fp16's min subnormal 2^-24
         CHECK(plot.bands[0].role == ColourRole::Bad);
-        CHECK(plot.bands[0].label == "underflow to zero (below 2^-24)");
-        CHECK(plot.bands[2].label == "normal range (2^-14 to 65504)");
+        CHECK(plot.bands[0].label == "output format: underflow to zero (below 2^-24)");
+        CHECK(plot.bands[2].label == "output format: normal range (2^-14 to 65504)");
         CHECK(plot.bands[1].from == -24);
         CHECK(plot.bands[1].to == -14);  // min normal 2^-14
         CHECK(plot.bands[1].role == ColourRole::Caution);
@@ -251,7 +263,7 @@ TEST_CASE("value-range histogram: log2 bins with the format's range shaded") {
         const PlotModel& plot = plots[1];
         CHECK(plot.series[0].name == "fp8_e4m3");
         REQUIRE(plot.bands.size() == 3);
-        CHECK(plot.bands[1].label == "normal range (2^-6 to 448)");
+        CHECK(plot.bands[1].label == "output format: normal range (2^-6 to 448)");
         CHECK(plot.bands[1].from == -6);
         // The values' bin -3, out to the format's smallest value 2^-6 three bins below, +-2; the
         // largest, 448 (bin 9), is too far above to take in.
@@ -264,6 +276,55 @@ TEST_CASE("value-range histogram: log2 bins with the format's range shaded") {
         CHECK(plot.bands.empty());
         CHECK(*plot.x_axis.range == AxisRange{-29, 19});  // bins -27 .. 16 + 1, +-2
     }
+}
+
+TEST_CASE("value-range histograms: a matrix product's operands under their format's bands, its outputs under theirs") {
+    // A MatMul under an FP8 preset writes fp32 and takes e4m3 operands: e4m3's overflow at 448 is
+    // drawn over what entered e4m3, fp32's range over the outputs; the Relu after it has no operands.
+    const std::string policy = "fp32; matmul = nvidia_h100_fp8_e4m3";
+    floatscope::emu::Report report;
+    for (const auto& [index, region] : {std::pair{3, "MatMul_3 (MatMul)"}, std::pair{4, "Relu_4 (Relu)"}}) {
+        report.rows.push_back(row(policy, "node", index, region, "log2_hist_12", 6));
+        report.rows.push_back(row(policy, "node", index, region, "format_max", 3.4028234663852886e38));
+        report.rows.push_back(row(policy, "node", index, region, "format_min_normal", std::ldexp(1.0, -126)));
+        report.rows.push_back(row(policy, "node", index, region, "format_min_subnormal", std::ldexp(1.0, -149)));
+    }
+    report.rows.push_back(row(policy, "node", 3, "MatMul_3 (MatMul)", "operand_log2_hist_-10", 2));
+    report.rows.push_back(row(policy, "node", 3, "MatMul_3 (MatMul)", "operand_log2_hist_9", 5));
+    report.rows.push_back(row(policy, "node", 3, "MatMul_3 (MatMul)", "operand_format_max", 448));
+    report.rows.push_back(
+        row(policy, "node", 3, "MatMul_3 (MatMul)", "operand_format_min_normal", std::ldexp(1.0, -6)));
+    report.rows.push_back(
+        row(policy, "node", 3, "MatMul_3 (MatMul)", "operand_format_min_subnormal", std::ldexp(1.0, -9)));
+    const std::vector<PlotModel> plots = value_range_histograms(report);
+    REQUIRE(plots.size() == 3);  // the two nodes' outputs, then the MatMul's operands
+
+    const PlotModel& outputs = plots[0];
+    CHECK(outputs.title == "Outputs of MatMul_3 (MatMul) under " + policy + " (bands: output format)");
+    REQUIRE(outputs.bands.size() == 4);
+    CHECK(outputs.bands[3].label == "output format: overflow (above 3.4028234663852886e+38)");
+    CHECK(outputs.bands[3].from == Approx(128));
+    CHECK(plots[1].family->id == outputs.family->id);  // the Relu's outputs: the same family, no operand plot
+
+    const PlotModel& operands = plots[2];
+    CHECK(operands.id == "operand_range_fp32_matmul_nvidia_h100_fp8_e4m3_node_3");
+    CHECK(operands.title ==
+          "Matrix-product operands of MatMul_3 (MatMul) under " + policy + " (bands: operand format)");
+    CHECK(operands.family->title == "Operand value ranges under " + policy + ", per node");
+    CHECK(operands.family->id != outputs.family->id);
+    CHECK(operands.x_axis.label == "floor(log2 |x / scale|)");
+    REQUIRE(operands.series.size() == 1);
+    CHECK(operands.series[0].points == std::vector<PlotPoint>{{-10, 2}, {9, 5}});
+    REQUIRE(operands.bands.size() == 4);
+    CHECK(operands.bands[0].label == "operand format: underflow to zero (below 2^-9)");
+    CHECK(operands.bands[0].to == -9);
+    CHECK(operands.bands[1].label == "operand format: subnormal (2^-9 to 2^-6)");
+    CHECK(operands.bands[2].label == "operand format: normal range (2^-6 to 448)");
+    CHECK(operands.bands[3].label == "operand format: overflow (above 448)");
+    CHECK(operands.bands[3].from == Approx(8.807354922));  // log2(448) = 6 + log2(7)
+    CHECK(operands.bands[3].role == ColourRole::Bad);
+    // The values' bins -10 .. 9 (+1), taking in 448's ceil(log2) = 9 (already inside), +-2.
+    CHECK(*operands.x_axis.range == AxisRange{-12, 12});
 }
 
 TEST_CASE("training: loss, accuracy, loss scale, gradient underflow per layer") {
@@ -498,6 +559,6 @@ TEST_CASE("policies whose names make the same file name are families of their ow
     CHECK(plots[0].family->id == plots[1].family->id);
     CHECK(plots[2].family->id == plots[3].family->id);
     CHECK(plots[0].family->id != plots[2].family->id);
-    CHECK(plots[2].family->title == "Value ranges under a-b, per layer");
+    CHECK(plots[2].family->title == "Output value ranges under a-b, per layer");
     CHECK(plots[0].id != plots[2].id);  // and plots of their own
 }

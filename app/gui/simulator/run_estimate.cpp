@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -39,12 +38,26 @@ double EmulationSpeed::operations_per_second(const std::string& workload, const 
     return slowest_default();
 }
 
+double EmulationSpeed::truth_time_ratio(const emu::Workload& workload) const {
+    const auto found = truth_ratios_.find(workload.name());
+    return found != truth_ratios_.end() ? found->second : workload.truth_time_ratio();
+}
+
 void EmulationSpeed::learn(const emu::Report& report) {
-    std::set<std::pair<std::string, std::string>> jobs;  // (run, policy)
     std::map<std::pair<std::string, std::string>, std::pair<std::string, double>> seconds;  // -> (workload, s)
-    for (const emu::ReportRow& row : report.rows)
-        if (row.region_kind == emu::metric::whole_run_kind && row.metric == emu::metric::seconds && row.value > 0)
+    std::map<std::string, double> slowest_policy;  // by run
+    std::map<std::string, std::pair<std::string, double>> truth_seconds;  // by run: (workload, s)
+    for (const emu::ReportRow& row : report.rows) {
+        if (row.region_kind != emu::metric::whole_run_kind || row.value <= 0) continue;
+        if (row.metric == emu::metric::seconds) {
             seconds[{row.run, row.policy}] = {row.workload, row.value};
+            slowest_policy[row.run] = std::max(slowest_policy[row.run], row.value);
+        } else if (row.metric == emu::metric::ground_truth_seconds) {
+            truth_seconds[row.run] = {row.workload, row.value};
+        }
+    }
+    for (const auto& [run, truth] : truth_seconds)
+        if (slowest_policy[run] > 0) truth_ratios_[truth.first] = truth.second / slowest_policy[run];
     for (const auto& [job, timing] : seconds) {
         const std::optional<core::WorkloadCounts> work = emu::read_work(report, job.first, job.second);
         if (!work) continue;
@@ -60,7 +73,8 @@ void EmulationSpeed::learn(const emu::Report& report) {
 std::optional<double> estimate_seconds(const std::vector<emu::RunRequest>& requests, int threads,
                                        const EmulationSpeed& speed) {
     double total = 0, longest = 0;
-    for (const emu::RunRequest& request : requests)
+    for (const emu::RunRequest& request : requests) {
+        double slowest = 0;
         for (const emu::PrecisionPolicy& policy : request.policies) {
             const std::optional<core::WorkloadCounts> work = request.workload->work(request.parameters, policy);
             if (!work) return std::nullopt;
@@ -68,8 +82,15 @@ std::optional<double> estimate_seconds(const std::vector<emu::RunRequest>& reque
             for (const auto& [format, operations] : work->operations)
                 job += operations / speed.operations_per_second(request.workload->name(), format);
             total += job;
-            longest = std::max(longest, job);
+            slowest = std::max(slowest, job);
         }
+        // The truth waits for its policies: a run takes at least the slowest and then the truth.
+        const double truth = request.ground_truth && request.workload->has_ground_truth()
+                                 ? slowest * speed.truth_time_ratio(*request.workload)
+                                 : 0;
+        total += truth;
+        longest = std::max(longest, slowest + truth);
+    }
     return std::max(longest, total / std::max(1, threads));
 }
 

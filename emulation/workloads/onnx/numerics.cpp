@@ -109,6 +109,7 @@ std::vector<EmulatedNumerics::Number> EmulatedNumerics::matmul(std::span<const N
     Matrix ma(m, k), mb(k, n);
     std::copy(a.begin(), a.end(), ma.values.begin());
     std::copy(b.begin(), b.end(), mb.values.begin());
+    if (matmul_operands_) matmul_operands_->add_matmul_operands(formats_.matmul, a, b);
     return emu::matmul(formats_.matmul, ma, mb, operand_random_).values;
 }
 

@@ -13,6 +13,7 @@
 #include "core/stochastic_source.hpp"
 #include "emulation/accumulation/accumulation_model.hpp"
 #include "emulation/arithmetic/truth_number.hpp"
+#include "emulation/simulation/operand_range.hpp"
 #include "emulation/workloads/nn/elementwise.hpp"
 #include "emulation/workloads/onnx/tensor.hpp"
 
@@ -102,10 +103,14 @@ public:
     /// What its stochastic roundings draw from: with the formats, all a node's result depends on
     /// besides its inputs.
     std::uint64_t seed() const { return seed_; }
+    /// Counts the operands of this node's matrix products into `range` (the value-range plots'
+    /// operand bands); null counts nothing. The range outlives every copy of these numerics.
+    void count_matmul_operands_into(OperandRange* range) { matmul_operands_ = range; }
 
 private:
     NodeFormats formats_;
     std::uint64_t seed_;
+    OperandRange* matmul_operands_ = nullptr;
     ElementwiseArithmetic compute_;
     ElementwiseArithmetic accumulate_;
     ElementwiseArithmetic output_;

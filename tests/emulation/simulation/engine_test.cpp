@@ -9,6 +9,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 
 #include <mpfr.h>
 
@@ -421,6 +423,32 @@ TEST_CASE("run: the progress of policies and truth on several threads is one fra
     }
     CHECK(fractions.back() == Approx(1));
     CHECK(fractions.front() <= 0.25);
+}
+
+TEST_CASE("run: each job's share of the progress is the work it declares, the truth a multiple of its policies'") {
+    // fp64 declares 300 operations, bf16 100, and the truth takes 2 x the costlier: shares 300, 100
+    // and 600 of 1000. On one thread the jobs run in turn, so the bar stands at 0.3 when fp64 is
+    // done and 0.4 when bf16 is; with an equal share each (issue 38) it stood at 1/3 and 2/3, and
+    // the truth, the longest by far, had the last third.
+    class DeclaredSteps : public StepsWorkload {
+    public:
+        std::optional<core::WorkloadCounts> work(const Parameters&, const PrecisionPolicy& policy) const override {
+            core::WorkloadCounts counts;
+            counts.operations["fp32"] = policy.name == "fp64" ? 200 : 100;
+            if (policy.name == "fp64") counts.operations["fp64"] = 100;  // formats add up
+            return counts;
+        }
+        double truth_time_ratio() const override { return 2; }
+    } w;
+    RunRequest r = request(w, {"n=4"}, {"fp64", "bf16"});
+    std::map<std::string, double> done;  // job -> the fraction when it said it was done
+    RunControl control([&](double fraction, const std::string& message) {
+        if (message.ends_with(": done")) done[message.substr(0, message.find(':'))] = fraction;
+    });
+    run(r, control);
+    CHECK(done.at("fp64") == Approx(0.3));
+    CHECK(done.at("bf16") == Approx(0.4));
+    CHECK(done.at("ground truth") == Approx(1));
 }
 
 TEST_CASE("run without ground truth: value rows only, precision 0") {

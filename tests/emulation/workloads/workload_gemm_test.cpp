@@ -4,12 +4,15 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/format_properties.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/simulation/workload.hpp"
@@ -118,6 +121,42 @@ TEST_CASE("gemm entries are sequential fused accumulations of the rounded inputs
                           reference_entry(in, 300, 2, i, j, ks[r], parse_format(c.storage), parse_format(c.compute),
                                           parse_format(c.accumulate), parse_format(c.output)));
         }
+    }
+}
+
+TEST_CASE("gemm under an FP8 preset keeps what entered e4m3 beside its outputs' format", "[workload][gemm]") {
+    // The value-range plots shade e4m3 over the operands, since fp32 outputs cannot overflow where
+    // the risk is: A's first k columns and B's first k rows as stored (fp32), counted by floor(log2).
+    const std::vector<std::string> assignments = {"m=3", "n=2", "k=1,5,300", "seed=5"};
+    const Inputs in = documented_inputs(5, 3, 2, 300);
+    const Trace trace = run_gemm("fp32; matmul = nvidia_h100_fp8_e4m3", assignments);
+    REQUIRE(trace.regions().size() == 3);
+    const std::size_t ks[] = {1, 5, 300};
+    for (std::size_t r = 0; r < 3; ++r) {
+        const auto& region = trace.regions()[r];
+        INFO(region.label);
+        CHECK(region.format == parse_format("fp32"));
+        REQUIRE(region.operands);
+        // OCP FP8 E4M3: largest 448, smallest subnormal 2^-9.
+        const floatscope::core::FormatProperties e4m3 = floatscope::core::format_properties(region.operands->format);
+        CHECK(e4m3.max_finite == 448);
+        CHECK(e4m3.min_subnormal == std::ldexp(1.0, -9));
+        std::map<int, std::uint64_t> expected;
+        const auto count = [&](double x) {
+            int exponent = 0;
+            std::frexp(static_cast<double>(static_cast<float>(x)), &exponent);  // |x| in [2^(e-1), 2^e)
+            if (x != 0) ++expected[exponent - 1];
+        };
+        for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t l = 0; l < ks[r]; ++l) count(in.a[i * 300 + l]);
+        for (std::size_t l = 0; l < ks[r] * 2; ++l) count(in.b[l]);
+        CHECK(region.operands->log2_counts == expected);
+    }
+    // Operands in the outputs' own format, or block-scaled (each block's scale sets its range): none.
+    for (const char* policy : {"fp16", "bf16; matmul = nvidia_b200_nvfp4"}) {
+        INFO(policy);
+        for (const auto& region : run_gemm(policy, {"m=3", "n=2", "k=64", "seed=5"}).regions())
+            CHECK_FALSE(region.operands);
     }
 }
 

@@ -1,7 +1,9 @@
 // Tests of the mlp-forward workload: a small MLP checked against computations written out here
 // (MPFR and native float), per-layer overrides, and overflow and underflow where they must appear.
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -9,6 +11,7 @@
 #include <mpfr.h>
 
 #include "core/catalog.hpp"
+#include "core/format_properties.hpp"
 #include "core/rounding.hpp"
 #include "emulation/simulation/precision_policy.hpp"
 #include "emulation/simulation/workload.hpp"
@@ -201,6 +204,33 @@ TEST_CASE("mlp-forward: a 3-layer MLP matches MPFR, and fp32 and bf16 match thei
             xb = y;
         }
     }
+}
+
+TEST_CASE("mlp-forward: under an FP8 preset a layer reports what entered e4m3, its input and weights",
+          "[mlp-forward]") {
+    // The layers write fp32; e4m3's range is where their matrix products' overflow risk is. Layer 0
+    // takes the drawn input, layer 1 layer 0's output (its zeros, from relu, are no operands).
+    const Parameters p = parameters({"depth=2", "width=5", "batch=2", "seed=7", "init-scale=40"});
+    const MlpForwardNetwork net = mlp_forward_network(p);
+    const Trace trace = run(p, "fp32; matmul = nvidia_h100_fp8_e4m3");
+    REQUIRE(trace.regions().size() == 2);
+    for (std::size_t layer = 0; layer < 2; ++layer) {
+        INFO("layer " << layer);
+        std::map<int, std::uint64_t> expected;
+        const auto count = [&](double v) {
+            int exponent = 0;
+            std::frexp(static_cast<double>(static_cast<float>(v)), &exponent);  // as stored in fp32
+            if (v != 0) ++expected[exponent - 1];
+        };
+        for (double v : layer == 0 ? net.input.values : trace.regions()[0].values) count(v);
+        for (double v : net.weights[layer].values) count(v);
+        const TraceRegion& region = trace.regions()[layer];
+        CHECK(region.format == core::parse_format("fp32"));
+        REQUIRE(region.operands);
+        CHECK(core::format_properties(region.operands->format).max_finite == 448);  // OCP FP8 E4M3
+        CHECK(region.operands->log2_counts == expected);
+    }
+    for (const TraceRegion& region : run(p, "fp32").regions()) CHECK_FALSE(region.operands);
 }
 
 TEST_CASE("mlp-forward: per-layer overrides change the layers they name and no other", "[mlp-forward]") {

@@ -5,7 +5,9 @@
 // the truth's lean data flow (constants read per node, regions measured as made) changes no number.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -228,6 +230,61 @@ TEST_CASE("labels outside the model's classes are refused, naming the label and 
     CHECK_THROWS_WITH(run(p, "fp32"), Catch::Contains("label 3 of row 1 is not one of the model's 3 classes (0..2)"));
     onnx::write_npy(labels, onnx::integer_tensor<double>(onnx::ElementType::Int64, {2}, {1, 2}));
     CHECK_NOTHROW(run(p, "fp32"));
+}
+
+TEST_CASE("a MatMul under an FP8 preset reports what entered e4m3 beside its fp32 outputs", "[onnx]") {
+    // x (2x3) MatMul w (3x2), then Relu. Under `fp32; matmul = nvidia_h100_fp8_e4m3` the MatMul writes
+    // fp32 and rounds its operands into e4m3, where 1000 overflows (448 the largest) and 2^-12
+    // underflows (2^-9 the smallest): the value-range plots shade e4m3 over these operands.
+    const std::vector<double> x = {1000, -3, 0.5, 0.000244140625, 7, 0}, w = {1, -0.25, 300, 2, -0.0009765625, 0.125};
+    onnx::Graph graph;
+    graph.opset = 13;
+    graph.inputs = {{"x", onnx::ElementType::Float, {2, 3}, {}}};
+    graph.initializers["w"] = onnx::number_tensor<double>(onnx::ElementType::Float, {3, 2}, w);
+    graph.nodes = {{"/MatMul", "MatMul", "", {"x", "w"}, {"y"}, {}}, {"/Relu", "Relu", "", {"y"}, {"z"}, {}}};
+    graph.outputs = {{"z", onnx::ElementType::Float, {2, 2}, {}}};
+    test::TempDir dir;
+    const std::filesystem::path model = dir.path() / "matmul.onnx", inputs = dir.path() / "x.npy";
+    onnx::write_model(graph, model);
+    onnx::write_npy(inputs, onnx::number_tensor<double>(onnx::ElementType::Float, {2, 3}, x));
+    const Parameters p =
+        Parameters::parse(workload().parameters(), {"model=" + model.string(), "inputs=" + inputs.string()});
+    const std::string fp8 = "fp32; matmul = nvidia_h100_fp8_e4m3";
+
+    // floor(log2 |v|) of each nonzero operand, from frexp's |v| in [2^(e-1), 2^e).
+    std::map<int, std::uint64_t> expected;
+    for (const std::vector<double>* operand : {&x, &w})
+        for (const double v : *operand) {
+            int exponent = 0;
+            std::frexp(v, &exponent);
+            if (v != 0) ++expected[exponent - 1];
+        }
+    const Trace trace = run(p, fp8);
+    const TraceRegion& matmul = region_labelled(trace, "/MatMul (MatMul)");
+    CHECK(matmul.format == core::parse_format("fp32"));
+    REQUIRE(matmul.operands);
+    CHECK(matmul.operands->log2_counts == expected);
+    CHECK_FALSE(region_labelled(trace, "/Relu (Relu)").operands);  // no matrix product
+    CHECK_FALSE(region_labelled(run(p, "fp32"), "/MatMul (MatMul)").operands);  // operands in the output format
+
+    // The engine's rows: e4m3's published range (OCP FP8) and the counts, the MatMul's alone.
+    RunRequest request;
+    request.workload = &workload();
+    request.parameters = p;
+    request.policies = {parse_policy(fp8)};
+    RunControl control;
+    std::map<std::string, double> operand_rows;
+    for (const ReportRow& row : emu::run(request, control).rows)
+        if (row.metric.starts_with("operand_")) {
+            CHECK(row.region == "/MatMul (MatMul)");
+            operand_rows[row.metric] = row.value;
+        }
+    CHECK(operand_rows.at(metric::operand_format_max) == 448);
+    CHECK(operand_rows.at(metric::operand_format_min_normal) == std::ldexp(1.0, -6));
+    CHECK(operand_rows.at(metric::operand_format_min_subnormal) == std::ldexp(1.0, -9));
+    CHECK(operand_rows.at("operand_log2_hist_9") == 1);  // 1000
+    CHECK(operand_rows.at("operand_log2_hist_-12") == 1);  // 2^-12
+    CHECK(operand_rows.size() == 3 + expected.size());
 }
 
 TEST_CASE("first= takes a held-out split of IDX images and their labels", "[onnx]") {
