@@ -238,7 +238,11 @@ public:
             if constexpr (std::is_same_v<Numerics, EmulatedNumerics>) {
                 if (&graph == memo_graph_ && !is_control_flow(node) && output_reuse_budget() > 0)
                     memo_key = node_key(node, call);
-                if (memo_key) kept = NodeOutputMemo::instance().find(*memo_key);
+                if (memo_key)
+                    if (std::optional<KeptNode> made = NodeOutputMemo::instance().find(*memo_key)) {
+                        kept = std::move(made->outputs);
+                        if (OperandRange* range = numerics.matmul_operands()) range->log2_counts = made->operand_counts;
+                    }
             }
             Outputs<Numerics> outputs;
             try {
@@ -272,7 +276,9 @@ public:
             if constexpr (std::is_same_v<Numerics, EmulatedNumerics>)
                 if (memo_key && !kept &&
                     std::all_of(made.begin(), made.end(), [](const auto* t) { return !t || t->kind == ValueKind::Tensor; }))
-                    NodeOutputMemo::instance().keep(*memo_key, made);
+                    NodeOutputMemo::instance().keep(
+                        *memo_key, made,
+                        numerics.matmul_operands() ? numerics.matmul_operands()->log2_counts : std::map<int, std::uint64_t>{});
             // The constants converted for this node (and its subgraphs) are dropped once it has run.
             while (converted_.size() > converted_before) {
                 allowance_.hold("the constants of a node", -converted_.back().second);

@@ -49,7 +49,7 @@ NodeOutputMemo& NodeOutputMemo::instance() {
     return made;
 }
 
-std::optional<std::vector<Tensor<double>>> NodeOutputMemo::find(const NodeKey& key) {
+std::optional<KeptNode> NodeOutputMemo::find(const NodeKey& key) {
     if (output_reuse_budget() == 0) return std::nullopt;
     const std::lock_guard<std::mutex> lock(mutex_);
     const auto [first, last] = by_hash_.equal_range(key_hash(key));
@@ -57,17 +57,18 @@ std::optional<std::vector<Tensor<double>>> NodeOutputMemo::find(const NodeKey& k
         if (!(it->second->key == key)) continue;
         entries_.splice(entries_.begin(), entries_, it->second);
         ++hits_;
-        return it->second->outputs;
+        return it->second->made;
     }
     return std::nullopt;
 }
 
-void NodeOutputMemo::keep(const NodeKey& key, const std::vector<const Tensor<double>*>& outputs) {
+void NodeOutputMemo::keep(const NodeKey& key, const std::vector<const Tensor<double>*>& outputs,
+                          const std::map<int, std::uint64_t>& operand_counts) {
     const std::uint64_t budget = output_reuse_budget();
-    Entry entry{key, {}, 0};
+    Entry entry{key, {{}, operand_counts}, 32 * operand_counts.size()};
     for (const Tensor<double>* t : outputs) {
-        entry.outputs.push_back(t ? *t : Tensor<double>{});
-        entry.bytes += tensor_bytes(entry.outputs.back());
+        entry.made.outputs.push_back(t ? *t : Tensor<double>{});
+        entry.bytes += tensor_bytes(entry.made.outputs.back());
     }
     if (entry.bytes > budget) return;
     const std::uint64_t hash = key_hash(key);

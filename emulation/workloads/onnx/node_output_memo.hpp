@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <list>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
@@ -32,16 +33,25 @@ struct NodeKey {
 /// chance of about n^2 / 2^65 among the n tensors of a tune.
 std::uint64_t content_hash(const Tensor<double>& t);
 
+/// What a node made: its outputs (one per output of the node, an empty tensor where it has none) and
+/// the operands its matrix products counted (OperandRange::log2_counts; empty where it counts none).
+struct KeptNode {
+    std::vector<Tensor<double>> outputs;
+    std::map<int, std::uint64_t> operand_counts;
+};
+
 class NodeOutputMemo {
 public:
     /// The process's one: keeps nothing while no OutputReuseScope lives, and drops all when it ends.
     static NodeOutputMemo& instance();
 
-    /// The outputs kept under `key` (one per output of the node, an empty tensor where it has none).
-    std::optional<std::vector<Tensor<double>>> find(const NodeKey& key);
-    /// Keeps copies of `outputs` (nullptr: an output the node leaves out) within the scope's budget,
-    /// dropping the least recently used; nothing when they are more than the budget.
-    void keep(const NodeKey& key, const std::vector<const Tensor<double>*>& outputs);
+    /// What the node of `key` made in an earlier run.
+    std::optional<KeptNode> find(const NodeKey& key);
+    /// Keeps copies of `outputs` (nullptr: an output the node leaves out) and its operand counts
+    /// within the scope's budget, dropping the least recently used; nothing when they are more than
+    /// the budget.
+    void keep(const NodeKey& key, const std::vector<const Tensor<double>*>& outputs,
+              const std::map<int, std::uint64_t>& operand_counts);
     void clear();
     /// How many finds were answered since the process began (a measure of the reuse).
     std::uint64_t hits() const { return hits_; }
@@ -50,7 +60,7 @@ private:
     NodeOutputMemo() = default;
     struct Entry {
         NodeKey key;
-        std::vector<Tensor<double>> outputs;
+        KeptNode made;
         std::uint64_t bytes = 0;
     };
     std::mutex mutex_;

@@ -106,6 +106,7 @@ public:
     /// Counts the operands of this node's matrix products into `range` (the value-range plots'
     /// operand bands); null counts nothing. The range outlives every copy of these numerics.
     void count_matmul_operands_into(OperandRange* range) { matmul_operands_ = range; }
+    OperandRange* matmul_operands() const { return matmul_operands_; }
 
 private:
     NodeFormats formats_;

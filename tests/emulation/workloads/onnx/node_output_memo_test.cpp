@@ -2,6 +2,7 @@
 // takes nodes from earlier runs gives the same trace, bit for bit, as the run alone.
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,12 @@ void require_same(const Trace& a, const Trace& b) {
         CHECK(x.format == y.format);
         REQUIRE(x.values.size() == y.values.size());
         CHECK(std::memcmp(x.values.data(), y.values.data(), x.values.size() * sizeof(double)) == 0);
+        // What the matrix products' operands were (value-range plots' operand bands), as counted.
+        REQUIRE(x.operands.has_value() == y.operands.has_value());
+        if (x.operands) {
+            CHECK(x.operands->format == y.operands->format);
+            CHECK(x.operands->log2_counts == y.operands->log2_counts);
+        }
     }
 }
 
@@ -55,21 +62,22 @@ TEST_CASE("NodeOutputMemo keeps nothing outside a scope, evicts the least recent
     onnx::NodeKey a{1, 0, {}, 7, {onnx::content_hash(t)}}, b = a, c = a;
     b.node = 1;
     c.node = 2;
-    memo.keep(a, {&t});
+    memo.keep(a, {&t}, {});
     CHECK_FALSE(memo.find(a));
     {
         const OutputReuseScope scope(17000);  // two entries of about 8 KB fit, three do not
-        memo.keep(a, {&t, nullptr});
-        memo.keep(b, {&t});
+        memo.keep(a, {&t, nullptr}, {{3, 2}});
+        memo.keep(b, {&t}, {});
         REQUIRE(memo.find(a));  // a is now the most recent
-        memo.keep(c, {&t});
+        memo.keep(c, {&t}, {});
         CHECK(memo.find(a));
         CHECK_FALSE(memo.find(b));
         CHECK(memo.find(c));
         const auto kept = memo.find(a);
-        REQUIRE(kept->size() == 2);
-        CHECK(kept->front().numbers == t.numbers);
-        CHECK(kept->back().numbers.empty());
+        REQUIRE(kept->outputs.size() == 2);
+        CHECK(kept->outputs.front().numbers == t.numbers);
+        CHECK(kept->outputs.back().numbers.empty());
+        CHECK(kept->operand_counts == std::map<int, std::uint64_t>{{3, 2}});
         onnx::NodeKey other_formats = a;
         other_formats.formats.output.format = core::parse_format("bf16");
         CHECK_FALSE(memo.find(other_formats));
@@ -107,6 +115,8 @@ TEST_CASE("runs that take nodes from earlier runs give the traces of the runs al
         "fp32; weights = int8",
         "fp32; ops Add,Mul,Relu = bf16@sr",
         "fp32; ops Add = fp8_e4m3",
+        "fp32; matmul = nvidia_h100_fp8_e4m3",
+        "fp32; matmul = nvidia_h100_fp8_e4m3; ops Softmax,Relu = bf16",
     };
     for (const char* model : {"encoder", "cnn"}) {
         std::vector<Trace> alone;
