@@ -114,9 +114,10 @@ TEST_CASE("every unsupported operator definition is listed at once, subgraphs in
     for (const UnsupportedOperator& u : found)
         listed.push_back(fmt::format("{} x{} {}", u.definition, u.nodes, u.first_node));
     // In the order they first appear (a node's subgraphs by attribute name); Relu and Greater, inside
-    // and outside subgraphs, are evaluated, and so are If and Loop. TfIdfVectorizer: its version from
+    // and outside subgraphs, are evaluated, and so are If and Loop. RandomUniformLike: its version from
     // ONNX's registry.
-    CHECK(listed == std::vector<std::string>{"MaxRoiPool-1 x2 pool1", "TfIdfVectorizer-9 x3 if/else_branch/tfidf_else",
+    CHECK(listed == std::vector<std::string>{"MaxRoiPool-1 x2 pool1",
+                                             "RandomUniformLike-1 x3 if/else_branch/random_else",
                                              "Custom of domain com.example x1 custom"});
     CHECK_THAT(found[0].reason, Catch::Contains("does not evaluate this operator"));
     try {
@@ -126,7 +127,7 @@ TEST_CASE("every unsupported operator definition is listed at once, subgraphs in
         CHECK_THAT(e.what(),
                    Catch::Contains("unsupported_operators.onnx: FloatScope does not evaluate 6 node(s)") &&
                        Catch::Contains("3 operator definition(s)") &&
-                       Catch::Contains("TfIdfVectorizer-9: FloatScope does not evaluate this operator (3 node(s)"));
+                       Catch::Contains("RandomUniformLike-1: FloatScope does not evaluate this operator (3 node(s)"));
     }
 }
 
