@@ -295,7 +295,11 @@ tensor_files("int8_vector", i8)
 # .npy files numpy writes that the reader refuses.
 np.save(os.path.join(out, "npy", "fortran.npy"), np.asfortranarray(np.arange(6, dtype=np.float32).reshape(2, 3)))
 np.save(os.path.join(out, "npy", "big_endian.npy"), np.arange(3, dtype=">f4"))
-np.save(os.path.join(out, "npy", "uint32.npy"), np.arange(3, dtype=np.uint32))
-# .npy files of the 16-bit integer types, which it reads.
+np.save(os.path.join(out, "npy", "complex64.npy"), np.arange(3, dtype=np.complex64))
+# A uint64 past 2^63 - 1, the largest FloatScope holds.
+np.save(os.path.join(out, "npy", "uint64_past_int64.npy"), np.array([1, 2**63], np.uint64))
+# .npy files of the 16-bit integer types and of uint32 and uint64, which it reads.
+np.save(os.path.join(out, "npy", "uint32.npy"), np.array([0, 2**32 - 1, 7], np.uint32))
+np.save(os.path.join(out, "npy", "uint64.npy"), np.array([0, 2**63 - 1, 7], np.uint64))
 np.save(os.path.join(out, "npy", "int16.npy"), np.array([-32768, 32767, -1], np.int16))
 np.save(os.path.join(out, "npy", "uint16.npy"), np.array([0, 65535, 7], np.uint16))
