@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/element_decoding.hpp"
 
 namespace floatscope::python {
 
@@ -27,9 +28,13 @@ ElementType element_type(const py::dtype& dtype, const std::string& what) {
     if (kind == 'i' && size == 4) return ElementType::Int32;
     if (kind == 'i' && size == 8) return ElementType::Int64;
     if (kind == 'u' && size == 1) return ElementType::UInt8;
+    if (kind == 'u' && size == 4) return ElementType::UInt32;
+    if (kind == 'u' && size == 8) return ElementType::UInt64;
     if (kind == 'b') return ElementType::Bool;
-    throw Error(fmt::format("{} is {}; a graph input is float16, float32, float64, int8, int32, int64, uint8 or bool",
-                            what, py::str(dtype.attr("name")).cast<std::string>()));
+    throw Error(
+        fmt::format("{} is {}; a graph input is float16, float32, float64, int8, int32, int64, uint8, uint32, "
+                    "uint64 or bool",
+                    what, py::str(dtype.attr("name")).cast<std::string>()));
 }
 
 }  // namespace
@@ -42,10 +47,18 @@ emu::onnx::Tensor<double> tensor_from_array(py::handle x, const std::string& wha
     const ElementType type = element_type(given.dtype(), what);
     const emu::onnx::Shape shape(given.shape(), given.shape() + given.ndim());
     // Read through NumPy's own conversion: any layout, and every value of these dtypes is exact in
-    // double and in int64.
+    // double and in int64 (uint64's up to 2^63 - 1).
     if (emu::onnx::is_floating(type)) {
         const auto values = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(given);
         return emu::onnx::number_tensor(type, shape, std::vector<double>(values.data(), values.data() + values.size()));
+    }
+    if (type == ElementType::UInt64) {
+        // int64 would wrap a value past 2^63 - 1: each is checked as the .npy reader checks it.
+        const auto values = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(given);
+        std::vector<std::int64_t> integers;
+        integers.reserve(static_cast<std::size_t>(values.size()));
+        for (py::ssize_t i = 0; i < values.size(); ++i) integers.push_back(emu::onnx::uint64_value(values.data()[i]));
+        return emu::onnx::integer_tensor<double>(type, shape, std::move(integers));
     }
     const auto values = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(given);
     return emu::onnx::integer_tensor<double>(type, shape,

@@ -189,9 +189,8 @@ ModelRun load(const Parameters& p, const OnnxTensors* given) {
                                 run.graph.inputs.size(), run.graph.inputs.size(), files.size()));
     const auto batch = static_cast<std::size_t>(p.integer("batch"));
     const auto first = static_cast<std::size_t>(p.integer("first"));
-    if (first > 0 && (files.empty() || std::any_of(files.begin(), files.end(), [](const std::string& f) {
-                          return is_tensor_file(f);
-                      })))
+    if (first > 0 && (files.empty() ||
+                      std::any_of(files.begin(), files.end(), [](const std::string& f) { return is_tensor_file(f); })))
         throw Error("onnx: first= picks images of IDX files; give inputs= as IDX image files");
     for (std::size_t i = 0; !held && i < run.graph.inputs.size(); ++i) {
         if (files.empty()) {
@@ -473,8 +472,10 @@ public:
             if (kind == "node" && !node.name.empty()) {
                 units.push_back({node.name, "nodes", node.name, "node", {region}});
             } else if (kind == "op") {
-                auto unit = std::find_if(units.begin(), units.end(), [&](const PolicyUnit& u) { return u.name == node.op_type; });
-                if (unit == units.end()) unit = units.insert(units.end(), {node.op_type, "ops", node.op_type, "node", {}});
+                auto unit = std::find_if(units.begin(), units.end(),
+                                         [&](const PolicyUnit& u) { return u.name == node.op_type; });
+                if (unit == units.end())
+                    unit = units.insert(units.end(), {node.op_type, "ops", node.op_type, "node", {}});
                 unit->region_indices.push_back(region);
             }
         }
@@ -486,6 +487,10 @@ public:
         double values = 0;
         for (const auto& [name, consumer] : onnx::weight_initializers(loaded->graph))
             values += static_cast<double>(loaded->graph.initializers.at(name).size());
+        const auto constant_weights = onnx::constant_node_weights(loaded->graph);
+        for (const onnx::Node& node : loaded->graph.nodes)
+            if (node.op_type == "Constant" && !node.outputs.empty() && constant_weights.count(node.outputs[0]))
+                values += static_cast<double>(node.attributes.at("value").t.size());
         return values;
     }
 
@@ -539,11 +544,24 @@ public:
         onnx::Values<double> constants = run.graph.initializers;
         for (auto& [name, t] : constants)
             if (t.floating()) storage.round(t.numbers, t.numbers);
+        // A model whose Constant nodes hold weights runs as a copy whose Constants hold them quantized.
+        std::optional<onnx::Graph> quantized_constants;
         if (!policy.weight_quantization.empty()) {
             const QuantizationScheme scheme = parse_weight_scheme(policy);
             for (const auto& [name, consumer] : onnx::weight_initializers(run.graph))
                 constants[name] = onnx::quantize_weight(run.graph.initializers.at(name), *consumer, scheme);
+            const auto constant_weights = onnx::constant_node_weights(run.graph);
+            if (!constant_weights.empty()) {
+                quantized_constants = run.graph;
+                for (onnx::Node& node : quantized_constants->nodes)
+                    if (const auto it = constant_weights.find(node.outputs.empty() ? "" : node.outputs[0]);
+                        node.op_type == "Constant" && it != constant_weights.end()) {
+                        onnx::Tensor<double>& value = node.attributes.at("value").t;
+                        value = onnx::quantize_weight(value, *it->second, scheme);
+                    }
+            }
         }
+        const onnx::Graph& graph = quantized_constants ? *quantized_constants : run.graph;
         for (Tensor<double>& t : inputs)
             if (t.floating()) storage.round(t.numbers, t.numbers);
 
@@ -581,7 +599,9 @@ public:
             [&](std::size_t id, const std::vector<const Tensor<double>*>& outputs) { regions.node_ran(id, outputs); };
         const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
         const onnx::Values<double> results =
-            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics, observe, &control, decide, run.serial);
+            // The memo knows the loaded model's nodes: a copy whose Constants hold other weights keeps none.
+            onnx::evaluate_graph(graph, constants, std::move(inputs), numerics, observe, &control, decide,
+                                 quantized_constants ? 0 : run.serial);
         std::map<std::string, std::size_t> producer;
         for (const onnx::Node& node : run.graph.nodes)
             for (const std::string& output : node.outputs) producer[output] = node.id;

@@ -38,6 +38,16 @@ def add_only(path, bias):
     return two_step(path, bias, "Add", "add_xw", "add_only")
 
 
+def cast_to_double(path, elem):
+    """D = Cast(U, to=double) of an integer input U of element type `elem`, and V = Identity(U)."""
+    graph = helper.make_graph(
+        [helper.make_node("Cast", ["U"], ["D"], name="cast", to=TensorProto.DOUBLE),
+         helper.make_node("Identity", ["U"], ["V"], name="identity")],
+        "cast_to_double", [helper.make_tensor_value_info("U", elem, [3])],
+        [helper.make_tensor_value_info("D", TensorProto.DOUBLE, [3]), helper.make_tensor_value_info("V", elem, [3])])
+    return save(graph, path)
+
+
 def rounded(x, name):
     """x (float64) rounded once to fp16 or fp32 by NumPy's own casts (correctly rounded, nearest-even; beyond
     the range, inf)."""

@@ -83,6 +83,20 @@ def test_inputs_in_any_layout_and_float_type(tmp_path):
     assert np.array_equal(a["fp16"]["Y"], b["fp16"]["Y"])
 
 
+@pytest.mark.parametrize("dtype, elem", [(np.uint32, onnx_models.TensorProto.UINT32),
+                                         (np.uint64, onnx_models.TensorProto.UINT64)])
+def test_unsigned_inputs(tmp_path, dtype, elem):
+    # Every uint32 and uint64 up to 2^63 - 1 is a graph input as it is; a uint64 past that is refused, not wrapped.
+    model = onnx_models.cast_to_double(tmp_path / "u.onnx", elem)
+    u = np.array([0, np.iinfo(dtype).max if dtype == np.uint32 else 2**53, 7], dtype)
+    _, outputs = floatscope.run("onnx", model=model, inputs=[u], formats=["fp32"], save_outputs=True)
+    assert list(outputs["ground-truth"]["D"]) == [float(v) for v in u]
+    assert list(outputs["fp32"]["V"]) == [int(v) for v in u]
+    if dtype == np.uint64:
+        with pytest.raises(floatscope.Error, match="9223372036854775808 is past 2\\^63 - 1"):
+            floatscope.run("onnx", model=model, inputs=[np.array([1, 2**63, 2], np.uint64)])
+
+
 def test_onnx_refusals(tmp_path):
     model = onnx_models.mul_add(tmp_path / "m.onnx", BIAS)
     x, w, k = arrays(4)

@@ -7,6 +7,7 @@
 #include "core/memory_budget.hpp"
 #include "core/npy_header.hpp"
 #include "emulation/workloads/onnx/element_decoding.hpp"
+#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -18,10 +19,10 @@ struct Dtype {
 };
 
 constexpr Dtype dtypes[] = {
-    {"<f2", ElementType::Float16}, {"<f4", ElementType::Float}, {"<f8", ElementType::Double},
-    {"<i4", ElementType::Int32},   {"<i8", ElementType::Int64}, {"|i1", ElementType::Int8},
-    {"|u1", ElementType::UInt8},   {"|b1", ElementType::Bool},  {"<i2", ElementType::Int16},
-    {"<u2", ElementType::UInt16},
+    {"<f2", ElementType::Float16}, {"<f4", ElementType::Float},  {"<f8", ElementType::Double},
+    {"<i4", ElementType::Int32},   {"<i8", ElementType::Int64},  {"|i1", ElementType::Int8},
+    {"|u1", ElementType::UInt8},   {"|b1", ElementType::Bool},   {"<i2", ElementType::Int16},
+    {"<u2", ElementType::UInt16},  {"<u4", ElementType::UInt32}, {"<u8", ElementType::UInt64},
 };
 
 const Dtype& find_dtype(const std::string& descr, std::string_view source) {
@@ -55,7 +56,11 @@ Tensor<double> parse_npy_array(std::string_view bytes, std::string_view source) 
     Tensor<double> t;
     t.type = dtype.type;
     t.shape = std::move(shape);
-    decode_little_endian(bytes.substr(header.data_offset, count * width), t);
+    try {
+        decode_little_endian(bytes.substr(header.data_offset, count * width), t);
+    } catch (const Unsupported& e) {  // a uint64 past 2^63 - 1
+        throw Unsupported(fmt::format("{}: {}", source, e.what()));
+    }
     return t;
 }
 

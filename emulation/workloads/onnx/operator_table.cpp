@@ -144,6 +144,9 @@ const OperatorTable& operator_table() {
         add_shift_operators(t);
         add_unique_operators(t);
         add_determinant_operators(t);
+        add_fourier_operators(t);
+        add_mel_weight_operators(t);
+        add_tfidf_operators(t);
         // Every kernel implements a definition the version table lists.
         for (const std::string& op : t.op_types())
             if (!operator_versions().count(op))

@@ -124,5 +124,8 @@ void add_selection_operators(OperatorTable& table);  ///< Compress, NonZero, One
 void add_shift_operators(OperatorTable& table);  ///< BitShift
 void add_unique_operators(OperatorTable& table);  ///< Unique
 void add_determinant_operators(OperatorTable& table);  ///< Det
+void add_fourier_operators(OperatorTable& table);  ///< DFT, STFT
+void add_mel_weight_operators(OperatorTable& table);  ///< MelWeightMatrix
+void add_tfidf_operators(OperatorTable& table);  ///< TfIdfVectorizer
 
 }  // namespace floatscope::emu::onnx

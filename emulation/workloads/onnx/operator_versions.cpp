@@ -61,6 +61,7 @@ std::vector<OperatorVersions> all_operators() {
         {"Cos", {7}},
         {"Cosh", {9}},
         {"CumSum", {11, 14}},
+        {"DFT", {17}},
         {"DepthToSpace", {1, 11, 13}},
         {"Det", {11}},
         // DequantizeLinear-13 and QuantizeLinear-13: per-axis (axis); 19: float8 types (QuantizeLinear's
@@ -121,6 +122,7 @@ std::vector<OperatorVersions> all_operators() {
         {"MaxUnpool", {9, 11}},
         {"Mean", {1, 6, 8, 13}},
         {"MeanVarianceNormalization", {9, 13}},
+        {"MelWeightMatrix", {17}},
         {"Min", {1, 6, 8, 12, 13}},
         {"Mod", {10, 13}},
         {"Mul", {1, 6, 7, 13, 14}},
@@ -208,10 +210,12 @@ std::vector<OperatorVersions> all_operators() {
         {"Sqrt", {1, 6, 13}},
         // Squeeze-13, Unsqueeze-13: axes is input 1.
         {"Squeeze", {1, 11, 13}, {{13, {axes_input}}}},
+        {"STFT", {17}},
         {"Sub", {1, 6, 7, 13, 14}},
         {"Sum", {1, 6, 8, 13}},
         {"Tan", {7}},
         {"Tanh", {1, 6, 13}},
+        {"TfIdfVectorizer", {9}},
         {"ThresholdedRelu", {10}},
         {"Tile", {1, 6, 13}},
         // TopK-10: k is input 1, a 1-D tensor of one int64 (TopK-11 adds largest and sorted, both

@@ -1,4 +1,4 @@
-// Fake quantization of weight initializers along their reduced dimension.
+// Fake quantization of weights (initializers and Constant nodes) along their reduced dimension.
 #include "emulation/workloads/onnx/weight_quantization.hpp"
 
 #include <vector>
@@ -26,16 +26,43 @@ void quantize_matrices(std::vector<double>& values, std::size_t count, std::size
 
 }  // namespace
 
+namespace {
+
+/// The nodes (of the graph or its subgraphs) whose input 1 is a weight a product reduces over.
+std::vector<const Node*> weight_readers(const Graph& graph) {
+    std::vector<const Node*> readers;
+    for (const Node* node : nodes_by_id(graph))
+        if ((node->op_type == "MatMul" || node->op_type == "Gemm" || node->op_type == "Conv" ||
+             node->op_type == "ConvTranspose") &&
+            node->inputs.size() >= 2)
+            readers.push_back(node);
+    return readers;
+}
+
+bool is_weight(const Tensor<double>& t) { return t.floating() && t.shape.size() >= 2; }
+
+}  // namespace
+
 std::map<std::string, const Node*> weight_initializers(const Graph& graph) {
     std::map<std::string, const Node*> weights;
     // Nodes in subgraphs too: an If's branch multiplies by the graph's initializers as often as not.
-    for (const Node* node : nodes_by_id(graph)) {
-        const bool reads_weight = node->op_type == "MatMul" || node->op_type == "Gemm" || node->op_type == "Conv" ||
-                                  node->op_type == "ConvTranspose";
-        if (!reads_weight || node->inputs.size() < 2) continue;
+    for (const Node* node : weight_readers(graph)) {
         const auto it = graph.initializers.find(node->inputs[1]);
-        if (it != graph.initializers.end() && it->second.floating() && it->second.shape.size() >= 2)
-            weights.emplace(it->first, node);
+        if (it != graph.initializers.end() && is_weight(it->second)) weights.emplace(it->first, node);
+    }
+    return weights;
+}
+
+std::map<std::string, const Node*> constant_node_weights(const Graph& graph) {
+    std::map<std::string, const Tensor<double>*> constants;
+    for (const Node& node : graph.nodes)
+        if (node.op_type == "Constant" && node.outputs.size() == 1 && node.has("value") &&
+            node.attributes.at("value").kind == Attribute::Kind::Tensor)
+            constants.emplace(node.outputs[0], &node.attributes.at("value").t);
+    std::map<std::string, const Node*> weights;
+    for (const Node* node : weight_readers(graph)) {
+        const auto it = constants.find(node->inputs[1]);
+        if (it != constants.end() && is_weight(*it->second)) weights.emplace(it->first, node);
     }
     return weights;
 }

@@ -217,22 +217,21 @@ save(model(mlp_nodes, [x], [y], [W, b], opset=6), "broken/opset6.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=19), "broken/opset19.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=9), "opset9_mlp.onnx")
 # Operators FloatScope does not evaluate, some inside subgraphs (If's branches, a Loop's body
-# nested in one), some twice: MaxRoiPool-1 twice, TfIdfVectorizer-9 in both branches and in the body,
+# nested in one), some twice: MaxRoiPool-1 twice, RandomUniformLike-1 in both branches and in the body,
 # a custom op. If and Loop, which it evaluates, are not listed; their subgraphs read x3 and c of the
 # outer scope.
 v = helper.make_tensor_value_info
-tfidf = lambda name, out: helper.make_node("TfIdfVectorizer", ["x3"], [out], name=name, mode="TF", min_gram_length=1,
-                                           max_gram_length=1, max_skip_count=0, ngram_counts=[0], ngram_indexes=[0],
-                                           pool_int64s=[1])
+# RandomUniformLike draws from a generator: FloatScope will not evaluate it.
+random_like = lambda name, out: helper.make_node("RandomUniformLike", ["x3"], [out], name=name)
 loop_body = helper.make_graph([helper.make_node("Relu", ["x3"], ["t"], name="relu_in_loop"),
-                               tfidf("tfidf_in_loop", "h_loop"),
+                               random_like("random_in_loop", "h_loop"),
                                helper.make_node("Identity", ["cond_in"], ["cond_out"], name="cond")],
                               "loop_body", [v("i", TensorProto.INT64, []), v("cond_in", TensorProto.BOOL, [])],
                               [v("cond_out", TensorProto.BOOL, [])])
-then_branch = helper.make_graph([tfidf("tfidf_then", "h_then"),
+then_branch = helper.make_graph([random_like("random_then", "h_then"),
                                  helper.make_node("Loop", ["", "c"], [], name="loop", body=loop_body)],
                                 "then_branch", [], [v("h_then", TensorProto.FLOAT, None)])
-else_branch = helper.make_graph([tfidf("tfidf_else", "h_else")], "else_branch", [],
+else_branch = helper.make_graph([random_like("random_else", "h_else")], "else_branch", [],
                                 [v("h_else", TensorProto.FLOAT, None)])
 save(model([helper.make_node("MaxRoiPool", ["x", "rois"], ["u1"], name="pool1", pooled_shape=[1, 1]),
             helper.make_node("MaxRoiPool", ["u1", "rois"], ["u2"], name="pool2", pooled_shape=[1, 1]),
@@ -296,7 +295,11 @@ tensor_files("int8_vector", i8)
 # .npy files numpy writes that the reader refuses.
 np.save(os.path.join(out, "npy", "fortran.npy"), np.asfortranarray(np.arange(6, dtype=np.float32).reshape(2, 3)))
 np.save(os.path.join(out, "npy", "big_endian.npy"), np.arange(3, dtype=">f4"))
-np.save(os.path.join(out, "npy", "uint32.npy"), np.arange(3, dtype=np.uint32))
-# .npy files of the 16-bit integer types, which it reads.
+np.save(os.path.join(out, "npy", "complex64.npy"), np.arange(3, dtype=np.complex64))
+# A uint64 past 2^63 - 1, the largest FloatScope holds.
+np.save(os.path.join(out, "npy", "uint64_past_int64.npy"), np.array([1, 2**63], np.uint64))
+# .npy files of the 16-bit integer types and of uint32 and uint64, which it reads.
+np.save(os.path.join(out, "npy", "uint32.npy"), np.array([0, 2**32 - 1, 7], np.uint32))
+np.save(os.path.join(out, "npy", "uint64.npy"), np.array([0, 2**63 - 1, 7], np.uint64))
 np.save(os.path.join(out, "npy", "int16.npy"), np.array([-32768, 32767, -1], np.int16))
 np.save(os.path.join(out, "npy", "uint16.npy"), np.array([0, 65535, 7], np.uint16))

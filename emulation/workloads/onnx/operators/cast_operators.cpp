@@ -1,4 +1,5 @@
-// ONNX operators that convert or pass values on: Cast, CastLike, Identity, Dropout (inference).
+// ONNX operators that convert or pass values on: Cast, CastLike, Identity, Dropout (inference, or
+// training with ratio 0).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -71,19 +72,26 @@ Tensor<typename Numerics::Number> cast(const Tensor<typename Numerics::Number>& 
     return r;
 }
 
-/// Dropout at inference: the input unchanged and, when the node asks for it, a mask of all true.
-/// ratio (input 1) does not matter then; training_mode (input 2) true is refused.
+/// Dropout at inference, or in training with ratio 0 (input 1): the input unchanged and, when the
+/// node asks for it, a mask of all true. Training with a ratio above 0 drops values at random: its
+/// outputs depend on the generator (ONNX's reference draws from NumPy's), so it is refused.
 template <class Call>
 TensorsOf<Call> dropout(const Call& call) {
     call.node.check_attributes({"seed"});
     const auto& x = call.input(0);
     if (const auto* training = call.optional_input(2)) {
         require_type(*training, ElementType::Bool, 2, call.node);
+        const auto* ratio = call.optional_input(1);
+        const auto& n = call.numerics;
+        // ratio's default is 0.5.
+        const bool keeps_all =
+            ratio && ratio->floating() && ratio->numbers.size() == 1 && n.equal(ratio->numbers[0], n.from_double(0));
         for (std::int64_t t : training->integers)
-            if (t != 0)
+            if (t != 0 && !keeps_all)
                 throw Unsupported(
-                    fmt::format("{}: training_mode is true; FloatScope evaluates Dropout for inference only "
-                                "(training_mode false or omitted)",
+                    fmt::format("{}: training_mode is true and ratio is not 0: the values dropped depend on a random "
+                                "generator; FloatScope evaluates Dropout for inference (training_mode false or "
+                                "omitted) and in training with ratio 0",
                                 call.node.describe()));
     }
     TensorsOf<Call> outputs{x};

@@ -68,4 +68,13 @@ std::vector<std::int64_t> integer_list(const Tensor<Number>& t, std::size_t inde
     return t.integers;
 }
 
+/// The one value of an int64 (or int32) input holding a scalar (or a one-element list): a length, a step.
+template <class Number>
+std::int64_t integer_scalar(const Tensor<Number>& t, std::size_t index, const Node& node) {
+    const std::vector<std::int64_t> values = integer_list(t, index, node);
+    if (values.size() != 1)
+        throw Error(fmt::format("{}: input {} must hold one value; it holds {}", node.describe(), index, values.size()));
+    return values[0];
+}
+
 }  // namespace floatscope::emu::onnx

@@ -114,9 +114,10 @@ TEST_CASE("every unsupported operator definition is listed at once, subgraphs in
     for (const UnsupportedOperator& u : found)
         listed.push_back(fmt::format("{} x{} {}", u.definition, u.nodes, u.first_node));
     // In the order they first appear (a node's subgraphs by attribute name); Relu and Greater, inside
-    // and outside subgraphs, are evaluated, and so are If and Loop. TfIdfVectorizer: its version from
+    // and outside subgraphs, are evaluated, and so are If and Loop. RandomUniformLike: its version from
     // ONNX's registry.
-    CHECK(listed == std::vector<std::string>{"MaxRoiPool-1 x2 pool1", "TfIdfVectorizer-9 x3 if/else_branch/tfidf_else",
+    CHECK(listed == std::vector<std::string>{"MaxRoiPool-1 x2 pool1",
+                                             "RandomUniformLike-1 x3 if/else_branch/random_else",
                                              "Custom of domain com.example x1 custom"});
     CHECK_THAT(found[0].reason, Catch::Contains("does not evaluate this operator"));
     try {
@@ -126,7 +127,7 @@ TEST_CASE("every unsupported operator definition is listed at once, subgraphs in
         CHECK_THAT(e.what(),
                    Catch::Contains("unsupported_operators.onnx: FloatScope does not evaluate 6 node(s)") &&
                        Catch::Contains("3 operator definition(s)") &&
-                       Catch::Contains("TfIdfVectorizer-9: FloatScope does not evaluate this operator (3 node(s)"));
+                       Catch::Contains("RandomUniformLike-1: FloatScope does not evaluate this operator (3 node(s)"));
     }
 }
 
@@ -361,13 +362,22 @@ TEST_CASE("tensor .pb files and .npy files read as the values numpy wrote") {
     const Tensor<double> u16 = read_input_file(models / "npy" / "uint16.npy");
     CHECK(u16.type == ElementType::UInt16);
     CHECK(u16.integers == std::vector<std::int64_t>{0, 65535, 7});
+    const Tensor<double> u32 = read_input_file(models / "npy" / "uint32.npy");
+    CHECK(u32.type == ElementType::UInt32);
+    CHECK(u32.integers == std::vector<std::int64_t>{0, 4294967295, 7});
+    const Tensor<double> u64 = read_input_file(models / "npy" / "uint64.npy");
+    CHECK(u64.type == ElementType::UInt64);
+    CHECK(u64.integers == std::vector<std::int64_t>{0, 9223372036854775807, 7});
 }
 
 TEST_CASE("input files the reader cannot take are refused naming the file") {
     const auto input_error = [](const std::filesystem::path& path) { return error_of([&] { read_input_file(path); }); };
     CHECK_THAT(input_error(models / "npy" / "fortran.npy"), Catch::Contains("not in C (row-major) order"));
     CHECK_THAT(input_error(models / "npy" / "big_endian.npy"), Catch::Contains("dtype '>f4' is not supported"));
-    CHECK_THAT(input_error(models / "npy" / "uint32.npy"), Catch::Contains("uint32.npy: dtype '<u4' is not supported"));
+    CHECK_THAT(input_error(models / "npy" / "complex64.npy"),
+               Catch::Contains("complex64.npy: dtype '<c8' is not supported"));
+    CHECK_THAT(input_error(models / "npy" / "uint64_past_int64.npy"),
+               Catch::Contains("uint64_past_int64.npy: the uint64 value 9223372036854775808 is past 2^63 - 1"));
     CHECK_THAT(input_error(models / "mlp.onnx"), Catch::Contains("reads .pb (an ONNX TensorProto) and .npy files"));
     CHECK_THAT(error_of([] {
                    parse_npy_array(std::string("\x93NUMPY\x01\x00\x76\x00", 10) +

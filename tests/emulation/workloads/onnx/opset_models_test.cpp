@@ -14,12 +14,15 @@
 
 #include "core/catalog.hpp"
 #include "emulation/arithmetic/truth_number.hpp"
+#include "emulation/simulation/output_reuse.hpp"
 #include "emulation/simulation/precision_policy.hpp"
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
 #include "emulation/workloads/onnx/graph_precision.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
 #include "emulation/workloads/onnx/unsupported_operators.hpp"
+#include "emulation/workloads/onnx/weight_quantization.hpp"
+#include "emulation/workloads/registry.hpp"
 #include "tests/emulation/workloads/onnx/model_evaluation.hpp"
 
 using namespace floatscope;
@@ -84,4 +87,32 @@ TEST_CASE("each node is evaluated as its own opset's definition of its operator"
     for (const Node& node : fpn.nodes)
         if (node.op_type == "Resize") resizes.push_back(definition_name(node, fpn.opset));
     CHECK(resizes == std::vector<std::string>{"Resize-11", "Resize-11"});
+}
+
+TEST_CASE("weights = SCHEME quantizes the weights Constant nodes hold, as paddle2onnx writes them", "[onnx][opsets]") {
+    const Graph cnn = read_model(models / "cnn_opset9.onnx");
+    CHECK(weight_initializers(cnn).empty());
+    std::vector<std::string> readers;
+    for (const auto& [name, reader] : constant_node_weights(cnn)) readers.push_back(reader->op_type);
+    std::sort(readers.begin(), readers.end());
+    CHECK(readers == std::vector<std::string>{"Conv", "Conv", "Gemm"});
+    // The run's output against NumPy's float64 evaluation: int4 weights move it far past fp32's error.
+    const Workload& onnx = find_workload("onnx");
+    const Parameters p = Parameters::parse(
+        onnx.parameters(),
+        {"model=" + (models / "cnn_opset9.onnx").string(), "inputs=" + (models / "cnn_opset9_input_0.npy").string()});
+    const Tensor<double> reference = read_input_file(models / fmt::format("cnn_opset9_{}.npy", cnn.outputs[0].name));
+    const auto error_of = [&](const std::string& policy) {
+        Trace trace;
+        RunControl control;
+        onnx.run(p, parse_policy(policy), trace, control);
+        Tensor<double> output = reference;
+        output.numbers = trace.regions().back().values;
+        return relative_difference(output, reference);
+    };
+    // Kept node outputs (as the advisor keeps them) must not give the int4 run fp32's Constants.
+    const OutputReuseScope reuse(64 << 20);
+    const double fp32 = error_of("fp32"), int4 = error_of("fp32; weights = int4");
+    CHECK(fp32 < 1e-5);
+    CHECK(int4 > 1e-3);
 }
