@@ -26,13 +26,17 @@ using namespace floatscope;
 /// and a little beyond.
 std::vector<double> probes(const core::FormatSpec& spec, std::mt19937_64& random) {
     const core::FormatProperties p = core::format_properties(spec);
-    std::vector<double> xs = {0.0, -0.0, std::numeric_limits<double>::infinity(),
-                              -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+    std::vector<double> xs = {0.0,
+                              -0.0,
+                              std::numeric_limits<double>::infinity(),
+                              -std::numeric_limits<double>::infinity(),
+                              std::numeric_limits<double>::quiet_NaN(),
                               std::numeric_limits<double>::max()};
     for (double edge : {p.max_finite, p.min_normal, p.min_subnormal})
         for (double x = edge, i = 0; i < 3; ++i, x = std::nextafter(x, 0.0))
             for (double y : {x, std::nextafter(edge, INFINITY), -x}) xs.push_back(y);
-    const int low = static_cast<int>(std::ilogb(p.min_subnormal)) - 4, high = static_cast<int>(std::ilogb(p.max_finite)) + 3;
+    const int low = static_cast<int>(std::ilogb(p.min_subnormal)) - 4,
+              high = static_cast<int>(std::ilogb(p.max_finite)) + 3;
     std::uniform_int_distribution<int> exponent(low, high);
     std::uniform_int_distribution<std::uint64_t> fraction(0, (std::uint64_t{1} << 52) - 1);
     for (int i = 0; i < 20000; ++i) {
@@ -51,9 +55,9 @@ std::vector<double> probes(const core::FormatSpec& spec, std::mt19937_64& random
 
 TEST_CASE("Arithmetic::round gives the Rounder's value, bits and flags on the fast path's formats") {
     std::mt19937_64 random(37);
-    const std::vector<core::RoundingMode> modes = {
-        core::RoundingMode::NearestEven, core::RoundingMode::NearestAway, core::RoundingMode::TowardZero,
-        core::RoundingMode::Upward,      core::RoundingMode::Downward,    core::RoundingMode::ToOdd};
+    const std::vector<core::RoundingMode> modes = {core::RoundingMode::NearestEven, core::RoundingMode::NearestAway,
+                                                   core::RoundingMode::TowardZero,  core::RoundingMode::Upward,
+                                                   core::RoundingMode::Downward,    core::RoundingMode::ToOdd};
     for (const std::string name : {"bf16", "fp16", "tf32", "fp32", "fp8_e4m3", "fp8_e5m2", "e8m1"}) {
         const core::FormatSpec spec = core::parse_format(name);
         const std::vector<double> xs = probes(spec, random);
@@ -67,10 +71,10 @@ TEST_CASE("Arithmetic::round gives the Rounder's value, bits and flags on the fa
                 std::size_t mismatches = 0;
                 for (const double x : xs) {
                     const core::Rounded fast = arithmetic.round(x), general = rounder(x);
-                    const bool same = fast.bits == general.bits &&
-                                      std::bit_cast<std::uint64_t>(fast.value) ==
-                                          std::bit_cast<std::uint64_t>(general.value) &&
-                                      fast.flags.bits == general.flags.bits;
+                    const bool same =
+                        fast.bits == general.bits &&
+                        std::bit_cast<std::uint64_t>(fast.value) == std::bit_cast<std::uint64_t>(general.value) &&
+                        fast.flags.bits == general.flags.bits;
                     if (!same && ++mismatches <= 3)
                         UNSCOPED_INFO(name << " " << core::to_string(mode) << ": " << x << " -> " << fast.value
                                            << " (flags " << int(fast.flags.bits) << "), Rounder " << general.value

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <mpfr.h>
 
+#include "tests/emulation/workloads/onnx/conv2d_test_support.hpp"
 #include "tests/emulation/workloads/onnx/shape_linear_test_support.hpp"
 
 using namespace floatscope;
@@ -87,64 +88,42 @@ std::vector<double> random_values(std::size_t count, std::uint32_t seed, double 
     return values;
 }
 
-/// A 2-D Conv's parameters, its node, and its products in im2col's order (input channel, kernel
-/// row, kernel column) with the padding skipped.
-struct Conv2d {
-    std::int64_t c, h, w, m, kh, kw, group;
-    std::int64_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, pad_bottom, pad_right;
-    std::int64_t out_h() const { return (h + pad_top + pad_bottom - ((kh - 1) * dilation_h + 1)) / stride_h + 1; }
-    std::int64_t out_w() const { return (w + pad_left + pad_right - ((kw - 1) * dilation_w + 1)) / stride_w + 1; }
-    Node conv_node() const {
-        return node("Conv", {{"group", int_attribute(group)},
-                             {"strides", ints_attribute({stride_h, stride_w})},
-                             {"dilations", ints_attribute({dilation_h, dilation_w})},
-                             {"pads", ints_attribute({pad_top, pad_left, pad_bottom, pad_right})}});
-    }
-    /// The output (one image) as the emulated run must give it: from +0, s = round(s + w * x) per
-    /// product (the operands converted), then round(s + round(bias)).
-    std::vector<double> expected(const Reference& r, const std::vector<double>& x, const std::vector<double>& weights,
-                                 const std::vector<double>& bias) const {
-        const std::int64_t cg = c / group, mg = m / group;
-        std::vector<double> y;
-        for (std::int64_t o = 0; o < m; ++o)
-            for (std::int64_t oy = 0; oy < out_h(); ++oy)
-                for (std::int64_t ox = 0; ox < out_w(); ++ox) {
-                    double s = 0;
-                    for (std::int64_t ci = 0; ci < cg; ++ci)
-                        for (std::int64_t i = 0; i < kh; ++i)
-                            for (std::int64_t j = 0; j < kw; ++j) {
-                                const std::int64_t iy = oy * stride_h - pad_top + i * dilation_h;
-                                const std::int64_t ix = ox * stride_w - pad_left + j * dilation_w;
-                                if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
-                                const double xv = r.round(x[static_cast<std::size_t>(((o / mg) * cg + ci) * h * w + iy * w + ix)]);
-                                const double wv = r.round(weights[static_cast<std::size_t>(((o * cg + ci) * kh + i) * kw + j)]);
-                                s = r('+', s, xv * wv);  // the product of two values of at most 11 bits: exact
-                            }
-                    y.push_back(r.operation('+', s, bias[static_cast<std::size_t>(o)]));
-                }
-        return y;
-    }
-};
+/// A convolution's output as the emulated run must give it: from +0, s = round(s + w * x) per
+/// product in im2col's order (the operands converted), then round(s + round(bias)).
+std::vector<double> expected_conv(const Conv2d& p, const Reference& r, const std::vector<double>& x,
+                                  const std::vector<double>& weights, const std::vector<double>& bias) {
+    std::vector<double> sums(static_cast<std::size_t>(p.n * p.m * p.out_h() * p.out_w()), 0.0);
+    p.for_each_product([&](std::int64_t o, std::int64_t xi, std::int64_t wi) {
+        const double product =
+            r.round(x[static_cast<std::size_t>(xi)]) * r.round(weights[static_cast<std::size_t>(wi)]);
+        sums[static_cast<std::size_t>(o)] =
+            r('+', sums[static_cast<std::size_t>(o)], product);  // exact product: <= 2 x 11 bits
+    });
+    const auto positions = static_cast<std::size_t>(p.out_h() * p.out_w());
+    for (std::size_t i = 0; i < sums.size(); ++i)
+        sums[i] = r.operation('+', sums[i], bias[(i / positions) % static_cast<std::size_t>(p.m)]);
+    return sums;
+}
 
 }  // namespace
 
 TEST_CASE("Depthwise and grouped Conv with a bias, strides, pads and dilations: each rounding as naive loops make it") {
     const std::vector<Conv2d> convolutions = {
-        {6, 9, 8, 6, 3, 3, 6, 2, 1, 1, 2, 1, 2, 0, 1},  // depthwise, stride (2, 1), dilation (1, 2), asymmetric pads
-        {5, 7, 7, 5, 3, 3, 5, 1, 1, 1, 1, 1, 1, 1, 1},  // depthwise 3x3, stride 1, pads 1 (MobileNet's)
-        {4, 6, 5, 6, 2, 3, 2, 1, 2, 2, 1, 0, 1, 1, 0},  // 2 groups of 2 channels into 3 each
+        {1, 6, 9, 8, 6, 3, 3, 6, 2, 1, 1, 2, 1, 2, 0, 1},  // depthwise, stride (2, 1), dilation (1, 2), asymmetric pads
+        {2, 5, 7, 7, 5, 3, 3, 5, 1, 1, 1, 1, 1, 1, 1, 1},  // depthwise 3x3, stride 1, pads 1 (MobileNet's), 2 images
+        {1, 4, 6, 5, 6, 2, 3, 2, 1, 2, 2, 1, 0, 1, 1, 0},  // 2 groups of 2 channels into 3 each
     };
     std::uint32_t seed = 1;
     for (const Case& k : cases)
         for (const Conv2d& p : convolutions) {
-            const auto xv = random_values(static_cast<std::size_t>(p.c * p.h * p.w), ++seed);
+            const auto xv = random_values(static_cast<std::size_t>(p.n * p.c * p.h * p.w), ++seed);
             const auto wv = random_values(static_cast<std::size_t>(p.m * (p.c / p.group) * p.kh * p.kw), ++seed);
             const auto bv = random_values(static_cast<std::size_t>(p.m), ++seed);
-            const Tensor<double> x = floats({1, p.c, p.h, p.w}, xv), w = floats({p.m, p.c / p.group, p.kh, p.kw}, wv),
+            const Tensor<double> x = floats({p.n, p.c, p.h, p.w}, xv), w = floats({p.m, p.c / p.group, p.kh, p.kw}, wv),
                                  b = floats({p.m}, bv);
             const auto y = run_with(EmulatedNumerics(k.formats(), 1), p.conv_node(), {&x, &w, &b});
             INFO(k.format << " conv of " << p.c << " channels in " << p.group << " groups");
-            CHECK(y[0].numbers == p.expected(k.reference, xv, wv, bv));
+            CHECK(y[0].numbers == expected_conv(p, k.reference, xv, wv, bv));
         }
 }
 
@@ -155,7 +134,8 @@ TEST_CASE("BatchNormalization's per-channel chain: each operation rounded, as na
         const auto scale = random_values(c, 12, 0.5, 1.5), bias = random_values(c, 13);
         const auto mean = random_values(c, 14), var = random_values(c, 15, 0.2, 2);
         const Tensor<double> x = floats({n, c, h, w}, xv);
-        const Tensor<double> ts = floats({c}, scale), tb = floats({c}, bias), tm = floats({c}, mean), tv = floats({c}, var);
+        const Tensor<double> ts = floats({c}, scale), tb = floats({c}, bias), tm = floats({c}, mean),
+                             tv = floats({c}, var);
         const double epsilon = 1e-5f;
         const auto y = run_with(EmulatedNumerics(k.formats(), 1), node("BatchNormalization"), {&x, &ts, &tb, &tm, &tv});
         const Reference& r = k.reference;
@@ -178,8 +158,8 @@ TEST_CASE("Add, Sub, Mul and Div broadcast over whole arrays: each element round
     const Tensor<double> a = floats({2, 3, 4}, av), by_channel = floats({3, 1}, channel), by_row = floats({4}, row),
                          scalar = floats({}, {1.75});
     for (const Case& k : cases)
-        for (const auto& [op, symbol] : std::vector<std::pair<const char*, char>>{{"Add", '+'}, {"Sub", '-'},
-                                                                                 {"Mul", '*'}, {"Div", '/'}}) {
+        for (const auto& [op, symbol] :
+             std::vector<std::pair<const char*, char>>{{"Add", '+'}, {"Sub", '-'}, {"Mul", '*'}, {"Div", '/'}}) {
             const EmulatedNumerics numerics(k.formats(), 1);
             const Reference& r = k.reference;
             std::vector<double> channel_expected, row_expected, scalar_expected, scalar_first;
