@@ -62,8 +62,14 @@ public:
     core::Rounded sqrt(double a) const { return apply_values(Operation::Sqrt, a); }
     core::Rounded fma(double a, double b, double c) const { return apply_values(Operation::Fma, a, b, c); }
 
-    /// Rounds any double to the format (a conversion).
-    core::Rounded round(double x) const { return rounder_(x); }
+    /// Rounds any double to the format (a conversion): the double is the exact value, so a result
+    /// in the normal range takes the operations' fast rounding, the rest the general Rounder (the
+    /// same value, bits and flags; tests/emulation/arithmetic/conversion_fast_path_test.cpp).
+    core::Rounded round(double x) const {
+        core::Rounded result;
+        if (round_normal_fast({x, 0}, result)) return result;
+        return rounder_(x);
+    }
 
     ExactPath path() const { return path_; }
     const core::FormatSpec& spec() const { return rounder_.spec(); }

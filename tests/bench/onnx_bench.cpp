@@ -3,6 +3,9 @@
 // workload beside the fp32 evaluation of the same graph (native binary32 arithmetic and the fp32
 // GEMM kernels), the MPFR truth alone, and the goal's whole request (4 policies + truth) through
 // the engine. The model: FLOATSCOPE_ONNX_BENCH_MODEL (scripts/onnx-bench.sh sets it).
+// Issue 37's CRNN recogniser (tests/data/onnx/write_crnn_model.py) alone under fp32, its first row
+// (native binary32 arithmetic and the fp32 GEMM kernels), and bf16: FLOATSCOPE_ONNX_BENCH_CRNN names
+// the folder holding crnn.onnx and crnn_input.npy; its rows are skipped without it.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -27,9 +30,13 @@ Parameters encoder_parameters() {
     return Parameters::parse(find_workload("onnx").parameters(), {std::string("model=") + model, "batch=1"});
 }
 
-void policy_alone(benchmark::State& state, const std::string& policy_text) {
+Parameters crnn_parameters(const std::string& f) {
+    return Parameters::parse(find_workload("onnx").parameters(),
+                             {"model=" + f + "/crnn.onnx", "inputs=" + f + "/crnn_input.npy"});
+}
+
+void run_policy(benchmark::State& state, const Parameters& p, const std::string& policy_text) {
     const Workload& w = find_workload("onnx");
-    const Parameters p = encoder_parameters();
     const PrecisionPolicy policy = parse_policy(policy_text);
     for (auto _ : state) {
         Trace trace;
@@ -37,6 +44,19 @@ void policy_alone(benchmark::State& state, const std::string& policy_text) {
         w.run(p, policy, trace, control);
         benchmark::DoNotOptimize(trace.regions().data());
     }
+}
+
+void policy_alone(benchmark::State& state, const std::string& policy_text) {
+    run_policy(state, encoder_parameters(), policy_text);
+}
+
+void crnn_policy(benchmark::State& state, const std::string& policy_text) {
+    const char* folder = std::getenv("FLOATSCOPE_ONNX_BENCH_CRNN");
+    if (folder == nullptr) {
+        state.SkipWithError("set FLOATSCOPE_ONNX_BENCH_CRNN to the folder of crnn.onnx");
+        return;
+    }
+    run_policy(state, crnn_parameters(folder), policy_text);
 }
 
 void truth_alone(benchmark::State& state) {
@@ -72,6 +92,8 @@ BENCHMARK_CAPTURE(policy_alone, bf16, encoder_policies[0])->Unit(benchmark::kMil
 BENCHMARK_CAPTURE(policy_alone, fp16_acc_fp32, encoder_policies[1])->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(policy_alone, fp8_e4m3_matmuls, encoder_policies[2])->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(policy_alone, a100_bf16_preset, encoder_policies[3])->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(crnn_policy, fp32_native, std::string("fp32"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(crnn_policy, bf16, std::string("bf16"))->Unit(benchmark::kMillisecond);
 BENCHMARK(truth_alone)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(whole_request)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_MAIN();

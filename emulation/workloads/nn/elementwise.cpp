@@ -1,6 +1,8 @@
 // Elementwise arithmetic in one format: Arithmetic per value, core's array rounding for conversions.
 #include "emulation/workloads/nn/elementwise.hpp"
 
+#include <vector>
+
 #include "core/round_array.hpp"
 
 namespace floatscope::emu {
@@ -33,6 +35,53 @@ ElementwiseArithmetic::ElementwiseArithmetic(const core::FormatRounding& roundin
       native_(is_ieee_rne(rounding, 11, 52)  ? Native::Double
               : is_ieee_rne(rounding, 8, 23) ? Native::Float
                                              : Native::None) {}
+
+namespace {
+
+/// out_i = a_i op b_i (or a_i op b_0 when b holds one value) in T's own arithmetic, op fixed so that
+/// the loop vectorizes.
+template <typename T, Operation op>
+void apply_natively(std::span<const double> a, std::span<const double> b, std::span<double> out) {
+    const auto apply = [](T x, T y) {
+        if constexpr (op == Operation::Add) return x + y;
+        if constexpr (op == Operation::Sub) return x - y;
+        if constexpr (op == Operation::Mul) return x * y;
+        return x / y;
+    };
+    if (b.size() == 1) {
+        const auto y = static_cast<T>(b[0]);
+        for (std::size_t i = 0; i < a.size(); ++i) out[i] = apply(static_cast<T>(a[i]), y);
+    } else {
+        for (std::size_t i = 0; i < a.size(); ++i) out[i] = apply(static_cast<T>(a[i]), static_cast<T>(b[i]));
+    }
+}
+
+template <typename T>
+void apply_natively(Operation op, std::span<const double> a, std::span<const double> b, std::span<double> out) {
+    switch (op) {
+        case Operation::Add: return apply_natively<T, Operation::Add>(a, b, out);
+        case Operation::Sub: return apply_natively<T, Operation::Sub>(a, b, out);
+        case Operation::Mul: return apply_natively<T, Operation::Mul>(a, b, out);
+        default: return apply_natively<T, Operation::Div>(a, b, out);
+    }
+}
+
+}  // namespace
+
+void ElementwiseArithmetic::apply(Operation op, std::span<const double> a, std::span<const double> b,
+                                  std::span<double> out) const {
+    if (native_ == Native::Double) return apply_natively<double>(op, a, b, out);
+    if (native_ == Native::Float) return apply_natively<float>(op, a, b, out);
+    if (core::is_stochastic(rounding_.mode)) {
+        for (std::size_t i = 0; i < a.size(); ++i) out[i] = native(a[i], b[b.size() == 1 ? 0 : i], op);
+        return;
+    }
+    // apply_arrays reads operands as long as out, apart from it.
+    const std::vector<double> left(a.begin(), a.end());
+    const std::vector<double> right = b.size() == 1 ? std::vector<double>(a.size(), b[0])
+                                                    : std::vector<double>(b.begin(), b.end());
+    arithmetic_.apply_arrays(op, left, right, {}, out);
+}
 
 void ElementwiseArithmetic::round(std::span<const double> in, std::span<double> out) const {
     if (native_ == Native::Double) {

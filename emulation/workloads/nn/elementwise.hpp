@@ -33,6 +33,16 @@ public:
     /// out_i = round(in_i); in and out may be the same array (core::round_array, vectorized).
     void round(std::span<const double> in, std::span<double> out) const;
 
+    /// out_i = a_i op b_i for Add, Sub, Mul or Div, each as add() ... div() gives it; b holds one value
+    /// (every a_i's partner) or as many as a. Operands must be values of the format; out may be a.
+    /// Vectorized (Arithmetic::apply_arrays, or the machine's own float and double arithmetic)
+    /// but in stochastic modes, which draw element by element in order as the scalar operations do.
+    void apply(Operation op, std::span<const double> a, std::span<const double> b, std::span<double> out) const;
+
+    /// Whether the format is binary64 or binary32 with nearest even, computed by the machine's own
+    /// arithmetic, where converting an operand is a cast (which apply() makes itself).
+    bool is_machine_arithmetic() const { return native_ != Native::None; }
+
     double add(double a, double b) const { return native(a, b, Operation::Add); }
     double sub(double a, double b) const { return native(a, b, Operation::Sub); }
     double mul(double a, double b) const { return native(a, b, Operation::Mul); }

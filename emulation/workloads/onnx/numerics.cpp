@@ -9,6 +9,7 @@
 #include "core/exact_value.hpp"
 #include "core/rounding.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/quantize/block_scaled_operands.hpp"
 #include "emulation/workloads/nn/dense_layer.hpp"
 
 namespace floatscope::emu::onnx {
@@ -69,6 +70,27 @@ EmulatedNumerics::EmulatedNumerics(const NodeFormats& formats, std::uint64_t see
       output_(formats.output, seed + 2),
       operand_random_(seed + 3) {}
 
+void EmulatedNumerics::apply(Operation op, std::span<const Number> a, std::span<const Number> b,
+                             std::span<Number> out) const {
+    const auto scalar = [&](Number x, Number y) {
+        switch (op) {
+            case Operation::Add: return add(x, y);
+            case Operation::Sub: return sub(x, y);
+            case Operation::Mul: return mul(x, y);
+            default: return div(x, y);
+        }
+    };
+    if (rounds_stochastically()) {
+        for (std::size_t i = 0; i < a.size(); ++i) out[i] = scalar(a[i], b[b.size() == 1 ? 0 : i]);
+        return;
+    }
+    if (compute_.is_machine_arithmetic()) return compute_.apply(op, a, b, out);
+    std::vector<Number> operands_a(a.size()), operands_b(b.size());
+    compute_.round(a, operands_a);
+    compute_.round(b, operands_b);
+    compute_.apply(op, operands_a, operands_b, out);
+}
+
 EmulatedNumerics::Number EmulatedNumerics::pow(Number a, Number b) const {
     return compute_.round(std::pow(operand(a), operand(b)));
 }
@@ -106,6 +128,13 @@ EmulatedNumerics::Number EmulatedNumerics::sum(std::span<const Number> terms) co
 
 std::vector<EmulatedNumerics::Number> EmulatedNumerics::matmul(std::span<const Number> a, std::span<const Number> b,
                                                                std::size_t m, std::size_t k, std::size_t n) const {
+    const AccumulationModel& model = formats_.matmul;
+    if (!core::is_stochastic(model.x.rounding.mode) && !core::is_stochastic(model.y.rounding.mode)) {
+        // What emu::matmul does for operands rounded deterministically, without copying them into matrices.
+        std::vector<Number> c(m * n);
+        matrix_product(model, a, b, c, m, k, n);
+        return c;
+    }
     Matrix ma(m, k), mb(k, n);
     std::copy(a.begin(), a.end(), ma.values.begin());
     std::copy(b.begin(), b.end(), mb.values.begin());

@@ -75,6 +75,13 @@ public:
     Number div(Number a, Number b) const { return compute_.div(operand(a), operand(b)); }
     /// a * b + c rounded once.
     Number fma(Number a, Number b, Number c) const { return compute_.fma(operand(a), operand(b), operand(c)); }
+    /// out_i = a_i op b_i for Add, Sub, Mul or Div, as add() ... div() give them one by one; b holds
+    /// one value (every a_i's partner) or as many as a; out may be a. Vectorized but under stochastic
+    /// compute rounding, which draws element by element as the scalar operations do.
+    void apply(Operation op, std::span<const Number> a, std::span<const Number> b, std::span<Number> out) const;
+    /// Whether the compute format rounds stochastically: each operation draws in turn, so results depend
+    /// on the order operations run in (elementwise chains keep each element's order then).
+    bool rounds_stochastically() const { return core::is_stochastic(formats_.compute.mode); }
     Number pow(Number a, Number b) const;
     /// a - trunc(a / b) * b (C's fmod, ONNX's Mod with fmod = 1): exact, so rounded only as its operands.
     Number fmod(Number a, Number b) const { return std::fmod(operand(a), operand(b)); }

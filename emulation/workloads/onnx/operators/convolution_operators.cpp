@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_arrays.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/linear_families.hpp"
@@ -60,9 +61,8 @@ void add_bias(const Numerics& numerics, const Tensor<typename Numerics::Number>*
         throw Error(fmt::format("{}: B has shape {}; [{}] (one per output channel) is required", node.describe(),
                                 describe(bias->shape), channels));
     using Number = typename Numerics::Number;
-    for_each_chunk<Number>(y.size(), y.size() >= elements_worth_threads, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) y[i] = numerics.add(y[i], bias->numbers[(i / positions) % channels]);
-    });
+    apply_per_channel(numerics, std::span(y), channels, positions,
+                      {ChannelStep<Number>{Operation::Add, bias->numbers}});
 }
 
 template <class Numerics>

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "emulation/workloads/onnx/operator_table.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_arrays.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_families.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
@@ -16,17 +17,15 @@ namespace floatscope::emu::onnx {
 
 namespace {
 
-enum class Arithmetic { Add, Sub, Mul, Div };
-
 /// Integer Add, Sub, Mul wrap around as numpy's fixed-width integers; Div truncates toward zero
 /// (onnxruntime's C++ division, and ONNX's reference: numpy's true division cast back to the type).
-std::int64_t integer_arithmetic(Arithmetic op, std::int64_t a, std::int64_t b, ElementType type, const Node& node) {
+std::int64_t integer_arithmetic(Operation op, std::int64_t a, std::int64_t b, ElementType type, const Node& node) {
     const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
     switch (op) {
-        case Arithmetic::Add: return wrap_integer(ua + ub, type);
-        case Arithmetic::Sub: return wrap_integer(ua - ub, type);
-        case Arithmetic::Mul: return wrap_integer(ua * ub, type);
-        case Arithmetic::Div: break;
+        case Operation::Add: return wrap_integer(ua + ub, type);
+        case Operation::Sub: return wrap_integer(ua - ub, type);
+        case Operation::Mul: return wrap_integer(ua * ub, type);
+        default: break;
     }
     if (b == 0)
         throw Error(fmt::format("{}: integer division by zero ({} / 0, {})", node.describe(), a, to_string(type)));
@@ -35,7 +34,7 @@ std::int64_t integer_arithmetic(Arithmetic op, std::int64_t a, std::int64_t b, E
 }
 
 template <class Call>
-TensorsOf<Call> arithmetic(const Call& call, Arithmetic op) {
+TensorsOf<Call> arithmetic(const Call& call, Operation op) {
     call.node.check_attributes({});
     const auto &a = call.input(0), &b = call.input(1);
     require_same_type(a, b, 0, 1, call.node);
@@ -46,15 +45,7 @@ TensorsOf<Call> arithmetic(const Call& call, Arithmetic op) {
         return {broadcast_binary(a, b, a.type, call.node, [&](std::size_t i, std::size_t j) {
             return integer_arithmetic(op, a.integers[i], b.integers[j], a.type, call.node);
         })};
-    return {broadcast_binary(a, b, a.type, call.node, [&](std::size_t i, std::size_t j) {
-        const auto &x = a.numbers[i], &y = b.numbers[j];
-        switch (op) {
-            case Arithmetic::Add: return n.add(x, y);
-            case Arithmetic::Sub: return n.sub(x, y);
-            case Arithmetic::Mul: return n.mul(x, y);
-            default: return n.div(x, y);
-        }
-    })};
+    return {broadcast_operation(n, op, a, b, call.node)};
 }
 
 /// An integer base to an integer exponent: the exact power wrapped as the type (square and
@@ -206,10 +197,10 @@ TensorsOf<Call> clip(const Call& call) {
 }  // namespace
 
 void add_elementwise_operators(OperatorTable& table) {
-    table.add("Add", [](const auto& call) { return arithmetic(call, Arithmetic::Add); });
-    table.add("Sub", [](const auto& call) { return arithmetic(call, Arithmetic::Sub); });
-    table.add("Mul", [](const auto& call) { return arithmetic(call, Arithmetic::Mul); });
-    table.add("Div", [](const auto& call) { return arithmetic(call, Arithmetic::Div); });
+    table.add("Add", [](const auto& call) { return arithmetic(call, Operation::Add); });
+    table.add("Sub", [](const auto& call) { return arithmetic(call, Operation::Sub); });
+    table.add("Mul", [](const auto& call) { return arithmetic(call, Operation::Mul); });
+    table.add("Div", [](const auto& call) { return arithmetic(call, Operation::Div); });
     table.add("Pow", [](const auto& call) { return power(call); });
     const std::pair<const char*, Function> functions[] = {
         {"Sqrt", Function::Sqrt},       {"Reciprocal", Function::Reciprocal},

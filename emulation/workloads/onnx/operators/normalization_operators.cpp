@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "emulation/workloads/onnx/operators/axes.hpp"
 #include "emulation/workloads/onnx/operators/broadcast.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_arrays.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/reduction_families.hpp"
@@ -106,11 +107,12 @@ TensorsOf<Call> batch_normalization(const Call& call) {
     std::vector<Number> deviation;  // sqrt(var + epsilon), once per channel
     for (std::size_t k = 0; k < c; ++k) deviation.push_back(n.apply(Function::Sqrt, n.add(var[k], epsilon)));
     const std::size_t inner = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
-    Tensor<Number> y = map_numbers_indexed(x, [&](std::size_t i) {
-        const std::size_t k = (i / inner) % c;
-        const auto normalized = n.div(n.sub(x.numbers[i], mean[k]), deviation[k]);
-        return n.add(n.mul(normalized, scale.numbers[k]), bias.numbers[k]);
-    });
+    // ((x - mean) / deviation) * scale + bias, each operation rounded.
+    Tensor<Number> y = x;
+    using Step = ChannelStep<Number>;
+    apply_per_channel(n, std::span(y.numbers), c, inner,
+                      {Step{Operation::Sub, mean}, Step{Operation::Div, deviation}, Step{Operation::Mul, scale.numbers},
+                       Step{Operation::Add, bias.numbers}});
     if (!training) return {std::move(y)};
     const auto momentum = n.from_double(node.float_attribute("momentum", 0.9f));
     const auto rest = n.sub(n.from_double(1), momentum);

@@ -1,0 +1,109 @@
+// Add, Sub, Mul and Div over whole arrays: an emulated run hands them to its numerics at once
+// (vectorized: EmulatedNumerics::apply), the truth takes them element by element as before; and
+// chains of them with one constant per channel (BatchNormalization, a convolution's bias), step by
+// step over rows unless stochastic rounding makes each element's order of operations matter.
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+#include <span>
+#include <vector>
+
+#include "emulation/arithmetic/arithmetic.hpp"
+#include "emulation/workloads/onnx/numerics.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_support.hpp"
+
+namespace floatscope::emu::onnx {
+
+/// a op b by the numerics' scalar operations.
+template <class Numerics>
+typename Numerics::Number apply_operation(const Numerics& n, Operation op, const typename Numerics::Number& a,
+                                          const typename Numerics::Number& b) {
+    switch (op) {
+        case Operation::Add: return n.add(a, b);
+        case Operation::Sub: return n.sub(a, b);
+        case Operation::Mul: return n.mul(a, b);
+        default: return n.div(a, b);
+    }
+}
+
+/// Numerics that take whole arrays (EmulatedNumerics::apply).
+template <class Numerics>
+concept ArrayNumerics = requires(const Numerics& n, std::span<const typename Numerics::Number> in,
+                                 std::span<typename Numerics::Number> out) {
+    n.apply(Operation::Add, in, in, out);
+};
+
+/// out_i = a_i op b (b one value) or a_i op b_i; out may be a.
+template <class Numerics>
+void apply_arrays(const Numerics& n, Operation op, std::span<const typename Numerics::Number> a,
+                  std::span<const typename Numerics::Number> b, std::span<typename Numerics::Number> out) {
+    if constexpr (ArrayNumerics<Numerics>) {
+        n.apply(op, a, b, out);
+    } else {
+        for (std::size_t i = 0; i < a.size(); ++i) out[i] = apply_operation(n, op, a[i], b[b.size() == 1 ? 0 : i]);
+    }
+}
+
+/// The floating tensor of a's type and the broadcast shape of a and b holding a op b. An emulated
+/// run gathers the broadcast operands into two arrays for its numerics; the truth maps its elements
+/// over its threads (make_elements).
+template <class Numerics>
+Tensor<typename Numerics::Number> broadcast_operation(const Numerics& n, Operation op,
+                                                      const Tensor<typename Numerics::Number>& a,
+                                                      const Tensor<typename Numerics::Number>& b, const Node& node) {
+    using Number = typename Numerics::Number;
+    if constexpr (ArrayNumerics<Numerics>) {
+        const Broadcast pairs = broadcast_operands({a.shape, b.shape}, a.type, node);
+        Tensor<Number> r;
+        r.type = a.type;
+        r.shape = pairs.shape;
+        const std::vector<std::size_t>&ia = pairs.indices[0], &ib = pairs.indices[1];
+        std::vector<Number> left(ia.size()), right(ib.size());
+        for (std::size_t i = 0; i < ia.size(); ++i) left[i] = a.numbers[ia[i]], right[i] = b.numbers[ib[i]];
+        r.numbers.resize(ia.size());
+        n.apply(op, left, right, r.numbers);
+        return r;
+    } else {
+        return broadcast_binary(a, b, a.type, node, [&](std::size_t i, std::size_t j) {
+            return apply_operation(n, op, a.numbers[i], b.numbers[j]);
+        });
+    }
+}
+
+/// One step of a per-channel chain: the operation and its second operand, one per channel.
+template <class Number>
+struct ChannelStep {
+    Operation op;
+    std::span<const Number> per_channel;
+};
+
+/// y_i = y_i op_1 c_1[k] op_2 c_2[k] ... in place (left to right, each operation rounded) for y laid
+/// out as rows of `inner` elements whose channel k is (row index mod channels). Step by step over
+/// rows in an emulated run with deterministic compute rounding; otherwise element by element, the
+/// truth's elements over its threads (for_each_chunk), a stochastic run's in order.
+template <class Numerics>
+void apply_per_channel(const Numerics& n, std::span<typename Numerics::Number> y, std::size_t channels,
+                       std::size_t inner, std::initializer_list<ChannelStep<typename Numerics::Number>> steps) {
+    using Number = typename Numerics::Number;
+    if (inner == 0) return;
+    if constexpr (ArrayNumerics<Numerics>) {
+        if (!n.rounds_stochastically()) {
+            for (std::size_t row = 0; row < y.size() / inner; ++row) {
+                const auto values = y.subspan(row * inner, inner);
+                for (const auto& step : steps)
+                    apply_arrays(n, step.op, std::span<const Number>(values),
+                                 step.per_channel.subspan(row % channels, 1), values);
+            }
+            return;
+        }
+    }
+    for_each_chunk<Number>(y.size(), y.size() >= elements_worth_threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::size_t k = (i / inner) % channels;
+            for (const auto& step : steps) y[i] = apply_operation(n, step.op, y[i], step.per_channel[k]);
+        }
+    });
+}
+
+}  // namespace floatscope::emu::onnx

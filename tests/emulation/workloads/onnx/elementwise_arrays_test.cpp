@@ -1,0 +1,178 @@
+// The whole-array paths of an emulated run (emulation/workloads/onnx/operators/elementwise_arrays.hpp:
+// Add/Sub/Mul/Div with broadcasting, BatchNormalization's per-channel chain, a convolution's bias;
+// EmulatedNumerics::apply) against naive loops written here that round every operation with MPFR
+// to the compute format's precision: depthwise and grouped convolutions with strides, pads and
+// dilations, in bf16 (nearest even) and fp16 (toward zero), where no operation is the machine's own.
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <mpfr.h>
+
+#include "tests/emulation/workloads/onnx/conv2d_test_support.hpp"
+#include "tests/emulation/workloads/onnx/shape_linear_test_support.hpp"
+
+using namespace floatscope;
+using namespace floatscope::emu;
+using namespace floatscope::emu::onnx;
+using namespace floatscope::emu::onnx::testing;
+
+namespace {
+
+/// A compute format's precision and MPFR rounding: every value of the tests stays in its normal
+/// range, where rounding to `bits` significant bits is the format's own rounding.
+struct Reference {
+    int bits;
+    mpfr_rnd_t mode;
+
+    /// x op y (given exactly as doubles) correctly rounded to `bits`; op: + - * /.
+    double operator()(char op, double x, double y) const {
+        mpfr_t a, b, r;
+        mpfr_inits2(64, a, b, static_cast<mpfr_ptr>(nullptr));
+        mpfr_init2(r, bits);
+        mpfr_set_d(a, x, MPFR_RNDN);
+        mpfr_set_d(b, y, MPFR_RNDN);
+        switch (op) {
+            case '+': mpfr_add(r, a, b, mode); break;
+            case '-': mpfr_sub(r, a, b, mode); break;
+            case '*': mpfr_mul(r, a, b, mode); break;
+            default: mpfr_div(r, a, b, mode); break;
+        }
+        const double result = mpfr_get_d(r, MPFR_RNDN);  // exact: bits <= 53
+        mpfr_clears(a, b, r, static_cast<mpfr_ptr>(nullptr));
+        return result;
+    }
+    /// x rounded to the format (an operand's conversion).
+    double round(double x) const { return (*this)('+', x, 0.0); }
+    /// round(round(x) op round(y)): an emulated operation on operands converted first.
+    double operation(char op, double x, double y) const { return (*this)(op, round(x), round(y)); }
+    /// sqrt(round(x)) correctly rounded.
+    double sqrt(double x) const {
+        mpfr_t r;
+        mpfr_init2(r, bits);
+        mpfr_set_d(r, round(x), mode);
+        mpfr_sqrt(r, r, mode);
+        const double result = mpfr_get_d(r, MPFR_RNDN);
+        mpfr_clear(r);
+        return result;
+    }
+};
+
+/// An emulated run whose every role and matrix product is `format` in `mode` (products exact,
+/// each fused step of a sum rounded to the format, in order), and its MPFR reference.
+struct Case {
+    const char* format;
+    core::RoundingMode mode;
+    Reference reference;
+
+    NodeFormats formats() const {
+        NodeFormats f = uniform_formats(format);
+        for (core::FormatRounding* r : {&f.compute, &f.accumulate, &f.output, &f.matmul.accumulator, &f.matmul.output,
+                                        &f.matmul.x.rounding, &f.matmul.y.rounding})
+            r->mode = mode;
+        return f;
+    }
+};
+
+const std::vector<Case> cases = {{"bf16", core::RoundingMode::NearestEven, {8, MPFR_RNDN}},
+                                 {"fp16", core::RoundingMode::TowardZero, {11, MPFR_RNDZ}}};
+
+/// `count` random values in [-2, 2) (doubles: the operands' conversions are part of what is checked).
+std::vector<double> random_values(std::size_t count, std::uint32_t seed, double low = -2, double high = 2) {
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<double> uniform(low, high);
+    std::vector<double> values(count);
+    for (double& v : values) v = uniform(random);
+    return values;
+}
+
+/// A convolution's output as the emulated run must give it: from +0, s = round(s + w * x) per
+/// product in im2col's order (the operands converted), then round(s + round(bias)).
+std::vector<double> expected_conv(const Conv2d& p, const Reference& r, const std::vector<double>& x,
+                                  const std::vector<double>& weights, const std::vector<double>& bias) {
+    std::vector<double> sums(static_cast<std::size_t>(p.n * p.m * p.out_h() * p.out_w()), 0.0);
+    p.for_each_product([&](std::int64_t o, std::int64_t xi, std::int64_t wi) {
+        const double product =
+            r.round(x[static_cast<std::size_t>(xi)]) * r.round(weights[static_cast<std::size_t>(wi)]);
+        sums[static_cast<std::size_t>(o)] =
+            r('+', sums[static_cast<std::size_t>(o)], product);  // exact product: <= 2 x 11 bits
+    });
+    const auto positions = static_cast<std::size_t>(p.out_h() * p.out_w());
+    for (std::size_t i = 0; i < sums.size(); ++i)
+        sums[i] = r.operation('+', sums[i], bias[(i / positions) % static_cast<std::size_t>(p.m)]);
+    return sums;
+}
+
+}  // namespace
+
+TEST_CASE("Depthwise and grouped Conv with a bias, strides, pads and dilations: each rounding as naive loops make it") {
+    const std::vector<Conv2d> convolutions = {
+        {1, 6, 9, 8, 6, 3, 3, 6, 2, 1, 1, 2, 1, 2, 0, 1},  // depthwise, stride (2, 1), dilation (1, 2), asymmetric pads
+        {2, 5, 7, 7, 5, 3, 3, 5, 1, 1, 1, 1, 1, 1, 1, 1},  // depthwise 3x3, stride 1, pads 1 (MobileNet's), 2 images
+        {1, 4, 6, 5, 6, 2, 3, 2, 1, 2, 2, 1, 0, 1, 1, 0},  // 2 groups of 2 channels into 3 each
+    };
+    std::uint32_t seed = 1;
+    for (const Case& k : cases)
+        for (const Conv2d& p : convolutions) {
+            const auto xv = random_values(static_cast<std::size_t>(p.n * p.c * p.h * p.w), ++seed);
+            const auto wv = random_values(static_cast<std::size_t>(p.m * (p.c / p.group) * p.kh * p.kw), ++seed);
+            const auto bv = random_values(static_cast<std::size_t>(p.m), ++seed);
+            const Tensor<double> x = floats({p.n, p.c, p.h, p.w}, xv), w = floats({p.m, p.c / p.group, p.kh, p.kw}, wv),
+                                 b = floats({p.m}, bv);
+            const auto y = run_with(EmulatedNumerics(k.formats(), 1), p.conv_node(), {&x, &w, &b});
+            INFO(k.format << " conv of " << p.c << " channels in " << p.group << " groups");
+            CHECK(y[0].numbers == expected_conv(p, k.reference, xv, wv, bv));
+        }
+}
+
+TEST_CASE("BatchNormalization's per-channel chain: each operation rounded, as naive loops make it") {
+    const std::int64_t n = 2, c = 3, h = 4, w = 5;
+    for (const Case& k : cases) {
+        const auto xv = random_values(static_cast<std::size_t>(n * c * h * w), 11);
+        const auto scale = random_values(c, 12, 0.5, 1.5), bias = random_values(c, 13);
+        const auto mean = random_values(c, 14), var = random_values(c, 15, 0.2, 2);
+        const Tensor<double> x = floats({n, c, h, w}, xv);
+        const Tensor<double> ts = floats({c}, scale), tb = floats({c}, bias), tm = floats({c}, mean),
+                             tv = floats({c}, var);
+        const double epsilon = 1e-5f;
+        const auto y = run_with(EmulatedNumerics(k.formats(), 1), node("BatchNormalization"), {&x, &ts, &tb, &tm, &tv});
+        const Reference& r = k.reference;
+        std::vector<double> expected;
+        for (std::size_t i = 0; i < xv.size(); ++i) {
+            const std::size_t ch = (i / static_cast<std::size_t>(h * w)) % static_cast<std::size_t>(c);
+            const double deviation = r.sqrt(r.operation('+', var[ch], epsilon));
+            const double normalized = r.operation('/', r.operation('-', xv[i], mean[ch]), deviation);
+            expected.push_back(r.operation('+', r.operation('*', normalized, scale[ch]), bias[ch]));
+        }
+        INFO(k.format);
+        CHECK(y[0].numbers == expected);
+    }
+}
+
+TEST_CASE("Add, Sub, Mul and Div broadcast over whole arrays: each element rounded as naive loops make it") {
+    // [2, 3, 4] op [3, 1] (a channel's value along the last axis), [4] (a bias), [] (a scalar), and
+    // the scalar first.
+    const auto av = random_values(24, 21), channel = random_values(3, 22), row = random_values(4, 23, 0.5, 2);
+    const Tensor<double> a = floats({2, 3, 4}, av), by_channel = floats({3, 1}, channel), by_row = floats({4}, row),
+                         scalar = floats({}, {1.75});
+    for (const Case& k : cases)
+        for (const auto& [op, symbol] :
+             std::vector<std::pair<const char*, char>>{{"Add", '+'}, {"Sub", '-'}, {"Mul", '*'}, {"Div", '/'}}) {
+            const EmulatedNumerics numerics(k.formats(), 1);
+            const Reference& r = k.reference;
+            std::vector<double> channel_expected, row_expected, scalar_expected, scalar_first;
+            for (std::size_t i = 0; i < av.size(); ++i) {
+                channel_expected.push_back(r.operation(symbol, av[i], channel[(i / 4) % 3]));
+                row_expected.push_back(r.operation(symbol, av[i], row[i % 4]));
+                scalar_expected.push_back(r.operation(symbol, av[i], 1.75));
+                scalar_first.push_back(r.operation(symbol, 1.75, av[i]));
+            }
+            INFO(k.format << " " << op);
+            CHECK(run_with(numerics, node(op), {&a, &by_channel})[0].numbers == channel_expected);
+            CHECK(run_with(numerics, node(op), {&a, &by_row})[0].numbers == row_expected);
+            CHECK(run_with(numerics, node(op), {&a, &scalar})[0].numbers == scalar_expected);
+            CHECK(run_with(numerics, node(op), {&scalar, &a})[0].numbers == scalar_first);
+        }
+}
