@@ -129,6 +129,7 @@ EmulatedNumerics::Number EmulatedNumerics::sum(std::span<const Number> terms) co
 std::vector<EmulatedNumerics::Number> EmulatedNumerics::matmul(std::span<const Number> a, std::span<const Number> b,
                                                                std::size_t m, std::size_t k, std::size_t n) const {
     const AccumulationModel& model = formats_.matmul;
+    if (matmul_operands_) matmul_operands_->add_matmul_operands(model, a, b);
     if (!core::is_stochastic(model.x.rounding.mode) && !core::is_stochastic(model.y.rounding.mode)) {
         // What emu::matmul does for operands rounded deterministically, without copying them into matrices.
         std::vector<Number> c(m * n);
@@ -138,7 +139,6 @@ std::vector<EmulatedNumerics::Number> EmulatedNumerics::matmul(std::span<const N
     Matrix ma(m, k), mb(k, n);
     std::copy(a.begin(), a.end(), ma.values.begin());
     std::copy(b.begin(), b.end(), mb.values.begin());
-    if (matmul_operands_) matmul_operands_->add_matmul_operands(formats_.matmul, a, b);
     return emu::matmul(formats_.matmul, ma, mb, operand_random_).values;
 }
 
