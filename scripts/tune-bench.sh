@@ -2,7 +2,7 @@
 # The advisor's speed check (issue 39): `tune` on mlp-forward (depth 16, width 256, 4 candidate
 # formats per layer) and on the encoder layer of scripts/onnx-bench.sh (by op type, with weight
 # schemes), each beside a plain `run` of one policy with its truth on the same machine: wall time,
-# configurations run, rounds (ground truths), seconds per configuration.
+# configurations run, rounds (one ground truth for them all), seconds per configuration.
 # Usage: scripts/tune-bench.sh [BUILD_DIR]   (default build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
