@@ -471,6 +471,8 @@ void PlotChartView::add_part(const Series& series, QAbstractSeries* part, bool f
             marker->setShape(QLegend::MarkerShapeFromSeries);
             marker->setPen(line->pen());  // Qt gives the marker the series' colour but a solid pen
         }
+        // Points' entries in their own marker (the advisor's recommended star, its missed squares).
+        if (qobject_cast<QScatterSeries*>(part)) marker->setShape(QLegend::MarkerShapeFromSeries);
         if (!first) marker->setVisible(false);
     }
     if (first) parts_.emplace_back();

@@ -453,6 +453,23 @@ TEST_CASE("a line with points has a legend sample of its pen and its point marke
     CHECK(std::abs(above_line.hue() - series->pen().color().hue()) < 20);
 }
 
+TEST_CASE("points' legend entries are drawn in their own markers: star and square and circle", "[plots]") {
+    application();
+    PlotModel model;
+    for (const PointMarker marker : {PointMarker::Star, PointMarker::Square, PointMarker::Circle}) {
+        Series points{"p", {{0, 1}, {1, 2}}, SeriesStyle::Points};
+        points.name += std::to_string(static_cast<int>(marker));
+        points.marker = marker;
+        model.series.push_back(points);
+    }
+    PlotChartView view(model);
+    const QList<QAbstractSeries*> all = view.chart()->series();
+    REQUIRE(all.size() == 3);
+    for (QAbstractSeries* series : all)
+        for (QLegendMarker* marker : view.chart()->legend()->markers(series))
+            CHECK(marker->shape() == QLegend::MarkerShapeFromSeries);
+}
+
 TEST_CASE("export at 1600x1000 and 192 dpi: that many pixels, the chart white to the edges") {
     application();
     const PlotModel model =
