@@ -542,6 +542,37 @@ TEST_CASE("the graph table: each policy's normwise error per node, coloured by b
     CHECK(nodes.columnCount() == 5);
 }
 
+TEST_CASE("the graph table lists a subgraph's nodes under the node that holds it, with their errors", "[gui]") {
+    test::gui_application();
+    gui::GraphPanel panel;
+    const QString model = QStringLiteral(FLOATSCOPE_ONNX_CONTROL_FLOW_MODELS "/if_flip_opset16.onnx");
+    REQUIRE(panel.show_model(model));
+    const QTreeWidget& nodes = *panel.nodes();
+    REQUIRE(nodes.topLevelItemCount() == 4);  // ReduceMax, Greater, If, Mul
+    QTreeWidgetItem* if_node = nodes.topLevelItem(2);
+    CHECK(if_node->text(2) == "If");
+    REQUIRE(if_node->childCount() == 2);  // its branches, in attribute order
+    QTreeWidgetItem* else_branch = if_node->child(0);
+    CHECK(else_branch->text(1) == "else_branch (2 nodes)");
+    CHECK_FALSE(else_branch->data(0, gui::GraphPanel::node_id_role).isValid());
+    REQUIRE(else_branch->childCount() == 2);
+    CHECK(else_branch->child(1)->text(2) == "Neg");
+    CHECK(else_branch->child(1)->toolTip(1) == "If_2/else_branch/Neg_1");
+    QTreeWidgetItem* then_mul = if_node->child(1)->child(0);
+    CHECK(then_mul->text(2) == "Mul");
+    CHECK(panel.op_types().contains("Neg"));
+    // Errors reach the subgraph's nodes by their ids (the node numbers of onnx-info: Neg 4, Mul 5).
+    emu::Report report;
+    report.runs.push_back({"1", "onnx", {{"model", model.toStdString()}}, {{"bf16", "bf16"}}, 256});
+    report.rows = {{"1", "onnx", "bf16", "node", 4, "neg", "normwise_rel_error", std::ldexp(1.0, -9)},
+                   {"1", "onnx", "bf16", "node", 6, "mul", "normwise_rel_error", std::ldexp(1.0, -8)}};
+    panel.show_errors(report);
+    CHECK(else_branch->child(1)->text(5) == "1.95e-03");
+    CHECK(then_mul->text(5) == "-");
+    CHECK(nodes.topLevelItem(3)->text(5) == "3.91e-03");
+    CHECK(else_branch->text(5).isEmpty());
+}
+
 TEST_CASE("an ONNX model dropped on the runner: its nodes listed, per-op overrides, results per node", "[gui]") {
     test::gui_application();
     Workspace w;

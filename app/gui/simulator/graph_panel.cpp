@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -87,7 +88,6 @@ bool GraphPanel::show_model(const QString& path) {
     nodes_->clear();
     nodes_->setColumnCount(model_columns);
     op_types_.clear();
-    node_ids_.clear();
     path_ = path;
     summary_->setStyleSheet({});
     if (path.isEmpty()) {
@@ -107,23 +107,39 @@ bool GraphPanel::show_model(const QString& path) {
                                        ? QString()
                                        : QStringLiteral(", from %1").arg(QString::fromStdString(graph.producer)))
                               .arg(inputs.join(QStringLiteral(", ")), outputs.join(QStringLiteral(", "))));
-        for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-            const emu::onnx::Node& node = graph.nodes[i];
-            auto* item = new QTreeWidgetItem(
-                nodes_, {QString::number(i), QString::fromStdString(node.name), QString::fromStdString(node.op_type),
-                         shapes(graph, node.outputs), joined(graph, node.inputs)});
-            item->setToolTip(1, QString::fromStdString(node.name));
-            node_ids_.push_back(node.id);
-            item->setToolTip(3, joined(graph, node.outputs));
-            const QString op = QString::fromStdString(node.op_type);
-            if (!op_types_.contains(op)) op_types_ << op;
-        }
+        add_nodes(graph, nullptr);
         op_types_.sort();
         return true;
     } catch (const Error& e) {
         summary_->setText(QString::fromStdString(e.what()));
         summary_->setStyleSheet(QStringLiteral("color: #b00020"));
         return false;
+    }
+}
+
+void GraphPanel::add_nodes(const emu::onnx::Graph& graph, QTreeWidgetItem* parent) {
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        const emu::onnx::Node& node = graph.nodes[i];
+        const QStringList texts = {QString::number(i), QString::fromStdString(node.name),
+                                   QString::fromStdString(node.op_type), shapes(graph, node.outputs),
+                                   joined(graph, node.inputs)};
+        auto* item = parent ? new QTreeWidgetItem(parent, texts) : new QTreeWidgetItem(nodes_, texts);
+        item->setData(0, node_id_role, QVariant::fromValue<qulonglong>(node.id));
+        item->setToolTip(1, QString::fromStdString(node.path.empty() ? node.name : node.path));
+        item->setToolTip(3, joined(graph, node.outputs));
+        const QString op = QString::fromStdString(node.op_type);
+        if (!op_types_.contains(op)) op_types_ << op;
+        for (const auto& [name, attribute] : node.attributes) {
+            if (attribute.kind != emu::onnx::Attribute::Kind::Graph || !attribute.graph) continue;
+            auto* subgraph = new QTreeWidgetItem(
+                item, {QString(), QStringLiteral("%1 (%2 %3)")
+                                      .arg(QString::fromStdString(name))
+                                      .arg(attribute.graph->nodes.size())
+                                      .arg(attribute.graph->nodes.size() == 1 ? QStringLiteral("node") : QStringLiteral("nodes"))});
+            add_nodes(*attribute.graph, subgraph);
+            subgraph->setExpanded(true);
+        }
+        if (item->childCount() > 0) item->setExpanded(true);
     }
 }
 
@@ -161,11 +177,13 @@ void GraphPanel::show_errors(const emu::Report& report) {
                                          QStringLiteral("||x - t|| / ||t|| of the node's first floating output "
                                                         "against the ground truth; green from 10 bits correct, "
                                                         "amber from 4, red below"));
-    for (int row = 0; row < nodes_->topLevelItemCount(); ++row) {
-        QTreeWidgetItem* item = nodes_->topLevelItem(row);
+    for (QTreeWidgetItemIterator it(nodes_); *it; ++it) {
+        QTreeWidgetItem* item = *it;
+        const QVariant id = item->data(0, node_id_role);
+        if (!id.isValid()) continue;  // a subgraph's row
         for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
             const std::map<int, double>& by_node = errors[columns[static_cast<std::size_t>(c)]];
-            const auto found = by_node.find(static_cast<int>(node_ids_[static_cast<std::size_t>(row)]));
+            const auto found = by_node.find(static_cast<int>(id.toULongLong()));
             if (found == by_node.end()) {
                 item->setText(model_columns + c, QStringLiteral("-"));
                 continue;

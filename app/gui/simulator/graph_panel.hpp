@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "emulation/simulation/report.hpp"
+#include "emulation/workloads/onnx/graph.hpp"
 
 class QLabel;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace floatscope::gui {
 
@@ -33,12 +35,18 @@ public:
     /// another workload or model leaves only the model's own columns.
     void show_errors(const emu::Report& report);
 
+    /// The role of column 0 that holds a node row's Node::id (a subgraph's row holds none).
+    static constexpr int node_id_role = Qt::UserRole;
+
 private:
+    /// Adds `graph`'s nodes under `parent` (nullptr: the tree's top level), and under each node the
+    /// subgraphs it holds (If's branches, a Loop's or Scan's body), each with its nodes.
+    void add_nodes(const emu::onnx::Graph& graph, QTreeWidgetItem* parent);
+
     QLabel* summary_ = nullptr;
     QTreeWidget* nodes_ = nullptr;
     QStringList op_types_;
     QString path_;  ///< the model shown
-    std::vector<std::size_t> node_ids_;  ///< Node::id of each row
 };
 
 }  // namespace floatscope::gui
