@@ -230,7 +230,8 @@ TEST_CASE("mlp-forward: under an FP8 preset a layer reports what entered e4m3, i
         CHECK(core::format_properties(region.operands->format).max_finite == 448);  // OCP FP8 E4M3
         CHECK(region.operands->log2_counts == expected);
     }
-    for (const TraceRegion& region : run(p, "fp32").regions()) CHECK_FALSE(region.operands);
+    const Trace fp32 = run(p, "fp32");  // held: a range-for over a temporary's regions() reads freed memory
+    for (const TraceRegion& region : fp32.regions()) CHECK_FALSE(region.operands);
 }
 
 TEST_CASE("mlp-forward: per-layer overrides change the layers they name and no other", "[mlp-forward]") {
