@@ -1,4 +1,4 @@
-// Block-scaled GEMM: the instructions of a row vectorized across columns in doubles, exact where the window allows.
+// Block-scaled GEMM: a row's instructions vectorized across a group of columns in floats, exact where the window allows.
 #include "emulation/accumulation/block_scaled_gemm.hpp"
 
 #include <algorithm>
@@ -21,49 +21,77 @@ namespace floatscope::emu {
 
 namespace {
 
-/// An operand prepared for the columns kernel: each value times its scale (exact: the elements
-/// have at most 4 significant bits, the scales 4), 2^(r(v) + r(s)) (0 for a zero product factor),
-/// 2^r(s), and whether a value or scale is not finite (its row or column takes the scalar path).
-struct Prepared {
-    std::vector<double> scaled, power, scale_power;
-    std::vector<unsigned char> special;  ///< per row of A, per column of B
-};
-
 /// 2^r(v), r(v) = floor(log2 |v|) at least 2^emin (`floor`), for a finite nonzero v: its exponent
 /// bits alone (every value here is a normal double).
 double power_of(double v, double floor) {
     return std::max(std::bit_cast<double>(std::bit_cast<std::uint64_t>(v) & 0x7FF0000000000000u), floor);
 }
 
-/// Where the values of `count` lines of k lie: value t of line i at i * line + t * step.
+/// Where the values of lines lie: value t of line i at i * line + t * step.
 struct Layout {
     std::size_t line, step;
 };
 
-/// `count` lines of k values and their scales (value t of line i at `from`, its scale at
-/// i * scale_line + (t / block) * scale_step), laid out by `to` in arrays of `size`.
-Prepared prepare(ScaledMatrix m, std::size_t count, std::size_t k, Layout from, Layout to, std::size_t size,
-                 std::size_t scale_line, std::size_t scale_step, std::size_t block, int emin, int scale_emin) {
-    const double floor = std::ldexp(1.0, emin), scale_floor = std::ldexp(1.0, scale_emin);
+/// r(element) of no product: a zero element or a zero scale. Sums of two r lie in [-28, 30] (E5M2's
+/// range is the widest), with `none` in one of them below -32, and -128 at the least: int8 holds them.
+constexpr std::int8_t none = -64;
+
+/// An operand prepared for the columns kernel. Elements as floats (exact: at most 4 significant
+/// bits, exponents within fp32's) with r(element) (`none` for a zero element or a zero scale); per
+/// block, the scale and 2^r(scale) as doubles. A line with a value or scale that is not finite
+/// takes the scalar path (its prepared values are zeros and `none`).
+struct Prepared {
+    std::vector<float> value;
+    std::vector<std::int8_t> exponent;
+    std::vector<double> scale, scale_power;
+    std::vector<unsigned char> special;  ///< per line
+};
+
+/// Positions of an operand's `count` lines of k values and their blocks' scales, in the input and
+/// in the prepared arrays.
+struct Lines {
+    std::size_t count, k, block;
+    Layout from, to, scales_from, scales_to;
+    std::size_t size, scales_size;
+};
+
+/// f(i, t) for every value t of every line i, in the order the values lie in memory.
+template <typename Visit>
+void in_memory_order(const Lines& l, Visit f) {
+    const bool lines_outer = l.from.step == 1;
+    for (std::size_t outer = 0; outer < (lines_outer ? l.count : l.k); ++outer)
+        for (std::size_t inner = 0; inner < (lines_outer ? l.k : l.count); ++inner)
+            lines_outer ? f(outer, inner) : f(inner, outer);
+}
+
+Prepared prepare(ScaledMatrix m, const Lines& l, int emin, int scale_emin) {
+    const double scale_floor = std::ldexp(1.0, scale_emin);
+    const std::size_t blocks = (l.k + l.block - 1) / l.block;
+    auto scale = [&](std::size_t i, std::size_t b) { return m.scales[i * l.scales_from.line + b * l.scales_from.step]; };
+    auto element = [&](std::size_t i, std::size_t t) { return m.elements[i * l.from.line + t * l.from.step]; };
     Prepared p;
-    p.scaled.assign(size, 0.0);
-    p.power.assign(size, 0.0);
-    p.scale_power.assign(size, 0.0);
-    p.special.assign(size, 0);  // per line; the padding lines are ordinary zeros
-    for (std::size_t i = 0; i < count; ++i)
-        for (std::size_t t = 0; t < k; ++t) {
-            const std::size_t at = i * to.line + t * to.step;
-            const double v = m.elements[i * from.line + t * from.step];
-            const double s = std::fabs(m.scales[i * scale_line + (t / block) * scale_step]);
-            if (!std::isfinite(v) || !std::isfinite(s)) {
-                p.special[i] = 1;
-                continue;
-            }
-            p.scaled[at] = v * s;
-            const bool zero = v == 0 || s == 0;
-            p.power[at] = zero ? 0 : power_of(v, floor) * power_of(s, scale_floor);
-            p.scale_power[at] = zero ? 0 : power_of(s, scale_floor);
+    p.value.assign(l.size, 0.0f);
+    p.exponent.assign(l.size, none);
+    p.scale.assign(l.scales_size, 0.0);
+    p.scale_power.assign(l.scales_size, 0.0);
+    p.special.assign(l.count, 0);
+    for (std::size_t i = 0; i < l.count; ++i)
+        for (std::size_t b = 0; b < blocks; ++b) p.special[i] |= !std::isfinite(scale(i, b));
+    in_memory_order(l, [&](std::size_t i, std::size_t t) { p.special[i] |= !std::isfinite(element(i, t)); });
+    for (std::size_t i = 0; i < l.count; ++i)
+        for (std::size_t b = 0; b < blocks && !p.special[i]; ++b) {
+            const double s = std::fabs(scale(i, b));
+            const std::size_t at = i * l.scales_to.line + b * l.scales_to.step;
+            p.scale[at] = s;
+            p.scale_power[at] = s == 0 ? 0 : power_of(s, scale_floor);
         }
+    in_memory_order(l, [&](std::size_t i, std::size_t t) {
+        const double v = element(i, t);
+        if (p.special[i] || v == 0 || scale(i, t / l.block) == 0) return;
+        const std::size_t at = i * l.to.line + t * l.to.step;
+        p.value[at] = static_cast<float>(v);
+        p.exponent[at] = static_cast<std::int8_t>(std::max(std::ilogb(v), emin));
+    });
     return p;
 }
 
@@ -72,82 +100,142 @@ double binary32_toward_zero(double v) {
     return std::bit_cast<double>(std::bit_cast<std::uint64_t>(v) & ~((std::uint64_t{1} << 29) - 1));
 }
 
-/// One instruction across a row's columns: the largest 2^r(P) (0: no nonzero product), the
-/// window's exact sum, and which columns take the scalar instruction.
-struct Columns {
-    explicit Columns(std::size_t n) : largest(n), exact(n), scalar(n) {}
-    std::vector<double> largest, exact;
-    std::vector<unsigned char> scalar;
-};
+/// Columns the kernel holds along an instruction's k (loops the compiler vectorizes, not unrolls).
+constexpr std::size_t group = 64;
 
+/// The operands, and what the instruction's kind makes of them.
 struct Operands {
     const Prepared& a;
     const Prepared& b;
-    std::size_t k, stride;
-    bool fp4;
+    std::size_t k, blocks, block, stride;
     /// FP4: the products are multiples of 2^(s - 8) (UE4M3 scales) or 2^(s - 2) (UE8M0), s their
     /// scale exponent; the window of 35 bits truncates none of them while the scale exponents lie
     /// within 27 (UE4M3) or 29 (UE8M0, which also keeps mxf4's per-group C window exact) of each other.
     double lossless_span;
 };
 
-/// Columns a kernel group holds in L1 along an instruction's k (a loop the compiler vectorizes, not unrolls).
-constexpr std::size_t group = 128;
+/// One instruction over k in [begin, end) of row i for columns [j0, j0 + group): D where the
+/// window's sum is exact in doubles and D an fp32 normal, or `scalar` set (C not finite, no
+/// nonzero product, an FP4 window that truncates a group, D out of fp32's normal range).
+struct Window {
+    double d[group];
+    unsigned char scalar[group];
+};
 
-/// Row i's instruction over k in [begin, end) for every column, C in acc: the window's units
-/// counted in doubles (exact: every term and partial sum an integer below 2^47 where the column is
-/// not marked scalar). B's arrays have `stride` (a multiple of the group) columns.
-FLOATSCOPE_KERNEL_CLONES void instruction_columns(const Operands& o, std::size_t i, std::size_t begin, std::size_t end,
-                                                  const double* __restrict acc, Columns& c) {
+/// 2^r(C) at least 2^-126 for a finite nonzero C, else 0 (bitwise logic: the columns loops vectorize).
+double c_power_of(double c) {
+    const double magnitude = std::fabs(c);
+    return (magnitude > 0) & (magnitude < std::numeric_limits<double>::infinity()) ? power_of(c, 0x1p-126) : 0;
+}
+
+/// Whether C is finite (NaN is not).
+bool finite(double c) { return std::fabs(c) < std::numeric_limits<double>::infinity(); }
+
+/// D from the window's exact sum, and the scalar path where it lies outside fp32's normal range
+/// (branch-free, so that the columns loop vectorizes).
+[[gnu::always_inline]] inline void finish(Window& w, std::size_t j, bool scalar, double exact) {
+    const double magnitude = std::fabs(exact);
+    w.scalar[j] = scalar | (magnitude < 0x1p-126) | !(magnitude < 0x1p128);
+    w.d[j] = binary32_toward_zero(exact);
+}
+
+/// The largest r(a) + r(b) of the products of k in [begin, end) for each column of the group, in
+/// int8 lanes (64 to a 512-bit register); below -32 where there is no product.
+[[gnu::always_inline]] inline void largest_exponents(const Operands& o, std::size_t i, std::size_t j0,
+                                                     std::size_t begin, std::size_t end, std::int8_t* largest) {
+    const std::int8_t* __restrict a_exponent = &o.a.exponent[i * o.k];
+    for (std::size_t j = 0; j < group; ++j) largest[j] = none;
+    for (std::size_t t = begin; t < end; ++t) {
+        const std::int8_t e = a_exponent[t];
+        if (e == none) continue;
+        const std::int8_t* __restrict b_exponent = &o.b.exponent[t * o.stride + j0];
+        for (std::size_t j = 0; j < group; ++j)
+            largest[j] = std::max(largest[j], static_cast<std::int8_t>(e + b_exponent[j]));
+    }
+}
+
+/// 2^e for a largest_exponents lane, 0 where there is no product.
+double power_of_exponent(std::int8_t e) {
+    const double power = std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
+    return e >= -32 ? power : 0;
+}
+
+/// kind::mxf8f6f4 (one UE8M0 scale of each operand per instruction, a power of two): q = max(R, r(C))
+/// - 25 and each product truncated to it, counted in int32 halves of 16 products (each below 2^27
+/// units: the products of two elements lie below 4 * 2^(r(a) + r(b))).
+FLOATSCOPE_KERNEL_CLONES void fp8_instruction(const Operands& o, std::size_t i, std::size_t j0, std::size_t begin,
+                                              std::size_t end, const double* c, Window& w) {
+    const float* __restrict a_value = &o.a.value[i * o.k];
+    std::int8_t exponent[group];
+    largest_exponents(o, i, j0, begin, end, exponent);
+    const std::size_t s = begin / o.block;
+    const double a_scale = o.a.scale[i * o.blocks + s];
+    const double* __restrict b_scale = &o.b.scale[s * o.stride + j0];
+    float scale[group];
+    double largest[group], c_units[group], quantum[group];
+    for (std::size_t j = 0; j < group; ++j) {
+        const double scales = a_scale * b_scale[j];
+        largest[j] = power_of_exponent(exponent[j]) * scales;
+        quantum[j] = std::max(largest[j], c_power_of(c[j])) * 0x1p-25;
+        // Units of the window per element product; below 2^-149 it rounds to 0 in a float, as every
+        // product then truncates to 0.
+        scale[j] = largest[j] == 0 ? 0.0f : static_cast<float>(scales / quantum[j]);
+        c_units[j] = largest[j] == 0 ? 0 : std::trunc(c[j] / quantum[j]);
+    }
+    std::int32_t low_half[group] = {}, high_half[group] = {};
+    const std::size_t middle = std::min(end, begin + 16);
+    for (std::size_t t = begin; t < end; ++t) {
+        const float x = a_value[t];
+        if (x == 0) continue;
+        const float* __restrict y = &o.b.value[t * o.stride + j0];
+        std::int32_t* __restrict units = t < middle ? low_half : high_half;
+        for (std::size_t j = 0; j < group; ++j) units[j] += static_cast<std::int32_t>(x * y[j] * scale[j]);
+    }
+    for (std::size_t j = 0; j < group; ++j)
+        finish(w, j, (largest[j] == 0) | !finite(c[j]),
+               (c_units[j] + static_cast<double>(low_half[j]) + static_cast<double>(high_half[j])) * quantum[j]);
+}
+
+/// kind::mxf4 and kind::mxf4nvf4: every block's products summed exactly in floats (multiples of
+/// 1/4 below 2^11), scaled and summed exactly in doubles; the window then truncates C alone.
+FLOATSCOPE_KERNEL_CLONES void fp4_instruction(const Operands& o, std::size_t i, std::size_t j0, std::size_t begin,
+                                              std::size_t end, const double* c, Window& w) {
+    const float* __restrict a_value = &o.a.value[i * o.k];
     const double inf = std::numeric_limits<double>::infinity();
-    const double* __restrict a_power = &o.a.power[i * o.k];
-    const double* __restrict a_scale = &o.a.scale_power[i * o.k];
-    const double* __restrict a_scaled = &o.a.scaled[i * o.k];
-    for (std::size_t j0 = 0; j0 < o.stride; j0 += group) {
-        double largest[group], high[group], low[group], units[group], inverse_quantum[group];
-        for (std::size_t j = 0; j < group; ++j) largest[j] = 0, high[j] = 0, low[j] = inf;
-        for (std::size_t t = begin; t < end; ++t) {
-            if (a_power[t] == 0) continue;
-            const double* __restrict b_power = &o.b.power[t * o.stride + j0];
-            const double* __restrict b_scale = &o.b.scale_power[t * o.stride + j0];
-            for (std::size_t j = 0; j < group; ++j) {
-                const double p = a_power[t] * b_power[j], s = a_scale[t] * b_scale[j];
-                largest[j] = std::max(largest[j], p);
-                high[j] = std::max(high[j], s);
-                low[j] = std::min(low[j], p != 0 ? s : inf);
-            }
-        }
-        for (std::size_t j = 0; j < group; ++j) {
-            const double sum = acc[j0 + j];
-            const double c_power = sum != 0 && std::isfinite(sum) ? power_of(sum, 0x1p-126) : 0;
-            bool scalar = !std::isfinite(sum);
-            double quantum = 1;
-            if (!o.fp4) {
-                quantum = std::max(largest[j], c_power) * 0x1p-25;
-            } else if (c_power != 0 && c_power >= largest[j]) {
-                quantum = c_power * 0x1p-35;
-                scalar |= c_power > o.lossless_span * low[j];
-            } else {
-                quantum = high[j] * 0x1p-35;
-                scalar |= high[j] > o.lossless_span * low[j];
-            }
-            c.scalar[j0 + j] = scalar;
-            inverse_quantum[j] = largest[j] == 0 ? 1 : 1 / quantum;
-            units[j] = std::trunc(sum * inverse_quantum[j]);
-        }
-        for (std::size_t t = begin; t < end; ++t) {
-            const double x = a_scaled[t];
+    double exact[group], largest[group], high[group], low[group];
+    for (std::size_t j = 0; j < group; ++j) exact[j] = 0, largest[j] = 0, high[j] = 0, low[j] = inf;
+    for (std::size_t first = begin; first < end; first += o.block) {
+        const std::size_t last = std::min(end, first + o.block);
+        std::int8_t exponent[group];
+        largest_exponents(o, i, j0, first, last, exponent);
+        float block_sum[group] = {};
+        for (std::size_t t = first; t < last; ++t) {
+            const float x = a_value[t];
             if (x == 0) continue;
-            const double* __restrict y = &o.b.scaled[t * o.stride + j0];
-            if (o.fp4)
-                for (std::size_t j = 0; j < group; ++j) units[j] += x * y[j] * inverse_quantum[j];
-            else
-                for (std::size_t j = 0; j < group; ++j) units[j] += std::trunc(x * y[j] * inverse_quantum[j]);
+            const float* __restrict y = &o.b.value[t * o.stride + j0];
+            for (std::size_t j = 0; j < group; ++j) block_sum[j] += x * y[j];
         }
+        const std::size_t s = first / o.block;
+        const double a_scale = o.a.scale[i * o.blocks + s], a_scale_power = o.a.scale_power[i * o.blocks + s];
+        const double* __restrict b_scale = &o.b.scale[s * o.stride + j0];
+        const double* __restrict b_scale_power = &o.b.scale_power[s * o.stride + j0];
         for (std::size_t j = 0; j < group; ++j) {
-            c.largest[j0 + j] = largest[j];
-            c.exact[j0 + j] = units[j] / inverse_quantum[j];
+            const bool products = exponent[j] >= -32;
+            const double scales = a_scale_power * b_scale_power[j];
+            largest[j] = std::max(largest[j], power_of_exponent(exponent[j]) * scales);
+            high[j] = std::max(high[j], products ? scales : 0);
+            low[j] = std::min(low[j], products ? scales : inf);
+            exact[j] += block_sum[j] * (a_scale * b_scale[j]);
         }
+    }
+    const double span = o.lossless_span;  // held apart from w's stores
+    double top[group];
+    for (std::size_t j = 0; j < group; ++j) top[j] = c_power_of(c[j]);
+    for (std::size_t j = 0; j < group; ++j) top[j] = (top[j] != 0) & (top[j] >= largest[j]) ? top[j] : high[j];
+    for (std::size_t j = 0; j < group; ++j) {
+        const double quantum = top[j] * 0x1p-35;
+        finish(w, j, (largest[j] == 0) | !finite(c[j]) | (top[j] > span * low[j]),
+               std::trunc(c[j] / quantum) * quantum + exact[j]);
     }
 }
 
@@ -176,41 +264,48 @@ void block_scaled_gemm(const AccumulationModel& model, ScaledMatrix a, ScaledMat
     const bool fp4 = scaling.kind != BlockScaledKind::Mxf8f6f4;
     const int scale_emin = scaling.kind == BlockScaledKind::Nvfp4 ? -6 : -127;
     const std::size_t stride = (n + group - 1) / group * group;
-    const Prepared pa =
-        prepare(a, m, k, {k, 1}, {k, 1}, m * k, blocks, 1, block, alignment_emin(model.x.rounding.format), scale_emin);
-    const Prepared pb = prepare(b, n, k, {1, n}, {1, stride}, k * stride, 1, n, block,
+    const Prepared pa = prepare(a, {m, k, block, {k, 1}, {k, 1}, {blocks, 1}, {blocks, 1}, m * k, m * blocks},
+                                alignment_emin(model.x.rounding.format), scale_emin);
+    const Prepared pb = prepare(b, {n, k, block, {1, n}, {1, stride}, {1, n}, {1, stride}, k * stride, blocks * stride},
                                 alignment_emin(model.y.rounding.format), scale_emin);
+    const Operands operands{pa, pb, k, blocks, block, stride,
+                            std::ldexp(1.0, scaling.kind == BlockScaledKind::Nvfp4 ? 27 : 29)};
 
-    // One instruction of a row at a time, vectorized across all columns.
-    std::vector<double> acc(stride);
-    Columns columns(stride);
-    const double lossless_span = std::ldexp(1.0, scaling.kind == BlockScaledKind::Nvfp4 ? 27 : 29);
-    for (std::size_t i = 0; i < m; ++i) {
-        for (std::size_t j = 0; j < n; ++j) acc[j] = addend.empty() ? 0.0 : addend[i * n + j];
-        for (std::size_t begin = 0; begin < k; begin += instruction_k) {
-            const std::size_t end = std::min(k, begin + instruction_k);
-            instruction_columns({pa, pb, k, stride, fp4, lossless_span}, i, begin, end, acc.data(), columns);
-            for (std::size_t j = 0; j < n; ++j) {
-                const double exact = columns.exact[j];
-                // The scalar instruction for special values, windows that truncate FP4 groups, no
-                // product (D = C), and results outside fp32's normal range (subnormals, the floor).
-                if (columns.scalar[j] || pa.special[i] || pb.special[j] || columns.largest[j] == 0 ||
-                    !(std::fabs(exact) >= 0x1p-126 && std::fabs(exact) < 0x1p128)) {
+    // A group of B's columns at a time (it stays in L2 while every row of A passes), and for each
+    // row its instructions in increasing k, vectorized across the group.
+    std::vector<double> column, row_scales, column_scales;
+    Window window;
+    for (std::size_t j0 = 0; j0 < n; j0 += group) {
+        const std::size_t columns = std::min(group, n - j0);
+        for (std::size_t i = 0; i < m; ++i) {
+            double acc[group] = {};
+            if (!addend.empty()) std::copy_n(addend.begin() + static_cast<std::ptrdiff_t>(i * n + j0), columns, acc);
+            for (std::size_t begin = 0; begin < k; begin += instruction_k) {
+                const std::size_t end = std::min(k, begin + instruction_k);
+                (fp4 ? fp4_instruction : fp8_instruction)(operands, i, j0, begin, end, acc, window);
+                for (std::size_t jj = 0; jj < columns; ++jj) {
+                    const std::size_t j = j0 + jj;
+                    if (!window.scalar[jj] && !pa.special[i] && !pb.special[j]) {
+                        acc[jj] = window.d[jj];
+                        continue;
+                    }
+                    // The scalar instruction for special values, windows that truncate FP4 groups, no
+                    // product (D = C), and results outside fp32's normal range (subnormals, the floor).
                     const std::size_t scales = (end - begin + block - 1) / block, first = begin / block;
-                    std::vector<double> column(end - begin), column_scales(scales), row_scales(scales);
+                    column.resize(end - begin);
+                    column_scales.resize(scales);
+                    row_scales.resize(scales);
                     for (std::size_t t = begin; t < end; ++t) column[t - begin] = b.elements[t * n + j];
                     for (std::size_t s = 0; s < scales; ++s) {
                         column_scales[s] = b.scales[(first + s) * n + j];
                         row_scales[s] = a.scales[i * blocks + first + s];
                     }
-                    acc[j] = instruction(acc[j], a.elements.subspan(i * k + begin, end - begin), row_scales, column,
-                                         column_scales);
-                } else {
-                    acc[j] = binary32_toward_zero(exact);
+                    acc[jj] = instruction(acc[jj], a.elements.subspan(i * k + begin, end - begin), row_scales, column,
+                                          column_scales);
                 }
             }
+            std::copy_n(acc, columns, d.begin() + static_cast<std::ptrdiff_t>(i * n + j0));
         }
-        std::copy_n(acc.begin(), n, d.begin() + static_cast<std::ptrdiff_t>(i * n));
     }
     finish_results(model, tensor_scale, d);
 }
