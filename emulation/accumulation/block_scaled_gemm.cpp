@@ -1,4 +1,4 @@
-// Block-scaled GEMM: a row's instructions vectorized across a group of columns in floats, exact where the window allows.
+// Block-scaled GEMM: a row's instructions across a group of columns in float and int8 lanes, exact in the window.
 #include "emulation/accumulation/block_scaled_gemm.hpp"
 
 #include <algorithm>
@@ -67,7 +67,9 @@ void in_memory_order(const Lines& l, Visit f) {
 Prepared prepare(ScaledMatrix m, const Lines& l, int emin, int scale_emin) {
     const double scale_floor = std::ldexp(1.0, scale_emin);
     const std::size_t blocks = (l.k + l.block - 1) / l.block;
-    auto scale = [&](std::size_t i, std::size_t b) { return m.scales[i * l.scales_from.line + b * l.scales_from.step]; };
+    auto scale = [&](std::size_t i, std::size_t b) {
+        return m.scales[i * l.scales_from.line + b * l.scales_from.step];
+    };
     auto element = [&](std::size_t i, std::size_t t) { return m.elements[i * l.from.line + t * l.from.step]; };
     Prepared p;
     p.value.assign(l.size, 0.0f);
@@ -268,8 +270,8 @@ void block_scaled_gemm(const AccumulationModel& model, ScaledMatrix a, ScaledMat
                                 alignment_emin(model.x.rounding.format), scale_emin);
     const Prepared pb = prepare(b, {n, k, block, {1, n}, {1, stride}, {1, n}, {1, stride}, k * stride, blocks * stride},
                                 alignment_emin(model.y.rounding.format), scale_emin);
-    const Operands operands{pa, pb, k, blocks, block, stride,
-                            std::ldexp(1.0, scaling.kind == BlockScaledKind::Nvfp4 ? 27 : 29)};
+    const Operands operands{
+        pa, pb, k, blocks, block, stride, std::ldexp(1.0, scaling.kind == BlockScaledKind::Nvfp4 ? 27 : 29)};
 
     // A group of B's columns at a time (it stays in L2 while every row of A passes), and for each
     // row its instructions in increasing k, vectorized across the group.
