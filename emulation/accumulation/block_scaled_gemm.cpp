@@ -127,7 +127,7 @@ struct Window {
 /// 2^r(C) at least 2^-126 for a finite nonzero C, else 0 (bitwise logic: the columns loops vectorize).
 double c_power_of(double c) {
     const double magnitude = std::fabs(c);
-    return (magnitude > 0) & (magnitude < std::numeric_limits<double>::infinity()) ? power_of(c, 0x1p-126) : 0;
+    return ((magnitude > 0) & (magnitude < std::numeric_limits<double>::infinity())) ? power_of(c, 0x1p-126) : 0;
 }
 
 /// Whether C is finite (NaN is not).
@@ -233,7 +233,7 @@ FLOATSCOPE_KERNEL_CLONES void fp4_instruction(const Operands& o, std::size_t i, 
     const double span = o.lossless_span;  // held apart from w's stores
     double top[group];
     for (std::size_t j = 0; j < group; ++j) top[j] = c_power_of(c[j]);
-    for (std::size_t j = 0; j < group; ++j) top[j] = (top[j] != 0) & (top[j] >= largest[j]) ? top[j] : high[j];
+    for (std::size_t j = 0; j < group; ++j) top[j] = ((top[j] != 0) & (top[j] >= largest[j])) ? top[j] : high[j];
     for (std::size_t j = 0; j < group; ++j) {
         const double quantum = top[j] * 0x1p-35;
         finish(w, j, (largest[j] == 0) | !finite(c[j]) | (top[j] > span * low[j]),
