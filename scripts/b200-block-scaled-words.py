@@ -11,8 +11,8 @@ hex codes of the scale format (UE8M0, or UE4M3 for NVFP4), one per scale block o
 The operands are drawn here again with Python's random.Random from the seeds and in the order of
 draws that validation.py states (each vector: K element codes of A, K of B, C's 32 bits with an
 all-ones exponent cleared, then the scale codes); D is the word the B200 returned, as published.
-Only the words whose instruction a preset models are kept (the UE8M0 scale_vec::4X word and the
-fp16, bf16, tf32, integer and sparse words are left out)."""
+Only the words whose instruction a preset models are kept (the fp16, bf16, tf32, integer and sparse
+words are left out)."""
 
 import random
 import struct
@@ -123,14 +123,17 @@ def block_scaled_words():
     yield line("mxf8f6f4-scale-nan", "nvidia_b200_mxf8f6f4_e2m1", "e2m1", [1] * 32, [1] * 32, 0, [0xFF],
                [ONE_E8M0], 0x7FFFFFFF)
 
-    # UE8M0 scale_vec::2X (a scale per 32 k): kind::mxf4, and the same scaling through kind::mxf4nvf4.
-    for name, seed, word in (("mxf4-2x", 920, 0x46BA8000), ("mxf4nvf4-2x", 921, 0x40580000)):
+    # UE8M0 scale_vec::2X (a scale per 32 k): kind::mxf4, and the same scaling through kind::mxf4nvf4;
+    # scale_vec::4X (a scale per 16 k, kind::mxf4nvf4 only).
+    for name, preset, seed, scales, word in (("mxf4-2x", "nvidia_b200_mxfp4", 920, 2, 0x46BA8000),
+                                             ("mxf4nvf4-2x", "nvidia_b200_mxfp4", 921, 2, 0x40580000),
+                                             ("mxf4nvf4-4x", "nvidia_b200_mxfp4_4x", 922, 4, 0xC6A88896)):
         rng = random.Random(seed)
         a = [rng.randrange(16) for _ in range(64)]
         b = [rng.randrange(16) for _ in range(64)]
-        scale_a = [rng.randrange(115, 140) for _ in range(2)]
-        scale_b = [rng.randrange(115, 140) for _ in range(2)]
-        yield line(name, "nvidia_b200_mxfp4", "e2m1", a, b, 0, scale_a, scale_b, word)
+        scale_a = [rng.randrange(115, 140) for _ in range(scales)]
+        scale_b = [rng.randrange(115, 140) for _ in range(scales)]
+        yield line(name, preset, "e2m1", a, b, 0, scale_a, scale_b, word)
 
     rng = random.Random(700)
     for index, word in enumerate((0x4429730B, 0xC30545D3)):

@@ -108,10 +108,13 @@ void validate_block_scaled(const AccumulationModel& model) {
     if (s.scale.name != scale)
         fail("block_scaling.scale",
              fmt::format("kind::{} takes {} scales, not '{}'", to_string(s.kind), scale, s.scale.name));
+    // UE8M0 E2M1 takes scale_vec::2X (kind::mxf4, or mxf4nvf4) and scale_vec::4X (mxf4nvf4 only).
+    const bool mxf4_4x = s.kind == BlockScaledKind::Mxf4 && s.scale_block == 16;
     const int scale_block = s.kind == BlockScaledKind::Nvfp4 ? 16 : 32;
-    if (s.scale_block != scale_block)
+    if (s.scale_block != scale_block && !mxf4_4x)
         fail("block_scaling.scale_block",
-             fmt::format("kind::{} scales blocks of {} k, got {}", to_string(s.kind), scale_block, s.scale_block));
+             fmt::format("kind::{} scales blocks of {} k{}, got {}", to_string(s.kind), scale_block,
+                         s.kind == BlockScaledKind::Mxf4 ? " (or 16: scale_vec::4X)" : "", s.scale_block));
     const int k = mxf8f6f4 ? 32 : 64;
     if (model.block_size != k)
         fail("block_size",

@@ -53,7 +53,7 @@ enum class AccumulationOrder {
 /// .kind::mxf8f6f4, .kind::mxf4, .kind::mxf4nvf4) an instruction takes.
 enum class BlockScaledKind {
     Mxf8f6f4,  ///< FP8, FP6 or FP4 elements, UE8M0 scales per 32 k, K = 32
-    Mxf4,  ///< E2M1 elements, UE8M0 scales per 32 k (scale_vec::2X), K = 64
+    Mxf4,  ///< E2M1 elements, UE8M0 scales per 32 k (scale_vec::2X) or per 16 (kind::mxf4nvf4 scale_vec::4X), K = 64
     Nvfp4,  ///< kind::mxf4nvf4: E2M1 elements, UE4M3 scales per 16 k (scale_vec::4X), K = 64
 };
 

@@ -91,14 +91,14 @@ AccumulationModel fp8_products_first_model(std::string_view input) {
 }
 
 /// Blackwell's block-scaled tcgen05.mma of `kind` on `element` values (block_scaled_fma.hpp): UE8M0
-/// scales per 32 k (UE4M3 per 16 for NVFP4), fp32 C and D.
-AccumulationModel block_scaled_model(std::string_view element, BlockScaledKind kind) {
+/// scales per `scale_block` k (UE4M3 per 16 for NVFP4), fp32 C and D.
+AccumulationModel block_scaled_model(std::string_view element, BlockScaledKind kind, int scale_block) {
     const bool nvfp4 = kind == BlockScaledKind::Nvfp4;
     AccumulationModel m = sequential_model(element, RoundingMode::NearestEven, "fp32");
     m.accumulator = rounding("fp32", RoundingMode::TowardZero);
     m.order = AccumulationOrder::BlockScaledFma;
     m.block_size = kind == BlockScaledKind::Mxf8f6f4 ? 32 : 64;
-    m.block_scaling = {kind, core::parse_format(nvfp4 ? "fp8_e4m3" : "e8m0"), nvfp4 ? 16 : 32};
+    m.block_scaling = {kind, core::parse_format(nvfp4 ? "fp8_e4m3" : "e8m0"), scale_block};
     validate(m);
     return m;
 }
@@ -116,6 +116,8 @@ void add_block_scaled_presets(const Add& add) {
         const char* element;
         BlockScaledKind kind;
         const char* what;
+        int scale_block = 32;  ///< NVFP4's 16 and scale_vec::4X's are given
+        const char* instruction = nullptr;  ///< the PTX kind, where it is not the model's kind
     };
     for (const BlockScaled& b : std::initializer_list<BlockScaled>{
              {"nvidia_b200_mxfp8", "fp8_e4m3", BlockScaledKind::Mxf8f6f4, "MXFP8 (E4M3 elements)"},
@@ -125,7 +127,9 @@ void add_block_scaled_presets(const Add& add) {
              {"nvidia_b200_mxf8f6f4_e2m1", "fp4_e2m1", BlockScaledKind::Mxf8f6f4,
               "MXFP4 (E2M1 elements) through kind::mxf8f6f4"},
              {"nvidia_b200_mxfp4", "fp4_e2m1", BlockScaledKind::Mxf4, "MXFP4 (E2M1 elements)"},
-             {"nvidia_b200_nvfp4", "fp4_e2m1", BlockScaledKind::Nvfp4, "NVFP4 (E2M1 elements, UE4M3 scales)"},
+             {"nvidia_b200_mxfp4_4x", "fp4_e2m1", BlockScaledKind::Mxf4,
+              "E2M1 elements with UE8M0 scales per 16 (scale_vec::4X)", 16, "mxf4nvf4"},
+             {"nvidia_b200_nvfp4", "fp4_e2m1", BlockScaledKind::Nvfp4, "NVFP4 (E2M1 elements, UE4M3 scales)", 16},
          }) {
         const bool nvfp4 = b.kind == BlockScaledKind::Nvfp4;
         const int k = b.kind == BlockScaledKind::Mxf8f6f4 ? 32 : 64;
@@ -151,9 +155,10 @@ void add_block_scaled_presets(const Add& add) {
                         "D the next C; C = -0 with no nonzero product gives +0, as the unscaled B200 word shows (the "
                         "published block-scaled model returns C); a sum beyond fp32's range gives an infinity, as "
                         "both published models compute (no B200 word has one).",
-                        to_string(b.kind), k, b.element, nvfp4 ? "UE4M3" : "UE8M0", nvfp4 ? 16 : 32, window, sf_tensor,
-                        nvfp4 ? "NVFP4 (Transformer Engine)" : "OCP MX"),
-            block_scaled_model(b.element, b.kind), PresetEvidence::HardwareData, {k});
+                        b.instruction ? b.instruction : to_string(b.kind), k, b.element, nvfp4 ? "UE4M3" : "UE8M0",
+                        b.scale_block, window, sf_tensor,
+                        nvfp4 ? "NVFP4 (Transformer Engine)" : fmt::format("OCP MX ({}-value blocks)", b.scale_block)),
+            block_scaled_model(b.element, b.kind, b.scale_block), PresetEvidence::HardwareData, {k});
     }
 }
 

@@ -25,7 +25,8 @@ namespace floatscope::emu {
 ///
 /// - kind::mxf8f6f4 (FP8/FP6/FP4 elements, UE8M0 scales per 32, K = 32): the unscaled tcgen05
 ///   window: q = max(R, r(C)) - 25, and every P_k and C is truncated to it on its own.
-/// - kind::mxf4 (E2M1 elements, UE8M0 scales per 32, K = 64): the products are summed exactly in
+/// - kind::mxf4 (E2M1 elements, UE8M0 scales per 32, K = 64; kind::mxf4nvf4 with UE8M0 scales per
+///   32 or, scale_vec::4X, per 16 computes the same): the products are summed exactly in
 ///   groups of 16 k (G_g). With C != 0 and r(C) >= R, q = r(C) - 35 and D sums trunc_q(C) and
 ///   every trunc_q(G_g). Otherwise q = max(R - 39, S - 35) and each group is truncated to
 ///   q_g = max(q, r(C) - 35) where C != 0 outranks the group's own largest r(P_k), else to q; when

@@ -72,7 +72,8 @@ BlockFormat matching_block_format(const AccumulationModel& model, const OperandQ
                              : element == "fp8_e5m2" ? "mxfp8_e5m2"
                              : element == "fp6_e2m3" ? "mxfp6_e2m3"
                                                      : "mxfp6_e3m2";
-    return parse_block_format(name);
+    // scale_vec::4X scales 16 values: the MX recipe on blocks of 16.
+    return parse_block_format(model.block_scaling.scale_block == 32 ? name : fmt::format("{}:block=16", name));
 }
 
 BlockScaledOperand quantize_rows(const BlockFormat& format, std::span<const double> a, std::size_t rows,

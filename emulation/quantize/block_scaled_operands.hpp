@@ -12,7 +12,7 @@ namespace floatscope::emu {
 
 /// The recipe that feeds a BlockScaledFma model's instruction: OCP MX with the model's element format
 /// and 32-value blocks for kind::mxf8f6f4 and kind::mxf4 (mxfp8_e4m3, mxfp6_e2m3, mxfp4, ...: the
-/// spec's floor rule and rne elements), NVFP4 as Transformer Engine computes it for kind::mxf4nvf4.
+/// spec's floor rule and rne elements; blocks of 16 for UE8M0 scale_vec::4X), NVFP4 as Transformer Engine computes it for kind::mxf4nvf4.
 /// `operand` is the model's x or y quantization (its element format).
 BlockFormat matching_block_format(const AccumulationModel& model, const OperandQuantization& operand);
 

@@ -64,6 +64,7 @@ TEST_CASE("every preset is valid, named once, and says where its parameters come
                              "nvidia_b200_mxfp6_e3m2",
                              "nvidia_b200_mxf8f6f4_e2m1",
                              "nvidia_b200_mxfp4",
+                             "nvidia_b200_mxfp4_4x",
                              "nvidia_b200_nvfp4",
                              "nvidia_h100_fp8_e5m2",
                              "google_tpu_mxu_bf16",

@@ -96,7 +96,7 @@ std::vector<double> chained_instructions(const emu::AccumulationModel& model, co
 
 const char* const block_scaled_presets[] = {
     "nvidia_b200_mxfp8",         "nvidia_b200_mxfp8_e5m2", "nvidia_b200_mxfp6_e2m3", "nvidia_b200_mxfp6_e3m2",
-    "nvidia_b200_mxf8f6f4_e2m1", "nvidia_b200_mxfp4",      "nvidia_b200_nvfp4",
+    "nvidia_b200_mxf8f6f4_e2m1", "nvidia_b200_mxfp4",      "nvidia_b200_mxfp4_4x",   "nvidia_b200_nvfp4",
 };
 
 }  // namespace

@@ -56,9 +56,10 @@ TEST_CASE("rows and columns are quantized block by block along k, a partial last
 }
 
 TEST_CASE("a policy's block-scaled product equals the MPFR model on the recipe's operands, tensor scales last") {
-    for (const char* name : {"nvidia_b200_nvfp4", "nvidia_b200_mxfp4", "nvidia_b200_mxfp8"}) {
+    for (const char* name : {"nvidia_b200_nvfp4", "nvidia_b200_mxfp4", "nvidia_b200_mxfp4_4x", "nvidia_b200_mxfp8"}) {
         INFO(name);
         const emu::AccumulationModel& model = emu::find_accumulation_preset(name).model;
+        CHECK(emu::matching_block_format(model, model.x).block_size == model.block_scaling.scale_block);
         const std::size_t m = 2, k = 80, n = 3;
         const std::vector<double> a = normal_values(m * k, 300, 2), b = normal_values(k * n, 0.01, 3);
         const std::vector<double> addend = normal_values(m * n, 1, 4);
