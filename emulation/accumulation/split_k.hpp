@@ -5,6 +5,7 @@
 #include <span>
 
 #include "emulation/accumulation/accumulation_model.hpp"
+#include "emulation/accumulation/block_scaled_gemm.hpp"
 
 namespace floatscope::emu {
 
@@ -25,9 +26,17 @@ core::FormatRounding split_k_accumulator(const AccumulationModel& model);
 /// split_k_accumulator (no epilogue); the partials are then summed in slice order, P_0 + P_1, then
 /// + P_2, ..., each addition rounded to split_k_accumulator, and the sum rounded once to the model's
 /// delivered format (its epilogue, else its output). parts = 1 is gemm itself. Block-scaled models,
-/// whose operands carry scales, are not split here. Throws floatscope::Error for parts < 1 or sizes
-/// that do not match.
+/// whose operands carry scales, take split_k_block_scaled_gemm. Throws floatscope::Error for parts < 1
+/// or sizes that do not match.
 void split_k_gemm(const AccumulationModel& model, std::span<const double> a, std::span<const double> b,
                   std::span<double> c, std::size_t m, std::size_t k, std::size_t n, std::size_t parts);
+
+/// split_k_gemm for a block-scaled model on operands with their scales (block_scaled_gemm.hpp): each
+/// slice of whole instructions (so of whole scale blocks) a block_scaled_gemm from +0 delivering
+/// fp32, the partials added in slice order in fp32 (rne), and once at the end the tensor scale, the
+/// model's output and its epilogue, as block_scaled_gemm ends (a GEMM applies alpha after its
+/// reduction). parts = 1 is block_scaled_gemm itself.
+void split_k_block_scaled_gemm(const AccumulationModel& model, ScaledMatrix a, ScaledMatrix b, std::span<double> c,
+                               std::size_t m, std::size_t k, std::size_t n, std::size_t parts, double tensor_scale = 1);
 
 }  // namespace floatscope::emu

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "emulation/accumulation/block_scaled_gemm.hpp"
 #include "emulation/accumulation/gemm.hpp"
+#include "emulation/accumulation/split_k.hpp"
 #include "emulation/quantize/element_codec.hpp"
 #include "emulation/quantize/mx.hpp"
 #include "emulation/quantize/nvfp4.hpp"
@@ -86,18 +87,40 @@ BlockScaledOperand quantize_columns(const BlockFormat& format, std::span<const d
     return transposed_scales(quantize_lines(format, b, columns, k, 1, columns), k, columns);
 }
 
-void block_scaled_product(const AccumulationModel& model, std::span<const double> a, std::span<const double> b,
-                          std::span<double> c, std::size_t m, std::size_t k, std::size_t n,
-                          std::span<const double> addend) {
+namespace {
+
+/// A and B quantized by a block-scaled model's recipe, checked against the product's sizes first.
+struct QuantizedOperands {
+    BlockScaledOperand a, b;
+};
+
+QuantizedOperands quantized_operands(const AccumulationModel& model, std::span<const double> a,
+                                     std::span<const double> b, std::size_t m, std::size_t k, std::size_t n) {
     if (a.size() != m * k || b.size() != k * n)
         throw Error(
             fmt::format("block-scaled product: A has {} entries and B {}; an {}x{} times {}x{} product needs "
                         "{} and {}",
                         a.size(), b.size(), m, k, k, n, m * k, k * n));
-    const BlockScaledOperand qa = quantize_rows(matching_block_format(model, model.x), a, m, k);
-    const BlockScaledOperand qb = quantize_columns(matching_block_format(model, model.y), b, k, n);
-    block_scaled_gemm(model, {qa.elements, qa.scales}, {qb.elements, qb.scales}, c, m, k, n, addend,
-                      qa.tensor_scale * qb.tensor_scale);
+    return {quantize_rows(matching_block_format(model, model.x), a, m, k),
+            quantize_columns(matching_block_format(model, model.y), b, k, n)};
+}
+
+}  // namespace
+
+void block_scaled_product(const AccumulationModel& model, std::span<const double> a, std::span<const double> b,
+                          std::span<double> c, std::size_t m, std::size_t k, std::size_t n,
+                          std::span<const double> addend) {
+    const QuantizedOperands q = quantized_operands(model, a, b, m, k, n);
+    block_scaled_gemm(model, {q.a.elements, q.a.scales}, {q.b.elements, q.b.scales}, c, m, k, n, addend,
+                      q.a.tensor_scale * q.b.tensor_scale);
+}
+
+void split_k_matrix_product(const AccumulationModel& model, std::span<const double> a, std::span<const double> b,
+                            std::span<double> c, std::size_t m, std::size_t k, std::size_t n, std::size_t parts) {
+    if (model.order != AccumulationOrder::BlockScaledFma) return split_k_gemm(model, a, b, c, m, k, n, parts);
+    const QuantizedOperands q = quantized_operands(model, a, b, m, k, n);
+    split_k_block_scaled_gemm(model, {q.a.elements, q.a.scales}, {q.b.elements, q.b.scales}, c, m, k, n, parts,
+                              q.a.tensor_scale * q.b.tensor_scale);
 }
 
 void matrix_product(const AccumulationModel& model, std::span<const double> a, std::span<const double> b,

@@ -12,8 +12,8 @@ namespace floatscope::emu {
 
 /// The recipe that feeds a BlockScaledFma model's instruction: OCP MX with the model's element format
 /// and 32-value blocks for kind::mxf8f6f4 and kind::mxf4 (mxfp8_e4m3, mxfp6_e2m3, mxfp4, ...: the
-/// spec's floor rule and rne elements; blocks of 16 for UE8M0 scale_vec::4X), NVFP4 as Transformer Engine computes it for kind::mxf4nvf4.
-/// `operand` is the model's x or y quantization (its element format).
+/// spec's floor rule and rne elements; blocks of 16 for UE8M0 scale_vec::4X), NVFP4 as Transformer Engine computes it
+/// for kind::mxf4nvf4. `operand` is the model's x or y quantization (its element format).
 BlockFormat matching_block_format(const AccumulationModel& model, const OperandQuantization& operand);
 
 /// A matrix operand in block-scaled form: element values, one scale value per block along k, and
@@ -45,5 +45,10 @@ void block_scaled_product(const AccumulationModel& model, std::span<const double
 void matrix_product(const AccumulationModel& model, std::span<const double> a, std::span<const double> b,
                     std::span<double> c, std::size_t m, std::size_t k, std::size_t n,
                     std::span<const double> addend = {});
+
+/// matrix_product as split-K in `parts` slices of k (split_k.hpp): a block-scaled model's operands
+/// quantized once, whole, by its recipe, then split_k_block_scaled_gemm; split_k_gemm for every other.
+void split_k_matrix_product(const AccumulationModel& model, std::span<const double> a, std::span<const double> b,
+                            std::span<double> c, std::size_t m, std::size_t k, std::size_t n, std::size_t parts);
 
 }  // namespace floatscope::emu

@@ -222,11 +222,6 @@ public:
         core::round_array(storage.format, storage.mode, operands.b, operands.b, &random);
         const AccumulationModel model = policy.matmul_model();
         const auto split = static_cast<std::size_t>(parameters.integer("split-k"));
-        if (split > 1 && model.order == AccumulationOrder::BlockScaledFma)
-            throw Error(
-                fmt::format("parameter 'split-k': {} splits a block-scaled preset's k, whose operands carry "
-                            "scales per block; give split-k=1",
-                            split));
         const double storage_u = storage_roundoff(storage);  // the operands are doubles
         const core::FormatSpec& delivered = delivered_rounding(model).format;
         const double largest = core::format_properties(delivered).max_finite;
@@ -235,8 +230,8 @@ public:
             TraceRegion& region = trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k), delivered);
             region.values.resize(operands.m * operands.n);
             if (split > 1)
-                split_k_gemm(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k, operands.n,
-                             split);
+                split_k_matrix_product(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k,
+                                       operands.n, split);
             else
                 matrix_product(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k,
                                operands.n);

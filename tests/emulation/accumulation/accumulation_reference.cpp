@@ -471,6 +471,33 @@ double ref_block_scaled_dot(const AccumulationModel& model, const std::vector<do
     return finish(model, acc, tensor_scale);
 }
 
+double ref_block_scaled_split_k(const AccumulationModel& model, const std::vector<double>& x,
+                                const std::vector<double>& x_scales, const std::vector<double>& y,
+                                const std::vector<double>& y_scales, std::size_t slice, double tensor_scale) {
+    AccumulationModel partial = model;
+    partial.output = {core::parse_format("fp32"), core::RoundingMode::NearestEven};
+    const auto block = static_cast<std::size_t>(model.block_scaling.scale_block);
+    Number sum = number(0);
+    for (std::size_t begin = 0; begin < x.size(); begin += slice) {
+        const std::size_t end = std::min(x.size(), begin + slice);
+        const auto first = static_cast<std::ptrdiff_t>(begin / block),
+                   last = static_cast<std::ptrdiff_t>((end + block - 1) / block);
+        const double p = ref_block_scaled_dot(
+            partial, {x.begin() + static_cast<std::ptrdiff_t>(begin), x.begin() + static_cast<std::ptrdiff_t>(end)},
+            {x_scales.begin() + first, x_scales.begin() + last},
+            {y.begin() + static_cast<std::ptrdiff_t>(begin), y.begin() + static_cast<std::ptrdiff_t>(end)},
+            {y_scales.begin() + first, y_scales.begin() + last});
+        if (begin == 0) {
+            sum = number(p);  // the first partial as it is (a -0 kept)
+            continue;
+        }
+        Number term = number(p);
+        mpfr_add(sum->get(), sum->get(), term->get(), MPFR_RNDN);  // two fp32 values: exact in 2200 bits
+        sum = number(rounded(partial.output, sum->get()));
+    }
+    return finish(model, mpfr_get_d(sum->get(), MPFR_RNDN), tensor_scale);
+}
+
 bool same_result(double a, double b) {
     if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
     return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);

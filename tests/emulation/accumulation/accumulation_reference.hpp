@@ -25,6 +25,13 @@ double ref_block_scaled_dot(const emu::AccumulationModel& model, const std::vect
                             const std::vector<double>& x_scales, const std::vector<double>& y,
                             const std::vector<double>& y_scales, double c = 0, double tensor_scale = 1);
 
+/// The split-K of ref_block_scaled_dot (split_k_block_scaled_gemm): each slice of `slice` k (whole
+/// scale blocks) from +0 with fp32 results (rne), the slices added in order in fp32 (rne), the sum
+/// times tensor_scale rounded once to the output.
+double ref_block_scaled_split_k(const emu::AccumulationModel& model, const std::vector<double>& x,
+                                const std::vector<double>& x_scales, const std::vector<double>& y,
+                                const std::vector<double>& y_scales, std::size_t slice, double tensor_scale = 1);
+
 /// Equal as results: the same double (the sign of zero included), or both NaN.
 bool same_result(double a, double b);
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/catalog.hpp"
+#include "core/codec.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/preset_chaining.hpp"
@@ -71,6 +72,58 @@ TEST_CASE("split-K slices whole instructions and sums the partials in k order, a
                 }
                 CHECK(test::same_result(c[i * n + j], test::ref_round(bf16.format, sum, bf16.mode).value));
             }
+    }
+}
+
+TEST_CASE(
+    "block-scaled split-K: slices of whole scale blocks from +0, fp32 partials in k order, the tensor scale last") {
+    std::mt19937_64 random(41);
+    for (const char* name : {"nvidia_b200_mxfp8", "nvidia_b200_mxfp4", "nvidia_b200_mxfp4_4x", "nvidia_b200_nvfp4"}) {
+        INFO(name);
+        const emu::AccumulationModel& model = emu::find_accumulation_preset(name).model;
+        const core::FormatSpec& element = model.x.rounding.format;
+        const auto block = static_cast<std::size_t>(model.block_scaling.scale_block);
+        const std::size_t m = 2, n = 3, k = 5 * static_cast<std::size_t>(model.block_size) + 16, parts = 3;
+        const std::size_t blocks = (k + block - 1) / block;
+        // Finite element codes, and scales across 2^13 (UE4M3) or 2^40 (UE8M0), so that the slices' fp32
+        // partials round when they are added.
+        auto element_value = [&] {
+            for (;;) {
+                const double v =
+                    core::decode_bits(element, random() % (std::uint64_t{1} << element.total_bits())).value;
+                if (std::isfinite(v)) return v;
+            }
+        };
+        const bool nvfp4 = model.block_scaling.kind == emu::BlockScaledKind::Nvfp4;
+        auto scale = [&] {
+            return core::decode_bits(model.block_scaling.scale, nvfp4 ? 0x10 + random() % 0x68 : 110 + random() % 40)
+                .value;
+        };
+        std::vector<double> a(m * k), b(k * n), sa(m * blocks), sb(blocks * n), c(m * n), whole(m * n);
+        for (double& v : a) v = element_value();
+        for (double& v : b) v = element_value();
+        for (double& s : sa) s = scale();
+        for (double& s : sb) s = scale();
+        const double tensor_scale = 0.75;
+        emu::split_k_block_scaled_gemm(model, {a, sa}, {b, sb}, c, m, k, n, parts, tensor_scale);
+        emu::split_k_block_scaled_gemm(model, {a, sa}, {b, sb}, whole, m, k, n, 1, tensor_scale);
+        const std::size_t slice = emu::split_k_slice(model, k, parts);
+        CHECK(slice % static_cast<std::size_t>(model.block_size) == 0);
+        std::size_t differ_from_whole = 0;
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                std::vector<double> x(a.begin() + static_cast<std::ptrdiff_t>(i * k),
+                                      a.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+                std::vector<double> xs(sa.begin() + static_cast<std::ptrdiff_t>(i * blocks),
+                                       sa.begin() + static_cast<std::ptrdiff_t>((i + 1) * blocks));
+                std::vector<double> y, ys;
+                for (std::size_t t = 0; t < k; ++t) y.push_back(b[t * n + j]);
+                for (std::size_t s = 0; s < blocks; ++s) ys.push_back(sb[s * n + j]);
+                CHECK(test::same_result(c[i * n + j],
+                                        test::ref_block_scaled_split_k(model, x, xs, y, ys, slice, tensor_scale)));
+                differ_from_whole += !test::same_result(c[i * n + j], whole[i * n + j]);
+            }
+        CHECK(differ_from_whole > 0);  // the drawn sums do round differently when split
     }
 }
 

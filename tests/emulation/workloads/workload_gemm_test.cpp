@@ -15,9 +15,12 @@
 #include "core/format_properties.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/accumulation/split_k.hpp"
+#include "emulation/quantize/block_scaled_operands.hpp"
 #include "emulation/simulation/workload.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "tests/core/mpfr_reference.hpp"
+#include "tests/emulation/accumulation/accumulation_reference.hpp"
 
 namespace {
 
@@ -155,7 +158,8 @@ TEST_CASE("gemm under an FP8 preset keeps what entered e4m3 beside its outputs' 
     // Operands in the outputs' own format, or block-scaled (each block's scale sets its range): none.
     for (const char* policy : {"fp16", "bf16; matmul = nvidia_b200_nvfp4"}) {
         INFO(policy);
-        const Trace other = run_gemm(policy, {"m=3", "n=2", "k=64", "seed=5"});  // held: a temporary ends before the loop
+        const Trace other =
+            run_gemm(policy, {"m=3", "n=2", "k=64", "seed=5"});  // held: a temporary ends before the loop
         for (const auto& region : other.regions()) CHECK_FALSE(region.operands);
     }
 }
@@ -283,4 +287,34 @@ TEST_CASE("gemm with a binary128 accumulator delivers the exact products' sums r
     int differing = 0;
     for (std::size_t e = 0; e < 6; ++e) differing += fp64.regions()[0].values[e] != trace.regions()[2].values[e];
     CHECK(differing > 0);
+}
+
+TEST_CASE(
+    "split-k splits a block-scaled policy's product: the recipe's operands, slices as the MPFR reference sums them",
+    "[workload][gemm]") {
+    const char* const policy = "fp32; matmul = nvidia_b200_mxfp8";
+    const std::size_t m = 3, n = 2, k = 300, parts = 3;
+    const Trace trace = run_gemm(policy, {"m=3", "n=2", "k=300", "seed=5", "split-k=3"});
+    REQUIRE(trace.regions().size() == 1);
+    const floatscope::emu::AccumulationModel model = parse_policy(policy).matmul_model();
+    const Inputs in = documented_inputs(5, m, n, k);
+    std::vector<double> a(in.a.size()), b(in.b.size());  // rounded to the fp32 storage
+    for (std::size_t e = 0; e < a.size(); ++e) a[e] = static_cast<float>(in.a[e]);
+    for (std::size_t e = 0; e < b.size(); ++e) b[e] = static_cast<float>(in.b[e]);
+    const auto qa = floatscope::emu::quantize_rows(floatscope::emu::matching_block_format(model, model.x), a, m, k);
+    const auto qb = floatscope::emu::quantize_columns(floatscope::emu::matching_block_format(model, model.y), b, k, n);
+    const std::size_t blocks = qa.scales.size() / m, slice = floatscope::emu::split_k_slice(model, k, parts);
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            std::vector<double> x(qa.elements.begin() + static_cast<std::ptrdiff_t>(i * k),
+                                  qa.elements.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+            std::vector<double> xs(qa.scales.begin() + static_cast<std::ptrdiff_t>(i * blocks),
+                                   qa.scales.begin() + static_cast<std::ptrdiff_t>((i + 1) * blocks));
+            std::vector<double> y, ys;
+            for (std::size_t t = 0; t < k; ++t) y.push_back(qb.elements[t * n + j]);
+            for (std::size_t s = 0; s < blocks; ++s) ys.push_back(qb.scales[s * n + j]);
+            CHECK(floatscope::test::same_result(trace.regions()[0].values[i * n + j],
+                                                floatscope::test::ref_block_scaled_split_k(
+                                                    model, x, xs, y, ys, slice, qa.tensor_scale * qb.tensor_scale)));
+        }
 }
