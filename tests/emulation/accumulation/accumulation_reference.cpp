@@ -471,6 +471,19 @@ double ref_block_scaled_dot(const AccumulationModel& model, const std::vector<do
     return finish(model, acc, tensor_scale);
 }
 
+BlockScaledEntry block_scaled_entry(const std::vector<double>& a, const std::vector<double>& a_scales,
+                                    const std::vector<double>& b, const std::vector<double>& b_scales, std::size_t k,
+                                    std::size_t n, std::size_t i, std::size_t j) {
+    const std::size_t blocks = b_scales.size() / n;
+    BlockScaledEntry e;
+    e.x.assign(a.begin() + static_cast<std::ptrdiff_t>(i * k), a.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+    e.x_scales.assign(a_scales.begin() + static_cast<std::ptrdiff_t>(i * blocks),
+                      a_scales.begin() + static_cast<std::ptrdiff_t>((i + 1) * blocks));
+    for (std::size_t t = 0; t < k; ++t) e.y.push_back(b[t * n + j]);
+    for (std::size_t s = 0; s < blocks; ++s) e.y_scales.push_back(b_scales[s * n + j]);
+    return e;
+}
+
 double ref_block_scaled_split_k(const AccumulationModel& model, const std::vector<double>& x,
                                 const std::vector<double>& x_scales, const std::vector<double>& y,
                                 const std::vector<double>& y_scales, std::size_t slice, double tensor_scale) {

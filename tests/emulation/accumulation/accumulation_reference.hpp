@@ -25,6 +25,15 @@ double ref_block_scaled_dot(const emu::AccumulationModel& model, const std::vect
                             const std::vector<double>& x_scales, const std::vector<double>& y,
                             const std::vector<double>& y_scales, double c = 0, double tensor_scale = 1);
 
+/// Entry (i, j)'s operands of a block-scaled product (block_scaled_gemm.hpp's layout): row i of A
+/// (m x k elements, m x blocks scales) and column j of B (k x n elements, blocks x n scales).
+struct BlockScaledEntry {
+    std::vector<double> x, x_scales, y, y_scales;
+};
+BlockScaledEntry block_scaled_entry(const std::vector<double>& a, const std::vector<double>& a_scales,
+                                    const std::vector<double>& b, const std::vector<double>& b_scales, std::size_t k,
+                                    std::size_t n, std::size_t i, std::size_t j);
+
 /// The split-K of ref_block_scaled_dot (split_k_block_scaled_gemm): each slice of `slice` k (whole
 /// scale blocks) from +0 with fp32 results (rne), the slices added in order in fp32 (rne), the sum
 /// times tensor_scale rounded once to the output.

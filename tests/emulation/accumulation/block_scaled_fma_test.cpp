@@ -199,15 +199,9 @@ TEST_CASE("block-scaled GEMMs equal the MPFR reference of the model on drawn and
             emu::block_scaled_gemm(model, {a, sa}, {b, sb}, d, m, k, n, c, tensor_scale);
             for (std::size_t i = 0; i < m; ++i)
                 for (std::size_t j = 0; j < n; ++j) {
-                    std::vector<double> row(a.begin() + static_cast<std::ptrdiff_t>(i * k),
-                                            a.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
-                    std::vector<double> row_scales(sa.begin() + static_cast<std::ptrdiff_t>(i * blocks),
-                                                   sa.begin() + static_cast<std::ptrdiff_t>((i + 1) * blocks));
-                    std::vector<double> column, column_scales;
-                    for (std::size_t t = 0; t < k; ++t) column.push_back(b[t * n + j]);
-                    for (std::size_t s = 0; s < blocks; ++s) column_scales.push_back(sb[s * n + j]);
-                    const double expected = test::ref_block_scaled_dot(model, row, row_scales, column, column_scales,
-                                                                       c[i * n + j], tensor_scale);
+                    const test::BlockScaledEntry e = test::block_scaled_entry(a, sa, b, sb, k, n, i, j);
+                    const double expected =
+                        test::ref_block_scaled_dot(model, e.x, e.x_scales, e.y, e.y_scales, c[i * n + j], tensor_scale);
                     INFO("trial " << trial << " entry " << i << "," << j << ": " << d[i * n + j] << " vs " << expected);
                     CHECK(test::same_result(d[i * n + j], expected));
                 }

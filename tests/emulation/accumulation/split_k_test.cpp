@@ -112,15 +112,9 @@ TEST_CASE(
         std::size_t differ_from_whole = 0;
         for (std::size_t i = 0; i < m; ++i)
             for (std::size_t j = 0; j < n; ++j) {
-                std::vector<double> x(a.begin() + static_cast<std::ptrdiff_t>(i * k),
-                                      a.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
-                std::vector<double> xs(sa.begin() + static_cast<std::ptrdiff_t>(i * blocks),
-                                       sa.begin() + static_cast<std::ptrdiff_t>((i + 1) * blocks));
-                std::vector<double> y, ys;
-                for (std::size_t t = 0; t < k; ++t) y.push_back(b[t * n + j]);
-                for (std::size_t s = 0; s < blocks; ++s) ys.push_back(sb[s * n + j]);
-                CHECK(test::same_result(c[i * n + j],
-                                        test::ref_block_scaled_split_k(model, x, xs, y, ys, slice, tensor_scale)));
+                const test::BlockScaledEntry e = test::block_scaled_entry(a, sa, b, sb, k, n, i, j);
+                CHECK(test::same_result(c[i * n + j], test::ref_block_scaled_split_k(model, e.x, e.x_scales, e.y,
+                                                                                     e.y_scales, slice, tensor_scale)));
                 differ_from_whole += !test::same_result(c[i * n + j], whole[i * n + j]);
             }
         CHECK(differ_from_whole > 0);  // the drawn sums do round differently when split

@@ -67,18 +67,13 @@ TEST_CASE("a policy's block-scaled product equals the MPFR model on the recipe's
         emu::matrix_product(model, a, b, c, m, k, n, addend);
         const emu::BlockScaledOperand qa = emu::quantize_rows(emu::matching_block_format(model, model.x), a, m, k);
         const emu::BlockScaledOperand qb = emu::quantize_columns(emu::matching_block_format(model, model.y), b, k, n);
-        const std::size_t blocks = qa.scales.size() / m;
         for (std::size_t i = 0; i < m; ++i)
             for (std::size_t j = 0; j < n; ++j) {
-                std::vector<double> x(qa.elements.begin() + static_cast<std::ptrdiff_t>(i * k),
-                                      qa.elements.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
-                std::vector<double> xs(qa.scales.begin() + static_cast<std::ptrdiff_t>(i * blocks),
-                                       qa.scales.begin() + static_cast<std::ptrdiff_t>((i + 1) * blocks));
-                std::vector<double> y, ys;
-                for (std::size_t t = 0; t < k; ++t) y.push_back(qb.elements[t * n + j]);
-                for (std::size_t s = 0; s < blocks; ++s) ys.push_back(qb.scales[s * n + j]);
-                CHECK(test::same_result(c[i * n + j], test::ref_block_scaled_dot(model, x, xs, y, ys, addend[i * n + j],
-                                                                                 qa.tensor_scale * qb.tensor_scale)));
+                const test::BlockScaledEntry e =
+                    test::block_scaled_entry(qa.elements, qa.scales, qb.elements, qb.scales, k, n, i, j);
+                CHECK(test::same_result(
+                    c[i * n + j], test::ref_block_scaled_dot(model, e.x, e.x_scales, e.y, e.y_scales, addend[i * n + j],
+                                                             qa.tensor_scale * qb.tensor_scale)));
             }
         // The scales carry the magnitudes: a relative error of FP4/FP8's order, where the elements
         // alone (unit scales, dot on plain values) would saturate at 6 or 448.

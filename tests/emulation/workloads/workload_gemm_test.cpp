@@ -303,18 +303,14 @@ TEST_CASE(
     for (std::size_t e = 0; e < b.size(); ++e) b[e] = static_cast<float>(in.b[e]);
     const auto qa = floatscope::emu::quantize_rows(floatscope::emu::matching_block_format(model, model.x), a, m, k);
     const auto qb = floatscope::emu::quantize_columns(floatscope::emu::matching_block_format(model, model.y), b, k, n);
-    const std::size_t blocks = qa.scales.size() / m, slice = floatscope::emu::split_k_slice(model, k, parts);
+    const std::size_t slice = floatscope::emu::split_k_slice(model, k, parts);
     for (std::size_t i = 0; i < m; ++i)
         for (std::size_t j = 0; j < n; ++j) {
-            std::vector<double> x(qa.elements.begin() + static_cast<std::ptrdiff_t>(i * k),
-                                  qa.elements.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
-            std::vector<double> xs(qa.scales.begin() + static_cast<std::ptrdiff_t>(i * blocks),
-                                   qa.scales.begin() + static_cast<std::ptrdiff_t>((i + 1) * blocks));
-            std::vector<double> y, ys;
-            for (std::size_t t = 0; t < k; ++t) y.push_back(qb.elements[t * n + j]);
-            for (std::size_t s = 0; s < blocks; ++s) ys.push_back(qb.scales[s * n + j]);
-            CHECK(floatscope::test::same_result(trace.regions()[0].values[i * n + j],
-                                                floatscope::test::ref_block_scaled_split_k(
-                                                    model, x, xs, y, ys, slice, qa.tensor_scale * qb.tensor_scale)));
+            const auto e =
+                floatscope::test::block_scaled_entry(qa.elements, qa.scales, qb.elements, qb.scales, k, n, i, j);
+            CHECK(floatscope::test::same_result(
+                trace.regions()[0].values[i * n + j],
+                floatscope::test::ref_block_scaled_split_k(model, e.x, e.x_scales, e.y, e.y_scales, slice,
+                                                           qa.tensor_scale * qb.tensor_scale)));
         }
 }
