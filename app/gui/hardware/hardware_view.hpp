@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/npy.hpp"
-#include "emulation/accumulation/hardware_comparison.hpp"
+#include "emulation/quantize/hardware_comparison.hpp"
 
 class QBoxLayout;
 class QComboBox;

@@ -1,5 +1,5 @@
-// Hardware comparison: gemm under each preset, the exact product in MPFR, ulps and bitwise disagreements.
-#include "emulation/accumulation/hardware_comparison.hpp"
+// Hardware comparison: each preset's matrix product (block-scaled ones through their recipe), the exact product in MPFR, ulps and bitwise disagreements.
+#include "emulation/quantize/hardware_comparison.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -14,7 +14,7 @@
 #include "core/format.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
-#include "emulation/accumulation/gemm.hpp"
+#include "emulation/quantize/block_scaled_operands.hpp"
 
 namespace floatscope::emu {
 
@@ -75,7 +75,7 @@ HardwareComparison compare_hardware(std::span<const double> a, std::span<const d
     for (const std::string& name : presets) {
         const AccumulationModel& model = find_accumulation_preset(name).model;
         std::vector<double> d(m * n);
-        gemm(model, a, b, d, m, k, n);
+        matrix_product(model, a, b, d, m, k, n);
         std::vector<double> ulps(m * n);
         for (std::size_t e = 0; e < d.size(); ++e)
             ulps[e] = model.output.format.kind == core::FormatKind::Binary

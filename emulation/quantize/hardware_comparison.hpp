@@ -8,8 +8,9 @@
 
 namespace floatscope::emu {
 
-/// D = A B under each preset (its own input quantization, block FMA and output), against the exact
-/// product of the given A and B.
+/// D = A B under each preset (its own input quantization, block FMA and output; a block-scaled
+/// preset's operands quantized by its recipe, as a policy's matmul does), against the exact product
+/// of the given A and B.
 struct HardwareComparison {
     std::size_t m = 0, k = 0, n = 0;
     std::vector<std::string> presets;

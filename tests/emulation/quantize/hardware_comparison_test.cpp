@@ -1,4 +1,4 @@
-// Tests of hardware_comparison.hpp: each preset's D as its model defines it, ulps from the MPFR product, disagreements.
+// Tests of hardware_comparison.hpp: each preset's D as its model (and a block-scaled one's recipe) defines it, ulps from the MPFR product, disagreements.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
-#include "emulation/accumulation/hardware_comparison.hpp"
+#include "emulation/quantize/hardware_comparison.hpp"
 #include "tests/core/mpfr_reference.hpp"
 #include "tests/emulation/accumulation/accumulation_reference.hpp"
 
@@ -66,6 +66,19 @@ TEST_CASE("each preset's results are its model's, the exact product is MPFR's") 
     for (std::size_t p = 0; p < presets.size(); ++p)
         for (double u : c.ulps[p]) CHECK(std::isfinite(u));
     CHECK(emu::hardware_entries_csv(c).find("row,column,exact,distinct_results,nvidia_v100_fp16,") == 0);
+}
+
+TEST_CASE("a block-scaled preset multiplies its recipe's quantized operands, not the raw values at scale 1") {
+    // One block of 32: A's row all 600, B's column all 1. The OCP MX recipe (E4M3 elements, emax 8)
+    // gives A the scale 2^(floor(log2 600) - 8) = 2: 600 / 2 = 300 rounds to 288 (spacing 32 in
+    // [256, 512)), so each product is 576 and D = 32 * 576 = 18432; B's scale 2^-8 holds 1 exactly.
+    // At scale 1, 600 lies past E4M3's 448: saturated or NaN, never 18432.
+    const std::size_t k = 32;
+    const std::vector<double> a(k, 600.0), b(k, 1.0);
+    const auto c = emu::compare_hardware(a, b, 1, k, 1, {"nvidia_b200_mxfp8"});
+    CHECK(c.exact[0] == 19200);
+    CHECK(c.results[0][0] == 18432);
+    CHECK(c.ulps[0][0] == (18432.0 - 19200.0) / std::ldexp(1.0, 14 - 23));
 }
 
 TEST_CASE("a hardware comparison refuses what it cannot do") {
