@@ -11,6 +11,11 @@ def init(name, array):
     return numpy_helper.from_array(np.asarray(array), name)
 
 
+def node(op, inputs, outputs, **attributes):
+    """A node named after its op and first output, as an exporter names them."""
+    return helper.make_node(op, inputs, outputs, name=f"{op}_{outputs[0]}", **attributes)
+
+
 def value(name, elem=TensorProto.FLOAT, shape=None):
     return helper.make_tensor_value_info(name, elem, shape)
 

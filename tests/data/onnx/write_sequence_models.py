@@ -31,7 +31,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-from model_files import ModelFiles, init, value
+from model_files import ModelFiles, init, node, value
 
 if len(sys.argv) != 2:
     sys.exit(__doc__)
@@ -41,10 +41,6 @@ model, data = files.model, files.data
 rng = np.random.default_rng(3611)
 f32 = np.float32
 FLOAT, INT64 = TensorProto.FLOAT, TensorProto.INT64
-
-
-def node(op, inputs, outputs, **attributes):
-    return helper.make_node(op, inputs, outputs, name=f"{op}_{outputs[0]}", **attributes)
 
 
 # ---- sequence_ops_opset11 --------------------------------------------------------------------------------

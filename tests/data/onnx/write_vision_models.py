@@ -28,9 +28,9 @@ import math
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper
+from onnx import TensorProto
 
-from model_files import ModelFiles
+from model_files import ModelFiles, node
 
 if len(sys.argv) != 2:
     sys.exit(__doc__)
@@ -39,10 +39,6 @@ model, data = files.model, files.data
 rng = np.random.default_rng(3616)
 f32 = np.float32
 FLOAT, INT64 = TensorProto.FLOAT, TensorProto.INT64
-
-
-def node(op, inputs, outputs, **attributes):
-    return helper.make_node(op, inputs, outputs, name=f"{op}_{outputs[0]}", **attributes)
 
 
 # ---- NonMaxSuppression -----------------------------------------------------------------------------------
