@@ -56,6 +56,9 @@ std::string OperatorTable::unsupported_reason(const Node& node, int opset) const
     if (d.version != 0 && d.version < oldest)
         return fmt::format("FloatScope evaluates {}'s definitions from {}-{} (opset {}) on", node.op_type, node.op_type,
                            oldest, min_supported_opset);
+    if (d.version != 0 && d.op->evaluated_to != 0 && d.version > d.op->evaluated_to)
+        return fmt::format("FloatScope evaluates {}'s definitions to {}-{}, not {}-{}", node.op_type, node.op_type,
+                           d.op->evaluated_to, node.op_type, d.version);
     if (d.version != 0) return {};
     if (d.op->deprecated_from != 0 && opset >= d.op->deprecated_from)
         return fmt::format("ONNX deprecates {} from opset {} on", node.op_type, d.op->deprecated_from);

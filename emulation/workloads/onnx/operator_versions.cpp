@@ -1,7 +1,12 @@
 // The table of ONNX operator definitions by version. Each op lists every since_version ONNX gives it
-// up to opset 18 (onnx 1.12's schemas for 1 to 17, ONNX 1.13's changelog for 18: the Reduce ops but
-// ReduceSum, Pad, ScatterElements, ScatterND and Split); the changes that follow say how an older
-// definition differs from the newest, which the kernels in operators/ implement.
+// up to opset 21 (onnx 1.12's schemas for 1 to 17; ONNX's changelog for 18: the Reduce ops but
+// ReduceSum, Pad, ScatterElements, ScatterND and Split; 19, ONNX 1.14: AveragePool, Cast, CastLike,
+// Constant, DequantizeLinear, Equal, Identity, If, Loop, Pad, QuantizeLinear, Reshape, Resize, Scan,
+// Shape, Size; 20, ONNX 1.15: ConstantOfShape, DFT, Gelu, GridSample, IsInf, IsNaN, ReduceMax,
+// ReduceMin; 21, ONNX 1.16: Cast, CastLike, Constant, ConstantOfShape, DequantizeLinear, Flatten,
+// GroupNormalization, Identity, If, Loop, Pad, QLinearMatMul, QuantizeLinear, Reshape, Scan, Shape,
+// Size, Squeeze, Transpose, Unsqueeze: most add element types only); the changes that follow say
+// how an older definition differs from the newest the kernels in operators/ implement.
 #include "emulation/workloads/onnx/operator_versions.hpp"
 
 #include <algorithm>
@@ -37,13 +42,14 @@ std::vector<OperatorVersions> all_operators() {
         {"Asinh", {9}},
         {"Atan", {7}},
         {"Atanh", {9}},
-        {"AveragePool", {1, 7, 10, 11}},
+        {"AveragePool", {1, 7, 10, 11, 19}},
         // BatchNormalization-9 drops spatial (always 1 from then on).
         {"BatchNormalization", {1, 6, 7, 9, 14, 15}, {{9, {}, Adapter::SpatialAttribute}}},
         {"BitShift", {11}},
         {"BlackmanWindow", {17}},
-        {"Cast", {1, 6, 9, 13}},
-        {"CastLike", {15}},
+        // Cast-19, CastLike-19: the float8 types and saturate; 21: int4, uint4 (ONNX 1.14 and 1.16 changelogs).
+        {"Cast", {1, 6, 9, 13, 19, 21}},
+        {"CastLike", {15, 19, 21}},
         {"Ceil", {1, 6, 13}},
         {"Celu", {12}},
         // Clip-11: min and max are inputs, no longer attributes.
@@ -53,15 +59,16 @@ std::vector<OperatorVersions> all_operators() {
         {"Compress", {9, 11}},
         {"Concat", {1, 4, 11, 13}},
         {"ConcatFromSequence", {11}},
-        {"Constant", {1, 9, 11, 12, 13}},
-        {"ConstantOfShape", {9}},
+        {"Constant", {1, 9, 11, 12, 13, 19, 21}},
+        {"ConstantOfShape", {9, 20, 21}},
         {"Conv", {1, 11}},
         {"ConvTranspose", {1, 11}},
         {"ConvInteger", {10}},
         {"Cos", {7}},
         {"Cosh", {9}},
         {"CumSum", {11, 14}},
-        {"DFT", {17}},
+        // DFT-20 takes axis as input 2 (its attribute at 17, default 1; 20's default -2): not evaluated.
+        {"DFT", {17, 20}, {}, 0, false, {}, 17},
         {"DepthToSpace", {1, 11, 13}},
         {"Det", {11}},
         // DequantizeLinear-13 and QuantizeLinear-13: per-axis (axis); 19: float8 types (QuantizeLinear's
@@ -73,12 +80,12 @@ std::vector<OperatorVersions> all_operators() {
         {"DynamicQuantizeLinear", {11}},
         {"Einsum", {12}},
         {"Elu", {1, 6}},
-        {"Equal", {1, 7, 11, 13}},
+        {"Equal", {1, 7, 11, 13, 19}},
         {"Erf", {9, 13}},
         {"Exp", {1, 6, 13}},
         {"Expand", {8, 13}},
         {"EyeLike", {9}},
-        {"Flatten", {1, 9, 11, 13}},
+        {"Flatten", {1, 9, 11, 13, 21}},
         {"Floor", {1, 6, 13}},
         {"Gather", {1, 11, 13}},
         {"GatherElements", {11, 13}},
@@ -89,7 +96,8 @@ std::vector<OperatorVersions> all_operators() {
         {"GlobalAveragePool", {1}},
         {"GlobalMaxPool", {1}},
         {"Greater", {1, 7, 9, 13}},
-        {"GridSample", {16}},  // opset 16 (ONNX 1.11); GridSample-20's N-D definition is past the opsets read
+        // GridSample-20: N-D, and its modes renamed (linear, cubic for bilinear, bicubic): not evaluated.
+        {"GridSample", {16, 20}, {}, 0, false, {}, 16},
         // GRU-7, LSTM-7, RNN-7 drop the output_sequence attribute (always on since); 14 adds layout.
         {"GRU", {1, 3, 7, 14}},
         {"GreaterOrEqual", {12, 16}},
@@ -98,13 +106,13 @@ std::vector<OperatorVersions> all_operators() {
         {"Hardmax", {1, 11, 13}, coerce_to_2d},
         {"HardSigmoid", {1, 6}},
         {"HardSwish", {14}},
-        {"Identity", {1, 13, 14, 16}},
+        {"Identity", {1, 13, 14, 16, 19, 21}},
         // Control flow (graph_evaluation.cpp evaluates them with their subgraphs): If's and Loop's
         // later definitions add element types (sequences at 13, optionals at 16), nothing else.
-        {"If", {1, 11, 13, 16}},
+        {"If", {1, 11, 13, 16, 19, 21}},
         {"InstanceNormalization", {1, 6}},
-        {"IsInf", {10}},
-        {"IsNaN", {9, 13}},
+        {"IsInf", {10, 20}},
+        {"IsNaN", {9, 13, 20}},
         {"LayerNormalization", {17}},
         {"LRN", {1, 13}},
         {"LSTM", {1, 7, 14}},
@@ -112,7 +120,7 @@ std::vector<OperatorVersions> all_operators() {
         {"Less", {1, 7, 9, 13}},
         {"LessOrEqual", {12, 16}},
         {"Log", {1, 6, 13}},
-        {"Loop", {1, 11, 13, 16}},
+        {"Loop", {1, 11, 13, 16, 19, 21}},
         {"LogSoftmax", {1, 11, 13}, coerce_to_2d},
         {"MatMul", {1, 9, 13}},
         {"MatMulInteger", {10}},
@@ -142,7 +150,8 @@ std::vector<OperatorVersions> all_operators() {
         {"Or", {1, 7}},
         // Pad-11: pads and the constant value are inputs (Pad-2's value: a float, 0 by default).
         // Pad-18 adds input 3, axes.
-        {"Pad", {1, 2, 11, 13, 18}, {{11, {{"pads", 1, As::Integers}, {"value", 2, As::Number}}}}},
+        // Pad-19 adds mode wrap (padding_operators.cpp); 21: new types.
+        {"Pad", {1, 2, 11, 13, 18, 19, 21}, {{11, {{"pads", 1, As::Integers}, {"value", 2, As::Number}}}}},
         {"Pow", {1, 7, 12, 13, 15}},
         {"PRelu", {1, 6, 7, 9, 16}},
         {"QLinearConv", {10}},
@@ -156,14 +165,14 @@ std::vector<OperatorVersions> all_operators() {
         {"ReduceL2", {1, 11, 13, 18}, {{18, {axes_input}}}},
         {"ReduceLogSum", {1, 11, 13, 18}, {{18, {axes_input}}}},
         {"ReduceLogSumExp", {1, 11, 13, 18}, {{18, {axes_input}}}},
-        {"ReduceMax", {1, 11, 12, 13, 18}, {{18, {axes_input}}}},
+        {"ReduceMax", {1, 11, 12, 13, 18, 20}, {{18, {axes_input}}}},
         {"ReduceMean", {1, 11, 13, 18}, {{18, {axes_input}}}},
-        {"ReduceMin", {1, 11, 12, 13, 18}, {{18, {axes_input}}}},
+        {"ReduceMin", {1, 11, 12, 13, 18, 20}, {{18, {axes_input}}}},
         {"ReduceProd", {1, 11, 13, 18}, {{18, {axes_input}}}},
         {"ReduceSum", {1, 11, 13}, {{13, {axes_input}}}},
         {"ReduceSumSquare", {1, 11, 13, 18}, {{18, {axes_input}}}},
         {"Relu", {1, 6, 13, 14}},
-        {"Reshape", {1, 5, 13, 14}},
+        {"Reshape", {1, 5, 13, 14, 19, 21}},
         // Resize-11: roi before scales, and coordinate modes (Resize-10's are asymmetric); 13 makes roi
         // and scales optional and drops tf_half_pixel_for_nn; 18 adds antialias, axes and
         // keep_aspect_ratio_policy; 19 half_pixel_symmetric (ONNX 1.13 and 1.14's changelogs).
@@ -176,7 +185,7 @@ std::vector<OperatorVersions> all_operators() {
         {"Scatter", {9, 11}, {}, 11},
         // Scan-9 dropped Scan-8's batch axis and sequence_lens (graph_evaluation.cpp runs Scan-8 per
         // batch entry) and added the axes and directions attributes of the scan inputs and outputs.
-        {"Scan", {8, 9, 11, 16}, {{9, {}, Adapter::BatchAxisScan}}},
+        {"Scan", {8, 9, 11, 16, 19, 21}, {{9, {}, Adapter::BatchAxisScan}}},
         {"ScatterElements", {11, 13, 16, 18}},
         {"ScatterND", {11, 13, 16, 18}},
         {"Selu", {1, 6}},
@@ -188,13 +197,13 @@ std::vector<OperatorVersions> all_operators() {
         {"SequenceLength", {11}},
         // SequenceMap runs its body in graph_evaluation.cpp, as control flow.
         {"SequenceMap", {17}},
-        {"Shape", {1, 13, 15}},
+        {"Shape", {1, 13, 15, 19, 21}},
         {"Shrink", {9}},
         {"Sigmoid", {1, 6, 13}},
         {"Sign", {9, 13}},
         {"Sin", {7}},
         {"Sinh", {9}},
-        {"Size", {1, 13}},
+        {"Size", {1, 13, 19, 21}},
         // Slice-10: starts, ends and axes are inputs (and steps, input 4, is new).
         {"Slice",
          {1, 10, 11, 13},
@@ -209,7 +218,7 @@ std::vector<OperatorVersions> all_operators() {
         {"SplitToSequence", {11}},
         {"Sqrt", {1, 6, 13}},
         // Squeeze-13, Unsqueeze-13: axes is input 1.
-        {"Squeeze", {1, 11, 13}, {{13, {axes_input}}}},
+        {"Squeeze", {1, 11, 13, 21}, {{13, {axes_input}}}},
         {"STFT", {17}},
         {"Sub", {1, 6, 7, 13, 14}},
         {"Sum", {1, 6, 8, 13}},
@@ -221,10 +230,10 @@ std::vector<OperatorVersions> all_operators() {
         // TopK-10: k is input 1, a 1-D tensor of one int64 (TopK-11 adds largest and sorted, both
         // 1 by default: TopK-1's and TopK-10's meaning).
         {"TopK", {1, 10, 11}, {{10, {{"k", 1, As::Integer}}}}},
-        {"Transpose", {1, 13}},
+        {"Transpose", {1, 13, 21}},
         {"Trilu", {14}},
         {"Unique", {11}},
-        {"Unsqueeze", {1, 11, 13}, {{13, {axes_input}}}},
+        {"Unsqueeze", {1, 11, 13, 21}, {{13, {axes_input}}}},
         // Upsample-9: scales is input 1, no longer an attribute; Upsample-9 is Resize-10 under its
         // first name, deprecated at 10 in its favour (resize_operators.cpp evaluates it as Resize-10).
         {"Upsample", {1, 7, 9, 10}, {{9, {{"scales", 1, As::Numbers}}}}, 10},
@@ -242,7 +251,10 @@ const AddedAttribute added_attributes[] = {
     {"ArgMax", {"select_last_index", 12}},
     {"ArgMin", {"select_last_index", 12}},
     {"AveragePool", {"ceil_mode", 10}},
+    {"AveragePool", {"dilations", 19}},
     {"BatchNormalization", {"training_mode", 14}},
+    {"Cast", {"saturate", 19}},
+    {"CastLike", {"saturate", 19}},
     {"Constant", {"sparse_value", 11}},
     {"Constant", {"value_float", 12}},
     {"Constant", {"value_floats", 12}},

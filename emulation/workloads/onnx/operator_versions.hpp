@@ -78,6 +78,9 @@ struct OperatorVersions {
     int deprecated_from = 0;  ///< the version from which ONNX deprecates the operator (0: never)
     bool any_opset = false;  ///< evaluated at any opset, though ONNX defines it later (Gelu, opset 20)
     std::vector<LaterAttribute> later_attributes = {};  ///< added after the definition of opset 7
+    /// The newest definition the kernel implements where ONNX defines later ones FloatScope does not
+    /// evaluate (DFT-20's axis input): a node of those is refused naming its definition. 0: the newest.
+    int evaluated_to = 0;
 };
 
 /// The definition of an operator in one opset: the version it holds since, and the changes from it

@@ -1,9 +1,11 @@
-// ONNX's Pad as opset 18 defines it: pads (begin and end per axis, or per axis of input 3, axes;
+// ONNX's Pad as opset 19 defines it: pads (begin and end per axis, or per axis of input 3, axes;
 // negative ones crop) in the modes
 // constant (the constant_value input, 0 by default), reflect (mirrored about the edge element, as
-// numpy's "reflect") and edge (the edge element repeated). Only moves elements.
+// numpy's "reflect"), edge (the edge element repeated) and wrap (Pad-19: the axis repeated, as
+// numpy's "wrap"). Only moves elements.
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -12,13 +14,23 @@
 #include "emulation/workloads/onnx/operators/axes.hpp"
 #include "emulation/workloads/onnx/operators/element_selection.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
-#include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
 
 namespace {
 
-enum class PadMode { Constant, Reflect, Edge };
+enum class PadMode { Constant, Reflect, Edge, Wrap };
+
+/// Pad's modes and the definition that added each (Pad-19: wrap, ONNX 1.14's changelog).
+struct PadModeName {
+    std::string_view name;
+    PadMode mode;
+    int since;
+};
+constexpr PadModeName pad_modes[] = {{"constant", PadMode::Constant, 1},
+                                     {"reflect", PadMode::Reflect, 1},
+                                     {"edge", PadMode::Edge, 1},
+                                     {"wrap", PadMode::Wrap, 19}};
 
 /// The input coordinate an output coordinate `c` (already shifted by the begin pad) reads on an
 /// axis of size `dim`, or -1 where the constant goes.
@@ -27,6 +39,7 @@ std::int64_t padded_source(std::int64_t c, std::int64_t dim, PadMode mode) {
     switch (mode) {
         case PadMode::Constant: return -1;
         case PadMode::Edge: return c < 0 ? 0 : dim - 1;
+        case PadMode::Wrap: return (c % dim + dim) % dim;  // numpy's "wrap": the axis repeated
         case PadMode::Reflect: {
             if (dim == 1) return 0;
             const std::int64_t period = 2 * (dim - 1);
@@ -65,13 +78,18 @@ Outputs<Numerics> pad(const OperatorCall<Numerics>& call) {
     const auto& data = call.input(0);
     const std::size_t rank = data.shape.size();
     const std::string mode_name = node.string_attribute("mode", "constant");
-    const PadMode mode =
-        mode_name == "constant"  ? PadMode::Constant
-        : mode_name == "reflect" ? PadMode::Reflect
-        : mode_name == "edge"
-            ? PadMode::Edge
-            : throw Unsupported(fmt::format("{}: attribute mode is '{}' (supported: constant, reflect, edge)",
-                                            node.describe(), mode_name));
+    const int version = definition_in("Pad", call.opset).version;
+    std::string valid;
+    const PadModeName* chosen = nullptr;
+    for (const PadModeName& m : pad_modes) {
+        if (m.since > version) continue;
+        if (m.name == mode_name) chosen = &m;
+        valid += fmt::format("{}{}", valid.empty() ? "" : ", ", m.name);
+    }
+    if (!chosen)
+        throw Error(fmt::format("{}: attribute mode is '{}', not one of Pad-{}'s: {}", node.describe(), mode_name,
+                                version, valid));
+    const PadMode mode = chosen->mode;
     const std::vector<std::int64_t> pads = padding_per_axis(call, rank);
     Shape shape(rank);
     for (std::size_t d = 0; d < rank; ++d) {

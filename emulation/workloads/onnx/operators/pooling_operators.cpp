@@ -121,7 +121,8 @@ template <class Numerics>
 Outputs<Numerics> average_pool(const OperatorCall<Numerics>& call) {
     using Number = typename Numerics::Number;
     const Node& node = call.node;
-    node.check_attributes({"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"});
+    node.check_attributes(
+        {"auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads", "strides"});
     const auto& x = call.input(0);
     require_floating(x, 0, node);
     const Planes planes = planes_of(x, 3, node);

@@ -334,6 +334,13 @@ TEST_CASE("AveragePool with and without count_include_pad, and the global pools"
                                        {&x});
     CHECK(emulated[0].numbers[3] == static_cast<double>(7.0f / 3.0f));
 
+    // AveragePool-19's dilations: kernel 2 dilated by 2 over [1 2 3 4 5] reads [1 3], [2 4], [3 5].
+    const Tensor<double> five = floats({1, 1, 5}, {1, 2, 3, 4, 5});
+    const Node dilated =
+        node("AveragePool", {{"kernel_shape", ints_attribute({2})}, {"dilations", ints_attribute({2})}});
+    CHECK(run_truth(dilated, {&five}, 19)[0].numbers == std::vector<double>{2, 3, 4});
+    CHECK_THROWS_WITH(run_truth(dilated, {&five}, 18), Catch::Contains("attribute dilations is AveragePool-19's"));
+
     // ceil_mode's last window [3, past the input] counts 1 position even with count_include_pad:
     // only the padding the pads add is counted ([1 2] -> 1.5, [3] -> 3).
     const Tensor<double> three = floats({1, 1, 3}, {1, 2, 3});

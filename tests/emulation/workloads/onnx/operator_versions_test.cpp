@@ -71,3 +71,21 @@ TEST_CASE("the attributes later definitions added are the ones ONNX's schema reg
         CHECK(listed == added);
     }
 }
+
+TEST_CASE("opsets 19 to 21: the definitions of ONNX's changelog, the unevaluated ones refused by name",
+          "[onnx][opsets]") {
+    // ONNX 1.14 to 1.16's changelog (onnx/docs/Changelog.md), typed in, not read from a registry.
+    CHECK(definition_in("QuantizeLinear", 20).version == 19);
+    CHECK(definition_in("QuantizeLinear", 21).version == 21);
+    CHECK(definition_in("Cast", 19).version == 19);
+    CHECK(definition_in("Pad", 20).version == 19);
+    CHECK(definition_in("ReduceMax", 21).version == 20);
+    CHECK(definition_in("Relu", 21).version == 14);
+    Node dft;
+    dft.name = "dft";
+    dft.op_type = "DFT";
+    CHECK(operator_table().unsupported_reason(dft, 19).empty());
+    CHECK(operator_table().unsupported_reason(dft, 20) ==
+          "FloatScope evaluates DFT's definitions to DFT-17, not DFT-20");
+    CHECK(operator_table().unsupported_reason(dft, 22).find("opsets 1 to 21") != std::string::npos);
+}

@@ -1,7 +1,6 @@
-// Pad in its three modes and Trilu's triangles against hand-written results.
+// Pad in its four modes and Trilu's triangles against hand-written results.
 #include <catch2/catch.hpp>
 
-#include "emulation/workloads/onnx/unsupported.hpp"
 #include "tests/emulation/workloads/onnx/exact_in_both.hpp"
 
 using namespace floatscope::test::onnx;
@@ -27,8 +26,14 @@ TEST_CASE("Pad: constant, reflect and edge, and a negative pad that crops", "[on
         make_node("Pad"), {floats({1, 2}, {1, 2}), integers({2}, {1, 0}), floats({}, {0}), integers({1}, {0})}, 18)[0];
     CHECK(above.shape == Shape{2, 2});
     CHECK(above.numbers == std::vector<double>{0, 0, 1, 2});
-    CHECK_THROWS_AS(run_truth(make_node("Pad", {{"mode", string_attribute("wrap")}}), {x, pads}),
-                    floatscope::emu::onnx::Unsupported);
+    // Pad-19's wrap (numpy's "wrap": the axis repeated): 2 3 1 2 3 1; with begin -1 (crop) and end 4:
+    // 2 3 1 2 3 1. Before 19 wrap is not a mode.
+    const Node wrap = make_node("Pad", {{"mode", string_attribute("wrap")}});
+    CHECK(run_truth(wrap, {x, pads}, 19)[0].numbers == std::vector<double>{2, 3, 1, 2, 3, 1});
+    CHECK(run_emulated(wrap, {x, pads}, node_formats("fp32"), 21)[0].numbers == std::vector<double>{2, 3, 1, 2, 3, 1});
+    CHECK(run_truth(wrap, {x, integers({2}, {-1, 4})}, 19)[0].numbers == std::vector<double>{2, 3, 1, 2, 3, 1});
+    CHECK_THROWS_WITH(run_truth(wrap, {x, pads}, 18), Catch::Contains("mode is 'wrap', not one of Pad-18's: constant, "
+                                                                      "reflect, edge"));
     CHECK_THROWS_AS(run_truth(make_node("Pad"), {x, integers({1}, {1})}), floatscope::Error);
 }
 
