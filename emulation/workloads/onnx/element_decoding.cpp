@@ -25,6 +25,10 @@ std::vector<double> value_table(const char* format_name, int bits = 16) {
     return table;
 }
 
+std::vector<double> value_table(ElementType type, int bits) {
+    return value_table(narrow_float_format_name(type), bits);
+}
+
 }  // namespace
 
 double float16_value(std::uint16_t bits) {
@@ -37,12 +41,24 @@ double bfloat16_value(std::uint16_t bits) {
     return table[bits];
 }
 
+const char* narrow_float_format_name(ElementType type) {
+    switch (type) {
+        case ElementType::Float8E4M3FN: return "float8_e4m3fn";
+        case ElementType::Float8E4M3FNUZ: return "float8_e4m3fnuz";
+        case ElementType::Float8E5M2: return "float8_e5m2";
+        case ElementType::Float8E5M2FNUZ: return "float8_e5m2fnuz";
+        case ElementType::Float4E2M1: return "float4_e2m1fn";
+        default: return "float8_e8m0fnu";
+    }
+}
+
 double narrow_float_value(ElementType type, std::uint8_t code) {
-    // ONNX's float8 and float4 types are these formats of FloatScope's catalog (ml_dtypes' names).
-    static const std::vector<double> e4m3fn = value_table("float8_e4m3fn", 8),
-                                     e4m3fnuz = value_table("float8_e4m3fnuz", 8), e5m2 = value_table("float8_e5m2", 8),
-                                     e5m2fnuz = value_table("float8_e5m2fnuz", 8),
-                                     e2m1 = value_table("float4_e2m1fn", 4), e8m0 = value_table("float8_e8m0fnu", 8);
+    static const std::vector<double> e4m3fn = value_table(ElementType::Float8E4M3FN, 8),
+                                     e4m3fnuz = value_table(ElementType::Float8E4M3FNUZ, 8),
+                                     e5m2 = value_table(ElementType::Float8E5M2, 8),
+                                     e5m2fnuz = value_table(ElementType::Float8E5M2FNUZ, 8),
+                                     e2m1 = value_table(ElementType::Float4E2M1, 4),
+                                     e8m0 = value_table(ElementType::Float8E8M0, 8);
     switch (type) {
         case ElementType::Float8E4M3FN: return e4m3fn[code];
         case ElementType::Float8E4M3FNUZ: return e4m3fnuz[code];

@@ -14,6 +14,9 @@ namespace floatscope::emu::onnx {
 /// The exact value of an IEEE binary16 / bfloat16 bit pattern (subnormals, infinities and NaN included).
 double float16_value(std::uint16_t bits);
 double bfloat16_value(std::uint16_t bits);
+/// The format of FloatScope's catalog that a float8 or float4 type (`type`, is_narrow_floating) is:
+/// ml_dtypes' name ("float8_e4m3fn" for float8e4m3fn, "float4_e2m1fn" for float4e2m1, ...).
+const char* narrow_float_format_name(ElementType type);
 /// The value of the code of a float8 or float4 type (`type`, is_narrow_floating), decoded by
 /// core's codec of the format ONNX's type is (float8e4m3fn: the catalog's float8_e4m3fn, ...).
 double narrow_float_value(ElementType type, std::uint8_t code);

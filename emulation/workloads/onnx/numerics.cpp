@@ -2,24 +2,52 @@
 #include "emulation/workloads/onnx/numerics.hpp"
 
 #include <cmath>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
 
 #include <mpfr.h>
 
 #include "core/catalog.hpp"
+#include "core/error.hpp"
 #include "core/exact_value.hpp"
 #include "core/rounding.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/quantize/block_scaled_operands.hpp"
 #include "emulation/workloads/nn/dense_layer.hpp"
+#include "emulation/workloads/onnx/element_decoding.hpp"
 
 namespace floatscope::emu::onnx {
 
 namespace {
 
+/// The float8 and float4 types as Cast-19 and QuantizeLinear-19 convert to them (Cast-19's tables):
+/// rounded to nearest even; with `saturate` (their default), a rounding past the finite range and
+/// an infinity become +-max, as ONNX's reference (onnx.helper.float32_to_float8e4m3, ..._e5m2) and
+/// onnxruntime convert (the table's NaN for an infinity to the fnuz types is neither's); without
+/// it, IEEE's rule of the format: NaN for e4m3fn and the fnuz types, +-inf for e5m2.
+const core::FormatSpec* narrow_cast_format(ElementType to, bool saturate) {
+    static const std::map<std::pair<ElementType, bool>, core::FormatSpec> formats = [] {
+        std::map<std::pair<ElementType, bool>, core::FormatSpec> m;
+        for (ElementType type : {ElementType::Float8E4M3FN, ElementType::Float8E4M3FNUZ, ElementType::Float8E5M2,
+                                 ElementType::Float8E5M2FNUZ, ElementType::Float4E2M1})
+            for (bool saturating : {false, true}) {
+                core::FormatSpec format = core::parse_format(narrow_float_format_name(type));
+                format.overflow = saturating ? core::OverflowPolicy::SaturateFinite : core::OverflowPolicy::Ieee;
+                m.emplace(std::pair{type, saturating}, std::move(format));
+            }
+        return m;
+    }();
+    const auto it = formats.find({to, saturate});
+    if (it == formats.end()) throw Error(fmt::format("onnx: no conversion to {}", to_string(to)));
+    return &it->second;
+}
+
 /// The format Cast converts to, nullptr for double (which keeps the value: binary64 holds every
 /// value an emulated run has, and the truth's conversion to it is not a rounding the model asks
 /// for beyond what the truth keeps).
-const core::FormatSpec* cast_format(ElementType to) {
+const core::FormatSpec* cast_format(ElementType to, bool saturate) {
     static const core::FormatSpec fp16 = core::parse_format("fp16");
     static const core::FormatSpec bf16 = core::parse_format("bf16");
     static const core::FormatSpec fp32 = core::parse_format("fp32");
@@ -27,7 +55,8 @@ const core::FormatSpec* cast_format(ElementType to) {
         case ElementType::Float16: return &fp16;
         case ElementType::BFloat16: return &bf16;
         case ElementType::Float: return &fp32;
-        default: return nullptr;
+        case ElementType::Double: return nullptr;
+        default: return narrow_cast_format(to, saturate);
     }
 }
 
@@ -144,8 +173,8 @@ std::vector<EmulatedNumerics::Number> EmulatedNumerics::matmul(std::span<const N
 
 void EmulatedNumerics::to_output(std::span<Number> values) const { output_.round(values, values); }
 
-EmulatedNumerics::Number EmulatedNumerics::cast(Number x, ElementType to) const {
-    const core::FormatSpec* format = cast_format(to);
+EmulatedNumerics::Number EmulatedNumerics::cast(Number x, ElementType to, bool saturate) const {
+    const core::FormatSpec* format = cast_format(to, saturate);
     return format ? core::round_to_format(*format, x).value : x;
 }
 
@@ -276,8 +305,8 @@ std::vector<TruthNumerics::Number> TruthNumerics::matmul(std::span<const Number>
     return exact_gemm(a, b, m, k, n, precision_);
 }
 
-TruthNumerics::Number TruthNumerics::cast(const Number& x, ElementType to) const {
-    const core::FormatSpec* format = cast_format(to);
+TruthNumerics::Number TruthNumerics::cast(const Number& x, ElementType to, bool saturate) const {
+    const core::FormatSpec* format = cast_format(to, saturate);
     if (!format) return x;
     // ExactValue keeps 64 significant bits and a sticky bit: the one rounding to the format is exact.
     return from_double(core::round_to_format(*format, core::ExactValue::from_mpfr(x.backend().data())).value);

@@ -102,9 +102,11 @@ public:
                                std::size_t n) const;
     /// Rounds each value to the node's output format in place.
     void to_output(std::span<Number> values) const;
-    /// Cast's conversion to a floating type: rounded to float16, bfloat16 or float with rne
-    /// (double: as is), in both evaluations, since the model asks for it.
-    Number cast(Number x, ElementType to) const;
+    /// Cast's conversion to a floating type: rounded to float16, bfloat16, float or a float8 or
+    /// float4 type with rne (double: as is), in both evaluations, since the model asks for it.
+    /// `saturate`: Cast-19's and QuantizeLinear-19's attribute (1 by default), which only the float8
+    /// and float4 types read: overflows and infinities become +-max (else NaN, or e5m2's inf).
+    Number cast(Number x, ElementType to, bool saturate = true) const;
 
     const NodeFormats& formats() const { return formats_; }
     /// What its stochastic roundings draw from: with the formats, all a node's result depends on
@@ -154,7 +156,8 @@ public:
     std::vector<Number> matmul(std::span<const Number> a, std::span<const Number> b, std::size_t m, std::size_t k,
                                std::size_t n) const;
     void to_output(std::span<Number> values) const { (void)values; }
-    Number cast(const Number& x, ElementType to) const;
+    /// As EmulatedNumerics::cast, of the exact value.
+    Number cast(const Number& x, ElementType to, bool saturate = true) const;
 
     int precision() const { return precision_; }
 

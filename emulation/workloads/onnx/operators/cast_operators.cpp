@@ -31,27 +31,35 @@ double round_to_odd(std::int64_t i) {
     return truncated;
 }
 
-/// An integer converted to a floating type, rounded once to nearest even.
+/// An integer converted to a floating type, rounded once to nearest even (`saturate`: Cast-19's,
+/// for the float8 types).
 template <class Numerics>
-typename Numerics::Number integer_to_floating(const Numerics& n, std::int64_t i, ElementType to) {
+typename Numerics::Number integer_to_floating(const Numerics& n, std::int64_t i, ElementType to, bool saturate) {
     if (to == ElementType::Double) return n.from_double(static_cast<double>(i));
-    return n.cast(n.from_double(round_to_odd(i)), to);
+    return n.cast(n.from_double(round_to_odd(i)), to, saturate);
 }
 
 /// x converted to `to`: between floating types numerics' cast (rounded to nearest even, in both
-/// evaluations, since the model asks for it); to bool nonzero (NaN too) is true; between integer
-/// types wrapped as numpy's astype.
+/// evaluations, since the model asks for it; to the float8 types as the node's saturate says,
+/// Cast-19's attribute); to bool nonzero (NaN too) is true; between integer types wrapped as
+/// numpy's astype.
 template <class Numerics>
 Tensor<typename Numerics::Number> cast(const Tensor<typename Numerics::Number>& x, ElementType to, const Numerics& n,
                                        const Node& node) {
-    // The float8 and float4 types are Cast-19's and later (with its saturate), past opset 18.
-    if (is_narrow_floating(to))
-        throw Unsupported(fmt::format("{}: a cast to {} (Cast-19's types; FloatScope evaluates opsets to 18)",
-                                      node.describe(), to_string(to)));
+    // float4e2m1 is Cast-23's type and float8e8m0 Cast-24's, past the opsets FloatScope evaluates;
+    // Cast-21's int4 and uint4 are not evaluated (how a value outside their range converts is not
+    // settled between ONNX's reference and onnxruntime).
+    if (to == ElementType::Float4E2M1 || to == ElementType::Float8E8M0 || to == ElementType::Int4 ||
+        to == ElementType::UInt4)
+        throw Unsupported(
+            fmt::format("{}: a cast to {} (FloatScope casts to the float8 types of Cast-19, not to "
+                        "Cast-21's int4 and uint4 nor to later opsets' float4e2m1 and float8e8m0)",
+                        node.describe(), to_string(to)));
+    const bool saturate = node.int_attribute("saturate", 1) != 0;
     const auto zero = n.from_double(0);
     if (x.floating()) {
         if (is_floating(to)) {
-            auto r = map_numbers(x, [&](const auto& v) { return n.cast(v, to); });
+            auto r = map_numbers(x, [&](const auto& v) { return n.cast(v, to, saturate); });
             r.type = to;
             return r;
         }
@@ -68,7 +76,7 @@ Tensor<typename Numerics::Number> cast(const Tensor<typename Numerics::Number>& 
     Tensor<typename Numerics::Number> r;
     r.type = to;
     r.shape = x.shape;
-    for (std::int64_t v : x.integers) r.numbers.push_back(integer_to_floating(n, v, to));
+    for (std::int64_t v : x.integers) r.numbers.push_back(integer_to_floating(n, v, to, saturate));
     return r;
 }
 
@@ -105,14 +113,14 @@ TensorsOf<Call> dropout(const Call& call) {
 
 void add_cast_operators(OperatorTable& table) {
     table.add("Cast", [](const auto& call) {
-        call.node.check_attributes({"to"});
+        call.node.check_attributes({"saturate", "to"});
         if (!call.node.has("to")) throw Error(fmt::format("{}: attribute to is required", call.node.describe()));
         const ElementType to = element_type_from_onnx(static_cast<int>(call.node.int_attribute("to", 0)),
                                                       fmt::format("{}: attribute to", call.node.describe()));
         return TensorsOf<decltype(call)>{cast(call.input(0), to, call.numerics, call.node)};
     });
     table.add("CastLike", [](const auto& call) {
-        call.node.check_attributes({});
+        call.node.check_attributes({"saturate"});
         return TensorsOf<decltype(call)>{cast(call.input(0), call.input(1).type, call.numerics, call.node)};
     });
     // Identity-14 and 16 pass sequences and optionals too.
