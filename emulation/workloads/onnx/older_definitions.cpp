@@ -46,7 +46,9 @@ Tensor<typename Numerics::Number> attribute_tensor(const AttributeInput& a, Newe
             return integer_tensor<Number>(ElementType::Int64, {count}, std::move(values));
         }
         case AttributeInput::As::Integer:
-            return integer_tensor<Number>(ElementType::Int64, {1}, {node.int_attribute(a.attribute, 0)});
+            return integer_tensor<Number>(
+                ElementType::Int64, {1},
+                {node.int_attribute(a.attribute, static_cast<std::int64_t>(a.fallback.value_or(0)))});
         case AttributeInput::As::Numbers: {
             std::vector<Number> values;
             for (double v : node.floats_attribute(a.attribute)) values.push_back(numerics.from_double(v));

@@ -67,8 +67,8 @@ std::vector<OperatorVersions> all_operators() {
         {"Cos", {7}},
         {"Cosh", {9}},
         {"CumSum", {11, 14}},
-        // DFT-20 takes axis as input 2 (its attribute at 17, default 1; 20's default -2): not evaluated.
-        {"DFT", {17, 20}, {}, 0, false, {}, 17},
+        // DFT-20: axis is input 2 (default -2); DFT-17's attribute axis defaults to 1.
+        {"DFT", {17, 20}, {{20, {{"axis", 2, As::Integer, 1}}}}},
         {"DepthToSpace", {1, 11, 13}},
         {"Det", {11}},
         // DequantizeLinear-13 and QuantizeLinear-13: per-axis (axis); 19: float8 types (QuantizeLinear's

@@ -17,7 +17,7 @@ namespace floatscope::emu::onnx {
 struct AttributeInput {
     enum class As {
         Integers,  ///< a 1-D int64 tensor of the attribute's ints (Slice-1's starts)
-        Integer,  ///< a 1-D int64 tensor of the one int (TopK-1's k)
+        Integer,  ///< a 1-D int64 tensor of the one int (TopK-1's k; DFT-17's axis, whose fallback is 1)
         Number,  ///< a scalar of input 0's element type (Clip-6's min)
         Numbers,  ///< a 1-D float tensor of the attribute's floats (Upsample-7's scales)
     };
@@ -79,7 +79,7 @@ struct OperatorVersions {
     bool any_opset = false;  ///< evaluated at any opset, though ONNX defines it later (Gelu, opset 20)
     std::vector<LaterAttribute> later_attributes = {};  ///< added after the definition of opset 7
     /// The newest definition the kernel implements where ONNX defines later ones FloatScope does not
-    /// evaluate (DFT-20's axis input): a node of those is refused naming its definition. 0: the newest.
+    /// evaluate (GridSample-20, N-D): a node of those is refused naming its definition. 0: the newest.
     int evaluated_to = 0;
 };
 

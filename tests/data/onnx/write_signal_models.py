@@ -8,6 +8,9 @@ and skip.
   dft_onesided_padded     DFT of a real signal along axis 1, dft_length 8 > 6 (zero-padded), onesided
   dft_complex_truncated   DFT of a complex signal along axis 2, dft_length 5 < 7 (the first 5 samples)
   dft_inverse_padded      inverse DFT of a complex signal along axis 2, dft_length 9 > 6
+  dft17_default_axis      DFT-17 without axis: axis 1 of [2, 5, 3, 1]
+  dft20_axis_input        DFT-20 of a real signal along axis 1, given as input 2
+  dft20_default_axis      DFT-20 of a complex signal, axis left out (-2: axis 2 of [2, 3, 6, 2])
   stft_complex_window     STFT of a complex batch of 2, a window and frame_length both given,
                           onesided 0
   stft_real_odd           STFT of a real signal, frame_length 9 (odd), no window, onesided (default)
@@ -41,11 +44,12 @@ def elem(array):
 
 
 def one_node(name, op, inputs, outputs, opset=17, **attributes):
-    """inputs: [(name, array)] ('' for an omitted one); outputs: [(name, float64 reference)]."""
+    """inputs: [(name, array)] ('' for an omitted one); outputs: [(name, float64 reference)]. onnx 1.12's
+    checker knows opsets to 17 only."""
     node = helper.make_node(op, [n for n, _ in inputs], [n for n, _ in outputs], **attributes)
     given = [(n, a) for n, a in inputs if n]
     files.model(name, opset, [node], [(n, elem(a), list(a.shape)) for n, a in given],
-                [(n, FLOAT, list(r.shape)) for n, r in outputs])
+                [(n, FLOAT, list(r.shape)) for n, r in outputs], check=opset <= 17)
     files.data(name, [a for _, a in given], outputs)
 
 
@@ -74,6 +78,15 @@ one_node("dft_complex_truncated", "DFT", [("x", x), ("dft_length", np.array(5, n
 x = signal(1, 2, 6, 2)
 one_node("dft_inverse_padded", "DFT", [("x", x), ("dft_length", np.array(9, np.int64))],
          [("y", as_pairs(np.fft.ifft(as_complex(x), n=9, axis=2)))], axis=2, inverse=1)
+# DFT-17's axis left out is 1 (not DFT-20's -2, axis 2 here).
+x = signal(2, 5, 3, 1)
+one_node("dft17_default_axis", "DFT", [("x", x)], [("y", as_pairs(np.fft.fft(as_complex(x), axis=1)))])
+# DFT-20: axis is input 2 (a scalar), -2 (the last before the components) when left out.
+x = signal(2, 5, 3, 1)
+one_node("dft20_axis_input", "DFT", [("x", x), ("", None), ("axis", np.array(1, np.int64))],
+         [("y", as_pairs(np.fft.fft(as_complex(x), axis=1)))], opset=20)
+x = signal(2, 3, 6, 2)
+one_node("dft20_default_axis", "DFT", [("x", x)], [("y", as_pairs(np.fft.fft(as_complex(x), axis=2)))], opset=20)
 x = signal(1, 4, 2)
 one_node("dft_onesided_complex", "DFT", [("x", x)], [("y", np.zeros((1, 3, 2)))], onesided=1)
 

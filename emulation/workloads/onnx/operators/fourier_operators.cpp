@@ -1,4 +1,4 @@
-// ONNX's Fourier transforms (opset 17): DFT along one axis and STFT of a batch of signals, real (a
+// ONNX's Fourier transforms (DFT-17 and 20, STFT-17): DFT along one axis and STFT of a batch of signals, real (a
 // trailing dimension of 1) or complex (2: real, imaginary). Each is the direct O(N^2) sum
 // X[k] = sum_n x[n] exp(-+ 2 pi i k n / N), written as one matrix product of the twiddles and the
 // signals, so its sums go through the node's matmul accumulation model (the truth's exact, rounded
@@ -143,23 +143,26 @@ std::int64_t bin_count(std::int64_t length, bool onesided, std::int64_t componen
     return onesided ? length / 2 + 1 : length;
 }
 
-/// DFT-17: the transform along `axis` (1 by default: the first after the batch), of dft_length
-/// (input 1) samples: the signal zero-padded or cut to it.
+/// DFT-20: the transform along axis (input 2, -2 by default: the last before the components; DFT-17's
+/// attribute, 1 by default, moves there: operator_versions.cpp), of dft_length (input 1) samples: the
+/// signal zero-padded or cut to it.
 template <class Numerics>
 Outputs<Numerics> dft(const OperatorCall<Numerics>& call) {
     using Number = typename Numerics::Number;
     const Node& node = call.node;
-    node.check_attributes({"axis", "inverse", "onesided"});
+    node.check_attributes({"inverse", "onesided"});
     const Tensor<Number>& x = call.input(0);
     const std::int64_t components = signal_components(x, 3, node);
     const auto rank = static_cast<std::int64_t>(x.shape.size());
-    std::int64_t axis = node.int_attribute("axis", 1);
+    const auto* axis_input = call.optional_input(2);
+    const std::int64_t given_axis = axis_input ? integer_scalar(*axis_input, 2, node) : -2;
+    std::int64_t axis = given_axis;
     if (axis < 0) axis += rank;
     if (axis < 0 || axis > rank - 2)
         throw Error(
             fmt::format("{}: axis {} is out of range for a signal of rank {} (0 .. {}: not the last "
                         "dimension, which holds the components)",
-                        node.describe(), node.int_attribute("axis", 1), rank, rank - 2));
+                        node.describe(), given_axis, rank, rank - 2));
     const std::int64_t available = x.shape[static_cast<std::size_t>(axis)];
     std::int64_t length = available;
     if (const auto* dft_length = call.optional_input(1)) length = integer_scalar(*dft_length, 1, node);

@@ -81,11 +81,13 @@ TEST_CASE("opsets 19 to 21: the definitions of ONNX's changelog, the unevaluated
     CHECK(definition_in("Pad", 20).version == 19);
     CHECK(definition_in("ReduceMax", 21).version == 20);
     CHECK(definition_in("Relu", 21).version == 14);
-    Node dft;
-    dft.name = "dft";
-    dft.op_type = "DFT";
-    CHECK(operator_table().unsupported_reason(dft, 19).empty());
-    CHECK(operator_table().unsupported_reason(dft, 20) ==
-          "FloatScope evaluates DFT's definitions to DFT-17, not DFT-20");
-    CHECK(operator_table().unsupported_reason(dft, 22).find("opsets 1 to 21") != std::string::npos);
+    // DFT-20 moves DFT-17's attribute axis (default 1) to input 2.
+    CHECK(definition_in("DFT", 19).changes.at(0)->attributes_to_inputs.at(0).fallback == 1);
+    Node grid_sample;
+    grid_sample.name = "sample";
+    grid_sample.op_type = "GridSample";
+    CHECK(operator_table().unsupported_reason(grid_sample, 19).empty());
+    CHECK(operator_table().unsupported_reason(grid_sample, 20) ==
+          "FloatScope evaluates GridSample's definitions to GridSample-16, not GridSample-20");
+    CHECK(operator_table().unsupported_reason(grid_sample, 22).find("opsets 1 to 21") != std::string::npos);
 }

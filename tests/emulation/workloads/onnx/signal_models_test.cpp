@@ -25,7 +25,8 @@ const std::filesystem::path models = FLOATSCOPE_SIGNAL_MODELS;
 TEST_CASE("the signal and text operators reproduce NumPy's evaluation of ONNX's specification", "[onnx][signal]") {
     const std::string name =
         GENERATE(as<std::string>{}, "dft_onesided_padded", "dft_complex_truncated", "dft_inverse_padded",
-                 "stft_complex_window", "stft_real_odd", "mel_odd_length", "tfidf_idf_int64", "tfidf_tfidf_int32");
+                 "dft17_default_axis", "dft20_axis_input", "dft20_default_axis", "stft_complex_window", "stft_real_odd",
+                 "mel_odd_length", "tfidf_idf_int64", "tfidf_tfidf_int32");
     INFO(name);
     const ModelEvaluation e = evaluate_model(models, name, uniform_policy(core::parse_format("fp32")));
     for (const ValueInfo& output : e.graph.outputs) {
