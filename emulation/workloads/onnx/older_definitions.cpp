@@ -177,6 +177,27 @@ void negative_indices_off(NewestForm<Numerics>& form, const Numerics& numerics) 
     form.set_input(0, std::move(indices));
 }
 
+/// GroupNormalization-18: scale and bias of one value per group, each repeated over its group's
+/// channels (x's dimension 1 over num_groups), as GroupNormalization-21 takes them.
+template <class Numerics>
+void scale_bias_per_group(NewestForm<Numerics>& form) {
+    const auto& x = form.input(0);
+    const std::int64_t groups = form.node.int_attribute("num_groups", 0);
+    if (x.shape.size() < 2 || groups < 1 || x.shape[1] % groups != 0) return;  // the kernel says what is wrong
+    for (std::size_t i = 1; i <= 2; ++i) {
+        const auto& per_group = form.input(i);
+        if (per_group.shape != Shape{groups} || !per_group.floating())
+            throw Error(fmt::format("{}: input {} has shape {}; {} takes [num_groups] = [{}]", form.node.describe(), i,
+                                    describe(per_group.shape), form.definition, groups));
+        auto per_channel = per_group;
+        per_channel.shape = {x.shape[1]};
+        per_channel.numbers.clear();
+        for (std::int64_t k = 0; k < x.shape[1]; ++k)
+            per_channel.numbers.push_back(per_group.numbers[static_cast<std::size_t>(k / (x.shape[1] / groups))]);
+        form.set_input(i, std::move(per_channel));
+    }
+}
+
 /// Dropout before 10: the mask (output 1) of the input's type, 1 where the value is kept.
 template <class Numerics>
 void mask_of_input_type(Outputs<Numerics>& outputs, ElementType type, const Numerics& numerics) {
@@ -205,6 +226,7 @@ Outputs<Numerics> run_older_definition(const OperatorCall<Numerics>& call, const
             case Adapter::AsymmetricResize: asymmetric_resize(form); break;
             case Adapter::OutputHalfPixelRoiAlign: output_half_pixel_roi_align(form); break;
             case Adapter::NegativeIndicesOff: negative_indices_off(form, call.numerics); break;
+            case Adapter::ScaleBiasPerGroup: scale_bias_per_group(form); break;
             case Adapter::BatchAxisScan: break;  // Scan is evaluated with its body (graph_evaluation.cpp)
         }
     }

@@ -101,6 +101,8 @@ std::vector<OperatorVersions> all_operators() {
         // GRU-7, LSTM-7, RNN-7 drop the output_sequence attribute (always on since); 14 adds layout.
         {"GRU", {1, 3, 7, 14}},
         {"GreaterOrEqual", {12, 16}},
+        // GroupNormalization-21: scale and bias per channel, 18's per group; 21 adds stash_type.
+        {"GroupNormalization", {18, 21}, {{21, {}, Adapter::ScaleBiasPerGroup}}},
         {"HammingWindow", {17}},
         {"HannWindow", {17}},
         {"Hardmax", {1, 11, 13}, coerce_to_2d},
@@ -267,6 +269,7 @@ const AddedAttribute added_attributes[] = {
     {"DequantizeLinear", {"block_size", 21}},
     {"Dropout", {"seed", 12}},
     {"GatherND", {"batch_dims", 12}},
+    {"GroupNormalization", {"stash_type", 21}},
     {"GRU", {"layout", 14}},
     {"LSTM", {"layout", 14}},
     {"MaxPool", {"storage_order", 8}},

@@ -52,6 +52,9 @@ enum class Adapter {
     /// Scan-8: input 0 is sequence_lens, and the states and scan inputs have a batch axis 0 (the
     /// scan inputs' sequence axis is 1); Scan-9 has neither. graph_evaluation.cpp reads it.
     BatchAxisScan,
+    /// GroupNormalization-18: scale and bias hold one value per group, which applies to each of the
+    /// group's channels (GroupNormalization-21: one per channel).
+    ScaleBiasPerGroup,
 };
 
 /// How the definitions of an operator before `version` differ from the definition of `version`.

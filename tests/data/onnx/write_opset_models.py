@@ -24,11 +24,13 @@ opset (ONNX's operator changelog), independently of FloatScope:
   fpn_opset11         a feature pyramid's top-down path as PyTorch exports it: Conv, lateral 1 x 1
                       Convs, Resize-11 nearest by scales (asymmetric, floor) and bilinear to the
                       lateral's size (Shape, Slice, Concat; pytorch_half_pixel, 8 x 8 to 15 x 15), Add
+  group_norm_opset18  GroupNormalization-18, 3 groups of 2 channels, scale and bias per group
+  group_norm_opset21  GroupNormalization-21, the same with scale and bias per channel
 
 Beside each <name>.onnx: <name>_input_<i>.npy (the graph's inputs in order, float32) and
 <name>_<output>.npy for each graph output (float64 for floating outputs; int64 or bool as the
 model's). Models of opsets 7 to 11 pass onnx.checker.check_model(full_check=True); Debian 12's onnx
-1.12 knows opsets to 17, so opset18 is not checked. Seeds are fixed.
+1.12 knows opsets to 17, so the models of opsets 18 and 21 are not checked. Seeds are fixed.
 
 Usage: write_opset_models.py OUT_DIR
 """
@@ -340,3 +342,20 @@ p3 = conv2d(c3, l3, np.zeros(4), 0) + p4.repeat(2, axis=2).repeat(2, axis=3)
 m = bilinear_matrix(8, 15)
 p2 = conv2d(c2, l2, np.zeros(4), 0) + np.einsum("ih,nchw,jw->ncij", m, p3, m)
 save("fpn_opset11", 11, nodes, [("x", x)], [("p3", p3, TensorProto.FLOAT), ("p2", p2, TensorProto.FLOAT)], initializers)
+
+# ---- group_norm_opset18, group_norm_opset21 -----------------------------------------------------------
+# GroupNormalization: x of (2, 6, 3, 2) in 3 groups of 2 channels, each sample's group normalized over
+# its channels and positions (biased variance, epsilon the float 1e-5); 18's scale and bias per group,
+# 21's per channel.
+
+x = floats(2, 6, 3, 2, scale=3.0)
+grouped = d(x).reshape(2, 3, -1)
+normalized = ((grouped - grouped.mean(axis=2, keepdims=True)) /
+              np.sqrt(grouped.var(axis=2, keepdims=True) + d(f32(1e-5)))).reshape(2, 6, 3, 2)
+for opset, count in ((18, 3), (21, 6)):
+    scale, bias = floats(count), floats(count)
+    per_channel = lambda a: np.repeat(d(a), 6 // count).reshape(1, 6, 1, 1)  # noqa: E731
+    save(f"group_norm_opset{opset}", opset,
+         [helper.make_node("GroupNormalization", ["x", "scale", "bias"], ["y"], name="group_norm", num_groups=3)],
+         [("x", x)], [("y", normalized * per_channel(scale) + per_channel(bias), TensorProto.FLOAT)],
+         [init("scale", scale), init("bias", bias)], check=False)

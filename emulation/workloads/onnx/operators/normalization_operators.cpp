@@ -1,7 +1,7 @@
 // ONNX operators: BatchNormalization (inference and training mode), LayerNormalization (opset 17),
-// InstanceNormalization, LRN, MeanVarianceNormalization. Means are sums through numerics' sum (the accumulate format in
-// an emulated run, exact in the truth) divided by the count in the compute format; everything else is compute.
-// epsilon's default is the float 1e-5f, as a model would store it.
+// GroupNormalization (18 and 21), InstanceNormalization, LRN, MeanVarianceNormalization. Means are sums through
+// numerics' sum (the accumulate format in an emulated run, exact in the truth) divided by the count in the compute
+// format; everything else is compute. epsilon's default is the float 1e-5f, as a model would store it.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -208,6 +208,43 @@ TensorsOf<Call> instance_normalization(const Call& call) {
     return {std::move(y)};
 }
 
+/// GroupNormalization-21: x of (N, C, ...) in num_groups groups of C / num_groups channels, each
+/// sample's group normalized over its channels and positions as ONNX's function writes it,
+///   y = (x - mean) / sqrt(var + epsilon) * scale[c] + bias[c], the variance biased (two passes),
+/// scale and bias per channel (GroupNormalization-18's per group: older_definitions.cpp repeats
+/// them). stash_type names the type ONNX's function computes the first stage in; the arithmetic is
+/// the node's formats either way, as LayerNormalization's.
+template <class Call>
+TensorsOf<Call> group_normalization(const Call& call) {
+    const Node& node = call.node;
+    node.check_attributes({"epsilon", "num_groups", "stash_type"});
+    const auto& x = call.input(0);
+    const std::size_t c = channels(x, node);
+    if (!node.has("num_groups")) throw Error(fmt::format("{}: attribute num_groups is required", node.describe()));
+    const std::int64_t groups = node.int_attribute("num_groups", 1);
+    if (groups < 1 || c % static_cast<std::size_t>(groups) != 0)
+        throw Error(fmt::format("{}: num_groups {} does not divide the {} channels", node.describe(), groups, c));
+    const auto& scale = per_channel(call.input(1), 1, c, node);
+    const auto& bias = per_channel(call.input(2), 2, c, node);
+    const auto& n = call.numerics;
+    const auto epsilon = n.from_double(node.float_attribute("epsilon", 1e-5f));
+    // A sample's group is contiguous: its channels' positions, one after another.
+    const std::size_t positions = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
+    const std::size_t group_size = c / static_cast<std::size_t>(groups) * positions;
+    Tensor<NumberOf<Call>> y = x;
+    for (std::size_t start = 0; group_size > 0 && start < x.size(); start += group_size) {
+        const auto m = moments(
+            n, std::vector<NumberOf<Call>>(x.numbers.begin() + static_cast<std::ptrdiff_t>(start),
+                                           x.numbers.begin() + static_cast<std::ptrdiff_t>(start + group_size)));
+        const auto deviation = n.apply(Function::Sqrt, n.add(m.variance, epsilon));
+        for (std::size_t j = 0; j < group_size; ++j) {
+            const std::size_t k = (start + j) / positions % c;
+            y.numbers[start + j] = n.add(n.mul(n.div(m.deviations[j], deviation), scale.numbers[k]), bias.numbers[k]);
+        }
+    }
+    return {std::move(y)};
+}
+
 /// LRN across channels: y = x / (bias + alpha / size * square_sum)^beta, square_sum the sum of x^2
 /// over channels c - floor((size - 1) / 2) to c + ceil((size - 1) / 2) (those that exist) at the
 /// same position; defaults alpha 0.0001, beta 0.75, bias 1 (floats). The sum through numerics' sum.
@@ -276,6 +313,7 @@ void add_normalization_operators(OperatorTable& table) {
     table.add("BatchNormalization", [](const auto& call) { return batch_normalization(call); });
     table.add("LayerNormalization", [](const auto& call) { return layer_normalization(call); });
     table.add("InstanceNormalization", [](const auto& call) { return instance_normalization(call); });
+    table.add("GroupNormalization", [](const auto& call) { return group_normalization(call); });
     table.add("LRN", [](const auto& call) { return local_response_normalization(call); });
     table.add("MeanVarianceNormalization", [](const auto& call) { return mean_variance_normalization(call); });
 }
