@@ -99,7 +99,9 @@ TensorsOf<Call> reduce(const Call& call, Reduction r) {
     if (!x.floating()) {
         const bool integer_reduction =
             r == Reduction::Sum || r == Reduction::Prod || r == Reduction::Max || r == Reduction::Min;
-        if (!integer_reduction || x.type == ElementType::Bool)
+        // ReduceMax-20 and ReduceMin-20 take bool (false < true: any and all); no other reduction does.
+        const bool bool_reduction = r == Reduction::Max || r == Reduction::Min;
+        if (!integer_reduction || (x.type == ElementType::Bool && !bool_reduction))
             throw Error(fmt::format("{}: the input is {}; this reduction takes floating types", node.describe(),
                                     to_string(x.type)));
         std::vector<std::int64_t> terms(groups.size);

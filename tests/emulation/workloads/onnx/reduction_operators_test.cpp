@@ -59,6 +59,19 @@ TEST_CASE("ReduceSum over axes given as input, keepdims, empty axes", "[onnx][re
                       Catch::Contains("attribute axes is not supported"));
 }
 
+TEST_CASE("ReduceMax-20 and ReduceMin-20 of bool: any and all", "[onnx][reduction]") {
+    // [[false, true], [false, false]] along axis 1: max (any) true, false; min (all) false, false.
+    const auto x = bools({2, 2}, {0, 1, 0, 0});
+    const auto axis1 = integers({1}, {1});
+    const Node any = make_node("ReduceMax", {{"keepdims", int_attribute(0)}});
+    CHECK(run_truth(any, {x, axis1}, 20)[0].type == ElementType::Bool);
+    CHECK(run_truth(any, {x, axis1}, 20)[0].integers == std::vector<std::int64_t>{1, 0});
+    CHECK(run_emulated(any, {x, axis1}, node_formats("fp32"), 20)[0].integers == std::vector<std::int64_t>{1, 0});
+    const Node all = make_node("ReduceMin", {{"keepdims", int_attribute(0)}});
+    CHECK(run_truth(all, {x, axis1}, 20)[0].integers == std::vector<std::int64_t>{0, 0});
+    CHECK_THROWS_WITH(run_truth(reduce_sum(), {x}, 20), Catch::Contains("the input is bool"));
+}
+
 TEST_CASE("ReduceSum adds in the accumulate format, not the compute format", "[onnx][reduction]") {
     // 1 + 2^-8 + 2^-8: in bf16 each partial sum rounds (1 + 2^-8 ties to 1), so 1; in fp32 and in
     // the truth 1 + 2^-7, a bf16 value, so the bf16 output keeps it.
