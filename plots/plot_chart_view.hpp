@@ -3,32 +3,14 @@
 #pragma once
 
 #include <QChartView>
-#include <QColor>
 #include <QPoint>
 #include <vector>
 
 #include "plots/plot_model.hpp"
 #include "plots/series_colours.hpp"
+#include "plots/series_look.hpp"
 
 namespace floatscope::plots {
-
-/// The palette's colour at `index` (repeating past its 18 colours): what a colour key's position
-/// becomes, for widgets that draw a key's colour themselves (the advisor's assignment strip).
-QColor series_colour(std::size_t index);
-
-/// How one series of a plot is drawn: its palette colour (0..17) and its line's dash.
-struct SeriesLook {
-    std::size_t colour = 0;
-    LinePattern pattern = LinePattern::Solid;
-    friend bool operator==(const SeriesLook&, const SeriesLook&) = default;
-};
-
-/// The looks of a plot's series: each key's colour of the session (`colours`) and its series' own
-/// pattern, so that a policy keeps its colour across plots while the 18 colours last; a key past
-/// them repeats a colour with the next dash; and within the plot no two series (neutral ones
-/// aside) share colour and dash: a clash takes the next dash, then the next colour. Bars and
-/// scatters are told apart by colour alone.
-std::vector<SeriesLook> series_looks(const PlotModel& plot, SeriesColours& colours);
 
 /// Draws one PlotModel. Interaction: drag a rectangle to zoom in, right click to zoom out,
 /// mouse wheel to zoom, middle-button drag or arrow keys to pan, double click or Home to show the
