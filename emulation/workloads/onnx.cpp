@@ -25,6 +25,7 @@
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
 #include "emulation/workloads/onnx/graph_precision.hpp"
 #include "emulation/workloads/onnx/model_reader.hpp"
+#include "emulation/workloads/onnx/node_work.hpp"
 #include "emulation/workloads/onnx/npy_writer.hpp"
 #include "emulation/workloads/onnx/tensor_allowance.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
@@ -48,6 +49,8 @@ struct ModelRun {
     /// dimension counts as batch), for the memory estimate; the evaluation itself counts every
     /// tensor as it is made (TensorAllowance).
     double node_values = 0;
+    /// What a symbolic dimension is in this run (input_batch): the declared work counts with it.
+    std::int64_t batch = 1;
     /// Which load this is, for the node outputs kept across runs (NodeOutputMemo): a model read again
     /// is another, whatever its address.
     std::uint64_t serial = next_serial();
@@ -75,6 +78,17 @@ double known_node_values(Graph& graph, const std::string& model, std::int64_t ba
     for (const onnx::Node& node : graph.nodes)
         for (const std::string& output : node.outputs) values += known_elements(graph, output, batch);
     return values;
+}
+
+/// The batch the inputs hold: a declared input's symbolic dimension as its tensor has it (an input
+/// file's item count, a tensor given from Python), else `parameter` (the batch drawn inputs take).
+std::int64_t input_batch(const Graph& graph, const std::vector<Tensor<double>>& inputs, std::int64_t parameter) {
+    for (std::size_t i = 0; i < graph.inputs.size() && i < inputs.size(); ++i) {
+        const onnx::Shape& declared = graph.inputs[i].shape;
+        for (std::size_t d = 0; d < declared.size() && d < inputs[i].shape.size(); ++d)
+            if (declared[d] < 0) return inputs[i].shape[d];
+    }
+    return parameter;
 }
 
 std::vector<std::string> file_list(const std::string& text) {
@@ -202,6 +216,7 @@ ModelRun load(const Parameters& p, const OnnxTensors* given) {
         }
     }
     onnx::check_inputs(run.graph, run.inputs);
+    run.batch = input_batch(run.graph, run.inputs, p.integer("batch"));
     if (!p.text("labels").empty()) {
         run.labels = read_labels(p.text("labels"));
         // The labels of the images read: from the same first one.
@@ -519,6 +534,12 @@ public:
     double recorded_regions(const Parameters& p) const override {
         const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
         return static_cast<double>(loaded->graph.nodes.size() + loaded->graph.outputs.size());
+    }
+
+    /// Per node from the shapes the model declares or shape inference finds (node_work.hpp).
+    std::optional<core::WorkloadCounts> work(const Parameters& p, const PrecisionPolicy& policy) const override {
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        return onnx::graph_work(loaded->graph, onnx::GraphPrecision(loaded->graph, policy), loaded->batch);
     }
 
     void check_ground_truth(const Parameters& p, int precision) const override {
