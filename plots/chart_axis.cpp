@@ -57,20 +57,10 @@ QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positio
         // A label each in its own category; Qt elides a label wider than its category, and at
         // -45 degrees still cut "layer 1: h = h * 0.5 + 1": names too long to sit side by side
         // stand upright, where Qt gives them their whole length.
+        const QStringList labels = category_labels(axis);
         qsizetype longest = 0;
-        QStringList labels;
-        for (const AxisTick& tick : axis.ticks) {
-            // Qt takes a label once: a repeated one (two unnamed Relu nodes) gets its position.
-            QString label = text(tick.label);
-            // Upright names take the plot's height: a long ONNX path keeps its end, the node's own
-            // name and op ("…/self_attn/MatMul (MatMul)"), the whole name in the tooltips.
-            constexpr qsizetype longest_name = 26;
-            if (axis.named_ticks && label.size() > longest_name) label = QChar(0x2026) + label.right(longest_name - 1);
-            if (labels.contains(label)) label += QStringLiteral(" [%1]").arg(tick.value);
-            labels << label;
-            if (tick.value >= range.min && tick.value <= range.max) category_axis->append(label, tick.value);
-            longest = std::max(longest, label.size());
-        }
+        for (const QString& label : labels) longest = std::max(longest, label.size());
+        label_every(*category_axis, axis, range, 1);
         category_axis->setRange(range.min, range.max);
         category_axis->setTitleText(text(axis.label));
         constexpr qsizetype characters_per_category = 100;  // of a plot about 1000 pixels wide
@@ -100,6 +90,30 @@ double axis_min(QAbstractAxis* axis) {
 double axis_max(QAbstractAxis* axis) {
     if (auto* log_axis = qobject_cast<QLogValueAxis*>(axis)) return log_axis->max();
     return static_cast<QValueAxis*>(axis)->max();
+}
+
+QStringList category_labels(const Axis& axis) {
+    QStringList labels;
+    for (const AxisTick& tick : axis.ticks) {
+        QString label = text(tick.label);
+        // Upright names take the plot's height: a long ONNX path keeps its end, the node's own
+        // name and op ("…/self_attn/MatMul (MatMul)"), the whole name in the tooltips.
+        constexpr qsizetype longest_name = 26;
+        if (axis.named_ticks && label.size() > longest_name) label = QChar(0x2026) + label.right(longest_name - 1);
+        // Qt takes a label once: a repeated one (two unnamed Relu nodes) gets its position.
+        if (labels.contains(label)) label += QStringLiteral(" [%1]").arg(tick.value);
+        labels << label;
+    }
+    return labels;
+}
+
+void label_every(QCategoryAxis& category_axis, const Axis& axis, AxisRange range, int every) {
+    for (const QString& label : category_axis.categoriesLabels()) category_axis.remove(label);
+    const QStringList labels = category_labels(axis);
+    for (std::size_t i = 0; i < axis.ticks.size(); i += static_cast<std::size_t>(every)) {
+        const double value = axis.ticks[i].value;
+        if (value >= range.min && value <= range.max) category_axis.append(labels[static_cast<qsizetype>(i)], value);
+    }
 }
 
 }  // namespace floatscope::plots

@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QCursor>
 #include <QFontMetrics>
 #include <QGraphicsLayout>
@@ -129,11 +130,14 @@ PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* p
         chart->legend()->setAlignment(Qt::AlignRight);
     chart->legend()->setShowToolTips(true);
     connect_legend();
+    connect(chart, &QChart::plotAreaChanged, this, [this] { fit_category_labels(); });
 
     setRenderHint(QPainter::Antialiasing);
     setRubberBand(QChartView::RectangleRubberBand);
     setFocusPolicy(Qt::StrongFocus);
 }
+
+PlotChartView::~PlotChartView() { disconnect(chart(), nullptr, this, nullptr); }
 
 void PlotChartView::add_band(const Band& band) {
     const double x0 = axis_min(x_axis_), x1 = axis_max(x_axis_), y0 = axis_min(y_axis_), y1 = axis_max(y_axis_);
@@ -348,6 +352,21 @@ void PlotChartView::show_tooltip(const Series& series, QPointF point, bool hover
 void PlotChartView::resizeEvent(QResizeEvent* event) {
     QChartView::resizeEvent(event);
     fit_title();
+}
+
+void PlotChartView::fit_category_labels() {
+    auto* categories = qobject_cast<QCategoryAxis*>(x_axis_);
+    if (categories == nullptr || !model_.x_axis.named_ticks || categories->labelsAngle() != -90) return;
+    const double width = chart()->plotArea().width();
+    if (width <= 0 || model_.x_axis.ticks.empty()) return;
+    // A text line, and Qt's padding either side of each label.
+    constexpr double label_padding = 5;
+    const double needed = QFontMetricsF(categories->labelsFont()).height() + 2 * label_padding;
+    const double available = width / static_cast<double>(model_.x_axis.ticks.size());
+    const int every = std::max(1, static_cast<int>(std::ceil(needed / available)));
+    if (every == category_label_every_) return;
+    category_label_every_ = every;
+    label_every(*categories, model_.x_axis, visible_x_range(model_), every);
 }
 
 void PlotChartView::fit_title() {

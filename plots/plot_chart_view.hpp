@@ -31,6 +31,9 @@ public:
     enum class Backdrop { Palette, White };
     explicit PlotChartView(PlotModel model, SeriesColours* colours = nullptr, QWidget* parent = nullptr,
                            Backdrop backdrop = Backdrop::Palette);
+    /// Stops following the chart's plot area before QChartView deletes the chart (whose layout
+    /// changes as it goes, after this view's own members are gone).
+    ~PlotChartView() override;
     /// Whether the chart is drawn on the dark theme.
     bool dark() const { return dark_; }
 
@@ -56,6 +59,9 @@ private:
     /// The title (its notes on lines of their own) wrapped at words to the view's width: Qt elides
     /// a title line wider than the chart, and with it every line after.
     void fit_title();
+    /// Upright category labels (an ONNX graph's node names) on every so many ticks, so that each
+    /// category is a line of text wide: Qt draws all of them as "..." otherwise.
+    void fit_category_labels();
     void add_band(const Band& band);
     void add_series(const Series& series, QColor colour, LinePattern pattern, int bar_slot, int bar_slots);
     /// The series' NaN and +inf points drawn at the top of the plot, marked "NaN" (bars: a bar
@@ -74,6 +80,7 @@ private:
     QAbstractAxis* x_axis_ = nullptr;
     QAbstractAxis* y_axis_ = nullptr;
     bool dark_ = false;
+    int category_label_every_ = 1;
     bool panning_ = false;
     QPoint pan_from_;
 };
