@@ -7,6 +7,7 @@
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -247,6 +248,10 @@ TEST_CASE("bad input is said in the runner: a parameter, a policy, a workload th
     REQUIRE(w.failed.count() == 1);
     CHECK_FALSE(w.failed[0][1].toBool());
     CHECK(runner.message().contains(QString::fromStdString(missing)));
+    // The bar says the run failed, not "100% done" beside the error.
+    const auto* bar = runner.findChild<QProgressBar*>();
+    REQUIRE(bar != nullptr);
+    CHECK(bar->text() == QStringLiteral("0% failed"));
     CHECK(w.window.current_view_name() == "runner");
     CHECK(w.ws.session().runs.empty());
 }
