@@ -75,6 +75,9 @@ struct WorkloadCounts {
     std::map<std::string, double, std::less<>> operations;
     double dram_bytes = 0;
     double resident_bytes = 0;
+    /// What the counts assume where the size of the computation is not known before it runs (a
+    /// loop's trip count, a shape): empty where they are exact.
+    std::vector<std::string> assumptions = {};
 };
 
 struct CostEstimate {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 
 #include <QApplication>
 #include <QAreaSeries>
@@ -11,106 +10,22 @@
 #include <QCursor>
 #include <QFontMetrics>
 #include <QGraphicsLayout>
-#include <QImage>
-#include <QKeyEvent>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QLogValueAxis>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QResizeEvent>
 #include <QScatterSeries>
 #include <QToolTip>
-#include <QValueAxis>
-#include <QWheelEvent>
 
 #include "core/csv.hpp"
 #include "plots/axis_fit.hpp"
+#include "plots/chart_axis.hpp"
 #include "plots/line_segments.hpp"
 
 namespace floatscope::plots {
 namespace {
 
-// More category labels than this overlap at the usual plot width; the axis then shows numbers
-// and the tooltips the labels.
-constexpr std::size_t max_tick_labels = 16;
-// Upright (-90 degrees) labels are a line of text apart: about 40 fit a plot 600 pixels wide.
-constexpr std::size_t max_upright_labels = 40;
-
 QString text(const std::string& s) { return QString::fromStdString(s); }
-
-/// 1, 2 or 5 times a power of ten, at least `step`: tick intervals people read easily.
-double nice_step(double step) {
-    const double power = std::pow(10.0, std::floor(std::log10(step)));
-    for (const double factor : {1.0, 2.0, 5.0})
-        if (factor * power >= step) return factor * power;
-    return 10 * power;
-}
-
-/// `most_power_labels`: the labels a log axis shows at most (a horizontal axis has room for fewer).
-QAbstractAxis* make_axis(const Axis& axis, AxisRange range, bool integer_positions, double most_power_labels) {
-    if (axis.scale == AxisScale::Log) {
-        auto* log_axis = new QLogValueAxis;
-        // A label at every power of the base, but not more than fit: over more powers (n = 1 ..
-        // 8192 on a base-2 x axis) the labels go to every 2nd, 3rd ... power, or Qt elides them all.
-        const double all_powers = std::log(range.max / range.min) / std::log(axis.log_base);
-        const double step = std::max(1.0, std::ceil(all_powers / most_power_labels));
-        log_axis->setBase(std::pow(axis.log_base, step));
-        log_axis->setLabelFormat("%g");
-        // A shade beyond the powers at the ends: Qt labels the powers from ceil(log(min) / log(base)),
-        // and log(0.001) / log(10) = -2.9999999999999996 left 0.001 unlabelled (a one-decade axis
-        // then showed a single number).
-        constexpr double shade = 1e-9;
-        log_axis->setRange(range.min * (1 - shade), range.max * (1 + shade));
-        // Minor ticks at 2..9 times each power (Qt: -1) help over a few decades and clutter more.
-        const double powers = all_powers / step;
-        log_axis->setMinorTickCount(powers <= 6 ? -1 : 0);
-        log_axis->setTitleText(text(axis.label));
-        return log_axis;
-    }
-    // Names standing upright fit more of them (an ONNX graph's nodes).
-    const std::size_t most_labels = axis.named_ticks ? max_upright_labels : max_tick_labels;
-    if ((axis.categorical || axis.named_ticks) && !axis.ticks.empty() && axis.ticks.size() <= most_labels) {
-        auto* category_axis = new QCategoryAxis;
-        category_axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        // A label each in its own category; Qt elides a label wider than its category, and at
-        // -45 degrees still cut "layer 1: h = h * 0.5 + 1": names too long to sit side by side
-        // stand upright, where Qt gives them their whole length.
-        qsizetype longest = 0;
-        QStringList labels;
-        for (const AxisTick& tick : axis.ticks) {
-            // Qt takes a label once: a repeated one (two unnamed Relu nodes) gets its position.
-            QString label = text(tick.label);
-            // Upright names take the plot's height: a long ONNX path keeps its end, the node's own
-            // name and op ("…/self_attn/MatMul (MatMul)"), the whole name in the tooltips.
-            constexpr qsizetype longest_name = 26;
-            if (axis.named_ticks && label.size() > longest_name) label = QChar(0x2026) + label.right(longest_name - 1);
-            if (labels.contains(label)) label += QStringLiteral(" [%1]").arg(tick.value);
-            labels << label;
-            if (tick.value >= range.min && tick.value <= range.max) category_axis->append(label, tick.value);
-            longest = std::max(longest, label.size());
-        }
-        category_axis->setRange(range.min, range.max);
-        category_axis->setTitleText(text(axis.label));
-        constexpr qsizetype characters_per_category = 100;  // of a plot about 1000 pixels wide
-        if (longest * static_cast<qsizetype>(axis.ticks.size()) > characters_per_category ||
-            axis.ticks.size() > max_tick_labels)
-            category_axis->setLabelsAngle(-90);
-        return category_axis;
-    }
-    auto* value_axis = new QValueAxis;
-    value_axis->setRange(range.min, range.max);
-    value_axis->setLabelFormat("%g");
-    if (!axis.range && !integer_positions) value_axis->applyNiceNumbers();  // ticks at 0.2, 0.4, not 0.301875
-    if (integer_positions) {
-        // Region indices and log2 bins are whole numbers: ticks at whole, evenly spaced numbers.
-        value_axis->setTickType(QValueAxis::TicksDynamic);
-        value_axis->setTickAnchor(0);
-        value_axis->setTickInterval(nice_step(std::max(1.0, (range.max - range.min) / 10)));
-    }
-    value_axis->setTitleText(text(axis.label));
-    return value_axis;
-}
 
 /// Bands in greys, darker the worse: a hue of their own would be some policy's series colour (the
 /// palette has red, orange and green), and its bars would vanish in it. (Not Qt's hatch patterns:
@@ -125,67 +40,6 @@ QColor role_colour(ColourRole role, bool dark, int opacity = 1) {
         case ColourRole::Bad: return QColor(grey, grey, grey, 48 * opacity);
     }
     return QColor(grey, grey, grey, 6 * opacity);
-}
-
-double axis_min(QAbstractAxis* axis) {
-    if (auto* log_axis = qobject_cast<QLogValueAxis*>(axis)) return log_axis->min();
-    return static_cast<QValueAxis*>(axis)->min();
-}
-double axis_max(QAbstractAxis* axis) {
-    if (auto* log_axis = qobject_cast<QLogValueAxis*>(axis)) return log_axis->max();
-    return static_cast<QValueAxis*>(axis)->max();
-}
-
-/// Series colours: Tableau 10 (Maureen Stone's palette for Tableau), ten hues that stay distinct
-/// on white, then eight more of Tableau 20 (the same designer's extension: darker teal, olive, pink
-/// and grey, and the lighter blue, orange, green and purple), since the quantization workload alone
-/// compares twelve schemes; Qt's own theme repeats after five.
-constexpr std::size_t palette_size = 18;
-constexpr std::size_t pattern_count = 4;
-
-/// Whether a series is told apart by its line's dash (bars and scatters show their fill only).
-bool dashed_style(const Series& series) {
-    return series.style == SeriesStyle::Line || series.style == SeriesStyle::LineWithPoints;
-}
-
-/// A line's pen. The patterns are short, in units of the 2-pixel width, so that the legend's short
-/// sample, drawn with this same pen, shows them: Qt's DashLine (8-pixel dashes) came out as a solid
-/// stub there and its square DotLine dots as dashes. Dots are round.
-QPen series_pen(QColor colour, LinePattern pattern) {
-    QPen pen(colour, 2);
-    switch (pattern) {
-        case LinePattern::Solid: break;
-        case LinePattern::Dashed: pen.setDashPattern({2.5, 1.5}); break;
-        case LinePattern::Dotted:
-            pen.setCapStyle(Qt::RoundCap);
-            pen.setDashPattern({0.01, 2});
-            break;
-        case LinePattern::DashDotted:
-            pen.setCapStyle(Qt::RoundCap);
-            pen.setDashPattern({2, 1.5, 0.01, 1.5});
-            break;
-    }
-    return pen;
-}
-
-/// A line's points as a light marker (QXYSeries::lightMarker): a dot in the middle of a clear square
-/// `point_marker_size` pixels wide. Qt 6.4 draws a line's legend sample as its pen across the light
-/// marker's width with the marker over it (LegendMarkerItem), so that the sample shows the dot and
-/// the pen's pattern either side of it; the points setPointsVisible draws never reach the legend.
-constexpr int point_marker_size = 24;
-
-QImage point_marker(QColor colour) {
-    constexpr int scale = 2;  // drawn at twice the size: sharp in 192-dpi exports
-    constexpr double dot = 8;
-    QImage image(point_marker_size * scale, point_marker_size * scale, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::transparent);
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.scale(scale, scale);
-    painter.setPen(QPen(colour.darker(150), 1));
-    painter.setBrush(colour);
-    painter.drawEllipse(QRectF((point_marker_size - dot) / 2, (point_marker_size - dot) / 2, dot, dot));
-    return image;
 }
 
 /// Bars as filled step outlines over a numeric axis, so that bands and bins share it: [from, to)
@@ -224,45 +78,6 @@ bool all_integers(const PlotModel& plot) {
 }
 
 }  // namespace
-
-QColor series_colour(std::size_t index) {
-    static const QColor palette[palette_size] = {
-        QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
-        QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1), QColor(0xff, 0x9d, 0xa7),
-        QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xac), QColor(0x49, 0x98, 0x94), QColor(0xb6, 0x99, 0x2d),
-        QColor(0xd3, 0x72, 0x95), QColor(0x79, 0x70, 0x6e), QColor(0xa0, 0xcb, 0xe8), QColor(0xff, 0xbe, 0x7d),
-        QColor(0x8c, 0xd1, 0x7d), QColor(0xd4, 0xa6, 0xc8)};
-    return palette[index % palette_size];
-}
-
-std::vector<SeriesLook> series_looks(const PlotModel& plot, SeriesColours& colours) {
-    std::vector<SeriesLook> looks;
-    std::vector<std::pair<std::size_t, LinePattern>> taken;
-    auto is_taken = [&](std::size_t colour, LinePattern pattern) {
-        return std::find(taken.begin(), taken.end(), std::pair(colour, pattern)) != taken.end();
-    };
-    for (const Series& series : plot.series) {
-        const std::size_t position = colours.position(series.colour_key.empty() ? series.name : series.colour_key);
-        std::size_t colour = position % palette_size;
-        const bool dashed = dashed_style(series);
-        // Past the palette's end a key's colour repeats an earlier key's: its dash moves on, so the
-        // two differ wherever they meet.
-        auto pattern = static_cast<LinePattern>(
-            dashed ? (static_cast<std::size_t>(series.pattern) + position / palette_size) % pattern_count : 0);
-        if (!series.neutral) {
-            // Within the plot no two series share colour and dash: the next dash, then the next colour.
-            for (std::size_t tries = 0; is_taken(colour, pattern) && tries < palette_size * pattern_count; ++tries) {
-                if (dashed && (tries + 1) % pattern_count != 0)
-                    pattern = static_cast<LinePattern>((static_cast<std::size_t>(pattern) + 1) % pattern_count);
-                else
-                    colour = (colour + 1) % palette_size;
-            }
-            taken.emplace_back(colour, pattern);
-        }
-        looks.push_back({colour, pattern});
-    }
-    return looks;
-}
 
 PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* parent, Backdrop backdrop)
     : QChartView(parent), model_(std::move(model)) {
@@ -315,11 +130,14 @@ PlotChartView::PlotChartView(PlotModel model, SeriesColours* colours, QWidget* p
         chart->legend()->setAlignment(Qt::AlignRight);
     chart->legend()->setShowToolTips(true);
     connect_legend();
+    connect(chart, &QChart::plotAreaChanged, this, [this] { fit_category_labels(); });
 
     setRenderHint(QPainter::Antialiasing);
     setRubberBand(QChartView::RectangleRubberBand);
     setFocusPolicy(Qt::StrongFocus);
 }
+
+PlotChartView::~PlotChartView() { disconnect(chart(), nullptr, this, nullptr); }
 
 void PlotChartView::add_band(const Band& band) {
     const double x0 = axis_min(x_axis_), x1 = axis_max(x_axis_), y0 = axis_min(y_axis_), y1 = axis_max(y_axis_);
@@ -536,6 +354,21 @@ void PlotChartView::resizeEvent(QResizeEvent* event) {
     fit_title();
 }
 
+void PlotChartView::fit_category_labels() {
+    auto* categories = qobject_cast<QCategoryAxis*>(x_axis_);
+    if (categories == nullptr || !model_.x_axis.named_ticks || categories->labelsAngle() != -90) return;
+    const double width = chart()->plotArea().width();
+    if (width <= 0 || model_.x_axis.ticks.empty()) return;
+    // A text line, and Qt's padding either side of each label.
+    constexpr double label_padding = 5;
+    const double needed = QFontMetricsF(categories->labelsFont()).height() + 2 * label_padding;
+    const double available = width / static_cast<double>(model_.x_axis.ticks.size());
+    const int every = std::max(1, static_cast<int>(std::ceil(needed / available)));
+    if (every == category_label_every_) return;
+    category_label_every_ = every;
+    label_every(*categories, model_.x_axis, visible_x_range(model_), every);
+}
+
 void PlotChartView::fit_title() {
     const QFontMetrics metrics(chart()->titleFont());
     const int width = std::max(200, this->width() - 24);  // the chart's margins, and Qt's own
@@ -557,66 +390,6 @@ void PlotChartView::fit_title() {
     if (lines.size() == 1) return chart()->setTitle(lines.front());
     for (QString& line : lines) line = line.toHtmlEscaped();
     chart()->setTitle(lines.join(QStringLiteral("<br>")));
-}
-
-void PlotChartView::reset_zoom() { chart()->zoomReset(); }
-
-void PlotChartView::mousePressEvent(QMouseEvent* event) {
-    if (event->button() == Qt::MiddleButton) {
-        panning_ = true;
-        pan_from_ = event->pos();
-        setCursor(Qt::ClosedHandCursor);
-        event->accept();
-        return;
-    }
-    QChartView::mousePressEvent(event);
-}
-
-void PlotChartView::mouseMoveEvent(QMouseEvent* event) {
-    if (panning_) {
-        const QPoint delta = event->pos() - pan_from_;
-        chart()->scroll(-delta.x(), delta.y());  // scene y grows downwards, chart values upwards
-        pan_from_ = event->pos();
-        event->accept();
-        return;
-    }
-    QChartView::mouseMoveEvent(event);
-}
-
-void PlotChartView::mouseReleaseEvent(QMouseEvent* event) {
-    if (panning_ && event->button() == Qt::MiddleButton) {
-        panning_ = false;
-        unsetCursor();
-        event->accept();
-        return;
-    }
-    QChartView::mouseReleaseEvent(event);
-}
-
-void PlotChartView::mouseDoubleClickEvent(QMouseEvent* event) {
-    reset_zoom();
-    event->accept();
-}
-
-void PlotChartView::wheelEvent(QWheelEvent* event) {
-    constexpr qreal step = 1.25;
-    chart()->zoom(event->angleDelta().y() > 0 ? step : 1 / step);
-    event->accept();
-}
-
-void PlotChartView::keyPressEvent(QKeyEvent* event) {
-    constexpr int pan_pixels = 20;
-    switch (event->key()) {
-        case Qt::Key_Left: chart()->scroll(-pan_pixels, 0); break;
-        case Qt::Key_Right: chart()->scroll(pan_pixels, 0); break;
-        case Qt::Key_Up: chart()->scroll(0, pan_pixels); break;
-        case Qt::Key_Down: chart()->scroll(0, -pan_pixels); break;
-        case Qt::Key_Plus: chart()->zoomIn(); break;
-        case Qt::Key_Minus: chart()->zoomOut(); break;
-        case Qt::Key_Home: reset_zoom(); break;
-        default: QChartView::keyPressEvent(event); return;
-    }
-    event->accept();
 }
 
 }  // namespace floatscope::plots

@@ -3,32 +3,14 @@
 #pragma once
 
 #include <QChartView>
-#include <QColor>
 #include <QPoint>
 #include <vector>
 
 #include "plots/plot_model.hpp"
 #include "plots/series_colours.hpp"
+#include "plots/series_look.hpp"
 
 namespace floatscope::plots {
-
-/// The palette's colour at `index` (repeating past its 18 colours): what a colour key's position
-/// becomes, for widgets that draw a key's colour themselves (the advisor's assignment strip).
-QColor series_colour(std::size_t index);
-
-/// How one series of a plot is drawn: its palette colour (0..17) and its line's dash.
-struct SeriesLook {
-    std::size_t colour = 0;
-    LinePattern pattern = LinePattern::Solid;
-    friend bool operator==(const SeriesLook&, const SeriesLook&) = default;
-};
-
-/// The looks of a plot's series: each key's colour of the session (`colours`) and its series' own
-/// pattern, so that a policy keeps its colour across plots while the 18 colours last; a key past
-/// them repeats a colour with the next dash; and within the plot no two series (neutral ones
-/// aside) share colour and dash: a clash takes the next dash, then the next colour. Bars and
-/// scatters are told apart by colour alone.
-std::vector<SeriesLook> series_looks(const PlotModel& plot, SeriesColours& colours);
 
 /// Draws one PlotModel. Interaction: drag a rectangle to zoom in, right click to zoom out,
 /// mouse wheel to zoom, middle-button drag or arrow keys to pan, double click or Home to show the
@@ -49,6 +31,9 @@ public:
     enum class Backdrop { Palette, White };
     explicit PlotChartView(PlotModel model, SeriesColours* colours = nullptr, QWidget* parent = nullptr,
                            Backdrop backdrop = Backdrop::Palette);
+    /// Stops following the chart's plot area before QChartView deletes the chart (whose layout
+    /// changes as it goes, after this view's own members are gone).
+    ~PlotChartView() override;
     /// Whether the chart is drawn on the dark theme.
     bool dark() const { return dark_; }
 
@@ -74,6 +59,9 @@ private:
     /// The title (its notes on lines of their own) wrapped at words to the view's width: Qt elides
     /// a title line wider than the chart, and with it every line after.
     void fit_title();
+    /// Upright category labels (an ONNX graph's node names) on every so many ticks, so that each
+    /// category is a line of text wide: Qt draws all of them as "..." otherwise.
+    void fit_category_labels();
     void add_band(const Band& band);
     void add_series(const Series& series, QColor colour, LinePattern pattern, int bar_slot, int bar_slots);
     /// The series' NaN and +inf points drawn at the top of the plot, marked "NaN" (bars: a bar
@@ -92,6 +80,7 @@ private:
     QAbstractAxis* x_axis_ = nullptr;
     QAbstractAxis* y_axis_ = nullptr;
     bool dark_ = false;
+    int category_label_every_ = 1;
     bool panning_ = false;
     QPoint pan_from_;
 };

@@ -40,7 +40,7 @@ TuningCost::TuningCost(CostKind kind, const Workload& workload, const Parameters
     if (kind == CostKind::Bits) return;
     if (!workload.work(parameters, uniform_policy(core::parse_format("fp32"))))
         throw Error(fmt::format("tune: --cost {} needs a workload that counts its work (gemm, sum, mlp-forward, "
-                                "train-mlp); {} does not: use --cost bits",
+                                "train-mlp, onnx); {} does not: use --cost bits",
                                 to_string(kind), workload.name()));
     model_ = core::load_cost_model();
     if (kind != CostKind::Bytes && hardware_.empty()) {

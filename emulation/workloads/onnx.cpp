@@ -21,6 +21,7 @@
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
 #include "emulation/workloads/onnx/graph_precision.hpp"
 #include "emulation/workloads/onnx/model_run.hpp"
+#include "emulation/workloads/onnx/node_work.hpp"
 #include "emulation/workloads/onnx/npy_writer.hpp"
 #include "emulation/workloads/onnx/tensor_allowance.hpp"
 #include "emulation/workloads/onnx/weight_quantization.hpp"
@@ -306,6 +307,12 @@ public:
     double recorded_regions(const Parameters& p) const override {
         const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
         return static_cast<double>(loaded->graph.nodes.size() + loaded->graph.outputs.size());
+    }
+
+    /// Per node from the shapes the model declares or shape inference finds (node_work.hpp).
+    std::optional<core::WorkloadCounts> work(const Parameters& p, const PrecisionPolicy& policy) const override {
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        return onnx::graph_work(loaded->graph, onnx::GraphPrecision(loaded->graph, policy), loaded->batch);
     }
 
     void check_ground_truth(const Parameters& p, int precision) const override {

@@ -3,27 +3,22 @@
 #include <catch2/catch.hpp>
 
 #include <QAbstractItemModel>
-#include <QAction>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
-#include <QTreeWidget>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <sstream>
 
 #include "app/gui/main_window.hpp"
 #include "app/gui/simulator/compare_view.hpp"
-#include "app/gui/simulator/graph_panel.hpp"
-#include "app/gui/simulator/parameter_form.hpp"
 #include "app/gui/simulator/policy_editor.hpp"
 #include "app/gui/simulator/policy_presets.hpp"
 #include "app/gui/simulator/policy_summary.hpp"
@@ -31,27 +26,22 @@
 #include "app/gui/simulator/run_worker.hpp"
 #include "app/gui/simulator/runner_view.hpp"
 #include "app/gui/simulator/simulator_workspace.hpp"
-#include "app/gui/simulator/stories.hpp"
-#include "app/gui/simulator/stories_view.hpp"
-#include "app/gui/simulator/story_button.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "tests/app/gui_test_application.hpp"
+#include "tests/app/gui_workspace_fixture.hpp"
 #include "tests/app/test_support.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace floatscope;
+using floatscope::test::wait_for_run;
+using floatscope::test::Workspace;
 
 namespace {
 
 using floatscope::test::read_file;
-
-constexpr int run_timeout_ms = 120000;  // generous: a loaded CI machine; the runs take well under a second
-
-/// A 4-layer MLP, small enough for a test, under fp32 and fp16.
-gui::RunSetup small_mlp(std::vector<gui::PolicyEntry> policies = {{"fp32", {}}, {"fp16", {}}}) {
-    return {"mlp-forward", {{"depth", "4"}, {"width", "16"}, {"batch", "4"}}, std::move(policies)};
-}
+using floatscope::test::run_timeout_ms;
+using floatscope::test::small_mlp;
 
 /// The fields of one CSV record (RFC 4180 quoting; records hold no line breaks here).
 std::vector<std::string> csv_fields(const std::string& line) {
@@ -84,29 +74,6 @@ std::vector<std::string> comparable_lines(const std::string& csv) {
     }
     return lines;
 }
-
-bool wait_for_run(QSignalSpy& finished, QSignalSpy& failed) {
-    QElapsedTimer clock;
-    clock.start();
-    while (finished.count() + failed.count() == 0 && clock.elapsed() < run_timeout_ms) finished.wait(200);
-    return finished.count() + failed.count() > 0;
-}
-
-struct Workspace {
-    gui::MainWindow window{false};
-    gui::SimulatorWorkspace& ws = *window.workspace();
-    QSignalSpy finished{&ws, &gui::SimulatorWorkspace::run_finished};
-    QSignalSpy failed{&ws, &gui::SimulatorWorkspace::run_failed};
-
-    /// Runs `setup` from the runner to the end; true when it finished.
-    bool run(const gui::RunSetup& setup) {
-        ws.runner_view()->set_setup(setup);
-        finished.clear();
-        failed.clear();
-        if (!ws.start_run()) return false;
-        return wait_for_run(finished, failed) && finished.count() == 1;
-    }
-};
 
 }  // namespace
 
@@ -281,6 +248,10 @@ TEST_CASE("bad input is said in the runner: a parameter, a policy, a workload th
     REQUIRE(w.failed.count() == 1);
     CHECK_FALSE(w.failed[0][1].toBool());
     CHECK(runner.message().contains(QString::fromStdString(missing)));
+    // The bar says the run failed, not "100% done" beside the error.
+    const auto* bar = runner.findChild<QProgressBar*>();
+    REQUIRE(bar != nullptr);
+    CHECK(bar->text() == QStringLiteral("0% failed"));
     CHECK(w.window.current_view_name() == "runner");
     CHECK(w.ws.session().runs.empty());
 }
@@ -332,104 +303,6 @@ TEST_CASE("a session saves and reopens with its setup and results, a bad file is
     CHECK(w.ws.results_view()->message().contains("missing.json"));
 }
 
-TEST_CASE(
-    "story buttons show their whole text in the view's font, presentation size too, and a click asks for the story",
-    "[gui]") {
-    test::gui_application();
-    gui::StoriesView view;
-    view.resize(1024, 700);
-    view.show();
-    QApplication::processEvents();
-    gui::StoryButton* button = view.button("fp16-overflow");
-    REQUIRE(button != nullptr);
-    CHECK(button->text().toStdString() == gui::stories().front().title);
-    CHECK(button->height() >= button->heightForWidth(button->width()));  // no line cut off
-    const int normal_height = button->heightForWidth(600);
-    // Presentation mode enlarges the font 1.6 times: the text, and so the button, grow with it.
-    QFont larger = view.font();
-    larger.setPointSizeF(larger.pointSizeF() * 1.6);
-    view.setFont(larger);
-    for (int i = 0; i < 3; ++i) QApplication::processEvents();
-    CHECK(button->heightForWidth(600) > normal_height * 1.5);
-    CHECK(button->height() >= button->heightForWidth(button->width()));
-    QSignalSpy requested(&view, &gui::StoriesView::story_requested);
-    QTest::mouseClick(button, Qt::LeftButton);
-    REQUIRE(requested.count() == 1);
-    CHECK(requested.front().front().toString() == "fp16-overflow");
-}
-
-TEST_CASE("a story runs its preset and lands on the plot that tells it", "[gui]") {
-    test::gui_application();
-    Workspace w;
-    REQUIRE(w.ws.run_story_and_wait("fp16-overflow").isEmpty());
-    CHECK(w.window.current_view_name() == "results");
-    // Results states the story's claim above its plot.
-    CHECK(w.ws.results_view()->message().contains(QStringLiteral("10k x 10k in FP16")));
-    CHECK(w.ws.results_view()->message().contains(QStringLiteral("65504")));
-    CHECK(w.ws.results_view()->current_plot_id().rfind("nan_fraction", 0) == 0);
-    const plots::HeatmapModel* nan = w.ws.results_view()->current_heatmap();
-    REQUIRE(nan != nullptr);
-    // overflow-demo under fp16: 10^4 x 10^4 = inf, then inf - inf = NaN (IEEE 754-2019 7.2): some
-    // fp16 cell is all NaN; fp32 (max ~3.4e38) holds 10^8 and has no NaN at all.
-    const auto column = [&](const std::string& name) {
-        return static_cast<std::size_t>(std::find(nan->columns.begin(), nan->columns.end(), name) -
-                                        nan->columns.begin());
-    };
-    REQUIRE(column("fp16") < nan->columns.size());
-    REQUIRE(column("fp32") < nan->columns.size());
-    double fp16_max = 0, fp32_max = 0;
-    for (std::size_t row = 0; row < nan->rows.size(); ++row) {
-        fp16_max = std::max(fp16_max, nan->at(row, column("fp16")));
-        fp32_max = std::max(fp32_max, nan->at(row, column("fp32")));
-    }
-    CHECK(fp16_max == 1);
-    CHECK(fp32_max == 0);
-
-    CHECK_FALSE(w.ws.run_story("no-such-story"));
-    CHECK(w.ws.runner_view()->message().contains("fp16-overflow"));
-}
-
-TEST_CASE("an FPCore file runs from the runner: a file field with a dialog, bits of error per iteration", "[gui]") {
-    test::gui_application();
-    Workspace w;
-    const std::string file = FLOATSCOPE_TEST_DATA "/fpcore/accuracy.fpcore";
-    w.ws.runner_view()->set_setup(
-        {"fpcore", {{"file", file}, {"benchmark", "harmonic sum"}, {"samples", "16"}}, {{"fp32", {}}, {"bf16", {}}}});
-    const auto* file_editor = qobject_cast<QLineEdit*>(w.ws.runner_view()->parameter_form()->editor("file"));
-    REQUIRE(file_editor != nullptr);
-    CHECK(file_editor->text().toStdString() == file);
-    CHECK(file_editor->findChild<QAction*>(QStringLiteral("browse")) != nullptr);
-    w.finished.clear();
-    REQUIRE(w.ws.start_run());
-    REQUIRE(wait_for_run(w.finished, w.failed));
-    REQUIRE(w.failed.count() == 0);
-    // The harmonic sum's loop: the error of s grows with the iterations, more in bf16 than in fp32.
-    REQUIRE(w.ws.results_view()->select_plot("error_growth_bits_error_iteration"));
-    const plots::PlotModel* plot = w.ws.results_view()->current_plot();
-    REQUIRE(plot != nullptr);
-    CHECK(plot->series.size() == 4);  // worst and mean point, per policy
-    CHECK(plot->series.at(0).points.size() > 10);
-}
-
-TEST_CASE("the 4-bit story lands on SQNR per scheme, where NF4 beats INT4 and FP4 on normal weights", "[gui]") {
-    test::gui_application();
-    Workspace w;
-    REQUIRE(w.ws.run_story_and_wait("int4-nf4-fp4").isEmpty());
-    CHECK(w.ws.results_view()->current_plot_id().rfind("quantization_sqnr_db", 0) == 0);
-    const plots::PlotModel* sqnr = w.ws.results_view()->current_plot();
-    REQUIRE(sqnr != nullptr);
-    REQUIRE(sqnr->series.size() == 1);
-    std::map<std::string, double> by_scheme;
-    for (const plots::PlotPoint& p : sqnr->series[0].points)
-        for (const plots::AxisTick& tick : sqnr->x_axis.ticks)
-            if (tick.value == p.x) by_scheme[tick.label] = p.y;
-    REQUIRE(by_scheme.size() == 5);
-    // NF4's codes are the quantiles of N(0, 1) (Dettmers et al., QLoRA, 2023, section 3): on normal
-    // data it keeps more signal than the evenly spaced INT4 and the floating-point FP4 codes.
-    CHECK(by_scheme["nf4"] > by_scheme["int4"]);
-    CHECK(by_scheme["nf4"] > by_scheme["bnb_fp4"]);
-    CHECK(by_scheme["nf4"] > by_scheme["mxfp4"]);
-}
 
 // Not a ctest (timings depend on the machine): the default comparison's time to the screen, and
 // the longest the event loop waits meanwhile. Run by hand in a Release build:
@@ -508,113 +381,4 @@ TEST_CASE("a policy the workload cannot run is shown disabled with the reason an
     // Where no policy is left, the run is refused, saying why.
     CHECK_THROWS_WITH(gui::build_requests({"gemm", {}, {setup.policies[0]}}, 1),
                       Catch::Contains("no policy applies to gemm: onnx mix: ops, nodes"));
-}
-
-TEST_CASE("the graph table: each policy's normwise error per node, coloured by bits correct, only for its model",
-          "[gui]") {
-    test::gui_application();
-    gui::GraphPanel panel;
-    const QString model = QStringLiteral(FLOATSCOPE_ONNX_REFERENCE_MODELS "/encoder.onnx");
-    REQUIRE(panel.show_model(model));
-    emu::Report report;
-    report.runs.push_back({"1", "onnx", {{"model", model.toStdString()}}, {{"fp8", "fp8_e4m3"}}, 256});
-    // Node 0: 2^-12 (12 bits, green); node 1: 2^-6 (amber); node 2: NaN outputs (unbounded, FAILED).
-    report.rows = {{"1", "onnx", "fp8", "node", 0, "n0", "normwise_rel_error", std::ldexp(1.0, -12)},
-                   {"1", "onnx", "fp8", "node", 1, "n1", "normwise_rel_error", std::ldexp(1.0, -6)},
-                   {"1", "onnx", "fp8", "node", 2, "n2", "normwise_rel_error", INFINITY},
-                   {"1", "onnx", "fp8", "output", 0, "y", "normwise_rel_error", 0.5}};
-    panel.show_errors(report);
-    const QTreeWidget& nodes = *panel.nodes();
-    REQUIRE(nodes.columnCount() == 6);
-    CHECK(nodes.headerItem()->text(5) == "fp8: normwise error");
-    CHECK(nodes.topLevelItem(0)->text(5) == "2.44e-04");
-    CHECK(nodes.topLevelItem(0)->toolTip(5) == "12.0 bits correct");
-    CHECK(nodes.topLevelItem(1)->text(5) == "1.56e-02");
-    CHECK(nodes.topLevelItem(2)->text(5) == "FAILED: NaN/inf");
-    CHECK(nodes.topLevelItem(3)->text(5) == "-");
-    const auto hue = [&](int row) { return nodes.topLevelItem(row)->background(5).color().hue(); };
-    CHECK(hue(0) > 90);  // green
-    CHECK((hue(1) > 20 && hue(1) < 60));  // amber
-    CHECK(hue(2) < 10);  // red
-    // Another model's run (or another workload's) leaves the table to the model alone.
-    report.runs[0].parameters = {{"model", "other.onnx"}};
-    panel.show_errors(report);
-    CHECK(nodes.columnCount() == 5);
-}
-
-TEST_CASE("the graph table lists a subgraph's nodes under the node that holds it, with their errors", "[gui]") {
-    test::gui_application();
-    gui::GraphPanel panel;
-    const QString model = QStringLiteral(FLOATSCOPE_ONNX_CONTROL_FLOW_MODELS "/if_flip_opset16.onnx");
-    REQUIRE(panel.show_model(model));
-    const QTreeWidget& nodes = *panel.nodes();
-    REQUIRE(nodes.topLevelItemCount() == 4);  // ReduceMax, Greater, If, Mul
-    QTreeWidgetItem* if_node = nodes.topLevelItem(2);
-    CHECK(if_node->text(2) == "If");
-    REQUIRE(if_node->childCount() == 2);  // its branches, in attribute order
-    QTreeWidgetItem* else_branch = if_node->child(0);
-    CHECK(else_branch->text(1) == "else_branch (2 nodes)");
-    CHECK_FALSE(else_branch->data(0, gui::GraphPanel::node_id_role).isValid());
-    REQUIRE(else_branch->childCount() == 2);
-    CHECK(else_branch->child(1)->text(2) == "Neg");
-    CHECK(else_branch->child(1)->toolTip(1) == "If_2/else_branch/Neg_1");
-    QTreeWidgetItem* then_mul = if_node->child(1)->child(0);
-    CHECK(then_mul->text(2) == "Mul");
-    CHECK(panel.op_types().contains("Neg"));
-    // Errors reach the subgraph's nodes by their ids (the node numbers of onnx-info: Neg 4, Mul 5).
-    emu::Report report;
-    report.runs.push_back({"1", "onnx", {{"model", model.toStdString()}}, {{"bf16", "bf16"}}, 256});
-    report.rows = {{"1", "onnx", "bf16", "node", 4, "neg", "normwise_rel_error", std::ldexp(1.0, -9)},
-                   {"1", "onnx", "bf16", "node", 6, "mul", "normwise_rel_error", std::ldexp(1.0, -8)}};
-    panel.show_errors(report);
-    CHECK(else_branch->child(1)->text(5) == "1.95e-03");
-    CHECK(then_mul->text(5) == "-");
-    CHECK(nodes.topLevelItem(3)->text(5) == "3.91e-03");
-    CHECK(else_branch->text(5).isEmpty());
-}
-
-TEST_CASE("an ONNX model dropped on the runner: its nodes listed, per-op overrides, results per node", "[gui]") {
-    test::gui_application();
-    Workspace w;
-    gui::RunnerView& runner = *w.ws.runner_view();
-    const QString model = QStringLiteral(FLOATSCOPE_ONNX_REFERENCE_MODELS "/encoder.onnx");
-    runner.open_model(model);
-    CHECK(runner.setup().workload == "onnx");
-    CHECK(runner.setup().parameters.at("model") == model.toStdString());
-    // The encoder layer's 33 nodes in run order, with op types; the policy editor offers them.
-    const QTreeWidget& nodes = *runner.graph_panel()->nodes();
-    REQUIRE(nodes.topLevelItemCount() == 33);
-    CHECK(nodes.topLevelItem(0)->text(2) == "MatMul");
-    CHECK(nodes.topLevelItem(14)->text(2) == "Softmax");
-    CHECK(runner.graph_panel()->op_types().contains("LayerNormalization"));
-    gui::PolicyEditor& policies = *runner.policy_editor();
-    CHECK(policies.op_type_combo()->findText("Softmax") >= 0);
-
-    policies.set_entries({{"fp32", {}}});
-    policies.op_type_combo()->setCurrentText("MatMul");
-    policies.op_format_combo()->setCurrentText("bf16");
-    policies.add_op_override_button()->click();
-    CHECK(policies.text_edit()->text() == "fp32; ops MatMul = bf16");
-    CHECK(policies.validation_message().isEmpty());
-
-    w.finished.clear();
-    REQUIRE(w.ws.start_run());
-    REQUIRE(wait_for_run(w.finished, w.failed));
-    REQUIRE(w.failed.count() == 0);
-    // Error growth along the nodes: one point per node with a floating output.
-    REQUIRE(w.ws.results_view()->select_plot("error_growth_normwise_rel_error_node"));
-    const plots::PlotModel* plot = w.ws.results_view()->current_plot();
-    REQUIRE(plot != nullptr);
-    REQUIRE(plot->series.size() == 1);
-    CHECK(plot->series[0].points.size() == 33);
-    // The graph table holds the same errors, a column for the policy.
-    REQUIRE(nodes.columnCount() == 6);
-    CHECK(nodes.headerItem()->text(5) == "fp32; ops MatMul = bf16: normwise error");
-    CHECK(nodes.topLevelItem(14)->text(5) == QString::number(plot->series[0].points[14].y, 'e', 2));
-
-    // A file that is not a model says why in the panel, and offers no op types.
-    CHECK_FALSE(
-        runner.graph_panel()->show_model(QStringLiteral(FLOATSCOPE_ONNX_REFERENCE_MODELS "/encoder_input.npy")));
-    CHECK(runner.graph_panel()->summary().contains("encoder_input.npy"));
-    CHECK(runner.graph_panel()->op_types().isEmpty());
 }

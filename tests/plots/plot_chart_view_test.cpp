@@ -5,6 +5,7 @@
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QFontMetrics>
+#include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QImage>
 #include <QLegendMarker>
@@ -570,6 +571,41 @@ TEST_CASE("ONNX node plots name their nodes on the axis, op type beside, in exec
     CHECK(x->categoriesLabels() ==
           QStringList{"q_proj (MatMul)", "scores (MatMul)", "attn_softmax (Softmax)", " (Relu)", " (Relu) [4]"});
     CHECK(qobject_cast<QLineSeries*>(view.chart()->series().at(0)) != nullptr);
+}
+
+TEST_CASE("upright node names too many for the plot's width label every few nodes instead of none", "[plots]") {
+    application();
+    // 33 nodes, as the encoder layer's: at 1900 pixels each has its name; on a plot about 600 wide a
+    // category is about 17 pixels, narrower than a line of text, where Qt draws every label as "...".
+    PlotModel model;
+    model.x_axis.named_ticks = true;
+    Series line;
+    line.name = "fp32";
+    for (int i = 0; i < 33; ++i) {
+        model.x_axis.ticks.push_back({static_cast<double>(i), "/encoder/layer.0/node_" + std::to_string(i) + " (Add)"});
+        line.points.push_back({static_cast<double>(i), 1.0 + i});
+    }
+    model.series.push_back(line);
+    PlotChartView view(model);
+    const auto labels = [&](int width) {
+        view.resize(width, 600);
+        // Laid out and drawn as exported, without a window (a shown one crashes the static
+        // application's teardown): the layout's posted requests, then the picture.
+        for (int i = 0; i < 3; ++i) {
+            QApplication::sendPostedEvents();
+            view.grab();
+        }
+        return qobject_cast<QCategoryAxis*>(axis(view, Qt::Horizontal))->categoriesLabels();
+    };
+    CHECK(labels(1900).size() == 33);
+    const QStringList narrow = labels(700);
+    // Each shown category at least a text line wide (15 pixels and Qt's padding).
+    const double width = view.chart()->plotArea().width();
+    REQUIRE(narrow.size() > 1);
+    CHECK(width / narrow.size() >= QFontMetricsF(view.chart()->axes(Qt::Horizontal).at(0)->labelsFont()).height() + 10);
+    CHECK(narrow.size() >= 8);  // every few nodes named, not one
+    CHECK(narrow.front() == QString::fromUtf8("\u2026oder/layer.0/node_0 (Add)"));  // the first node
+    CHECK(labels(1900).size() == 33);  // wide again: every name
 }
 
 TEST_CASE("on the dark palette plots are dark with light text, and exported files stay white", "[plots]") {

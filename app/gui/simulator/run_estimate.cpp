@@ -1,4 +1,4 @@
-// Run-time estimates from work counts and the emulator's measured speed.
+// Run-time estimates from declared work and the emulator's speed on this machine, learnt from finished runs.
 #include "app/gui/simulator/run_estimate.hpp"
 
 #include <algorithm>
@@ -30,6 +30,12 @@ double slowest_default() {
     return slowest;
 }
 
+double total_operations(const core::WorkloadCounts& work) {
+    double operations = 0;
+    for (const auto& [format, count] : work.operations) operations += count;
+    return operations;
+}
+
 }  // namespace
 
 double EmulationSpeed::operations_per_second(const std::string& workload, const std::string& format) const {
@@ -38,60 +44,77 @@ double EmulationSpeed::operations_per_second(const std::string& workload, const 
     return slowest_default();
 }
 
-double EmulationSpeed::truth_time_ratio(const emu::Workload& workload) const {
-    const auto found = truth_ratios_.find(workload.name());
-    return found != truth_ratios_.end() ? found->second : workload.truth_time_ratio();
+std::optional<double> EmulationSpeed::truth_seconds_per_operation(const std::string& workload) const {
+    const auto found = truth_seconds_per_operation_.find(workload);
+    if (found == truth_seconds_per_operation_.end()) return std::nullopt;
+    return found->second;
 }
 
 void EmulationSpeed::learn(const emu::Report& report) {
-    std::map<std::pair<std::string, std::string>, std::pair<std::string, double>> seconds;  // -> (workload, s)
-    std::map<std::string, double> slowest_policy;  // by run
-    std::map<std::string, std::pair<std::string, double>> truth_seconds;  // by run: (workload, s)
+    struct Job {
+        std::string workload;
+        double seconds = 0;
+    };
+    std::map<std::pair<std::string, std::string>, Job> jobs;  // by (run, policy)
+    std::map<std::string, Job> truths;  // by run
     for (const emu::ReportRow& row : report.rows) {
         if (row.region_kind != emu::metric::whole_run_kind || row.value <= 0) continue;
-        if (row.metric == emu::metric::seconds) {
-            seconds[{row.run, row.policy}] = {row.workload, row.value};
-            slowest_policy[row.run] = std::max(slowest_policy[row.run], row.value);
-        } else if (row.metric == emu::metric::ground_truth_seconds) {
-            truth_seconds[row.run] = {row.workload, row.value};
-        }
+        if (row.metric == emu::metric::seconds)
+            jobs[{row.run, row.policy}] = {row.workload, row.value};
+        else if (row.metric == emu::metric::ground_truth_seconds)
+            truths[row.run] = {row.workload, row.value};
     }
-    for (const auto& [run, truth] : truth_seconds)
-        if (slowest_policy[run] > 0) truth_ratios_[truth.first] = truth.second / slowest_policy[run];
-    for (const auto& [job, timing] : seconds) {
+    std::map<std::string, double> costliest;  // by run: its costliest policy's operations
+    for (const auto& [job, timing] : jobs) {
         const std::optional<core::WorkloadCounts> work = emu::read_work(report, job.first, job.second);
         if (!work) continue;
-        double operations = 0;
-        for (const auto& [format, count] : work->operations) operations += count;
+        const double operations = total_operations(*work);
         if (operations <= 0) continue;
-        // A job in several formats teaches each of them its overall speed.
+        costliest[job.first] = std::max(costliest[job.first], operations);
         for (const auto& [format, count] : work->operations)
-            measured_[{timing.first, format}] = operations / timing.second;
+            measured_[{timing.workload, format}] = operations / timing.seconds;
     }
+    for (const auto& [run, truth] : truths)
+        if (costliest[run] > 0) truth_seconds_per_operation_[truth.workload] = truth.seconds / costliest[run];
 }
 
 std::optional<double> estimate_seconds(const std::vector<emu::RunRequest>& requests, int threads,
                                        const EmulationSpeed& speed) {
     double total = 0, longest = 0;
     for (const emu::RunRequest& request : requests) {
-        double slowest = 0;
+        const std::string& workload = request.workload->name();
+        double slowest = 0, most_operations = 0;
         for (const emu::PrecisionPolicy& policy : request.policies) {
             const std::optional<core::WorkloadCounts> work = request.workload->work(request.parameters, policy);
             if (!work) return std::nullopt;
             double job = 0;
             for (const auto& [format, operations] : work->operations)
-                job += operations / speed.operations_per_second(request.workload->name(), format);
+                job += operations / speed.operations_per_second(workload, format);
             total += job;
             slowest = std::max(slowest, job);
+            most_operations = std::max(most_operations, total_operations(*work));
         }
         // The truth waits for its policies: a run takes at least the slowest and then the truth.
-        const double truth = request.ground_truth && request.workload->has_ground_truth()
-                                 ? slowest * speed.truth_time_ratio(*request.workload)
-                                 : 0;
+        double truth = 0;
+        if (request.ground_truth && request.workload->has_ground_truth()) {
+            const std::optional<double> per_operation = speed.truth_seconds_per_operation(workload);
+            truth = per_operation ? most_operations * *per_operation : slowest * request.workload->truth_time_ratio();
+        }
         total += truth;
         longest = std::max(longest, slowest + truth);
     }
     return std::max(longest, total / std::max(1, threads));
+}
+
+std::vector<std::string> estimate_assumptions(const std::vector<emu::RunRequest>& requests) {
+    std::vector<std::string> assumptions;
+    for (const emu::RunRequest& request : requests)
+        for (const emu::PrecisionPolicy& policy : request.policies)
+            if (const std::optional<core::WorkloadCounts> work = request.workload->work(request.parameters, policy))
+                for (const std::string& assumption : work->assumptions)
+                    if (std::find(assumptions.begin(), assumptions.end(), assumption) == assumptions.end())
+                        assumptions.push_back(assumption);
+    return assumptions;
 }
 
 std::string describe_duration(double seconds) {

@@ -137,10 +137,18 @@ bool SimulatorWorkspace::start_run() {
     }
     if (ask_before_long_runs_ && seconds && *seconds > long_run_seconds) {
         const QString estimate = QString::fromStdString(describe_duration(*seconds));
-        const QString text = QStringLiteral(
-                                 "This run will take about %1 on this machine (its operations at the "
-                                 "emulator's measured speed). Start it?")
-                                 .arg(estimate);
+        QString text = QStringLiteral(
+                           "This run will take about %1 on this machine (its operations at the "
+                           "emulator's measured speed). Start it?")
+                           .arg(estimate);
+        // Where the work was not known before the run (an ONNX Loop's trip count), the estimate says so.
+        const std::vector<std::string> assumptions = estimate_assumptions(requests);
+        if (!assumptions.empty()) {
+            text += QStringLiteral("\n\nAn estimate: ");
+            for (std::size_t i = 0; i < assumptions.size(); ++i)
+                text += (i == 0 ? QString() : QStringLiteral("; ")) + QString::fromStdString(assumptions[i]);
+            text += QLatin1Char('.');
+        }
         if (!confirm_long_run_(*seconds, text)) {
             forget_story();
             runner_->show_message(

@@ -38,6 +38,17 @@ double known_node_values(Graph& graph, const std::string& model, std::int64_t ba
     return values;
 }
 
+/// The batch the inputs hold: a declared input's symbolic dimension as its tensor has it (an input
+/// file's item count, a tensor given from Python), else `parameter` (the batch drawn inputs take).
+std::int64_t input_batch(const Graph& graph, const std::vector<Tensor<double>>& inputs, std::int64_t parameter) {
+    for (std::size_t i = 0; i < graph.inputs.size() && i < inputs.size(); ++i) {
+        const Shape& declared = graph.inputs[i].shape;
+        for (std::size_t d = 0; d < declared.size() && d < inputs[i].shape.size(); ++d)
+            if (declared[d] < 0) return inputs[i].shape[d];
+    }
+    return parameter;
+}
+
 std::vector<std::string> file_list(const std::string& text) {
     std::vector<std::string> files;
     std::size_t start = 0;
@@ -162,6 +173,7 @@ ModelRun load(const Parameters& p, const OnnxTensors* given) {
         }
     }
     check_inputs(run.graph, run.inputs);
+    run.batch = input_batch(run.graph, run.inputs, p.integer("batch"));
     if (!p.text("labels").empty()) {
         run.labels = read_labels(p.text("labels"));
         // The labels of the images read: from the same first one.

@@ -24,6 +24,8 @@ struct ModelRun {
     /// dimension counts as batch), for the memory estimate; the evaluation itself counts every
     /// tensor as it is made (TensorAllowance).
     double node_values = 0;
+    /// What a symbolic dimension is in this run (input_batch): the declared work counts with it.
+    std::int64_t batch = 1;
     /// Which load this is, for the node outputs kept across runs (NodeOutputMemo): a model read again
     /// is another, whatever its address.
     std::uint64_t serial = next_serial();
