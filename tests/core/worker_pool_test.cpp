@@ -5,14 +5,13 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <mutex>
-#include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "core/parallel_rows.hpp"
 #include "core/worker_pool.hpp"
+#include "tests/core/thread_meeting.hpp"
 
 using floatscope::core::parallel_rows;
 using floatscope::core::WorkerPool;
@@ -68,27 +67,10 @@ TEST_CASE("a worker pool's helpers share the rows, end with it, and pass a worke
     std::atomic<int> ended{0};
     {
         WorkerPool pool(3, [&] { ++ended; });
-        // Each chunk waits (up to a few seconds) until a second thread has taken one.
-        std::mutex mutex;
-        std::set<std::thread::id> ids;
-        pool.run(64, [&] {
-            return [&](std::size_t, std::size_t) {
-                {
-                    const std::lock_guard<std::mutex> lock(mutex);
-                    ids.insert(std::this_thread::get_id());
-                }
-                const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-                while (std::chrono::steady_clock::now() < deadline) {
-                    {
-                        const std::lock_guard<std::mutex> lock(mutex);
-                        if (ids.size() >= 2) break;
-                    }
-                    std::this_thread::yield();
-                }
-            };
-        });
-        CHECK(ids.size() >= 2);
-        CHECK(ids.size() <= 4);
+        floatscope::test::ThreadMeeting meeting;
+        pool.run(64, [&] { return [&](std::size_t, std::size_t) { meeting.arrive(); }; });
+        CHECK(meeting.threads_seen() >= 2);
+        CHECK(meeting.threads_seen() <= 4);
         CHECK_THROWS_WITH(pool.run(50,
                                    [] {
                                        return [](std::size_t begin, std::size_t end) {
