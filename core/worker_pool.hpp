@@ -56,7 +56,8 @@ public:
         share([&] {
             try {
                 std::optional<decltype(make_worker())> work;
-                for (std::size_t begin; !failed.load(std::memory_order_relaxed) && (begin = next.fetch_add(chunk)) < rows;) {
+                for (std::size_t begin;
+                     !failed.load(std::memory_order_relaxed) && (begin = next.fetch_add(chunk)) < rows;) {
                     if (!work) work.emplace(make_worker());
                     (*work)(begin, std::min(rows, begin + chunk));
                 }

@@ -57,10 +57,10 @@ TEST_CASE("to_long_double rounds as mpfr_get_ld does, bit for bit") {
     Number rounded(long_double_significand_bits);
     std::mt19937_64 random(37);
     // Exponents across and beyond a long double's range, its normal/subnormal edge above all.
-    const std::vector<long> exponents = {0,       1,       -1,          63,          -64,         1000,
-                                         -1000,   16383,   16384,       16385,       -16380,      -16381,
-                                         -16382,  -16383,  -16440,      -16445,      -16446,      -16500,
-                                         -100000, 100000,  LDBL_MIN_EXP, LDBL_MAX_EXP, LDBL_MIN_EXP - 1};
+    const std::vector<long> exponents = {
+        0,      1,      -1,      63,     -64,          1000,         -1000,           16383,
+        16384,  16385,  -16380,  -16381, -16382,       -16383,       -16440,          -16445,
+        -16446, -16500, -100000, 100000, LDBL_MIN_EXP, LDBL_MAX_EXP, LDBL_MIN_EXP - 1};
     for (const mpfr_prec_t precision : {53, 63, 64, 65, 113, 256, 504}) {
         Number x(precision);
         gmp_randstate_t state;
