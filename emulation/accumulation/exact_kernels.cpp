@@ -5,13 +5,13 @@
 #include <memory>
 
 #include "core/error.hpp"
-#include "core/parallel_rows.hpp"
 #include "emulation/accumulation/exact_product_sum.hpp"
 
 namespace floatscope::emu {
 namespace {
 
 thread_local int threads_of_this_thread = 1;  // TruthThreadsScope's
+thread_local core::WorkerPool* workers_of_this_thread = nullptr;  // TruthThreadsScope's
 
 /// An MPFR number of `precision` bits whose lifetime ends with the scope.
 struct ScratchNumber {
@@ -154,7 +154,7 @@ std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<co
     // split, with the same numbers. A column meets every row while it is in the cache (taken row
     // by row, each row streamed all of B: a 6625-class head's 1.7 million weights), and a
     // depthwise convolution's one row still shares its columns among the threads.
-    core::parallel_rows(n, truth_threads(), [&] {
+    truth_parallel_rows(n, [&] {
         return
             [&, scratch = std::make_unique<EntryScratch>(k, widest_a + widest_b)](std::size_t begin, std::size_t end) {
                 for (std::size_t j = begin; j < end; ++j)
@@ -165,13 +165,23 @@ std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<co
     return c;
 }
 
-TruthThreadsScope::TruthThreadsScope(int threads) : previous_(threads_of_this_thread) {
-    threads_of_this_thread = std::max(threads, 1);
+TruthThreadsScope::TruthThreadsScope(int threads)
+    : previous_(threads_of_this_thread),
+      previous_workers_(workers_of_this_thread),
+      workers_(std::make_unique<core::WorkerPool>(std::max(threads, 1) - 1,
+                                                  [] { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); })) {
+    threads_of_this_thread = workers_->threads();
+    workers_of_this_thread = workers_.get();
 }
 
-TruthThreadsScope::~TruthThreadsScope() { threads_of_this_thread = previous_; }
+TruthThreadsScope::~TruthThreadsScope() {
+    threads_of_this_thread = previous_;
+    workers_of_this_thread = previous_workers_;
+}
 
 int truth_threads() { return threads_of_this_thread; }
+
+core::WorkerPool* truth_workers() { return workers_of_this_thread; }
 
 TruthNumber exact_sum(std::span<const TruthNumber> x, int precision) {
     // mpfr_sum takes non-const pointers but does not modify its inputs.

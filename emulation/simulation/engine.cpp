@@ -20,7 +20,6 @@
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
 #include "core/memory_budget.hpp"
-#include "core/parallel_rows.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/simulation/concurrent_progress.hpp"
 #include "emulation/simulation/control_divergence.hpp"
@@ -170,8 +169,8 @@ void measure_against(RunState& s, TruthRegion& truth) {
     // Small regions are measured on this thread: starting threads would cost more than it saves.
     constexpr std::size_t worth_threads = 1 << 16;
     const bool large = truth.values.size() * s.policy_runs.size() >= worth_threads;
-    core::parallel_rows(s.policy_runs.size(), large ? truth_threads() : 1, [&] {
-        return [&, release = std::make_unique<ThreadCacheRelease>()](std::size_t begin, std::size_t end) {
+    const auto measure = [&] {
+        return [&](std::size_t begin, std::size_t end) {
             for (std::size_t p = begin; p < end; ++p) {
                 PolicyRun& run = s.policy_runs[p];
                 const auto found = run.position.find({truth.kind, truth.index});
@@ -191,7 +190,11 @@ void measure_against(RunState& s, TruthRegion& truth) {
                 std::vector<double>().swap(region.values);
             }
         };
-    });
+    };
+    if (large)
+        truth_parallel_rows(s.policy_runs.size(), measure);
+    else
+        measure()(0, s.policy_runs.size());
     std::vector<TruthNumber>().swap(truth.values);
     s.measuring_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

@@ -3,8 +3,8 @@
 #include "emulation/simulation/region_measures.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
 #include "core/rounding.hpp"
+#include "emulation/arithmetic/mpfr_long_double.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 
 namespace floatscope::emu {
@@ -49,44 +50,57 @@ TruthNumber scratch(int bits) {
     return x;
 }
 
-/// The spacing of `format`'s values at the real number `t` (a finite MPFR value): 2^(max(e, emin) - M)
+/// The spacing of `format`'s values at a real number `t` (a finite MPFR value): 2^(max(e, emin) - M)
 /// for binary and scale formats with e = floor(log2 |t|) (unbounded above, so that a value beyond
 /// max still has a spacing); below the normal range of a format that flushes, the gap from 0 to
 /// its smallest normal. 1 for integers, the gap between the table codes around t for tables; for
-/// tapered formats the gap away from zero at the value t truncates to.
-double ulp_at(const core::FormatSpec& format, mpfr_srcptr t) {
-    switch (format.kind) {
-        case core::FormatKind::Binary:
-        case core::FormatKind::ExponentScale: {
-            const core::BinaryGeometry g = core::binary_geometry(format);
-            // MPFR's exponent: |t| = m 2^exp with 1/2 <= m < 1, so floor(log2 |t|) = exp - 1.
-            const long e = mpfr_zero_p(t) ? g.emin - 1 : mpfr_get_exp(t) - 1;
-            const bool flushes =
-                format.kind == core::FormatKind::Binary && format.subnormals == core::SubnormalPolicy::Flush;
-            if (e < g.emin && flushes) return g.min_normal;
-            return std::ldexp(1.0, static_cast<int>(std::max<long>(e, g.emin) - (g.precision - 1)));
-        }
-        case core::FormatKind::Integer: return 1;
-        case core::FormatKind::Posit:
-        case core::FormatKind::Takum:
-        case core::FormatKind::HiFloat8: {
-            // The gap at the code t truncates to (the largest finite one beyond the range).
-            const core::Rounded below =
-                core::round_to_format(format, core::ExactValue::from_mpfr(t), {core::RoundingMode::TowardZero});
-            return core::ulp(format, below.bits);
-        }
-        case core::FormatKind::Lookup: {
-            const std::vector<double>& codes = format.code_values;
-            if (codes.size() < 2) return NAN;
-            const double x = mpfr_get_d(t, MPFR_RNDN);
-            const std::size_t above =
-                static_cast<std::size_t>(std::upper_bound(codes.begin(), codes.end(), x) - codes.begin());
-            const std::size_t i = std::clamp<std::size_t>(above, 1, codes.size() - 1);
-            return codes[i] - codes[i - 1];
-        }
+/// tapered formats the gap away from zero at the value t truncates to. The format's geometry is
+/// worked out once: a region asks for the spacing at each of its values.
+class FormatSpacing {
+public:
+    explicit FormatSpacing(const core::FormatSpec& format) : format_(format) {
+        if (format.kind == core::FormatKind::Binary || format.kind == core::FormatKind::ExponentScale)
+            geometry_ = core::binary_geometry(format);
     }
-    return NAN;
-}
+
+    double at(mpfr_srcptr t) const {
+        switch (format_.kind) {
+            case core::FormatKind::Binary:
+            case core::FormatKind::ExponentScale: {
+                const core::BinaryGeometry& g = geometry_;
+                // MPFR's exponent: |t| = m 2^exp with 1/2 <= m < 1, so floor(log2 |t|) = exp - 1.
+                const long e = mpfr_zero_p(t) ? g.emin - 1 : mpfr_get_exp(t) - 1;
+                const bool flushes =
+                    format_.kind == core::FormatKind::Binary && format_.subnormals == core::SubnormalPolicy::Flush;
+                if (e < g.emin && flushes) return g.min_normal;
+                return std::ldexp(1.0, static_cast<int>(std::max<long>(e, g.emin) - (g.precision - 1)));
+            }
+            case core::FormatKind::Integer: return 1;
+            case core::FormatKind::Posit:
+            case core::FormatKind::Takum:
+            case core::FormatKind::HiFloat8: {
+                // The gap at the code t truncates to (the largest finite one beyond the range).
+                const core::Rounded below =
+                    core::round_to_format(format_, core::ExactValue::from_mpfr(t), {core::RoundingMode::TowardZero});
+                return core::ulp(format_, below.bits);
+            }
+            case core::FormatKind::Lookup: {
+                const std::vector<double>& codes = format_.code_values;
+                if (codes.size() < 2) return NAN;
+                const double x = mpfr_get_d(t, MPFR_RNDN);
+                const std::size_t above =
+                    static_cast<std::size_t>(std::upper_bound(codes.begin(), codes.end(), x) - codes.begin());
+                const std::size_t i = std::clamp<std::size_t>(above, 1, codes.size() - 1);
+                return codes[i] - codes[i - 1];
+            }
+        }
+        return NAN;
+    }
+
+private:
+    const core::FormatSpec& format_;
+    core::BinaryGeometry geometry_{};
+};
 
 /// -log2 of a relative error, in [0, p]: p for an exact result (never more bits than the format has).
 double bits_correct(double relative_error, int precision) {
@@ -107,7 +121,7 @@ struct OverflowRule {
         mpfr_set_d(at, max_finite, MPFR_RNDN);
         switch (spec.kind) {
             case core::FormatKind::Binary:
-            case core::FormatKind::ExponentScale: mpfr_add_d(at, at, ulp_at(spec, at) / 2, MPFR_RNDN); break;
+            case core::FormatKind::ExponentScale: mpfr_add_d(at, at, FormatSpacing(spec).at(at) / 2, MPFR_RNDN); break;
             case core::FormatKind::Integer: mpfr_add_d(at, at, 0.5, MPFR_RNDN); break;
             case core::FormatKind::Lookup:
             case core::FormatKind::Posit:
@@ -178,7 +192,10 @@ public:
           precision_(measure_precision(format)),
           min_normal_(properties.min_normal),
           max_finite_(properties.max_finite),
-          overflow_(format, properties.max_finite) {}
+          overflow_(format, properties.max_finite),
+          spacing_(format) {
+        mpfr_set_d(min_normal_number_.backend().data(), min_normal_, MPFR_RNDN);  // exact: 53 bits
+    }
 
     void add(double x, mpfr_srcptr t) {
         if (mpfr_nan_p(t)) return;  // nothing to compare with
@@ -196,20 +213,23 @@ public:
             if (mpfr_inf_p(t)) return;
             // A finite truth counts in ||t|| all the same: a region whose results are all NaN has an
             // unbounded normwise error, not none (which a "last region with the metric" skipped).
-            norms_.add_truth(mpfr_get_ld(t, MPFR_RNDN));
+            const long double truth = to_long_double(t, rounded_truth_.backend().data());
+            norms_.add_truth(truth);
             overflow_count_ += overflow_.beyond_range(t);
-            components_.push_back({std::fabs(mpfr_get_ld(t, MPFR_RNDN)), INFINITY});
+            components_.push_back({std::fabs(truth), INFINITY});
             return;
         }
-        classify(x, t);
+        mpfr_ptr rounded = rounded_truth_.backend().data();
+        const long double truth = to_long_double(t, rounded);
+        classify(x, t, rounded);
         // x - t rounded once; the ratios below round once more.
         mpfr_ptr d = difference_.backend().data();
         mpfr_d_sub(d, x, t, MPFR_RNDN);
-        const long double error = mpfr_get_ld(d, MPFR_RNDN), truth = mpfr_get_ld(t, MPFR_RNDN);
+        const long double error = to_long_double(d, rounded_difference_.backend().data());
         norms_.add(error, truth);
         const double abs_error = std::fabs(static_cast<double>(error));
         abs_error_.values.push_back(abs_error);
-        ulp_error_.values.push_back(abs_error / ulp_at(format_, t));
+        ulp_error_.values.push_back(abs_error / spacing_.at(t));
         if (mpfr_zero_p(t)) return;
         mpfr_div(d, d, t, MPFR_RNDN);
         const double rel = std::fabs(mpfr_get_d(d, MPFR_RNDN));
@@ -254,9 +274,10 @@ private:
     /// Underflow means the exact value is below the normal range; a zero from a normal-range truth
     /// (cancellation, a ReLU after rounding) is zeroed, not underflow. Overflow: the truth beyond
     /// the range and the result infinite, NaN or saturated at max.
-    void classify(double x, mpfr_srcptr t) {
+    /// `rounded` is t rounded to 64 bits (the underflow test compares that magnitude with min_normal).
+    void classify(double x, mpfr_srcptr t, mpfr_srcptr rounded) {
         if (mpfr_zero_p(t)) return;
-        if (mpfr_cmp_d(magnitude(t), min_normal_) < 0) {
+        if (below_min_normal(rounded)) {
             flushed_ += x == 0;
             subnormal_results_ += x != 0 && std::fabs(x) < min_normal_;
         } else {
@@ -264,9 +285,10 @@ private:
         }
         overflow_count_ += overflow_.beyond_range(t) && std::fabs(x) == max_finite_;
     }
-    mpfr_srcptr magnitude(mpfr_srcptr t) {
-        mpfr_abs(magnitude_.backend().data(), t, MPFR_RNDN);
-        return magnitude_.backend().data();
+    /// |t| < min_normal, as mpfr_cmp_d gives it (false for a NaN min_normal), with the bound held
+    /// as an MPFR number once rather than converted for every value.
+    bool below_min_normal(mpfr_srcptr t) const {
+        return !std::isnan(min_normal_) && mpfr_cmpabs(t, min_normal_number_.backend().data()) < 0;
     }
 
     template <class Add>
@@ -306,7 +328,9 @@ private:
     int precision_;
     double min_normal_, max_finite_;
     OverflowRule overflow_;
-    TruthNumber difference_ = scratch(difference_precision), magnitude_ = scratch(difference_precision);
+    FormatSpacing spacing_;
+    TruthNumber difference_ = scratch(difference_precision), rounded_truth_ = scratch(long_double_significand_bits),
+                rounded_difference_ = scratch(long_double_significand_bits), min_normal_number_ = scratch(53);
     std::uint64_t compared_ = 0, overflow_count_ = 0, flushed_ = 0, subnormal_results_ = 0, zeroed_ = 0;
     Norms norms_;
     std::vector<Component> components_;
@@ -366,7 +390,10 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
             format.has_subnormals;
         std::uint64_t nan = 0, inf = 0, subnormal = 0;
         double min_abs = INFINITY, max_abs = 0;
-        std::map<int, std::uint64_t> histogram;
+        // Counts per floor(log2 |x|), from a double's least (-1074) to its greatest (1023): an array
+        // indexed by the exponent, where a map's node per value cost a search and often an allocation.
+        constexpr int least_exponent = -1074, greatest_exponent = 1023;
+        std::array<std::uint64_t, greatest_exponent - least_exponent + 1> histogram{};
         TruthComparison comparison(region.format, format);
         for (std::size_t i = 0; i < region.values.size(); ++i) {
             const double x = region.values[i];
@@ -375,7 +402,7 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
             if (std::isfinite(x) && x != 0) {
                 min_abs = std::min(min_abs, std::abs(x));
                 max_abs = std::max(max_abs, std::abs(x));
-                ++histogram[std::ilogb(x)];  // floor(log2 |x|), exact for every double
+                ++histogram[static_cast<std::size_t>(std::ilogb(x) - least_exponent)];  // exact for every double
                 subnormal += has_subnormals && std::abs(x) < format.min_normal;
             }
             if (truth != nullptr) comparison.add(x, truth->values[i].backend().data());
@@ -394,9 +421,10 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
         rows.push_back(with_metric(base, metric::format_max, format.max_finite));
         rows.push_back(with_metric(base, metric::format_min_normal, format.min_normal));
         rows.push_back(with_metric(base, metric::format_min_subnormal, format.min_subnormal));
-        for (const auto& [exponent, count] : histogram)
-            rows.push_back(
-                with_metric(base, metric::log2_hist_prefix + std::to_string(exponent), static_cast<double>(count)));
+        for (int exponent = least_exponent; exponent <= greatest_exponent; ++exponent)
+            if (const std::uint64_t count = histogram[static_cast<std::size_t>(exponent - least_exponent)])
+                rows.push_back(
+                    with_metric(base, metric::log2_hist_prefix + std::to_string(exponent), static_cast<double>(count)));
         if (region.operands && !region.operands->log2_counts.empty()) add_operand_rows(rows, base, *region.operands);
     } else {
         add_counter_rows(rows, base, region.counters);

@@ -2,14 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
-#include <chrono>
-#include <mutex>
-#include <set>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 #include "core/parallel_rows.hpp"
+#include "tests/core/thread_meeting.hpp"
 
 using floatscope::core::parallel_rows;
 
@@ -36,28 +33,10 @@ TEST_CASE("parallel_rows covers every row once, whatever the number of threads")
 }
 
 TEST_CASE("parallel_rows runs on several threads and passes a worker's exception on") {
-    // Each chunk waits (up to a few seconds) until a second thread has taken one: with threads
-    // running side by side, one comes at once.
-    std::mutex mutex;
-    std::set<std::thread::id> ids;
-    parallel_rows(64, 4, [&] {
-        return [&](std::size_t, std::size_t) {
-            {
-                const std::lock_guard<std::mutex> lock(mutex);
-                ids.insert(std::this_thread::get_id());
-            }
-            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-            while (std::chrono::steady_clock::now() < deadline) {
-                {
-                    const std::lock_guard<std::mutex> lock(mutex);
-                    if (ids.size() >= 2) break;
-                }
-                std::this_thread::yield();
-            }
-        };
-    });
-    CHECK(ids.size() >= 2);
-    CHECK(ids.size() <= 4);
+    floatscope::test::ThreadMeeting meeting;
+    parallel_rows(64, 4, [&] { return [&](std::size_t, std::size_t) { meeting.arrive(); }; });
+    CHECK(meeting.threads_seen() >= 2);
+    CHECK(meeting.threads_seen() <= 4);
     CHECK_THROWS_WITH(parallel_rows(50, 3,
                                     [] {
                                         return [](std::size_t begin, std::size_t end) {

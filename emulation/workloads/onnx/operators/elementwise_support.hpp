@@ -14,7 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/parallel_rows.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/truth_number.hpp"
 #include "emulation/workloads/onnx/graph.hpp"
@@ -75,7 +74,7 @@ std::int64_t truncate_to_integer(const Numerics& n, const typename Numerics::Num
 }
 
 /// work(begin, end) over chunks that cover [0, count) once. The truth's chunks are shared out
-/// among its threads (truth_threads(), as its matrix products are) where `worth_threads` (starting
+/// among its threads (truth_parallel_rows, as its matrix products are) where `worth_threads` (waking
 /// threads costs more than a few thousand elements save); an emulated run's is one chunk on one
 /// thread, where stochastic rounding draws in order. The work on a chunk must depend on and write
 /// to what it alone owns: then the numbers are the same on any count.
@@ -83,11 +82,7 @@ template <class Number, class Work>
 void for_each_chunk(std::size_t count, bool worth_threads, const Work& work) {
     if constexpr (std::is_same_v<Number, TruthNumber>) {
         if (truth_threads() > 1 && worth_threads) {
-            core::parallel_rows(count, truth_threads(), [&] {
-                return [&, release = std::make_unique<ThreadCacheRelease>()](std::size_t begin, std::size_t end) {
-                    work(begin, end);
-                };
-            });
+            truth_parallel_rows(count, [&] { return [&](std::size_t begin, std::size_t end) { work(begin, end); }; });
             return;
         }
     }
