@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -12,7 +13,9 @@
 #include "core/codec.hpp"
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
+#include "core/format_width.hpp"
 #include "core/rounding.hpp"
+#include "core/wide_format.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 
 namespace floatscope::emu {
@@ -88,6 +91,29 @@ double ulp_at(const core::FormatSpec& format, mpfr_srcptr t) {
     return NAN;
 }
 
+/// The limits of a format wider than binary64, exactly: its range is not a double's.
+struct WideLimits {
+    core::WideGeometry geometry;
+    TruthNumber max_finite, min_normal;
+    bool flushes = false;
+
+    explicit WideLimits(const core::FormatSpec& spec)
+        : geometry(core::wide_geometry(spec)),
+          max_finite(scratch(geometry.precision)),
+          min_normal(scratch(2)),
+          flushes(spec.subnormals == core::SubnormalPolicy::Flush) {
+        core::decode_wide_bits(spec, geometry.max_finite_magnitude).value.to_mpfr(max_finite.backend().data());
+        mpfr_set_ui_2exp(min_normal.backend().data(), 1, geometry.emin, MPFR_RNDN);
+    }
+    /// The exponent of the spacing of the format's values at t (finite): max(e, emin) - (p - 1), as
+    /// ulp_at; below the normal range of a flushing format the gap from 0 to the smallest normal.
+    long ulp_exponent_at(mpfr_srcptr t) const {
+        const long e = mpfr_zero_p(t) ? geometry.emin - 1 : mpfr_get_exp(t) - 1;
+        if (e < geometry.emin && flushes) return geometry.emin;
+        return std::max<long>(e, geometry.emin) - (geometry.precision - 1);
+    }
+};
+
 /// -log2 of a relative error, in [0, p]: p for an exact result (never more bits than the format has).
 double bits_correct(double relative_error, int precision) {
     if (relative_error == 0) return precision;
@@ -117,6 +143,14 @@ struct OverflowRule {
                 at_threshold_overflows = false;
                 break;
         }
+    }
+    /// A format wider than binary64: max + half its ulp, 2^(emax - p) beyond max.
+    explicit OverflowRule(const WideLimits& limits) {
+        mpfr_ptr at = threshold.backend().data();
+        mpfr_set_prec(at, limits.geometry.precision + 2);
+        TruthNumber half = scratch(2);
+        mpfr_set_ui_2exp(half.backend().data(), 1, limits.geometry.emax - limits.geometry.precision, MPFR_RNDN);
+        mpfr_add(at, limits.max_finite.backend().data(), half.backend().data(), MPFR_RNDN);  // exact at p + 2 bits
     }
     bool beyond_range(mpfr_srcptr t) const {
         const int c = mpfr_cmpabs(t, threshold.backend().data());
@@ -179,37 +213,58 @@ public:
           min_normal_(properties.min_normal),
           max_finite_(properties.max_finite),
           overflow_(format, properties.max_finite) {}
+    /// A format wider than binary64: its values are compared exactly (add(mpfr_srcptr, mpfr_srcptr)).
+    TruthComparison(const core::FormatSpec& format, const WideLimits& limits)
+        : format_(format), precision_(measure_precision(format)), wide_(&limits), overflow_(limits) {}
 
     void add(double x, mpfr_srcptr t) {
         if (mpfr_nan_p(t)) return;  // nothing to compare with
         ++compared_;
-        if (mpfr_inf_p(t) || !std::isfinite(x)) {
-            // Agreeing infinities are exact; any other non-finite pair (NaN or inf for a finite truth,
-            // a finite result for an infinite truth) is an unbounded error, never a silent gap.
-            const bool agree = std::isinf(x) && mpfr_inf_p(t) && (x > 0) == (mpfr_sgn(t) > 0);
-            const double error = agree ? 0.0 : INFINITY;
-            abs_error_.values.push_back(error);
-            ulp_error_.values.push_back(error);
-            rel_error_.values.push_back(error);
-            bits_correct_.values.push_back(agree ? precision_ : 0.0);
-            if (!agree) norms_.unbounded = true, norms_.exact = false;
-            if (mpfr_inf_p(t)) return;
-            // A finite truth counts in ||t|| all the same: a region whose results are all NaN has an
-            // unbounded normwise error, not none (which a "last region with the metric" skipped).
-            norms_.add_truth(mpfr_get_ld(t, MPFR_RNDN));
-            overflow_count_ += overflow_.beyond_range(t);
-            components_.push_back({std::fabs(mpfr_get_ld(t, MPFR_RNDN)), INFINITY});
-            return;
-        }
-        classify(x, t);
+        if (mpfr_inf_p(t) || !std::isfinite(x)) return add_non_finite(std::isinf(x), x > 0, t);
+        classify(x == 0, std::fabs(x) < min_normal_, std::fabs(x) == max_finite_, t);
         // x - t rounded once; the ratios below round once more.
+        mpfr_d_sub(difference_.backend().data(), x, t, MPFR_RNDN);
+        add_difference(t);
+    }
+
+    /// A value of a wide format, exactly (WideLimits' constructor).
+    void add(mpfr_srcptr x, mpfr_srcptr t) {
+        if (mpfr_nan_p(t)) return;
+        ++compared_;
+        if (mpfr_inf_p(t) || !mpfr_number_p(x)) return add_non_finite(mpfr_inf_p(x), mpfr_sgn(x) > 0, t);
+        classify(mpfr_zero_p(x), mpfr_cmpabs(x, wide_->min_normal.backend().data()) < 0,
+                 mpfr_cmpabs(x, wide_->max_finite.backend().data()) == 0, t);
+        mpfr_sub(difference_.backend().data(), x, t, MPFR_RNDN);
+        add_difference(t);
+    }
+
+private:
+    /// Agreeing infinities are exact; any other non-finite pair (NaN or inf for a finite truth, a
+    /// finite result for an infinite truth) is an unbounded error, never a silent gap.
+    void add_non_finite(bool x_infinite, bool x_positive, mpfr_srcptr t) {
+        const bool agree = x_infinite && mpfr_inf_p(t) && x_positive == (mpfr_sgn(t) > 0);
+        const double error = agree ? 0.0 : INFINITY;
+        abs_error_.values.push_back(error);
+        ulp_error_.values.push_back(error);
+        rel_error_.values.push_back(error);
+        bits_correct_.values.push_back(agree ? precision_ : 0.0);
+        if (!agree) norms_.unbounded = true, norms_.exact = false;
+        if (mpfr_inf_p(t)) return;
+        // A finite truth counts in ||t|| all the same: a region whose results are all NaN has an
+        // unbounded normwise error, not none (which a "last region with the metric" skipped).
+        norms_.add_truth(mpfr_get_ld(t, MPFR_RNDN));
+        overflow_count_ += overflow_.beyond_range(t);
+        components_.push_back({std::fabs(mpfr_get_ld(t, MPFR_RNDN)), INFINITY});
+    }
+
+    /// The measures of difference_ = x - t (rounded once) for a finite x and t.
+    void add_difference(mpfr_srcptr t) {
         mpfr_ptr d = difference_.backend().data();
-        mpfr_d_sub(d, x, t, MPFR_RNDN);
         const long double error = mpfr_get_ld(d, MPFR_RNDN), truth = mpfr_get_ld(t, MPFR_RNDN);
         norms_.add(error, truth);
         const double abs_error = std::fabs(static_cast<double>(error));
         abs_error_.values.push_back(abs_error);
-        ulp_error_.values.push_back(abs_error / ulp_at(format_, t));
+        ulp_error_.values.push_back(wide_ == nullptr ? abs_error / ulp_at(format_, t) : wide_ulp_error(t));
         if (mpfr_zero_p(t)) return;
         mpfr_div(d, d, t, MPFR_RNDN);
         const double rel = std::fabs(mpfr_get_d(d, MPFR_RNDN));
@@ -218,6 +273,14 @@ public:
         components_.push_back({std::fabs(truth), rel});
     }
 
+    /// |x - t| in ulps of the wide format at t, scaled in MPFR (binary256's ulps are beyond a double's range).
+    double wide_ulp_error(mpfr_srcptr t) {
+        mpfr_ptr scaled = magnitude_.backend().data();
+        mpfr_mul_2si(scaled, difference_.backend().data(), -wide_->ulp_exponent_at(t), MPFR_RNDN);
+        return std::fabs(mpfr_get_d(scaled, MPFR_RNDN));
+    }
+
+public:
     void write(std::vector<ReportRow>& rows, const ReportRow& base, std::uint64_t value_count) {
         auto add = [&](const char* name, double value) { rows.push_back(with_metric(base, name, value)); };
         add(metric::compared_count, static_cast<double>(compared_));
@@ -254,15 +317,17 @@ private:
     /// Underflow means the exact value is below the normal range; a zero from a normal-range truth
     /// (cancellation, a ReLU after rounding) is zeroed, not underflow. Overflow: the truth beyond
     /// the range and the result infinite, NaN or saturated at max.
-    void classify(double x, mpfr_srcptr t) {
+    void classify(bool x_zero, bool x_below_min_normal, bool x_at_max, mpfr_srcptr t) {
         if (mpfr_zero_p(t)) return;
-        if (mpfr_cmp_d(magnitude(t), min_normal_) < 0) {
-            flushed_ += x == 0;
-            subnormal_results_ += x != 0 && std::fabs(x) < min_normal_;
+        const bool t_below_min_normal = wide_ == nullptr ? mpfr_cmp_d(magnitude(t), min_normal_) < 0
+                                                         : mpfr_cmpabs(t, wide_->min_normal.backend().data()) < 0;
+        if (t_below_min_normal) {
+            flushed_ += x_zero;
+            subnormal_results_ += !x_zero && x_below_min_normal;
         } else {
-            zeroed_ += x == 0;
+            zeroed_ += x_zero;
         }
-        overflow_count_ += overflow_.beyond_range(t) && std::fabs(x) == max_finite_;
+        overflow_count_ += overflow_.beyond_range(t) && x_at_max;
     }
     mpfr_srcptr magnitude(mpfr_srcptr t) {
         mpfr_abs(magnitude_.backend().data(), t, MPFR_RNDN);
@@ -304,7 +369,8 @@ private:
 
     const core::FormatSpec& format_;
     int precision_;
-    double min_normal_, max_finite_;
+    double min_normal_ = 0, max_finite_ = 0;
+    const WideLimits* wide_ = nullptr;  ///< a format wider than binary64
     OverflowRule overflow_;
     TruthNumber difference_ = scratch(difference_precision), magnitude_ = scratch(difference_precision);
     std::uint64_t compared_ = 0, overflow_count_ = 0, flushed_ = 0, subnormal_results_ = 0, zeroed_ = 0;
@@ -351,8 +417,33 @@ void add_operand_rows(std::vector<ReportRow>& rows, const ReportRow& base, const
 
 }  // namespace
 
+namespace {
+
+/// What the rows say of a region's format: format_properties' limits, or for a format wider than
+/// binary64 its own (the nearest doubles: binary256's max is +inf there, its min_normal 0).
+core::FormatProperties region_format_properties(const core::FormatSpec& format, const WideLimits* wide) {
+    if (wide == nullptr) return core::format_properties(format);
+    core::FormatProperties p;
+    p.max_finite = mpfr_get_d(wide->max_finite.backend().data(), MPFR_RNDN);
+    p.min_normal = mpfr_get_d(wide->min_normal.backend().data(), MPFR_RNDN);
+    TruthNumber smallest = scratch(2);
+    mpfr_set_ui_2exp(smallest.backend().data(), 1,
+                     wide->geometry.emin - (wide->flushes ? 0 : wide->geometry.precision - 1), MPFR_RNDN);
+    p.min_subnormal = mpfr_get_d(smallest.backend().data(), MPFR_RNDN);
+    p.has_subnormals = !wide->flushes;
+    return p;
+}
+
+}  // namespace
+
 std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,
                                    const TraceRegion& region, const TruthRegion* truth) {
+    const bool wide = core::is_wider_than_binary64(region.format);
+    if (wide && region.wide_values.size() != region.values.size())
+        throw Error(
+            fmt::format("workload '{}', region {} {} ('{}'): policy '{}' in '{}' recorded no exact values "
+                        "(TraceRegion::set_wide_values)",
+                        workload, region.kind, region.index, region.label, policy, region.format.name));
     if (truth != nullptr && truth->values.size() != region.values.size())
         throw Error(fmt::format(
             "workload '{}', region {} {} ('{}'): policy '{}' recorded {} values, the ground truth {}", workload,
@@ -360,14 +451,18 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
     std::vector<ReportRow> rows;
     const ReportRow base{run_id, workload, policy, region.kind, region.index, region.label, "", 0};
     if (!region.values.empty()) {
-        const core::FormatProperties format = core::format_properties(region.format);
+        const std::optional<WideLimits> wide_limits =
+            wide ? std::optional<WideLimits>(std::in_place, region.format) : std::nullopt;
+        const WideLimits* limits = wide_limits ? &*wide_limits : nullptr;
+        const core::FormatProperties format = region_format_properties(region.format, limits);
         const bool has_subnormals =
             (region.format.kind == core::FormatKind::Binary || region.format.kind == core::FormatKind::HiFloat8) &&
             format.has_subnormals;
         std::uint64_t nan = 0, inf = 0, subnormal = 0;
         double min_abs = INFINITY, max_abs = 0;
         std::map<int, std::uint64_t> histogram;
-        TruthComparison comparison(region.format, format);
+        TruthComparison comparison =
+            limits ? TruthComparison(region.format, *limits) : TruthComparison(region.format, format);
         for (std::size_t i = 0; i < region.values.size(); ++i) {
             const double x = region.values[i];
             nan += std::isnan(x);
@@ -378,7 +473,11 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
                 ++histogram[std::ilogb(x)];  // floor(log2 |x|), exact for every double
                 subnormal += has_subnormals && std::abs(x) < format.min_normal;
             }
-            if (truth != nullptr) comparison.add(x, truth->values[i].backend().data());
+            if (truth == nullptr) continue;
+            if (limits)
+                comparison.add(region.wide_values[i].backend().data(), truth->values[i].backend().data());
+            else
+                comparison.add(x, truth->values[i].backend().data());
         }
         const std::uint64_t n = region.values.size();
         rows.push_back(with_metric(base, metric::value_count, static_cast<double>(n)));
