@@ -12,6 +12,7 @@
 #include "core/stochastic_source.hpp"
 #include "core/wide_format.hpp"
 #include "core/wide_rounding.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
 #include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/arithmetic.hpp"
@@ -171,6 +172,90 @@ private:
     }
 
     WideArithmetic arithmetic_;
+};
+
+/// Additions in IEEE binary128 with round to nearest even on GCC's __float128, whose additions are
+/// binary128's: the same sums and flags as WideAdder, at the speed of native quad arithmetic. The
+/// flags come from the numbers, not from the floating-point environment (libgcc's soft-fp does not
+/// raise them): an addition is exact when its error, found exactly by Fast2Sum (Dekker 1971) with
+/// the larger operand first, is zero; a finite sum of finite operands has no underflow (a tiny sum
+/// is exact), and overflows when it is infinite.
+class QuadAdder {
+public:
+    using Number = __float128;
+    using Bits = unsigned __int128;
+
+    explicit QuadAdder(const core::FormatRounding& accumulator)
+        : spec_(accumulator.format), wide_(accumulator, unused_random_) {}
+
+    std::vector<__float128> terms(const std::vector<core::WideValue>& values, const core::FormatSpec& storage) const {
+        std::vector<__float128> out;
+        out.reserve(values.size());
+        for (const core::WideBits& b : wide_.terms(values, storage)) out.push_back(from_bits(b));
+        return out;
+    }
+    /// Terms of a storage format within binary64: their doubles, exact in binary128.
+    static std::vector<__float128> terms(const std::vector<double>& values) { return {values.begin(), values.end()}; }
+    __float128 zero() const { return 0; }
+    __float128 add(__float128 a, __float128 b, OperationCounters& counters) const {
+        const __float128 s = a + b;
+        core::ExceptionFlags flags;
+        const bool a_nan = is_nan(a), b_nan = is_nan(b);
+        if (a_nan || b_nan) {
+            if ((a_nan && is_signaling(a)) || (b_nan && is_signaling(b))) flags.raise(core::ExceptionFlags::invalid);
+        } else if (is_nan(s)) {
+            flags.raise(core::ExceptionFlags::invalid);  // inf - inf
+        } else if (is_infinite(s)) {
+            if (!is_infinite(a) && !is_infinite(b))
+                flags.raise(core::ExceptionFlags::overflow), flags.raise(core::ExceptionFlags::inexact);
+        } else {
+            const bool a_larger = magnitude(a) >= magnitude(b);
+            const __float128 large = a_larger ? a : b, small = a_larger ? b : a;
+            if (s - large != small) flags.raise(core::ExceptionFlags::inexact);  // Fast2Sum's error is nonzero
+        }
+        counters.record(flags, value_class(s));
+        return s;
+    }
+    __float128 sub(__float128 a, __float128 b, OperationCounters& counters) const { return add(a, -b, counters); }
+    __float128 round(__float128 term, OperationCounters& counters) const {
+        counters.record({}, value_class(term));
+        return term;
+    }
+    bool changed(__float128 before, __float128 after) const { return bits(after) != bits(before) || is_nan(after); }
+    double nearest_double(__float128 x) const { return static_cast<double>(x); }  // rne, as mpfr_get_d
+    void record(TraceRegion& region, __float128 sum) const {
+        const Bits b = bits(sum);
+        core::WideBits pattern = static_cast<unsigned long>(b >> 64);
+        pattern <<= 64;
+        pattern += static_cast<unsigned long>(b);
+        std::vector<TruthNumber> values;
+        values.push_back(truth_number(113));
+        core::decode_wide_bits(spec_, pattern).value.to_mpfr(values.back().backend().data());
+        region.set_wide_values(std::move(values));
+    }
+
+private:
+    static constexpr Bits sign_bit = static_cast<Bits>(1) << 127;
+    static constexpr Bits exponent_mask = static_cast<Bits>(0x7FFF) << 112;
+    static Bits bits(__float128 x) { return std::bit_cast<Bits>(x); }
+    static Bits magnitude(__float128 x) { return bits(x) & ~sign_bit; }
+    static bool is_nan(__float128 x) { return magnitude(x) > exponent_mask; }
+    static bool is_infinite(__float128 x) { return magnitude(x) == exponent_mask; }
+    static bool is_signaling(__float128 x) { return ((bits(x) >> 111) & 1) == 0; }
+    static core::ValueClass value_class(__float128 x) {
+        const Bits m = magnitude(x);
+        if (m == 0) return core::ValueClass::Zero;
+        if (m < exponent_mask) return (m >> 112) == 0 ? core::ValueClass::Subnormal : core::ValueClass::Normal;
+        return m == exponent_mask ? core::ValueClass::Infinite : core::ValueClass::NaN;
+    }
+    static __float128 from_bits(const core::WideBits& b) {
+        const mpz_class high = b >> 64, low = b - (high << 64);
+        return std::bit_cast<__float128>((static_cast<Bits>(high.get_ui()) << 64) | low.get_ui());
+    }
+
+    core::FormatSpec spec_;
+    core::StochasticSource unused_random_{0};  ///< rne draws nothing; WideAdder converts the terms
+    WideAdder wide_;
 };
 
 /// The three summations over an adder's numbers.
@@ -437,10 +522,18 @@ public:
             core::round_array(storage.format, storage.mode, terms, terms, &random);
             const NarrowAdder adder(accumulator, random);
             run.sum(adder, adder.terms(std::move(terms)), trace, control);
+        } else if (is_binary128_rne(accumulator) && !core::is_wider_than_binary64(storage.format)) {
+            core::round_array(storage.format, storage.mode, terms, terms, &random);
+            run.sum(QuadAdder(accumulator), QuadAdder::terms(terms), trace, control);
+        } else if (is_binary128_rne(accumulator) && series != "harmonic" && storage_roundoff(storage) == 0) {
+            // Drawn doubles in a wide storage format that holds binary64: stored exactly as they are.
+            run.sum(QuadAdder(accumulator), QuadAdder::terms(terms), trace, control);
+        } else if (is_binary128_rne(accumulator)) {
+            const QuadAdder adder(accumulator);
+            run.sum(adder, adder.terms(stored_terms(series, terms, storage, random), storage.format), trace, control);
         } else {
-            const std::vector<core::WideValue> stored = stored_terms(series, terms, storage, random);
             const WideAdder adder(accumulator, random);
-            run.sum(adder, adder.terms(stored, storage.format), trace, control);
+            run.sum(adder, adder.terms(stored_terms(series, terms, storage, random), storage.format), trace, control);
         }
     }
 
