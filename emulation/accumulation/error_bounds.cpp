@@ -32,8 +32,8 @@ ErrorBounds combine(Factor others, double accumulation_u, double depth) {
 bool holds_values_of(const core::FormatSpec& outer, const core::FormatSpec& inner) {
     if (outer.kind != core::FormatKind::Binary || inner.kind != core::FormatKind::Binary) return false;
     // Formats wider than binary64 have no narrow geometry: IEEE-like ones hold a format of no more
-    // exponent and mantissa bits (binary128 holds binary64); nothing narrow holds a wide one.
-    if (core::is_wider_than_binary64(inner)) return false;
+    // exponent and mantissa bits (binary128 holds binary64 and itself); nothing narrow holds a wide one.
+    if (core::is_wider_than_binary64(inner) && !core::is_wider_than_binary64(outer)) return false;
     if (core::is_wider_than_binary64(outer))
         return outer.exponent_bits >= inner.exponent_bits && outer.mantissa_bits >= inner.mantissa_bits;
     const core::BinaryGeometry o = core::binary_geometry(outer), i = core::binary_geometry(inner);

@@ -185,8 +185,7 @@ public:
     using Number = __float128;
     using Bits = unsigned __int128;
 
-    explicit QuadAdder(const core::FormatRounding& accumulator)
-        : spec_(accumulator.format), wide_(accumulator, unused_random_) {}
+    explicit QuadAdder(const core::FormatRounding& accumulator) : wide_(accumulator, unused_random_) {}
 
     std::vector<__float128> terms(const std::vector<core::WideValue>& values, const core::FormatSpec& storage) const {
         std::vector<__float128> out;
@@ -224,13 +223,8 @@ public:
     bool changed(__float128 before, __float128 after) const { return bits(after) != bits(before) || is_nan(after); }
     double nearest_double(__float128 x) const { return static_cast<double>(x); }  // rne, as mpfr_get_d
     void record(TraceRegion& region, __float128 sum) const {
-        const Bits b = bits(sum);
-        core::WideBits pattern = static_cast<unsigned long>(b >> 64);
-        pattern <<= 64;
-        pattern += static_cast<unsigned long>(b);
         std::vector<TruthNumber> values;
-        values.push_back(truth_number(113));
-        core::decode_wide_bits(spec_, pattern).value.to_mpfr(values.back().backend().data());
+        binary128_to_mpfr(sum, values.emplace_back(truth_number(113)).backend().data());
         region.set_wide_values(std::move(values));
     }
 
@@ -253,7 +247,6 @@ private:
         return std::bit_cast<__float128>((static_cast<Bits>(high.get_ui()) << 64) | low.get_ui());
     }
 
-    core::FormatSpec spec_;
     core::StochasticSource unused_random_{0};  ///< rne draws nothing; WideAdder converts the terms
     WideAdder wide_;
 };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/catalog.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
 #include "emulation/accumulation/dot.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/simulation/workload.hpp"
@@ -91,6 +92,20 @@ void emulated_gemm(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * side * side * side));
 }
 
+/// The same products left in binary128 (an output of binary128: binary128_gemm_exact).
+void emulated_gemm_binary128_output(benchmark::State& state) {
+    const std::vector<double>& a = normal_values(side * side, 1);
+    const std::vector<double>& b = normal_values(side * side, 2);
+    std::vector<Quad> c(side * side);
+    const floatscope::emu::AccumulationModel model = binary128_model();
+    for (auto _ : state) {
+        floatscope::emu::binary128_gemm_exact(model, a.data(), b.data(), c.data(), side, side, side);
+        benchmark::DoNotOptimize(c.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * side * side * side));
+}
+
 /// The sum workload (emulation/workloads/sum.cpp) under a policy, with its counters and regions:
 /// state.range(0) standard normal terms, drawn by the workload inside the timing.
 void workload_sum(benchmark::State& state, const char* policy) {
@@ -120,5 +135,6 @@ BENCHMARK_CAPTURE(workload_sum, binary128, "binary128")->Arg(sum_length)->Unit(b
 BENCHMARK_CAPTURE(workload_sum, binary256, "binary256")->Arg(100'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(native_gemm)->Unit(benchmark::kMillisecond);
 BENCHMARK(emulated_gemm)->Unit(benchmark::kMillisecond);
+BENCHMARK(emulated_gemm_binary128_output)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
