@@ -14,26 +14,17 @@
 #include <mpfr.h>
 
 #include "emulation/simulation/region_measures.hpp"
-#include "emulation/simulation/workload.hpp"
-#include "emulation/workloads/registry.hpp"
 #include "tests/core/mpfr_reference.hpp"
+#include "tests/emulation/workloads/run_workload.hpp"
 
 namespace {
 
-using floatscope::emu::find_workload;
-using floatscope::emu::Parameters;
-using floatscope::emu::parse_policy;
-using floatscope::emu::RunControl;
 using floatscope::emu::Trace;
 using floatscope::emu::TraceRegion;
 using floatscope::test::RefNumber;
 
 Trace run_sum(const std::string& policy, const std::vector<std::string>& assignments) {
-    const auto& workload = find_workload("sum");
-    Trace trace;
-    RunControl control;
-    workload.run(Parameters::parse(workload.parameters(), assignments), parse_policy(policy), trace, control);
-    return trace;
+    return floatscope::test::run_workload("sum", policy, assignments);
 }
 
 /// Additions at p bits in one of MPFR's modes: binary128 (p = 113) and binary256 (p = 237) on
