@@ -128,6 +128,8 @@ BENCHMARK(native_sum)->Unit(benchmark::kMillisecond);
 BENCHMARK(emulated_sum)->Unit(benchmark::kMillisecond);
 // fp64 terms in a binary128 accumulator with rne (__float128 with its flags), all roles binary128
 // (the terms converted through the wide rounding), and binary256 (patterns through WideArithmetic).
+// fp64 throughout: the workload's cost around its additions (drawing the terms, the bounds).
+BENCHMARK_CAPTURE(workload_sum, fp64, "fp64")->Arg(sum_length)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(workload_sum, fp64_terms_binary128, "fp64; accumulate=binary128")
     ->Arg(sum_length)
     ->Unit(benchmark::kMillisecond);
