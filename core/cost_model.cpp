@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
+#include "core/format_width.hpp"
 
 namespace floatscope::core {
 
@@ -109,7 +110,11 @@ std::string datasheet_format(const FormatSpec& format) {
     return format.name;
 }
 
-double bytes_per_value(const FormatSpec& format) { return format_properties(format).bytes_per_value; }
+double bytes_per_value(const FormatSpec& format) {
+    // Formats wider than binary64 have no narrow properties; binary128 takes its 16 bytes.
+    if (is_wider_than_binary64(format)) return format.total_bits() / 8.0;
+    return format_properties(format).bytes_per_value;
+}
 
 CostEstimate estimate_cost(const CostModel& model, std::string_view hardware, const WorkloadCounts& work) {
     const HardwareSpec& h = model.find(hardware);

@@ -64,7 +64,7 @@ std::size_t exact_digit_count(mpfr_srcptr x) {
 
 std::string exact_decimal(mpfr_srcptr x, std::size_t max_exact_digits) {
     if (!mpfr_regular_p(x)) {
-        if (mpfr_nan_p(x)) return mpfr_signbit(x) ? "-nan" : "nan";
+        if (mpfr_nan_p(x)) return "nan";  // as the narrow path prints a NaN of either sign: its sign is no value
         if (mpfr_inf_p(x)) return mpfr_signbit(x) ? "-inf" : "inf";
         return mpfr_signbit(x) ? "-0" : "0";
     }

@@ -164,6 +164,11 @@ void print_formats(std::ostream& out, bool csv) {
     for (const core::FormatSpec& spec : core::catalog_formats()) table.add_row(format_row(spec, style));
     for (const emu::BlockFormat& format : block_formats()) table.add_row(block_row(format, style));
     table.print(out);
+    // The families below have thousands of members: named by their grammar, not listed.
+    out << "\nAlso taken by name, not listed: eXmY (E exponent and Y mantissa bits, up to e30m1024; binary128 is "
+           "e15m112, binary256 e19m236)\nand IEEE P3109's binaryKpP[s|u][e|f] for K = 3..16 and P = 1..K-1 "
+           "(signed) or 1..K (unsigned), such as binary8p3se\nand binary16p1se; `floatscope-cli show 1 -f NAME` "
+           "prints one's properties.\n";
 }
 
 }  // namespace

@@ -172,12 +172,14 @@ void check_binary128_accumulation(const AccumulationModel& model) {
     if (model.order == AccumulationOrder::Blocked && !is_binary128_rne(model.combine))
         fail("combine", "the blocks of a binary128 accumulator are combined in binary128 with rne");
     if (model.x.scale != 1 || model.y.scale != 1) fail("x.scale", "a binary128 accumulator takes unscaled operands");
-    for (const auto& [field, r] : {std::pair<const char*, const core::FormatRounding*>{"output", &model.output},
-                                   {"epilogue", model.epilogue ? &*model.epilogue : nullptr}})
-        if (r != nullptr && core::is_wider_than_binary64(r->format))
-            fail(field, fmt::format("'{}' is wider than binary64; results are delivered in formats within binary64 "
-                                    "(the accumulator may be binary128)",
-                                    r->format.name));
+    // A binary128 output with rne delivers the accumulator's own values (binary128_gemm_exact).
+    if (core::is_wider_than_binary64(model.output.format) && (!is_binary128_rne(model.output) || model.epilogue))
+        fail("output", fmt::format("'{}' is wider than binary64; a wide output is binary128 with rne, without an "
+                                   "epilogue (it keeps the binary128 accumulator's values)",
+                                   model.output.format.name));
+    if (model.epilogue && core::is_wider_than_binary64(model.epilogue->format))
+        fail("epilogue",
+             fmt::format("'{}' is wider than binary64; an epilogue is within binary64", model.epilogue->format.name));
 }
 
 void validate(const AccumulationModel& model) {
@@ -192,6 +194,10 @@ void validate(const AccumulationModel& model) {
         if (model.epilogue) check_arithmetic_format("epilogue", *model.epilogue);
         return;
     }
+    if (core::is_wider_than_binary64(model.output.format))
+        fail("output", fmt::format("'{}' is wider than binary64; a wide output keeps a binary128 accumulator's "
+                                   "values (accumulate=binary128)",
+                                   model.output.format.name));
     if (wide_inputs(model) && model.order != AccumulationOrder::Sequential &&
         model.order != AccumulationOrder::Pairwise && model.order != AccumulationOrder::Blocked) {
         const core::FormatSpec& f =

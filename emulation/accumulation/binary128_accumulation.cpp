@@ -1,4 +1,6 @@
 // Sums and GEMMs accumulated in __float128: exact products of doubles, one binary128 rounding per step.
+// MPFR declares its __float128 conversions where this is defined before mpfr.h is first read.
+#define MPFR_WANT_FLOAT128 1
 #include "emulation/accumulation/binary128_accumulation.hpp"
 
 #include <bit>
@@ -125,5 +127,14 @@ void binary128_gemm(const AccumulationModel& model, const double* a, const doubl
             c[i * n + j] = output(exact_value(entry.accumulate(k, initial))).value;
         }
 }
+
+void binary128_gemm_exact(const AccumulationModel& model, const double* a, const double* b, __float128* c,
+                          std::size_t m, std::size_t k, std::size_t n) {
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            c[i * n + j] = Entry{model, a + i * k, b + j, static_cast<std::ptrdiff_t>(n)}.accumulate(k, 0);
+}
+
+void binary128_to_mpfr(__float128 x, mpfr_ptr out) { mpfr_set_float128(out, x, MPFR_RNDN); }
 
 }  // namespace floatscope::emu

@@ -2,7 +2,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>  // before mpfr.h, which then declares its intmax_t functions
 #include <span>
+
+#include <mpfr.h>
 
 #include "core/format_rounding.hpp"
 #include "emulation/accumulation/accumulation_model.hpp"
@@ -20,6 +23,14 @@ bool is_binary128_rne(const core::FormatRounding& rounding);
 /// once to the output format (any mode; before the epilogue, which the caller applies).
 void binary128_gemm(const AccumulationModel& model, const double* a, const double* b, double* c, std::size_t m,
                     std::size_t k, std::size_t n, std::span<const double> addend = {});
+
+/// C = A B as binary128_gemm computes it, left in binary128 (an output of binary128 with rne: no
+/// rounding after the accumulator's), for regions that keep a wide format's values exactly.
+void binary128_gemm_exact(const AccumulationModel& model, const double* a, const double* b, __float128* c,
+                          std::size_t m, std::size_t k, std::size_t n);
+
+/// A binary128 number's exact value into `out` (113 bits or more: exact; MPFR's own conversion).
+void binary128_to_mpfr(__float128 x, mpfr_ptr out);
 
 /// The sum of x (quantized operands) as binary128_gemm computes x times a column of ones, without
 /// the products: the same order, the same binary128 steps, the result rounded once to the output

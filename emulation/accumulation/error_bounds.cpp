@@ -10,14 +10,19 @@ namespace floatscope::emu {
 
 namespace {
 
-/// The factor (1 + u) of one rounding; NaN u (no relative bound) poisons the product. In long
-/// double, so that 1 + 2^-53 (an fp64 output's rounding) is not lost to double's own.
-using Factor = long double;
-Factor factor(double u) { return 1 + static_cast<Factor>(u); }
+/// The factor (1 + delta) of one or more roundings, kept as delta, so that a binary128 or binary256
+/// rounding (u = 2^-113, 2^-237) is not lost beside 1; NaN delta (no relative bound) poisons the
+/// product. In long double, so that products of fp64 roundings keep their second-order terms.
+struct Factor {
+    long double delta = 0;
+    friend Factor operator*(Factor a, Factor b) { return {a.delta + b.delta + a.delta * b.delta}; }
+    Factor& operator*=(Factor b) { return *this = *this * b; }
+};
+Factor factor(double u) { return {static_cast<long double>(u)}; }
 
 ErrorBounds combine(Factor others, double accumulation_u, double depth) {
-    const auto deterministic = static_cast<double>(others * factor(gamma_bound(depth, accumulation_u)) - 1);
-    const auto probabilistic = static_cast<double>(others * factor(probabilistic_bound(depth, accumulation_u)) - 1);
+    const auto deterministic = static_cast<double>((others * factor(gamma_bound(depth, accumulation_u))).delta);
+    const auto probabilistic = static_cast<double>((others * factor(probabilistic_bound(depth, accumulation_u))).delta);
     auto finite_or_inf = [](double b) { return std::isfinite(b) ? b : INFINITY; };
     return {finite_or_inf(deterministic), finite_or_inf(probabilistic)};
 }
@@ -27,8 +32,8 @@ ErrorBounds combine(Factor others, double accumulation_u, double depth) {
 bool holds_values_of(const core::FormatSpec& outer, const core::FormatSpec& inner) {
     if (outer.kind != core::FormatKind::Binary || inner.kind != core::FormatKind::Binary) return false;
     // Formats wider than binary64 have no narrow geometry: IEEE-like ones hold a format of no more
-    // exponent and mantissa bits (binary128 holds binary64); nothing narrow holds a wide one.
-    if (core::is_wider_than_binary64(inner)) return false;
+    // exponent and mantissa bits (binary128 holds binary64 and itself); nothing narrow holds a wide one.
+    if (core::is_wider_than_binary64(inner) && !core::is_wider_than_binary64(outer)) return false;
     if (core::is_wider_than_binary64(outer))
         return outer.exponent_bits >= inner.exponent_bits && outer.mantissa_bits >= inner.mantissa_bits;
     const core::BinaryGeometry o = core::binary_geometry(outer), i = core::binary_geometry(inner);
@@ -82,7 +87,7 @@ double accumulation_depth(const AccumulationModel& model, double n) {
 
 /// The factor of rounding values of `from` to `to`: exact where `to` holds them.
 Factor rounding_factor(const core::FormatRounding& to, const core::FormatSpec& from) {
-    return holds_values_of(to.format, from) ? 1.0L : factor(unit_roundoff(to));
+    return holds_values_of(to.format, from) ? Factor{} : factor(unit_roundoff(to));
 }
 
 ErrorBounds dot_error_bounds(const AccumulationModel& model, double n, const core::FormatSpec& input_format,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/codec.hpp"
 #include "core/exception_flags.hpp"
 #include "core/rounding.hpp"
 
@@ -22,16 +23,23 @@ struct OperationCounters {
     std::uint64_t zero_results = 0;
 
     void record(const core::Rounded& r) {
+        const double v = r.value;
+        record(r.flags, std::isnan(v)   ? core::ValueClass::NaN
+                        : std::isinf(v) ? core::ValueClass::Infinite
+                        : v == 0        ? core::ValueClass::Zero
+                                        : core::ValueClass::Normal);
+    }
+    /// A result that is not a double (a format wider than binary64), by its class.
+    void record(core::ExceptionFlags f, core::ValueClass result) {
         ++operations;
-        const core::ExceptionFlags f = r.flags;
         inexact += f.has(core::ExceptionFlags::inexact);
         underflow += f.has(core::ExceptionFlags::underflow);
         overflow += f.has(core::ExceptionFlags::overflow);
         divide_by_zero += f.has(core::ExceptionFlags::divide_by_zero);
         invalid += f.has(core::ExceptionFlags::invalid);
-        nan_results += std::isnan(r.value);
-        infinite_results += std::isinf(r.value);
-        zero_results += r.value == 0;
+        nan_results += result == core::ValueClass::NaN;
+        infinite_results += result == core::ValueClass::Infinite;
+        zero_results += result == core::ValueClass::Zero;
     }
     OperationCounters& operator+=(const OperationCounters& o);
     friend bool operator==(const OperationCounters&, const OperationCounters&) = default;

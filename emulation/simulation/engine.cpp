@@ -188,6 +188,7 @@ void measure_against(RunState& s, TruthRegion& truth) {
                                       run.divergence.without_truth(region, &truth) ? nullptr : &truth);
                 run.measured[found->second] = true;
                 std::vector<double>().swap(region.values);
+                std::vector<TruthNumber>().swap(region.wide_values);
             }
         };
     };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -12,7 +13,9 @@
 #include "core/codec.hpp"
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
+#include "core/format_width.hpp"
 #include "core/rounding.hpp"
+#include "core/wide_format.hpp"
 #include "emulation/arithmetic/mpfr_long_double.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 
@@ -59,7 +62,9 @@ TruthNumber scratch(int bits) {
 class FormatSpacing {
 public:
     explicit FormatSpacing(const core::FormatSpec& format) : format_(format) {
-        if (format.kind == core::FormatKind::Binary || format.kind == core::FormatKind::ExponentScale)
+        // A format wider than binary64 has no double geometry; its spacing is WideLimits'.
+        if ((format.kind == core::FormatKind::Binary || format.kind == core::FormatKind::ExponentScale) &&
+            !core::is_wider_than_binary64(format))
             geometry_ = core::binary_geometry(format);
     }
 
@@ -102,6 +107,29 @@ private:
     core::BinaryGeometry geometry_{};
 };
 
+/// The limits of a format wider than binary64, exactly: its range is not a double's.
+struct WideLimits {
+    core::WideGeometry geometry;
+    TruthNumber max_finite, min_normal;
+    bool flushes = false;
+
+    explicit WideLimits(const core::FormatSpec& spec)
+        : geometry(core::wide_geometry(spec)),
+          max_finite(scratch(geometry.precision)),
+          min_normal(scratch(2)),
+          flushes(spec.subnormals == core::SubnormalPolicy::Flush) {
+        core::decode_wide_bits(spec, geometry.max_finite_magnitude).value.to_mpfr(max_finite.backend().data());
+        mpfr_set_ui_2exp(min_normal.backend().data(), 1, geometry.emin, MPFR_RNDN);
+    }
+    /// The exponent of the spacing of the format's values at t (finite): max(e, emin) - (p - 1), as
+    /// FormatSpacing; below the normal range of a flushing format the gap from 0 to the smallest normal.
+    long ulp_exponent_at(mpfr_srcptr t) const {
+        const long e = mpfr_zero_p(t) ? geometry.emin - 1 : mpfr_get_exp(t) - 1;
+        if (e < geometry.emin && flushes) return geometry.emin;
+        return std::max<long>(e, geometry.emin) - (geometry.precision - 1);
+    }
+};
+
 /// -log2 of a relative error, in [0, p]: p for an exact result (never more bits than the format has).
 double bits_correct(double relative_error, int precision) {
     if (relative_error == 0) return precision;
@@ -131,6 +159,14 @@ struct OverflowRule {
                 at_threshold_overflows = false;
                 break;
         }
+    }
+    /// A format wider than binary64: max + half its ulp, 2^(emax - p) beyond max.
+    explicit OverflowRule(const WideLimits& limits) {
+        mpfr_ptr at = threshold.backend().data();
+        mpfr_set_prec(at, limits.geometry.precision + 2);
+        TruthNumber half = scratch(2);
+        mpfr_set_ui_2exp(half.backend().data(), 1, limits.geometry.emax - limits.geometry.precision, MPFR_RNDN);
+        mpfr_add(at, limits.max_finite.backend().data(), half.backend().data(), MPFR_RNDN);  // exact at p + 2 bits
     }
     bool beyond_range(mpfr_srcptr t) const {
         const int c = mpfr_cmpabs(t, threshold.backend().data());
@@ -196,46 +232,37 @@ public:
           spacing_(format) {
         mpfr_set_d(min_normal_number_.backend().data(), min_normal_, MPFR_RNDN);  // exact: 53 bits
     }
+    /// A format wider than binary64: its values are compared exactly (add(mpfr_srcptr, mpfr_srcptr)).
+    TruthComparison(const core::FormatSpec& format, const WideLimits& limits)
+        : format_(format),
+          precision_(measure_precision(format)),
+          wide_(&limits),
+          overflow_(limits),
+          spacing_(format) {}
 
     void add(double x, mpfr_srcptr t) {
         if (mpfr_nan_p(t)) return;  // nothing to compare with
         ++compared_;
-        if (mpfr_inf_p(t) || !std::isfinite(x)) {
-            // Agreeing infinities are exact; any other non-finite pair (NaN or inf for a finite truth,
-            // a finite result for an infinite truth) is an unbounded error, never a silent gap.
-            const bool agree = std::isinf(x) && mpfr_inf_p(t) && (x > 0) == (mpfr_sgn(t) > 0);
-            const double error = agree ? 0.0 : INFINITY;
-            abs_error_.values.push_back(error);
-            ulp_error_.values.push_back(error);
-            rel_error_.values.push_back(error);
-            bits_correct_.values.push_back(agree ? precision_ : 0.0);
-            if (!agree) norms_.unbounded = true, norms_.exact = false;
-            if (mpfr_inf_p(t)) return;
-            // A finite truth counts in ||t|| all the same: a region whose results are all NaN has an
-            // unbounded normwise error, not none (which a "last region with the metric" skipped).
-            const long double truth = to_long_double(t, rounded_truth_.backend().data());
-            norms_.add_truth(truth);
-            overflow_count_ += overflow_.beyond_range(t);
-            components_.push_back({std::fabs(truth), INFINITY});
-            return;
-        }
+        if (mpfr_inf_p(t) || !std::isfinite(x)) return add_non_finite(std::isinf(x), x > 0, t);
         mpfr_ptr rounded = rounded_truth_.backend().data();
         const long double truth = to_long_double(t, rounded);
-        classify(x, t, rounded);
+        classify(x == 0, std::fabs(x) < min_normal_, std::fabs(x) == max_finite_, t, below_min_normal(rounded));
         // x - t rounded once; the ratios below round once more.
-        mpfr_ptr d = difference_.backend().data();
-        mpfr_d_sub(d, x, t, MPFR_RNDN);
-        const long double error = to_long_double(d, rounded_difference_.backend().data());
-        norms_.add(error, truth);
-        const double abs_error = std::fabs(static_cast<double>(error));
-        abs_error_.values.push_back(abs_error);
-        ulp_error_.values.push_back(abs_error / spacing_.at(t));
-        if (mpfr_zero_p(t)) return;
-        mpfr_div(d, d, t, MPFR_RNDN);
-        const double rel = std::fabs(mpfr_get_d(d, MPFR_RNDN));
-        rel_error_.values.push_back(rel);
-        bits_correct_.values.push_back(bits_correct(rel, precision_));
-        components_.push_back({std::fabs(truth), rel});
+        mpfr_d_sub(difference_.backend().data(), x, t, MPFR_RNDN);
+        add_difference(t, truth);
+    }
+
+    /// A value of a wide format, exactly (WideLimits' constructor).
+    void add(mpfr_srcptr x, mpfr_srcptr t) {
+        if (mpfr_nan_p(t)) return;
+        ++compared_;
+        if (mpfr_inf_p(t) || !mpfr_number_p(x)) return add_non_finite(mpfr_inf_p(x), mpfr_sgn(x) > 0, t);
+        const long double truth = to_long_double(t, rounded_truth_.backend().data());
+        classify(mpfr_zero_p(x), mpfr_cmpabs(x, wide_->min_normal.backend().data()) < 0,
+                 mpfr_cmpabs(x, wide_->max_finite.backend().data()) == 0, t,
+                 mpfr_cmpabs(t, wide_->min_normal.backend().data()) < 0);
+        mpfr_sub(difference_.backend().data(), x, t, MPFR_RNDN);
+        add_difference(t, truth);
     }
 
     void write(std::vector<ReportRow>& rows, const ReportRow& base, std::uint64_t value_count) {
@@ -271,19 +298,61 @@ public:
     }
 
 private:
+    /// Agreeing infinities are exact; any other non-finite pair (NaN or inf for a finite truth, a
+    /// finite result for an infinite truth) is an unbounded error, never a silent gap.
+    void add_non_finite(bool x_infinite, bool x_positive, mpfr_srcptr t) {
+        const bool agree = x_infinite && mpfr_inf_p(t) && x_positive == (mpfr_sgn(t) > 0);
+        const double error = agree ? 0.0 : INFINITY;
+        abs_error_.values.push_back(error);
+        ulp_error_.values.push_back(error);
+        rel_error_.values.push_back(error);
+        bits_correct_.values.push_back(agree ? precision_ : 0.0);
+        if (!agree) norms_.unbounded = true, norms_.exact = false;
+        if (mpfr_inf_p(t)) return;
+        // A finite truth counts in ||t|| all the same: a region whose results are all NaN has an
+        // unbounded normwise error, not none (which a "last region with the metric" skipped).
+        const long double truth = to_long_double(t, rounded_truth_.backend().data());
+        norms_.add_truth(truth);
+        overflow_count_ += overflow_.beyond_range(t);
+        components_.push_back({std::fabs(truth), INFINITY});
+    }
+
+    /// The measures of difference_ = x - t (rounded once) for a finite x and t; `truth` is t as a long double.
+    void add_difference(mpfr_srcptr t, long double truth) {
+        mpfr_ptr d = difference_.backend().data();
+        const long double error = to_long_double(d, rounded_difference_.backend().data());
+        norms_.add(error, truth);
+        const double abs_error = std::fabs(static_cast<double>(error));
+        abs_error_.values.push_back(abs_error);
+        ulp_error_.values.push_back(wide_ == nullptr ? abs_error / spacing_.at(t) : wide_ulp_error(t));
+        if (mpfr_zero_p(t)) return;
+        mpfr_div(d, d, t, MPFR_RNDN);
+        const double rel = std::fabs(mpfr_get_d(d, MPFR_RNDN));
+        rel_error_.values.push_back(rel);
+        bits_correct_.values.push_back(bits_correct(rel, precision_));
+        components_.push_back({std::fabs(truth), rel});
+    }
+
+    /// |x - t| in ulps of the wide format at t, scaled in MPFR (binary256's ulps are beyond a double's range).
+    double wide_ulp_error(mpfr_srcptr t) {
+        mpfr_ptr scaled = scaled_difference_.backend().data();
+        mpfr_mul_2si(scaled, difference_.backend().data(), -wide_->ulp_exponent_at(t), MPFR_RNDN);
+        return std::fabs(mpfr_get_d(scaled, MPFR_RNDN));
+    }
+
     /// Underflow means the exact value is below the normal range; a zero from a normal-range truth
     /// (cancellation, a ReLU after rounding) is zeroed, not underflow. Overflow: the truth beyond
     /// the range and the result infinite, NaN or saturated at max.
-    /// `rounded` is t rounded to 64 bits (the underflow test compares that magnitude with min_normal).
-    void classify(double x, mpfr_srcptr t, mpfr_srcptr rounded) {
+    /// `t_below_min_normal`: |t| < min_normal (for a narrow format, t rounded to 64 bits compared).
+    void classify(bool x_zero, bool x_below_min_normal, bool x_at_max, mpfr_srcptr t, bool t_below_min_normal) {
         if (mpfr_zero_p(t)) return;
-        if (below_min_normal(rounded)) {
-            flushed_ += x == 0;
-            subnormal_results_ += x != 0 && std::fabs(x) < min_normal_;
+        if (t_below_min_normal) {
+            flushed_ += x_zero;
+            subnormal_results_ += !x_zero && x_below_min_normal;
         } else {
-            zeroed_ += x == 0;
+            zeroed_ += x_zero;
         }
-        overflow_count_ += overflow_.beyond_range(t) && std::fabs(x) == max_finite_;
+        overflow_count_ += overflow_.beyond_range(t) && x_at_max;
     }
     /// |t| < min_normal, as mpfr_cmp_d gives it (false for a NaN min_normal), with the bound held
     /// as an MPFR number once rather than converted for every value.
@@ -326,11 +395,13 @@ private:
 
     const core::FormatSpec& format_;
     int precision_;
-    double min_normal_, max_finite_;
+    double min_normal_ = 0, max_finite_ = 0;
+    const WideLimits* wide_ = nullptr;  ///< a format wider than binary64
     OverflowRule overflow_;
     FormatSpacing spacing_;
     TruthNumber difference_ = scratch(difference_precision), rounded_truth_ = scratch(long_double_significand_bits),
-                rounded_difference_ = scratch(long_double_significand_bits), min_normal_number_ = scratch(53);
+                rounded_difference_ = scratch(long_double_significand_bits), min_normal_number_ = scratch(53),
+                scaled_difference_ = scratch(difference_precision);
     std::uint64_t compared_ = 0, overflow_count_ = 0, flushed_ = 0, subnormal_results_ = 0, zeroed_ = 0;
     Norms norms_;
     std::vector<Component> components_;
@@ -375,8 +446,33 @@ void add_operand_rows(std::vector<ReportRow>& rows, const ReportRow& base, const
 
 }  // namespace
 
+namespace {
+
+/// What the rows say of a region's format: format_properties' limits, or for a format wider than
+/// binary64 its own (the nearest doubles: binary256's max is +inf there, its min_normal 0).
+core::FormatProperties region_format_properties(const core::FormatSpec& format, const WideLimits* wide) {
+    if (wide == nullptr) return core::format_properties(format);
+    core::FormatProperties p;
+    p.max_finite = mpfr_get_d(wide->max_finite.backend().data(), MPFR_RNDN);
+    p.min_normal = mpfr_get_d(wide->min_normal.backend().data(), MPFR_RNDN);
+    TruthNumber smallest = scratch(2);
+    mpfr_set_ui_2exp(smallest.backend().data(), 1,
+                     wide->geometry.emin - (wide->flushes ? 0 : wide->geometry.precision - 1), MPFR_RNDN);
+    p.min_subnormal = mpfr_get_d(smallest.backend().data(), MPFR_RNDN);
+    p.has_subnormals = !wide->flushes;
+    return p;
+}
+
+}  // namespace
+
 std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,
                                    const TraceRegion& region, const TruthRegion* truth) {
+    const bool wide = core::is_wider_than_binary64(region.format);
+    if (wide && region.wide_values.size() != region.values.size())
+        throw Error(
+            fmt::format("workload '{}', region {} {} ('{}'): policy '{}' in '{}' recorded no exact values "
+                        "(TraceRegion::set_wide_values)",
+                        workload, region.kind, region.index, region.label, policy, region.format.name));
     if (truth != nullptr && truth->values.size() != region.values.size())
         throw Error(fmt::format(
             "workload '{}', region {} {} ('{}'): policy '{}' recorded {} values, the ground truth {}", workload,
@@ -384,7 +480,10 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
     std::vector<ReportRow> rows;
     const ReportRow base{run_id, workload, policy, region.kind, region.index, region.label, "", 0};
     if (!region.values.empty()) {
-        const core::FormatProperties format = core::format_properties(region.format);
+        const std::optional<WideLimits> wide_limits =
+            wide ? std::optional<WideLimits>(std::in_place, region.format) : std::nullopt;
+        const WideLimits* limits = wide_limits ? &*wide_limits : nullptr;
+        const core::FormatProperties format = region_format_properties(region.format, limits);
         const bool has_subnormals =
             (region.format.kind == core::FormatKind::Binary || region.format.kind == core::FormatKind::HiFloat8) &&
             format.has_subnormals;
@@ -394,7 +493,8 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
         // indexed by the exponent, where a map's node per value cost a search and often an allocation.
         constexpr int least_exponent = -1074, greatest_exponent = 1023;
         std::array<std::uint64_t, greatest_exponent - least_exponent + 1> histogram{};
-        TruthComparison comparison(region.format, format);
+        TruthComparison comparison =
+            limits ? TruthComparison(region.format, *limits) : TruthComparison(region.format, format);
         for (std::size_t i = 0; i < region.values.size(); ++i) {
             const double x = region.values[i];
             nan += std::isnan(x);
@@ -405,7 +505,11 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
                 ++histogram[static_cast<std::size_t>(std::ilogb(x) - least_exponent)];  // exact for every double
                 subnormal += has_subnormals && std::abs(x) < format.min_normal;
             }
-            if (truth != nullptr) comparison.add(x, truth->values[i].backend().data());
+            if (truth == nullptr) continue;
+            if (limits)
+                comparison.add(region.wide_values[i].backend().data(), truth->values[i].backend().data());
+            else
+                comparison.add(x, truth->values[i].backend().data());
         }
         const std::uint64_t n = region.values.size();
         rows.push_back(with_metric(base, metric::value_count, static_cast<double>(n)));

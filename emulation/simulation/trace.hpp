@@ -50,13 +50,27 @@ struct TraceRegion {
     /// What the region's matrix products rounded into their operand format, where that is not
     /// `format` (matmul_operand_range): the plots shade its range over these operands.
     std::optional<OperandRange> operands = {};
+    /// A format wider than binary64 (core::is_wider_than_binary64): the same values exactly, MPFR
+    /// numbers of the format's precision, which the engine measures against the truth in place of
+    /// `values`; `values` then holds each rounded to the nearest double, for the value-range rows
+    /// and the plots (set_wide_values fills both). A double would round a binary128 result a
+    /// second time and hide its last 60 bits of accuracy.
+    std::vector<TruthNumber> wide_values = {};
+
+    /// Keeps exact values of a wide format, and their nearest doubles in `values`.
+    void set_wide_values(std::vector<TruthNumber> exact) {
+        values.resize(exact.size());
+        for (std::size_t i = 0; i < exact.size(); ++i) values[i] = mpfr_get_d(exact[i].backend().data(), MPFR_RNDN);
+        wide_values = std::move(exact);
+    }
 };
 
 class Trace {
 public:
     /// Appends a region and returns it for filling in.
     TraceRegion& add_region(std::string kind, int index, std::string label, core::FormatSpec format) {
-        regions_.push_back({std::move(kind), index, std::move(label), std::move(format), {}, {}, {}, {}, 0, -1, {}});
+        regions_.push_back(
+            {std::move(kind), index, std::move(label), std::move(format), {}, {}, {}, {}, 0, -1, {}, {}});
         return regions_.back();
     }
     const std::vector<TraceRegion>& regions() const { return regions_; }

@@ -7,9 +7,11 @@
 
 #include "core/error.hpp"
 #include "core/format_properties.hpp"
+#include "core/format_width.hpp"
 #include "core/memory_budget.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
 #include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/accumulation/gemm.hpp"
@@ -97,6 +99,20 @@ Operands drawn_operands(const Parameters& parameters, const std::vector<std::siz
     o.a = draw_many(distribution, o.m * o.k_max, rng);
     o.b = draw_many(distribution, o.k_max * o.n, rng);
     return o;
+}
+
+/// C for one k with a binary128 output (rne, validate): the accumulator's values themselves,
+/// kept exactly in the region and measured so (TraceRegion::wide_values).
+void keep_binary128_product(const AccumulationModel& model, const Operands& operands, std::size_t k,
+                            TraceRegion& region) {
+    validate(model);  // binary128 with rne, no epilogue: what matrix_product's kernels check for theirs
+    std::vector<__float128> c(operands.m * operands.n);
+    binary128_gemm_exact(model, operands.a_columns(k).data(), operands.b_rows(k).data(), c.data(), operands.m, k,
+                         operands.n);
+    std::vector<TruthNumber> exact;
+    exact.reserve(c.size());
+    for (const __float128 x : c) binary128_to_mpfr(x, exact.emplace_back(truth_number(113)).backend().data());
+    region.set_wide_values(std::move(exact));
 }
 
 class GemmError final : public Workload {
@@ -224,12 +240,20 @@ public:
         const auto split = static_cast<std::size_t>(parameters.integer("split-k"));
         const double storage_u = storage_roundoff(storage);  // the operands are doubles
         const core::FormatSpec& delivered = delivered_rounding(model).format;
-        const double largest = core::format_properties(delivered).max_finite;
+        const bool wide = core::is_wider_than_binary64(delivered);  // binary128 (validate)
+        if (wide && split > 1)
+            throw Error(
+                fmt::format("parameter 'split-k': {} with the output '{}'; a binary128 output keeps one "
+                            "product's accumulator, give split-k=1",
+                            split, delivered.name));
+        const double largest = wide ? INFINITY : core::format_properties(delivered).max_finite;
         for (std::size_t j = 0; j < ks.size(); ++j) {
             const std::size_t k = ks[j];
             TraceRegion& region = trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k), delivered);
             region.values.resize(operands.m * operands.n);
-            if (split > 1)
+            if (wide)
+                keep_binary128_product(model, operands, k, region);
+            else if (split > 1)
                 split_k_matrix_product(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k,
                                        operands.n, split);
             else

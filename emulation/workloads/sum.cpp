@@ -5,12 +5,18 @@
 
 #include <fmt/format.h>
 
+#include "core/error.hpp"
+#include "core/format_width.hpp"
 #include "core/memory_budget.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
+#include "core/wide_format.hpp"
+#include "core/wide_rounding.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
 #include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/arithmetic.hpp"
+#include "emulation/arithmetic/wide_arithmetic.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/registry.hpp"
@@ -47,9 +53,10 @@ std::vector<double> series_terms(const std::string& series, std::size_t n, std::
 /// term left it unchanged, and its value then.
 class StagnationTracker {
 public:
-    void step(std::size_t term, double before, double after) {
-        if (after != before)
-            first_unchanged_ = 0;  // NaN never compares equal: a NaN sum is not stagnant
+    /// `changed`: the sum after the term differs from the one before (a NaN sum always does).
+    void step(std::size_t term, bool changed, double after) {
+        if (changed)
+            first_unchanged_ = 0;
         else if (first_unchanged_ == 0)
             first_unchanged_ = term, value_ = after;
     }
@@ -64,42 +71,211 @@ private:
     double value_ = 0;
 };
 
-/// The three summations on Arithmetic (each addition the exact sum rounded once). Arithmetic
-/// rather than the dot/sum kernels, which refuse stochastic rounding: a sum has no products, and
-/// so takes stochastic rounding too.
-class Summation {
+/// Additions in an accumulator format within binary64: doubles, each sum the exact one rounded once
+/// (emu::Arithmetic rather than the dot/sum kernels, which refuse stochastic rounding: a sum has no
+/// products, and so takes stochastic rounding too).
+class NarrowAdder {
 public:
-    Summation(const core::FormatRounding& accumulator, core::StochasticSource& random)
+    using Number = double;
+
+    NarrowAdder(const core::FormatRounding& accumulator, core::StochasticSource& random)
         : arithmetic_(accumulator.format, {accumulator.mode, core::Tininess::AfterRounding, &random}) {}
 
+    /// The storage format's terms as this adder takes them.
+    std::vector<double> terms(std::vector<double> rounded) const { return rounded; }
+    double zero() const { return 0; }
     double add(double a, double b, OperationCounters& counters) const {
         return counted(arithmetic_.add(a, b), counters);
     }
     double sub(double a, double b, OperationCounters& counters) const {
         return counted(arithmetic_.sub(a, b), counters);
     }
-
-    /// Pairwise summation of terms[0, n): adjacent pairs, then pairs of pairs, the split at the
-    /// largest power of two below n (Higham, "Accuracy and Stability of Numerical Algorithms",
-    /// 2nd ed., 4.1), as AccumulationOrder::Pairwise defines it: a pair of terms is rounded once,
-    /// a single term alone is rounded to the accumulator.
-    double pairwise(const double* terms, std::size_t n, OperationCounters& counters) const {
-        if (n == 1) return counted(arithmetic_.round(terms[0]), counters);
-        return pairwise_split(terms, n, counters);
-    }
+    /// A term alone, rounded to the accumulator.
+    double round(double term, OperationCounters& counters) const { return counted(arithmetic_.round(term), counters); }
+    static bool changed(double before, double after) { return after != before; }  // NaN never compares equal
+    static double nearest_double(double x) { return x; }
+    void record(TraceRegion& region, double sum) const { region.values = {sum}; }
 
 private:
-    double pairwise_split(const double* terms, std::size_t n, OperationCounters& counters) const {
-        if (n == 1) return terms[0];
-        const std::size_t left = std::bit_floor(n - 1);
-        return add(pairwise_split(terms, left, counters), pairwise_split(terms + left, n - left, counters), counters);
-    }
     static double counted(const core::Rounded& r, OperationCounters& counters) {
         counters.record(r);
         return r.value;
     }
 
     Arithmetic arithmetic_;
+};
+
+/// Additions in an accumulator format wider than binary64 (binary128, binary256, eXmY up to
+/// e30m1024): patterns (emu::WideArithmetic), each sum the exact one rounded once, as NarrowAdder.
+/// The terms are converted to the accumulator first, exactly: it holds every storage value
+/// (SumSeries::check_formats).
+class WideAdder {
+public:
+    using Number = core::WideBits;
+
+    WideAdder(const core::FormatRounding& accumulator, core::StochasticSource& random)
+        : arithmetic_(accumulator.format, {accumulator.mode, core::Tininess::AfterRounding, &random}) {}
+
+    /// Throws floatscope::Error where a storage value is not one of the accumulator's.
+    std::vector<core::WideBits> terms(const std::vector<core::WideValue>& values,
+                                      const core::FormatSpec& storage) const {
+        std::vector<core::WideBits> out;
+        out.reserve(values.size());
+        for (const core::WideValue& v : values) {
+            core::WideRounded r = arithmetic_.rounder()(v);
+            if (r.flags.has(core::ExceptionFlags::inexact) || r.flags.has(core::ExceptionFlags::overflow))
+                throw Error(
+                    fmt::format("sum: the accumulator '{}' does not hold every value of the storage format "
+                                "'{}'; an accumulator wider than binary64 takes a storage format whose "
+                                "values it holds (binary128 holds every format within binary64)",
+                                arithmetic_.spec().name, storage.name));
+            out.push_back(std::move(r.bits));
+        }
+        return out;
+    }
+    core::WideBits zero() const { return 0; }
+    core::WideBits add(const core::WideBits& a, const core::WideBits& b, OperationCounters& counters) const {
+        return counted(arithmetic_.apply(Operation::Add, a, b), counters);
+    }
+    core::WideBits sub(const core::WideBits& a, const core::WideBits& b, OperationCounters& counters) const {
+        return counted(arithmetic_.apply(Operation::Sub, a, b), counters);
+    }
+    /// A term alone: already the accumulator's (exact), counted as NarrowAdder counts its rounding.
+    core::WideBits round(const core::WideBits& term, OperationCounters& counters) const {
+        return counted({term, {}}, counters);
+    }
+    bool changed(const core::WideBits& before, const core::WideBits& after) const {
+        return after != before || value_class(after) == core::ValueClass::NaN;
+    }
+    double nearest_double(const core::WideBits& x) const {
+        TruthNumber v = exact(x);
+        return mpfr_get_d(v.backend().data(), MPFR_RNDN);
+    }
+    void record(TraceRegion& region, const core::WideBits& sum) const {
+        std::vector<TruthNumber> values;
+        values.push_back(exact(sum));
+        region.set_wide_values(std::move(values));
+    }
+
+private:
+    core::ValueClass value_class(const core::WideBits& x) const {
+        return core::decode_wide_bits(arithmetic_.spec(), x).value_class;
+    }
+    TruthNumber exact(const core::WideBits& x) const {
+        TruthNumber v = truth_number(arithmetic_.rounder().geometry().precision);
+        core::decode_wide_bits(arithmetic_.spec(), x).value.to_mpfr(v.backend().data());
+        return v;
+    }
+    core::WideBits counted(core::WideRounded r, OperationCounters& counters) const {
+        counters.record(r.flags, value_class(r.bits));
+        return std::move(r.bits);
+    }
+
+    WideArithmetic arithmetic_;
+};
+
+/// Additions in IEEE binary128 with round to nearest even on GCC's __float128, whose additions are
+/// binary128's: the same sums and flags as WideAdder, at the speed of native quad arithmetic. The
+/// flags come from the numbers, not from the floating-point environment (libgcc's soft-fp does not
+/// raise them): an addition is exact when its error, found exactly by Fast2Sum (Dekker 1971) with
+/// the larger operand first, is zero; a finite sum of finite operands has no underflow (a tiny sum
+/// is exact), and overflows when it is infinite.
+class QuadAdder {
+public:
+    using Number = __float128;
+    using Bits = unsigned __int128;
+
+    explicit QuadAdder(const core::FormatRounding& accumulator) : wide_(accumulator, unused_random_) {}
+
+    std::vector<__float128> terms(const std::vector<core::WideValue>& values, const core::FormatSpec& storage) const {
+        std::vector<__float128> out;
+        out.reserve(values.size());
+        for (const core::WideBits& b : wide_.terms(values, storage)) out.push_back(from_bits(b));
+        return out;
+    }
+    /// Terms of a storage format within binary64: their doubles, exact in binary128.
+    static std::vector<__float128> terms(const std::vector<double>& values) { return {values.begin(), values.end()}; }
+    __float128 zero() const { return 0; }
+    __float128 add(__float128 a, __float128 b, OperationCounters& counters) const {
+        const __float128 s = a + b;
+        core::ExceptionFlags flags;
+        const bool a_nan = is_nan(a), b_nan = is_nan(b);
+        if (a_nan || b_nan) {
+            if ((a_nan && is_signaling(a)) || (b_nan && is_signaling(b))) flags.raise(core::ExceptionFlags::invalid);
+        } else if (is_nan(s)) {
+            flags.raise(core::ExceptionFlags::invalid);  // inf - inf
+        } else if (is_infinite(s)) {
+            if (!is_infinite(a) && !is_infinite(b))
+                flags.raise(core::ExceptionFlags::overflow), flags.raise(core::ExceptionFlags::inexact);
+        } else {
+            const bool a_larger = magnitude(a) >= magnitude(b);
+            const __float128 large = a_larger ? a : b, small = a_larger ? b : a;
+            if (s - large != small) flags.raise(core::ExceptionFlags::inexact);  // Fast2Sum's error is nonzero
+        }
+        counters.record(flags, value_class(s));
+        return s;
+    }
+    __float128 sub(__float128 a, __float128 b, OperationCounters& counters) const { return add(a, -b, counters); }
+    __float128 round(__float128 term, OperationCounters& counters) const {
+        counters.record({}, value_class(term));
+        return term;
+    }
+    bool changed(__float128 before, __float128 after) const { return bits(after) != bits(before) || is_nan(after); }
+    double nearest_double(__float128 x) const { return static_cast<double>(x); }  // rne, as mpfr_get_d
+    void record(TraceRegion& region, __float128 sum) const {
+        std::vector<TruthNumber> values;
+        binary128_to_mpfr(sum, values.emplace_back(truth_number(113)).backend().data());
+        region.set_wide_values(std::move(values));
+    }
+
+private:
+    static constexpr Bits sign_bit = static_cast<Bits>(1) << 127;
+    static constexpr Bits exponent_mask = static_cast<Bits>(0x7FFF) << 112;
+    static Bits bits(__float128 x) { return std::bit_cast<Bits>(x); }
+    static Bits magnitude(__float128 x) { return bits(x) & ~sign_bit; }
+    static bool is_nan(__float128 x) { return magnitude(x) > exponent_mask; }
+    static bool is_infinite(__float128 x) { return magnitude(x) == exponent_mask; }
+    static bool is_signaling(__float128 x) { return ((bits(x) >> 111) & 1) == 0; }
+    static core::ValueClass value_class(__float128 x) {
+        const Bits m = magnitude(x);
+        if (m == 0) return core::ValueClass::Zero;
+        if (m < exponent_mask) return (m >> 112) == 0 ? core::ValueClass::Subnormal : core::ValueClass::Normal;
+        return m == exponent_mask ? core::ValueClass::Infinite : core::ValueClass::NaN;
+    }
+    static __float128 from_bits(const core::WideBits& b) {
+        const mpz_class high = b >> 64, low = b - (high << 64);
+        return std::bit_cast<__float128>((static_cast<Bits>(high.get_ui()) << 64) | low.get_ui());
+    }
+
+    core::StochasticSource unused_random_{0};  ///< rne draws nothing; WideAdder converts the terms
+    WideAdder wide_;
+};
+
+/// The three summations over an adder's numbers.
+template <class Adder>
+class Summation {
+public:
+    using Number = typename Adder::Number;
+    explicit Summation(const Adder& adder) : adder_(adder) {}
+
+    /// Pairwise summation of terms[0, n): adjacent pairs, then pairs of pairs, the split at the
+    /// largest power of two below n (Higham, "Accuracy and Stability of Numerical Algorithms",
+    /// 2nd ed., 4.1), as AccumulationOrder::Pairwise defines it: a pair of terms is rounded once,
+    /// a single term alone is rounded to the accumulator.
+    Number pairwise(const Number* terms, std::size_t n, OperationCounters& counters) const {
+        if (n == 1) return adder_.round(terms[0], counters);
+        return pairwise_split(terms, n, counters);
+    }
+
+private:
+    Number pairwise_split(const Number* terms, std::size_t n, OperationCounters& counters) const {
+        if (n == 1) return terms[0];
+        const std::size_t left = std::bit_floor(n - 1);
+        return adder_.add(pairwise_split(terms, left, counters), pairwise_split(terms + left, n - left, counters),
+                          counters);
+    }
+
+    const Adder& adder_;
 };
 
 /// The a priori bounds on the relative error of the partial sums (Higham 2002, 4.2): the terms'
@@ -114,7 +290,10 @@ public:
           compensated_(method == Method::Kahan) {
         // The truth sums 1/i itself for the harmonic series (its double terms are rounded, u = 2^-53),
         // the double terms otherwise (exact where the storage format holds binary64).
-        input_u_ = storage_roundoff(storage) + (harmonic ? std::ldexp(1.0, -53) : 0.0);
+        // A storage format wider than binary64 rounds 1/i itself (stored_terms).
+        input_u_ = core::is_wider_than_binary64(storage.format)
+                       ? unit_roundoff(storage)
+                       : storage_roundoff(storage) + (harmonic ? std::ldexp(1.0, -53) : 0.0);
     }
 
     /// The condition number of the first m terms at each checkpoint m, from the exact terms.
@@ -143,6 +322,104 @@ private:
     bool compensated_;
     double input_u_ = 0;
 };
+
+/// A storage format wider than binary64 needs an accumulator that holds its values: the terms are
+/// added exactly, and a narrow accumulator cannot take them. Throws floatscope::Error otherwise.
+void check_formats(const core::FormatRounding& storage, const core::FormatRounding& accumulator) {
+    if (core::is_wider_than_binary64(storage.format) && !core::is_wider_than_binary64(accumulator.format))
+        throw Error(
+            fmt::format("sum: the storage format '{}' is wider than binary64 and the accumulator '{}' is "
+                        "not; a wide storage format needs an accumulator that holds its values "
+                        "(for example 'binary128' for both)",
+                        storage.format.name, accumulator.format.name));
+}
+
+Method method_of(const std::string& name) {
+    return name == "pairwise" ? Method::Pairwise : name == "kahan" ? Method::Kahan : Method::Naive;
+}
+
+/// One policy's run: the partial sums at each checkpoint, in any adder's numbers.
+struct SumRun {
+    const Parameters& parameters;
+    const core::FormatRounding& storage;
+    const core::FormatRounding& accumulator;
+    std::vector<double> conditioning;  ///< at each checkpoint
+
+    template <class Adder>
+    void sum(const Adder& adder, const std::vector<typename Adder::Number>& terms, Trace& trace,
+             RunControl& control) const {
+        const std::size_t n = terms.size();
+        const Method method = method_of(parameters.text("method"));
+        const Summation<Adder> summation(adder);
+        const SumBounds bounds(parameters.text("series") == "harmonic", storage, accumulator, method);
+        const std::vector<std::size_t> at = checkpoints(n);
+        typename Adder::Number sum = adder.zero(), compensation = adder.zero();  // naive and Kahan's running sums
+        StagnationTracker stagnation;
+        std::size_t done = 0;
+        for (std::size_t j = 0; j < at.size(); ++j) {
+            const std::size_t m = at[j];
+            TraceRegion& region =
+                trace.add_region("terms", static_cast<int>(j), fmt::format("n = {}", m), accumulator.format);
+            if (method == Method::Pairwise) {
+                sum = summation.pairwise(terms.data(), m, region.counters);
+            } else {
+                for (; done < m; ++done) {
+                    if (method == Method::Naive) {
+                        auto next = adder.add(sum, terms[done], region.counters);
+                        if (adder.changed(sum, next))
+                            stagnation.step(done + 1, true, 0);
+                        else
+                            stagnation.step(done + 1, false, adder.nearest_double(next));
+                        sum = std::move(next);
+                    } else {
+                        // Kahan (1965): the compensation carries what the sum could not take of each term.
+                        const auto corrected = adder.sub(terms[done], compensation, region.counters);
+                        auto next = adder.add(sum, corrected, region.counters);
+                        compensation = adder.sub(adder.sub(next, sum, region.counters), corrected, region.counters);
+                        sum = std::move(next);
+                    }
+                }
+            }
+            adder.record(region, sum);
+            region.metrics.push_back({metric::n, static_cast<double>(m)});
+            bounds.add(m, conditioning[j], region.metrics);
+            if (m == n && method == Method::Naive) stagnation.add_metrics(region.metrics);
+            control.checkpoint(static_cast<double>(m) / static_cast<double>(n), region.label);
+        }
+    }
+};
+
+/// The terms rounded to a storage format within binary64 (round_array) or wider, as exact values
+/// for an accumulator wider than binary64. The harmonic series' 1/i is rounded to a wide storage
+/// format from 1/i itself (rounded to odd at p + 2 bits, then once more: Boldo and Melquiond 2008),
+/// not from its double.
+std::vector<core::WideValue> stored_terms(const std::string& series, std::vector<double>& terms,
+                                          const core::FormatRounding& storage, core::StochasticSource& random) {
+    std::vector<core::WideValue> out;
+    out.reserve(terms.size());
+    if (!core::is_wider_than_binary64(storage.format)) {
+        core::round_array(storage.format, storage.mode, terms, terms, &random);
+        for (const double t : terms) out.push_back(core::WideValue::from_exact(core::ExactValue::from_double(t)));
+        return out;
+    }
+    const core::WideRounder rounder(storage.format, {storage.mode, core::Tininess::AfterRounding, &random});
+    const bool harmonic = series == "harmonic";
+    TruthNumber odd = truth_number(rounder.geometry().precision + 2);
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        mpfr_ptr v = odd.backend().data();
+        if (harmonic) {
+            // Round to odd: truncated, the last bit set when inexact.
+            mpfr_set_ui(v, 1, MPFR_RNDN);
+            if (mpfr_div_ui(v, v, static_cast<unsigned long>(i + 1), MPFR_RNDZ) != 0 &&
+                mpfr_min_prec(v) < mpfr_get_prec(v))
+                mpfr_nextabove(v);
+        } else {
+            mpfr_set_d(v, terms[i], MPFR_RNDN);  // exact
+        }
+        out.push_back(core::decode_wide_bits(storage.format, rounder(core::WideValue::from_mpfr(v)).bits).value);
+    }
+    return out;
+}
 
 class SumSeries final : public Workload {
 public:
@@ -227,50 +504,29 @@ public:
              RunControl& control) const override {
         const auto n = static_cast<std::size_t>(parameters.integer("n"));
         const auto seed = static_cast<std::uint64_t>(parameters.integer("seed"));
-        const std::string& method_name = parameters.text("method");
-        const Method method = method_name == "pairwise" ? Method::Pairwise
-                              : method_name == "kahan"  ? Method::Kahan
-                                                        : Method::Naive;
+        const std::string& series = parameters.text("series");
         core::StochasticSource random(rounding_seed(seed));
         const core::FormatRounding& storage = policy.at(Role::Storage);
         const core::FormatRounding& accumulator = policy.at(Role::Accumulate);
-        std::vector<double> terms = series_terms(parameters.text("series"), n, seed);
-        const std::vector<std::size_t> at = checkpoints(n);
-        const std::vector<double> conditioning = SumBounds::conditioning(terms, at);
-        core::round_array(storage.format, storage.mode, terms, terms, &random);
-        const Summation summation(accumulator, random);
-        const SumBounds bounds(parameters.text("series") == "harmonic", storage, accumulator, method);
-
-        double sum = 0, compensation = 0;  // the running sums of naive and Kahan summation
-        StagnationTracker stagnation;
-        std::size_t done = 0;
-        for (std::size_t j = 0; j < at.size(); ++j) {
-            const std::size_t m = at[j];
-            TraceRegion& region =
-                trace.add_region("terms", static_cast<int>(j), fmt::format("n = {}", m), accumulator.format);
-            if (method == Method::Pairwise) {
-                sum = summation.pairwise(terms.data(), m, region.counters);
-            } else {
-                for (; done < m; ++done) {
-                    if (method == Method::Naive) {
-                        const double next = summation.add(sum, terms[done], region.counters);
-                        stagnation.step(done + 1, sum, next);
-                        sum = next;
-                    } else {
-                        // Kahan (1965): the compensation carries what the sum could not take of each term.
-                        const double corrected = summation.sub(terms[done], compensation, region.counters);
-                        const double next = summation.add(sum, corrected, region.counters);
-                        compensation =
-                            summation.sub(summation.sub(next, sum, region.counters), corrected, region.counters);
-                        sum = next;
-                    }
-                }
-            }
-            region.values = {sum};
-            region.metrics.push_back({metric::n, static_cast<double>(m)});
-            bounds.add(m, conditioning[j], region.metrics);
-            if (m == n && method == Method::Naive) stagnation.add_metrics(region.metrics);
-            control.checkpoint(static_cast<double>(m) / static_cast<double>(n), region.label);
+        check_formats(storage, accumulator);
+        std::vector<double> terms = series_terms(series, n, seed);
+        const SumRun run{parameters, storage, accumulator, SumBounds::conditioning(terms, checkpoints(n))};
+        if (!core::is_wider_than_binary64(accumulator.format)) {
+            core::round_array(storage.format, storage.mode, terms, terms, &random);
+            const NarrowAdder adder(accumulator, random);
+            run.sum(adder, adder.terms(std::move(terms)), trace, control);
+        } else if (is_binary128_rne(accumulator) && !core::is_wider_than_binary64(storage.format)) {
+            core::round_array(storage.format, storage.mode, terms, terms, &random);
+            run.sum(QuadAdder(accumulator), QuadAdder::terms(terms), trace, control);
+        } else if (is_binary128_rne(accumulator) && series != "harmonic" && storage_roundoff(storage) == 0) {
+            // Drawn doubles in a wide storage format that holds binary64: stored exactly as they are.
+            run.sum(QuadAdder(accumulator), QuadAdder::terms(terms), trace, control);
+        } else if (is_binary128_rne(accumulator)) {
+            const QuadAdder adder(accumulator);
+            run.sum(adder, adder.terms(stored_terms(series, terms, storage, random), storage.format), trace, control);
+        } else {
+            const WideAdder adder(accumulator, random);
+            run.sum(adder, adder.terms(stored_terms(series, terms, storage, random), storage.format), trace, control);
         }
     }
 

@@ -4,11 +4,15 @@
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/catalog.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
 #include "emulation/accumulation/dot.hpp"
 #include "emulation/accumulation/gemm.hpp"
+#include "emulation/simulation/workload.hpp"
+#include "emulation/workloads/registry.hpp"
 
 namespace {
 
@@ -88,11 +92,51 @@ void emulated_gemm(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * side * side * side));
 }
 
+/// The same products left in binary128 (an output of binary128: binary128_gemm_exact).
+void emulated_gemm_binary128_output(benchmark::State& state) {
+    const std::vector<double>& a = normal_values(side * side, 1);
+    const std::vector<double>& b = normal_values(side * side, 2);
+    std::vector<Quad> c(side * side);
+    const floatscope::emu::AccumulationModel model = binary128_model();
+    for (auto _ : state) {
+        floatscope::emu::binary128_gemm_exact(model, a.data(), b.data(), c.data(), side, side, side);
+        benchmark::DoNotOptimize(c.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * side * side * side));
+}
+
+/// The sum workload (emulation/workloads/sum.cpp) under a policy, with its counters and regions:
+/// state.range(0) standard normal terms, drawn by the workload inside the timing.
+void workload_sum(benchmark::State& state, const char* policy) {
+    const auto& workload = floatscope::emu::find_workload("sum");
+    const floatscope::emu::Parameters parameters = floatscope::emu::Parameters::parse(
+        workload.parameters(), {"series=normal", "n=" + std::to_string(state.range(0))});
+    const floatscope::emu::PrecisionPolicy parsed = floatscope::emu::parse_policy(policy);
+    floatscope::emu::RunControl control;
+    for (auto _ : state) {
+        floatscope::emu::Trace trace;
+        workload.run(parameters, parsed, trace, control);
+        benchmark::DoNotOptimize(trace.regions().back().values.data());
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 }  // namespace
 
 BENCHMARK(native_sum)->Unit(benchmark::kMillisecond);
 BENCHMARK(emulated_sum)->Unit(benchmark::kMillisecond);
+// fp64 terms in a binary128 accumulator with rne (__float128 with its flags), all roles binary128
+// (the terms converted through the wide rounding), and binary256 (patterns through WideArithmetic).
+// fp64 throughout: the workload's cost around its additions (drawing the terms, the bounds).
+BENCHMARK_CAPTURE(workload_sum, fp64, "fp64")->Arg(sum_length)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(workload_sum, fp64_terms_binary128, "fp64; accumulate=binary128")
+    ->Arg(sum_length)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(workload_sum, binary128, "binary128")->Arg(sum_length)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(workload_sum, binary256, "binary256")->Arg(100'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(native_gemm)->Unit(benchmark::kMillisecond);
 BENCHMARK(emulated_gemm)->Unit(benchmark::kMillisecond);
+BENCHMARK(emulated_gemm_binary128_output)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

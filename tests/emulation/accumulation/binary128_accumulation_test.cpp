@@ -158,7 +158,8 @@ TEST_CASE("a binary128 accumulator: every order against MPFR at 113 bits, random
                     }
                 const std::vector<double> ones(n, 1.0);
                 const double sum_want = Reference{model, terms, ones}.result();
-                INFO("sum " << test::hex_double(emu::sum(model, terms)) << ", reference " << test::hex_double(sum_want));
+                INFO("sum " << test::hex_double(emu::sum(model, terms)) << ", reference "
+                            << test::hex_double(sum_want));
                 REQUIRE(test::same_result(emu::sum(model, terms), sum_want));
             }
     }
@@ -189,9 +190,16 @@ TEST_CASE("a binary128 accumulator keeps what an fp64 one loses, and is refused 
     m = binary128_model();
     m.accumulator = fr("binary256");
     CHECK_THROWS_WITH(emu::validate(m), Catch::Contains("'binary256'"));
+    // A binary128 output with rne keeps the accumulator's values; any other wide output is refused.
     m = binary128_model();
     m.output = fr("binary128");
-    CHECK_THROWS_WITH(emu::validate(m), Catch::Contains("output") && Catch::Contains("within binary64"));
+    CHECK_NOTHROW(emu::validate(m));
+    m.output.mode = core::RoundingMode::TowardZero;
+    CHECK_THROWS_WITH(emu::validate(m), Catch::Contains("output") && Catch::Contains("binary128 with rne"));
+    m = binary128_model();
+    m.accumulator = fr("fp64");
+    m.output = fr("binary128");
+    CHECK_THROWS_WITH(emu::validate(m), Catch::Contains("output") && Catch::Contains("accumulate=binary128"));
     m = binary128_model();
     m.multiply_add = emu::MultiplyAdd::Separate;
     m.product = fr("fp64");

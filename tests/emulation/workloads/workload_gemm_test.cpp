@@ -314,3 +314,38 @@ TEST_CASE(
                                                            qa.tensor_scale * qb.tensor_scale)));
         }
 }
+
+TEST_CASE("gemm with a binary128 output keeps each entry's binary128 accumulation exactly, as MPFR rounds it",
+          "[workload][gemm][wide]") {
+    // s = round_113(s + a b), the product exact: MPFR at 113 bits to nearest is binary128 with rne
+    // for these magnitudes (far from its range's ends). Each entry bit for bit, and its double. The
+    // inputs are multiples of 2^-53, so their products are multiples of 2^-106: a sum rounds only
+    // once it passes 2^7, which k = 1000 terms of mean 1/4 do.
+    const Inputs in = documented_inputs(5, 3, 2, 1000);
+    const std::size_t ks[] = {1, 5, 1000};
+    const Trace trace =
+        run_gemm("fp64; accumulate=binary128; output=binary128", {"m=3", "n=2", "k=1,5,1000", "seed=5"});
+    REQUIRE(trace.regions().size() == 3);
+    int inexact = 0;  // entries of k = 1000 that are not their exact sum
+    for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t j = 0; j < 2; ++j) {
+                RefNumber sum(113), term(113), exact(400);
+                mpfr_set_zero(sum.get(), 1);
+                mpfr_set_zero(exact.get(), 1);
+                for (std::size_t l = 0; l < ks[r]; ++l) {
+                    mpfr_set_d(term.get(), in.a[i * 1000 + l], MPFR_RNDN);
+                    mpfr_mul_d(term.get(), term.get(), in.b[l * 2 + j], MPFR_RNDN);  // 113 bits hold a b's 106
+                    mpfr_add(sum.get(), sum.get(), term.get(), MPFR_RNDN);
+                    mpfr_add(exact.get(), exact.get(), term.get(), MPFR_RNDN);
+                }
+                INFO("k = " << ks[r] << ", C(" << i << ", " << j << ")");
+                const floatscope::emu::TraceRegion& region = trace.regions()[r];
+                REQUIRE(region.wide_values.size() == 6);
+                CHECK(mpfr_equal_p(region.wide_values[i * 2 + j].backend().data(), sum.get()));
+                CHECK(region.values[i * 2 + j] == mpfr_get_d(sum.get(), MPFR_RNDN));
+                if (r == 2) inexact += !mpfr_equal_p(sum.get(), exact.get());
+            }
+    // Not every entry is its exact sum: an accumulator wider than binary128 would fail the checks.
+    CHECK(inexact > 0);
+}

@@ -292,9 +292,9 @@ TEST_CASE("a residual format wider than binary64 is refused where MPFR cannot ro
     // The other roles, and the other workloads, still refuse a wide format, naming it.
     CHECK_THROWS_WITH(run_refinement("fp64; compute=binary128", {"n=4"}),
                       Catch::Contains("'binary128' is wider than binary64"));
-    const floatscope::emu::Workload& sum = find_workload("sum");
+    const floatscope::emu::Workload& mlp = find_workload("mlp-forward");
     Trace trace;
     RunControl control;
-    CHECK_THROWS_WITH(sum.run(Parameters::parse(sum.parameters(), {"n=4"}), parse_policy("binary128"), trace, control),
+    CHECK_THROWS_WITH(mlp.run(Parameters::parse(mlp.parameters(), {}), parse_policy("binary128"), trace, control),
                       Catch::Contains("'binary128' is wider than binary64"));
 }

@@ -14,6 +14,7 @@
 #include "emulation/simulation/workload.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "tests/core/mpfr_reference.hpp"
+#include "tests/emulation/workloads/run_workload.hpp"
 
 namespace {
 
@@ -22,7 +23,6 @@ using floatscope::core::parse_format;
 using floatscope::core::RoundingMode;
 using floatscope::emu::find_workload;
 using floatscope::emu::Parameters;
-using floatscope::emu::parse_policy;
 using floatscope::emu::RunControl;
 using floatscope::emu::Trace;
 using floatscope::emu::TraceRegion;
@@ -31,11 +31,7 @@ using floatscope::test::ref_round;
 using floatscope::test::RefNumber;
 
 Trace run_sum(const std::string& policy, const std::vector<std::string>& assignments) {
-    const auto& workload = find_workload("sum");
-    Trace trace;
-    RunControl control;
-    workload.run(Parameters::parse(workload.parameters(), assignments), parse_policy(policy), trace, control);
-    return trace;
+    return floatscope::test::run_workload("sum", policy, assignments);
 }
 
 double metric(const TraceRegion& region, const std::string& name) {
