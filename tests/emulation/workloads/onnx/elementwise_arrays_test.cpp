@@ -1,8 +1,10 @@
 // The whole-array paths of an emulated run (emulation/workloads/onnx/operators/elementwise_arrays.hpp:
-// Add/Sub/Mul/Div with broadcasting, BatchNormalization's per-channel chain, a convolution's bias;
-// EmulatedNumerics::apply) against naive loops written here that round every operation with MPFR
-// to the compute format's precision: depthwise and grouped convolutions with strides, pads and
-// dilations, in bf16 (nearest even) and fp16 (toward zero), where no operation is the machine's own.
+// Add/Sub/Mul/Div with broadcasting, BatchNormalization's per-channel chain, a convolution's bias,
+// HardSigmoid and HardSwish; EmulatedNumerics::apply) against naive loops written here that round every operation with
+// MPFR to the compute format's precision: depthwise and grouped convolutions with strides, pads and dilations, in bf16
+// (nearest even) and fp16 (toward zero), where no operation is the machine's own.
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -44,8 +46,8 @@ struct Reference {
         mpfr_clears(a, b, r, static_cast<mpfr_ptr>(nullptr));
         return result;
     }
-    /// x rounded to the format (an operand's conversion).
-    double round(double x) const { return (*this)('+', x, 0.0); }
+    /// x rounded to the format (an operand's conversion); -0 stays -0.
+    double round(double x) const { return x == 0 ? x : (*this)('+', x, 0.0); }
     /// round(round(x) op round(y)): an emulated operation on operands converted first.
     double operation(char op, double x, double y) const { return (*this)(op, round(x), round(y)); }
     /// sqrt(round(x)) correctly rounded.
@@ -174,5 +176,52 @@ TEST_CASE("Add, Sub, Mul and Div broadcast over whole arrays: each element round
             CHECK(run_with(numerics, node(op), {&a, &by_row})[0].numbers == row_expected);
             CHECK(run_with(numerics, node(op), {&a, &scalar})[0].numbers == scalar_expected);
             CHECK(run_with(numerics, node(op), {&scalar, &a})[0].numbers == scalar_first);
+        }
+}
+
+namespace {
+
+/// x and y hold the same values bit for bit, or NaN at the same places (NaN's bits aside).
+bool same_values(const std::vector<double>& x, const std::vector<double>& y) {
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (!(std::isnan(x[i]) && std::isnan(y[i])) &&
+            std::bit_cast<std::uint64_t>(x[i]) != std::bit_cast<std::uint64_t>(y[i]))
+            return false;
+    return true;
+}
+
+/// max(0, min(1, v)) as ONNX's Max and Min give it: NaN stays NaN.
+double clamp_unit(double v) { return std::isnan(v) ? v : std::max(0.0, std::min(1.0, v)); }
+
+}  // namespace
+
+TEST_CASE("HardSigmoid and HardSwish over whole arrays: each operation rounded as naive loops make it") {
+    // Random values across both clamp edges (HardSigmoid's +-2.5, HardSwish's +-3), the edges
+    // themselves, signed zeros, infinities, NaN and large values; with alpha = 0.25, sums that are
+    // ties of bf16 (0.75 + 2^-9) and fp16 (0.75 + 2^-12, 0.75 + 3 * 2^-12).
+    std::vector<double> xv = random_values(4096, 31, -4, 4);
+    for (double v : std::initializer_list<double>{0.0, -0.0, 2.5, -2.5, 3.0, -3.0, 1 + 0x1p-7, 1 + 0x1p-10,
+                                                  1 + 3 * 0x1p-10, -(1 + 0x1p-7), 1e4, -1e4, INFINITY, -INFINITY, NAN})
+        xv.push_back(v);
+    const Tensor<double> x = floats({static_cast<std::int64_t>(xv.size())}, xv);
+    std::vector<Case> all = cases;
+    all.push_back({"fp32", core::RoundingMode::NearestEven, {24, MPFR_RNDN}});  // the machine's own arithmetic
+    for (const Case& k : all)
+        for (const double alpha : {static_cast<double>(0.2f), 0.25}) {
+            const Reference& r = k.reference;
+            const EmulatedNumerics numerics(k.formats(), 1);
+            std::vector<double> sigmoid_expected, swish_expected;
+            const double sixth = 1.0f / 6.0f;
+            for (double v : xv) {
+                sigmoid_expected.push_back(clamp_unit(r.operation('+', r.operation('*', alpha, v), 0.5)));
+                swish_expected.push_back(
+                    r.operation('*', v, clamp_unit(r.operation('+', r.operation('*', sixth, v), 0.5))));
+            }
+            INFO(k.format << " alpha " << alpha);
+            CHECK(same_values(
+                run_with(numerics, node("HardSigmoid", {{"alpha", float_attribute(alpha)}}), {&x})[0].numbers,
+                sigmoid_expected));
+            CHECK(same_values(run_with(numerics, node("HardSwish"), {&x})[0].numbers, swish_expected));
         }
 }
