@@ -4,6 +4,7 @@
 // step over rows unless stochastic rounding makes each element's order of operations matter.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <initializer_list>
 #include <span>
@@ -12,6 +13,7 @@
 #include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/workloads/onnx/numerics.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
+#include "emulation/workloads/onnx/operators/input_checks.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -45,6 +47,18 @@ void apply_arrays(const Numerics& n, Operation op, std::span<const typename Nume
     }
 }
 
+/// Whether an operand of shape `operand` broadcast to `target` gives `target` and reads all of itself
+/// along each of target's rows of its size: its dimensions, leading 1s aside, are target's last
+/// ones (one element reads itself for every element).
+inline bool reads_whole_rows(const Shape& operand, const Shape& target) {
+    std::size_t skip = 0;
+    while (skip < operand.size() && operand[skip] == 1) ++skip;
+    const std::size_t rank = operand.size() - skip;
+    return operand.size() <= target.size() &&
+           std::equal(operand.begin() + static_cast<std::ptrdiff_t>(skip), operand.end(),
+                      target.end() - static_cast<std::ptrdiff_t>(rank));
+}
+
 /// The floating tensor of a's type and the broadcast shape of a and b holding a op b. An emulated
 /// run gathers the broadcast operands into two arrays for its numerics; the truth maps its elements
 /// over its threads (make_elements).
@@ -54,6 +68,21 @@ Tensor<typename Numerics::Number> broadcast_operation(const Numerics& n, Operati
                                                       const Tensor<typename Numerics::Number>& b, const Node& node) {
     using Number = typename Numerics::Number;
     if constexpr (ArrayNumerics<Numerics>) {
+        if (reads_whole_rows(b.shape, a.shape) && b.size() > 0) {
+            // a's shape, b repeated along each row (one value, a bias, a tensor of a's shape): no
+            // gathering; the rows in order, as the gathered arrays would be taken.
+            require_output(node, a.shape, true);
+            Tensor<Number> r;
+            r.type = a.type;
+            r.shape = a.shape;
+            r.numbers.resize(a.size());
+            const std::span<const Number> right(b.numbers);
+            const std::size_t row = right.size() == 1 ? a.size() : right.size();
+            for (std::size_t begin = 0; begin < a.size(); begin += row)
+                n.apply(op, std::span<const Number>(a.numbers).subspan(begin, row), right,
+                        std::span<Number>(r.numbers).subspan(begin, row));
+            return r;
+        }
         const Broadcast pairs = broadcast_operands({a.shape, b.shape}, a.type, node);
         Tensor<Number> r;
         r.type = a.type;

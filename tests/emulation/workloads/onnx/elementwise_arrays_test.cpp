@@ -154,18 +154,21 @@ TEST_CASE("BatchNormalization's per-channel chain: each operation rounded, as na
 }
 
 TEST_CASE("Add, Sub, Mul and Div broadcast over whole arrays: each element rounded as naive loops make it") {
-    // [2, 3, 4] op [3, 1] (a channel's value along the last axis), [4] (a bias), [] (a scalar), and
-    // the scalar first.
+    // [2, 3, 4] op [3, 1] (a channel's value along the last axis), [4] and [1, 1, 4] (a bias), [] (a
+    // scalar), [2, 3, 4] (elementwise), and the scalar first.
     const auto av = random_values(24, 21), channel = random_values(3, 22), row = random_values(4, 23, 0.5, 2);
+    const auto whole = random_values(24, 24, 0.5, 2);
     const Tensor<double> a = floats({2, 3, 4}, av), by_channel = floats({3, 1}, channel), by_row = floats({4}, row),
-                         scalar = floats({}, {1.75});
+                         scalar = floats({}, {1.75}), by_row_padded = floats({1, 1, 4}, row),
+                         elementwise = floats({2, 3, 4}, whole);
     for (const Case& k : cases)
         for (const auto& [op, symbol] :
              std::vector<std::pair<const char*, char>>{{"Add", '+'}, {"Sub", '-'}, {"Mul", '*'}, {"Div", '/'}}) {
             const EmulatedNumerics numerics(k.formats(), 1);
             const Reference& r = k.reference;
-            std::vector<double> channel_expected, row_expected, scalar_expected, scalar_first;
+            std::vector<double> channel_expected, row_expected, scalar_expected, scalar_first, elementwise_expected;
             for (std::size_t i = 0; i < av.size(); ++i) {
+                elementwise_expected.push_back(r.operation(symbol, av[i], whole[i]));
                 channel_expected.push_back(r.operation(symbol, av[i], channel[(i / 4) % 3]));
                 row_expected.push_back(r.operation(symbol, av[i], row[i % 4]));
                 scalar_expected.push_back(r.operation(symbol, av[i], 1.75));
@@ -174,6 +177,8 @@ TEST_CASE("Add, Sub, Mul and Div broadcast over whole arrays: each element round
             INFO(k.format << " " << op);
             CHECK(run_with(numerics, node(op), {&a, &by_channel})[0].numbers == channel_expected);
             CHECK(run_with(numerics, node(op), {&a, &by_row})[0].numbers == row_expected);
+            CHECK(run_with(numerics, node(op), {&a, &by_row_padded})[0].numbers == row_expected);
+            CHECK(run_with(numerics, node(op), {&a, &elementwise})[0].numbers == elementwise_expected);
             CHECK(run_with(numerics, node(op), {&a, &scalar})[0].numbers == scalar_expected);
             CHECK(run_with(numerics, node(op), {&scalar, &a})[0].numbers == scalar_first);
         }
