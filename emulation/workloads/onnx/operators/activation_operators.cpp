@@ -47,7 +47,7 @@ TensorsOf<Call> hard_sigmoid(const Call& call, std::initializer_list<std::string
             call.node.check_attributes(known);
             const auto& x = call.input(0);
             require_floating(x, 0, call.node);
-            auto y = x;
+            auto y = number_tensor(x.type, x.shape, std::vector<double>(x.numbers.size()));
             const std::span<const double> in(x.numbers);
             const std::span<double> out(y.numbers);
             const double a[] = {alpha}, b[] = {beta};
