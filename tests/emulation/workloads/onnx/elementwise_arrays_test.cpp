@@ -1,8 +1,8 @@
 // The whole-array paths of an emulated run (emulation/workloads/onnx/operators/elementwise_arrays.hpp:
 // Add/Sub/Mul/Div with broadcasting, BatchNormalization's per-channel chain, a convolution's bias,
-// HardSigmoid and HardSwish; EmulatedNumerics::apply) against naive loops written here that round every operation with
-// MPFR to the compute format's precision: depthwise and grouped convolutions with strides, pads and dilations, in bf16
-// (nearest even) and fp16 (toward zero), where no operation is the machine's own.
+// HardSigmoid, HardSwish, Softmax and LogSoftmax; EmulatedNumerics::apply) against naive loops written here that round
+// every operation with MPFR to the compute format's precision: depthwise and grouped convolutions with strides, pads
+// and dilations, in bf16 (nearest even) and fp16 (toward zero), where no operation is the machine's own.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -50,6 +50,17 @@ struct Reference {
     double round(double x) const { return x == 0 ? x : (*this)('+', x, 0.0); }
     /// round(round(x) op round(y)): an emulated operation on operands converted first.
     double operation(char op, double x, double y) const { return (*this)(op, round(x), round(y)); }
+    /// f(round(x)) as an emulated run takes an elementary function: evaluated in binary64 (MPFR at 53
+    /// bits, nearest), then rounded to the format.
+    double in_double(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), double x) const {
+        mpfr_t r;
+        mpfr_init2(r, 53);
+        mpfr_set_d(r, round(x), MPFR_RNDN);
+        f(r, r, MPFR_RNDN);
+        const double result = round(mpfr_get_d(r, MPFR_RNDN));
+        mpfr_clear(r);
+        return result;
+    }
     /// sqrt(round(x)) correctly rounded.
     double sqrt(double x) const {
         mpfr_t r;
@@ -229,4 +240,42 @@ TEST_CASE("HardSigmoid and HardSwish over whole arrays: each operation rounded a
                 sigmoid_expected));
             CHECK(same_values(run_with(numerics, node("HardSwish"), {&x})[0].numbers, swish_expected));
         }
+}
+
+TEST_CASE("Softmax and LogSoftmax over whole arrays: each operation rounded as naive loops make it") {
+    // [2, 3, 5] along its last axis (contiguous groups) and its middle one (strided); values within
+    // +-4 keep every exp and quotient in fp16's normal range, where the reference's rounding is its.
+    const std::int64_t outer = 2, middle = 3, inner = 5;
+    const auto xv = random_values(static_cast<std::size_t>(outer * middle * inner), 41, -4, 4);
+    const Tensor<double> x = floats({outer, middle, inner}, xv);
+    for (const Case& k : cases)
+        for (const std::int64_t axis : {2, 1})
+            for (const bool logarithm : {false, true}) {
+                const Reference& r = k.reference;
+                std::vector<double> expected(xv.size());
+                const std::int64_t length = axis == 2 ? inner : middle, stride = axis == 2 ? 1 : inner;
+                for (std::int64_t o = 0; o < outer; ++o)
+                    for (std::int64_t i = 0; i < (axis == 2 ? middle : inner); ++i) {
+                        const std::int64_t first = axis == 2 ? (o * middle + i) * inner : o * middle * inner + i;
+                        const auto at = [&](std::int64_t j) { return static_cast<std::size_t>(first + j * stride); };
+                        double max = xv[at(0)];
+                        for (std::int64_t j = 0; j < length; ++j) max = std::max(max, xv[at(j)]);
+                        std::vector<double> shifted, exps;
+                        double sum = 0;
+                        for (std::int64_t j = 0; j < length; ++j) {
+                            shifted.push_back(r.operation('-', xv[at(j)], max));
+                            exps.push_back(r.in_double(mpfr_exp, shifted.back()));
+                            sum = r('+', sum, r.round(exps.back()));
+                        }
+                        const double log_sum = r.in_double(mpfr_log, sum);
+                        for (std::int64_t j = 0; j < length; ++j)
+                            expected[at(j)] = logarithm
+                                                  ? r.operation('-', shifted[static_cast<std::size_t>(j)], log_sum)
+                                                  : r.operation('/', exps[static_cast<std::size_t>(j)], sum);
+                    }
+                INFO(k.format << " axis " << axis << (logarithm ? " LogSoftmax" : " Softmax"));
+                CHECK(run_with(EmulatedNumerics(k.formats(), 1),
+                               node(logarithm ? "LogSoftmax" : "Softmax", {{"axis", int_attribute(axis)}}), {&x})[0]
+                          .numbers == expected);
+            }
 }
