@@ -390,10 +390,32 @@ bool fast_path_applies(const FormatSpec& spec, RoundingMode mode) {
            g.emin >= Native<T>::emin;
 }
 
+/// IEEE binary32 itself: every double rounds to it with nearest even by the machine's own conversion.
+bool is_ieee_binary32(const FormatSpec& spec) {
+    return spec.kind == FormatKind::Binary && spec.has_sign && spec.exponent_bits == 8 && spec.bias == 127 &&
+           spec.mantissa_bits == 23 && spec.has_infinity && spec.nan_encoding == NanEncoding::Ieee &&
+           spec.overflow == OverflowPolicy::Ieee && spec.subnormals == SubnormalPolicy::Gradual &&
+           spec.has_negative_zero && !spec.is_p3109();
+}
+
+/// Doubles rounded to binary32 with nearest even by the conversion instructions (cvtpd2ps, which
+/// gives IEEE's ties, subnormals and overflow); a NaN becomes the quiet NaN of its sign, as the
+/// kernels make it.
+FLOATSCOPE_KERNEL_CLONES void round_doubles_to_binary32(std::span<const double> in, std::span<double> out) {
+    constexpr double quiet_nan = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const double x = in[i];
+        const double rounded = static_cast<double>(static_cast<float>(x));
+        out[i] = x == x ? rounded : std::copysign(quiet_nan, x);
+    }
+}
+
 template <typename T>
 void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const T> in, std::span<T> out,
                       StochasticSource* random) {
     if (in.size() != out.size()) throw Error("round_array: input and output sizes differ");
+    if constexpr (std::is_same_v<T, double>)
+        if (mode == RoundingMode::NearestEven && is_ieee_binary32(spec)) return round_doubles_to_binary32(in, out);
     if (is_stochastic(mode) && random == nullptr) throw Error("stochastic rounding needs a random source");
     // The kernel's counter-based draws know only the default rule (N = 31 or more bits, variant A).
     const bool default_draws = !is_stochastic(mode) || random->rule() == StochasticRule{};

@@ -335,15 +335,31 @@ public:
         std::vector<Tensor<double>> inputs = run.inputs;
         const onnx::GraphPrecision precision(run.graph, policy);
         const ElementwiseArithmetic storage(precision.storage(), static_cast<std::uint64_t>(p.integer("seed")));
-        onnx::Values<double> constants = run.graph.initializers;
-        for (auto& [name, t] : constants)
-            if (t.floating()) storage.round(t.numbers, t.numbers);
+        // The initializers rounded to the storage format: the model's own where that changes none
+        // (a float32 model's weights in fp32), else a rounded copy (a deterministic rounding of a
+        // value of the format is the value itself, so the copy would hold the same bits).
+        std::optional<onnx::Values<double>> rounded;
+        if (!(run.initializers_binary32 && storage.is_machine_arithmetic()) || !policy.weight_quantization.empty()) {
+            rounded.emplace();
+            for (const auto& [name, t] : run.graph.initializers) {
+                if (!t.floating()) {
+                    rounded->emplace(name, t);
+                    continue;
+                }
+                // Rounded from the model's values into the copy: one pass, not a copy then a rounding.
+                Tensor<double> c{t.type,     t.shape, std::vector<double>(t.numbers.size()),
+                                 t.integers, t.kind,  t.elements};
+                storage.round(t.numbers, c.numbers);
+                rounded->emplace(name, std::move(c));
+            }
+        }
+        const onnx::Values<double>& constants = rounded ? *rounded : run.graph.initializers;
         // A model whose Constant nodes hold weights runs as a copy whose Constants hold them quantized.
         std::optional<onnx::Graph> quantized_constants;
         if (!policy.weight_quantization.empty()) {
             const QuantizationScheme scheme = parse_weight_scheme(policy);
             for (const auto& [name, consumer] : onnx::weight_initializers(run.graph))
-                constants[name] = onnx::quantize_weight(run.graph.initializers.at(name), *consumer, scheme);
+                (*rounded)[name] = onnx::quantize_weight(run.graph.initializers.at(name), *consumer, scheme);
             const auto constant_weights = onnx::constant_node_weights(run.graph);
             if (!constant_weights.empty()) {
                 quantized_constants = run.graph;

@@ -352,3 +352,35 @@ TEST_CASE("round_array equals Rounder on every float", "[.exhaustive][round_arra
         }
     }
 }
+
+TEST_CASE("doubles to binary32 in rne: IEEE's value bit for bit, NaN the quiet NaN of its sign", "[round_array]") {
+    // Random bit patterns and values over every range, then the midpoints between neighbouring floats
+    // (ties: normal, subnormal, the overflow threshold between max finite and 2^128), each signed.
+    std::vector<double> in = test_inputs<double>();
+    std::mt19937 generator(37);
+    std::vector<float> floats;
+    for (int i = 0; i < 20000; ++i) floats.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(generator())));
+    for (float f : {0.0f, std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::min(),
+                    std::numeric_limits<float>::max(), 1.0f})
+        floats.push_back(f);
+    for (float f : floats) {
+        if (!std::isfinite(f)) continue;
+        const double up = f == std::numeric_limits<float>::max()
+                              ? 0x1p128
+                              : static_cast<double>(std::nextafter(std::fabs(f), INFINITY));
+        const double midpoint = (std::fabs(static_cast<double>(f)) + up) / 2;  // exact in double
+        in.push_back(midpoint);
+        in.push_back(-midpoint);
+    }
+    std::vector<double> out(in.size());
+    round_array(parse_format("fp32"), RoundingMode::NearestEven, std::span<const double>(in), std::span<double>(out));
+    const Rounder rounder(parse_format("fp32"), {RoundingMode::NearestEven});
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const double expected = std::isnan(in[i]) ? std::copysign(std::numeric_limits<double>::quiet_NaN(), in[i])
+                                                  : rounder(in[i]).value;
+        if (std::bit_cast<std::uint64_t>(out[i]) != std::bit_cast<std::uint64_t>(expected) && mismatches++ < 5)
+            UNSCOPED_INFO(std::hexfloat << in[i] << " -> " << out[i] << ", Rounder " << expected);
+    }
+    CHECK(mismatches == 0);
+}

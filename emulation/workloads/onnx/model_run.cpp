@@ -29,6 +29,12 @@ double known_elements(const Graph& graph, const std::string& name, std::int64_t 
 
 namespace {
 
+/// Whether each value is a binary32 value (NaN is not: a rounding may give another NaN's bits).
+bool is_binary32(const std::vector<double>& values) {
+    return std::all_of(values.begin(), values.end(),
+                       [](double v) { return static_cast<double>(static_cast<float>(v)) == v; });
+}
+
 /// The elements of the outputs of `graph`'s nodes whose shapes ONNX's shape inference finds.
 double known_node_values(Graph& graph, const std::string& model, std::int64_t batch) {
     add_inferred_shapes(graph, model);
@@ -173,6 +179,8 @@ ModelRun load(const Parameters& p, const OnnxTensors* given) {
         }
     }
     check_inputs(run.graph, run.inputs);
+    run.initializers_binary32 = std::all_of(run.graph.initializers.begin(), run.graph.initializers.end(),
+                                            [](const auto& named) { return is_binary32(named.second.numbers); });
     run.batch = input_batch(run.graph, run.inputs, p.integer("batch"));
     if (!p.text("labels").empty()) {
         run.labels = read_labels(p.text("labels"));

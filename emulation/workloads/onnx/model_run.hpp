@@ -29,6 +29,10 @@ struct ModelRun {
     /// Which load this is, for the node outputs kept across runs (NodeOutputMemo): a model read again
     /// is another, whatever its address.
     std::uint64_t serial = next_serial();
+    /// Whether every floating initializer is a binary32 value (a float32 model's weights): rounding
+    /// them into binary32 or binary64 with nearest even then leaves them as they are, and a run in
+    /// such a storage format reads them without a rounded copy of its own.
+    bool initializers_binary32 = false;
 
     static std::uint64_t next_serial() {
         static std::atomic<std::uint64_t> loads{0};

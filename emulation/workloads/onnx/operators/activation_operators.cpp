@@ -3,13 +3,16 @@
 // in the order a kernel computes it, every
 // operation rounded in an emulated run. (Sigmoid is one Function: elementwise_operators.cpp.)
 // Attribute defaults are floats, as a model stores its float attributes (0.01f, not the double 0.01).
+#include <span>
 #include <string>
+#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "emulation/workloads/onnx/operators/broadcast.hpp"
 #include "emulation/workloads/onnx/operators/constants.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_arrays.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_families.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
@@ -26,6 +29,39 @@ TensorsOf<Call> activation(const Call& call, std::initializer_list<std::string_v
     const auto& x = call.input(0);
     require_floating(x, 0, call.node);
     return {map_numbers(x, [&](const auto& v) { return f(call.numerics, v); })};
+}
+
+/// HardSigmoid's max(0, min(1, alpha * x + beta)), times x for HardSwish (`times_input`); the product
+/// and the sum rounded separately. An emulated run with deterministic compute rounding takes each
+/// step over the whole array (vectorized: EmulatedNumerics::apply), which rounds every operation as
+/// the scalar steps do; the truth and stochastic runs (whose draws follow each element's order of
+/// operations) go element by element.
+template <class Call>
+TensorsOf<Call> hard_sigmoid(const Call& call, std::initializer_list<std::string_view> known, double alpha, double beta,
+                             bool times_input) {
+    const auto& n = call.numerics;
+    const auto clamp = [&](const auto& affine) { return n.max(n.from_double(0), n.min(n.from_double(1), affine)); };
+    using Numerics = std::decay_t<decltype(n)>;
+    if constexpr (ArrayNumerics<Numerics>) {
+        if (!n.rounds_stochastically()) {
+            call.node.check_attributes(known);
+            const auto& x = call.input(0);
+            require_floating(x, 0, call.node);
+            auto y = number_tensor(x.type, x.shape, std::vector<double>(x.numbers.size()));
+            const std::span<const double> in(x.numbers);
+            const std::span<double> out(y.numbers);
+            const double a[] = {alpha}, b[] = {beta};
+            n.apply(Operation::Mul, in, a, out);  // alpha * x: a product, whichever operand comes first
+            n.apply(Operation::Add, out, b, out);
+            for (double& v : out) v = clamp(v);
+            if (times_input) n.apply(Operation::Mul, in, out, out);
+            return {std::move(y)};
+        }
+    }
+    return activation(call, known, [&](const auto&, const auto& x) {
+        const auto hard = clamp(n.add(n.mul(n.from_double(alpha), x), n.from_double(beta)));
+        return times_input ? n.mul(x, hard) : hard;
+    });
 }
 
 /// Relu: x < 0 ? 0 : x (NaN stays NaN); ONNX also defines it on the signed integers.
@@ -114,10 +150,7 @@ void add_activation_operators(OperatorTable& table) {
     // product and the sum rounded separately.
     table.add("HardSigmoid", [](const auto& call) {
         const double alpha = call.node.float_attribute("alpha", 0.2f), beta = call.node.float_attribute("beta", 0.5);
-        return activation(call, {"alpha", "beta"}, [alpha, beta](const auto& n, const auto& x) {
-            const auto affine = n.add(n.mul(n.from_double(alpha), x), n.from_double(beta));
-            return n.max(n.from_double(0), n.min(n.from_double(1), affine));
-        });
+        return hard_sigmoid(call, {"alpha", "beta"}, alpha, beta, false);
     });
     // Softplus: ln(exp(x) + 1) in onnxruntime's overflow-free form:
     //   x > 0 ? x + ln(exp(-x) + 1) : ln(exp(x) + 1)
@@ -154,12 +187,7 @@ void add_activation_operators(OperatorTable& table) {
     });
     // HardSwish: x * max(0, min(1, alpha * x + beta)) with alpha = 1/6 as a float and beta = 0.5,
     // the specification's function (HardSigmoid, then Mul).
-    table.add("HardSwish", [](const auto& call) {
-        return activation(call, {}, [](const auto& n, const auto& x) {
-            const auto affine = n.add(n.mul(n.from_double(1.0f / 6.0f), x), n.from_double(0.5));
-            return n.mul(x, n.max(n.from_double(0), n.min(n.from_double(1), affine)));
-        });
-    });
+    table.add("HardSwish", [](const auto& call) { return hard_sigmoid(call, {}, 1.0f / 6.0f, 0.5, true); });
     // Softsign: x / (1 + |x|).
     table.add("Softsign", [](const auto& call) {
         return activation(call, {}, [](const auto& n, const auto& x) {

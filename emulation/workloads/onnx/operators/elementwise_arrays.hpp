@@ -4,6 +4,7 @@
 // step over rows unless stochastic rounding makes each element's order of operations matter.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <initializer_list>
 #include <span>
@@ -12,6 +13,7 @@
 #include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/workloads/onnx/numerics.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
+#include "emulation/workloads/onnx/operators/input_checks.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -45,6 +47,22 @@ void apply_arrays(const Numerics& n, Operation op, std::span<const typename Nume
     }
 }
 
+/// Where an operand of shape `operand` broadcast to `target` gives `target` and one value of its own
+/// to each run of `inner` consecutive elements, its values in order and over again (a scalar, a
+/// bias along the last axis, a per-channel scale, a tensor of target's shape): inner; else 0.
+inline std::size_t broadcast_run_length(const Shape& operand, const Shape& target) {
+    if (operand.size() > target.size()) return 0;
+    Shape padded(target.size() - operand.size(), 1);
+    padded.insert(padded.end(), operand.begin(), operand.end());
+    std::size_t d = padded.size(), inner = 1;
+    for (; d > 0 && padded[d - 1] == 1; --d) inner *= static_cast<std::size_t>(target[d - 1]);
+    for (; d > 0 && padded[d - 1] != 1; --d)
+        if (padded[d - 1] != target[d - 1]) return 0;
+    for (; d > 0; --d)
+        if (padded[d - 1] != 1) return 0;
+    return inner;
+}
+
 /// The floating tensor of a's type and the broadcast shape of a and b holding a op b. An emulated
 /// run gathers the broadcast operands into two arrays for its numerics; the truth maps its elements
 /// over its threads (make_elements).
@@ -54,6 +72,27 @@ Tensor<typename Numerics::Number> broadcast_operation(const Numerics& n, Operati
                                                       const Tensor<typename Numerics::Number>& b, const Node& node) {
     using Number = typename Numerics::Number;
     if constexpr (ArrayNumerics<Numerics>) {
+        if (const std::size_t inner = broadcast_run_length(b.shape, a.shape); inner > 0 && b.size() > 0) {
+            // a's shape, each of b's values read by a run of a's elements (b a bias, a per-channel
+            // scale, a scalar, a's own shape): no gathering; a's elements in order, as the gathered
+            // arrays would be taken.
+            require_output(node, a.shape, true);
+            Tensor<Number> r;
+            r.type = a.type;
+            r.shape = a.shape;
+            r.numbers.resize(a.size());
+            const std::span<const Number> left(a.numbers), right(b.numbers);
+            const std::span<Number> out(r.numbers);
+            if (inner == 1) {  // b whole against each row of its size
+                for (std::size_t begin = 0; begin < a.size(); begin += right.size())
+                    n.apply(op, left.subspan(begin, right.size()), right, out.subspan(begin, right.size()));
+            } else {  // one of b's values against each run
+                for (std::size_t run = 0; run * inner < a.size(); ++run)
+                    n.apply(op, left.subspan(run * inner, inner), right.subspan(run % right.size(), 1),
+                            out.subspan(run * inner, inner));
+            }
+            return r;
+        }
         const Broadcast pairs = broadcast_operands({a.shape, b.shape}, a.type, node);
         Tensor<Number> r;
         r.type = a.type;

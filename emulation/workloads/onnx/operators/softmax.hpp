@@ -8,14 +8,37 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "emulation/workloads/onnx/numerics.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_arrays.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/reduction_groups.hpp"
 #include "emulation/workloads/onnx/tensor.hpp"
 
 namespace floatscope::emu::onnx {
+
+/// One group of softmax_along in an emulated run with deterministic compute rounding: the
+/// subtraction of the maximum and the division (or LogSoftmax's subtraction) over the group's whole
+/// array (EmulatedNumerics::apply, vectorized), each element rounded as the scalar steps round it;
+/// exp, the sum and log as in the scalar form.
+template <class Numerics>
+void softmax_group_arrays(const Numerics& n, const Tensor<double>& x, double max, std::span<const std::size_t> members,
+                          bool logarithm, std::vector<double>& shifted, std::vector<double>& exps, Tensor<double>& y) {
+    for (std::size_t j = 0; j < members.size(); ++j) exps[j] = x.numbers[members[j]];  // the group's values
+    const double max_value[] = {max};
+    n.apply(Operation::Sub, exps, max_value, shifted);
+    for (std::size_t j = 0; j < members.size(); ++j) exps[j] = n.apply(Function::Exp, shifted[j]);
+    const double sum = n.sum(exps);
+    const double divisor[] = {logarithm ? n.apply(Function::Log, sum) : sum};
+    // The results over `shifted`, which the division no longer needs.
+    if (logarithm)
+        n.apply(Operation::Sub, shifted, divisor, shifted);
+    else
+        n.apply(Operation::Div, exps, divisor, shifted);
+    for (std::size_t j = 0; j < members.size(); ++j) y.numbers[members[j]] = shifted[j];
+}
 
 template <class Numerics>
 Tensor<typename Numerics::Number> softmax_along(const Numerics& n, const Tensor<typename Numerics::Number>& x,
@@ -34,6 +57,12 @@ Tensor<typename Numerics::Number> softmax_along(const Numerics& n, const Tensor<
             const auto members = groups.group(g);
             Number max = x.numbers[members[0]];
             for (std::size_t i : members) max = n.max(max, x.numbers[i]);
+            if constexpr (ArrayNumerics<Numerics>) {
+                if (!n.rounds_stochastically()) {
+                    softmax_group_arrays(n, x, max, members, logarithm, shifted, exps, y);
+                    continue;
+                }
+            }
             for (std::size_t j = 0; j < members.size(); ++j) {
                 shifted[j] = n.sub(x.numbers[members[j]], max);
                 exps[j] = n.apply(Function::Exp, shifted[j]);

@@ -1,8 +1,10 @@
 // The whole-array paths of an emulated run (emulation/workloads/onnx/operators/elementwise_arrays.hpp:
-// Add/Sub/Mul/Div with broadcasting, BatchNormalization's per-channel chain, a convolution's bias;
-// EmulatedNumerics::apply) against naive loops written here that round every operation with MPFR
-// to the compute format's precision: depthwise and grouped convolutions with strides, pads and
-// dilations, in bf16 (nearest even) and fp16 (toward zero), where no operation is the machine's own.
+// Add/Sub/Mul/Div with broadcasting, BatchNormalization's per-channel chain, a convolution's bias,
+// HardSigmoid, HardSwish, Softmax and LogSoftmax; EmulatedNumerics::apply) against naive loops written here that round
+// every operation with MPFR to the compute format's precision: depthwise and grouped convolutions with strides, pads
+// and dilations, in bf16 (nearest even) and fp16 (toward zero), where no operation is the machine's own.
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -44,10 +46,21 @@ struct Reference {
         mpfr_clears(a, b, r, static_cast<mpfr_ptr>(nullptr));
         return result;
     }
-    /// x rounded to the format (an operand's conversion).
-    double round(double x) const { return (*this)('+', x, 0.0); }
+    /// x rounded to the format (an operand's conversion); -0 stays -0.
+    double round(double x) const { return x == 0 ? x : (*this)('+', x, 0.0); }
     /// round(round(x) op round(y)): an emulated operation on operands converted first.
     double operation(char op, double x, double y) const { return (*this)(op, round(x), round(y)); }
+    /// f(round(x)) as an emulated run takes an elementary function: evaluated in binary64 (MPFR at 53
+    /// bits, nearest), then rounded to the format.
+    double in_double(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), double x) const {
+        mpfr_t r;
+        mpfr_init2(r, 53);
+        mpfr_set_d(r, round(x), MPFR_RNDN);
+        f(r, r, MPFR_RNDN);
+        const double result = round(mpfr_get_d(r, MPFR_RNDN));
+        mpfr_clear(r);
+        return result;
+    }
     /// sqrt(round(x)) correctly rounded.
     double sqrt(double x) const {
         mpfr_t r;
@@ -152,18 +165,21 @@ TEST_CASE("BatchNormalization's per-channel chain: each operation rounded, as na
 }
 
 TEST_CASE("Add, Sub, Mul and Div broadcast over whole arrays: each element rounded as naive loops make it") {
-    // [2, 3, 4] op [3, 1] (a channel's value along the last axis), [4] (a bias), [] (a scalar), and
-    // the scalar first.
+    // [2, 3, 4] op [3, 1] (a channel's value along the last axis), [4] and [1, 1, 4] (a bias), [] (a
+    // scalar), [2, 3, 4] (elementwise), and the scalar first.
     const auto av = random_values(24, 21), channel = random_values(3, 22), row = random_values(4, 23, 0.5, 2);
+    const auto whole = random_values(24, 24, 0.5, 2);
     const Tensor<double> a = floats({2, 3, 4}, av), by_channel = floats({3, 1}, channel), by_row = floats({4}, row),
-                         scalar = floats({}, {1.75});
+                         scalar = floats({}, {1.75}), by_row_padded = floats({1, 1, 4}, row),
+                         elementwise = floats({2, 3, 4}, whole);
     for (const Case& k : cases)
         for (const auto& [op, symbol] :
              std::vector<std::pair<const char*, char>>{{"Add", '+'}, {"Sub", '-'}, {"Mul", '*'}, {"Div", '/'}}) {
             const EmulatedNumerics numerics(k.formats(), 1);
             const Reference& r = k.reference;
-            std::vector<double> channel_expected, row_expected, scalar_expected, scalar_first;
+            std::vector<double> channel_expected, row_expected, scalar_expected, scalar_first, elementwise_expected;
             for (std::size_t i = 0; i < av.size(); ++i) {
+                elementwise_expected.push_back(r.operation(symbol, av[i], whole[i]));
                 channel_expected.push_back(r.operation(symbol, av[i], channel[(i / 4) % 3]));
                 row_expected.push_back(r.operation(symbol, av[i], row[i % 4]));
                 scalar_expected.push_back(r.operation(symbol, av[i], 1.75));
@@ -172,7 +188,94 @@ TEST_CASE("Add, Sub, Mul and Div broadcast over whole arrays: each element round
             INFO(k.format << " " << op);
             CHECK(run_with(numerics, node(op), {&a, &by_channel})[0].numbers == channel_expected);
             CHECK(run_with(numerics, node(op), {&a, &by_row})[0].numbers == row_expected);
+            CHECK(run_with(numerics, node(op), {&a, &by_row_padded})[0].numbers == row_expected);
+            CHECK(run_with(numerics, node(op), {&a, &elementwise})[0].numbers == elementwise_expected);
             CHECK(run_with(numerics, node(op), {&a, &scalar})[0].numbers == scalar_expected);
             CHECK(run_with(numerics, node(op), {&scalar, &a})[0].numbers == scalar_first);
         }
+}
+
+namespace {
+
+/// x and y hold the same values bit for bit, or NaN at the same places (NaN's bits aside).
+bool same_values(const std::vector<double>& x, const std::vector<double>& y) {
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (!(std::isnan(x[i]) && std::isnan(y[i])) &&
+            std::bit_cast<std::uint64_t>(x[i]) != std::bit_cast<std::uint64_t>(y[i]))
+            return false;
+    return true;
+}
+
+/// max(0, min(1, v)) as ONNX's Max and Min give it: NaN stays NaN.
+double clamp_unit(double v) { return std::isnan(v) ? v : std::max(0.0, std::min(1.0, v)); }
+
+}  // namespace
+
+TEST_CASE("HardSigmoid and HardSwish over whole arrays: each operation rounded as naive loops make it") {
+    // Random values across both clamp edges (HardSigmoid's +-2.5, HardSwish's +-3), the edges
+    // themselves, signed zeros, infinities, NaN and large values; with alpha = 0.25, sums that are
+    // ties of bf16 (0.75 + 2^-9) and fp16 (0.75 + 2^-12, 0.75 + 3 * 2^-12).
+    std::vector<double> xv = random_values(4096, 31, -4, 4);
+    for (double v : std::initializer_list<double>{0.0, -0.0, 2.5, -2.5, 3.0, -3.0, 1 + 0x1p-7, 1 + 0x1p-10,
+                                                  1 + 3 * 0x1p-10, -(1 + 0x1p-7), 1e4, -1e4, INFINITY, -INFINITY, NAN})
+        xv.push_back(v);
+    const Tensor<double> x = floats({static_cast<std::int64_t>(xv.size())}, xv);
+    std::vector<Case> all = cases;
+    all.push_back({"fp32", core::RoundingMode::NearestEven, {24, MPFR_RNDN}});  // the machine's own arithmetic
+    for (const Case& k : all)
+        for (const double alpha : {static_cast<double>(0.2f), 0.25}) {
+            const Reference& r = k.reference;
+            const EmulatedNumerics numerics(k.formats(), 1);
+            std::vector<double> sigmoid_expected, swish_expected;
+            const double sixth = 1.0f / 6.0f;
+            for (double v : xv) {
+                sigmoid_expected.push_back(clamp_unit(r.operation('+', r.operation('*', alpha, v), 0.5)));
+                swish_expected.push_back(
+                    r.operation('*', v, clamp_unit(r.operation('+', r.operation('*', sixth, v), 0.5))));
+            }
+            INFO(k.format << " alpha " << alpha);
+            CHECK(same_values(
+                run_with(numerics, node("HardSigmoid", {{"alpha", float_attribute(alpha)}}), {&x})[0].numbers,
+                sigmoid_expected));
+            CHECK(same_values(run_with(numerics, node("HardSwish"), {&x})[0].numbers, swish_expected));
+        }
+}
+
+TEST_CASE("Softmax and LogSoftmax over whole arrays: each operation rounded as naive loops make it") {
+    // [2, 3, 5] along its last axis (contiguous groups) and its middle one (strided); values within
+    // +-4 keep every exp and quotient in fp16's normal range, where the reference's rounding is its.
+    const std::int64_t outer = 2, middle = 3, inner = 5;
+    const auto xv = random_values(static_cast<std::size_t>(outer * middle * inner), 41, -4, 4);
+    const Tensor<double> x = floats({outer, middle, inner}, xv);
+    for (const Case& k : cases)
+        for (const std::int64_t axis : {2, 1})
+            for (const bool logarithm : {false, true}) {
+                const Reference& r = k.reference;
+                std::vector<double> expected(xv.size());
+                const std::int64_t length = axis == 2 ? inner : middle, stride = axis == 2 ? 1 : inner;
+                for (std::int64_t o = 0; o < outer; ++o)
+                    for (std::int64_t i = 0; i < (axis == 2 ? middle : inner); ++i) {
+                        const std::int64_t first = axis == 2 ? (o * middle + i) * inner : o * middle * inner + i;
+                        const auto at = [&](std::int64_t j) { return static_cast<std::size_t>(first + j * stride); };
+                        double max = xv[at(0)];
+                        for (std::int64_t j = 0; j < length; ++j) max = std::max(max, xv[at(j)]);
+                        std::vector<double> shifted, exps;
+                        double sum = 0;
+                        for (std::int64_t j = 0; j < length; ++j) {
+                            shifted.push_back(r.operation('-', xv[at(j)], max));
+                            exps.push_back(r.in_double(mpfr_exp, shifted.back()));
+                            sum = r('+', sum, r.round(exps.back()));
+                        }
+                        const double log_sum = r.in_double(mpfr_log, sum);
+                        for (std::int64_t j = 0; j < length; ++j)
+                            expected[at(j)] = logarithm
+                                                  ? r.operation('-', shifted[static_cast<std::size_t>(j)], log_sum)
+                                                  : r.operation('/', exps[static_cast<std::size_t>(j)], sum);
+                    }
+                INFO(k.format << " axis " << axis << (logarithm ? " LogSoftmax" : " Softmax"));
+                CHECK(run_with(EmulatedNumerics(k.formats(), 1),
+                               node(logarithm ? "LogSoftmax" : "Softmax", {{"axis", int_attribute(axis)}}), {&x})[0]
+                          .numbers == expected);
+            }
 }

@@ -439,3 +439,38 @@ TEST_CASE("the engine's measures equal region_rows against the whole truth, on 1
         }
     }
 }
+
+TEST_CASE("initializers are rounded to the storage format, read as they are only where that changes none") {
+    // Identity of an initializer gives it as stored. float64 values that are not binary32 values must
+    // be rounded into an fp32 storage (a float32 model's weights are read without a copy); a
+    // non-machine storage (bf16) rounds binary32 values too. References: the machine's own float
+    // conversion, and bf16 values worked out by hand (0x3DCD, 0x3F00, 0x3EAB).
+    const auto model_with = [](onnx::ElementType type, std::vector<double> values, const std::filesystem::path& to) {
+        onnx::Graph graph;
+        graph.opset = 13;
+        graph.initializers["w"] = onnx::number_tensor<double>(type, {3}, std::move(values));
+        graph.nodes = {{"/Copy", "Identity", "", {"w"}, {"y"}, {}}};
+        graph.outputs = {{"y", type, {3}, {}}};
+        onnx::write_model(graph, to);
+    };
+    const auto stored = [](const std::filesystem::path& model, const std::string& policy) {
+        const Trace trace = run(Parameters::parse(workload().parameters(), {"model=" + model.string()}), policy);
+        const auto it = std::find_if(trace.regions().begin(), trace.regions().end(),
+                                     [](const TraceRegion& r) { return r.kind == "output"; });
+        REQUIRE(it != trace.regions().end());
+        return it->values;
+    };
+    test::TempDir dir;
+    const std::vector<double> wide = {0.1, 0.5, 1.0 / 3};
+    std::vector<double> narrow;
+    for (double v : wide) narrow.push_back(static_cast<float>(v));
+    model_with(onnx::ElementType::Double, wide, dir.path() / "wide.onnx");
+    model_with(onnx::ElementType::Float, narrow, dir.path() / "narrow.onnx");
+    const std::vector<double> in_bf16 = {0.10009765625, 0.5, 0.333984375};
+
+    CHECK(stored(dir.path() / "wide.onnx", "fp64; storage=fp32") == narrow);
+    CHECK(stored(dir.path() / "wide.onnx", "fp64") == wide);
+    CHECK(stored(dir.path() / "wide.onnx", "fp64; storage=bf16") == in_bf16);
+    CHECK(stored(dir.path() / "narrow.onnx", "fp64; storage=fp32") == narrow);
+    CHECK(stored(dir.path() / "narrow.onnx", "fp64; storage=bf16") == in_bf16);
+}

@@ -1,0 +1,215 @@
+// GraphEvaluator: a graph's nodes run in order, each node's operator from the table (control flow
+// from control_flow_runners), values released after their last reader.
+#include "emulation/workloads/onnx/graph_evaluator.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "emulation/simulation/output_reuse.hpp"
+#include "emulation/workloads/onnx/control_flow_runners.hpp"
+#include "emulation/workloads/onnx/node_memo_key.hpp"
+#include "emulation/workloads/onnx/node_output_memo.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_support.hpp"
+
+namespace floatscope::emu::onnx {
+
+namespace {
+
+/// NonMaxSuppression: its selected indices are decisions (comparisons with thresholds), reported
+/// as the selection's size and then its (batch, class, box) rows, so that a run that selects
+/// nothing still decides.
+bool selects(const Node& node) { return node.domain.empty() && node.op_type == "NonMaxSuppression"; }
+
+}  // namespace
+
+template <class Numerics>
+const Tensor<typename Numerics::Number>* GraphEvaluator<Numerics>::find(const Scope& scope, const std::string& name,
+                                                                        const Numerics& numerics) {
+    for (const Scope* s = &scope; s != nullptr; s = s->outer) {
+        if (const auto it = s->values.find(name); it != s->values.end()) return &it->second;
+        if (s->constants)
+            if (const auto it = s->constants->find(name); it != s->constants->end()) return &it->second;
+        if (s->graph_constants)
+            if (const auto it = s->graph_constants->find(name); it != s->graph_constants->end()) {
+                if constexpr (std::is_same_v<Number, double>) {
+                    return &it->second;
+                } else {
+                    const double bytes = allowance_.bytes(it->second.size(), it->second.floating());
+                    allowance_.hold(fmt::format("the constant '{}' in the evaluation's numbers", name), bytes);
+                    // An initializer is a tensor: its numbers converted over the truth's threads
+                    // (a 6625-class head's 1.7 million weights).
+                    const Tensor<double>& constant = it->second;
+                    Tensor<Number> c;
+                    c.type = constant.type;
+                    c.shape = constant.shape;
+                    c.integers = constant.integers;
+                    c.numbers = make_elements<Number>(constant.numbers.size(), [&](std::size_t i) {
+                        return numerics.from_double(constant.numbers[i]);
+                    });
+                    converted_.push_back({std::move(c), bytes});
+                    return &converted_.back().first;
+                }
+            }
+    }
+    return nullptr;
+}
+
+template <class Numerics>
+void GraphEvaluator<Numerics>::run_nodes(const Graph& graph, Scope& scope, RunControl* control,
+                                         RunControl* cancellation) {
+    // The index of the last node that reads each value, subgraphs' reads included (graph outputs
+    // are kept to the end).
+    std::map<std::string, std::size_t> last_reader;
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        for (const std::string& name : graph.nodes[i].inputs)
+            if (!name.empty()) last_reader[name] = i;
+        for (const std::string& name : graph.nodes[i].implicit_inputs) last_reader[name] = i;
+    }
+    for (const ValueInfo& output : graph.outputs) last_reader[output.name] = graph.nodes.size();
+
+    const OperatorTable& table = operator_table();
+    for (std::size_t index = 0; index < graph.nodes.size(); ++index) {
+        const Node& node = graph.nodes[index];
+        const Numerics numerics = numerics_for_(node.id);
+        OperatorCall<Numerics> call{node, opset_, {}, numerics};
+        const std::size_t converted_before = converted_.size();
+        for (const std::string& name : node.inputs) {
+            const Tensor<Number>* t = name.empty() ? nullptr : find(scope, name, numerics);
+            if (!name.empty() && !t)
+                throw Error(fmt::format("{} reads '{}', which no earlier node makes", node.describe(), name));
+            call.inputs.push_back(t);
+        }
+        // An emulated run in an OutputReuseScope takes a node's outputs from an earlier run that
+        // gave it the same formats, seed and inputs.
+        std::optional<NodeKey> memo_key;
+        std::optional<Outputs<Numerics>> kept;
+        if constexpr (std::is_same_v<Numerics, EmulatedNumerics>) {
+            if (&graph == memo_graph_ && !is_control_flow(node) && output_reuse_budget() > 0)
+                memo_key = node_memo_key(memo_model_, call);
+            if (memo_key)
+                if (std::optional<KeptNode> made = NodeOutputMemo::instance().find(*memo_key)) {
+                    kept = std::move(made->outputs);
+                    if (OperandRange* range = numerics.matmul_operands()) range->log2_counts = made->operand_counts;
+                }
+        }
+        Outputs<Numerics> outputs;
+        try {
+            outputs = kept                    ? std::move(*kept)
+                      : is_control_flow(node) ? run_control_flow(*this, call, scope, cancellation)
+                                              : table.run(call);
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const Error& e) {
+            // Name the node unless the operator (or a node in its subgraph) already did.
+            const std::string what = e.what();
+            if (what.find(node.describe()) != std::string::npos || what.find(" node '") != std::string::npos) throw;
+            throw Error(fmt::format("{}: {}", node.describe(), what));
+        }
+        if (outputs.size() < node.outputs.size())
+            throw Error(fmt::format("{} made {} output(s), the model names {}", node.describe(), outputs.size(),
+                                    node.outputs.size()));
+        std::vector<const Tensor<Number>*> made;
+        for (std::size_t o = 0; o < node.outputs.size(); ++o) {
+            if (node.outputs[o].empty()) {
+                made.push_back(nullptr);
+                continue;
+            }
+            allowance_.hold(
+                fmt::format("{} output '{}' of shape {}", node.describe(), node.outputs[o], describe(outputs[o].shape)),
+                tensor_bytes(outputs[o]));
+            Tensor<Number>& t = scope.values[node.outputs[o]] = std::move(outputs[o]);
+            if (t.floating() && !kept) numerics.to_output(t.numbers);
+            made.push_back(&t);
+        }
+        if constexpr (std::is_same_v<Numerics, EmulatedNumerics>)
+            if (memo_key && !kept &&
+                std::all_of(made.begin(), made.end(), [](const auto* t) { return !t || t->kind == ValueKind::Tensor; }))
+                NodeOutputMemo::instance().keep(*memo_key, made,
+                                                numerics.matmul_operands() ? numerics.matmul_operands()->log2_counts
+                                                                           : std::map<int, std::uint64_t>{});
+        // The constants converted for this node (and its subgraphs) are dropped once it has run.
+        while (converted_.size() > converted_before) {
+            allowance_.hold("the constants of a node", -converted_.back().second);
+            converted_.pop_back();
+        }
+        if (selects(node) && made.front()) {
+            decided(node, made.front()->shape.front());
+            for (std::int64_t index : made.front()->integers) decided(node, index);
+        }
+        if (observer_) observer_(node.id, made);
+        std::vector<std::string> read = node.inputs;
+        read.insert(read.end(), node.implicit_inputs.begin(), node.implicit_inputs.end());
+        for (const std::string& name : read) {
+            const auto last = last_reader.find(name);
+            if (last == last_reader.end() || last->second != index) continue;
+            if (const auto it = scope.values.find(name); it != scope.values.end()) {
+                allowance_.hold(name, -tensor_bytes(it->second));
+                scope.values.erase(it);
+            }
+        }
+        if (control)
+            control->checkpoint(static_cast<double>(index + 1) / static_cast<double>(graph.nodes.size()),
+                                fmt::format("node {} of {}", index + 1, graph.nodes.size()));
+        else if (cancellation)
+            cancellation->check_cancelled();
+    }
+}
+
+template <class Numerics>
+auto GraphEvaluator<Numerics>::run_subgraph(const Graph& graph, Tensors bound, const Scope& outer, const Node& owner,
+                                            RunControl* cancellation) -> Tensors {
+    if (bound.size() != graph.inputs.size())
+        throw Error(fmt::format("{}: its subgraph '{}' takes {} input(s); the operator binds {}", owner.describe(),
+                                graph.name, graph.inputs.size(), bound.size()));
+    Scope scope;
+    scope.constants = &constants_of(graph, owner);
+    scope.outer = &outer;
+    for (std::size_t i = 0; i < bound.size(); ++i) {
+        allowance_.hold(fmt::format("{}: subgraph input '{}'", owner.describe(), graph.inputs[i].name),
+                        tensor_bytes(bound[i]));
+        scope.values[graph.inputs[i].name] = std::move(bound[i]);
+    }
+    run_nodes(graph, scope, nullptr, cancellation);
+    Tensors outputs;
+    const Numerics numerics = numerics_for_(owner.id);
+    for (const ValueInfo& output : graph.outputs) {
+        const Tensor<Number>* t = find(scope, output.name, numerics);
+        if (!t)
+            throw Error(fmt::format("{}: output '{}' of its subgraph '{}' is made by no node", owner.describe(),
+                                    output.name, graph.name));
+        outputs.push_back(*t);
+    }
+    for (const auto& [name, t] : scope.values) allowance_.hold(name, -tensor_bytes(t));
+    return outputs;
+}
+
+template <class Numerics>
+const Graph& GraphEvaluator<Numerics>::subgraph(const Node& node, const std::string& attribute) const {
+    const auto it = node.attributes.find(attribute);
+    if (it == node.attributes.end() || it->second.kind != Attribute::Kind::Graph || !it->second.graph)
+        throw Error(fmt::format("{}: attribute {} (a graph) is required", node.describe(), attribute));
+    return *it->second.graph;
+}
+
+template <class Numerics>
+auto GraphEvaluator<Numerics>::constants_of(const Graph& graph, const Node& owner) -> const Values<Number>& {
+    const auto found = subgraph_constants_.find(&graph);
+    if (found != subgraph_constants_.end()) return found->second;
+    const Numerics numerics = numerics_for_(owner.id);
+    Values<Number> constants;
+    for (const auto& [name, t] : graph.initializers) {
+        Tensor<Number> c = convert_numbers<Number>(t, [&](double v) { return numerics.from_double(v); });
+        if (c.floating()) numerics.to_output(c.numbers);
+        constants[name] = std::move(c);
+    }
+    return subgraph_constants_[&graph] = std::move(constants);
+}
+
+template class GraphEvaluator<EmulatedNumerics>;
+template class GraphEvaluator<TruthNumerics>;
+
+}  // namespace floatscope::emu::onnx
