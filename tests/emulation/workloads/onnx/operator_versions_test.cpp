@@ -89,5 +89,30 @@ TEST_CASE("opsets 19 to 21: the definitions of ONNX's changelog, the unevaluated
     CHECK(operator_table().unsupported_reason(grid_sample, 19).empty());
     CHECK(operator_table().unsupported_reason(grid_sample, 20) ==
           "FloatScope evaluates GridSample's definitions to GridSample-16, not GridSample-20");
-    CHECK(operator_table().unsupported_reason(grid_sample, 22).find("opsets 1 to 21") != std::string::npos);
+    CHECK(operator_table().unsupported_reason(grid_sample, 24).find("opsets 1 to 23") != std::string::npos);
+}
+
+TEST_CASE("opsets 22 and 23: the definitions of ONNX's operator sets, 23's new operators refused by name",
+          "[onnx][opsets]") {
+    // onnx/defs/operator_sets.h's OpSet_Onnx_ver22 and ver23 (ONNX 1.17, 1.18), typed in.
+    CHECK(definition_in("Conv", 21).version == 11);
+    CHECK(definition_in("Conv", 22).version == 22);
+    CHECK(definition_in("Elu", 23).version == 22);
+    CHECK(definition_in("QuantizeLinear", 22).version == 21);
+    CHECK(definition_in("QuantizeLinear", 23).version == 23);
+    CHECK(definition_in("DequantizeLinear", 23).version == 23);
+    CHECK(definition_in("Cast", 23).version == 23);
+    CHECK(definition_in("Transpose", 23).version == 23);
+    CHECK(definition_in("Relu", 23).version == 14);
+    CHECK(definition_in("MatMul", 23).version == 13);
+    Node node;
+    node.name = "n";
+    node.op_type = "GridSample";
+    CHECK(operator_table().unsupported_reason(node, 22) ==
+          "FloatScope evaluates GridSample's definitions to GridSample-16, not GridSample-22");
+    CHECK(operator_table().unsupported_reason(node, 24).find("opsets 1 to 23") != std::string::npos);
+    for (const char* op_type : {"Attention", "RotaryEmbedding", "RMSNormalization"}) {
+        node.op_type = op_type;
+        CHECK_FALSE(operator_table().unsupported_reason(node, 23).empty());
+    }
 }
