@@ -28,7 +28,8 @@ namespace {
 /// onnxruntime convert (the table's NaN for an infinity to the fnuz types is neither's); without
 /// it, IEEE's rule of the format: NaN for e4m3fn and the fnuz types, +-inf for e5m2. float4e2m1
 /// (Cast-23, QuantizeLinear-23) saturates whatever saturate says, which "only applies for float 8"
-/// (onnx/docs/docsgen/source/technical/float4.md's table: x > 6 and +inf give 6).
+/// (onnx/docs/docsgen/source/technical/float4.md's table: x > 6 and +inf give 6): with neither
+/// infinities nor NaN, core's IEEE rule of the format gives +-max too.
 const core::FormatSpec* narrow_cast_format(ElementType to, bool saturate) {
     static const std::map<std::pair<ElementType, bool>, core::FormatSpec> formats = [] {
         std::map<std::pair<ElementType, bool>, core::FormatSpec> m;
@@ -36,8 +37,7 @@ const core::FormatSpec* narrow_cast_format(ElementType to, bool saturate) {
                                  ElementType::Float8E5M2FNUZ, ElementType::Float4E2M1})
             for (bool saturating : {false, true}) {
                 core::FormatSpec format = core::parse_format(narrow_float_format_name(type));
-                format.overflow = saturating || type == ElementType::Float4E2M1 ? core::OverflowPolicy::SaturateFinite
-                                                                                : core::OverflowPolicy::Ieee;
+                format.overflow = saturating ? core::OverflowPolicy::SaturateFinite : core::OverflowPolicy::Ieee;
                 m.emplace(std::pair{type, saturating}, std::move(format));
             }
         return m;
