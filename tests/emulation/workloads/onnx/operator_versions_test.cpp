@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 #include <onnx/defs/schema.h>
@@ -94,17 +95,17 @@ TEST_CASE("opsets 19 to 21: the definitions of ONNX's changelog, the unevaluated
 
 TEST_CASE("opsets 22 and 23: the definitions of ONNX's operator sets, 23's new operators refused by name",
           "[onnx][opsets]") {
-    // onnx/defs/operator_sets.h's OpSet_Onnx_ver22 and ver23 (ONNX 1.17, 1.18), typed in.
-    CHECK(definition_in("Conv", 21).version == 11);
-    CHECK(definition_in("Conv", 22).version == 22);
-    CHECK(definition_in("Elu", 23).version == 22);
-    CHECK(definition_in("QuantizeLinear", 22).version == 21);
-    CHECK(definition_in("QuantizeLinear", 23).version == 23);
-    CHECK(definition_in("DequantizeLinear", 23).version == 23);
-    CHECK(definition_in("Cast", 23).version == 23);
-    CHECK(definition_in("Transpose", 23).version == 23);
-    CHECK(definition_in("Relu", 23).version == 14);
-    CHECK(definition_in("MatMul", 23).version == 13);
+    // onnx/defs/operator_sets.h's OpSet_Onnx_ver22 and ver23 (ONNX 1.17, 1.18), typed in: op type,
+    // opset, the version in effect there.
+    const std::tuple<const char*, int, int> in_effect[] = {
+        {"Conv", 21, 11},           {"Conv", 22, 22},   {"Elu", 23, 22},       {"QuantizeLinear", 22, 21},
+        {"QuantizeLinear", 23, 23}, {"Cast", 23, 23},   {"Transpose", 23, 23}, {"DequantizeLinear", 23, 23},
+        {"Relu", 23, 14},           {"MatMul", 23, 13},
+    };
+    for (const auto& [op_type, opset, version] : in_effect) {
+        INFO(op_type << " at opset " << opset);
+        CHECK(definition_in(op_type, opset).version == version);
+    }
     Node node;
     node.name = "n";
     node.op_type = "GridSample";
