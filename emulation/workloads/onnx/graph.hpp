@@ -108,7 +108,7 @@ struct Graph {
 /// an older definition (Add-6, replaced by Add-7) or a newer opset is refused before a run. A model
 /// of any opset reads (onnx-info shows it).
 inline constexpr int min_supported_opset = 7;
-inline constexpr int max_supported_opset = 21;
+inline constexpr int max_supported_opset = 23;
 
 /// The nodes of `graph` and of all its subgraphs: one past the largest Node::id.
 std::size_t node_count_with_subgraphs(const Graph& graph);

@@ -26,7 +26,10 @@ namespace {
 /// rounded to nearest even; with `saturate` (their default), a rounding past the finite range and
 /// an infinity become +-max, as ONNX's reference (onnx.helper.float32_to_float8e4m3, ..._e5m2) and
 /// onnxruntime convert (the table's NaN for an infinity to the fnuz types is neither's); without
-/// it, IEEE's rule of the format: NaN for e4m3fn and the fnuz types, +-inf for e5m2.
+/// it, IEEE's rule of the format: NaN for e4m3fn and the fnuz types, +-inf for e5m2. float4e2m1
+/// (Cast-23, QuantizeLinear-23) saturates whatever saturate says, which "only applies for float 8"
+/// (onnx/docs/docsgen/source/technical/float4.md's table: x > 6 and +inf give 6): with neither
+/// infinities nor NaN, core's IEEE rule of the format gives +-max too.
 const core::FormatSpec* narrow_cast_format(ElementType to, bool saturate) {
     static const std::map<std::pair<ElementType, bool>, core::FormatSpec> formats = [] {
         std::map<std::pair<ElementType, bool>, core::FormatSpec> m;
@@ -43,6 +46,11 @@ const core::FormatSpec* narrow_cast_format(ElementType to, bool saturate) {
     if (it == formats.end()) throw Error(fmt::format("onnx: no conversion to {}", to_string(to)));
     return &it->second;
 }
+
+/// float4e2m1 has no NaN: ONNX converts a NaN to +6, its max (float4.md's table; onnx.numpy_helper's
+/// float32_to_float4e2m1_unpacked), where core's rounding gives a format without NaN +0.
+bool float4_of_nan(ElementType to, bool nan) { return to == ElementType::Float4E2M1 && nan; }
+constexpr double float4_max = 6;
 
 /// The format Cast converts to, nullptr for double (which keeps the value: binary64 holds every
 /// value an emulated run has, and the truth's conversion to it is not a rounding the model asks
@@ -174,6 +182,7 @@ std::vector<EmulatedNumerics::Number> EmulatedNumerics::matmul(std::span<const N
 void EmulatedNumerics::to_output(std::span<Number> values) const { output_.round(values, values); }
 
 EmulatedNumerics::Number EmulatedNumerics::cast(Number x, ElementType to, bool saturate) const {
+    if (float4_of_nan(to, is_nan(x))) return float4_max;
     const core::FormatSpec* format = cast_format(to, saturate);
     return format ? core::round_to_format(*format, x).value : x;
 }
@@ -306,6 +315,7 @@ std::vector<TruthNumerics::Number> TruthNumerics::matmul(std::span<const Number>
 }
 
 TruthNumerics::Number TruthNumerics::cast(const Number& x, ElementType to, bool saturate) const {
+    if (float4_of_nan(to, is_nan(x))) return from_double(float4_max);
     const core::FormatSpec* format = cast_format(to, saturate);
     if (!format) return x;
     // ExactValue keeps 64 significant bits and a sticky bit: the one rounding to the format is exact.

@@ -105,7 +105,8 @@ public:
     /// Cast's conversion to a floating type: rounded to float16, bfloat16, float or a float8 or
     /// float4 type with rne (double: as is), in both evaluations, since the model asks for it.
     /// `saturate`: Cast-19's and QuantizeLinear-19's attribute (1 by default), which only the float8
-    /// and float4 types read: overflows and infinities become +-max (else NaN, or e5m2's inf).
+    /// types read: overflows and infinities become +-max (else NaN, or e5m2's inf). float4e2m1
+    /// (Cast-23) always saturates, and takes a NaN to +6 as ONNX does.
     Number cast(Number x, ElementType to, bool saturate = true) const;
 
     const NodeFormats& formats() const { return formats_; }

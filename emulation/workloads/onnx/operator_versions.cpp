@@ -5,8 +5,16 @@
 // Shape, Size; 20, ONNX 1.15: ConstantOfShape, DFT, Gelu, GridSample, IsInf, IsNaN, ReduceMax,
 // ReduceMin; 21, ONNX 1.16: Cast, CastLike, Constant, ConstantOfShape, DequantizeLinear, Flatten,
 // GroupNormalization, Identity, If, Loop, Pad, QLinearMatMul, QuantizeLinear, Reshape, Scan, Shape,
-// Size, Squeeze, Transpose, Unsqueeze: most add element types only); the changes that follow say
-// how an older definition differs from the newest the kernels in operators/ implement.
+// Size, Squeeze, Transpose, Unsqueeze: most add element types only; 22, ONNX 1.17: bfloat16 added to
+// Acos to Atanh, AveragePool, Conv, ConvTranspose, Cos, Cosh, Det, Dropout, Elu, EyeLike,
+// GlobalAveragePool, GlobalMaxPool, GridSample, GRU, HardSigmoid, HardSwish, InstanceNormalization,
+// LSTM, MaxPool, MaxUnpool, NegativeLogLikelihoodLoss, RNN, RoiAlign, Round, Selu, Sin, Sinh,
+// Softplus, Softsign, Tan, ThresholdedRelu, a type list change only; 23, ONNX 1.18: float4e2m1 (and
+// int4, uint4 where 21 lacked them) added to 21's list, Cast, CastLike, Constant, ConstantOfShape,
+// DequantizeLinear, Flatten, Identity, If, Loop, Pad, QuantizeLinear, Reshape, Scan, Shape, Size,
+// Squeeze, Transpose, Unsqueeze: onnx/defs/operator_sets.h's OpSet_Onnx_ver22 and ver23; 23's new
+// Attention, RotaryEmbedding and RMSNormalization are not listed, so refused by name); the changes
+// that follow say how an older definition differs from the newest the kernels in operators/ implement.
 #include "emulation/workloads/onnx/operator_versions.hpp"
 
 #include <algorithm>
@@ -32,24 +40,25 @@ const std::vector<DefinitionChange> coerce_to_2d{{13, {}, Adapter::CoerceTo2D}};
 std::vector<OperatorVersions> all_operators() {
     return {
         {"Abs", {1, 6, 13}},
-        {"Acos", {7}},
-        {"Acosh", {9}},
+        {"Acos", {7, 22}},
+        {"Acosh", {9, 22}},
         {"Add", {1, 6, 7, 13, 14}},
         {"And", {1, 7}},
         {"ArgMax", {1, 11, 12, 13}},
         {"ArgMin", {1, 11, 12, 13}},
-        {"Asin", {7}},
-        {"Asinh", {9}},
-        {"Atan", {7}},
-        {"Atanh", {9}},
-        {"AveragePool", {1, 7, 10, 11, 19}},
+        {"Asin", {7, 22}},
+        {"Asinh", {9, 22}},
+        {"Atan", {7, 22}},
+        {"Atanh", {9, 22}},
+        {"AveragePool", {1, 7, 10, 11, 19, 22}},
         // BatchNormalization-9 drops spatial (always 1 from then on).
         {"BatchNormalization", {1, 6, 7, 9, 14, 15}, {{9, {}, Adapter::SpatialAttribute}}},
         {"BitShift", {11}},
         {"BlackmanWindow", {17}},
-        // Cast-19, CastLike-19: the float8 types and saturate; 21: int4, uint4 (ONNX 1.14 and 1.16 changelogs).
-        {"Cast", {1, 6, 9, 13, 19, 21}},
-        {"CastLike", {15, 19, 21}},
+        // Cast-19, CastLike-19: the float8 types and saturate; 21: int4, uint4; 23: float4e2m1, always
+        // saturated (ONNX 1.14, 1.16 and 1.18 changelogs).
+        {"Cast", {1, 6, 9, 13, 19, 21, 23}},
+        {"CastLike", {15, 19, 21, 23}},
         {"Ceil", {1, 6, 13}},
         {"Celu", {12}},
         // Clip-11: min and max are inputs, no longer attributes.
@@ -59,33 +68,34 @@ std::vector<OperatorVersions> all_operators() {
         {"Compress", {9, 11}},
         {"Concat", {1, 4, 11, 13}},
         {"ConcatFromSequence", {11}},
-        {"Constant", {1, 9, 11, 12, 13, 19, 21}},
-        {"ConstantOfShape", {9, 20, 21}},
-        {"Conv", {1, 11}},
-        {"ConvTranspose", {1, 11}},
+        {"Constant", {1, 9, 11, 12, 13, 19, 21, 23}},
+        {"ConstantOfShape", {9, 20, 21, 23}},
+        {"Conv", {1, 11, 22}},
+        {"ConvTranspose", {1, 11, 22}},
         {"ConvInteger", {10}},
-        {"Cos", {7}},
-        {"Cosh", {9}},
+        {"Cos", {7, 22}},
+        {"Cosh", {9, 22}},
         {"CumSum", {11, 14}},
         // DFT-20: axis is input 2 (default -2); DFT-17's attribute axis defaults to 1.
         {"DFT", {17, 20}, {{20, {{"axis", 2, As::Integer, 1}}}}},
         {"DepthToSpace", {1, 11, 13}},
-        {"Det", {11}},
+        {"Det", {11, 22}},
         // DequantizeLinear-13 and QuantizeLinear-13: per-axis (axis); 19: float8 types (QuantizeLinear's
-        // saturate); 21: blocked (block_size), int4, uint4, int16, uint16 (ONNX 1.14-1.16 changelogs).
-        {"DequantizeLinear", {10, 13, 19, 21}},
+        // saturate); 21: blocked (block_size), int4, uint4, int16, uint16; 23: float4e2m1 (ONNX 1.14-1.18
+        // changelogs; 23 adds no attribute: `precision` is QuantizeLinear-25's).
+        {"DequantizeLinear", {10, 13, 19, 21, 23}},
         {"Div", {1, 6, 7, 13, 14}},
         // Dropout-10: the mask is bool (Dropout-7: the input's type). Dropout-12: ratio is input 1.
-        {"Dropout", {1, 6, 7, 10, 12, 13}, {{10, {}, Adapter::MaskOfInputType}, {12, {{"ratio", 1, As::Number}}}}},
+        {"Dropout", {1, 6, 7, 10, 12, 13, 22}, {{10, {}, Adapter::MaskOfInputType}, {12, {{"ratio", 1, As::Number}}}}},
         {"DynamicQuantizeLinear", {11}},
         {"Einsum", {12}},
-        {"Elu", {1, 6}},
+        {"Elu", {1, 6, 22}},
         {"Equal", {1, 7, 11, 13, 19}},
         {"Erf", {9, 13}},
         {"Exp", {1, 6, 13}},
         {"Expand", {8, 13}},
-        {"EyeLike", {9}},
-        {"Flatten", {1, 9, 11, 13, 21}},
+        {"EyeLike", {9, 22}},
+        {"Flatten", {1, 9, 11, 13, 21, 23}},
         {"Floor", {1, 6, 13}},
         {"Gather", {1, 11, 13}},
         {"GatherElements", {11, 13}},
@@ -93,43 +103,44 @@ std::vector<OperatorVersions> all_operators() {
         // Gelu is ONNX's from opset 20; exporters write it at lower opsets too (activation_operators.cpp).
         {"Gelu", {20}, {}, 0, true},
         {"Gemm", {1, 6, 7, 9, 11, 13}},
-        {"GlobalAveragePool", {1}},
-        {"GlobalMaxPool", {1}},
+        {"GlobalAveragePool", {1, 22}},
+        {"GlobalMaxPool", {1, 22}},
         {"Greater", {1, 7, 9, 13}},
-        // GridSample-20: N-D, and its modes renamed (linear, cubic for bilinear, bicubic): not evaluated.
-        {"GridSample", {16, 20}, {}, 0, false, {}, 16},
+        // GridSample-20: N-D, and its modes renamed (linear, cubic for bilinear, bicubic): not evaluated
+        // (nor 22, bfloat16 added).
+        {"GridSample", {16, 20, 22}, {}, 0, false, {}, 16},
         // GRU-7, LSTM-7, RNN-7 drop the output_sequence attribute (always on since); 14 adds layout.
-        {"GRU", {1, 3, 7, 14}},
+        {"GRU", {1, 3, 7, 14, 22}},
         {"GreaterOrEqual", {12, 16}},
         // GroupNormalization-21: scale and bias per channel, 18's per group; 21 adds stash_type.
         {"GroupNormalization", {18, 21}, {{21, {}, Adapter::ScaleBiasPerGroup}}},
         {"HammingWindow", {17}},
         {"HannWindow", {17}},
         {"Hardmax", {1, 11, 13}, coerce_to_2d},
-        {"HardSigmoid", {1, 6}},
-        {"HardSwish", {14}},
-        {"Identity", {1, 13, 14, 16, 19, 21}},
+        {"HardSigmoid", {1, 6, 22}},
+        {"HardSwish", {14, 22}},
+        {"Identity", {1, 13, 14, 16, 19, 21, 23}},
         // Control flow (graph_evaluation.cpp evaluates them with their subgraphs): If's and Loop's
         // later definitions add element types (sequences at 13, optionals at 16), nothing else.
-        {"If", {1, 11, 13, 16, 19, 21}},
-        {"InstanceNormalization", {1, 6}},
+        {"If", {1, 11, 13, 16, 19, 21, 23}},
+        {"InstanceNormalization", {1, 6, 22}},
         {"IsInf", {10, 20}},
         {"IsNaN", {9, 13, 20}},
         {"LayerNormalization", {17}},
         {"LRN", {1, 13}},
-        {"LSTM", {1, 7, 14}},
+        {"LSTM", {1, 7, 14, 22}},
         {"LeakyRelu", {1, 6, 16}},
         {"Less", {1, 7, 9, 13}},
         {"LessOrEqual", {12, 16}},
         {"Log", {1, 6, 13}},
-        {"Loop", {1, 11, 13, 16, 19, 21}},
+        {"Loop", {1, 11, 13, 16, 19, 21, 23}},
         {"LogSoftmax", {1, 11, 13}, coerce_to_2d},
         {"MatMul", {1, 9, 13}},
         {"MatMulInteger", {10}},
         {"Max", {1, 6, 8, 12, 13}},
-        {"MaxPool", {1, 8, 10, 11, 12}},
+        {"MaxPool", {1, 8, 10, 11, 12, 22}},
         // MaxUnpool-11 states strides' default (1) and infers shapes: MaxUnpool-9's meaning (onnx 1.12's defs/nn).
-        {"MaxUnpool", {9, 11}},
+        {"MaxUnpool", {9, 11, 22}},
         {"Mean", {1, 6, 8, 13}},
         {"MeanVarianceNormalization", {9, 13}},
         {"MelWeightMatrix", {17}},
@@ -137,7 +148,7 @@ std::vector<OperatorVersions> all_operators() {
         {"Mod", {10, 13}},
         {"Mul", {1, 6, 7, 13, 14}},
         {"Neg", {1, 6, 13}},
-        {"NegativeLogLikelihoodLoss", {12, 13}},
+        {"NegativeLogLikelihoodLoss", {12, 13, 22}},
         // NonMaxSuppression-11 adds shape inference only (onnx 1.12's defs/object_detection, old.cc beside defs.cc).
         {"NonMaxSuppression", {10, 11}},
         {"NonZero", {9, 13}},
@@ -153,14 +164,14 @@ std::vector<OperatorVersions> all_operators() {
         // Pad-11: pads and the constant value are inputs (Pad-2's value: a float, 0 by default).
         // Pad-18 adds input 3, axes.
         // Pad-19 adds mode wrap (padding_operators.cpp); 21: new types.
-        {"Pad", {1, 2, 11, 13, 18, 19, 21}, {{11, {{"pads", 1, As::Integers}, {"value", 2, As::Number}}}}},
+        {"Pad", {1, 2, 11, 13, 18, 19, 21, 23}, {{11, {{"pads", 1, As::Integers}, {"value", 2, As::Number}}}}},
         {"Pow", {1, 7, 12, 13, 15}},
         {"PRelu", {1, 6, 7, 9, 16}},
         {"QLinearConv", {10}},
         {"QLinearMatMul", {10, 21}},
-        {"QuantizeLinear", {10, 13, 19, 21}},
+        {"QuantizeLinear", {10, 13, 19, 21, 23}},
         {"ReverseSequence", {10}},
-        {"RNN", {1, 7, 14}},
+        {"RNN", {1, 7, 14, 22}},
         {"Range", {11}},
         {"Reciprocal", {1, 6, 13}},
         {"ReduceL1", {1, 11, 13, 18}, {{18, {axes_input}}}},
@@ -174,23 +185,23 @@ std::vector<OperatorVersions> all_operators() {
         {"ReduceSum", {1, 11, 13}, {{13, {axes_input}}}},
         {"ReduceSumSquare", {1, 11, 13, 18}, {{18, {axes_input}}}},
         {"Relu", {1, 6, 13, 14}},
-        {"Reshape", {1, 5, 13, 14, 19, 21}},
+        {"Reshape", {1, 5, 13, 14, 19, 21, 23}},
         // Resize-11: roi before scales, and coordinate modes (Resize-10's are asymmetric); 13 makes roi
         // and scales optional and drops tf_half_pixel_for_nn; 18 adds antialias, axes and
         // keep_aspect_ratio_policy; 19 half_pixel_symmetric (ONNX 1.13 and 1.14's changelogs).
         {"Resize", {10, 11, 13, 18, 19}, {{11, {}, Adapter::AsymmetricResize}}},
         // RoiAlign-16 adds coordinate_transformation_mode, half_pixel by default; RoiAlign-10's
         // coordinates are its output_half_pixel (ONNX 1.11's changelog, opset 16).
-        {"RoiAlign", {10, 16}, {{16, {}, Adapter::OutputHalfPixelRoiAlign}}},
-        {"Round", {11}},
+        {"RoiAlign", {10, 16, 22}, {{16, {}, Adapter::OutputHalfPixelRoiAlign}}},
+        {"Round", {11, 22}},
         // Scatter-9 is ScatterElements-11 under its first name; deprecated at 11.
         {"Scatter", {9, 11}, {}, 11},
         // Scan-9 dropped Scan-8's batch axis and sequence_lens (graph_evaluation.cpp runs Scan-8 per
         // batch entry) and added the axes and directions attributes of the scan inputs and outputs.
-        {"Scan", {8, 9, 11, 16, 19, 21}, {{9, {}, Adapter::BatchAxisScan}}},
+        {"Scan", {8, 9, 11, 16, 19, 21, 23}, {{9, {}, Adapter::BatchAxisScan}}},
         {"ScatterElements", {11, 13, 16, 18}},
         {"ScatterND", {11, 13, 16, 18}},
-        {"Selu", {1, 6}},
+        {"Selu", {1, 6, 22}},
         {"SequenceAt", {11}},
         {"SequenceConstruct", {11}},
         {"SequenceEmpty", {11}},
@@ -199,43 +210,43 @@ std::vector<OperatorVersions> all_operators() {
         {"SequenceLength", {11}},
         // SequenceMap runs its body in graph_evaluation.cpp, as control flow.
         {"SequenceMap", {17}},
-        {"Shape", {1, 13, 15, 19, 21}},
+        {"Shape", {1, 13, 15, 19, 21, 23}},
         {"Shrink", {9}},
         {"Sigmoid", {1, 6, 13}},
         {"Sign", {9, 13}},
-        {"Sin", {7}},
-        {"Sinh", {9}},
-        {"Size", {1, 13, 19, 21}},
+        {"Sin", {7, 22}},
+        {"Sinh", {9, 22}},
+        {"Size", {1, 13, 19, 21, 23}},
         // Slice-10: starts, ends and axes are inputs (and steps, input 4, is new).
         {"Slice",
          {1, 10, 11, 13},
          {{10, {{"starts", 1, As::Integers}, {"ends", 2, As::Integers}, {"axes", 3, As::Integers}}}}},
         {"Softmax", {1, 11, 13}, coerce_to_2d},
         {"SoftmaxCrossEntropyLoss", {12, 13}},
-        {"Softplus", {1}},
-        {"Softsign", {1}},
+        {"Softplus", {1, 22}},
+        {"Softsign", {1, 22}},
         {"SpaceToDepth", {1, 13}},
         // Split-13: split is input 1. Split-18 adds num_outputs.
         {"Split", {1, 2, 11, 13, 18}, {{13, {{"split", 1, As::Integers}}}}},
         {"SplitToSequence", {11}},
         {"Sqrt", {1, 6, 13}},
         // Squeeze-13, Unsqueeze-13: axes is input 1.
-        {"Squeeze", {1, 11, 13, 21}, {{13, {axes_input}}}},
+        {"Squeeze", {1, 11, 13, 21, 23}, {{13, {axes_input}}}},
         {"STFT", {17}},
         {"Sub", {1, 6, 7, 13, 14}},
         {"Sum", {1, 6, 8, 13}},
-        {"Tan", {7}},
+        {"Tan", {7, 22}},
         {"Tanh", {1, 6, 13}},
         {"TfIdfVectorizer", {9}},
-        {"ThresholdedRelu", {10}},
+        {"ThresholdedRelu", {10, 22}},
         {"Tile", {1, 6, 13}},
         // TopK-10: k is input 1, a 1-D tensor of one int64 (TopK-11 adds largest and sorted, both
         // 1 by default: TopK-1's and TopK-10's meaning).
         {"TopK", {1, 10, 11}, {{10, {{"k", 1, As::Integer}}}}},
-        {"Transpose", {1, 13, 21}},
+        {"Transpose", {1, 13, 21, 23}},
         {"Trilu", {14}},
         {"Unique", {11}},
-        {"Unsqueeze", {1, 11, 13, 21}, {{13, {axes_input}}}},
+        {"Unsqueeze", {1, 11, 13, 21, 23}, {{13, {axes_input}}}},
         // Upsample-9: scales is input 1, no longer an attribute; Upsample-9 is Resize-10 under its
         // first name, deprecated at 10 in its favour (resize_operators.cpp evaluates it as Resize-10).
         {"Upsample", {1, 7, 9, 10}, {{9, {{"scales", 1, As::Numbers}}}}, 10},

@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""Writes ONNX models of QuantizeLinear, DequantizeLinear and Cast as opsets 19 and 21 define them
-(float8 with saturate; int4, uint4, int16; blocked quantization), with inputs and references
+"""Writes ONNX models of QuantizeLinear, DequantizeLinear and Cast as opsets 19, 21 and 23 define them
+(float8 with saturate; int4, uint4, int16; blocked quantization; float4e2m1), with inputs and references
 computed here from ONNX's operator specification (onnx/docs/Operators.md, Changelog.md),
 independently of FloatScope: x / scale in float32 (NumPy), float8 rounding in exact rationals
 (fractions.Fraction: nearest, ties to even, with Cast-19's tables for out-of-range values),
 integer rounding half to even and saturation in Python integers, float8 and int4 codes decoded
-from their bit fields.
+from their bit fields, float4e2m1 from the table of its eight magnitudes.
 
   quantize_float8       QuantizeLinear-19 per tensor to float8e4m3fn, float8e4m3fnuz, float8e5m2 and
                         float8e5m2fnuz, each with saturate 1 and 0 (eight nodes): ties, subnormals,
@@ -22,6 +22,12 @@ from their bit fields.
   qdq_cnn_int4          a QDQ CNN at opset 21: int8 activations (QuantizeLinear / DequantizeLinear),
                         Conv weights int4 in blocks of 4 along the input channels (6: blocks of 4 and
                         2), Relu, MaxPool, Flatten, Gemm weights int4 in blocks of 8 along K
+  quantize_float4       QuantizeLinear-23 per tensor to float4e2m1, saturate 1 and 0 (float4 saturates
+                        either way): every tie between neighbours, -0, values past 6, +-inf and NaN
+  dequantize_float4     DequantizeLinear-23 of float4e2m1 codes, blocks of 2 along axis 1, all 16 codes
+  cast_float4           Cast-23 from float to float4e2m1 (saturate 1 and 0) and back, CastLike-23 too
+  qdq_mlp_float4        a QDQ MLP at opset 23: the input quantized to float4e2m1 per tensor (output_dtype),
+                        MatMul weights float4e2m1 in blocks of 8 and 4 along K, Add, Relu
 
 The float8 and int4 tensors are initializers in raw_data (onnx 1.12's helper predates their types);
 nothing here calls onnx.checker, which does not know these definitions. Beside each <name>.onnx:
@@ -49,6 +55,7 @@ f32 = np.float32
 
 # TensorProto.DataType numbers of the types onnx 1.12 does not name (onnx.proto3 of ONNX 1.16).
 FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ, UINT4, INT4 = 17, 18, 19, 20, 21, 22
+FLOAT4E2M1 = 23  # onnx.proto3 of ONNX 1.18
 
 
 class Float8:
@@ -116,13 +123,13 @@ FLOAT8 = {"e4m3fn": E4M3FN, "e4m3fnuz": E4M3FNUZ, "e5m2": E5M2, "e5m2fnuz": E5M2
 
 
 def code_tensor(name, data_type, shape, codes):
-    """An initializer of 8-bit codes (float8) or 4-bit ones (int4, uint4: two to a byte, the first
-    in the low nibble) in raw_data."""
+    """An initializer of 8-bit codes (float8) or 4-bit ones (int4, uint4, float4e2m1: two to a byte,
+    the first in the low nibble) in raw_data."""
     t = TensorProto()
     t.name, t.data_type = name, data_type
     t.dims.extend(shape)
     codes = [int(c) for c in np.asarray(codes).reshape(-1)]
-    if data_type in (INT4, UINT4):
+    if data_type in (INT4, UINT4, FLOAT4E2M1):
         nibbles = [c & 0xF for c in codes] + [0] * (len(codes) % 2)
         t.raw_data = bytes(nibbles[i] | nibbles[i + 1] << 4 for i in range(0, len(nibbles), 2))
     else:
@@ -291,3 +298,97 @@ relu_dq = quantize_integer(relu.astype(f32) / s_act, 0, -128, 127).astype(f64) *
 pool = relu_dq.reshape(2, 4, 2, 3, 2, 3).max(axis=(3, 5))
 g = g_q.astype(f64) * np.repeat(g_scale, 8, axis=0).astype(f64)
 save("qdq_cnn_int4", 21, nodes, [("x", x)], [("y", TensorProto.FLOAT, pool.reshape(2, 16) @ g)], initializers)
+
+
+# ---- float4e2m1 (opset 23) ----------------------------------------------------------------------------------
+
+# float4e2m1's magnitudes by code (sign bit 3): ONNX's float4.md table (1 sign, 2 exponent bits with bias 1,
+# 1 mantissa bit, no inf or NaN). Rounding to nearest, ties to the even code (mantissa bit 0).
+E2M1 = [Fraction(v) for v in ("0", "1/2", "1", "3/2", "2", "3", "4", "6")]
+
+
+def float4_code(x):
+    """The float4e2m1 code of float x, as Cast-23 converts: rne, saturated at +-6 (inf too), NaN to +6."""
+    if math.isnan(x):
+        return 0x7
+    sign = 0x8 if math.copysign(1.0, x) < 0 else 0x0
+    if math.isinf(x):
+        return sign | 0x7
+    a = abs(Fraction(x))
+    best = min(range(8), key=lambda c: (abs(E2M1[c] - a), c % 2))  # nearest, then the even code
+    return sign | best
+
+
+def float4_value(code):
+    v = float(E2M1[code & 0x7])
+    return -v if code & 0x8 else v
+
+
+def float4_of(values):
+    return np.array([float4_value(float4_code(float(v))) for v in np.asarray(values).reshape(-1)]).reshape(np.shape(values))
+
+
+# ---- quantize_float4: QuantizeLinear-23 per tensor, saturate 1 and 0 ---------------------------------------
+
+# The quotients x / 0.25: each tie between neighbours (0.25 to 0, 0.75 to 1, 1.25 to 1, 1.75 to 2, 2.5 to 2,
+# 3.5 to 4, 5 to 4), values beside them, -0, a tiny negative (to -0), past 6, +-inf and NaN.
+quotients = [0.0, -0.0, 0.25, 0.26, 0.75, 1.25, 1.3, 1.75, 2.5, 2.6, 3.5, 5.0, 5.1, -5.0, -0.74, -1e-3,
+             6.0, 7.0, 1e6, -1e6, np.inf, -np.inf, np.nan]
+x = np.array(quotients, f32) * f32(0.25)
+scale = f32(0.25)
+quotient = x / scale
+nodes = [node("QuantizeLinear", ["x", "scale", "zp"], [f"y_{label}"], saturate=saturate)
+         for label, saturate in (("sat", 1), ("nosat", 0))]
+save("quantize_float4", 23, nodes, [("x", x)],
+     [(f"y_{label}", FLOAT4E2M1, float4_of(quotient)) for label in ("sat", "nosat")],
+     [float_tensor("scale", scale), code_tensor("zp", FLOAT4E2M1, [], [0])])
+
+# ---- dequantize_float4: DequantizeLinear-23 of all 16 codes, blocks of 2 along axis 1 ----------------------
+
+codes = np.arange(16).reshape(2, 8)
+scale = np.array([[0.5, 2.0, 0.125, 3.0], [1.0, 0.25, 1.5, 4.0]], f32)
+y = np.array([[float4_value(int(c)) for c in row] for row in codes]) * np.repeat(scale, 2, axis=1).astype(np.float64)
+save("dequantize_float4", 23, [node("DequantizeLinear", ["x", "scale"], ["y"], axis=1, block_size=2)], [],
+     [("y", TensorProto.FLOAT, y)], [code_tensor("x", FLOAT4E2M1, [2, 8], codes), float_tensor("scale", scale)])
+
+# ---- cast_float4: Cast-23 to float4e2m1 (saturate 1 and 0) and back; CastLike-23 ---------------------------
+
+x = np.array([0.3, -0.0, 0.2, 0.25, 2.9, -4.5, 5.0, 5.5, 100.0, -100.0, np.inf, -np.inf, np.nan, 1e-7], f32)
+nodes, outputs = [], []
+for label, saturate in (("sat", 1), ("nosat", 0)):
+    nodes += [node("Cast", ["x"], [f"f4_{label}"], to=FLOAT4E2M1, saturate=saturate),
+              node("Cast", [f"f4_{label}"], [f"y_{label}"], to=TensorProto.FLOAT)]
+    outputs.append((f"y_{label}", TensorProto.FLOAT, float4_of(x)))
+nodes.append(node("CastLike", ["x", "like"], ["y_like"]))
+outputs.append(("y_like", FLOAT4E2M1, float4_of(x)))
+save("cast_float4", 23, nodes, [("x", x)], outputs, [code_tensor("like", FLOAT4E2M1, [1], [0])])
+
+# ---- qdq_mlp_float4: a QDQ MLP at opset 23 with float4e2m1 input and blocked float4e2m1 weights -------------
+
+f64 = np.float64
+x = rng.standard_normal((4, 16)).astype(f32)
+s_in = f32(0.5)
+w1_q = rng.integers(0, 16, (16, 8))
+w1_scale = rng.uniform(0.05, 0.2, (2, 8)).astype(f32)  # blocks of 8 along axis 0 (K = 16)
+b1 = rng.uniform(-0.5, 0.5, 8).astype(f32)
+w2_q = rng.integers(0, 16, (8, 3))
+w2_scale = rng.uniform(0.05, 0.2, (2, 3)).astype(f32)  # blocks of 4 along axis 0 (K = 8)
+nodes = [
+    node("QuantizeLinear", ["x", "s_in"], ["x_q"], output_dtype=FLOAT4E2M1),
+    node("DequantizeLinear", ["x_q", "s_in"], ["x_dq"]),
+    node("DequantizeLinear", ["w1_q", "w1_scale"], ["w1"], axis=0, block_size=8),
+    node("MatMul", ["x_dq", "w1"], ["h"]),
+    node("Add", ["h", "b1"], ["h_b"]),
+    node("Relu", ["h_b"], ["relu"]),
+    node("DequantizeLinear", ["w2_q", "w2_scale"], ["w2"], axis=0, block_size=4),
+    node("MatMul", ["relu", "w2"], ["y"]),
+]
+initializers = [float_tensor("s_in", s_in), float_tensor("b1", b1),
+                code_tensor("w1_q", FLOAT4E2M1, [16, 8], w1_q), float_tensor("w1_scale", w1_scale),
+                code_tensor("w2_q", FLOAT4E2M1, [8, 3], w2_q), float_tensor("w2_scale", w2_scale)]
+decode = np.vectorize(lambda c: float4_value(int(c)))
+x_dq = float4_of(x / s_in) * f64(s_in)  # the quotient in float32, as QuantizeLinear divides in x's type
+w1 = decode(w1_q) * np.repeat(w1_scale, 8, axis=0).astype(f64)
+w2 = decode(w2_q) * np.repeat(w2_scale, 4, axis=0).astype(f64)
+relu = np.maximum(x_dq @ w1 + b1.astype(f64), 0)
+save("qdq_mlp_float4", 23, nodes, [("x", x)], [("y", TensorProto.FLOAT, relu @ w2)], initializers)

@@ -26,11 +26,14 @@ opset (ONNX's operator changelog), independently of FloatScope:
                       lateral's size (Shape, Slice, Concat; pytorch_half_pixel, 8 x 8 to 15 x 15), Add
   group_norm_opset18  GroupNormalization-18, 3 groups of 2 channels, scale and bias per group
   group_norm_opset21  GroupNormalization-21, the same with scale and bias per channel
+  cnn_opset22         opset 22's definitions (bfloat16 added, meaning unchanged): Conv-22, Elu-22
+                      (alpha 0.5), MaxPool-22, GlobalAveragePool-22; HardSigmoid-22, Sin-22, Round-22
+                      (halves to even) beside them
 
 Beside each <name>.onnx: <name>_input_<i>.npy (the graph's inputs in order, float32) and
 <name>_<output>.npy for each graph output (float64 for floating outputs; int64 or bool as the
 model's). Models of opsets 7 to 11 pass onnx.checker.check_model(full_check=True); Debian 12's onnx
-1.12 knows opsets to 17, so the models of opsets 18 and 21 are not checked. Seeds are fixed.
+1.12 knows opsets to 17, so the models of opsets 18 to 22 are not checked. Seeds are fixed.
 
 Usage: write_opset_models.py OUT_DIR
 """
@@ -359,3 +362,24 @@ for opset, count in ((18, 3), (21, 6)):
          [helper.make_node("GroupNormalization", ["x", "scale", "bias"], ["y"], name="group_norm", num_groups=3)],
          [("x", x)], [("y", normalized * per_channel(scale) + per_channel(bias), TensorProto.FLOAT)],
          [init("scale", scale), init("bias", bias)], check=False)
+
+# ---- cnn_opset22 -----------------------------------------------------------------------------------------
+
+x = floats(2, 3, 6, 6)
+x[0, 0, 0, :4] = [0.5, 1.5, -2.5, 2.5]  # Round's halves: to even
+w, b = floats(4, 3, 3, 3, scale=0.4), floats(4, scale=0.1)
+nodes = [helper.make_node("Conv", ["x", "w", "b"], ["conv"], name="conv", pads=[1, 1, 1, 1]),
+         helper.make_node("Elu", ["conv"], ["elu"], name="elu", alpha=0.5),
+         helper.make_node("MaxPool", ["elu"], ["pool"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+         helper.make_node("GlobalAveragePool", ["pool"], ["gap"], name="gap"),
+         helper.make_node("HardSigmoid", ["x"], ["hard"], name="hard", alpha=0.25, beta=0.4),
+         helper.make_node("Sin", ["x"], ["sin"], name="sin"),
+         helper.make_node("Round", ["x"], ["round"], name="round")]
+conv = conv2d(x, w, b, 1)
+elu = np.where(conv > 0, conv, 0.5 * np.expm1(conv))
+pool = elu.reshape(2, 4, 3, 2, 3, 2).max(axis=(3, 5))
+hard = np.clip(d(f32(0.25)) * d(x) + d(f32(0.4)), 0, 1)
+save("cnn_opset22", 22, nodes, [("x", x)],
+     [("gap", pool.mean(axis=(2, 3), keepdims=True), TensorProto.FLOAT), ("hard", hard, TensorProto.FLOAT),
+      ("sin", np.sin(d(x)), TensorProto.FLOAT), ("round", np.round(d(x)), TensorProto.FLOAT)],
+     [init("w", w), init("b", b)], check=False)

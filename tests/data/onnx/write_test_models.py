@@ -212,9 +212,9 @@ save(model([helper.make_node("Identity", ["x"], ["y"])], [x], [y],
            [helper.make_tensor("names", TensorProto.STRING, [2], [b"a", b"b"])]), "broken/string_initializer.onnx")
 save(model([helper.make_node("Identity", ["x"], ["y"])], [x], [y],
            [raw("words", TensorProto.COMPLEX64, [2], np.array([1, 2], np.complex64))]), "broken/complex_initializer.onnx")
-# Opsets FloatScope does not evaluate (7 to 21) read, for onnx-info; check_evaluable refuses them.
+# Opsets FloatScope does not evaluate (7 to 23) read, for onnx-info; check_evaluable refuses them.
 save(model(mlp_nodes, [x], [y], [W, b], opset=6), "broken/opset6.onnx")
-save(model(mlp_nodes, [x], [y], [W, b], opset=22), "broken/opset22.onnx")
+save(model(mlp_nodes, [x], [y], [W, b], opset=24), "broken/opset24.onnx")
 save(model(mlp_nodes, [x], [y], [W, b], opset=9), "opset9_mlp.onnx")
 # Operators FloatScope does not evaluate, some inside subgraphs (If's branches, a Loop's body
 # nested in one), some twice: MaxRoiPool-1 twice, RandomUniformLike-1 in both branches and in the body,

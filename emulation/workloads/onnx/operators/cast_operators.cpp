@@ -41,19 +41,18 @@ typename Numerics::Number integer_to_floating(const Numerics& n, std::int64_t i,
 
 /// x converted to `to`: between floating types numerics' cast (rounded to nearest even, in both
 /// evaluations, since the model asks for it; to the float8 types as the node's saturate says,
-/// Cast-19's attribute); to bool nonzero (NaN too) is true; between integer types wrapped as
-/// numpy's astype.
+/// Cast-19's attribute; to Cast-23's float4e2m1 always saturated); to bool nonzero (NaN too) is
+/// true; between integer types wrapped as numpy's astype.
 template <class Numerics>
 Tensor<typename Numerics::Number> cast(const Tensor<typename Numerics::Number>& x, ElementType to, const Numerics& n,
                                        const Node& node) {
-    // float4e2m1 is Cast-23's type and float8e8m0 Cast-24's, past the opsets FloatScope evaluates;
-    // Cast-21's int4 and uint4 are not evaluated (how a value outside their range converts is not
-    // settled between ONNX's reference and onnxruntime).
-    if (to == ElementType::Float4E2M1 || to == ElementType::Float8E8M0 || to == ElementType::Int4 ||
-        to == ElementType::UInt4)
+    // float8e8m0 is Cast-24's, past the opsets FloatScope evaluates; Cast-21's int4 and uint4 are not
+    // evaluated (how a value outside their range converts is not settled between ONNX's reference
+    // and onnxruntime).
+    if (to == ElementType::Float8E8M0 || to == ElementType::Int4 || to == ElementType::UInt4)
         throw Unsupported(
-            fmt::format("{}: a cast to {} (FloatScope casts to the float8 types of Cast-19, not to "
-                        "Cast-21's int4 and uint4 nor to later opsets' float4e2m1 and float8e8m0)",
+            fmt::format("{}: a cast to {} (FloatScope casts to the float8 types of Cast-19 and float4e2m1 of "
+                        "Cast-23, not to Cast-21's int4 and uint4 nor to Cast-24's float8e8m0)",
                         node.describe(), to_string(to)));
     const bool saturate = node.int_attribute("saturate", 1) != 0;
     const auto zero = n.from_double(0);

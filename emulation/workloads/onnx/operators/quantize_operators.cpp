@@ -1,6 +1,6 @@
 // ONNX's quantized operators as the specification writes them (onnx/docs/Operators.md):
 // QuantizeLinear and DequantizeLinear (10; 13 per axis; 19 float8 with saturate; 21's blocked form,
-// int4, uint4, int16, uint16), DynamicQuantizeLinear,
+// int4, uint4, int16, uint16; 23 float4e2m1), DynamicQuantizeLinear,
 // MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv. Integer products and their sums are
 // exact (int64, as the specification's int32 accumulation is when it does not overflow). What is
 // real is float arithmetic, as the specification's reference and onnxruntime compute it: x / y_scale
@@ -66,23 +66,24 @@ typename Numerics::Number in_type(const Numerics& n, const typename Numerics::Nu
     return n.cast(v, is_floating(type) ? type : ElementType::Float);
 }
 
-/// The float8 types QuantizeLinear-19 writes and DequantizeLinear-19 reads (float4e2m1 is 23's).
-bool is_float8(ElementType type) {
+/// The floating types QuantizeLinear writes and DequantizeLinear reads: 19's float8 types and 23's
+/// float4e2m1 (float8e8m0 is a scale's type, not a quantized one).
+bool is_quantized_floating(ElementType type) {
     return type == ElementType::Float8E4M3FN || type == ElementType::Float8E4M3FNUZ ||
-           type == ElementType::Float8E5M2 || type == ElementType::Float8E5M2FNUZ;
+           type == ElementType::Float8E5M2 || type == ElementType::Float8E5M2FNUZ || type == ElementType::Float4E2M1;
 }
 
-/// A float8 y_zero_point must be zero: the specification's formula adds it to x / y_scale, while ONNX's
+/// A float8 or float4 y_zero_point must be zero: the specification's formula adds it to x / y_scale, while ONNX's
 /// reference (QuantizeLinear_19) and onnxruntime leave it out; where it is zero they agree (but for
 /// the sign of a zero, which the reference's keeps, as FloatScope does).
 template <class Numerics>
-void require_zero_float8_zero_point(const Numerics& n, const Tensor<typename Numerics::Number>& zero_point,
-                                    const Node& node) {
+void require_zero_floating_zero_point(const Numerics& n, const Tensor<typename Numerics::Number>& zero_point,
+                                      const Node& node) {
     for (const auto& v : zero_point.numbers)
         if (!n.equal(v, n.from_double(0)))
             throw Unsupported(
                 fmt::format("{}: y_zero_point of {} is {}, not 0: ONNX's formula adds it to x / y_scale, its reference "
-                            "and onnxruntime leave a float8 zero point out; FloatScope takes 0 only",
+                            "and onnxruntime leave a float8 or float4 zero point out; FloatScope takes 0 only",
                             node.describe(), to_string(zero_point.type), n.to_double(v)));
 }
 
@@ -111,12 +112,12 @@ TensorsOf<Call> quantize_linear(const Call& call) {
             throw Error(fmt::format("{}: y_scale {} and y_zero_point {} must have one shape", node.describe(),
                                     describe(scale.shape), describe(zero_point->shape)));
     }
-    if (!is_linear_quantized_type(type) && !is_float8(type))
+    if (!is_linear_quantized_type(type) && !is_quantized_floating(type))
         throw Unsupported(
             fmt::format("{}: quantizing to {} (FloatScope quantizes to int8, uint8, int16, uint16, "
-                        "int4, uint4 and the float8 types)",
+                        "int4, uint4, the float8 types and float4e2m1)",
                         node.describe(), to_string(type)));
-    if (zero_point && is_float8(type)) require_zero_float8_zero_point(n, *zero_point, node);
+    if (zero_point && is_quantized_floating(type)) require_zero_floating_zero_point(n, *zero_point, node);
     const std::vector<std::size_t> at = parameter_indices(x.shape, scale.shape, node.int_attribute("axis", 1),
                                                           node.int_attribute("block_size", 0), "y_scale", node);
     // x / y_scale in x's floating type (float for int32 x), as the specification's reference divides.
@@ -125,7 +126,9 @@ TensorsOf<Call> quantize_linear(const Call& call) {
         const Number v = x.floating() ? x.numbers[i] : n.from_double(static_cast<double>(x.integers[i]));
         return in_type(n, n.div(in_type(n, v, real), in_type(n, scale.numbers[at[i]], real)), real);
     };
-    if (is_float8(type)) {  // QuantizeLinear-19: the quotient cast to the float8 type, as Cast-19 with saturate
+    // QuantizeLinear-19 and 23: the quotient cast to the float8 or float4 type, as Cast with saturate (which
+    // float4e2m1 ignores: always saturated).
+    if (is_quantized_floating(type)) {
         const bool saturate = node.int_attribute("saturate", 1) != 0;
         std::vector<Number> values;
         values.reserve(x.size());
@@ -147,10 +150,10 @@ TensorsOf<Call> dequantize_linear(const Call& call) {
     node.check_attributes({"axis", "block_size"});
     const auto& x = call.input(0);
     const auto& scale = call.input(1);
-    if (!is_linear_quantized_type(x.type) && x.type != ElementType::Int32 && !is_float8(x.type))
+    if (!is_linear_quantized_type(x.type) && x.type != ElementType::Int32 && !is_quantized_floating(x.type))
         throw Unsupported(
             fmt::format("{}: input 0 is {} (FloatScope dequantizes int4, uint4, int8, uint8, int16, "
-                        "uint16, int32 and the float8 types)",
+                        "uint16, int32, the float8 types and float4e2m1)",
                         node.describe(), to_string(x.type)));
     require_floating(scale, 1, node);
     const auto* zero_point = call.optional_input(2);
@@ -165,7 +168,7 @@ TensorsOf<Call> dequantize_linear(const Call& call) {
     // y = (x - x_zero_point) * x_scale: the difference exact, its product rounded.
     std::vector<Number> values;
     values.reserve(x.size());
-    if (x.floating()) {  // a float8 x (DequantizeLinear-19): its value, less a float8 zero point
+    if (x.floating()) {  // a float8 or float4 x (DequantizeLinear-19, 23): its value, less its zero point
         for (std::size_t i = 0; i < x.size(); ++i) {
             const Number shifted = zero_point ? n.sub(x.numbers[i], zero_point->numbers[at[i]]) : x.numbers[i];
             values.push_back(n.mul(shifted, scale.numbers[at[i]]));

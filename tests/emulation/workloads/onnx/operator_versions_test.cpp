@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 #include <onnx/defs/schema.h>
@@ -89,5 +90,30 @@ TEST_CASE("opsets 19 to 21: the definitions of ONNX's changelog, the unevaluated
     CHECK(operator_table().unsupported_reason(grid_sample, 19).empty());
     CHECK(operator_table().unsupported_reason(grid_sample, 20) ==
           "FloatScope evaluates GridSample's definitions to GridSample-16, not GridSample-20");
-    CHECK(operator_table().unsupported_reason(grid_sample, 22).find("opsets 1 to 21") != std::string::npos);
+    CHECK(operator_table().unsupported_reason(grid_sample, 24).find("opsets 1 to 23") != std::string::npos);
+}
+
+TEST_CASE("opsets 22 and 23: the definitions of ONNX's operator sets, 23's new operators refused by name",
+          "[onnx][opsets]") {
+    // onnx/defs/operator_sets.h's OpSet_Onnx_ver22 and ver23 (ONNX 1.17, 1.18), typed in: op type,
+    // opset, the version in effect there.
+    const std::tuple<const char*, int, int> in_effect[] = {
+        {"Conv", 21, 11},           {"Conv", 22, 22},   {"Elu", 23, 22},       {"QuantizeLinear", 22, 21},
+        {"QuantizeLinear", 23, 23}, {"Cast", 23, 23},   {"Transpose", 23, 23}, {"DequantizeLinear", 23, 23},
+        {"Relu", 23, 14},           {"MatMul", 23, 13},
+    };
+    for (const auto& [op_type, opset, version] : in_effect) {
+        INFO(op_type << " at opset " << opset);
+        CHECK(definition_in(op_type, opset).version == version);
+    }
+    Node node;
+    node.name = "n";
+    node.op_type = "GridSample";
+    CHECK(operator_table().unsupported_reason(node, 22) ==
+          "FloatScope evaluates GridSample's definitions to GridSample-16, not GridSample-22");
+    CHECK(operator_table().unsupported_reason(node, 24).find("opsets 1 to 23") != std::string::npos);
+    for (const char* op_type : {"Attention", "RotaryEmbedding", "RMSNormalization"}) {
+        node.op_type = op_type;
+        CHECK_FALSE(operator_table().unsupported_reason(node, 23).empty());
+    }
 }

@@ -1,5 +1,6 @@
-// Tests of QuantizeLinear, DequantizeLinear and Cast as opsets 19 and 21 define them (float8 with
-// saturate, int4, uint4, int16, blocked quantization) and of a QDQ CNN with blocked int4 weights, on
+// Tests of QuantizeLinear, DequantizeLinear and Cast as opsets 19, 21 and 23 define them (float8 with
+// saturate, int4, uint4, int16, blocked quantization, float4e2m1) and of a QDQ CNN with blocked int4
+// weights and a QDQ MLP with blocked float4e2m1 weights, on
 // the models tests/data/onnx/write_opset21_quantized_models.py writes, against its references
 // (exact rationals and Python integers, independent of FloatScope).
 #include <cmath>
@@ -39,11 +40,11 @@ void check_exact(const onnx::Tensor<double>& x, const onnx::Tensor<double>& refe
 
 }  // namespace
 
-TEST_CASE("QuantizeLinear-19/21, DequantizeLinear-19/21 and Cast-19 give the specification's values exactly",
+TEST_CASE("QuantizeLinear-19/21/23, DequantizeLinear-19/21/23, Cast-19/23 give the specification's values exactly",
           "[onnx][quantized]") {
-    const std::string name =
-        GENERATE(as<std::string>{}, "quantize_float8", "quantize_float8_axis", "dequantize_float8", "cast_float8",
-                 "quantize_blocked_int4", "quantize_axis_uint4", "quantize_int16", "dequantize_blocked_int4");
+    const std::string name = GENERATE(as<std::string>{}, "quantize_float8", "quantize_float8_axis", "dequantize_float8",
+                                      "cast_float8", "quantize_blocked_int4", "quantize_axis_uint4", "quantize_int16",
+                                      "dequantize_blocked_int4", "quantize_float4", "dequantize_float4", "cast_float4");
     INFO(name);
     const ModelEvaluation e = evaluate_model(models, name, uniform_policy(core::parse_format("fp32")));
     for (const onnx::ValueInfo& output : e.graph.outputs) {
@@ -59,6 +60,15 @@ TEST_CASE("a QDQ CNN at opset 21 with blocked int4 weights reproduces its float6
     const ModelEvaluation e = evaluate_model(models, "qdq_cnn_int4", uniform_policy(core::parse_format("fp32")));
     const onnx::Tensor<double> reference = onnx::read_input_file(models / "qdq_cnn_int4_y.npy");
     CHECK(relative_difference(e.truth.at("y"), reference) < 1e-14);
+    CHECK(relative_difference(e.emulated.at("y"), reference) < 1e-6);
+}
+
+TEST_CASE("a QDQ MLP at opset 23 with float4e2m1 input and blocked float4e2m1 weights reproduces its float64 reference",
+          "[onnx][quantized]") {
+    const ModelEvaluation e = evaluate_model(models, "qdq_mlp_float4", uniform_policy(core::parse_format("fp32")));
+    const onnx::Tensor<double> reference = onnx::read_input_file(models / "qdq_mlp_float4_y.npy");
+    CHECK(relative_difference(e.truth.at("y"), reference) < 1e-14);
+    // fp32 MatMuls of 16 and 8 products: a few float32 roundings of the largest output.
     CHECK(relative_difference(e.emulated.at("y"), reference) < 1e-6);
 }
 

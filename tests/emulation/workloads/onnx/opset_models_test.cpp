@@ -53,11 +53,11 @@ double relative_difference(const Tensor<double>& x, const Tensor<double>& refere
 
 }  // namespace
 
-TEST_CASE("models of opsets 7 to 21 reproduce NumPy's float64 evaluation of their definitions", "[onnx][opsets]") {
+TEST_CASE("models of opsets 7 to 22 reproduce NumPy's float64 evaluation of their definitions", "[onnx][opsets]") {
     // One run per model: a model that throws does not hide the others.
     const std::string name = GENERATE(as<std::string>{}, "cnn_opset9", "softmax_opset11", "shapes_opset10",
                                       "shapes_opset11", "batchnorm_opset7", "opset18", "activations_opset14",
-                                      "fpn_opset11", "group_norm_opset18", "group_norm_opset21");
+                                      "fpn_opset11", "group_norm_opset18", "group_norm_opset21", "cnn_opset22");
     INFO(name);
     const test::onnx::ModelEvaluation e = evaluate(name);
     for (const ValueInfo& output : e.graph.outputs) {
