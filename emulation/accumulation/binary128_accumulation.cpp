@@ -1,6 +1,4 @@
 // Sums and GEMMs accumulated in __float128: exact products of doubles, one binary128 rounding per step.
-// MPFR declares its __float128 conversions where this is defined before mpfr.h is first read.
-#define MPFR_WANT_FLOAT128 1
 #include "emulation/accumulation/binary128_accumulation.hpp"
 
 #include <bit>
@@ -135,6 +133,29 @@ void binary128_gemm_exact(const AccumulationModel& model, const double* a, const
             c[i * n + j] = Entry{model, a + i * k, b + j, static_cast<std::ptrdiff_t>(n)}.accumulate(k, 0);
 }
 
-void binary128_to_mpfr(__float128 x, mpfr_ptr out) { mpfr_set_float128(out, x, MPFR_RNDN); }
+// From the bits, not MPFR's mpfr_set_float128: mpfr.h declares that one with _Float128, a type
+// clang's C++ does not have (CI's sanitizer build is clang's).
+void binary128_to_mpfr(__float128 x, mpfr_ptr out) {
+    static_assert(sizeof(unsigned long) == 8, "a significand's low 64 bits are added as one unsigned long");
+    unsigned __int128 bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    const bool negative = (bits >> 127) != 0;
+    const auto field = static_cast<long>((bits >> 112) & 0x7FFF);
+    const unsigned __int128 fraction = bits & ((static_cast<unsigned __int128>(1) << 112) - 1);
+    if (field == 0x7FFF) {
+        if (fraction != 0) return mpfr_set_nan(out);
+        return mpfr_set_inf(out, negative ? -1 : 1);
+    }
+    if (field == 0 && fraction == 0) return mpfr_set_zero(out, negative ? -1 : 1);
+    // |x| = significand 2^(e - 112): a normal number's significand has its leading 1 at bit 112.
+    const unsigned __int128 significand = field == 0 ? fraction : fraction | (static_cast<unsigned __int128>(1) << 112);
+    const long exponent = (field == 0 ? 1 : field) - 16383 - 112;
+    // Each step is exact in the 113 bits or more `out` holds.
+    mpfr_set_ui(out, static_cast<unsigned long>(significand >> 64), MPFR_RNDN);
+    mpfr_mul_2ui(out, out, 64, MPFR_RNDN);
+    mpfr_add_ui(out, out, static_cast<unsigned long>(significand), MPFR_RNDN);
+    mpfr_mul_2si(out, out, exponent, MPFR_RNDN);
+    if (negative) mpfr_neg(out, out, MPFR_RNDN);
+}
 
 }  // namespace floatscope::emu

@@ -29,7 +29,7 @@ void binary128_gemm(const AccumulationModel& model, const double* a, const doubl
 void binary128_gemm_exact(const AccumulationModel& model, const double* a, const double* b, __float128* c,
                           std::size_t m, std::size_t k, std::size_t n);
 
-/// A binary128 number's exact value into `out` (113 bits or more: exact; MPFR's own conversion).
+/// A binary128 number's exact value into `out` (whose precision is 113 bits or more).
 void binary128_to_mpfr(__float128 x, mpfr_ptr out);
 
 /// The sum of x (quantized operands) as binary128_gemm computes x times a column of ones, without

@@ -11,6 +11,7 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "emulation/accumulation/binary128_accumulation.hpp"
 #include "emulation/accumulation/dot.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "tests/core/mpfr_reference.hpp"
@@ -204,4 +205,40 @@ TEST_CASE("a binary128 accumulator keeps what an fp64 one loses, and is refused 
     m.multiply_add = emu::MultiplyAdd::Separate;
     m.product = fr("fp64");
     CHECK_THROWS_WITH(emu::validate(m), Catch::Contains("fused"));
+}
+
+TEST_CASE("a binary128 number reaches MPFR exactly: normal, subnormal, zeros, infinities, NaN") {
+    // Each value is built in __float128 from doubles so that it is exact there; the reference adds
+    // or scales the same doubles in MPFR at 113 bits, where each step is exact too.
+    struct Case {
+        double high, low;
+        long scale;  ///< the value is (high + low) 2^scale
+    };
+    const std::vector<Case> cases{
+        {1.0, 0x1p-60, 0},                    // 61 bits: past a double's 53
+        {-3.0, -0x1p-100, 50},                // 102 bits
+        {1.0, 0x1p-112, 16383},               // the top binade, 113 bits
+        {0x1p-1000, 0x1p-1060, -15382},       // 2^-16382 and below: the smallest normals
+        {0x1p-1000, 0, -15400},               // a subnormal, 2^-16400
+        {-0x1.8p-1000, 0, -15490},            // a subnormal near the least, -3 2^-16491
+        {0x1p-1000, 0, -15494},               // the least subnormal, 2^-16494
+    };
+    for (const Case& c : cases) {
+        INFO("(" << c.high << " + " << c.low << ") 2^" << c.scale);
+        __float128 x = static_cast<__float128>(c.high) + static_cast<__float128>(c.low);
+        for (long s = c.scale; s != 0; s += s > 0 ? -1 : 1) x *= s > 0 ? 2 : 0.5;  // exact: no bit leaves
+        test::RefNumber expected(113), got(113);
+        mpfr_set_d(expected.get(), c.high, MPFR_RNDN);
+        mpfr_add_d(expected.get(), expected.get(), c.low, MPFR_RNDN);
+        mpfr_mul_2si(expected.get(), expected.get(), c.scale, MPFR_RNDN);
+        emu::binary128_to_mpfr(x, got.get());
+        CHECK(mpfr_equal_p(got.get(), expected.get()));
+    }
+    test::RefNumber v(113);
+    emu::binary128_to_mpfr(-static_cast<__float128>(0.0), v.get());
+    CHECK((mpfr_zero_p(v.get()) && mpfr_signbit(v.get())));
+    emu::binary128_to_mpfr(-static_cast<__float128>(INFINITY), v.get());
+    CHECK((mpfr_inf_p(v.get()) && mpfr_sgn(v.get()) < 0));
+    emu::binary128_to_mpfr(static_cast<__float128>(NAN), v.get());
+    CHECK(mpfr_nan_p(v.get()));
 }
