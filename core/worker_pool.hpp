@@ -24,7 +24,8 @@ namespace floatscope::core {
 /// so the results are the same on any number of threads.
 class WorkerPool {
 public:
-    /// `helpers` threads beside the caller's (0: the caller does all); each calls on_exit() as it
+    /// `helpers` threads beside the caller's (0: the caller does all), started when a computation
+    /// first has rows to share (a truth that shares none starts none); each calls on_exit() as it
     /// ends (the thread-local caches of a library the work uses).
     explicit WorkerPool(int helpers, std::function<void()> on_exit = {});
     WorkerPool(const WorkerPool&) = delete;
@@ -32,7 +33,7 @@ public:
     ~WorkerPool();
 
     /// The threads that share a computation: the helpers and the caller.
-    int threads() const { return static_cast<int>(helpers_.size()) + 1; }
+    int threads() const { return wanted_helpers_ + 1; }
 
     /// Calls work(begin, end) for chunks of rows that together cover [0, rows) once each, on the
     /// caller's thread and the helpers; each thread that takes a chunk first makes its own worker
@@ -42,7 +43,7 @@ public:
     template <typename MakeWorker>
     void run(std::size_t rows, const MakeWorker& make_worker) {
         if (rows == 0) return;
-        if (helpers_.empty() || rows == 1 || sharing_) {
+        if (wanted_helpers_ == 0 || rows == 1 || sharing_) {
             make_worker()(std::size_t{0}, rows);
             return;
         }
@@ -74,7 +75,9 @@ private:
     /// Runs `share` on the caller's thread and offers it to the helpers; returns once the caller's
     /// call and every helper's that began have returned (none begins after).
     void share(const std::function<void()>& share);
-    void serve(const std::function<void()>& on_exit);
+    void serve();
+    /// The helpers, on the first share (those the system grants: the rows are shared by whoever runs).
+    void start_helpers();
 
     std::mutex mutex_;
     std::condition_variable offered_, finished_;
@@ -83,6 +86,8 @@ private:
     int busy_ = 0;  ///< helpers inside the current share
     bool stopping_ = false;
     bool sharing_ = false;  ///< the caller is inside share(): a nested run is not offered
+    int wanted_helpers_;
+    std::function<void()> on_exit_;
     std::vector<std::thread> helpers_;
 };
 

@@ -1,5 +1,5 @@
 // Tests of core/worker_pool: every row once in computation after computation, the helpers used and
-// ended, a nested run done by its caller, failures passed on; and the same results as parallel_rows.
+// ended, started only when rows are shared, a nested run done by its caller, failures passed on; and the same results as parallel_rows.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -83,6 +83,25 @@ TEST_CASE("a worker pool's helpers share the rows, end with it, and pass a worke
         pool.run(300, [&] { return [&](std::size_t begin, std::size_t end) { covered += end - begin; }; });
         CHECK(covered == 300);
         CHECK(ended == 0);
+    }
+    CHECK(ended == 3);
+}
+
+TEST_CASE("a worker pool starts its helpers only when it first shares rows") {
+    // A truth that never shares (a sum's) must not add threads (python's test_threads counts them).
+    std::atomic<int> ended{0};
+    {
+        WorkerPool pool(3, [&] { ++ended; });
+        std::size_t covered = 0;
+        pool.run(1, [&] { return [&](std::size_t begin, std::size_t end) { covered += end - begin; }; });
+        CHECK(covered == 1);
+    }
+    CHECK(ended == 0);  // no helper ever started
+    {
+        WorkerPool pool(3, [&] { ++ended; });
+        std::atomic<std::size_t> covered{0};
+        pool.run(100, [&] { return [&](std::size_t begin, std::size_t end) { covered += end - begin; }; });
+        CHECK(covered == 100);
     }
     CHECK(ended == 3);
 }
