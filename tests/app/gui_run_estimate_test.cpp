@@ -24,6 +24,16 @@ std::vector<emu::RunRequest> gemm(int m, int n, int k, std::vector<gui::PolicyEn
         1);
 }
 
+/// The speeds one gemm run teaches: fp16's 10^8 operations in 1 s, and its truth in 4 s.
+gui::EmulationSpeed learnt_from_one_gemm_run() {
+    gui::EmulationSpeed speed;
+    emu::Report report;
+    report.rows = {run_row("gemm", "fp16", "seconds", 1), run_row("gemm", "fp16", "work_operations_fp16", 1e8),
+                   run_row("gemm", "ground-truth", "ground_truth_seconds", 4)};
+    speed.learn(report);
+    return speed;
+}
+
 }  // namespace
 
 TEST_CASE("EmulationSpeed learns operations per second from a finished run's work and seconds rows", "[gui]") {
@@ -41,11 +51,7 @@ TEST_CASE("EmulationSpeed learns operations per second from a finished run's wor
 }
 
 TEST_CASE("estimate_seconds: the jobs' operations at the speed, shared among the threads", "[gui]") {
-    gui::EmulationSpeed speed;
-    emu::Report report;
-    report.rows = {run_row("gemm", "fp16", "seconds", 1), run_row("gemm", "fp16", "work_operations_fp16", 1e8),
-                   run_row("gemm", "ground-truth", "ground_truth_seconds", 4)};
-    speed.learn(report);
+    const gui::EmulationSpeed speed = learnt_from_one_gemm_run();
     CHECK(speed.truth_seconds_per_operation("gemm") == 4e-8);  // 4 s for its costliest policy's 10^8 operations
     CHECK_FALSE(speed.truth_seconds_per_operation("sum"));  // nothing learnt for sum
     // 2 x 100 x 100 x 500 = 10^7 operations per policy at 10^8 per second: 0.1 s a job.
@@ -63,11 +69,7 @@ TEST_CASE("estimate_seconds: the jobs' operations at the speed, shared among the
 }
 
 TEST_CASE("the truth's time is learnt per operation, whichever policies run beside it", "[gui]") {
-    gui::EmulationSpeed speed;
-    emu::Report report;
-    report.rows = {run_row("gemm", "fp16", "seconds", 1), run_row("gemm", "fp16", "work_operations_fp16", 1e8),
-                   run_row("gemm", "ground-truth", "ground_truth_seconds", 4)};
-    speed.learn(report);
+    const gui::EmulationSpeed speed = learnt_from_one_gemm_run();
     // 2 x 100 x 100 x 5000 = 10^8 operations, under bf16, whose speed nothing taught: the default
     // 10^9 operations per second, 0.1 s. The truth computes the same 10^8 operations: 4 s again, not
     // 0.1 s times the 4 its fp16 run took beside it.
