@@ -51,16 +51,16 @@ std::string digits_of(mpfr_srcptr x, std::size_t count, long& exponent10, mpfr_r
     return digits;
 }
 
-/// How many significant decimal digits the exact value of x = m 2^k (m odd, b bits) has at
-/// most: b log10(2) + 1 for k >= 0; for k < 0, x = m 5^-k / 10^-k, so b + |k| log2(5) bits.
-std::size_t exact_digit_count(mpfr_srcptr x) {
+}  // namespace
+
+// x = m 2^k (m of b bits): b log10(2) + 1 digits for k >= 0; for k < 0, x = m 5^-k / 10^-k, so
+// b + |k| log2(5) bits.
+std::size_t exact_decimal_digit_bound(mpfr_srcptr x) {
     const double bits = static_cast<double>(mpfr_get_prec(x));
     const double exponent = static_cast<double>(mpfr_get_exp(x)) - bits;
     const double significant_bits = exponent >= 0 ? bits + exponent : bits - exponent * std::log2(5.0);
     return static_cast<std::size_t>(significant_bits * std::log10(2.0)) + 2;
 }
-
-}  // namespace
 
 std::string exact_decimal(mpfr_srcptr x, std::size_t max_exact_digits) {
     if (!mpfr_regular_p(x)) {
@@ -68,7 +68,7 @@ std::string exact_decimal(mpfr_srcptr x, std::size_t max_exact_digits) {
         if (mpfr_inf_p(x)) return mpfr_signbit(x) ? "-inf" : "inf";
         return mpfr_signbit(x) ? "-0" : "0";
     }
-    const std::size_t needed = exact_digit_count(x);
+    const std::size_t needed = exact_decimal_digit_bound(x);
     const bool exact = needed <= max_exact_digits;
     long exponent10 = 0;
     const std::string digits = digits_of(x, exact ? needed : max_exact_digits, exponent10);

@@ -19,10 +19,17 @@ std::string exact_decimal(double x);
 /// The shortest decimal that rounds (nearest-even) back to the same value of `spec`.
 std::string shortest_decimal(const FormatSpec& spec, double value);
 
+/// The most digits exact_decimal writes by default (as `show` prints wide values).
+inline constexpr std::size_t max_exact_decimal_digits = 100000;
+
 /// exact_decimal of an MPFR number of any precision (values of formats wider than binary64).
 /// Beyond `max_exact_digits` significant digits (subnormals of very wide formats have millions)
 /// it gives the nearest decimal of that many digits, marked with a leading '~'.
-std::string exact_decimal(mpfr_srcptr x, std::size_t max_exact_digits = 100000);
+std::string exact_decimal(mpfr_srcptr x, std::size_t max_exact_digits = max_exact_decimal_digits);
+
+/// At least as many significant digits as x's exact decimal has (a regular x; from its precision
+/// and exponent, without writing them).
+std::size_t exact_decimal_digit_bound(mpfr_srcptr x);
 
 /// The shortest decimal among the nearest ones of 1..max_digits digits (and their neighbours
 /// below and above) for which `reads_back` holds; x's exact_decimal when none does.
