@@ -23,7 +23,10 @@
 #include "core/csv.hpp"
 #include "core/decimal.hpp"
 #include "core/error.hpp"
+#include "core/exact_text.hpp"
 #include "core/format_properties.hpp"
+#include "core/format_width.hpp"
+#include "core/wide_format_properties.hpp"
 
 namespace floatscope::gui {
 
@@ -32,6 +35,60 @@ namespace {
 /// A descriptor with break opportunities (zero-width spaces) after its commas, for word wrap.
 QString breakable(const std::string& descriptor) {
     return QString::fromStdString(descriptor).replace(QLatin1Char(','), QStringLiteral(",\u200b"));
+}
+
+/// HTML text with break opportunities after its commas and every `run` characters without a space
+/// (run 0: none): binary256's limits as hex floats are one word of 70 characters, e30m1024's of 270.
+QString breakable(const std::string& text, int run) {
+    QString out;
+    int since_break = 0;
+    for (const QChar c : QString::fromStdString(text).toHtmlEscaped()) {
+        out += c;
+        since_break = c == QLatin1Char(' ') ? 0 : since_break + 1;
+        if (c == QLatin1Char(',') || (run > 0 && since_break == run)) {
+            out += QChar(0x200b);
+            since_break = 0;
+        }
+    }
+    return out;
+}
+
+/// Decimal digits the summary spells out; longer exact values show as hex floats there.
+constexpr std::size_t summary_digits = 60;
+
+/// The designed format's limits as exact text: doubles' decimals within binary64, MPFR's beyond.
+struct DesignedLimits {
+    core::FormatProperties properties;
+    std::string max_finite, min_normal, min_subnormal, epsilon, finite_values;
+};
+
+/// Where the text goes: the summary (a wide value's hex float with 20 digits after it) or the CSV
+/// (every digit, as the formats table exports them).
+enum class LimitText { Summary, Export };
+
+DesignedLimits designed_limits(const core::FormatSpec& f, LimitText use) {
+    DesignedLimits d;
+    if (!core::is_wider_than_binary64(f)) {
+        d.properties = core::format_properties(f);
+        d.max_finite = core::exact_decimal(d.properties.max_finite);
+        d.min_normal = core::exact_decimal(d.properties.min_normal);
+        d.min_subnormal = core::exact_decimal(d.properties.min_subnormal);
+        d.epsilon = core::exact_decimal(d.properties.epsilon);
+        d.finite_values = std::to_string(d.properties.finite_values);
+        return d;
+    }
+    const core::WideFormatProperties w = core::wide_format_properties(f);
+    auto text = [use](const core::WideValue& x) {
+        return use == LimitText::Summary ? core::exact_text_with_magnitude(x, summary_digits, 20)
+                                         : core::exact_text(x, core::max_exact_decimal_digits);
+    };
+    d.properties = w.shape;
+    d.max_finite = text(w.max_finite);
+    d.min_normal = text(w.min_normal);
+    d.min_subnormal = text(w.min_subnormal);
+    d.epsilon = text(w.epsilon);
+    d.finite_values = use == LimitText::Summary ? core::count_text(w.finite_values, 20) : w.finite_values.get_str();
+    return d;
 }
 
 const std::array<std::pair<core::NanEncoding, const char*>, 4> nan_choices = {{
@@ -53,14 +110,16 @@ CustomFormatDesigner::CustomFormatDesigner(LabState& state, QWidget* parent) : Q
     preset_->addItem(QStringLiteral("(choose a preset)"));
     for (const core::FormatSpec& f : core::catalog_formats())
         if (f.kind == core::FormatKind::Binary) preset_->addItem(QString::fromStdString(f.name));
+    for (const core::FormatSpec& f : core::named_wide_formats()) preset_->addItem(QString::fromStdString(f.name));
     name_ = new QLineEdit(this);
     name_->setPlaceholderText(QStringLiteral("a name for the format, e.g. my_e3m4"));
     exponent_ = new QSpinBox(this);
-    exponent_->setRange(1, 11);
+    // Up to e30m1024, as eXmY names reach: beyond e11m52 the format is read through MPFR.
+    exponent_->setRange(1, 30);
     mantissa_ = new QSpinBox(this);
-    mantissa_->setRange(0, 52);
+    mantissa_->setRange(0, 1024);
     bias_ = new QSpinBox(this);
-    bias_->setRange(-1100, 1100);
+    bias_->setRange(-(1 << 30), 1 << 30);
     // Short labels, the rules in tooltips: the form stays narrow enough for presentation mode.
     standard_bias_ = new QCheckBox(QStringLiteral("standard"), this);
     standard_bias_->setToolTip(QStringLiteral("2^(E-1) - 1; 2^(E-1) for fnuz encodings"));
@@ -204,6 +263,8 @@ QString CustomFormatDesigner::validation_error() const {
     if (f.name.empty()) f.name = "unnamed";
     try {
         core::validate(f);
+        // Beyond binary64 the lab reads values through MPFR, which takes the IEEE and P3109 encodings.
+        if (core::is_wider_than_binary64(f)) core::wide_geometry(f);
         return {};
     } catch (const Error& e) {
         return QString::fromStdString(e.what());
@@ -225,24 +286,23 @@ void CustomFormatDesigner::fields_changed() {
     const core::FormatSpec f = spec();
     verdict_->setText(named ? QStringLiteral("valid; Add keeps it as %1").arg(breakable(format_descriptor(f)))
                             : QStringLiteral("valid; give it a name to add it"));
-    const core::FormatProperties p = core::format_properties(f);
-    auto row = [](const char* label, const std::string& value) {
+    const DesignedLimits limits = designed_limits(f, LimitText::Summary);
+    // Narrow formats' long decimals (fp64's 751-digit min subnormal) stay one line, cut at the edge.
+    const int run = core::is_wider_than_binary64(f) ? 24 : 0;
+    auto row = [run](const char* label, const std::string& value) {
         return QStringLiteral("<tr><td style='color:#7d8590; padding-right:12px'>%1</td><td>%2</td></tr>")
-            .arg(QString::fromLatin1(label), QString::fromStdString(value).toHtmlEscaped());
+            .arg(QString::fromLatin1(label), breakable(value, run));
     };
     summary_->setText(QStringLiteral("<b>%1 bits</b>: %2 sign, %3 exponent, %4 mantissa<table>")
-                          .arg(p.total_bits)
+                          .arg(f.total_bits())
                           .arg(f.has_sign ? 1 : 0)
                           .arg(f.exponent_bits)
                           .arg(f.mantissa_bits) +
-                      row("max finite", core::exact_decimal(p.max_finite)) +
-                      row("min normal", core::exact_decimal(p.min_normal)) +
-                      row("min subnormal", core::exact_decimal(p.min_subnormal)) +
-                      row("epsilon (2^-M)", core::exact_decimal(p.epsilon)) +
-                      row("decimal digits", fmt::format("{:.2f}", p.decimal_digits)) +
-                      row("range (decades)", fmt::format("{:.1f}", p.dynamic_range_decades)) +
-                      row("finite values", std::to_string(p.finite_values)) +
-                      row("descriptor", format_descriptor(f)).replace(QLatin1Char(','), QStringLiteral(",\u200b")) +
+                      row("max finite", limits.max_finite) + row("min normal", limits.min_normal) +
+                      row("min subnormal", limits.min_subnormal) + row("epsilon (2^-M)", limits.epsilon) +
+                      row("decimal digits", fmt::format("{:.2f}", limits.properties.decimal_digits)) +
+                      row("range (decades)", fmt::format("{:.1f}", limits.properties.dynamic_range_decades)) +
+                      row("finite values", limits.finite_values) + row("descriptor", format_descriptor(f)) +
                       QStringLiteral("</table>"));
 }
 
@@ -270,13 +330,12 @@ std::string CustomFormatDesigner::csv() const {
     if (!error.isEmpty())
         return out +
                core::csv_record({f.name, "", "", "", "", "", "", "", "", "", error.toStdString()}, core::csv_crlf);
-    const core::FormatProperties p = core::format_properties(f);
-    return out +
-           core::csv_record({f.name, format_descriptor(f), std::to_string(p.total_bits),
-                             std::to_string(f.exponent_bits), std::to_string(f.mantissa_bits), std::to_string(f.bias),
-                             core::exact_decimal(p.max_finite), core::exact_decimal(p.min_normal),
-                             core::exact_decimal(p.min_subnormal), core::exact_decimal(p.epsilon), ""},
-                            core::csv_crlf);
+    const DesignedLimits limits = designed_limits(f, LimitText::Export);
+    return out + core::csv_record({f.name, format_descriptor(f), std::to_string(f.total_bits()),
+                                   std::to_string(f.exponent_bits), std::to_string(f.mantissa_bits),
+                                   std::to_string(f.bias), limits.max_finite, limits.min_normal, limits.min_subnormal,
+                                   limits.epsilon, ""},
+                                  core::csv_crlf);
 }
 
 void CustomFormatDesigner::resizeEvent(QResizeEvent* event) {

@@ -8,7 +8,9 @@
 
 #include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/format_width.hpp"
 #include "core/p3109.hpp"
+#include "core/wide_format.hpp"
 
 namespace floatscope::gui {
 
@@ -165,7 +167,9 @@ core::FormatSpec parse_format_descriptor(std::string_view descriptor, const std:
                                 : core::parse_format(descriptor);
     spec.name = name;
     spec.description = "custom: " + std::string(descriptor);
-    core::validate(spec);  // formats wider than binary64 too: the Bits view reads them through MPFR
+    core::validate(spec);
+    // Formats wider than binary64 are read through MPFR, which takes the IEEE and P3109 encodings only.
+    if (core::is_wider_than_binary64(spec)) core::wide_geometry(spec);
     return spec;
 }
 

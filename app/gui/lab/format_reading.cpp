@@ -109,6 +109,18 @@ void spell_tapered(FormatReading& r) {
     }
 }
 
+/// A wide pattern's exponent field, as spell_binary writes a narrow one's.
+std::string wide_exponent_field(const core::FormatSpec& f, const std::string& hex) {
+    const core::WideBits bits = core::parse_wide_bits(f, hex);
+    const mpz_class field_bits = (bits >> f.mantissa_bits) & ((mpz_class(1) << f.exponent_bits) - 1);
+    const long field = field_bits.get_si();
+    std::string digits = field_bits.get_str(2);
+    digits.insert(0, static_cast<std::size_t>(f.exponent_bits) - digits.size(), '0');
+    const bool subnormal_field = field == 0;
+    return fmt::format("field {} ({}b), bias {}, unbiased {}{}", field, digits, f.bias,
+                       (subnormal_field ? 1 : field) - f.bias, subnormal_field ? " (subnormal: 1 - bias)" : "");
+}
+
 /// A format wider than binary64, through emu::BitLevelFormat (MPFR): the entered text rounded once.
 FormatReading read_in_wide_format(const core::FormatSpec& spec, const EnteredValue& x,
                                   const core::RoundingOptions& options) {
@@ -133,6 +145,7 @@ FormatReading read_in_wide_format(const core::FormatSpec& spec, const EnteredVal
     r.relative_error = error.relative;
     r.ulp_error = error.ulps;
     r.formula = "fields " + format.fields(r.hex);
+    r.exponent_field = wide_exponent_field(spec, r.hex);
     if (r.value_class != core::to_string(core::ValueClass::NaN)) {
         const std::string up = format.next_up(r.hex), down = format.next_down(r.hex);
         if (up != r.hex) r.next_up = format.exact_decimal(up);
