@@ -22,6 +22,15 @@ inline std::string read_file(const std::filesystem::path& file) {
     return text.str();
 }
 
+/// The parts of `text` between separators; a trailing separator makes no empty last part (as getline).
+inline std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::string part;
+    std::istringstream in(text);
+    while (std::getline(in, part, separator)) parts.push_back(part);
+    return parts;
+}
+
 /// Single quotes for the shell, with embedded quotes closed, escaped and reopened.
 inline std::string shell_quote(const std::string& word) {
     std::string quoted = "'";

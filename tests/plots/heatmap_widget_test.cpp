@@ -7,19 +7,12 @@
 #include <algorithm>
 
 #include "plots/heatmap_widget.hpp"
+#include "offscreen_application.hpp"
 
 using namespace floatscope::plots;
+using floatscope::test::offscreen_application;
 
 namespace {
-
-QApplication& application() {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    static int argc = 1;
-    static char name[] = "heatmap_widget_test";
-    static char* argv[] = {name, nullptr};
-    static QApplication app(argc, argv);
-    return app;
-}
 
 /// One row of four policies, every cell the largest value (the ramp's darkest red).
 HeatmapModel four_policies(const std::string& name) {
@@ -52,7 +45,7 @@ int cells_top(const HeatmapModel& model, int width) {
 }  // namespace
 
 TEST_CASE("column labels too wide for their column take two lines instead of being cut") {
-    application();
+    offscreen_application();
     // "fp8_e4m3" in columns of about 60 pixels wraps after its '_'; "f" fits and keeps one line.
     const int wrapped = cells_top(four_policies("fp8_e4m3_"), 400);
     const int one_line = cells_top(four_policies("f"), 400);
@@ -62,7 +55,7 @@ TEST_CASE("column labels too wide for their column take two lines instead of bei
 }
 
 TEST_CASE("row labels stay dark on the heatmap's white ground under a dark palette") {
-    application();
+    offscreen_application();
     HeatmapModel model = four_policies("f");
     model.rows = {"WWWWWWWW"};  // a wide label: many of its pixels are ink
     HeatmapWidget widget(model);

@@ -16,21 +16,13 @@
 #include "plots/report_plots.hpp"
 #include "sample_reports.hpp"
 #include "tests/temp_dir.hpp"
+#include "offscreen_application.hpp"
 
 using namespace floatscope::plots;
+using floatscope::test::offscreen_application;
 using floatscope::test::TempDir;
 
 namespace {
-
-QApplication& application() {
-    // Headless unless the caller chose a platform.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    static int argc = 1;
-    static char name[] = "render_report_plots_test";
-    static char* argv[] = {name, nullptr};
-    static QApplication app(argc, argv);
-    return app;
-}
 
 std::string read(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -67,7 +59,7 @@ TEST_CASE("rendering without a QApplication is an error, not a crash") {
 }
 
 TEST_CASE("every plot of a report becomes PNG, SVG and CSV files") {
-    application();
+    offscreen_application();
     TempDir dir;
     const auto report = floatscope::test::sample_layers_report();
     const std::filesystem::path out = dir.path() / "plots";  // created by the renderer
@@ -107,7 +99,7 @@ TEST_CASE("every plot of a report becomes PNG, SVG and CSV files") {
 }
 
 TEST_CASE("plots render at the size and dpi asked for, heatmaps as wide") {
-    application();
+    offscreen_application();
     TempDir dir;
     render_report_plots(floatscope::test::sample_layers_report(), dir.path(), {1600, 1000, 192});
     const QImage plot(QString::fromStdString((dir.path() / "error_growth_rel_error_max_layer.png").string()));
@@ -118,7 +110,7 @@ TEST_CASE("plots render at the size and dpi asked for, heatmaps as wide") {
 }
 
 TEST_CASE("repeated ids get numbered file names, and nothing to plot writes nothing") {
-    application();
+    offscreen_application();
     TempDir dir;
     floatscope::emu::Report report;
     // Two region kinds whose names make the same id: "op a" and "op-a" -> ..._op_a.
