@@ -27,7 +27,7 @@ long double to_long_double(mpfr_srcptr x, mpfr_ptr rounded);
 /// two doubles that t's lower bits cannot move it across (about 1 in 60 quotients fail this), where
 /// d, t_rounded and the quotient are normal (as long doubles and the quotient as a double), and
 /// where the rounding mode is to nearest. Otherwise nothing: the caller divides in MPFR. A region's
-/// relative errors are these quotients; MPFR's division was a tenth of a CRNN run with its measures.
+/// relative errors are these quotients; MPFR's division was about 8% of a CRNN run's CPU.
 std::optional<double> quotient_to_double(long double d, long double t_rounded);
 
 }  // namespace floatscope::emu
