@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "emulation/accumulation/exact_product_sum.hpp"
+#include "emulation/accumulation/exact_weight_gemm.hpp"
 
 namespace floatscope::emu {
 namespace {
@@ -82,33 +83,65 @@ struct FactorSide {
     }
 };
 
+/// A double as the 53-bit MPFR number that holds it exactly, in a limb of its own: B's factor
+/// tables read a weight through it, with no MPFR number (an allocation) made per weight. What it
+/// returns holds until the next call.
+class DoubleAsNumber {
+public:
+    DoubleAsNumber() { mpfr_custom_init_set(number_, MPFR_NAN_KIND, 0, double_bits, &limb_); }
+    DoubleAsNumber(const DoubleAsNumber&) = delete;
+    DoubleAsNumber& operator=(const DoubleAsNumber&) = delete;
+    mpfr_srcptr operator()(double x) {
+        mpfr_set_d(number_, x, MPFR_RNDN);  // exact: 53 bits
+        return number_;
+    }
+
+private:
+    static constexpr mpfr_prec_t double_bits = 53;
+    mp_limb_t limb_ = 0;
+    mpfr_t number_;
+};
+
+mpfr_prec_t precision_of(const TruthNumber& x) { return mpfr_get_prec(x.backend().data()); }
+mpfr_prec_t precision_of(double) { return 53; }
+
+/// out = x y, exact where out has the bits of both factors.
+void multiply(mpfr_ptr out, mpfr_srcptr x, const TruthNumber& y) { mpfr_mul(out, x, y.backend().data(), MPFR_RNDN); }
+void multiply(mpfr_ptr out, mpfr_srcptr x, double y) { mpfr_mul_d(out, x, y, MPFR_RNDN); }
+
 /// A and B as the products read them: A's rows and B's columns each side by side (FactorTable),
-/// with their ranges; B's numbers as they are for the products MPFR sums.
+/// with their ranges; B's numbers as they are for the products MPFR sums. B holds TruthNumbers or
+/// doubles (a network's weights, read as 53-bit numbers).
+template <class B>
 struct GemmOperands {
-    GemmOperands(std::span<const TruthNumber> a, std::span<const TruthNumber> b, std::size_t m, std::size_t k,
-                 std::size_t n)
+    GemmOperands(std::span<const TruthNumber> a, std::span<const B> b, std::size_t m, std::size_t k, std::size_t n,
+                 DoubleAsNumber& as_number)
         : k(k),
           n(n),
           b(b),
           a_rows(m * k, [&](std::size_t i) { return a[i].backend().data(); }),
           // Column-major: an entry reads its column in order, where B's rows put consecutive
           // factors n numbers apart, a cache miss each once B outgrows the cache.
-          b_columns(k * n, [&](std::size_t i) { return b[(i % k) * n + i / k].backend().data(); }),
+          b_columns(k * n, [&](std::size_t i) { return number(b[(i % k) * n + i / k], as_number); }),
           row_sides(m),
           column_sides(n) {
         for (std::size_t i = 0; i < m; ++i)
             for (std::size_t l = 0; l < k; ++l) row_sides[i].include(a[i * k + l].backend().data());
         for (std::size_t j = 0; j < n; ++j)
-            for (std::size_t l = 0; l < k; ++l) column_sides[j].include(b[l * n + j].backend().data());
+            for (std::size_t l = 0; l < k; ++l) column_sides[j].include(number(b[l * n + j], as_number));
     }
+    static mpfr_srcptr number(const TruthNumber& x, DoubleAsNumber&) { return x.backend().data(); }
+    static mpfr_srcptr number(double x, DoubleAsNumber& as_number) { return as_number(x); }
+
     std::size_t k, n;
-    std::span<const TruthNumber> b;
+    std::span<const B> b;
     FactorTable a_rows, b_columns;
     std::vector<FactorSide> row_sides, column_sides;
 };
 
 /// result = sum_l A[i][l] * B[l][j] (l < k), exact, rounded once to `precision` bits.
-void exact_entry(std::span<const TruthNumber> row, std::size_t i, std::size_t j, const GemmOperands& operands,
+template <class B>
+void exact_entry(std::span<const TruthNumber> row, std::size_t i, std::size_t j, const GemmOperands<B>& operands,
                  TruthNumber& result, int precision, EntryScratch& scratch) {
     const std::size_t k = operands.k;
     mpfr_ptr entry = result.backend().data();
@@ -127,9 +160,33 @@ void exact_entry(std::span<const TruthNumber> row, std::size_t i, std::size_t j,
     // Otherwise (specials, zero sums, magnitudes too far apart) MPFR's correctly rounded sum,
     // which also gives a zero sum its IEEE sign (-0 when every product is -0).
     for (std::size_t l = 0; l < k; ++l)
-        mpfr_mul(scratch.pointers[l], row[l].backend().data(), operands.b[l * operands.n + j].backend().data(),
-                 MPFR_RNDN);
+        multiply(scratch.pointers[l], row[l].backend().data(), operands.b[l * operands.n + j]);
     mpfr_sum(entry, scratch.pointers.data(), k, MPFR_RNDN);
+}
+
+template <class B>
+std::vector<TruthNumber> gemm(std::span<const TruthNumber> a, std::span<const B> b, std::size_t m, std::size_t k,
+                              std::size_t n, int precision) {
+    if (a.size() != m * k || b.size() != k * n) throw Error("exact_gemm: the matrices do not have the sizes given");
+    mpfr_prec_t widest_a = MPFR_PREC_MIN, widest_b = MPFR_PREC_MIN;
+    for (const TruthNumber& v : a) widest_a = std::max(widest_a, precision_of(v));
+    for (const B& v : b) widest_b = std::max(widest_b, precision_of(v));
+    std::vector<TruthNumber> c(m * n);
+    DoubleAsNumber as_number;
+    const GemmOperands<B> operands(a, b, m, k, n, as_number);
+    // Each entry depends on its row of A and column of B alone: columns of C go to threads in any
+    // split, with the same numbers. A column meets every row while it is in the cache (taken row
+    // by row, each row streamed all of B: a 6625-class head's 1.7 million weights), and a
+    // depthwise convolution's one row still shares its columns among the threads.
+    truth_parallel_rows(n, [&] {
+        return
+            [&, scratch = std::make_unique<EntryScratch>(k, widest_a + widest_b)](std::size_t begin, std::size_t end) {
+                for (std::size_t j = begin; j < end; ++j)
+                    for (std::size_t i = 0; i < m; ++i)
+                        exact_entry(a.subspan(i * k, k), i, j, operands, c[i * n + j], precision, *scratch);
+            };
+    });
+    return c;
 }
 
 }  // namespace
@@ -144,25 +201,12 @@ TruthNumber exact_dot(std::span<const TruthNumber> x, std::span<const double> y,
 
 std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<const TruthNumber> b, std::size_t m,
                                     std::size_t k, std::size_t n, int precision) {
-    if (a.size() != m * k || b.size() != k * n) throw Error("exact_gemm: the matrices do not have the sizes given");
-    mpfr_prec_t widest_a = MPFR_PREC_MIN, widest_b = MPFR_PREC_MIN;
-    for (const TruthNumber& v : a) widest_a = std::max(widest_a, mpfr_get_prec(v.backend().data()));
-    for (const TruthNumber& v : b) widest_b = std::max(widest_b, mpfr_get_prec(v.backend().data()));
-    std::vector<TruthNumber> c(m * n);
-    const GemmOperands operands(a, b, m, k, n);
-    // Each entry depends on its row of A and column of B alone: columns of C go to threads in any
-    // split, with the same numbers. A column meets every row while it is in the cache (taken row
-    // by row, each row streamed all of B: a 6625-class head's 1.7 million weights), and a
-    // depthwise convolution's one row still shares its columns among the threads.
-    truth_parallel_rows(n, [&] {
-        return
-            [&, scratch = std::make_unique<EntryScratch>(k, widest_a + widest_b)](std::size_t begin, std::size_t end) {
-                for (std::size_t j = begin; j < end; ++j)
-                    for (std::size_t i = 0; i < m; ++i)
-                        exact_entry(a.subspan(i * k, k), i, j, operands, c[i * n + j], precision, *scratch);
-            };
-    });
-    return c;
+    return gemm(a, b, m, k, n, precision);
+}
+
+std::vector<TruthNumber> exact_gemm_by_doubles(std::span<const TruthNumber> a, std::span<const double> b, std::size_t m,
+                                               std::size_t k, std::size_t n, int precision) {
+    return gemm(a, b, m, k, n, precision);
 }
 
 TruthThreadsScope::TruthThreadsScope(int threads)

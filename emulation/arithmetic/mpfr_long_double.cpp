@@ -2,7 +2,9 @@
 #include "emulation/arithmetic/mpfr_long_double.hpp"
 
 #include <bit>
+#include <cfenv>
 #include <cfloat>
+#include <cmath>
 #include <cstring>
 
 namespace floatscope::emu {
@@ -26,6 +28,27 @@ long double to_long_double(mpfr_srcptr x, mpfr_ptr rounded) {
     std::memcpy(&value, &m, sizeof m);
     std::memcpy(reinterpret_cast<unsigned char*>(&value) + sizeof m, &sign_and_exponent, sizeof sign_and_exponent);
     return value;
+}
+
+std::optional<double> quotient_to_double(long double d, long double t_rounded) {
+    if constexpr (LDBL_MANT_DIG != 64 || std::endian::native != std::endian::little)
+        return std::nullopt;  // the bound below is x87's
+    if (!std::isnormal(d) || !std::isnormal(t_rounded) || std::fegetround() != FE_TONEAREST) return std::nullopt;
+    // y = d / t, t_rounded = t (1 + a) and q = (d / t_rounded)(1 + b), |a|, |b| <= 2^-64: q is y
+    // within 2.1 2^-64 |y|, and y's 64-bit rounding z (MPFR's) within 3.2 2^-64 |y| of q, which is
+    // 6.4 units of q's last place u (|y| < 2^(e + 1) for |q| in [2^e, 2^(e + 1))). Both round to
+    // the same double unless a midpoint between doubles lies within that distance of q. Midpoints
+    // fall at 1024 u in q's binade (the low 11 of 64 bits: 2^11 u is a double's step); at 512 u
+    // or more on either side of the binade's ends, which are doubles. A margin of 16 u covers it.
+    const long double q = d / t_rounded;
+    const long double magnitude = std::fabs(q);
+    if (!(magnitude >= 0x1p-1021L && magnitude < 0x1p1023L)) return std::nullopt;  // a normal double, with room
+    std::uint64_t significand = 0;
+    std::memcpy(&significand, &q, sizeof significand);
+    constexpr std::uint64_t double_step = 2048, midpoint = 1024, margin = 16;
+    const std::uint64_t within_step = significand % double_step;
+    if (within_step + margin >= midpoint && within_step <= midpoint + margin) return std::nullopt;
+    return static_cast<double>(q);  // to nearest: the double of every number in q's cell
 }
 
 }  // namespace floatscope::emu

@@ -234,11 +234,7 @@ public:
     }
     /// A format wider than binary64: its values are compared exactly (add(mpfr_srcptr, mpfr_srcptr)).
     TruthComparison(const core::FormatSpec& format, const WideLimits& limits)
-        : format_(format),
-          precision_(measure_precision(format)),
-          wide_(&limits),
-          overflow_(limits),
-          spacing_(format) {}
+        : format_(format), precision_(measure_precision(format)), wide_(&limits), overflow_(limits), spacing_(format) {}
 
     void add(double x, mpfr_srcptr t) {
         if (mpfr_nan_p(t)) return;  // nothing to compare with
@@ -326,8 +322,11 @@ private:
         abs_error_.values.push_back(abs_error);
         ulp_error_.values.push_back(wide_ == nullptr ? abs_error / spacing_.at(t) : wide_ulp_error(t));
         if (mpfr_zero_p(t)) return;
-        mpfr_div(d, d, t, MPFR_RNDN);
-        const double rel = std::fabs(mpfr_get_d(d, MPFR_RNDN));
+        // (x - t) / t rounded to 64 bits and then to a double: from the long doubles where they
+        // decide it, else divided in MPFR. `error` is d exactly where it is normal.
+        const std::optional<double> quotient = quotient_to_double(error, truth);
+        if (!quotient) mpfr_div(d, d, t, MPFR_RNDN);
+        const double rel = std::fabs(quotient ? *quotient : mpfr_get_d(d, MPFR_RNDN));
         rel_error_.values.push_back(rel);
         bits_correct_.values.push_back(bits_correct(rel, precision_));
         components_.push_back({std::fabs(truth), rel});

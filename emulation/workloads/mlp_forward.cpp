@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/memory_budget.hpp"
-#include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/accumulation/exact_weight_gemm.hpp"
 #include "emulation/simulation/operand_range.hpp"
 #include "emulation/workloads/data/seeded_random.hpp"
 #include "emulation/workloads/nn/dense_layer.hpp"
@@ -165,9 +165,9 @@ public:
         std::vector<TruthNumber> x = to_truth(net.input.values, precision);
         for (int layer = 0; layer < depth; ++layer) {
             const auto l = static_cast<std::size_t>(layer);
-            // The weights are doubles: 53-bit numbers hold them exactly and keep the products short.
-            const std::vector<TruthNumber> w = to_truth(net.weights[l].values, 53);
-            std::vector<TruthNumber> h = exact_gemm(x, w, batch, width, width, precision);
+            // The weights are doubles, read as the 53-bit numbers that hold them exactly.
+            std::vector<TruthNumber> h =
+                exact_gemm_by_doubles(x, net.weights[l].values, batch, width, width, precision);
             for (std::size_t i = 0; i < batch; ++i) {
                 for (std::size_t j = 0; j < width; ++j) {
                     mpfr_ptr v = h[i * width + j].backend().data();

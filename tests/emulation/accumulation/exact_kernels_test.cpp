@@ -2,11 +2,13 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <thread>
 #include <vector>
 
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/accumulation/exact_weight_gemm.hpp"
 
 using namespace floatscope::emu;
 
@@ -251,4 +253,72 @@ TEST_CASE("exact_gemm gives the same numbers on any number of threads") {
     REQUIRE(empty_sums.size() == 8);
     for (const TruthNumber& v : empty_sums)
         CHECK((mpfr_zero_p(v.backend().data()) && !mpfr_signbit(v.backend().data())));
+}
+
+namespace {
+
+/// A double of every kind the weights of a model may hold: normal numbers over wide exponents,
+/// subnormals, the extremes, signed zeros, infinities and NaN (each about one draw in 30).
+double adversarial_double(std::mt19937_64& random, int spread) {
+    const double normal = std::ldexp(std::uniform_real_distribution<double>(0.5, 1)(random),
+                                     std::uniform_int_distribution<int>(-spread, spread)(random));
+    const double sign = random() & 1 ? -1 : 1;
+    switch (random() % 30) {
+        case 0: return sign * 0.0;
+        case 1: return sign * std::ldexp(static_cast<double>(random() % 4096 + 1), -1074);  // subnormal
+        case 2: return sign * std::numeric_limits<double>::max();
+        case 3: return sign * std::numeric_limits<double>::denorm_min();
+        case 4: return sign * std::numeric_limits<double>::min();
+        default: return sign * normal;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("exact_gemm_by_doubles equals exact_gemm by the doubles held as 53-bit numbers") {
+    // The old path (to_truth(b, 53)) and MPFR's sum of exact products are the references; A holds
+    // numbers of the truth's precisions, B doubles of every kind, and some columns cancel exactly.
+    std::mt19937_64 random(37);
+    std::size_t compared = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        const int precision = std::vector<int>{80, 256, 600}[trial % 3];
+        const int pa = std::vector<int>{53, 256, 600, 113}[trial % 4];
+        const int spread = std::vector<int>{2, 30, 1000}[trial % 3];
+        const std::size_t m = 3, k = 1 + trial % 23, n = 4;
+        std::vector<TruthNumber> a;
+        for (std::size_t i = 0; i < m * k; ++i) a.push_back(random_number(random, pa, trial % 7 == 0 ? 1000 : 20));
+        std::vector<double> b;
+        for (std::size_t i = 0; i < k * n; ++i) b.push_back(adversarial_double(random, spread));
+        if (trial % 2 == 1 && k >= 2)  // column 1's second half cancels its first in row 0
+            for (std::size_t l = 0; l < k / 2; ++l) {
+                mpfr_set(a[k / 2 + l].backend().data(), a[l].backend().data(), MPFR_RNDN);
+                b[(k / 2 + l) * n + 1] = -b[l * n + 1];
+            }
+        if (trial % 10 == 3) b[(k - 1) * n + 2] = std::numeric_limits<double>::infinity();
+        if (trial % 10 == 7) b[3] = std::numeric_limits<double>::quiet_NaN();
+        const std::vector<TruthNumber> by_doubles = exact_gemm_by_doubles(a, b, m, k, n, precision);
+        const std::vector<TruthNumber> by_numbers = exact_gemm(a, to_truth(b, 53), m, k, n, precision);
+        REQUIRE(by_doubles.size() == m * n);
+        for (std::size_t e = 0; e < m * n; ++e) {
+            INFO("trial " << trial << " entry " << e / n << "," << e % n);
+            REQUIRE(same_number(by_doubles[e], by_numbers[e]));
+            std::vector<TruthNumber> x(a.begin() + static_cast<long>(e / n * k),
+                                       a.begin() + static_cast<long>((e / n + 1) * k));
+            std::vector<TruthNumber> y;
+            for (std::size_t l = 0; l < k; ++l) y.push_back(to_truth(std::vector<double>{b[l * n + e % n]}, 53)[0]);
+            REQUIRE(same_number(by_doubles[e], reference_dot(x, y, precision)));
+            ++compared;
+        }
+    }
+    CHECK(compared == 60 * 12);
+    // The same numbers on two threads, and the sizes checked.
+    std::vector<TruthNumber> a;
+    std::vector<double> b;
+    for (int i = 0; i < 7 * 9; ++i) a.push_back(random_number(random, 256, 10));
+    for (int i = 0; i < 9 * 11; ++i) b.push_back(adversarial_double(random, 40));
+    const std::vector<TruthNumber> serial = exact_gemm_by_doubles(a, b, 7, 9, 11, 256);
+    const TruthThreadsScope scope(2);
+    const std::vector<TruthNumber> parallel = exact_gemm_by_doubles(a, b, 7, 9, 11, 256);
+    for (std::size_t e = 0; e < serial.size(); ++e) CHECK(same_number(serial[e], parallel[e]));
+    CHECK_THROWS(exact_gemm_by_doubles(a, b, 7, 9, 10, 256));
 }

@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -104,4 +105,94 @@ TEST_CASE("to_long_double rounds as mpfr_get_ld does, bit for bit") {
         mpfr_set_nan(x.value);
         check(x.value, rounded.value);
     }
+}
+
+namespace {
+
+using floatscope::emu::quotient_to_double;
+
+/// What region_measures divided before: d / t rounded to 64 bits, then to a double, in MPFR.
+double divided_in_mpfr(mpfr_srcptr d, mpfr_srcptr t) {
+    Number q(long_double_significand_bits);
+    mpfr_div(q.value, d, t, MPFR_RNDN);
+    return mpfr_get_d(q.value, MPFR_RNDN);
+}
+
+/// quotient_to_double(d, to_long_double(t)) is MPFR's double wherever it gives one; counts them.
+struct QuotientCheck {
+    std::size_t answered = 0, checked = 0;
+    void operator()(mpfr_srcptr d, mpfr_srcptr t) {
+        Number rounded(long_double_significand_bits);
+        const long double t_rounded = to_long_double(t, rounded.value);
+        const std::optional<double> got = quotient_to_double(mpfr_get_ld(d, MPFR_RNDN), t_rounded);
+        ++checked;
+        if (!got) return;
+        ++answered;
+        const double expected = divided_in_mpfr(d, t);
+        INFO("d = " << mpfr_get_d(d, MPFR_RNDN) << ", t = " << mpfr_get_d(t, MPFR_RNDN) << " (precision "
+                    << mpfr_get_prec(t) << ")");
+        REQUIRE(std::memcmp(&*got, &expected, sizeof expected) == 0);
+    }
+};
+
+/// x = a random significand of x's precision times 2^e, e in [-spread, spread], either sign.
+void set_random(mpfr_ptr x, std::mt19937_64& random, int spread) {
+    mpz_t bits;
+    mpz_init(bits);
+    const auto precision = static_cast<int>(mpfr_get_prec(x));
+    for (int drawn = 0; drawn < precision; drawn += 64) {
+        mpz_mul_2exp(bits, bits, 64);
+        mpz_add_ui(bits, bits, static_cast<unsigned long>(random()));
+    }
+    mpfr_set_z_2exp(x, bits, -static_cast<long>(mpz_sizeinbase(bits, 2)), MPFR_RNDN);  // [1/2, 1), rounded
+    mpfr_mul_2si(x, x, std::uniform_int_distribution<int>(-spread, spread)(random), MPFR_RNDN);
+    if (random() & 1) mpfr_neg(x, x, MPFR_RNDN);
+    mpz_clear(bits);
+}
+
+}  // namespace
+
+TEST_CASE("quotient_to_double gives MPFR's twice-rounded quotient or leaves it to MPFR") {
+    std::mt19937_64 random(37);
+    QuotientCheck check;
+    Number d(long_double_significand_bits);
+    // Random differences and truths of the precisions a run may ask for: nearly every quotient answered.
+    for (mpfr_prec_t bits : {53, 80, 256, 600}) {
+        Number t(bits);
+        for (int i = 0; i < 20000; ++i) {
+            set_random(d.value, random, 60);
+            set_random(t.value, random, 60);
+            check(d.value, t.value);
+        }
+    }
+    CHECK(check.answered > check.checked * 9 / 10);
+    // Quotients at a midpoint between doubles, or at a double, give or take a few units of the 64th
+    // bit and of t's bits below it: t = d / y for such y, at 256 bits, so that t's lower bits decide.
+    Number t(256), y(256), nudge(256);
+    for (int i = 0; i < 20000; ++i) {
+        set_random(d.value, random, 20);
+        const double base = std::ldexp(std::uniform_real_distribution<double>(1, 2)(random), i % 40 - 20);
+        mpfr_set_d(y.value, base, MPFR_RNDN);
+        if (i % 2 == 0) mpfr_add_d(y.value, y.value, std::ldexp(base, -53), MPFR_RNDN);  // the midpoint above
+        if (i % 3 == 0) mpfr_set_d(y.value, std::ldexp(1.0, i % 40 - 20), MPFR_RNDN);  // a binade's end
+        // +- a few units of the 64th bit, and below it
+        mpfr_set_si_2exp(nudge.value, std::uniform_int_distribution<int>(-40, 40)(random),
+                         mpfr_get_exp(y.value) - 64 - (i % 5 == 0 ? 70 : 0), MPFR_RNDN);
+        mpfr_add(y.value, y.value, nudge.value, MPFR_RNDN);
+        mpfr_div(t.value, d.value, y.value, MPFR_RNDN);
+        check(d.value, t.value);
+    }
+    // Range edges: long double subnormals and the edges of a double's range are left to MPFR.
+    Number tiny(64), one(64);
+    mpfr_set_ui(one.value, 1, MPFR_RNDN);
+    mpfr_set_ui_2exp(tiny.value, 1, -16440, MPFR_RNDN);  // a long double subnormal
+    check(tiny.value, one.value);
+    check(one.value, tiny.value);
+    mpfr_set_ui_2exp(tiny.value, 3, -1075, MPFR_RNDN);  // a double subnormal quotient
+    check(tiny.value, one.value);
+    mpfr_set_ui_2exp(tiny.value, 1, 1100, MPFR_RNDN);  // beyond a double
+    check(tiny.value, one.value);
+    CHECK_FALSE(quotient_to_double(0.0L, 1.0L).has_value());
+    CHECK_FALSE(quotient_to_double(1.0L, LDBL_TRUE_MIN).has_value());
+    CHECK(quotient_to_double(-3.0L, 2.0L) == std::optional<double>(-1.5));
 }
