@@ -30,11 +30,11 @@ using namespace floatscope;
 
 namespace {
 
-/// floatscope-cli run WORKLOAD --formats FORMATS --threads 1 --set ... (and --no-ground-truth
+/// floatscope-cli run WORKLOAD --policy POLICY --threads 1 --set ... (and --no-ground-truth
 /// without `truth`): its peak resident bytes.
 double peak_bytes(const std::string& workload, const std::vector<std::string>& assignments,
-                  const std::string& formats = "fp16", bool truth = true) {
-    std::vector<std::string> arguments = {FLOATSCOPE_CLI, "run", workload, "--formats", formats, "--threads", "1"};
+                  const std::string& policy = "fp16", bool truth = true) {
+    std::vector<std::string> arguments = {FLOATSCOPE_CLI, "run", workload, "--policy", policy, "--threads", "1"};
     if (!truth) arguments.emplace_back("--no-ground-truth");
     for (const std::string& a : assignments) arguments.insert(arguments.end(), {"--set", a});
     std::vector<char*> argv;
@@ -58,12 +58,12 @@ double peak_bytes(const std::string& workload, const std::vector<std::string>& a
 
 /// What the engine states the run holds at once on one thread: the truth's and one policy's.
 double estimate(const std::string& name, const std::vector<std::string>& assignments,
-                const std::string& formats = "fp16", bool truth = true) {
+                const std::string& policy = "fp16", bool truth = true) {
     const emu::Workload& workload = emu::find_workload(name);
     emu::RunRequest request;
     request.workload = &workload;
     request.parameters = emu::Parameters::parse(workload.parameters(), assignments);
-    request.policies = {emu::parse_policy(formats)};
+    request.policies = {emu::parse_policy(policy)};
     request.ground_truth = truth;
     const emu::MemoryEstimate stated = emu::memory_estimate(request);
     return stated.policy + stated.truth;
@@ -131,13 +131,13 @@ TEST_CASE("memory estimates hold: gemm's exact binary128 results", "[memory]") {
 }
 
 TEST_CASE("a wide run that cannot fit is refused before it allocates", "[memory]") {
-    std::vector<std::string> arguments = {"run", "gemm", "--no-ground-truth", "--memory-limit", "40M", "--formats"};
-    for (const std::string& a : wide_gemm_parameters()) arguments.insert(arguments.end(), {"--set", a});
-    std::vector<std::string> narrow = arguments;
-    narrow.emplace_back("fp64");
-    CHECK(test::run_cli(narrow).exit_code == 0);  // its doubles fit
-    arguments.push_back(wide_gemm_policy);
-    const test::CliResult wide = test::run_cli(arguments);
+    const auto arguments = [](const std::string& policy) {
+        std::vector<std::string> a = {"run", "gemm", "--no-ground-truth", "--memory-limit", "40M", "--policy", policy};
+        for (const std::string& p : wide_gemm_parameters()) a.insert(a.end(), {"--set", p});
+        return a;
+    };
+    CHECK(test::run_cli(arguments("fp64")).exit_code == 0);  // its doubles fit
+    const test::CliResult wide = test::run_cli(arguments(wide_gemm_policy));
     CHECK(wide.exit_code == 2);
     CHECK_THAT(wide.err, Catch::Contains("values a policy's trace (as doubles and as exact binary128 values) keeps") &&
                              Catch::Contains("the limit is 40 MiB"));
