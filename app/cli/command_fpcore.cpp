@@ -127,8 +127,8 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
         if (ok && o.budget_exceeded > 0)
             status = fmt::format("ok ({} points did not end within the iteration budget)", o.budget_exceeded);
         if (ok && o.truth_unsettled > 0)
-            status += fmt::format(" (the ground truth did not settle at {} points, at {} bits)", o.truth_unsettled,
-                                  o.truth_precision_max);
+            status += fmt::format(" (the ground truth did not settle at {} point{}, at {} bits)", o.truth_unsettled,
+                                  o.truth_unsettled == 1 ? "" : "s", o.truth_precision_max);
         if (ok && o.spread == emu::fpcore::Spread::Value)
             status += " (uniform in value: :pre rejects float-uniform draws)";
         table.add_row({o.workload, o.format, ok ? std::to_string(o.samples) : "-",
@@ -176,7 +176,7 @@ Command add_fpcore_command(CLI::App& parent) {
                                               "run FPCore 2.0 benchmarks under formats against the MPFR ground truth "
                                               "(bits of error as Herbie measures them)");
     command->add_option("FILE", options->files, "FPCore files (.fpcore)")->required();
-    command->add_option("--formats", options->formats, "comma-separated binary formats, one policy each (binary128, binary256, eXmY up to e30m1024 too)")
+    command->add_option("--formats", options->formats, "comma-separated binary formats, one policy each")
         ->capture_default_str();
     // Samples are streamed into statistics, so their count costs time (bounded by --time-limit), not memory.
     command->add_option("--samples", options->samples, "sampled input points per benchmark and format")
@@ -185,9 +185,10 @@ Command add_fpcore_command(CLI::App& parent) {
     command->add_option("--seed", options->seed, "seed of the input sampling")
         ->capture_default_str()
         ->check(whole_number_in(0, UINT64_MAX));
-    command->add_option("--mpfr-precision", options->mpfr_precision,
-                        "bits the MPFR ground truth starts with (default: 2p + 30 of the widest format, 256 at least; "
-                        "doubled per point until its result settles)")
+    command
+        ->add_option("--mpfr-precision", options->mpfr_precision,
+                     "bits the MPFR ground truth starts with (default: 2p + 30 of the widest format, 256 at least; "
+                     "doubled per point until its result settles)")
         ->check(whole_number_in(64, emu::fpcore::Real::max_precision));
     command->add_option("--input", options->inputs, "an input point instead of sampling, e.g. x=1.5,y=2 (repeatable)");
     command->add_option("--inputs-csv", options->inputs_csv,

@@ -5,8 +5,8 @@
 #include <atomic>
 #include <cmath>
 #include <map>
-#include <random>
 #include <optional>
+#include <random>
 #include <thread>
 #include <type_traits>
 
@@ -87,7 +87,9 @@ struct EmulatedSide<EmulatedDomain> {
     static double nan() { return std::nan(""); }
     static bool is_nan(double x) { return std::isnan(x); }
     static bool is_inf(double x) { return std::isinf(x); }
-    static double rounded(EmulatedDomain& d, int context, const Rational& x) { return d.round_exact(context, x.exact()); }
+    static double rounded(EmulatedDomain& d, int context, const Rational& x) {
+        return d.round_exact(context, x.exact());
+    }
     /// Correct bits, -log2 of the relative error within [0, p]; a NaN result has none.
     static double correct_bits(double computed, mpfr_srcptr truth, int p) {
         const double relative = relative_error(computed, truth);
@@ -144,8 +146,8 @@ std::vector<std::vector<typename Emulated::Number>> given_points(const Program& 
             if (given == inputs[p].end())
                 throw Error("input point " + std::to_string(p + 1) + " has no value for argument '" +
                             f.argument_names[i] + "' (arguments: " + names + ")");
-            point.push_back(EmulatedSide<Emulated>::rounded(domain, f.argument_contexts[i],
-                                                            parse_number_literal(given->second)));
+            point.push_back(
+                EmulatedSide<Emulated>::rounded(domain, f.argument_contexts[i], parse_number_literal(given->second)));
         }
         points.push_back(std::move(point));
     }
@@ -185,7 +187,8 @@ public:
             for (const std::vector<Number>& point : given_points(program_, emulated_, options_.inputs))
                 evaluate(point, false, out);
         } else {
-            const std::vector<ArgumentRange> ranges = argument_ranges(sampling_program(), sampling_domain(), truth_start_);
+            const std::vector<ArgumentRange> ranges =
+                argument_ranges(sampling_program(), sampling_domain(), truth_start_);
             // Every argument fixed (by :example, or none at all): one point, used as given inputs are.
             if (std::all_of(ranges.begin(), ranges.end(), [](const ArgumentRange& r) { return r.low == r.high; })) {
                 evaluate(drawn(draw_point(ranges, Spread::Ordinal, random_)), false, out);
@@ -233,12 +236,16 @@ public:
 
 private:
     const Program& sampling_program() const {
-        if constexpr (wide) return *sampling_program_;
-        else return program_;
+        if constexpr (wide)
+            return *sampling_program_;
+        else
+            return program_;
     }
     const EmulatedDomain& sampling_domain() const {
-        if constexpr (wide) return *sampling_domain_;
-        else return emulated_;
+        if constexpr (wide)
+            return *sampling_domain_;
+        else
+            return emulated_;
     }
     /// A drawn point as the emulated run's inputs (doubles are values of the wide formats drawn for).
     static std::vector<Number> drawn(const std::vector<double>& point) {
@@ -334,8 +341,10 @@ private:
         if (computed.size() != truth.size()) computed.assign(truth.size(), Side::nan());
         out.overflow += emulated_.flags.has(core::ExceptionFlags::overflow) ? 1 : 0;
         out.underflow += emulated_.flags.has(core::ExceptionFlags::underflow) ? 1 : 0;
-        out.nan += std::any_of(computed.begin(), computed.end(), [](const Number& x) { return Side::is_nan(x); }) ? 1 : 0;
-        out.inf += std::any_of(computed.begin(), computed.end(), [](const Number& x) { return Side::is_inf(x); }) ? 1 : 0;
+        out.nan +=
+            std::any_of(computed.begin(), computed.end(), [](const Number& x) { return Side::is_nan(x); }) ? 1 : 0;
+        out.inf +=
+            std::any_of(computed.begin(), computed.end(), [](const Number& x) { return Side::is_inf(x); }) ? 1 : 0;
         const int p = nearest_.spec().mantissa_bits + 1;
         for (std::size_t i = 0; i < truth.size(); ++i) {
             bits_.add(bits_of_error(nearest_, computed[i], truth[i].get()));
@@ -396,10 +405,11 @@ Outcome run_one(const Benchmark& benchmark, const core::FormatSpec& format, cons
         Program program = compile_program(*benchmark.core, *benchmark.file_cores, policy);
         if (WideEmulatedDomain::needed_by(program)) {
             const ContextPolicy sampled{core::is_wider_than_binary64(format) ? sampling_format(format) : format,
-                                        options.override_mode, options.rounding, {}};
-            BenchmarkRun<WideEmulatedDomain> run(std::move(program),
-                                                 compile_program(*benchmark.core, *benchmark.file_cores, sampled),
-                                                 seed, options);
+                                        options.override_mode,
+                                        options.rounding,
+                                        {}};
+            BenchmarkRun<WideEmulatedDomain> run(
+                std::move(program), compile_program(*benchmark.core, *benchmark.file_cores, sampled), seed, options);
             run.run(out);
             traces = run.trace_rows(out);
         } else {
@@ -466,8 +476,7 @@ std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, co
                     "operation, "
                     "which FPCore contexts do not name)");
     if (options.samples < 1) throw Error("--samples must be at least 1");
-    if (options.mpfr_precision != 0 &&
-        (options.mpfr_precision < 64 || options.mpfr_precision > Real::max_precision))
+    if (options.mpfr_precision != 0 && (options.mpfr_precision < 64 || options.mpfr_precision > Real::max_precision))
         throw Error("--mpfr-precision " + std::to_string(options.mpfr_precision) + ": the ground truth takes 64 to " +
                     std::to_string(Real::max_precision) + " bits");
     for (const core::FormatSpec& f : options.formats) chosen_start_precision(options.mpfr_precision, truth_need(f));

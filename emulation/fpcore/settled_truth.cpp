@@ -35,10 +35,11 @@ int chosen_start_precision(int requested, const TruthNeed& need) {
     if (requested == 0 || need.needed == 0) return requested == 0 ? need.start : requested;
     const int p = (need.needed - 30) / 2;
     if (requested < std::min(need.needed, static_cast<int>(Real::max_precision)))
-        throw Error(fmt::format("--mpfr-precision {}: below the {} bits the ground truth needs for '{}' (2p + 30, "
-                                "p = {}); give at least {}, or leave it out to have it chosen",
-                                requested, std::min(need.needed, static_cast<int>(Real::max_precision)), need.format,
-                                p, std::min(need.needed, static_cast<int>(Real::max_precision))));
+        throw Error(
+            fmt::format("--mpfr-precision {}: below the {} bits the ground truth needs for '{}' (2p + 30, "
+                        "p = {}); give at least {}, or leave it out to have it chosen",
+                        requested, std::min(need.needed, static_cast<int>(Real::max_precision)), need.format, p,
+                        std::min(need.needed, static_cast<int>(Real::max_precision))));
     return requested;
 }
 

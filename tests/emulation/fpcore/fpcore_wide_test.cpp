@@ -100,9 +100,9 @@ void literal(const Reference& f, mpfr_ptr out, const char* decimal) {
 TEST_CASE("binary128 and binary256 fpcore operations round as IEEE 754 does, per operation") {
     const double x = 1.0 / 3, y = std::sqrt(2.0), z = -std::exp(1.0);
     for (const auto& [name, format] : {std::pair{"binary128", binary128}, std::pair{"binary256", binary256}}) {
-        for (const auto& [mode, rnd] : {std::pair{RoundingMode::NearestEven, MPFR_RNDN},
-                                        std::pair{RoundingMode::TowardZero, MPFR_RNDZ},
-                                        std::pair{RoundingMode::Upward, MPFR_RNDU}}) {
+        for (const auto& [mode, rnd] :
+             {std::pair{RoundingMode::NearestEven, MPFR_RNDN}, std::pair{RoundingMode::TowardZero, MPFR_RNDZ},
+              std::pair{RoundingMode::Upward, MPFR_RNDU}}) {
             INFO(name << " in mode " << static_cast<int>(mode));
             const Reference f(format, rnd);
             MpfrNumber a(2), b(2), c(2), want(2);
@@ -161,8 +161,8 @@ TEST_CASE("binary128 fpcore results reach the subnormals, overflow to infinity a
 
     // 2 * 1e4932 overflows binary128 (max 1.19e4932): inf, with the overflow flag.
     bool overflowed = false;
-    const Real inf = emulate_wide("(FPCore (x) (* x 1e4932))", "binary128", {2.0}, RoundingMode::NearestEven,
-                                  &overflowed);
+    const Real inf =
+        emulate_wide("(FPCore (x) (* x 1e4932))", "binary128", {2.0}, RoundingMode::NearestEven, &overflowed);
     MpfrNumber big(2);
     literal(f, big.get(), "1e4932");
     MpfrNumber two(53);
