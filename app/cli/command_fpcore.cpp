@@ -28,7 +28,7 @@ struct FPCoreCommandOptions {
     std::string formats = "fp64,fp32,bf16,fp16";
     int samples = 256;
     std::uint64_t seed = 1;
-    int mpfr_precision = 256;
+    int mpfr_precision = 0;  ///< 0: automatic (emu::fpcore::RunOptions)
     std::vector<std::string> inputs;
     std::string inputs_csv;
     std::string override_mode = "all";
@@ -126,6 +126,9 @@ int run_fpcore(std::ostream& out, const FPCoreCommandOptions& options) {
         std::string status = ok ? std::string("ok") : std::string("error: ").append(o.error);
         if (ok && o.budget_exceeded > 0)
             status = fmt::format("ok ({} points did not end within the iteration budget)", o.budget_exceeded);
+        if (ok && o.truth_unsettled > 0)
+            status += fmt::format(" (the ground truth did not settle at {} point{}, at {} bits)", o.truth_unsettled,
+                                  o.truth_unsettled == 1 ? "" : "s", o.truth_precision_max);
         if (ok && o.spread == emu::fpcore::Spread::Value)
             status += " (uniform in value: :pre rejects float-uniform draws)";
         table.add_row({o.workload, o.format, ok ? std::to_string(o.samples) : "-",
@@ -182,8 +185,10 @@ Command add_fpcore_command(CLI::App& parent) {
     command->add_option("--seed", options->seed, "seed of the input sampling")
         ->capture_default_str()
         ->check(whole_number_in(0, UINT64_MAX));
-    command->add_option("--mpfr-precision", options->mpfr_precision, "bits of the MPFR ground truth")
-        ->capture_default_str()
+    command
+        ->add_option("--mpfr-precision", options->mpfr_precision,
+                     "bits the MPFR ground truth starts with (default: 2p + 30 of the widest format, 256 at least; "
+                     "doubled per point until its result settles)")
         ->check(whole_number_in(64, emu::fpcore::Real::max_precision));
     command->add_option("--input", options->inputs, "an input point instead of sampling, e.g. x=1.5,y=2 (repeatable)");
     command->add_option("--inputs-csv", options->inputs_csv,

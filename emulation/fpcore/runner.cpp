@@ -5,18 +5,25 @@
 #include <atomic>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 #include <thread>
+#include <type_traits>
 
 #include <mpfr.h>
 
+#include "core/catalog.hpp"
 #include "core/error.hpp"
+#include "core/format_width.hpp"
 #include "emulation/fpcore/emulated_domain.hpp"
 #include "emulation/fpcore/error_measure.hpp"
 #include "emulation/fpcore/interpreter.hpp"
 #include "emulation/fpcore/program.hpp"
 #include "emulation/fpcore/sampler.hpp"
+#include "emulation/fpcore/settled_truth.hpp"
 #include "emulation/fpcore/truth_domain.hpp"
+#include "emulation/fpcore/wide_emulated_domain.hpp"
+#include "emulation/fpcore/wide_error_measure.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 
 #ifndef FLOATSCOPE_VERSION
@@ -66,20 +73,69 @@ Real real_of(double x) {
     mpfr_set_d(r.get(), x, MPFR_RNDN);  // exact: the truth precision is at least 64 bits
     return r;
 }
+const Real& real_of(const Real& x) { return x; }
+
+/// What the run does differently with the narrow (double) and the wide (Real) emulated domain.
+template <class Emulated>
+struct EmulatedSide;
+
+template <>
+struct EmulatedSide<EmulatedDomain> {
+    using Nearest = core::Rounder;
+    static double from_double(double x) { return x; }
+    static double from_bool(bool b) { return b ? 1.0 : 0.0; }
+    static double nan() { return std::nan(""); }
+    static bool is_nan(double x) { return std::isnan(x); }
+    static bool is_inf(double x) { return std::isinf(x); }
+    static double rounded(EmulatedDomain& d, int context, const Rational& x) {
+        return d.round_exact(context, x.exact());
+    }
+    /// Correct bits, -log2 of the relative error within [0, p]; a NaN result has none.
+    static double correct_bits(double computed, mpfr_srcptr truth, int p) {
+        const double relative = relative_error(computed, truth);
+        return std::isnan(relative) ? 0.0 : std::clamp(-std::log2(relative), 0.0, static_cast<double>(p));
+    }
+};
+
+template <>
+struct EmulatedSide<WideEmulatedDomain> {
+    using Nearest = core::WideRounder;
+    static Real from_double(double x) { return real_of(x); }
+    static Real from_bool(bool b) { return real_of(b ? 1 : 0); }
+    static Real nan() {
+        Real r;
+        mpfr_set_nan(r.get());
+        return r;
+    }
+    static bool is_nan(const Real& x) { return mpfr_nan_p(x.get()) != 0; }
+    static bool is_inf(const Real& x) { return mpfr_inf_p(x.get()) != 0; }
+    static Real rounded(WideEmulatedDomain& d, int context, const Rational& x) { return d.round_rational(context, x); }
+    static double correct_bits(const Real& computed, mpfr_srcptr truth, int p) {
+        return fpcore::correct_bits(computed, truth, p);
+    }
+};
+
+/// Where a wide run draws its inputs: the largest IEEE format within binary64 whose values are all
+/// values of the wide format (binary64 for binary128 and binary256, e8m52 for e8m100).
+core::FormatSpec sampling_format(const core::FormatSpec& wide) {
+    return core::parse_format("e" + std::to_string(std::min(wide.exponent_bits, 11)) + "m" +
+                              std::to_string(std::min(wide.mantissa_bits, 52)));
+}
 
 /// The given points, each argument's value rounded to the argument's context.
-std::vector<std::vector<double>> given_points(const Program& program, EmulatedDomain& domain,
-                                              const std::vector<InputPoint>& inputs) {
+template <class Emulated>
+std::vector<std::vector<typename Emulated::Number>> given_points(const Program& program, Emulated& domain,
+                                                                 const std::vector<InputPoint>& inputs) {
     const Function& f = program.functions[0];
     std::string names;
     for (const std::string& n : f.argument_names) names.append(names.empty() ? "" : ", ").append(n);
-    std::vector<std::vector<double>> points;
+    std::vector<std::vector<typename Emulated::Number>> points;
     for (std::size_t p = 0; p < inputs.size(); ++p) {
         for (const auto& [name, text] : inputs[p])
             if (std::find(f.argument_names.begin(), f.argument_names.end(), name) == f.argument_names.end())
                 throw Error("input point " + std::to_string(p + 1) + " names '" + name +
                             "', not an argument (arguments: " + names + ")");
-        std::vector<double> point;
+        std::vector<typename Emulated::Number> point;
         for (std::size_t i = 0; i < f.argument_names.size(); ++i) {
             if (!f.argument_dimensions[i].empty())
                 throw Error(
@@ -90,40 +146,52 @@ std::vector<std::vector<double>> given_points(const Program& program, EmulatedDo
             if (given == inputs[p].end())
                 throw Error("input point " + std::to_string(p + 1) + " has no value for argument '" +
                             f.argument_names[i] + "' (arguments: " + names + ")");
-            point.push_back(domain.round_exact(f.argument_contexts[i], parse_number_literal(given->second).exact()));
+            point.push_back(
+                EmulatedSide<Emulated>::rounded(domain, f.argument_contexts[i], parse_number_literal(given->second)));
         }
         points.push_back(std::move(point));
     }
     return points;
 }
 
+template <class Emulated>
 class BenchmarkRun {
 public:
-    BenchmarkRun(const Benchmark& benchmark, const core::FormatSpec& format, std::seed_seq& seed,
-                 const RunOptions& options)
+    using Number = typename Emulated::Number;
+    using Side = EmulatedSide<Emulated>;
+    static constexpr bool wide = std::is_same_v<Emulated, WideEmulatedDomain>;
+
+    /// `program` is the benchmark compiled under the run's policy, `sampling` the same benchmark
+    /// under the format its inputs are drawn from (wide runs only).
+    BenchmarkRun(Program program, std::optional<Program> sampling, std::seed_seq& seed, const RunOptions& options)
         : options_(options),
-          program_(compile_program(*benchmark.core, *benchmark.file_cores,
-                                   ContextPolicy{format, options.override_mode, options.rounding, options.operation_formats})),
+          program_(std::move(program)),
+          need_(truth_need(program_)),
+          truth_start_(chosen_start_precision(options.mpfr_precision, need_)),
+          truth_(program_, truth_start_),  // before the emulated domain: it sets the thread's Real precision
           emulated_(program_),
-          truth_(program_, options.mpfr_precision),
+          sampling_program_(std::move(sampling)),
           limits_{options.limits.max_iterations, options.limits.endless_loop_iterations,
                   std::min(options.limits.max_seconds, options.seconds_per_benchmark)},
           emulated_run_(program_, emulated_, limits_),
           truth_run_(program_, truth_, limits_),
-          nearest_(emulated_.format(program_.result_context), {}),
+          nearest_(emulated_.format(program_.result_context), core::RoundingOptions{}),
           random_(seed),
-          bindings_(program_.binding_names.size()) {}
+          bindings_(program_.binding_names.size()) {
+        if constexpr (wide) sampling_domain_.emplace(*sampling_program_);
+    }
 
     void run(Outcome& out) {
         const double deadline = thread_cpu_seconds() + options_.seconds_per_benchmark;
         if (!options_.inputs.empty()) {
-            for (const std::vector<double>& point : given_points(program_, emulated_, options_.inputs))
+            for (const std::vector<Number>& point : given_points(program_, emulated_, options_.inputs))
                 evaluate(point, false, out);
         } else {
-            const std::vector<ArgumentRange> ranges = argument_ranges(program_, emulated_, options_.mpfr_precision);
+            const std::vector<ArgumentRange> ranges =
+                argument_ranges(sampling_program(), sampling_domain(), truth_start_);
             // Every argument fixed (by :example, or none at all): one point, used as given inputs are.
             if (std::all_of(ranges.begin(), ranges.end(), [](const ArgumentRange& r) { return r.low == r.high; })) {
-                evaluate(draw_point(ranges, Spread::Ordinal, random_), false, out);
+                evaluate(drawn(draw_point(ranges, Spread::Ordinal, random_)), false, out);
                 finish(out);
                 return;
             }
@@ -132,7 +200,7 @@ public:
             long draws = 0;
             while (out.samples < options_.samples && draws < max_draws && thread_cpu_seconds() < deadline) {
                 ++draws;
-                evaluate(draw_point(ranges, out.spread, random_), true, out);
+                evaluate(drawn(draw_point(ranges, out.spread, random_)), true, out);
             }
             if (out.samples < std::max(1, options_.samples / 2)) {
                 std::string described;
@@ -167,7 +235,32 @@ public:
     }
 
 private:
+    const Program& sampling_program() const {
+        if constexpr (wide)
+            return *sampling_program_;
+        else
+            return program_;
+    }
+    const EmulatedDomain& sampling_domain() const {
+        if constexpr (wide)
+            return *sampling_domain_;
+        else
+            return emulated_;
+    }
+    /// A drawn point as the emulated run's inputs (doubles are values of the wide formats drawn for).
+    static std::vector<Number> drawn(const std::vector<double>& point) {
+        if constexpr (wide) {
+            std::vector<Number> numbers;
+            for (double x : point) numbers.push_back(Side::from_double(x));
+            return numbers;
+        } else {
+            return point;
+        }
+    }
+
     void finish(Outcome& out) const {
+        out.truth_precision_max = truth_precision_max_;
+        out.truth_unsettled = truth_unsettled_;
         out.bits_error_avg = bits_.mean();
         out.bits_error_max = bits_.maximum();
         out.rel_error_avg = relative_.mean();
@@ -193,40 +286,22 @@ private:
         return accepted * 20 >= pilot ? Spread::Ordinal : Spread::Value;
     }
 
-    /// The flattened ground truth of a point: at the run's precision, and again with twice the
-    /// bits while a cancellation makes it doubtful and the result (rounded to the format) changes.
-    /// Throws BudgetExceeded when the exact program runs past the limits.
+    /// The flattened ground truth of a point, at the precision its result settles at
+    /// (settled_truth.hpp). Throws BudgetExceeded when the exact program runs past the limits.
     std::vector<Real> ground_truth(const std::vector<Real>& inputs) {
-        std::vector<Real> previous;
-        for (int bits = options_.mpfr_precision;; bits *= 2) {
-            truth_.set_precision(bits);
-            truth_.reset_cancelled();
-            std::vector<Real> current;
-            flatten(truth_run_.run(inputs), current, [](bool b) { return real_of(b ? 1 : 0); });
-            const auto cancelled = truth_.cancelled();
-            const bool settled = cancelled == TruthDomain::Cancellation::Partial && !previous.empty() &&
-                                 same_in_format(previous, current);
-            if (cancelled == TruthDomain::Cancellation::None || settled || bits * 2 > Real::max_precision) {
-                truth_.set_precision(options_.mpfr_precision);
-                return current;
-            }
-            previous = std::move(current);
-        }
+        SettledTruth truth = settle_truth(truth_, truth_start_, need_.kept, [&] {
+            std::vector<Real> values;
+            flatten(truth_run_.run(inputs), values, [](bool b) { return real_of(b ? 1 : 0); });
+            return values;
+        });
+        truth_precision_max_ = std::max(truth_precision_max_, truth.precision);
+        truth_unsettled_ += truth.settled ? 0 : 1;
+        return std::move(truth.values);
     }
 
-    bool same_in_format(const std::vector<Real>& a, const std::vector<Real>& b) const {
-        if (a.size() != b.size()) return false;
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            const core::Rounded x = nearest_(core::ExactValue::from_mpfr(a[i].get()));
-            const core::Rounded y = nearest_(core::ExactValue::from_mpfr(b[i].get()));
-            if (x.bits != y.bits) return false;
-        }
-        return true;
-    }
-
-    void evaluate(const std::vector<double>& point, bool sampling, Outcome& out) {
+    void evaluate(const std::vector<Number>& point, bool sampling, Outcome& out) {
         std::vector<Real> truth_inputs;
-        for (double x : point) truth_inputs.push_back(real_of(x));
+        for (const Number& x : point) truth_inputs.push_back(real_of(x));
         if (sampling && !truth_run_.precondition(truth_inputs)) {
             ++pre_rejected_;
             return;
@@ -248,10 +323,10 @@ private:
         }
         emulated_.flags = {};
         emulated_run_.set_iteration_budget(emulated_iteration_budget(truth_run_.iterations(), limits_.max_iterations));
-        std::vector<double> computed;
+        std::vector<Number> computed;
         bool exceeded = false;
         try {
-            flatten(emulated_run_.run(point), computed, [](bool b) { return b ? 1.0 : 0.0; });
+            flatten(emulated_run_.run(point), computed, Side::from_bool);
         } catch (const BudgetExceeded&) {
             exceeded = true;
         }
@@ -263,18 +338,18 @@ private:
             ++out.budget_exceeded;
             return;
         }
-        if (computed.size() != truth.size()) computed.assign(truth.size(), std::nan(""));
+        if (computed.size() != truth.size()) computed.assign(truth.size(), Side::nan());
         out.overflow += emulated_.flags.has(core::ExceptionFlags::overflow) ? 1 : 0;
         out.underflow += emulated_.flags.has(core::ExceptionFlags::underflow) ? 1 : 0;
-        out.nan += std::any_of(computed.begin(), computed.end(), [](double x) { return std::isnan(x); }) ? 1 : 0;
-        out.inf += std::any_of(computed.begin(), computed.end(), [](double x) { return std::isinf(x); }) ? 1 : 0;
+        out.nan +=
+            std::any_of(computed.begin(), computed.end(), [](const Number& x) { return Side::is_nan(x); }) ? 1 : 0;
+        out.inf +=
+            std::any_of(computed.begin(), computed.end(), [](const Number& x) { return Side::is_inf(x); }) ? 1 : 0;
+        const int p = nearest_.spec().mantissa_bits + 1;
         for (std::size_t i = 0; i < truth.size(); ++i) {
             bits_.add(bits_of_error(nearest_, computed[i], truth[i].get()));
-            const double relative = relative_error(computed[i], truth[i].get());
-            relative_.add(relative);
-            // Correct bits, -log2 of the relative error within [0, p]; a NaN result has none.
-            const double p = nearest_.spec().mantissa_bits + 1;
-            correct_.add(std::isnan(relative) ? 0.0 : std::clamp(-std::log2(relative), 0.0, p));
+            relative_.add(relative_error(computed[i], truth[i].get()));
+            correct_.add(Side::correct_bits(computed[i], truth[i].get(), p));
         }
         const auto& emulated_bindings = emulated_run_.binding_values();
         const auto& truth_bindings = truth_run_.binding_values();
@@ -291,17 +366,22 @@ private:
 
     const RunOptions& options_;
     Program program_;
-    EmulatedDomain emulated_;
+    TruthNeed need_;
+    int truth_start_;
     TruthDomain truth_;
+    Emulated emulated_;
+    std::optional<Program> sampling_program_;  ///< wide runs: what their inputs are drawn from
+    std::optional<EmulatedDomain> sampling_domain_;
     EvaluationLimits limits_;
-    Interpreter<EmulatedDomain> emulated_run_;
+    Interpreter<Emulated> emulated_run_;
     Interpreter<TruthDomain> truth_run_;
-    core::Rounder nearest_;
+    typename Side::Nearest nearest_;
     std::mt19937_64 random_;
     Stats bits_, relative_, correct_;
     std::vector<Stats> bindings_;
     std::vector<Stats> iterations_;
     int pre_rejected_ = 0, nan_rejected_ = 0, budget_rejected_ = 0;
+    int truth_precision_max_ = 0, truth_unsettled_ = 0;
 };
 
 /// FNV-1a (Fowler, Noll, Vo): a hash of a name that is the same on every platform, unlike std::hash.
@@ -321,9 +401,22 @@ Outcome run_one(const Benchmark& benchmark, const core::FormatSpec& format, cons
         // it and whichever others run beside it (`run fpcore` runs one format per policy).
         std::seed_seq seed{static_cast<std::uint32_t>(options.seed), static_cast<std::uint32_t>(options.seed >> 32),
                            name_hash(benchmark.workload), name_hash(format.name)};
-        BenchmarkRun run(benchmark, format, seed, options);
-        run.run(out);
-        traces = run.trace_rows(out);
+        const ContextPolicy policy{format, options.override_mode, options.rounding, options.operation_formats};
+        Program program = compile_program(*benchmark.core, *benchmark.file_cores, policy);
+        if (WideEmulatedDomain::needed_by(program)) {
+            const ContextPolicy sampled{core::is_wider_than_binary64(format) ? sampling_format(format) : format,
+                                        options.override_mode,
+                                        options.rounding,
+                                        {}};
+            BenchmarkRun<WideEmulatedDomain> run(
+                std::move(program), compile_program(*benchmark.core, *benchmark.file_cores, sampled), seed, options);
+            run.run(out);
+            traces = run.trace_rows(out);
+        } else {
+            BenchmarkRun<EmulatedDomain> run(std::move(program), std::nullopt, seed, options);
+            run.run(out);
+            traces = run.trace_rows(out);
+        }
     } catch (const Error& e) {
         out.error = e.what();
     }
@@ -345,6 +438,8 @@ Outcome run_one(const Benchmark& benchmark, const core::FormatSpec& format, cons
         {metric::nan_count, out.nan},
         {metric::inf_count, out.inf},
         {metric::budget_exceeded_count, out.budget_exceeded},
+        {metric::truth_precision_max, out.truth_precision_max},
+        {metric::truth_unsettled_count, out.truth_unsettled},
     };
     for (const auto& [name, value] : metrics)
         out.rows.push_back({"1", out.workload, out.format, "output", 0, "result", name, value});
@@ -381,9 +476,10 @@ std::vector<Outcome> run_benchmarks(const std::vector<Benchmark>& benchmarks, co
                     "operation, "
                     "which FPCore contexts do not name)");
     if (options.samples < 1) throw Error("--samples must be at least 1");
-    if (options.mpfr_precision < 64 || options.mpfr_precision > Real::max_precision)
+    if (options.mpfr_precision != 0 && (options.mpfr_precision < 64 || options.mpfr_precision > Real::max_precision))
         throw Error("--mpfr-precision " + std::to_string(options.mpfr_precision) + ": the ground truth takes 64 to " +
                     std::to_string(Real::max_precision) + " bits");
+    for (const core::FormatSpec& f : options.formats) chosen_start_precision(options.mpfr_precision, truth_need(f));
     const std::size_t task_count = benchmarks.size() * options.formats.size();
     std::vector<Outcome> outcomes(task_count);
     std::atomic<std::size_t> next{0};
@@ -430,7 +526,12 @@ Report make_report(const std::vector<Outcome>& outcomes, const RunOptions& optio
                        {"endless-loop-iterations", std::to_string(options.limits.endless_loop_iterations)},
                        {"inputs", std::to_string(options.inputs.size())}};
     for (const core::FormatSpec& f : options.formats) info.policies.emplace_back(f.name, f.name);
-    info.mpfr_precision = options.mpfr_precision;
+    // The precision the truth starts at (automatic: for the widest format); the rows
+    // truth_precision_max say what each benchmark needed.
+    int start = options.mpfr_precision;
+    for (const core::FormatSpec& f : options.formats)
+        if (options.mpfr_precision == 0) start = std::max(start, truth_need(f).start);
+    info.mpfr_precision = start;
     report.runs.push_back(std::move(info));
     for (const Outcome& o : outcomes) report.rows.insert(report.rows.end(), o.rows.begin(), o.rows.end());
     return report;

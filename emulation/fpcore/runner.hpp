@@ -25,7 +25,9 @@ struct RunOptions {
     std::vector<core::FormatSpec> formats;  ///< binary formats; each is one policy
     int samples = 256;
     std::uint64_t seed = 1;
-    int mpfr_precision = 256;  ///< bits of the ground truth
+    /// Bits the ground truth starts with; 0: automatic, 2p + 30 of the widest format (256 at least,
+    /// Real::max_precision at most). Below what a format needs it is refused (settled_truth.hpp).
+    int mpfr_precision = 0;
     OverrideMode override_mode = OverrideMode::All;
     /// The rounding of the contexts in the formats (see ContextPolicy); nullopt: the program's :round.
     std::optional<core::RoundingMode> rounding;
@@ -61,6 +63,8 @@ struct Outcome {
     double rel_error_avg = 0, rel_error_max = 0;
     double bits_correct_mean = 0, bits_correct_min = 0;  ///< -log2 of the relative error in [0, p], over the points
     int overflow = 0, underflow = 0, nan = 0, inf = 0;
+    int truth_precision_max = 0;  ///< the most bits a point's ground truth took to settle
+    int truth_unsettled = 0;  ///< points whose truth did not settle within Real::max_precision bits
     Spread spread = Spread::Ordinal;  ///< how the points were drawn
     std::vector<ReportRow> rows;
 };
@@ -90,7 +94,8 @@ std::vector<Benchmark> list_benchmarks(const std::vector<std::vector<FPCore>>& f
 /// Rows (run "1", workload, policy = format name): region "output"/"result" with metrics samples,
 /// rejected_count, bits_error_avg, bits_error_max, rel_error_avg, rel_error_max, op_overflow_flags,
 /// op_underflow_flags (points whose evaluation raised the IEEE flag), nan_count, inf_count,
-/// budget_exceeded_count (counts are of points),
+/// budget_exceeded_count (counts are of points), truth_precision_max and truth_unsettled_count (the
+/// bits the ground truth settled at, settled_truth.hpp; points where it did not),
 /// uniform_in_value (1 when the points were drawn uniformly in value, see choose_spread); region
 /// kind "binding" per let variable outside loops and kind "iteration" per iteration of the first
 /// loop (its first variable), each with bits_error_avg, bits_error_max, samples. A benchmark that

@@ -100,7 +100,8 @@ void TruthDomain::apply(const Expr& e, const Real* const* args, int count, Real&
     if (tracked) {
         if (mpfr_zero_p(r))
             cancelled_ = Cancellation::ToZero;
-        else if (mpfr_regular_p(r) && largest - mpfr_get_exp(r) > static_cast<mpfr_exp_t>(mpfr_get_prec(r)) - 80)
+        else if (mpfr_regular_p(r) &&
+                 largest - mpfr_get_exp(r) > static_cast<mpfr_exp_t>(mpfr_get_prec(r)) - kept_bits_)
             cancelled_ = Cancellation::Partial;
     }
     round_in_context(e.context, out);

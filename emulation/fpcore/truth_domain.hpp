@@ -22,11 +22,12 @@ public:
 
     /// Changes the precision of the Reals made from now on (this thread).
     void set_precision(int precision) const;
-    /// How much an addition or subtraction since the last reset cancelled: to zero, or all but 80
-    /// of the precision's bits. The result may then be wrong at this precision (sqrt(x + 1) -
-    /// sqrt(x) is 0 at 256 bits for x = 10^300) and the runner repeats the evaluation with twice
-    /// the bits: after a cancellation to zero always, after a partial one until the result settles.
+    /// How much an addition or subtraction since the last reset cancelled: to zero, or all but the
+    /// kept bits (set_kept_bits, 80 unless set) of the precision's bits. The result may then be
+    /// wrong at this precision (sqrt(x + 1) - sqrt(x) is 0 at 256 bits for x = 10^300) and the
+    /// runner repeats the evaluation with twice the bits (settled_truth.hpp).
     enum class Cancellation { None, Partial, ToZero };
+    void set_kept_bits(int bits) const { kept_bits_ = bits; }
     Cancellation cancelled() const { return cancelled_; }
     void reset_cancelled() const { cancelled_ = Cancellation::None; }
 
@@ -88,6 +89,7 @@ private:
     mutable std::vector<Table> tables_;  ///< one per precision used, the runner's few doublings
     mutable std::size_t current_ = 0;
     mutable Cancellation cancelled_ = Cancellation::None;
+    mutable int kept_bits_ = 80;
     mutable RememberedResults remembered_;
 };
 

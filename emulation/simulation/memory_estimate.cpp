@@ -2,10 +2,12 @@
 #include "emulation/simulation/memory_estimate.hpp"
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "core/format_width.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/simulation/truth_precision.hpp"
 #include "emulation/simulation/workload.hpp"
@@ -21,6 +23,30 @@ void require_recorded(const RunRequest& r, double bytes_each, std::string_view w
         core::require_memory(
             fmt::format("the {:.0f} values {} keeps of {}'s regions", values, whose, r.workload->name()),
             values * bytes_each);
+}
+
+/// The bytes a policy's trace keeps per recorded value: its double and, where a policy names a
+/// format wider than binary64, the value's exact MPFR copy (TraceRegion::wide_values) at the widest
+/// such format's precision (an upper bound: only a wide format's regions keep copies).
+struct PolicyValue {
+    double bytes = sizeof(double);
+    std::string wide_format;  ///< the widest format wider than binary64; empty without one
+};
+PolicyValue policy_value(const std::vector<PrecisionPolicy>& policies) {
+    int widest = 0;
+    PolicyValue value;
+    auto consider = [&](const core::FormatSpec& f) {
+        if (!core::is_wider_than_binary64(f) || f.mantissa_bits + 1 <= widest) return;
+        widest = f.mantissa_bits + 1;
+        value.wide_format = f.name;
+    };
+    for (const PrecisionPolicy& policy : policies) {
+        for (const core::FormatRounding& role : policy.roles) consider(role.format);
+        for (const PrecisionPolicy::Override& o : policy.overrides) consider(o.rounding.format);
+        if (policy.autocast) consider(policy.autocast->format);
+    }
+    if (widest > 0) value.bytes += core::mpfr_number_bytes(widest);
+    return value;
 }
 
 /// What one region's report rows hold: about 64 rows of about 640 bytes (the row and its strings,
@@ -50,7 +76,11 @@ MemoryEstimate memory_estimate(const RunRequest& r) {
     MemoryEstimate estimate;
     estimate.policy = stated_bytes([&] {
         r.workload->check(r.parameters);
-        require_recorded(r, sizeof(double), "a policy's trace");
+        const PolicyValue value = policy_value(r.policies);
+        require_recorded(r, value.bytes,
+                         value.wide_format.empty()
+                             ? std::string("a policy's trace")
+                             : "a policy's trace (as doubles and as exact " + value.wide_format + " values)");
         require_region_rows(r);
     });
     if (r.ground_truth && r.workload->has_ground_truth())

@@ -7,7 +7,8 @@ namespace floatscope::emu {
 
 /// The bytes one policy's run and the ground truth (0 without one) of `request` hold: what the
 /// workload's check and check_ground_truth allow (core::MemoryTally), the values its regions
-/// keep (Workload::recorded_values) as doubles in a policy's trace (held until the truth has
+/// keep (Workload::recorded_values) as doubles in a policy's trace (and, for a policy with a format
+/// wider than binary64, as that format's exact MPFR copies: TraceRegion::wide_values; held until the truth has
 /// measured them) and as MPFR numbers in the truth's (an upper bound: the truth drops each region
 /// once measured), and the report rows of a policy's regions (Workload::recorded_regions). Throws
 /// floatscope::Error, as the checks do, when a part exceeds the memory limit.

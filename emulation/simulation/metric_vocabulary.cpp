@@ -98,6 +98,8 @@ constexpr MetricDefinition definitions[] = {
     {rel_error_avg, F, "mean relative error over the points"},
     {budget_exceeded_count, F,
      "points whose loops ran past the iteration budget: left out of the errors and the exception counts"},
+    {truth_precision_max, F, "the most bits a point's MPFR ground truth took to settle (agree to p + 30 bits twice)"},
+    {truth_unsettled_count, F, "points whose ground truth had not settled at the cap of 2048 bits"},
     {uniform_in_value, F, "1 when inputs were sampled uniformly in value, 0 when in bit patterns"},
     {error, F, "1 on the row that reports a benchmark's failure (its region names the reason)"},
     {k, W, "gemm: the inner dimension of the region's product"},

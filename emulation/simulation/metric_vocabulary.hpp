@@ -95,6 +95,9 @@ inline constexpr const char* bits_error_avg = "bits_error_avg";
 inline constexpr const char* bits_error_max = "bits_error_max";
 inline constexpr const char* rel_error_avg = "rel_error_avg";
 inline constexpr const char* budget_exceeded_count = "budget_exceeded_count";
+/// The most bits an FPCore point's ground truth took to settle, and the points where it did not.
+inline constexpr const char* truth_precision_max = "truth_precision_max";
+inline constexpr const char* truth_unsettled_count = "truth_unsettled_count";
 inline constexpr const char* uniform_in_value = "uniform_in_value";
 inline constexpr const char* error = "error";
 

@@ -23,15 +23,19 @@
 #include "emulation/simulation/precision_policy.hpp"
 #include "emulation/workloads/onnx/model_writer.hpp"
 #include "emulation/workloads/registry.hpp"
+#include "tests/app/test_support.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace floatscope;
 
 namespace {
 
-/// floatscope-cli run WORKLOAD --formats fp16 --threads 1 --set ...: its peak resident bytes.
-double peak_bytes(const std::string& workload, const std::vector<std::string>& assignments) {
-    std::vector<std::string> arguments = {FLOATSCOPE_CLI, "run", workload, "--formats", "fp16", "--threads", "1"};
+/// floatscope-cli run WORKLOAD --policy POLICY --threads 1 --set ... (and --no-ground-truth
+/// without `truth`): its peak resident bytes.
+double peak_bytes(const std::string& workload, const std::vector<std::string>& assignments,
+                  const std::string& policy = "fp16", bool truth = true) {
+    std::vector<std::string> arguments = {FLOATSCOPE_CLI, "run", workload, "--policy", policy, "--threads", "1"};
+    if (!truth) arguments.emplace_back("--no-ground-truth");
     for (const std::string& a : assignments) arguments.insert(arguments.end(), {"--set", a});
     std::vector<char*> argv;
     for (std::string& a : arguments) argv.push_back(a.data());
@@ -53,12 +57,14 @@ double peak_bytes(const std::string& workload, const std::vector<std::string>& a
 }
 
 /// What the engine states the run holds at once on one thread: the truth's and one policy's.
-double estimate(const std::string& name, const std::vector<std::string>& assignments) {
+double estimate(const std::string& name, const std::vector<std::string>& assignments,
+                const std::string& policy = "fp16", bool truth = true) {
     const emu::Workload& workload = emu::find_workload(name);
     emu::RunRequest request;
     request.workload = &workload;
     request.parameters = emu::Parameters::parse(workload.parameters(), assignments);
-    request.policies = {emu::parse_policy("fp16")};
+    request.policies = {emu::parse_policy(policy)};
+    request.ground_truth = truth;
     const emu::MemoryEstimate stated = emu::memory_estimate(request);
     return stated.policy + stated.truth;
 }
@@ -103,6 +109,39 @@ TEST_CASE("memory estimates hold: gemm with many k values", "[memory]") {
 
 TEST_CASE("memory estimates hold: gemm with a long k", "[memory]") {
     check_estimate("gemm", {"m=16", "n=16", "k=65536"});
+}
+
+/// gemm's exact binary128 results (TraceRegion::wide_values) of 100 products of 96 x 96, without a
+/// truth, whose upper bound would otherwise cover them: 0.9 million values, some 80 MiB as MPFR
+/// numbers, 7 MiB as doubles.
+const std::string wide_gemm_policy = "fp64; accumulate=binary128; output=binary128";
+std::vector<std::string> wide_gemm_parameters() {
+    std::string ks;
+    for (int k = 1; k <= 100; ++k) ks += (k == 1 ? "" : ",") + std::to_string(k);
+    return {"m=96", "n=96", "k=" + ks};
+}
+
+TEST_CASE("memory estimates hold: gemm's exact binary128 results", "[memory]") {
+    const double process = peak_bytes("sum", {"n=1"});
+    const double stated = estimate("gemm", wide_gemm_parameters(), wide_gemm_policy, false);
+    const double peak = peak_bytes("gemm", wide_gemm_parameters(), wide_gemm_policy, false);
+    INFO("peak " << core::format_memory_size(peak) << ", the process alone " << core::format_memory_size(process)
+                 << ", estimate " << core::format_memory_size(stated));
+    CHECK(peak - process <= std::max(1.25 * stated, code_pages));
+}
+
+TEST_CASE("a wide run that cannot fit is refused before it allocates", "[memory]") {
+    const auto arguments = [](const std::string& policy) {
+        std::vector<std::string> a = {"run", "gemm", "--no-ground-truth", "--memory-limit", "40M", "--policy", policy};
+        for (const std::string& p : wide_gemm_parameters()) a.insert(a.end(), {"--set", p});
+        return a;
+    };
+    CHECK(test::run_cli(arguments("fp64")).exit_code == 0);  // its doubles fit
+    const test::CliResult wide = test::run_cli(arguments(wide_gemm_policy));
+    CHECK(wide.exit_code == 2);
+    CHECK_THAT(wide.err, Catch::Contains("values a policy's trace (as doubles and as exact binary128 values) keeps") &&
+                             Catch::Contains("the limit is 40 MiB"));
+    CHECK(wide.out.empty());  // nothing ran, nothing written
 }
 
 TEST_CASE("memory estimates hold: mlp-forward at depth 50", "[memory]") {
