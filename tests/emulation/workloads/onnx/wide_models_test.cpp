@@ -363,7 +363,7 @@ TEST_CASE("what a wide policy cannot take is refused before anything runs, namin
     const test::TempDir folder;
     const Parameters p = mlp_parameters(folder, uniform(random, 8, -1, 1));
     CHECK_THROWS_WITH(run(p, "binary128; matmul = nvidia_h100_fp8_e4m3"),
-                      Catch::Contains("node 'matmul' (MatMul)") && Catch::Contains("matrix products"));
+                      Catch::Contains("node 'matmul' (MatMul)") && Catch::Contains("a tensor-core matmul preset"));
     CHECK_THROWS_WITH(run(p, "binary128; ops Relu = fp8_e4m3fn"),
                       Catch::Contains("node 'relu' (Relu)") && Catch::Contains("the compute format 'fp8_e4m3'"));
     CHECK_THROWS_WITH(run(p, "binary128; weights = nf4"), Catch::Contains("needs formats within binary64"));
