@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/format_width.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/quantize/quantization_scheme.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
@@ -21,10 +22,12 @@
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
 #include "emulation/workloads/onnx/graph_precision.hpp"
 #include "emulation/workloads/onnx/model_run.hpp"
+#include "emulation/workloads/onnx/node_regions.hpp"
 #include "emulation/workloads/onnx/node_work.hpp"
 #include "emulation/workloads/onnx/npy_writer.hpp"
 #include "emulation/workloads/onnx/tensor_allowance.hpp"
 #include "emulation/workloads/onnx/weight_quantization.hpp"
+#include "emulation/workloads/onnx/wide_numerics.hpp"
 #include "emulation/workloads/registry.hpp"
 
 namespace floatscope::emu {
@@ -32,6 +35,9 @@ namespace floatscope::emu {
 namespace {
 
 using onnx::Graph;
+using onnx::NodeRegions;
+using onnx::decision_label;
+using onnx::node_label;
 using onnx::load_shared;
 using onnx::ModelRun;
 using onnx::Tensor;
@@ -73,85 +79,6 @@ std::string file_safe(const std::string& name) {
     while (!out.empty() && out.back() == '_') out.pop_back();
     return out.empty() ? "policy" : out;
 }
-
-/// The first floating output of a node, or nullptr.
-template <class Number>
-const Tensor<Number>* first_floating(const std::vector<const Tensor<Number>*>& outputs) {
-    for (const Tensor<Number>* t : outputs)
-        if (t && t->floating()) return t;
-    return nullptr;
-}
-
-std::string node_label(const onnx::Node& node) {
-    return fmt::format("{} ({})", node.path.empty() ? node.name : node.path, node.op_type);
-}
-
-/// "If_2 (If): branch", "Loop_0 (Loop): iterations", "NMS_0 (NonMaxSuppression): selected": the
-/// label of a node's decisions.
-std::string decision_label(const onnx::Node& node) {
-    const char* decides = node.op_type == "If"                  ? "branch"
-                          : node.op_type == "NonMaxSuppression" ? "selected"
-                                                                : "iterations";
-    return fmt::format("{}: {}", node_label(node), decides);
-}
-
-/// The regions of one run, by node: kind node (index Node::id), a node's first floating output each
-/// time it ran, concatenated (a Loop's body nodes over its iterations); kind branch (index the If's or
-/// Loop's Node::id), its decisions, governing the node regions of its subgraphs. Indices go by the
-/// node, not by what ran, so that a run that takes another branch than the truth pairs what both ran.
-/// A node of the model's graph is handed on as it runs (the truth hands its regions to the engine
-/// one at a time); the regions inside a control-flow node's subgraphs when that node has run, its
-/// decisions before the regions they govern, so that the engine knows a divergence first.
-template <class Number>
-class NodeRegions {
-public:
-    /// add_node(node, values) and add_branch(node, decisions, the last Node::id of its subgraphs)
-    /// make the regions; `count_kept`: the values handed on are counted as kept (a policy's trace
-    /// keeps them all; the truth's engine drops each region once measured).
-    using AddNode = std::function<void(const onnx::Node&, std::vector<Number>)>;
-    using AddBranch = std::function<void(const onnx::Node&, const std::vector<std::int64_t>&, int)>;
-    NodeRegions(const Graph& graph, AddNode add_node, AddBranch add_branch, bool count_kept)
-        : nodes_(onnx::nodes_by_id(graph)),
-          add_node_(std::move(add_node)),
-          add_branch_(std::move(add_branch)),
-          count_kept_(count_kept) {
-        for (const onnx::Node& node : graph.nodes) top_.insert(node.id);
-    }
-
-    void node_ran(std::size_t id, const std::vector<const Tensor<Number>*>& outputs) {
-        const Tensor<Number>* t = first_floating(outputs);
-        const bool top = top_.count(id) != 0;
-        // Values held until their control-flow node has run are kept, by the truth too.
-        if (t && (count_kept_ || !top))
-            onnx::keep_tensor("the trace's copy of " + nodes_[id]->describe() + "'s output", t->size(), true);
-        if (!top) {
-            if (t) values_[id].insert(values_[id].end(), t->numbers.begin(), t->numbers.end());
-            return;
-        }
-        for (auto& [branch, decisions] : decisions_) add_branch_(*nodes_[branch], decisions, last_inside(branch));
-        decisions_.clear();
-        for (auto& [inside, values] : values_) add_node_(*nodes_[inside], std::move(values));
-        values_.clear();
-        if (t) add_node_(*nodes_[id], t->numbers);
-    }
-    void decided(std::size_t id, std::int64_t decision) { decisions_[id].push_back(decision); }
-
-private:
-    std::vector<const onnx::Node*> nodes_;
-    AddNode add_node_;
-    AddBranch add_branch_;
-    bool count_kept_;
-    std::set<std::size_t> top_;  ///< the ids of the model graph's nodes
-    std::map<std::size_t, std::vector<Number>> values_;  ///< of subgraph nodes, until their node has run
-    std::map<std::size_t, std::vector<std::int64_t>> decisions_;
-
-    int last_inside(std::size_t id) const {
-        std::size_t inside = 0;
-        for (const auto& [name, subgraph] : onnx::subgraphs(*nodes_[id]))
-            inside += onnx::node_count_with_subgraphs(*subgraph);
-        return static_cast<int>(id + inside);
-    }
-};
 
 class OnnxWorkload final : public Workload {
 public:
@@ -334,6 +261,7 @@ public:
         const ModelRun& run = *loaded;
         std::vector<Tensor<double>> inputs = run.inputs;
         const onnx::GraphPrecision precision(run.graph, policy);
+        if (onnx::needs_wide_numerics(precision, run.graph)) return run_wide(p, policy, precision, trace, control);
         const ElementwiseArithmetic storage(precision.storage(), static_cast<std::uint64_t>(p.integer("seed")));
         // The initializers rounded to the storage format: the model's own where that changes none
         // (a float32 model's weights in fp32), else a rounded copy (a deterministic rounding of a
@@ -481,6 +409,110 @@ public:
 
 private:
     std::shared_ptr<const OnnxTensors> tensors_;  ///< null for the registered workload
+
+    /// run() of a policy with a format wider than binary64 (onnx::WideNumerics): the same graph on
+    /// MPFR numbers, each node's values rounded to its formats; regions of a wide format keep their
+    /// values exactly (TraceRegion::wide_values). Integer and bool tensors are as in run().
+    void run_wide(const Parameters& p, const PrecisionPolicy& policy, const onnx::GraphPrecision& precision,
+                  Trace& trace, RunControl& control) const {
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        const ModelRun& run = *loaded;
+        if (!policy.weight_quantization.empty())
+            throw Error(fmt::format("policy '{}': weights = {} needs formats within binary64 (a policy with a "
+                                    "format wider than binary64 takes no weight quantization)",
+                                    policy.name, policy.weight_quantization));
+        const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
+        // Every node's formats checked before anything runs: an error names the node and the role.
+        const std::vector<const onnx::Node*> nodes = onnx::nodes_by_id(run.graph);
+        std::vector<onnx::WideNumerics> numerics;
+        for (std::size_t i = 0; i < nodes.size(); ++i) try {
+                numerics.emplace_back(precision.node(i), seed * 0x9E3779B97F4A7C15ULL + 4 * i);
+            } catch (const Error& e) {
+                throw Error(fmt::format("policy '{}', {}: {}", policy.name, nodes[i]->describe(), e.what()));
+            }
+        const onnx::WideRole storage = [&] {
+            try {
+                return onnx::WideRole(precision.storage(), seed);
+            } catch (const Error& e) {
+                throw Error(fmt::format("policy '{}', the storage role: {}", policy.name, e.what()));
+            }
+        }();
+        const auto stored = [&](double v) {
+            TruthNumber x = truth_number(53);
+            mpfr_set_d(x.backend().data(), v, MPFR_RNDN);
+            return storage.round(x);
+        };
+        // The initializers stay doubles (graph_evaluation converts them per node): a value rounded to
+        // the storage format from a double is one, but where the format reaches past binary64's range.
+        onnx::Values<double> constants;
+        for (const auto& [name, t] : run.graph.initializers) {
+            Tensor<double>& c = constants[name] = t;
+            if (!c.floating()) continue;
+            for (double& v : c.numbers) {
+                const TruthNumber x = stored(v);
+                v = mpfr_get_d(x.backend().data(), MPFR_RNDN);
+                if (mpfr_cmp_d(x.backend().data(), v) != 0 && !mpfr_nan_p(x.backend().data()))
+                    throw Error(fmt::format("onnx: initializer '{}' rounded to the storage format '{}' leaves "
+                                            "binary64's range",
+                                            name, precision.storage().format.name));
+            }
+        }
+        std::vector<Tensor<TruthNumber>> inputs;
+        for (const Tensor<double>& t : run.inputs) inputs.push_back(onnx::convert_numbers<TruthNumber>(t, stored));
+
+        const auto fill = [](TraceRegion& region, std::vector<TruthNumber> values) {
+            if (core::is_wider_than_binary64(region.format)) return region.set_wide_values(std::move(values));
+            region.values.resize(values.size());
+            for (std::size_t i = 0; i < values.size(); ++i)
+                region.values[i] = mpfr_get_d(values[i].backend().data(), MPFR_RNDN);  // exact: a narrow format's
+        };
+        NodeRegions<TruthNumber> regions(
+            run.graph,
+            [&](const onnx::Node& node, std::vector<TruthNumber> values) {
+                fill(trace.add_region("node", static_cast<int>(node.id), node_label(node),
+                                      precision.node(node.id).output.format),
+                     std::move(values));
+            },
+            [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int last_inside) {
+                TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id),
+                                                       decision_label(node), precision.node(node.id).output.format);
+                region.values.assign(decisions.begin(), decisions.end());
+                region.governed_kind = "node";
+                region.governed_first = static_cast<int>(node.id) + 1;
+                region.governed_last = last_inside;
+            },
+            true);
+        const std::function<onnx::WideNumerics(std::size_t)> numerics_for = [&](std::size_t i) { return numerics[i]; };
+        const onnx::NodeObserver<TruthNumber> observe = [&](std::size_t id,
+                                                            const std::vector<const Tensor<TruthNumber>*>& outputs) {
+            regions.node_ran(id, outputs);
+        };
+        const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
+        const onnx::Values<TruthNumber> results =
+            onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics_for, observe, &control, decide);
+        std::map<std::string, std::size_t> producer;
+        for (const onnx::Node& node : run.graph.nodes)
+            for (const std::string& output : node.outputs) producer[output] = node.id;
+        onnx::Values<double> nearest;
+        for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
+            const std::string& name = run.graph.outputs[o].name;
+            const Tensor<TruthNumber>& t = results.at(name);
+            const auto made_by = producer.find(name);
+            TraceRegion& region = trace.add_region(
+                "output", static_cast<int>(o), name,
+                made_by == producer.end() ? precision.storage().format : precision.node(made_by->second).output.format);
+            if (t.floating()) fill(region, t.numbers);
+            if (o == 0 && !run.labels.empty())
+                region.metrics.push_back(
+                    {metric::test_accuracy, accuracy(t, run.labels, [&](const TruthNumber& a, const TruthNumber& b) {
+                         return mpfr_less_p(a.backend().data(), b.backend().data()) != 0;
+                     })});
+            nearest[name] = onnx::convert_numbers<double>(
+                t, [](const TruthNumber& v) { return mpfr_get_d(v.backend().data(), MPFR_RNDN); });
+        }
+        save_outputs(p, run.graph, nearest, file_safe(policy.name));
+        hand_on_outputs(run.graph, nearest, policy.name);
+    }
 
     /// Each graph output to the caller's OnnxTensors::outputs, where it gave one.
     void hand_on_outputs(const Graph& graph, const onnx::Values<double>& results, const std::string& run) const {

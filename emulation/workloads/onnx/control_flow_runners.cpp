@@ -384,6 +384,8 @@ Outputs<Numerics> run_control_flow(GraphEvaluator<Numerics>& evaluator, const Op
 template Outputs<EmulatedNumerics> run_control_flow(GraphEvaluator<EmulatedNumerics>&,
                                                     const OperatorCall<EmulatedNumerics>&,
                                                     const GraphEvaluator<EmulatedNumerics>::Scope&, RunControl*);
+template Outputs<WideNumerics> run_control_flow(GraphEvaluator<WideNumerics>&, const OperatorCall<WideNumerics>&,
+                                                const GraphEvaluator<WideNumerics>::Scope&, RunControl*);
 template Outputs<TruthNumerics> run_control_flow(GraphEvaluator<TruthNumerics>&, const OperatorCall<TruthNumerics>&,
                                                  const GraphEvaluator<TruthNumerics>::Scope&, RunControl*);
 

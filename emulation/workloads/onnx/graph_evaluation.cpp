@@ -18,6 +18,8 @@ namespace {
 /// What one floating element of an evaluation costs: a double, or an MPFR number with its limbs.
 double number_bytes(const EmulatedNumerics&) { return sizeof(double); }
 double number_bytes(const TruthNumerics& numerics) { return core::mpfr_number_bytes(numerics.precision()); }
+/// A wide run's numbers are at most as wide as its constants' precision.
+double number_bytes(const WideNumerics& numerics) { return core::mpfr_number_bytes(numerics.precision()); }
 
 }  // namespace
 
@@ -96,6 +98,10 @@ template void check_inputs(const Graph&, std::vector<Tensor<TruthNumber>>&);
 template Values<double> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<double>>,
                                        const std::function<EmulatedNumerics(std::size_t)>&, const NodeObserver<double>&,
                                        RunControl*, const DecisionObserver&, std::uint64_t);
+template Values<TruthNumber> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<TruthNumber>>,
+                                            const std::function<WideNumerics(std::size_t)>&,
+                                            const NodeObserver<TruthNumber>&, RunControl*, const DecisionObserver&,
+                                            std::uint64_t);
 template Values<TruthNumber> evaluate_graph(const Graph&, const Values<double>&, std::vector<Tensor<TruthNumber>>,
                                             const std::function<TruthNumerics(std::size_t)>&,
                                             const NodeObserver<TruthNumber>&, RunControl*, const DecisionObserver&,

@@ -210,6 +210,7 @@ auto GraphEvaluator<Numerics>::constants_of(const Graph& graph, const Node& owne
 }
 
 template class GraphEvaluator<EmulatedNumerics>;
+template class GraphEvaluator<WideNumerics>;
 template class GraphEvaluator<TruthNumerics>;
 
 }  // namespace floatscope::emu::onnx

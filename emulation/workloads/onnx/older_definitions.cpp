@@ -239,6 +239,8 @@ Outputs<Numerics> run_older_definition(const OperatorCall<Numerics>& call, const
 
 template Outputs<EmulatedNumerics> run_older_definition(const OperatorCall<EmulatedNumerics>&, const Definition&,
                                                         const Kernel<EmulatedNumerics>&);
+template Outputs<WideNumerics> run_older_definition(const OperatorCall<WideNumerics>&, const Definition&,
+                                                    const Kernel<WideNumerics>&);
 template Outputs<TruthNumerics> run_older_definition(const OperatorCall<TruthNumerics>&, const Definition&,
                                                      const Kernel<TruthNumerics>&);
 

@@ -106,6 +106,10 @@ Outputs<EmulatedNumerics> OperatorTable::run(const OperatorCall<EmulatedNumerics
     return run_definition(call, &Entry::emulated);
 }
 
+Outputs<WideNumerics> OperatorTable::run(const OperatorCall<WideNumerics>& call) const {
+    return run_definition(call, &Entry::wide);
+}
+
 Outputs<TruthNumerics> OperatorTable::run(const OperatorCall<TruthNumerics>& call) const {
     return run_definition(call, &Entry::truth);
 }

@@ -14,6 +14,7 @@
 #include "emulation/workloads/onnx/numerics.hpp"
 #include "emulation/workloads/onnx/operator_versions.hpp"
 #include "emulation/workloads/onnx/tensor.hpp"
+#include "emulation/workloads/onnx/wide_numerics.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -54,11 +55,12 @@ class OperatorTable {
 public:
     /// Registers `op_type` with an operator written as a generic callable
     /// (`[](const auto& call) { ... return outputs; }`) for the newest definition operator_versions()
-    /// lists, instantiated for both evaluations. An operator of Reads::Tensors is not called with a
+    /// lists, instantiated for the three numerics (emulated on doubles, emulated in wide formats, the truth). An operator of Reads::Tensors is not called with a
     /// sequence or an optional: run throws naming the node and the input.
     template <class Operator>
     void add(std::string op_type, Operator op, Reads reads = Reads::Tensors) {
-        entries_[std::move(op_type)] = {Kernel<EmulatedNumerics>(op), Kernel<TruthNumerics>(op), reads};
+        entries_[std::move(op_type)] = {Kernel<EmulatedNumerics>(op), Kernel<WideNumerics>(op),
+                                        Kernel<TruthNumerics>(op), reads};
     }
 
     /// Why FloatScope does not evaluate `node` in the ai.onnx `opset` ("FloatScope does not evaluate
@@ -68,6 +70,7 @@ public:
     /// it; throws Unsupported naming the node, its op, the definition's version and why, when
     /// unsupported_reason gives one.
     Outputs<EmulatedNumerics> run(const OperatorCall<EmulatedNumerics>& call) const;
+    Outputs<WideNumerics> run(const OperatorCall<WideNumerics>& call) const;
     Outputs<TruthNumerics> run(const OperatorCall<TruthNumerics>& call) const;
     /// Throws as run would for a node it cannot evaluate.
     void check(const Node& node, int opset) const;
@@ -77,6 +80,7 @@ public:
 private:
     struct Entry {
         Kernel<EmulatedNumerics> emulated;
+        Kernel<WideNumerics> wide;
         Kernel<TruthNumerics> truth;
         Reads reads = Reads::Tensors;
     };

@@ -16,6 +16,10 @@ TruthNumber decimal_constant(const TruthNumerics& numerics, const char* digits) 
     return r;
 }
 
+TruthNumber decimal_constant(const WideNumerics& numerics, const char* digits) {
+    return decimal_constant(TruthNumerics(numerics.precision()), digits);
+}
+
 double sqrt_two_over_pi(const EmulatedNumerics&) { return std::sqrt(2 / M_PI); }
 
 TruthNumber sqrt_two_over_pi(const TruthNumerics& numerics) {
@@ -26,5 +30,7 @@ TruthNumber sqrt_two_over_pi(const TruthNumerics& numerics) {
     mpfr_sqrt(x, x, MPFR_RNDN);
     return r;
 }
+
+TruthNumber sqrt_two_over_pi(const WideNumerics& numerics) { return sqrt_two_over_pi(TruthNumerics(numerics.precision())); }
 
 }  // namespace floatscope::emu::onnx

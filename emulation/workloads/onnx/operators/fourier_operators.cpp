@@ -75,6 +75,12 @@ std::pair<TruthNumber, TruthNumber> octant_cos_sin(const TruthNumerics& m, const
     return {m.apply(Function::Cos, angle), m.apply(Function::Sin, angle)};
 }
 
+/// A wide run's: the truth's at its constants' precision, rounded once to the compute format.
+std::pair<TruthNumber, TruthNumber> octant_cos_sin(const WideNumerics& m, const OctantAngle& a) {
+    const auto [cos, sin] = octant_cos_sin(TruthNumerics(m.precision()), a);
+    return {m.operand(cos), m.operand(sin)};
+}
+
 /// The transform's frequency bins k = 0 .. bins - 1 of every signal: row 2 k + p holds part p (0
 /// real, 1 imaginary) of bin k, each signal a column, as the node's matmul gives them; an inverse
 /// transform divided by N.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "emulation/workloads/onnx/numerics.hpp"
+#include "emulation/workloads/onnx/wide_numerics.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -14,6 +15,11 @@ inline EmulatedNumerics coordinate_numerics(const EmulatedNumerics& n) {
     NodeFormats formats = n.formats();
     formats.compute = formats.accumulate;
     return EmulatedNumerics(formats, 0);
+}
+inline WideNumerics coordinate_numerics(const WideNumerics& n) {
+    NodeFormats formats = n.formats();
+    formats.compute = formats.accumulate;
+    return WideNumerics(formats, 0);
 }
 inline const TruthNumerics& coordinate_numerics(const TruthNumerics& n) { return n; }
 
