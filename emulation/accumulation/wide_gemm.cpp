@@ -193,7 +193,10 @@ std::vector<WideBits> accumulator_operands(const OperandQuantization& operand, c
 
 /// The double of an exact value, or false when it is not one.
 bool exact_double(const WideValue& v, double& out) {
-    if (v.kind == WideValue::Kind::Finite && mpz_sizeinbase(v.significand.get_mpz_t(), 2) > 53) return false;
+    // The significand's bits from its leading to its last nonzero one (MPFR's carry trailing zeros).
+    if (v.kind == WideValue::Kind::Finite &&
+        mpz_sizeinbase(v.significand.get_mpz_t(), 2) - mpz_scan1(v.significand.get_mpz_t(), 0) > 53)
+        return false;
     thread_local core::MpfrNumber x(64);  // holds every value of at most 53 bits
     v.to_mpfr(x.get());
     out = mpfr_get_d(x.get(), MPFR_RNDN);
