@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -11,11 +12,13 @@
 #include "core/memory_budget.hpp"
 #include "core/round_array.hpp"
 #include "core/stochastic_source.hpp"
-#include "emulation/accumulation/binary128_accumulation.hpp"
+#include "core/wide_format.hpp"
+#include "core/wide_rounding.hpp"
 #include "emulation/accumulation/error_bounds.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/split_k.hpp"
+#include "emulation/accumulation/wide_gemm.hpp"
 #include "emulation/quantize/block_scaled_operands.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/simulation/operand_range.hpp"
@@ -101,18 +104,63 @@ Operands drawn_operands(const Parameters& parameters, const std::vector<std::siz
     return o;
 }
 
-/// C for one k with a binary128 output (rne, validate): the accumulator's values themselves,
-/// kept exactly in the region and measured so (TraceRegion::wide_values).
-void keep_binary128_product(const AccumulationModel& model, const Operands& operands, std::size_t k,
-                            TraceRegion& region) {
-    validate(model);  // binary128 with rne, no epilogue: what matrix_product's kernels check for theirs
-    std::vector<__float128> c(operands.m * operands.n);
-    binary128_gemm_exact(model, operands.a_columns(k).data(), operands.b_rows(k).data(), c.data(), operands.m, k,
-                         operands.n);
+/// The drawn operands rounded to a storage format wider than binary64 whose values are not all
+/// doubles (e5m200), exactly; wide_gemm rounds them to the compute format.
+struct WideOperands {
+    std::size_t m = 0, n = 0, k_max = 0;
+    std::vector<core::WideValue> a, b;
+
+    WideOperands(const Operands& operands, const core::FormatRounding& storage, core::StochasticSource& random)
+        : m(operands.m), n(operands.n), k_max(operands.k_max), a(stored(operands.a, storage, random)),
+          b(stored(operands.b, storage, random)) {}
+
+    std::vector<core::WideValue> a_columns(std::size_t k) const {
+        std::vector<core::WideValue> out;
+        out.reserve(m * k);
+        for (std::size_t i = 0; i < m; ++i)
+            out.insert(out.end(), a.begin() + static_cast<std::ptrdiff_t>(i * k_max),
+                       a.begin() + static_cast<std::ptrdiff_t>(i * k_max + k));
+        return out;
+    }
+    std::vector<core::WideValue> b_rows(std::size_t k) const {
+        return {b.begin(), b.begin() + static_cast<std::ptrdiff_t>(k * n)};
+    }
+
+private:
+    static std::vector<core::WideValue> stored(const std::vector<double>& values, const core::FormatRounding& storage,
+                                               core::StochasticSource& random) {
+        std::vector<core::WideValue> out;
+        out.reserve(values.size());
+        auto exact = [](double x) { return core::WideValue::from_exact(core::ExactValue::from_double(x)); };
+        const core::WideRounder rounder(storage.format, {storage.mode, core::Tininess::AfterRounding, &random});
+        for (const double x : values)
+            out.push_back(core::decode_wide_bits(storage.format, rounder(exact(x)).bits).value);
+        return out;
+    }
+};
+
+/// C's entries into the region: exactly (TraceRegion::wide_values) for a format wider than binary64,
+/// as doubles (which hold them) otherwise. Returns whether every entry lies below the format's
+/// largest finite magnitude (the error bounds hold there).
+bool record_wide_entries(const std::vector<core::WideValue>& c, const core::FormatSpec& format, TraceRegion& region) {
+    const core::WideGeometry geometry = core::wide_geometry(format);
+    TruthNumber largest = truth_number(geometry.precision);
+    core::decode_wide_bits(format, geometry.max_finite_magnitude).value.to_mpfr(largest.backend().data());
     std::vector<TruthNumber> exact;
     exact.reserve(c.size());
-    for (const __float128 x : c) binary128_to_mpfr(x, exact.emplace_back(truth_number(113)).backend().data());
-    region.set_wide_values(std::move(exact));
+    bool in_range = true;
+    for (const core::WideValue& v : c) {
+        mpfr_ptr x = exact.emplace_back(truth_number(geometry.precision)).backend().data();
+        v.to_mpfr(x);  // exact
+        in_range = in_range && !mpfr_nan_p(x) && mpfr_cmpabs(x, largest.backend().data()) < 0;
+    }
+    if (core::is_wider_than_binary64(format)) {
+        region.set_wide_values(std::move(exact));
+    } else {
+        region.values.clear();
+        for (const TruthNumber& x : exact) region.values.push_back(mpfr_get_d(x.backend().data(), MPFR_RNDN));
+    }
+    return in_range;
 }
 
 class GemmError final : public Workload {
@@ -136,7 +184,10 @@ public:
                "(uniform) inputs reach it: a low-precision accumulator stagnates once the terms fall below "
                "half its spacing near the sum. Inputs of any format up to fp64 are multiplied exactly (106-bit "
                "products for fp64) and rounded as the model says; an fp64 accumulator with rne runs "
-               "natively. split-k=S computes C as S partial products over consecutive slices of k (whole "
+               "natively. Formats wider than binary64 (binary128, binary256, eXmY up to e30m1024, the wide "
+               "P3109 formats) take every role: each step one operation of the wide format, bit-exact "
+               "(binary128 with rne on GCC's __float128), the accumulator holding the compute format's "
+               "values, and a wide output's entries kept and measured exactly. split-k=S computes C as S partial products over consecutive slices of k (whole "
                "instructions of a preset), each from 0, added in k order in the accumulator format (a tensor "
                "core's D format) and rounded once to the output, as a split-K GEMM library does; the "
                "results then differ from one S to another (docs/tensor-cores.md).";
@@ -231,43 +282,63 @@ public:
         check(parameters);
         const std::vector<std::size_t> ks = parse_k_list(parameters.text("k"));
         const Operands exact = drawn_operands(parameters, ks);
-        Operands operands = exact;
         core::StochasticSource random(rounding_seed(static_cast<std::uint64_t>(parameters.integer("seed"))));
         const core::FormatRounding& storage = policy.at(Role::Storage);
-        core::round_array(storage.format, storage.mode, operands.a, operands.a, &random);
-        core::round_array(storage.format, storage.mode, operands.b, operands.b, &random);
         const AccumulationModel model = policy.matmul_model();
         const auto split = static_cast<std::size_t>(parameters.integer("split-k"));
-        const double storage_u = storage_roundoff(storage);  // the operands are doubles
         const core::FormatSpec& delivered = delivered_rounding(model).format;
-        const bool wide = core::is_wider_than_binary64(delivered);  // binary128 (validate)
+        // A format wider than binary64 anywhere: operands kept exactly, every step in the wide arithmetic.
+        const bool wide = is_wide_model(model) || core::is_wider_than_binary64(storage.format);
+        if (wide) validate_wide(model);
         if (wide && split > 1)
-            throw Error(
-                fmt::format("parameter 'split-k': {} with the output '{}'; a binary128 output keeps one "
-                            "product's accumulator, give split-k=1",
-                            split, delivered.name));
-        const double largest = wide ? INFINITY : core::format_properties(delivered).max_finite;
+            throw Error(fmt::format("parameter 'split-k': {} with formats wider than binary64 (policy '{}'); give "
+                                    "split-k=1",
+                                    split, policy.describe()));
+        Operands operands = exact;
+        const bool wide_storage = core::is_wider_than_binary64(storage.format);
+        if (!wide_storage) {
+            core::round_array(storage.format, storage.mode, operands.a, operands.a, &random);
+            core::round_array(storage.format, storage.mode, operands.b, operands.b, &random);
+        }
+        // Operands kept exactly where the storage format's values are not all doubles.
+        std::optional<WideOperands> wide_operands;
+        if (wide_storage && storage_roundoff(storage) != 0) wide_operands.emplace(operands, storage, random);
+        // The operands' range in their format, where they are doubles.
+        const bool narrow_operands = !wide_storage && !core::is_wider_than_binary64(model.x.rounding.format) &&
+                                     !core::is_wider_than_binary64(model.y.rounding.format);
+        const double storage_u = storage_roundoff(storage);  // the drawn operands are doubles
         for (std::size_t j = 0; j < ks.size(); ++j) {
             const std::size_t k = ks[j];
             TraceRegion& region = trace.add_region("k", static_cast<int>(j), fmt::format("k = {}", k), delivered);
-            region.values.resize(operands.m * operands.n);
-            if (wide)
-                keep_binary128_product(model, operands, k, region);
-            else if (split > 1)
-                split_k_matrix_product(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k,
-                                       operands.n, split);
-            else
-                matrix_product(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k,
-                               operands.n);
-            region.metrics.push_back({metric::k, static_cast<double>(k)});
-            region.operands = matmul_operand_range(model, delivered);
-            if (region.operands) region.operands->add_matmul_operands(model, operands.a_columns(k), operands.b_rows(k));
-            const ErrorBounds bounds = dot_error_bounds(model, static_cast<double>(k), storage.format, storage_u);
-            const double conditioning = normwise_conditioning(exact, k);
             // The bounds hold where nothing overflowed (Higham 2002, 2.1): beside a result that came
             // out NaN, infinite or at the format's largest value, a drawn bound would be no bound.
-            const bool in_range = std::all_of(region.values.begin(), region.values.end(),
-                                              [largest](double v) { return std::fabs(v) < largest; });
+            bool in_range = true;
+            if (wide) {
+                in_range = record_wide_entries(
+                    wide_operands ? wide_gemm(model, wide_operands->a_columns(k), wide_operands->b_rows(k), operands.m,
+                                              k, operands.n)
+                                  : wide_gemm(model, operands.a_columns(k), operands.b_rows(k), operands.m, k, operands.n),
+                    delivered, region);
+            } else {
+                region.values.resize(operands.m * operands.n);
+                if (split > 1)
+                    split_k_matrix_product(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m,
+                                           k, operands.n, split);
+                else
+                    matrix_product(model, operands.a_columns(k), operands.b_rows(k), region.values, operands.m, k,
+                                   operands.n);
+                const double largest = core::format_properties(delivered).max_finite;
+                in_range = std::all_of(region.values.begin(), region.values.end(),
+                                       [largest](double v) { return std::fabs(v) < largest; });
+            }
+            if (narrow_operands) {
+                region.operands = matmul_operand_range(model, delivered);
+                if (region.operands)
+                    region.operands->add_matmul_operands(model, operands.a_columns(k), operands.b_rows(k));
+            }
+            region.metrics.push_back({metric::k, static_cast<double>(k)});
+            const ErrorBounds bounds = dot_error_bounds(model, static_cast<double>(k), storage.format, storage_u);
+            const double conditioning = normwise_conditioning(exact, k);
             // Split-K adds a reduction the bounds do not count, and block scaling (its MX clamping) an
             // operand error they do not model: none are drawn for either.
             const bool bounded = split == 1 && model.order != AccumulationOrder::BlockScaledFma;

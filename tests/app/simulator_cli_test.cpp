@@ -485,7 +485,7 @@ TEST_CASE("fp64 policies run gemm, mlp-forward and three-precision refinement, f
 
     for (const std::vector<std::string>& refused :
          {std::vector<std::string>{"run", "gemm", "--policy", "fp64; accumulate=nf4"},
-          {"run", "gemm", "--formats", "binary128"},  // gemm takes a binary128 accumulator and output, not inputs
+          {"run", "gemm", "--policy", "binary128; accumulate=fp32"},  // fp32 does not hold binary128's operands
           {"run", "iterative-refinement", "--policy", "fp64; accumulate=binary128@rna"},
           {"run", "mlp-forward", "--policy", "fp64; compute=binary128"}}) {
         const CliResult r = run_cli(refused);

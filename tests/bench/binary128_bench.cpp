@@ -12,7 +12,9 @@
 #include "emulation/accumulation/dot.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/simulation/workload.hpp"
+#include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/registry.hpp"
+#include "emulation/workloads/sum_adders.hpp"
 
 namespace {
 
@@ -106,6 +108,49 @@ void emulated_gemm_binary128_output(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * side * side * side));
 }
 
+/// The sum workload's adder alone (sum_adders.hpp): the same additions as native_sum, each with
+/// its IEEE flags found and counted.
+void adder_sum(benchmark::State& state) {
+    const std::vector<double>& x = normal_values(sum_length, 0);
+    const std::vector<Quad> terms(x.begin(), x.end());
+    const floatscope::emu::QuadAdder adder({floatscope::core::parse_format("binary128"), {}});
+    for (auto _ : state) {
+        floatscope::emu::OperationCounters counters;
+        Quad s = 0;
+        for (const Quad t : terms) s = adder.add(s, t, counters);
+        benchmark::DoNotOptimize(static_cast<double>(s));
+        benchmark::DoNotOptimize(counters.inexact);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * sum_length));
+}
+
+/// What the sum workload does besides adding: drawing its standard normal terms, as it draws them.
+void sum_terms_drawn(benchmark::State& state) {
+    for (auto _ : state) {
+        std::mt19937_64 rng(1);
+        benchmark::DoNotOptimize(
+            floatscope::emu::draw_many(floatscope::emu::parse_distribution("normal"), sum_length, rng).data());
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * sum_length));
+}
+
+/// The gemm workload (emulation/workloads/gemm.cpp) under a policy: m = n = k = state.range(0),
+/// operands drawn and rounded by the workload, C kept exactly in its region (no ground truth).
+void workload_gemm(benchmark::State& state, const char* policy) {
+    const auto& workload = floatscope::emu::find_workload("gemm");
+    const std::string side_text = std::to_string(state.range(0));
+    const floatscope::emu::Parameters parameters = floatscope::emu::Parameters::parse(
+        workload.parameters(), {"m=" + side_text, "n=" + side_text, "k=" + side_text, "distribution=normal"});
+    const floatscope::emu::PrecisionPolicy parsed = floatscope::emu::parse_policy(policy);
+    floatscope::emu::RunControl control;
+    for (auto _ : state) {
+        floatscope::emu::Trace trace;
+        workload.run(parameters, parsed, trace, control);
+        benchmark::DoNotOptimize(trace.regions().back().values.data());
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0) * state.range(0) * state.range(0));
+}
+
 /// The sum workload (emulation/workloads/sum.cpp) under a policy, with its counters and regions:
 /// state.range(0) standard normal terms, drawn by the workload inside the timing.
 void workload_sum(benchmark::State& state, const char* policy) {
@@ -126,6 +171,8 @@ void workload_sum(benchmark::State& state, const char* policy) {
 
 BENCHMARK(native_sum)->Unit(benchmark::kMillisecond);
 BENCHMARK(emulated_sum)->Unit(benchmark::kMillisecond);
+BENCHMARK(adder_sum)->Unit(benchmark::kMillisecond);
+BENCHMARK(sum_terms_drawn)->Unit(benchmark::kMillisecond);
 // fp64 terms in a binary128 accumulator with rne (__float128 with its flags), all roles binary128
 // (the terms converted through the wide rounding), and binary256 (patterns through WideArithmetic).
 // fp64 throughout: the workload's cost around its additions (drawing the terms, the bounds).
@@ -138,5 +185,10 @@ BENCHMARK_CAPTURE(workload_sum, binary256, "binary256")->Arg(100'000)->Unit(benc
 BENCHMARK(native_gemm)->Unit(benchmark::kMillisecond);
 BENCHMARK(emulated_gemm)->Unit(benchmark::kMillisecond);
 BENCHMARK(emulated_gemm_binary128_output)->Unit(benchmark::kMillisecond);
+// Every role binary128 (rne: __float128 over the doubles), binary128 rounding toward zero and
+// binary256 (emu::WideArithmetic, patterns of limbs) on a smaller product.
+BENCHMARK_CAPTURE(workload_gemm, binary128, "binary128")->Arg(side)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(workload_gemm, binary128_rtz, "binary128@rtz")->Arg(32)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(workload_gemm, binary256, "binary256")->Arg(32)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
