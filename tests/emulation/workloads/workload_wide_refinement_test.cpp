@@ -100,6 +100,14 @@ TEST_CASE("binary128 working precision: a binary256 residual reaches u, a binary
     CHECK(two_error > kappa * u / 100);
     CHECK(two_error < 10 * kappa * u);
     CHECK(metric(two.regions().back(), "forward_error") == Approx(two_error).epsilon(1e-6));
+    // fp16 factors (kappa u_f = 0.5 at 10^3) converge too, slowly: about a bit a step.
+    const std::vector<std::string> fp16_assignments = {"n=50", "kappa=1e3", "seed=4", "max-iterations=60"};
+    const System fp16_system = generated(50, 1e3, 4);
+    const std::vector<TruthNumber> fp16_solution =
+        floatscope::emu::mpfr_solve(fp16_system.a, fp16_system.b, 50, 600);
+    const Trace fp16 = run_refinement("binary128; compute=fp16; accumulate=binary256", fp16_assignments);
+    CHECK(forward_error(fp16.regions().back(), fp16_solution) <= 10 * u);
+    CHECK(metric(fp16.regions().back(), "stop_reason") == 2);  // the correction test: converged
 }
 
 TEST_CASE("fp64 working and a binary128 residual reach 10 u at kappa = 10^4 where fp16 factors cannot",
