@@ -6,12 +6,15 @@
 
 #include <fmt/format.h>
 
+#include "core/format_width.hpp"
 #include "core/memory_budget.hpp"
 #include "emulation/accumulation/exact_weight_gemm.hpp"
+#include "emulation/arithmetic/operation_counters.hpp"
 #include "emulation/simulation/operand_range.hpp"
 #include "emulation/workloads/data/seeded_random.hpp"
 #include "emulation/workloads/nn/dense_layer.hpp"
 #include "emulation/workloads/nn/layer_norm.hpp"
+#include "emulation/workloads/nn/wide_dense_layer.hpp"
 #include "emulation/workloads/registry.hpp"
 
 namespace floatscope::emu {
@@ -126,6 +129,8 @@ public:
         const MlpForwardNetwork net = mlp_forward_network(parameters);
         const int depth = static_cast<int>(net.weights.size());
         const auto seed = static_cast<std::uint64_t>(parameters.integer("seed"));
+        for (int layer = 0; layer < depth; ++layer)
+            if (needs_wide_layer(policy, layer, depth)) return run_wide(net, policy, seed, trace, control);
         Matrix x = net.input;
         ElementwiseArithmetic(policy.at(Role::Storage, 0, depth)).round(x.values, x.values);
         for (int layer = 0; layer < depth; ++layer) {
@@ -143,6 +148,43 @@ public:
             region.operands = matmul_operand_range(precision.matmul, precision.output.format());
             if (region.operands) region.operands->add_matmul_operands(precision.matmul, x.values, w.values);
             x = std::move(h);
+            control.checkpoint(static_cast<double>(layer + 1) / depth, fmt::format("layer {} of {}", layer + 1, depth));
+        }
+    }
+
+    /// Every layer on the wide path (wide_dense_layer.hpp), once any layer has a role wider than
+    /// binary64: the activations pass between layers as exact values.
+    static void run_wide(const MlpForwardNetwork& net, const PrecisionPolicy& policy, std::uint64_t seed,
+                         Trace& trace, RunControl& control) {
+        const int depth = static_cast<int>(net.weights.size());
+        const std::size_t batch = net.input.rows;
+        std::vector<core::WideValue> x;
+        {
+            core::StochasticSource random(0);
+            const WideFormatArithmetic storage(policy.at(Role::Storage, 0, depth), &random);
+            for (const double v : net.input.values) x.push_back(storage.value(storage.round(v)));
+        }
+        for (int layer = 0; layer < depth; ++layer) {
+            const auto l = static_cast<std::size_t>(layer);
+            WideLayerPrecision precision(policy, layer, depth, seed);
+            TraceRegion& region = trace.add_region("layer", layer, layer_label(layer, net), precision.output.format());
+            std::vector<core::WideBits> y;
+            {
+                CountingScope counting(region.counters);
+                y = wide_dense_layer(precision, x, batch, net.weights[l].values, net.biases[l], net.activation,
+                                     net.layer_norm);
+            }
+            x.clear();
+            for (const core::WideBits& v : y) x.push_back(precision.output.value(v));
+            if (core::is_wider_than_binary64(precision.output.format())) {
+                std::vector<TruthNumber> exact;
+                exact.reserve(y.size());
+                for (const core::WideBits& v : y) exact.push_back(precision.output.exact(v));
+                region.set_wide_values(std::move(exact));
+            } else {
+                region.values.reserve(y.size());
+                for (const core::WideBits& v : y) region.values.push_back(precision.output.nearest_double(v));
+            }
             control.checkpoint(static_cast<double>(layer + 1) / depth, fmt::format("layer {} of {}", layer + 1, depth));
         }
     }

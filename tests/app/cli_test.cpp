@@ -304,7 +304,7 @@ TEST_CASE("formats wider than binary64 go through MPFR with the same commands an
 
     // sum takes them in every role; what does not take wide formats says so, and where they work.
     CHECK(run_cli({"run", "sum", "--formats", "binary128", "--set", "n=100"}).exit_code == 0);
-    const CliResult run = run_cli({"run", "mlp-forward", "--formats", "binary128"});
+    const CliResult run = run_cli({"run", "train-mlp", "--formats", "binary128"});
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.err, Catch::Contains("'binary128' is wider than binary64: show, encode, decode, convert and eval"));
     const CliResult wrong_width = run_cli({"decode", "-f", "binary128", "1" + std::string(32, '0')});

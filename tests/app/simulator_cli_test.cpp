@@ -486,8 +486,8 @@ TEST_CASE("fp64 policies run gemm, mlp-forward and three-precision refinement, f
     for (const std::vector<std::string>& refused :
          {std::vector<std::string>{"run", "gemm", "--policy", "fp64; accumulate=nf4"},
           {"run", "gemm", "--policy", "binary128; accumulate=fp32"},  // fp32 does not hold binary128's operands
-          {"run", "iterative-refinement", "--policy", "fp64; accumulate=binary128@rna"},
-          {"run", "mlp-forward", "--policy", "fp64; compute=binary128"}}) {
+          {"run", "iterative-refinement", "--policy", "binary128; accumulate=fp64"},
+          {"run", "mlp-forward", "--policy", "binary128; accumulate=fp32"}}) {
         const CliResult r = run_cli(refused);
         INFO(refused[1] << " " << refused[3] << ": " << r.err);
         CHECK(r.exit_code == 2);

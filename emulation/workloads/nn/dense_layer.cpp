@@ -8,11 +8,6 @@ namespace floatscope::emu {
 
 namespace {
 
-/// Seeds of the layer's roundings, distinct per layer and role.
-std::uint64_t layer_seed(std::uint64_t seed, int layer, int role) {
-    return (seed * 0x9E3779B97F4A7C15ULL) ^ (static_cast<std::uint64_t>(layer) << 8) ^ static_cast<std::uint64_t>(role);
-}
-
 /// Rounds the operand itself when its rounding is stochastic; returns the matrix gemm should read.
 const Matrix& stochastic_operand(OperandQuantization& q, const Matrix& m, Matrix& rounded,
                                  core::StochasticSource& random) {
@@ -28,6 +23,10 @@ const Matrix& stochastic_operand(OperandQuantization& q, const Matrix& m, Matrix
 }
 
 }  // namespace
+
+std::uint64_t layer_seed(std::uint64_t seed, int layer, int role) {
+    return (seed * 0x9E3779B97F4A7C15ULL) ^ (static_cast<std::uint64_t>(layer) << 8) ^ static_cast<std::uint64_t>(role);
+}
 
 LayerPrecision::LayerPrecision(const PrecisionPolicy& policy, int layer, int layer_count, std::uint64_t seed)
     : matmul(policy.matmul_model(layer, layer_count)),

@@ -12,6 +12,10 @@
 
 namespace floatscope::emu {
 
+/// The seed of `layer`'s stochastic roundings in `role` (0 storage, 1 compute, 2 accumulate, 3
+/// output, 4 the matrix products' operands), distinct per layer and role.
+std::uint64_t layer_seed(std::uint64_t seed, int layer, int role);
+
 /// What one layer of a network computes in, read once from the policy.
 struct LayerPrecision {
     /// The roles of `layer` of `layer_count`; `seed` seeds the stochastic roundings of the layer.

@@ -282,19 +282,3 @@ TEST_CASE("a binary128 residual is the fma chain rounded in binary128 (GCC's __f
         CHECK(metric(region, "residual_norm") == norm);
     }
 }
-
-TEST_CASE("a residual format wider than binary64 is refused where MPFR cannot round it as the format does",
-          "[workload][refinement]") {
-    CHECK_THROWS_WITH(run_refinement("fp64; compute=fp16; accumulate=e11m100", {"n=4"}),
-                      Catch::Contains("at least 13 exponent bits") && Catch::Contains("e11m100"));
-    CHECK_THROWS_WITH(run_refinement("fp64; compute=fp16; accumulate=binary128@rna", {"n=4"}),
-                      Catch::Contains("rne, rtz, rup or rdn"));
-    // The other roles, and the other workloads, still refuse a wide format, naming it.
-    CHECK_THROWS_WITH(run_refinement("fp64; compute=binary128", {"n=4"}),
-                      Catch::Contains("'binary128' is wider than binary64"));
-    const floatscope::emu::Workload& mlp = find_workload("mlp-forward");
-    Trace trace;
-    RunControl control;
-    CHECK_THROWS_WITH(mlp.run(Parameters::parse(mlp.parameters(), {}), parse_policy("binary128"), trace, control),
-                      Catch::Contains("'binary128' is wider than binary64"));
-}
