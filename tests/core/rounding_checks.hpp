@@ -96,6 +96,25 @@ private:
         CHECK((agreement).failed() == 0); \
     } while (false)
 
+/// Where a format's test inputs lie.
+struct Reach {
+    int low_binade, high_binade;  ///< log2 range the random inputs cover
+    int fraction_bits;  ///< significand bits that make ties and exact values
+    bool mostly_positive;
+};
+
+inline Reach reach_of(const FormatSpec& spec) {
+    switch (spec.kind) {
+        case FormatKind::Binary:
+            return {1 - spec.bias - spec.mantissa_bits - 4, std::ilogb(ref_max_finite(spec)) + 3,
+                    spec.mantissa_bits + 1, false};
+        case FormatKind::ExponentScale: return {-spec.bias - 4, std::ilogb(ref_max_finite(spec)) + 3, 2, true};
+        case FormatKind::Integer: return {-4, spec.integer_bits + 2, 3, false};
+        case FormatKind::Lookup: return {-10, 1, 3, false};
+    }
+    return {};
+}
+
 inline core::Rounded round_text(const std::string& format, const std::string& text,
                                 RoundingMode mode = RoundingMode::NearestEven) {
     return core::round_to_format(core::parse_format(format), core::parse_exact_value(text),

@@ -31,24 +31,6 @@ namespace {
 
 // ---- inputs ------------------------------------------------------------------------------------
 
-struct Reach {
-    int low_binade, high_binade;  ///< log2 range the random inputs cover
-    int fraction_bits;  ///< significand bits that make ties and exact values
-    bool mostly_positive;
-};
-
-Reach reach_of(const FormatSpec& spec) {
-    switch (spec.kind) {
-        case FormatKind::Binary:
-            return {1 - spec.bias - spec.mantissa_bits - 4, std::ilogb(ref_max_finite(spec)) + 3,
-                    spec.mantissa_bits + 1, false};
-        case FormatKind::ExponentScale: return {-spec.bias - 4, std::ilogb(ref_max_finite(spec)) + 3, 2, true};
-        case FormatKind::Integer: return {-4, spec.integer_bits + 2, 3, false};
-        case FormatKind::Lookup: return {-10, 1, 3, false};
-    }
-    return {};
-}
-
 /// Random doubles over the format's whole range and beyond; a quarter with few significant bits
 /// (exact values and ties), one in fifty any double at all.
 std::vector<double> random_inputs(const FormatSpec& spec, std::size_t count, std::uint64_t seed) {
