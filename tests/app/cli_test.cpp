@@ -333,11 +333,11 @@ TEST_CASE("P3109 formats beyond binary64 go through the wide path in show, encod
     CHECK_THAT(run_cli({"show", "1e300", "-f", "binary16p1se"}).out, Catch::Contains("0|100001111100100"));
     CHECK(run_cli({"convert", "--from", "binary16p1se", "--to", "fp64"}, "4000\n7000\n").out ==
           "3FF0000000000000 00\n7FF0000000000000 05\n");
-    // sum and gemm take it; mlp-forward does not yet.
+    // sum, gemm and mlp-forward take it; train-mlp does not.
     const CliResult gemm = run_cli({"run", "gemm", "--formats", "binary16p1se", "--set", "k=16", "--set", "m=2"});
     CHECK(gemm.exit_code == 0);
     CHECK_THAT(gemm.out, Catch::Contains("binary16p1se"));
-    const CliResult run = run_cli({"run", "mlp-forward", "--formats", "binary16p1se"});
+    const CliResult run = run_cli({"run", "train-mlp", "--formats", "binary16p1se"});
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.err, Catch::Contains("'binary16p1se' is wider than binary64"));
 }
