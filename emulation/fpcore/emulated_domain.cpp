@@ -9,21 +9,12 @@
 #include "core/error.hpp"
 #include "core/mpfr_number.hpp"
 #include "emulation/fpcore/exact_number.hpp"
+#include "emulation/fpcore/basic_arithmetic.hpp"
 #include "emulation/fpcore/mpfr_functions.hpp"
 
 namespace floatscope::emu::fpcore {
 
 namespace {
-
-mpfr_rnd_t to_mpfr(core::RoundingMode mode) {
-    switch (mode) {
-        case core::RoundingMode::TowardZero: return MPFR_RNDZ;
-        case core::RoundingMode::Upward: return MPFR_RNDU;
-        case core::RoundingMode::Downward: return MPFR_RNDD;
-        case core::RoundingMode::NearestAway: return MPFR_RNDNA;
-        default: return MPFR_RNDN;
-    }
-}
 
 /// MPFR scratch numbers of one thread: operands hold doubles exactly, results 64 or 256 bits.
 struct Scratch {
@@ -34,21 +25,6 @@ struct Scratch {
 Scratch& scratch() {
     thread_local Scratch s;
     return s;
-}
-
-bool is_arithmetic(Op op) {
-    return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div || op == Op::Sqrt || op == Op::Fma;
-}
-
-Operation to_operation(Op op) {
-    switch (op) {
-        case Op::Add: return Operation::Add;
-        case Op::Sub: return Operation::Sub;
-        case Op::Mul: return Operation::Mul;
-        case Op::Div: return Operation::Div;
-        case Op::Sqrt: return Operation::Sqrt;
-        default: return Operation::Fma;
-    }
 }
 
 }  // namespace
@@ -110,7 +86,7 @@ double EmulatedDomain::round_exact(int context, const core::ExactValue& x) {
         // Integers: round to an integral value under the context's rounding (exact below 2^64).
         mpfr_ptr r = scratch().result256.get();
         x.to_mpfr(r);
-        mpfr_rint(r, r, to_mpfr(c.mode));
+        mpfr_rint(r, r, mpfr_rounding(c.mode));
         return mpfr_get_d(r, MPFR_RNDN);
     }
     const core::Rounded rounded = c.rounder(x);
@@ -120,11 +96,11 @@ double EmulatedDomain::round_exact(int context, const core::ExactValue& x) {
 
 double EmulatedDomain::apply_values(const Expr& e, const double* args, int count) {
     const Context& c = contexts_[static_cast<std::size_t>(e.context)];
-    if (is_arithmetic(e.op)) {
+    if (is_basic_arithmetic(e.op)) {
         bool all_fit = true;
         for (int i = 0; i < count; ++i) all_fit = all_fit && fits(c, args[i]);
         if (all_fit) {
-            const core::Rounded r = c.arithmetic.apply_values(to_operation(e.op), args[0], count > 1 ? args[1] : 0,
+            const core::Rounded r = c.arithmetic.apply_values(basic_operation(e.op), args[0], count > 1 ? args[1] : 0,
                                                               count > 2 ? args[2] : 0);
             flags |= r.flags;
             return r.value;
@@ -140,9 +116,9 @@ double EmulatedDomain::through_mpfr(const Expr& e, const double* args, int count
     for (int i = 0; i < count; ++i) mpfr_set_d(s.operands[i].get(), args[i], MPFR_RNDN);  // exact: 53 <= 64 bits
     mpfr_ptr result = c.integer ? s.result256.get() : s.result64.get();
     const int ternary = mpfr_apply(e.op, result, s.operands[0].get(), s.operands[1].get(), s.operands[2].get(),
-                                   c.integer ? MPFR_RNDN : MPFR_RNDZ, to_mpfr(c.mode));
+                                   c.integer ? MPFR_RNDN : MPFR_RNDZ, mpfr_rounding(c.mode));
     if (c.integer) {
-        mpfr_rint(result, result, to_mpfr(c.mode));
+        mpfr_rint(result, result, mpfr_rounding(c.mode));
         return mpfr_get_d(result, MPFR_RNDN);
     }
     // Invalid operations (sqrt(-1), log(-1), inf - inf) give NaN in MPFR; the rounder keeps it.

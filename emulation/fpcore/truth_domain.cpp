@@ -12,11 +12,7 @@ TruthDomain::TruthDomain(const Program& program, int precision) {
     Real::precision() = std::clamp<mpfr_prec_t>(precision, 64, Real::max_precision);
     for (const RoundingContext& c : program.contexts) {
         integer_.push_back(c.precision.kind == PrecisionKind::Integer);
-        mode_.push_back(c.mode == core::RoundingMode::TowardZero    ? MPFR_RNDZ
-                        : c.mode == core::RoundingMode::Upward      ? MPFR_RNDU
-                        : c.mode == core::RoundingMode::Downward    ? MPFR_RNDD
-                        : c.mode == core::RoundingMode::NearestAway ? MPFR_RNDNA
-                                                                    : MPFR_RNDN);
+        mode_.push_back(mpfr_rounding(c.mode));
     }
     literals_.resize(static_cast<std::size_t>(program.literal_count));
     visit_expressions(program, [&](const Expr& e) {

@@ -6,37 +6,13 @@
 #include "core/error.hpp"
 #include "core/format_width.hpp"
 #include "core/mpfr_number.hpp"
+#include "emulation/fpcore/basic_arithmetic.hpp"
 #include "emulation/fpcore/mpfr_functions.hpp"
 #include "emulation/fpcore/truth_domain.hpp"
 
 namespace floatscope::emu::fpcore {
 
 namespace {
-
-mpfr_rnd_t to_mpfr(core::RoundingMode mode) {
-    switch (mode) {
-        case core::RoundingMode::TowardZero: return MPFR_RNDZ;
-        case core::RoundingMode::Upward: return MPFR_RNDU;
-        case core::RoundingMode::Downward: return MPFR_RNDD;
-        case core::RoundingMode::NearestAway: return MPFR_RNDNA;
-        default: return MPFR_RNDN;
-    }
-}
-
-bool is_arithmetic(Op op) {
-    return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div || op == Op::Sqrt || op == Op::Fma;
-}
-
-Operation to_operation(Op op) {
-    switch (op) {
-        case Op::Add: return Operation::Add;
-        case Op::Sub: return Operation::Sub;
-        case Op::Mul: return Operation::Mul;
-        case Op::Div: return Operation::Div;
-        case Op::Sqrt: return Operation::Sqrt;
-        default: return Operation::Fma;
-    }
-}
 
 /// The bits MPFR computes a result with before the one rounding to a format of p bits: p + 65, as
 /// WideArithmetic's MPFR path (two or more extra bits make round-to-odd's second rounding correct).
@@ -92,7 +68,7 @@ WideEmulatedDomain::WideEmulatedDomain(const Program& program) {
         const Context& c = context(e.context);
         if (c.integer) {
             mpfr_constant(e.constant, value.get(), MPFR_RNDN);
-            mpfr_rint(value.get(), value.get(), to_mpfr(c.mode));
+            mpfr_rint(value.get(), value.get(), mpfr_rounding(c.mode));
             return;
         }
         mpfr_ptr odd = scratch(odd_precision(c.format)).get();
@@ -127,7 +103,7 @@ Real WideEmulatedDomain::round_rational(int index, const Rational& x) {
     if (c.integer) {
         Real r;
         x.to_mpfr(r.get());
-        mpfr_rint(r.get(), r.get(), to_mpfr(c.mode));
+        mpfr_rint(r.get(), r.get(), mpfr_rounding(c.mode));
         return r;
     }
     mpfr_ptr odd = scratch(odd_precision(c.format)).get();
@@ -139,7 +115,7 @@ Real WideEmulatedDomain::input(int index, const Real& x) {
     const Context& c = context(index);
     Real r;
     if (c.integer) {
-        mpfr_rint(r.get(), x.get(), to_mpfr(c.mode));
+        mpfr_rint(r.get(), x.get(), mpfr_rounding(c.mode));
         return r;
     }
     const core::WideRounded rounded = (*c.rounder)(core::WideValue::from_mpfr(x.get()));
@@ -155,7 +131,7 @@ Real WideEmulatedDomain::index_value(const Expr& e, long long i) {
 
 void WideEmulatedDomain::apply(const Expr& e, const Real* const* operands, int count, Real& out) {
     const Context& c = context(e.context);
-    if (!c.integer && is_arithmetic(e.op)) {
+    if (!c.integer && is_basic_arithmetic(e.op)) {
         core::WideBits patterns[3];
         bool all_fit = true;
         for (int i = 0; i < count && all_fit; ++i) {
@@ -164,7 +140,7 @@ void WideEmulatedDomain::apply(const Expr& e, const Real* const* operands, int c
             if (all_fit) patterns[i] = std::move(*p);
         }
         if (all_fit) {
-            const core::WideRounded r = c.arithmetic->apply(to_operation(e.op), patterns[0], patterns[1], patterns[2]);
+            const core::WideRounded r = c.arithmetic->apply(basic_operation(e.op), patterns[0], patterns[1], patterns[2]);
             flags |= r.flags;
             out = value_of(c, r.bits);
             return;
@@ -180,14 +156,14 @@ void WideEmulatedDomain::through_mpfr(const Expr& e, const Real* const* operands
     mpfr_srcptr third = count > 2 ? operands[2]->get() : a;
     if (c.integer) {
         Real r;
-        mpfr_apply(e.op, r.get(), a, b, third, MPFR_RNDN, to_mpfr(c.mode));
-        mpfr_rint(r.get(), r.get(), to_mpfr(c.mode));
+        mpfr_apply(e.op, r.get(), a, b, third, MPFR_RNDN, mpfr_rounding(c.mode));
+        mpfr_rint(r.get(), r.get(), mpfr_rounding(c.mode));
         out = r;
         return;
     }
     mpfr_ptr odd = scratch(odd_precision(c.format)).get();
     mpfr_clear_flags();
-    int ternary = mpfr_apply(e.op, odd, a, b, third, MPFR_RNDZ, to_mpfr(c.mode));
+    int ternary = mpfr_apply(e.op, odd, a, b, third, MPFR_RNDZ, mpfr_rounding(c.mode));
     if (mpfr_nan_p(odd)) flags.raise(core::ExceptionFlags::invalid);  // sqrt(-1), log(-1), inf - inf
     // Beyond MPFR's own exponent range (exp of a huge value): a finite stand-in at its edge, which
     // the format's rounding turns into its overflow or underflow, flags included.
