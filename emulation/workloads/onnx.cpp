@@ -3,7 +3,6 @@
 #include <cctype>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -41,6 +40,29 @@ using onnx::node_label;
 using onnx::load_shared;
 using onnx::ModelRun;
 using onnx::Tensor;
+
+/// The region of a control-flow node's decisions (the branch an If took, a Loop's trips), which
+/// governs the regions of the nodes inside it.
+void add_decision_region(Trace& trace, const onnx::GraphPrecision& precision, const onnx::Node& node,
+                         const std::vector<std::int64_t>& decisions, int last_inside) {
+    TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id), decision_label(node),
+                                           precision.node(node.id).output.format);
+    region.values.assign(decisions.begin(), decisions.end());
+    region.governed_kind = "node";
+    region.governed_first = static_cast<int>(node.id) + 1;
+    region.governed_last = last_inside;
+}
+
+/// The region of graph output `o`, in the output format of the node that made it (the storage
+/// format for an output that is a graph input or an initializer).
+TraceRegion& add_output_region(Trace& trace, const onnx::GraphPrecision& precision, const Graph& graph,
+                               std::size_t o) {
+    const std::string& name = graph.outputs[o].name;
+    for (const onnx::Node& node : graph.nodes)
+        if (std::find(node.outputs.begin(), node.outputs.end(), name) != node.outputs.end())
+            return trace.add_region("output", static_cast<int>(o), name, precision.node(node.id).output.format);
+    return trace.add_region("output", static_cast<int>(o), name, precision.storage().format);
+}
 
 /// The fraction of rows of `scores` (the first graph output, rows along its last axis) whose
 /// largest entry is at their label; labels beyond the rows are not read (IDX label files hold more).
@@ -325,12 +347,7 @@ public:
                 if (operands && !operands->log2_counts.empty()) region.operands = std::move(operands);
             },
             [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int last_inside) {
-                TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id),
-                                                       decision_label(node), precision.node(node.id).output.format);
-                region.values.assign(decisions.begin(), decisions.end());
-                region.governed_kind = "node";
-                region.governed_first = static_cast<int>(node.id) + 1;
-                region.governed_last = last_inside;
+                add_decision_region(trace, precision, node, decisions, last_inside);
             },
             true);
         const onnx::NodeObserver<double> observe =
@@ -340,16 +357,10 @@ public:
             // The memo knows the loaded model's nodes: a copy whose Constants hold other weights keeps none.
             onnx::evaluate_graph(graph, constants, std::move(inputs), numerics, observe, &control, decide,
                                  quantized_constants ? 0 : run.serial);
-        std::map<std::string, std::size_t> producer;
-        for (const onnx::Node& node : run.graph.nodes)
-            for (const std::string& output : node.outputs) producer[output] = node.id;
         for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
             const std::string& name = run.graph.outputs[o].name;
             const Tensor<double>& t = results.at(name);
-            const auto made_by = producer.find(name);
-            TraceRegion& region = trace.add_region(
-                "output", static_cast<int>(o), name,
-                made_by == producer.end() ? precision.storage().format : precision.node(made_by->second).output.format);
+            TraceRegion& region = add_output_region(trace, precision, run.graph, o);
             if (t.floating()) region.values = t.numbers;
             if (o == 0 && !run.labels.empty())
                 region.metrics.push_back({metric::test_accuracy, accuracy(t, run.labels, std::less<double>())});
@@ -474,12 +485,7 @@ private:
                      std::move(values));
             },
             [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int last_inside) {
-                TraceRegion& region = trace.add_region(metric::branch_kind, static_cast<int>(node.id),
-                                                       decision_label(node), precision.node(node.id).output.format);
-                region.values.assign(decisions.begin(), decisions.end());
-                region.governed_kind = "node";
-                region.governed_first = static_cast<int>(node.id) + 1;
-                region.governed_last = last_inside;
+                add_decision_region(trace, precision, node, decisions, last_inside);
             },
             true);
         const std::function<onnx::WideNumerics(std::size_t)> numerics_for = [&](std::size_t i) { return numerics[i]; };
@@ -490,17 +496,11 @@ private:
         const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
         const onnx::Values<TruthNumber> results =
             onnx::evaluate_graph(run.graph, constants, std::move(inputs), numerics_for, observe, &control, decide);
-        std::map<std::string, std::size_t> producer;
-        for (const onnx::Node& node : run.graph.nodes)
-            for (const std::string& output : node.outputs) producer[output] = node.id;
         onnx::Values<double> nearest;
         for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
             const std::string& name = run.graph.outputs[o].name;
             const Tensor<TruthNumber>& t = results.at(name);
-            const auto made_by = producer.find(name);
-            TraceRegion& region = trace.add_region(
-                "output", static_cast<int>(o), name,
-                made_by == producer.end() ? precision.storage().format : precision.node(made_by->second).output.format);
+            TraceRegion& region = add_output_region(trace, precision, run.graph, o);
             if (t.floating()) fill(region, t.numbers);
             if (o == 0 && !run.labels.empty())
                 region.metrics.push_back(
