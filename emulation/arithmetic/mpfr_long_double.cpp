@@ -30,9 +30,29 @@ long double to_long_double(mpfr_srcptr x, mpfr_ptr rounded) {
     return value;
 }
 
+namespace {
+
+/// Whether long double division rounds to 64 bits, as the bound in quotient_to_double assumes: x87
+/// precision control set to 53 bits (some runtimes do), or an emulator that computes x87 in double
+/// (valgrind), would break it. 1/3's 64-bit significand is 0xAAAAAAAAAAAAAAAB; at 53 bits its low
+/// 11 bits are 0.
+bool divides_in_64_bits() {
+    static const bool extended = [] {
+        volatile long double one = 1, three = 3;
+        const long double third = one / three;
+        std::uint64_t significand = 0;
+        std::memcpy(&significand, &third, sizeof significand);
+        return significand == 0xAAAAAAAAAAAAAAABull;
+    }();
+    return extended;
+}
+
+}  // namespace
+
 std::optional<double> quotient_to_double(long double d, long double t_rounded) {
     if constexpr (LDBL_MANT_DIG != 64 || std::endian::native != std::endian::little)
         return std::nullopt;  // the bound below is x87's
+    if (!divides_in_64_bits()) return std::nullopt;
     if (!std::isnormal(d) || !std::isnormal(t_rounded) || std::fegetround() != FE_TONEAREST) return std::nullopt;
     // y = d / t, t_rounded = t (1 + a) and q = (d / t_rounded)(1 + b), |a|, |b| <= 2^-64: q is y
     // within 2.1 2^-64 |y|, and y's 64-bit rounding z (MPFR's) within 3.2 2^-64 |y| of q, which is
