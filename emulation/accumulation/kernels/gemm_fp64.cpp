@@ -152,40 +152,44 @@ bool products_in_range(double x, const RowRange& row) {
     return row.finite && std::isfinite(x) && (x == 0 || (a * row.largest < pair_high && a * row.smallest >= pair_low));
 }
 
-/// round(x1 y1[j] + x2 y2[j]) to binary64 with rne for every j, in double arithmetic, where it is
+/// round(x1 y1 + x2 y2) to binary64 with rne into `out`, in double arithmetic, and whether that is
 /// certain: the products split exactly (p + e), s + t = p1 + p2 exactly (TwoSum), the rest r = e1 +
 /// e2 + t is w = (e1 + e2) + t within 2^-53 (|u| + |w|) (two roundings), and B = 2^-51 (|u| + |w|)
 /// still covers it after w +- B is rounded. rne is monotone, so round(s + r) lies between
 /// round(s + (w - B)) and round(s + (w + B)): where these two agree (and are not zero, whose sign
-/// the exact paths decide) that is the result. Other lanes get NaN, and their count is returned,
-/// for exact_pair_rne. The idea of one sum sandwiched between two roundings replaces a rounding to
-/// odd (Boldo and Melquiond, IEEE TC 2008) that double arithmetic in rne cannot do cheaply.
-/// `checked` places each product in range (products_in_range could not vouch for the row pair).
-/// No branches, so that the loop vectorizes across columns.
+/// the exact paths decide) that is the result. The sum sandwiched between two roundings stands in
+/// for a rounding to odd (Boldo and Melquiond, IEEE TC 2008), which double arithmetic in rne cannot
+/// do cheaply. `checked` places each product in range (products_in_range could not vouch for the
+/// row pair). No branches, so that loops over it vectorize.
+template <bool checked>
+inline bool certified_pair(double x1, double y1, double x2, double y2, double& out) {
+    const double p1 = x1 * y1, p2 = x2 * y2;
+    const double e1 = std::fma(x1, y1, -p1), e2 = std::fma(x2, y2, -p2);
+    const double s = p1 + p2;
+    const double bp = s - p1, t = (p1 - (s - bp)) + (p2 - bp);
+    const double u = e1 + e2, w = u + t;
+    const double bound = (std::fabs(u) + std::fabs(w)) * 0x1p-51;
+    const double above = s + (w + bound), below = s + (w - bound);
+    out = above;
+    bool sure = above == below && above != 0;
+    if constexpr (checked) {
+        // A product that underflowed to 0 (below 2^-1074) beside one in range moves no rounding:
+        // the other's exact value lies 0 or at least 2^-966 from any midpoint, and on one the two
+        // roundings differ. Two such give 0, which is unsure.
+        const double a1 = std::fabs(p1), a2 = std::fabs(p2);
+        sure = sure && (a1 >= pair_low || a1 == 0) && (a2 >= pair_low || a2 == 0) && a1 < pair_high &&
+               a2 < pair_high;
+    }
+    return sure;
+}
+
+/// certified_pair for every column j, across columns: the number of lanes that are not certain
+/// (their `out` is then to be replaced).
 template <bool checked>
 FLOATSCOPE_KERNEL_CLONES std::size_t pair_candidates(double x1, const double* y1, double x2, const double* y2,
                                                      std::size_t n, double* out) {
     std::size_t unsure = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-        const double p1 = x1 * y1[j], p2 = x2 * y2[j];
-        const double e1 = std::fma(x1, y1[j], -p1), e2 = std::fma(x2, y2[j], -p2);
-        const double s = p1 + p2;
-        const double bp = s - p1, t = (p1 - (s - bp)) + (p2 - bp);
-        const double u = e1 + e2, w = u + t;
-        const double bound = (std::fabs(u) + std::fabs(w)) * 0x1p-51;
-        const double above = s + (w + bound), below = s + (w - bound);
-        bool sure = above == below && above != 0;
-        if constexpr (checked) {
-            // A product that underflowed to 0 (below 2^-1074) beside one in range moves no rounding:
-            // the other's exact value lies 0 or at least 2^-966 from any midpoint, and on one the
-            // two roundings differ. Two such give 0, which is unsure.
-            const double a1 = std::fabs(p1), a2 = std::fabs(p2);
-            sure = sure && (a1 >= pair_low || a1 == 0) && (a2 >= pair_low || a2 == 0) && a1 < pair_high &&
-                   a2 < pair_high;
-        }
-        out[j] = sure ? above : NAN;
-        unsure += sure ? 0 : 1;
-    }
+    for (std::size_t j = 0; j < n; ++j) unsure += certified_pair<checked>(x1, y1[j], x2, y2[j], out[j]) ? 0 : 1;
     return unsure;
 }
 
@@ -218,13 +222,10 @@ public:
             return;
         }
         pending_ = false;
-        const std::size_t unsure = pending_in_range_ && products_in_range(x, range)
-                                       ? pair_candidates<false>(pending_x_, pending_b_, x, b, n_, incoming_.data())
-                                       : pair_candidates<true>(pending_x_, pending_b_, x, b, n_, incoming_.data());
-        if (unsure != 0)
-            for (std::size_t j = 0; j < n_; ++j)
-                if (std::isnan(incoming_[j]) && !exact_pair_rne(pending_x_, pending_b_[j], x, b[j], incoming_[j]))
-                    incoming_[j] = fallback_.product_pair(pending_x_, pending_b_[j], x, b[j]);
+        if (pending_in_range_ && products_in_range(x, range))
+            pair_row<false>(x, b);
+        else
+            pair_row<true>(x, b);
         insert(1);
     }
 
@@ -257,6 +258,20 @@ public:
     }
 
 private:
+    /// incoming_ = the leaf pairs of the pending row and (x, b), each rounded once: certified_pair
+    /// where it is certain (a lane it is not is found again by the same operations), else
+    /// exact_pair_rne, else MPFR.
+    template <bool checked>
+    void pair_row(double x, const double* b) {
+        if (pair_candidates<checked>(pending_x_, pending_b_, x, b, n_, incoming_.data()) == 0) return;
+        for (std::size_t j = 0; j < n_; ++j) {
+            double candidate = 0;
+            if (certified_pair<checked>(pending_x_, pending_b_[j], x, b[j], candidate)) continue;
+            if (!exact_pair_rne(pending_x_, pending_b_[j], x, b[j], incoming_[j]))
+                incoming_[j] = fallback_.product_pair(pending_x_, pending_b_[j], x, b[j]);
+        }
+    }
+
     /// Places incoming_ (a complete block of 2^level terms), merging while a left block waits.
     void insert(std::size_t level) {
         while (true) {
