@@ -435,8 +435,10 @@ void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const
                       StochasticSource* random) {
     if (in.size() != out.size()) throw Error("round_array: input and output sizes differ");
     if constexpr (std::is_same_v<T, double>) {
-        if (mode == RoundingMode::NearestEven && is_native_format<float>(spec)) return round_doubles_to_binary32(in, out);
-        if (!is_stochastic(mode) && is_native_format<double>(spec)) return round_doubles_to_binary64(spec, mode, in, out);
+        if (mode == RoundingMode::NearestEven && is_native_format<float>(spec))
+            return round_doubles_to_binary32(in, out);
+        if (!is_stochastic(mode) && is_native_format<double>(spec))
+            return round_doubles_to_binary64(spec, mode, in, out);
     }
     if (is_stochastic(mode) && random == nullptr) throw Error("stochastic rounding needs a random source");
     // The kernel's counter-based draws know only the default rule (N = 31 or more bits, variant A).

@@ -177,8 +177,7 @@ inline bool certified_pair(double x1, double y1, double x2, double y2, double& o
         // the other's exact value lies 0 or at least 2^-966 from any midpoint, and on one the two
         // roundings differ. Two such give 0, which is unsure.
         const double a1 = std::fabs(p1), a2 = std::fabs(p2);
-        sure = sure && (a1 >= pair_low || a1 == 0) && (a2 >= pair_low || a2 == 0) && a1 < pair_high &&
-               a2 < pair_high;
+        sure = sure && (a1 >= pair_low || a1 == 0) && (a2 >= pair_low || a2 == 0) && a1 < pair_high && a2 < pair_high;
     }
     return sure;
 }
