@@ -486,6 +486,11 @@ TEST_CASE("fp64 pairwise leaf pairs in double words equal MPFR and the exact pat
         const int e2 = e + std::uniform_int_distribution<int>(-120, 4)(rng);
         x1 = random(e / 2), y1 = random(e - e / 2), x2 = random(e2 / 2), y2 = random(e2 - e2 / 2);
     }).check("range edges");
+    // Signed zeros beside ordinary values, every row in range (the kernel checks no product).
+    const double zeros[] = {0.0, -0.0, 1.5, -0.75};
+    pairs([&](std::size_t i, std::size_t j, double& x1, double& y1, double& x2, double& y2) {
+        x1 = zeros[i % 4], x2 = zeros[i / 4], y1 = -zeros[j % 4] * 3, y2 = zeros[(j / 4) % 4] / 5;
+    }).check("signed zeros");
     // Signed zeros, infinities and NaN beside ordinary values, in every position.
     const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.5, -0x1p-1074, 0x1.fffffffffffffp1023};
     pairs([&](std::size_t i, std::size_t j, double& x1, double& y1, double& x2, double& y2) {
