@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -113,17 +114,29 @@ Plan<T> make_plan(const FormatSpec& spec, RoundingMode mode) {
     return p;
 }
 
+/// The native type's encoding but for the mantissa's width: its exponent field and bias,
+/// infinities, IEEE NaNs and overflow, gradual subnormals, a negative zero.
+template <typename T>
+bool has_native_encoding(const FormatSpec& spec) {
+    constexpr int native_exponent_bits = sizeof(T) == 4 ? 8 : 11;
+    return spec.kind == FormatKind::Binary && spec.has_sign && spec.exponent_bits == native_exponent_bits &&
+           spec.bias == std::numeric_limits<T>::max_exponent - 1 && spec.has_infinity &&
+           spec.nan_encoding == NanEncoding::Ieee && spec.overflow == OverflowPolicy::Ieee &&
+           spec.subnormals == SubnormalPolicy::Gradual && spec.has_negative_zero && !spec.is_p3109();
+}
+
+/// The native type itself (binary32 for float, binary64 for double).
+template <typename T>
+bool is_native_format(const FormatSpec& spec) {
+    return has_native_encoding<T>(spec) && spec.mantissa_bits == Native<T>::fraction_bits;
+}
+
 /// IEEE-encoded with the native type's exponent field (bf16, tf32 in floats): rounding the bit pattern
 /// gives the subnormals, overflows and infinities IEEE 754 does, NaNs aside. Read from the spec's
 /// fields alone, so that these formats need no Plan (whose set-up is a fifth of a 4096-float call).
 template <typename T>
 bool has_native_range(const FormatSpec& spec) {
-    constexpr int native_exponent_bits = sizeof(T) == 4 ? 8 : 11;
-    return spec.kind == FormatKind::Binary && spec.has_sign && spec.exponent_bits == native_exponent_bits &&
-           spec.bias == std::numeric_limits<T>::max_exponent - 1 && spec.mantissa_bits >= 1 &&
-           spec.mantissa_bits < Native<T>::fraction_bits && spec.has_infinity &&
-           spec.nan_encoding == NanEncoding::Ieee && spec.overflow == OverflowPolicy::Ieee &&
-           spec.subnormals == SubnormalPolicy::Gradual && spec.has_negative_zero && !spec.is_p3109();
+    return has_native_encoding<T>(spec) && spec.mantissa_bits >= 1 && spec.mantissa_bits < Native<T>::fraction_bits;
 }
 
 /// Rounds one magnitude in the format's subnormal range (|x| < 2^emin) to its grid.
@@ -390,14 +403,6 @@ bool fast_path_applies(const FormatSpec& spec, RoundingMode mode) {
            g.emin >= Native<T>::emin;
 }
 
-/// IEEE binary32 itself: every double rounds to it with nearest even by the machine's own conversion.
-bool is_ieee_binary32(const FormatSpec& spec) {
-    return spec.kind == FormatKind::Binary && spec.has_sign && spec.exponent_bits == 8 && spec.bias == 127 &&
-           spec.mantissa_bits == 23 && spec.has_infinity && spec.nan_encoding == NanEncoding::Ieee &&
-           spec.overflow == OverflowPolicy::Ieee && spec.subnormals == SubnormalPolicy::Gradual &&
-           spec.has_negative_zero && !spec.is_p3109();
-}
-
 /// Doubles rounded to binary32 with nearest even by the conversion instructions (cvtpd2ps, which
 /// gives IEEE's ties, subnormals and overflow); a NaN becomes the quiet NaN of its sign, as the
 /// kernels make it.
@@ -410,12 +415,31 @@ FLOATSCOPE_KERNEL_CLONES void round_doubles_to_binary32(std::span<const double> 
     }
 }
 
+/// Doubles into binary64 itself in a deterministic mode: a finite double is its own rounding; an
+/// infinity or a NaN takes Rounder's conventions.
+void round_doubles_to_binary64(const FormatSpec& spec, RoundingMode mode, std::span<const double> in,
+                               std::span<double> out) {
+    std::optional<Rounder> rounder;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        if (std::isfinite(in[i])) {
+            out[i] = in[i];
+            continue;
+        }
+        if (!rounder) rounder.emplace(spec, RoundingOptions{mode, Tininess::AfterRounding, nullptr});
+        out[i] = (*rounder)(in[i]).value;
+    }
+}
+
 template <typename T>
 void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const T> in, std::span<T> out,
                       StochasticSource* random) {
     if (in.size() != out.size()) throw Error("round_array: input and output sizes differ");
-    if constexpr (std::is_same_v<T, double>)
-        if (mode == RoundingMode::NearestEven && is_ieee_binary32(spec)) return round_doubles_to_binary32(in, out);
+    if constexpr (std::is_same_v<T, double>) {
+        if (mode == RoundingMode::NearestEven && is_native_format<float>(spec))
+            return round_doubles_to_binary32(in, out);
+        if (!is_stochastic(mode) && is_native_format<double>(spec))
+            return round_doubles_to_binary64(spec, mode, in, out);
+    }
     if (is_stochastic(mode) && random == nullptr) throw Error("stochastic rounding needs a random source");
     // The kernel's counter-based draws know only the default rule (N = 31 or more bits, variant A).
     const bool default_draws = !is_stochastic(mode) || random->rule() == StochasticRule{};

@@ -36,6 +36,17 @@ inline int trailing_zeros(Bits m) {
     return low != 0 ? std::countr_zero(low) : 64 + std::countr_zero(static_cast<std::uint64_t>(m >> 64));
 }
 inline Bits significand(Bits m) { return (m >> 112) == 0 ? m : (m & (hidden_bit - 1)) | hidden_bit; }
+/// A double in binary128, exactly, from its fields: GCC's conversion is a libgcc call per value.
+/// Zeros, subnormals, infinities and NaN take that conversion.
+inline __float128 from_double(double x) {
+    const auto bits = std::bit_cast<std::uint64_t>(x);
+    const auto field = static_cast<unsigned>((bits >> 52) & 0x7FF);
+    if (field == 0 || field == 0x7FF) return x;
+    constexpr std::uint64_t fraction_mask = (std::uint64_t{1} << 52) - 1;
+    return std::bit_cast<__float128>((static_cast<Bits>(bits >> 63) << 127) |
+                                     (static_cast<Bits>(field + 16383 - 1023) << 112) |
+                                     (static_cast<Bits>(bits & fraction_mask) << 60));
+}
 inline core::ValueClass value_class(Bits m) {
     if (m == 0) return core::ValueClass::Zero;
     if (m < exponent_mask) return (m >> 112) == 0 ? core::ValueClass::Subnormal : core::ValueClass::Normal;

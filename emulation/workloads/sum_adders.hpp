@@ -106,7 +106,11 @@ public:
 
     std::vector<__float128> terms(const std::vector<core::WideValue>& values, const core::FormatSpec& storage) const;
     /// Terms of a storage format within binary64: their doubles, exact in binary128.
-    static std::vector<__float128> terms(const std::vector<double>& values) { return {values.begin(), values.end()}; }
+    static std::vector<__float128> terms(const std::vector<double>& values) {
+        std::vector<__float128> out(values.size());
+        for (std::size_t i = 0; i < values.size(); ++i) out[i] = binary128_bits::from_double(values[i]);
+        return out;
+    }
     __float128 zero() const { return 0; }
     __float128 add(__float128 a, __float128 b, OperationCounters& counters) const {
         const Binary128Sum r = add_binary128(a, b);

@@ -65,7 +65,8 @@ void check_against_rounder(const char* format_name, RoundingMode mode, std::size
 TEST_CASE("round_array equals Rounder for floats and doubles in every deterministic mode", "[round_array]") {
     for (const char* format : {"fp16", "bf16", "tf32", "fp8_e4m3", "fp8_e5m2", "e4m3fnuz", "e3m4", "fp6_e2m3",
                                "fp4_e2m1", "fp8_e4m3:sat", "e6m9", "fp32", "binary8p4se", "binary8p1se", "binary8p3sf",
-                               "binary8p4se:satpropagate", "binary8p3se:satfinite", "binary16p11se"}) {
+                               "binary8p4se:satpropagate", "binary8p3se:satfinite", "binary16p11se", "fp64",
+                               "fp64:ftz"}) {
         for (RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::NearestAway, RoundingMode::TowardZero,
                                   RoundingMode::Upward, RoundingMode::Downward, RoundingMode::ToOdd}) {
             if (std::string(format) != "fp32") check_against_rounder<float>(format, mode);

@@ -122,36 +122,74 @@ bool exact_pair_rne(double x1, double y1, double x2, double y2, double& out) {
     return true;
 }
 
-/// round(x1 y1[j] + x2 y2[j]) to binary64 with rne for every j, in double arithmetic: the products
-/// split exactly (p + e, e = fma(x, y, -p)), s + t = p1 + p2 exactly (TwoSum), the rest w = (e1 +
-/// e2) + t within B = 2^-52 (|e1 + e2| + |w|) of its exact value, z + g = s + w exactly. z is the
-/// correctly rounded sum when |g| + B stays below half the smaller gap around z (then no midpoint
-/// lies between s + w and the exact sum). Lanes where that is not certain, or where a product or z
-/// may be near underflow or overflow (2^-960, 2^1000), get `unsure` set and are left to
-/// exact_pair_rne. Loops without branches, so that they vectorize.
-FLOATSCOPE_KERNEL_CLONES void pair_candidates(double x1, const double* y1, double x2, const double* y2, std::size_t n,
-                                              double* out, unsigned char* unsure) {
-    constexpr double low = 0x1p-960, high = 0x1p1000;
-    constexpr std::uint64_t exponent_mask = 0x7FFULL << 52, fraction_mask = (std::uint64_t{1} << 52) - 1;
+// The double-word leaf pairs below hold when every product of a row pair is 0 or within
+// [pair_low, pair_high): then each product splits exactly (p + e, e = fma(x, y, -p)), the rests
+// are multiples of 2^-966 (so that their bound below stays a normal number), and no sum overflows.
+constexpr double pair_low = 0x1p-860, pair_high = 0x1p1000;
+
+/// One row of B's magnitudes: whether every value is finite, the largest, and the smallest nonzero
+/// one (inf for none), so that a whole row pair is placed in range at once.
+struct RowRange {
+    bool finite = true;
+    double largest = 0, smallest = INFINITY;
+};
+
+RowRange row_range(const double* b, std::size_t n) {
+    RowRange r;
     for (std::size_t j = 0; j < n; ++j) {
-        const double p1 = x1 * y1[j], p2 = x2 * y2[j];
-        const double e1 = std::fma(x1, y1[j], -p1), e2 = std::fma(x2, y2[j], -p2);
-        const double s = p1 + p2;
-        const double bp = s - p1, t = (p1 - (s - bp)) + (p2 - bp);
-        const double u = e1 + e2, w = u + t;
-        const double z = s + w;
-        const double bz = z - s, g = (s - (z - bz)) + (w - bz);
-        const double bound = (std::fabs(u) + std::fabs(w)) * 0x1p-52;
-        const std::uint64_t zb = std::bit_cast<std::uint64_t>(z);
-        // ulp(z) = 2^(exponent - 52); half the gap below a power of two is a quarter of it.
-        const double quarter_ulp = std::bit_cast<double>((zb & exponent_mask) - (std::uint64_t{54} << 52));
-        const double half_gap = (zb & fraction_mask) == 0 ? quarter_ulp : 2 * quarter_ulp;
-        const double a1 = std::fabs(p1), a2 = std::fabs(p2), az = std::fabs(z);
-        const bool in_range =
-            (a1 >= low || p1 == 0) && (a2 >= low || p2 == 0) && a1 < high && a2 < high && az >= low && az < high;
-        unsure[j] = !(in_range && std::fabs(g) + bound < half_gap);
-        out[j] = z;
+        const double v = std::fabs(b[j]);
+        r.finite = r.finite && std::isfinite(v);
+        r.largest = std::max(r.largest, v);
+        if (v != 0) r.smallest = std::min(r.smallest, v);
     }
+    return r;
+}
+
+/// Whether every product x * b[j] of a row is 0 or within [pair_low, pair_high) (rne is monotone:
+/// the extremes' products bound the others').
+bool products_in_range(double x, const RowRange& row) {
+    const double a = std::fabs(x);
+    return row.finite && std::isfinite(x) && (x == 0 || (a * row.largest < pair_high && a * row.smallest >= pair_low));
+}
+
+/// round(x1 y1 + x2 y2) to binary64 with rne into `out`, in double arithmetic, and whether that is
+/// certain: the products split exactly (p + e), s + t = p1 + p2 exactly (TwoSum), the rest r = e1 +
+/// e2 + t is w = (e1 + e2) + t within 2^-53 (|u| + |w|) (two roundings), and B = 2^-51 (|u| + |w|)
+/// still covers it after w +- B is rounded. rne is monotone, so round(s + r) lies between
+/// round(s + (w - B)) and round(s + (w + B)): where these two agree (and are not zero, whose sign
+/// the exact paths decide) that is the result. The sum sandwiched between two roundings stands in
+/// for a rounding to odd (Boldo and Melquiond, IEEE TC 2008), which double arithmetic in rne cannot
+/// do cheaply. `checked` places each product in range (products_in_range could not vouch for the
+/// row pair). No branches, so that loops over it vectorize.
+template <bool checked>
+inline bool certified_pair(double x1, double y1, double x2, double y2, double& out) {
+    const double p1 = x1 * y1, p2 = x2 * y2;
+    const double e1 = std::fma(x1, y1, -p1), e2 = std::fma(x2, y2, -p2);
+    const double s = p1 + p2;
+    const double bp = s - p1, t = (p1 - (s - bp)) + (p2 - bp);
+    const double u = e1 + e2, w = u + t;
+    const double bound = (std::fabs(u) + std::fabs(w)) * 0x1p-51;
+    const double above = s + (w + bound), below = s + (w - bound);
+    out = above;
+    bool sure = above == below && above != 0;
+    if constexpr (checked) {
+        // A product that underflowed to 0 (below 2^-1074) beside one in range moves no rounding:
+        // the other's exact value lies 0 or at least 2^-966 from any midpoint, and on one the two
+        // roundings differ. Two such give 0, which is unsure.
+        const double a1 = std::fabs(p1), a2 = std::fabs(p2);
+        sure = sure && (a1 >= pair_low || a1 == 0) && (a2 >= pair_low || a2 == 0) && a1 < pair_high && a2 < pair_high;
+    }
+    return sure;
+}
+
+/// certified_pair for every column j, across columns: the number of lanes that are not certain
+/// (their `out` is then to be replaced).
+template <bool checked>
+FLOATSCOPE_KERNEL_CLONES std::size_t pair_candidates(double x1, const double* y1, double x2, const double* y2,
+                                                     std::size_t n, double* out) {
+    std::size_t unsure = 0;
+    for (std::size_t j = 0; j < n; ++j) unsure += certified_pair<checked>(x1, y1[j], x2, y2[j], out[j]) ? 0 : 1;
+    return unsure;
 }
 
 /// out = x * b, element by element: the exact product where it is a double, or the rounded one.
@@ -171,23 +209,22 @@ public:
     PairwiseRows(std::size_t n, bool wide)
         : n_(n), wide_(wide), incoming_(n), fallback_({core::parse_format("fp64"), core::RoundingMode::NearestEven}) {}
 
-    /// The next k's row of terms, x * b[j].
-    void push(double x, const double* b) {
+    /// The next k's row of terms, x * b[j]; `range` is b's (row_range), read for wide products only.
+    void push(double x, const double* b, const RowRange& range) {
         if (!wide_) {
             products_into(x, b, n_, incoming_.data());
             insert(0);
             return;
         }
         if (!pending_) {
-            pending_ = true, pending_x_ = x, pending_b_ = b;
+            pending_ = true, pending_x_ = x, pending_b_ = b, pending_in_range_ = products_in_range(x, range);
             return;
         }
         pending_ = false;
-        unsure_.resize(n_);
-        pair_candidates(pending_x_, pending_b_, x, b, n_, incoming_.data(), unsure_.data());
-        for (std::size_t j = 0; j < n_; ++j)
-            if (unsure_[j] != 0 && !exact_pair_rne(pending_x_, pending_b_[j], x, b[j], incoming_[j]))
-                incoming_[j] = fallback_.product_pair(pending_x_, pending_b_[j], x, b[j]);
+        if (pending_in_range_ && products_in_range(x, range))
+            pair_row<false>(x, b);
+        else
+            pair_row<true>(x, b);
         insert(1);
     }
 
@@ -220,6 +257,20 @@ public:
     }
 
 private:
+    /// incoming_ = the leaf pairs of the pending row and (x, b), each rounded once: certified_pair
+    /// where it is certain (a lane it is not is found again by the same operations), else
+    /// exact_pair_rne, else MPFR.
+    template <bool checked>
+    void pair_row(double x, const double* b) {
+        if (pair_candidates<checked>(pending_x_, pending_b_, x, b, n_, incoming_.data()) == 0) return;
+        for (std::size_t j = 0; j < n_; ++j) {
+            double candidate = 0;
+            if (certified_pair<checked>(pending_x_, pending_b_[j], x, b[j], candidate)) continue;
+            if (!exact_pair_rne(pending_x_, pending_b_[j], x, b[j], incoming_[j]))
+                incoming_[j] = fallback_.product_pair(pending_x_, pending_b_[j], x, b[j]);
+        }
+    }
+
     /// Places incoming_ (a complete block of 2^level terms), merging while a left block waits.
     void insert(std::size_t level) {
         while (true) {
@@ -241,19 +292,23 @@ private:
     std::size_t n_;
     bool wide_;
     std::vector<double> incoming_;
-    std::vector<unsigned char> unsure_;  ///< lanes whose pair pair_candidates could not certify
     WideProductRounding fallback_;
     std::vector<std::vector<double>> rows_;
     std::vector<bool> full_;
     bool pending_ = false;
     double pending_x_ = 0;
     const double* pending_b_ = nullptr;
+    bool pending_in_range_ = false;
 };
 
 void pairwise_gemm(const Fp64Gemm& p) {
     PairwiseRows rows(p.n, p.wide_products);
+    std::vector<RowRange> ranges(p.wide_products ? p.k : 0);
+    for (std::size_t l = 0; l < ranges.size(); ++l) ranges[l] = row_range(p.b + l * p.n, p.n);
+    const RowRange none;
     for (std::size_t i = 0; i < p.m; ++i) {
-        for (std::size_t l = 0; l < p.k; ++l) rows.push(p.a[i * p.k + l], p.b + l * p.n);
+        for (std::size_t l = 0; l < p.k; ++l)
+            rows.push(p.a[i * p.k + l], p.b + l * p.n, p.wide_products ? ranges[l] : none);
         rows.finish(p.c + i * p.n);
     }
 }

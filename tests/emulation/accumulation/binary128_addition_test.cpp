@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -93,4 +94,22 @@ TEST_CASE("add_binary128 flags inexact exactly where MPFR's sum is inexact", "[a
     // Both outcomes are common, so that a check that always says one of them fails.
     CHECK(inexact > 10000);
     CHECK(inexact < static_cast<int>(pairs.size()) - 10000);
+}
+
+TEST_CASE("binary128_bits::from_double equals GCC's conversion bit for bit", "[accumulation][binary128]") {
+    // Random patterns (every class: normal, subnormal, zero, inf, NaN) and each binade's edges.
+    std::mt19937_64 rng(7);
+    std::vector<double> values;
+    for (int i = 0; i < 100000; ++i) values.push_back(std::bit_cast<double>(rng()));
+    for (int e = -1074; e <= 1023; ++e)
+        for (double sign : {1.0, -1.0}) {
+            values.push_back(sign * std::ldexp(1.0, e));
+            values.push_back(sign * std::nextafter(std::ldexp(1.0, e), 0.0));
+        }
+    values.push_back(0.0), values.push_back(-0.0);
+    int wrong = 0;
+    for (const double x : values)
+        wrong += std::bit_cast<Bits>(floatscope::emu::binary128_bits::from_double(x)) !=
+                 std::bit_cast<Bits>(static_cast<__float128>(x));
+    CHECK(wrong == 0);
 }

@@ -16,6 +16,7 @@
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/operand_scaling.hpp"
 #include "emulation/accumulation/scalar_accumulator.hpp"
+#include "emulation/accumulation/wide_products.hpp"
 #include "tests/core/mpfr_reference.hpp"
 #include "tests/emulation/accumulation/accumulation_reference.hpp"
 
@@ -384,6 +385,117 @@ TEST_CASE("pairs of exact fp64 products at the edges of binary64's range: subnor
                                         << ", reference " << test::hex_double(want));
             REQUIRE(test::same_result(c[0], want));
         }
+}
+
+/// x1 y1 + x2 y2 rounded once to binary64 with rne by MPFR, independently of the kernel: the exact
+/// products (106 bits), their sum rounded to 53 bits, then to binary64's range (mpfr_check_range,
+/// mpfr_subnormalize, which take the first rounding's direction into account). Not mpfr_fmma:
+/// MPFR 4.2.0's gives 0 for an overflowing product beside a zero one.
+double mpfr_leaf_pair(double x1, double y1, double x2, double y2) {
+    test::RefNumber v[4] = {test::RefNumber(53), test::RefNumber(53), test::RefNumber(53), test::RefNumber(53)};
+    test::RefNumber p(106), q(106), result(53);
+    const double operands[4] = {x1, y1, x2, y2};
+    for (int i = 0; i < 4; ++i) mpfr_set_d(v[i].get(), operands[i], MPFR_RNDN);
+    mpfr_mul(p.get(), v[0].get(), v[1].get(), MPFR_RNDN);  // exact
+    mpfr_mul(q.get(), v[2].get(), v[3].get(), MPFR_RNDN);
+    int ternary = mpfr_add(result.get(), p.get(), q.get(), MPFR_RNDN);
+    const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_set_emin(-1073);
+    mpfr_set_emax(1024);
+    ternary = mpfr_check_range(result.get(), ternary, MPFR_RNDN);
+    mpfr_subnormalize(result.get(), ternary, MPFR_RNDN);
+    const double out = mpfr_get_d(result.get(), MPFR_RNDN);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    return out;
+}
+
+/// Row pairs of B for a 2-term pairwise GEMM (A is m x 2, B 2 x n): every entry one leaf pair.
+struct LeafPairs {
+    std::vector<double> a, b;
+    std::size_t m = 0, n = 0;
+
+    void check(const char* family) const {
+        auto model = fp64_model();
+        model.order = emu::AccumulationOrder::Pairwise;
+        REQUIRE(emu::gemm_path(model) == emu::GemmPath::NativeFp64);
+        std::vector<double> c(m * n);
+        emu::gemm(model, a, b, c, m, 2, n);
+        const emu::WideProductRounding exact(fr("fp64"));  // the exact path the kernel falls back on
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                const double x1 = a[2 * i], x2 = a[2 * i + 1], y1 = b[j], y2 = b[n + j];
+                const double want = mpfr_leaf_pair(x1, y1, x2, y2), got = c[i * n + j];
+                INFO(family << ": " << test::hex_double(x1) << " * " << test::hex_double(y1) << " + "
+                            << test::hex_double(x2) << " * " << test::hex_double(y2) << ": gemm "
+                            << test::hex_double(got) << ", MPFR " << test::hex_double(want));
+                REQUIRE(test::same_result(got, want));
+                REQUIRE(test::same_result(exact.product_pair(x1, y1, x2, y2), want));
+            }
+    }
+};
+
+TEST_CASE("fp64 pairwise leaf pairs in double words equal MPFR and the exact path on adversarial pairs") {
+    // Columns of B side by side, so that the vectorized kernel sees every family in every lane; a
+    // row with an inf, NaN or an extreme magnitude makes the kernel check each product's range.
+    std::mt19937_64 rng(42);
+    std::uniform_real_distribution<double> unit(1.0, 2.0);
+    std::uniform_int_distribution<int> coin(0, 1);
+    const auto sign = [&] { return coin(rng) != 0 ? -1.0 : 1.0; };
+    const auto random = [&](int e) { return sign() * std::ldexp(unit(rng), e); };
+    constexpr std::size_t m = 16, n = 64;
+    const auto pairs = [&](auto&& make) {
+        LeafPairs p;
+        p.m = m, p.n = n;
+        p.a.resize(2 * m), p.b.resize(2 * n);
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < n; ++j) make(i, j, p.a[2 * i], p.b[j], p.a[2 * i + 1], p.b[n + j]);
+        return p;
+    };
+    // x1 and x2 belong to a row of A (its last draw stays), y1 and y2 to a column of B.
+    pairs([&](std::size_t, std::size_t, double& x1, double& y1, double& x2, double& y2) {
+        x1 = random(0), y1 = random(std::uniform_int_distribution<int>(-30, 30)(rng));
+        x2 = random(0), y2 = random(std::uniform_int_distribution<int>(-80, 30)(rng));
+    }).check("random");
+    {
+        // Cancelling: four columns per row of A set y2 to -x1 y1 / x2 rounded, or a neighbour of it,
+        // so that the sum is about the rests of the products; on even rows x2 = x1, and the first
+        // of them is y2 = -y1, an exact cancellation (+0).
+        LeafPairs p = pairs([&](std::size_t i, std::size_t, double& x1, double& y1, double& x2, double&) {
+            x1 = random(0), y1 = random(0), x2 = i % 2 == 0 ? x1 : random(0);
+        });
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t i = j % m;
+            const double x1 = p.a[2 * i], x2 = p.a[2 * i + 1], quotient = -(x1 * p.b[j]) / x2;
+            p.b[n + j] = j / m == 0 ? quotient : std::nextafter(quotient, (j / m) % 2 == 0 ? INFINITY : -INFINITY);
+            if (j / m == 0 && i % 2 == 0) p.b[n + j] = -p.b[j];
+        }
+        p.check("cancelling");
+    }
+    // Ties: x1 y1 of at most 54 bits (a midpoint of binary64 or a double), x2 y2 a power of two that
+    // lands on, just beside or far below it; short significands make many exact midpoints.
+    pairs([&](std::size_t, std::size_t, double& x1, double& y1, double& x2, double& y2) {
+        x1 = sign() * std::ldexp(static_cast<double>((rng() & ((1u << 27) - 1)) | 1), -26);
+        y1 = sign() * std::ldexp(static_cast<double>((rng() & ((1u << 27) - 1)) | 1), -26);
+        x2 = sign() * std::ldexp(static_cast<double>(rng() % 64 + 1), -static_cast<int>(rng() % 70));
+        y2 = sign() * std::ldexp(1.0, -static_cast<int>(rng() % 60));
+    }).check("ties");
+    // Magnitudes from subnormal products to overflowing sums, around the kernel's range limits.
+    pairs([&](std::size_t, std::size_t, double& x1, double& y1, double& x2, double& y2) {
+        const int e = std::uniform_int_distribution<int>(-1100, 1030)(rng);
+        const int e2 = e + std::uniform_int_distribution<int>(-120, 4)(rng);
+        x1 = random(e / 2), y1 = random(e - e / 2), x2 = random(e2 / 2), y2 = random(e2 - e2 / 2);
+    }).check("range edges");
+    // Signed zeros beside ordinary values, every row in range (the kernel checks no product).
+    const double zeros[] = {0.0, -0.0, 1.5, -0.75};
+    pairs([&](std::size_t i, std::size_t j, double& x1, double& y1, double& x2, double& y2) {
+        x1 = zeros[i % 4], x2 = zeros[i / 4], y1 = -zeros[j % 4] * 3, y2 = zeros[(j / 4) % 4] / 5;
+    }).check("signed zeros");
+    // Signed zeros, infinities and NaN beside ordinary values, in every position.
+    const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.5, -0x1p-1074, 0x1.fffffffffffffp1023};
+    pairs([&](std::size_t i, std::size_t j, double& x1, double& y1, double& x2, double& y2) {
+        x1 = specials[i % 8], x2 = specials[(i / 8 + 3 * i) % 8], y1 = specials[j % 8], y2 = specials[j / 8];
+    }).check("specials");
 }
 
 TEST_CASE("products rounded to fp64 and summed in a narrower accumulator: one rounding of s + t") {
