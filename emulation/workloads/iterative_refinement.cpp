@@ -56,6 +56,19 @@ LinearSystem generated_system(const Parameters& parameters) {
     return system;
 }
 
+/// GMRES-IR's settings where solver=gmres, nullopt for LU-IR. GMRES runs on doubles rounded to u,
+/// so u must be within binary64; a wider u is refused (its GMRES would need every Arnoldi operation
+/// on wide patterns, and with u_r = u^2 a binary128 u already needs a binary256 residual).
+std::optional<GmresSettings> gmres_settings(const Parameters& parameters, const PrecisionPolicy& policy) {
+    if (parameters.text("solver") != "gmres") return std::nullopt;
+    const core::FormatSpec& working = policy.at(Role::Storage).format;
+    if (core::is_wider_than_binary64(working))
+        throw Error(fmt::format("iterative-refinement: solver=gmres runs GMRES in the working format u (the "
+                                "storage role), which must be within binary64; '{}' is wider (solver=lu takes it)",
+                                working.name));
+    return GmresSettings{parameters.real("gmres-tolerance"), static_cast<int>(parameters.integer("gmres-max-iterations"))};
+}
+
 /// ||A||_inf: the largest row sum of |a_ij|.
 double matrix_norm_inf(std::span<const double> a, std::size_t n) {
     double m = 0;
@@ -219,6 +232,19 @@ public:
              "stop where the corrections stop shrinking (the forward error's limit: LAPACK xGERFSX's test), "
              "once the residual is small (a backward error: LAPACK dsgesv's test), or run all max-iterations "
              "steps"},
+            {"solver",
+             ParameterType::Choice,
+             "lu",
+             0,
+             0,
+             {"lu", "gmres"},
+             "how each correction solves A d = r: with the LU factors in u_f (LU-IR), or by GMRES in u "
+             "preconditioned by them (GMRES-IR, Carson and Higham 2018), which converges for kappa far beyond "
+             "1/u_f"},
+            {"gmres-tolerance", ParameterType::Real, "1e-2", 1e-16, 0.5, {},
+             "solver=gmres: GMRES stops once the preconditioned residual's 2-norm is at most this times its start"},
+            {"gmres-max-iterations", ParameterType::Integer, "100", 1, 100, {},
+             "solver=gmres: Arnoldi steps per correction at most (GMRES is not restarted)"},
         };
         return schema;
     }
@@ -250,6 +276,7 @@ public:
 
     void run(const Parameters& parameters, const PrecisionPolicy& policy, Trace& trace,
              RunControl& control) const override {
+        const std::optional<GmresSettings> gmres = gmres_settings(parameters, policy);
         const LinearSystem system = generated_system(parameters);
         const ErrorMeasures measures(system, reference_precision(policy));
         const int max_iterations = static_cast<int>(parameters.integer("max-iterations"));
@@ -273,6 +300,7 @@ public:
         // ||d_{i-1}|| / ||x_{i-1}||, the correction that made x_i, and the one before it, for the
         // correction test.
         double correction = NAN, previous_correction = NAN;
+        int gmres_iterations = 0;  // GMRES's steps in the correction that made x_i
         for (int i = 0;; ++i) {
             ScaledResidual r;
             {
@@ -294,6 +322,7 @@ public:
                               {metric::converged, converged ? 1.0 : 0.0}};
             if (std::isfinite(limiting_accuracy))
                 region.metrics.push_back({metric::error_bound_limiting_accuracy, limiting_accuracy});
+            if (gmres && i > 0) region.metrics.push_back({metric::gmres_iterations, static_cast<double>(gmres_iterations)});
             if (stop == "residual") {
                 region.metrics.push_back({metric::stopping_test_value, relative_residual});
                 region.metrics.push_back({metric::stopping_tolerance, residual_tolerance});
@@ -311,7 +340,13 @@ public:
             counters = {};
             CountingScope counting(counters);
             previous_correction = correction;
-            correction = refinement.correct(r);
+            if (gmres) {
+                const LuRefinement::GmresStep step = refinement.correct_by_gmres(r, *gmres);
+                correction = step.correction;
+                gmres_iterations = step.iterations;
+            } else {
+                correction = refinement.correct(r);
+            }
         }
     }
 
