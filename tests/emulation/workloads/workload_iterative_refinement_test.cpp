@@ -317,7 +317,7 @@ TEST_CASE("GMRES-IR with fp16 factors and a binary128 residual reaches 10 u wher
         CHECK(error <= 10 * u);
         CHECK(metric(last, "forward_error") == Approx(error).margin(1e-18));
         CHECK(metric(last, "stop_reason") == 2);  // the correction test: d_i <= u ||x_i||
-        CHECK(gmres.regions().size() <= 21);
+        CHECK(gmres.regions().size() <= 16);  // 10 and 13 iterates (x_0 included) when written
         // Each correction took a few GMRES steps, reported from x_1 on.
         for (std::size_t i = 1; i < gmres.regions().size(); ++i) {
             const double steps = metric(gmres.regions()[i], "gmres_iterations");
