@@ -132,6 +132,8 @@ constexpr MetricDefinition definitions[] = {
     {stop_reason, W,
      "iterative-refinement, the last iteration: why the refinement ended there: 1 the residual test, 2 the "
      "correction test, 3 no progress (the correction shrank by less than half), 4 max-iterations, 5 NaN or inf"},
+    {gmres_iterations, W,
+     "iterative-refinement, solver=gmres: GMRES's Arnoldi steps in the correction that made the region's iterate"},
     {mse, W, "quantize, weights: mean squared error of the dequantized tensor"},
     {sqnr_db, W, "quantize, weights: signal to quantization noise ratio in dB"},
     {max_abs_error, W, "quantize, weights: largest absolute error of the dequantized tensor"},

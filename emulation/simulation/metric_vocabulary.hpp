@@ -129,6 +129,7 @@ inline constexpr const char* converged = "converged";
 inline constexpr const char* stopping_test_value = "stopping_test_value";
 inline constexpr const char* stopping_tolerance = "stopping_tolerance";
 inline constexpr const char* stop_reason = "stop_reason";
+inline constexpr const char* gmres_iterations = "gmres_iterations";
 /// The values of stop_reason: why an iterative refinement ended where it did.
 enum class RefinementStop { ResidualTest = 1, CorrectionTest, NoProgress, MaxIterations, NotFinite };
 /// "the residual test", "no progress", ...; nullptr for a value that names no RefinementStop.

@@ -206,19 +206,51 @@ ScaledResidual LuRefinement::wide_residual() {
     return out;
 }
 
-double LuRefinement::correct(const ScaledResidual& r) {
-    std::vector<double> d = solve(r.scaled);
+double LuRefinement::correct(const ScaledResidual& r) { return update(solve(r.scaled), r.exponent); }
+
+LuRefinement::GmresStep LuRefinement::correct_by_gmres(const ScaledResidual& r, const GmresSettings& settings) {
+    const std::vector<double> rhs = in_working(solve(r.scaled));  // M^-1 r, r scaled as the solve takes it
+    const GmresSolution solution = preconditioned_gmres(
+        [this](std::span<const double> v) { return preconditioned_product(v); }, rhs, settings, working_, &random_);
+    return {update(solution.d, r.exponent), solution.iterations};
+}
+
+/// U^-1 L^-1 A v: A v in u (a chain of fused multiply-adds per row), scaled by a power of two to a
+/// largest entry in [1, 2) as the residual is (a v near A's smallest singular vectors would
+/// otherwise reach u_f's subnormals), solved with the factors in u_f, scaled back and rounded to u.
+std::vector<double> LuRefinement::preconditioned_product(std::span<const double> v) {
+    std::vector<double> product(n_);
+    {
+        PrecisionScope scope(working_.format, working_.mode, &random_);
+        for (std::size_t i = 0; i < n_; ++i) {
+            Emulated acc = Emulated::from_value(0.0);
+            for (std::size_t j = 0; j < n_; ++j)
+                acc = fma(Emulated::from_value(a_[i * n_ + j]), Emulated::from_value(v[j]), acc);
+            product[i] = acc.value();
+        }
+    }
+    const double largest = norm_inf(product);
+    const int exponent = largest > 0 && std::isfinite(largest) ? std::ilogb(largest) : 0;
+    for (double& p : product) p = std::ldexp(p, -exponent);
+    std::vector<double> z = solve(product);
+    for (double& value : z) value = std::ldexp(value, exponent);
+    return in_working(z);
+}
+
+/// x = x + scaled_d 2^exponent in u; returns ||d||_inf / ||x||_inf of x before the update.
+double LuRefinement::update(std::span<const double> scaled_d, long exponent) {
     if (!wide_) {
-        for (double& v : d) v = std::ldexp(v, static_cast<int>(r.exponent));
+        std::vector<double> d(scaled_d.begin(), scaled_d.end());
+        for (double& v : d) v = std::ldexp(v, static_cast<int>(exponent));
         const double correction = norm_inf(d) / norm_inf(x_);
         x_ = in_working(d, x_);
         return correction;
     }
-    const double correction = std::ldexp(norm_inf(d), static_cast<int>(r.exponent)) / norm_inf(x());
+    const double correction = std::ldexp(norm_inf(scaled_d), static_cast<int>(exponent)) / norm_inf(x());
     core::MpfrNumber step(53);
     for (std::size_t i = 0; i < n_; ++i) {
-        mpfr_set_d(step.get(), d[i], MPFR_RNDN);
-        mpfr_mul_2si(step.get(), step.get(), r.exponent, MPFR_RNDN);  // exact: d_i 2^exponent
+        mpfr_set_d(step.get(), scaled_d[i], MPFR_RNDN);
+        mpfr_mul_2si(step.get(), step.get(), exponent, MPFR_RNDN);  // exact: d_i 2^exponent
         wide_->x[i] = wide_->working.add(wide_->x[i], wide_->working.round(step.get()));
     }
     return correction;

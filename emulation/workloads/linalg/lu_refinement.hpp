@@ -12,6 +12,7 @@
 #include "emulation/arithmetic/wide_format_arithmetic.hpp"
 #include "emulation/simulation/precision_policy.hpp"
 #include "emulation/simulation/trace.hpp"
+#include "emulation/workloads/linalg/preconditioned_gmres.hpp"
 
 namespace floatscope::emu {
 
@@ -60,6 +61,16 @@ public:
     /// of x before the update.
     double correct(const ScaledResidual& r);
 
+    struct GmresStep {
+        double correction;  ///< ||d||_inf / ||x||_inf, as correct() returns it
+        int iterations;  ///< GMRES's Arnoldi steps
+    };
+    /// GMRES-IR's step (Carson and Higham 2018): solves U^-1 L^-1 A d = U^-1 L^-1 r by
+    /// GMRES in u (preconditioned_gmres), the preconditioner applied with the factors' solves in u_f
+    /// and A's products with GMRES's vectors in u; then x = x + d in u as correct() does. u must be
+    /// within binary64 (the workload refuses a wider one).
+    GmresStep correct_by_gmres(const ScaledResidual& r, const GmresSettings& settings);
+
     /// The iterate, each entry's nearest double (exact where u is within binary64).
     std::vector<double> x() const;
     /// The iterate exactly, at u's precision, where u is wider than binary64; nullopt otherwise.
@@ -70,6 +81,8 @@ public:
 private:
     void factorize();
     std::vector<double> solve(std::span<const double> rhs);
+    std::vector<double> preconditioned_product(std::span<const double> v);
+    double update(std::span<const double> scaled_d, long exponent);
     std::vector<double> in_working(std::span<const double> values, std::span<const double> base = {});
     std::vector<double> narrow_residual();
     ScaledResidual wide_residual();

@@ -24,7 +24,7 @@ std::vector<std::string> small_parameters(const std::string& workload) {
     if (workload == "train-mlp")
         return {"dataset=synthetic", "train-size=128", "test-size=64", "hidden=8",
                 "epochs=2",          "log-every=1",    "qat=int8"};
-    if (workload == "iterative-refinement") return {"n=8", "max-iterations=3"};
+    if (workload == "iterative-refinement") return {"n=8", "max-iterations=3", "solver=gmres"};  // LU-IR's metrics and gmres_iterations
     if (workload == "quantize") return {"rows=16", "cols=16", "matmul-rows=2"};
     if (workload == "fpcore") return {"samples=16"};
     if (workload == "weights") return {std::string("model=") + FLOATSCOPE_CHECKPOINTS + "/sharded"};

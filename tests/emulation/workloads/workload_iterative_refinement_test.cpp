@@ -1,10 +1,13 @@
 // The iterative-refinement workload: its matrices against Eigen's SVD, its MPFR solve against an
 // MPFR residual, and the convergence facts of Carson and Higham (2018): fp16 factors refine to fp64
-// accuracy for kappa = 10^2 and fail for kappa = 10^8 (kappa u_f >> 1).
+// accuracy for kappa = 10^2 and fail for kappa = 10^8 (kappa u_f >> 1); GMRES-IR reaches u at
+// kappa = 10^4, its GMRES checked against an MPFR solve and Krylov theory.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,7 @@
 #include "emulation/simulation/workload.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/linalg/conditioned_matrix.hpp"
+#include "emulation/workloads/linalg/preconditioned_gmres.hpp"
 #include "emulation/workloads/linalg/mpfr_solve.hpp"
 #include "emulation/workloads/registry.hpp"
 #include "tests/core/mpfr_reference.hpp"
@@ -281,4 +285,161 @@ TEST_CASE("a binary128 residual is the fma chain rounded in binary128 (GCC's __f
         INFO(region.label);
         CHECK(metric(region, "residual_norm") == norm);
     }
+}
+
+namespace {
+
+/// The forward error of each iterate of a run, against the truth.
+std::vector<double> forward_errors(const Trace& trace, const std::vector<double>& truth) {
+    std::vector<double> errors;
+    for (const TraceRegion& region : trace.regions()) errors.push_back(forward_error(region.values, truth));
+    return errors;
+}
+
+}  // namespace
+
+TEST_CASE("GMRES-IR with fp16 factors and a binary128 residual reaches 10 u where LU-IR and an fp64 residual do not",
+          "[workload][refinement]") {
+    // kappa u_f = 10^4 x 2^-11 ~ 5: LU-IR diverges, while GMRES preconditioned by the same factors
+    // converges for kappa up to about u_f^-2 (Carson and Higham 2018), to the limit u + 4 n u_r kappa.
+    const double u = std::ldexp(1.0, -53);
+    for (const char* kappa : {"1e3", "1e4"}) {
+        INFO("kappa " << kappa);
+        const std::vector<std::string> system = {"n=50", std::string("kappa=") + kappa, "seed=4"};
+        const std::vector<double> truth = true_solution(system);
+        auto with = [&](const std::string& policy, std::vector<std::string> more) {
+            more.insert(more.end(), system.begin(), system.end());
+            return run_refinement(policy, more);
+        };
+        const Trace gmres = with("fp64; compute=fp16; accumulate=binary128", {"solver=gmres"});
+        const TraceRegion& last = gmres.regions().back();
+        const double error = forward_error(last.values, truth);
+        CHECK(error <= 10 * u);
+        CHECK(metric(last, "forward_error") == Approx(error).margin(1e-18));
+        CHECK(metric(last, "stop_reason") == 2);  // the correction test: d_i <= u ||x_i||
+        CHECK(gmres.regions().size() <= 16);  // 10 and 13 iterates (x_0 included) when written
+        // Each correction took a few GMRES steps, reported from x_1 on.
+        for (std::size_t i = 1; i < gmres.regions().size(); ++i) {
+            const double steps = metric(gmres.regions()[i], "gmres_iterations");
+            CHECK(steps >= 1);
+            CHECK(steps <= 20);
+        }
+        CHECK(forward_error(gmres.regions().front().values, truth) > 1e-4);  // x_0: the fp16 factors alone
+
+        // Two precisions (u_r = u): the same GMRES-IR stalls near kappa u, far above u.
+        const std::vector<double> two =
+            forward_errors(with("fp64; compute=fp16", {"solver=gmres", "stop=none", "max-iterations=20"}), truth);
+        const double best_two = *std::min_element(two.begin() + 1, two.end());
+        CHECK(best_two > 10 * u);
+        CHECK(best_two < 50 * std::stod(kappa) * u);
+
+        // LU-IR with the same three precisions: at kappa = 10^4 it does not converge at all.
+        const Trace lu = with("fp64; compute=fp16; accumulate=binary128", {"stop=none", "max-iterations=20"});
+        for (const auto& m : lu.regions().back().metrics) CHECK(m.name != std::string("gmres_iterations"));
+        const std::vector<double> lu_errors = forward_errors(lu, truth);
+        if (std::string(kappa) == "1e4")
+            for (const double e : lu_errors) CHECK((std::isnan(e) || e > 1e-3));
+    }
+}
+
+TEST_CASE("solver=gmres refuses a working format wider than binary64", "[workload][refinement]") {
+    CHECK_THROWS_WITH(run_refinement("binary128; compute=fp16; accumulate=binary256", {"n=5", "solver=gmres"}),
+                      Catch::Contains("must be within binary64"));
+}
+
+namespace {
+
+/// ||c - B d||_2 / ||c||_2, the residual computed exactly in MPFR (1000 bits hold every product and sum).
+double relative_residual(const std::vector<double>& b, const std::vector<double>& c, const std::vector<double>& d) {
+    const std::size_t n = c.size();
+    RefNumber residual(1000), product(1000), squares(1000), c_squares(1000);
+    mpfr_set_zero(squares.get(), 1);
+    mpfr_set_zero(c_squares.get(), 1);
+    for (std::size_t i = 0; i < n; ++i) {
+        mpfr_set_d(residual.get(), c[i], MPFR_RNDN);
+        for (std::size_t j = 0; j < n; ++j) {
+            mpfr_set_d(product.get(), b[i * n + j], MPFR_RNDN);
+            mpfr_mul_d(product.get(), product.get(), d[j], MPFR_RNDN);
+            mpfr_sub(residual.get(), residual.get(), product.get(), MPFR_RNDN);
+        }
+        mpfr_fma(squares.get(), residual.get(), residual.get(), squares.get(), MPFR_RNDN);
+        mpfr_set_d(product.get(), c[i], MPFR_RNDN);
+        mpfr_fma(c_squares.get(), product.get(), product.get(), c_squares.get(), MPFR_RNDN);
+    }
+    mpfr_div(squares.get(), squares.get(), c_squares.get(), MPFR_RNDN);
+    return std::sqrt(mpfr_get_d(squares.get(), MPFR_RNDN));
+}
+
+}  // namespace
+
+TEST_CASE("preconditioned_gmres meets its tolerance and matches the MPFR solve", "[workload][refinement]") {
+    constexpr std::size_t n = 12;
+    std::mt19937_64 rng(11);
+    const std::vector<double> b = floatscope::emu::random_conditioned_matrix(n, 1e3, rng);
+    const std::vector<double> c = floatscope::emu::draw_many(floatscope::emu::Distribution::Normal, n, rng);
+    const floatscope::core::FormatRounding fp64{parse_format("fp64")};
+    const auto product = [&](std::span<const double> v) {
+        std::vector<double> w(n, 0.0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) w[i] = std::fma(b[i * n + j], v[j], w[i]);
+        return w;
+    };
+    const floatscope::emu::TruthPrecisionScope scope(200);
+    const std::vector<floatscope::emu::TruthNumber> exact = floatscope::emu::mpfr_solve(b, c, n, 200);
+    for (const double tolerance : {1e-2, 1e-6, 1e-13}) {
+        INFO("tolerance " << tolerance);
+        const floatscope::emu::GmresSolution solution =
+            floatscope::emu::preconditioned_gmres(product, c, {tolerance, static_cast<int>(n)}, fp64, nullptr);
+        CHECK(solution.iterations >= 1);
+        CHECK(solution.iterations <= static_cast<int>(n));
+        // GMRES's own residual estimate stopped it at the tolerance; the true residual agrees
+        // up to the rounding of its basis (the data are O(1), kappa(B) = 10^3).
+        CHECK(relative_residual(b, c, solution.d) <= tolerance * 1.01 + 1e3 * n * std::ldexp(1.0, -53));
+        if (solution.iterations > 1) {  // a looser tolerance would have stopped one step earlier: not over-solved
+            const floatscope::emu::GmresSolution shorter = floatscope::emu::preconditioned_gmres(
+                product, c, {tolerance, solution.iterations - 1}, fp64, nullptr);
+            CHECK(relative_residual(b, c, shorter.d) > tolerance * 0.99);
+        }
+        // The forward error against the MPFR solve: at most kappa(B) times the residual.
+        double difference = 0, size = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double x = mpfr_get_d(exact[i].backend().data(), MPFR_RNDN);
+            difference = std::max(difference, std::fabs(solution.d[i] - x));
+            size = std::max(size, std::fabs(x));
+        }
+        CHECK(difference / size <= 1e3 * std::sqrt(static_cast<double>(n)) * (1.1 * tolerance + 1e-14));
+    }
+}
+
+TEST_CASE("preconditioned_gmres takes k + 1 steps on identity plus rank k and rounds to its working format",
+          "[workload][refinement]") {
+    // The minimal polynomial of I + (rank k) has degree k + 1: GMRES is exact after k + 1 steps
+    // (Saad, Iterative Methods for Sparse Linear Systems, 2nd ed., 6.5.3), at most.
+    constexpr std::size_t n = 30, k = 3;
+    std::mt19937_64 rng(5);
+    const std::vector<double> p = floatscope::emu::draw_many(floatscope::emu::Distribution::Normal, n * k, rng);
+    const std::vector<double> q = floatscope::emu::draw_many(floatscope::emu::Distribution::Normal, n * k, rng);
+    const std::vector<double> c = floatscope::emu::draw_many(floatscope::emu::Distribution::Normal, n, rng);
+    std::vector<double> b(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            b[i * n + j] = i == j ? 1.0 : 0.0;
+            for (std::size_t l = 0; l < k; ++l) b[i * n + j] += p[i * k + l] * q[j * k + l] / n;
+        }
+    const auto product = [&](std::span<const double> v) {
+        std::vector<double> w(n, 0.0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) w[i] += b[i * n + j] * v[j];
+        return w;
+    };
+    const floatscope::emu::GmresSolution fp64 = floatscope::emu::preconditioned_gmres(
+        product, c, {1e-12, static_cast<int>(n)}, {parse_format("fp64")}, nullptr);
+    CHECK(fp64.iterations <= static_cast<int>(k + 1));
+    CHECK(relative_residual(b, c, fp64.d) < 1e-12);
+    // In fp32 every entry of d is an fp32 value, and the residual stops near fp32's u, not fp64's.
+    const floatscope::emu::GmresSolution fp32 = floatscope::emu::preconditioned_gmres(
+        product, c, {1e-12, static_cast<int>(n)}, {parse_format("fp32")}, nullptr);
+    for (const double v : fp32.d) CHECK(static_cast<double>(static_cast<float>(v)) == v);
+    CHECK(relative_residual(b, c, fp32.d) > 1e-12);
+    CHECK(relative_residual(b, c, fp32.d) < 1e-4);
 }
