@@ -1,5 +1,8 @@
-// ONNX's convolutions (opsets 13-17), any number of spatial axes: Conv as im2col and one matrix
-// product per image and group; ConvTranspose as a matrix product and col2im.
+// ONNX's convolutions (opsets 13-17), any number of spatial axes: Conv as im2col (a pointwise one reads X
+// as it lies) and one matrix product per image and group; ConvTranspose as a matrix product and col2im.
+#include <algorithm>
+#include <cstdint>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -92,13 +95,22 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
 
     std::vector<Number> y;
     y.reserve(s.batch * out_channels * positions);
-    std::vector<Number> columns(depth * positions, zero);
+    // A pointwise convolution (one tap, each window its own position: a 1x1 kernel with unit strides
+    // and no padding) reads its group's channels as they lie in X: their im2col matrix is X's slice.
+    const bool pointwise = kernel == 1 && positions == image &&
+                           std::all_of(taps.begin(), taps.end(), [p = std::int64_t{0}](std::int64_t tap) mutable {
+                               return tap == p++;
+                           });
+    std::vector<Number> columns(pointwise ? 0 : depth * positions, zero);
     const std::span<const Number> weights(w.numbers);
     for (std::size_t n = 0; n < s.batch; ++n)
         for (std::size_t g = 0; g < s.groups; ++g) {
+            const std::size_t group_base = (n * s.channels + g * group_channels) * image;
+            std::span<const Number> group_columns(columns);
+            if (pointwise) group_columns = std::span<const Number>(x.numbers).subspan(group_base, depth * positions);
             // im2col: row (c, tap), column window; what a tap reads in the padding is 0.
-            for (std::size_t c = 0; c < group_channels; ++c) {
-                const std::size_t channel_base = (n * s.channels + g * group_channels + c) * image;
+            for (std::size_t c = 0; c < group_channels && !pointwise; ++c) {
+                const std::size_t channel_base = group_base + c * image;
                 for (std::size_t t = 0; t < kernel; ++t)
                     for (std::size_t p = 0; p < positions; ++p) {
                         const std::int64_t tap = taps[t * positions + p];
@@ -107,8 +119,8 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
                     }
             }
             const std::vector<Number> product =
-                matrix_product(call.numerics, weights.subspan(g * group_out * depth, group_out * depth),
-                               std::span<const Number>(columns), group_out, depth, positions);
+                matrix_product(call.numerics, weights.subspan(g * group_out * depth, group_out * depth), group_columns,
+                               group_out, depth, positions);
             y.insert(y.end(), product.begin(), product.end());
         }
     add_bias(call.numerics, call.optional_input(2), out_channels, positions, y, node);
