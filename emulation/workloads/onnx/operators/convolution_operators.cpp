@@ -2,6 +2,7 @@
 // as it lies) and one matrix product per image and group; ConvTranspose as a matrix product and col2im.
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -64,7 +65,7 @@ void add_bias(const Numerics& numerics, const Tensor<typename Numerics::Number>*
         throw Error(fmt::format("{}: B has shape {}; [{}] (one per output channel) is required", node.describe(),
                                 describe(bias->shape), channels));
     using Number = typename Numerics::Number;
-    apply_per_channel(numerics, std::span(y), channels, positions,
+    apply_per_channel(numerics, std::span<const Number>(y), std::span(y), channels, positions,
                       {ChannelStep<Number>{Operation::Add, bias->numbers}});
 }
 
@@ -94,7 +95,7 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
     const Number zero = call.numerics.from_double(0);
 
     std::vector<Number> y;
-    y.reserve(s.batch * out_channels * positions);
+    if (s.batch * s.groups > 1) y.reserve(s.batch * out_channels * positions);
     // A pointwise convolution (one tap, each window its own position: a 1x1 kernel with unit strides
     // and no padding) reads its group's channels as they lie in X: their im2col matrix is X's slice.
     const bool pointwise = kernel == 1 && positions == image &&
@@ -118,10 +119,13 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
                             tap >= 0 ? x.numbers[channel_base + static_cast<std::size_t>(tap)] : zero;
                     }
             }
-            const std::vector<Number> product =
+            std::vector<Number> product =
                 matrix_product(call.numerics, weights.subspan(g * group_out * depth, group_out * depth), group_columns,
                                group_out, depth, positions);
-            y.insert(y.end(), product.begin(), product.end());
+            if (s.batch * s.groups == 1)
+                y = std::move(product);  // the whole output: kept, not copied
+            else
+                y.insert(y.end(), product.begin(), product.end());
         }
     add_bias(call.numerics, call.optional_input(2), out_channels, positions, y, node);
     return {number_tensor<Number>(x.type, std::move(shape), std::move(y))};

@@ -108,9 +108,12 @@ TensorsOf<Call> batch_normalization(const Call& call) {
     for (std::size_t k = 0; k < c; ++k) deviation.push_back(n.apply(Function::Sqrt, n.add(var[k], epsilon)));
     const std::size_t inner = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
     // ((x - mean) / deviation) * scale + bias, each operation rounded.
-    Tensor<Number> y = x;
+    Tensor<Number> y;  // written by the first step from x: not a copy of x first
+    y.type = x.type;
+    y.shape = x.shape;
+    y.numbers.resize(x.size(), n.from_double(0));
     using Step = ChannelStep<Number>;
-    apply_per_channel(n, std::span(y.numbers), c, inner,
+    apply_per_channel(n, std::span(x.numbers), std::span(y.numbers), c, inner,
                       {Step{Operation::Sub, mean}, Step{Operation::Div, deviation}, Step{Operation::Mul, scale.numbers},
                        Step{Operation::Add, bias.numbers}});
     if (!training) return {std::move(y)};
