@@ -12,6 +12,7 @@
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/linear_families.hpp"
 #include "emulation/workloads/onnx/operators/matrix_product.hpp"
+#include "emulation/workloads/onnx/operators/moved_outputs.hpp"
 #include "emulation/workloads/onnx/operators/sliding_windows.hpp"
 
 namespace floatscope::emu::onnx {
@@ -128,7 +129,7 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
                 y.insert(y.end(), product.begin(), product.end());
         }
     add_bias(call.numerics, call.optional_input(2), out_channels, positions, y, node);
-    return {number_tensor<Number>(x.type, std::move(shape), std::move(y))};
+    return moved_outputs(number_tensor<Number>(x.type, std::move(shape), std::move(y)));
 }
 
 /// For each output position of a ConvTranspose, the (tap, input position) pairs that write to it,
@@ -195,7 +196,7 @@ Outputs<Numerics> conv_transpose(const OperatorCall<Numerics>& call) {
         }
     }
     add_bias(call.numerics, call.optional_input(2), out_channels, outputs, y, node);
-    return {number_tensor<Number>(x.type, std::move(shape), std::move(y))};
+    return moved_outputs(number_tensor<Number>(x.type, std::move(shape), std::move(y)));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "emulation/workloads/onnx/operators/elementwise_arrays.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/operators/moved_outputs.hpp"
 #include "emulation/workloads/onnx/operators/reduction_families.hpp"
 #include "emulation/workloads/onnx/operators/reduction_groups.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
@@ -116,7 +117,7 @@ TensorsOf<Call> batch_normalization(const Call& call) {
     apply_per_channel(n, std::span(x.numbers), std::span(y.numbers), c, inner,
                       {Step{Operation::Sub, mean}, Step{Operation::Div, deviation}, Step{Operation::Mul, scale.numbers},
                        Step{Operation::Add, bias.numbers}});
-    if (!training) return {std::move(y)};
+    if (!training) return moved_outputs(std::move(y));
     const auto momentum = n.from_double(node.float_attribute("momentum", 0.9f));
     const auto rest = n.sub(n.from_double(1), momentum);
     const auto running = [&](const Tensor<Number>& input, const std::vector<Number>& batch) {
@@ -179,7 +180,7 @@ TensorsOf<Call> layer_normalization(const Call& call) {
         mean_out.numbers.push_back(m.mean);
         inv_std_out.numbers.push_back(inv_std);
     }
-    return {std::move(y), std::move(mean_out), std::move(inv_std_out)};
+    return moved_outputs(std::move(y), std::move(mean_out), std::move(inv_std_out));
 }
 
 /// InstanceNormalization: per sample and channel over the spatial dimensions,
