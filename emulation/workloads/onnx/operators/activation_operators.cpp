@@ -16,6 +16,7 @@
 #include "emulation/workloads/onnx/operators/elementwise_families.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/operators/moved_outputs.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
 
 namespace floatscope::emu::onnx {
@@ -55,7 +56,7 @@ TensorsOf<Call> hard_sigmoid(const Call& call, std::initializer_list<std::string
             n.apply(Operation::Add, out, b, out);
             for (double& v : out) v = clamp(v);
             if (times_input) n.apply(Operation::Mul, in, out, out);
-            return {std::move(y)};
+            return moved_outputs(std::move(y));
         }
     }
     return activation(call, known, [&](const auto&, const auto& x) {

@@ -1,13 +1,21 @@
-// ONNX's convolutions (opsets 13-17), any number of spatial axes: Conv as im2col and one matrix
-// product per image and group; ConvTranspose as a matrix product and col2im.
+// ONNX's convolutions (opsets 13-17), any number of spatial axes: Conv as im2col (a pointwise one reads X
+// as it lies) and one matrix product per image and group, a depthwise one under plain fp32 directly
+// (depthwise_convolution.hpp); ConvTranspose as a matrix product and col2im.
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "emulation/workloads/onnx/operators/depthwise_convolution.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_arrays.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/linear_families.hpp"
 #include "emulation/workloads/onnx/operators/matrix_product.hpp"
+#include "emulation/workloads/onnx/operators/moved_outputs.hpp"
 #include "emulation/workloads/onnx/operators/sliding_windows.hpp"
 
 namespace floatscope::emu::onnx {
@@ -61,7 +69,7 @@ void add_bias(const Numerics& numerics, const Tensor<typename Numerics::Number>*
         throw Error(fmt::format("{}: B has shape {}; [{}] (one per output channel) is required", node.describe(),
                                 describe(bias->shape), channels));
     using Number = typename Numerics::Number;
-    apply_per_channel(numerics, std::span(y), channels, positions,
+    apply_per_channel(numerics, std::span<const Number>(y), std::span(y), channels, positions,
                       {ChannelStep<Number>{Operation::Add, bias->numbers}});
 }
 
@@ -91,28 +99,51 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
     const Number zero = call.numerics.from_double(0);
 
     std::vector<Number> y;
-    y.reserve(s.batch * out_channels * positions);
-    std::vector<Number> columns(depth * positions, zero);
-    const std::span<const Number> weights(w.numbers);
-    for (std::size_t n = 0; n < s.batch; ++n)
-        for (std::size_t g = 0; g < s.groups; ++g) {
-            // im2col: row (c, tap), column window; what a tap reads in the padding is 0.
-            for (std::size_t c = 0; c < group_channels; ++c) {
-                const std::size_t channel_base = (n * s.channels + g * group_channels + c) * image;
-                for (std::size_t t = 0; t < kernel; ++t)
-                    for (std::size_t p = 0; p < positions; ++p) {
-                        const std::int64_t tap = taps[t * positions + p];
-                        columns[(c * kernel + t) * positions + p] =
-                            tap >= 0 ? x.numbers[channel_base + static_cast<std::size_t>(tap)] : zero;
-                    }
-            }
-            const std::vector<Number> product =
-                matrix_product(call.numerics, weights.subspan(g * group_out * depth, group_out * depth),
-                               std::span<const Number>(columns), group_out, depth, positions);
-            y.insert(y.end(), product.begin(), product.end());
+    bool direct = false;  // a depthwise convolution of an emulated run in plain fp32: depthwise_fp32
+    if constexpr (std::is_same_v<Numerics, EmulatedNumerics>) {
+        direct = s.groups == s.channels && call.numerics.matmul_operands() == nullptr &&
+                 depthwise_fp32_applies(call.numerics.formats().matmul);
+        if (direct) {
+            y.resize(s.batch * out_channels * positions);
+            depthwise_fp32({s.batch, s.channels, group_out, image, kernel, positions}, x.numbers, w.numbers, taps, y);
         }
+    }
+    if (!direct) {
+        if (s.batch * s.groups > 1) y.reserve(s.batch * out_channels * positions);
+        // A pointwise convolution (one tap, each window its own position: a 1x1 kernel with unit strides
+        // and no padding) reads its group's channels as they lie in X: their im2col matrix is X's slice.
+        const bool pointwise = kernel == 1 && positions == image &&
+                               std::all_of(taps.begin(), taps.end(),
+                                           [p = std::int64_t{0}](std::int64_t tap) mutable { return tap == p++; });
+        std::vector<Number> columns(pointwise ? 0 : depth * positions, zero);
+        const std::span<const Number> weights(w.numbers);
+        for (std::size_t n = 0; n < s.batch; ++n)
+            for (std::size_t g = 0; g < s.groups; ++g) {
+                const std::size_t group_base = (n * s.channels + g * group_channels) * image;
+                std::span<const Number> group_columns(columns);
+                if (pointwise)
+                    group_columns = std::span<const Number>(x.numbers).subspan(group_base, depth * positions);
+                // im2col: row (c, tap), column window; what a tap reads in the padding is 0.
+                for (std::size_t c = 0; c < group_channels && !pointwise; ++c) {
+                    const std::size_t channel_base = group_base + c * image;
+                    for (std::size_t t = 0; t < kernel; ++t)
+                        for (std::size_t p = 0; p < positions; ++p) {
+                            const std::int64_t tap = taps[t * positions + p];
+                            columns[(c * kernel + t) * positions + p] =
+                                tap >= 0 ? x.numbers[channel_base + static_cast<std::size_t>(tap)] : zero;
+                        }
+                }
+                std::vector<Number> product =
+                    matrix_product(call.numerics, weights.subspan(g * group_out * depth, group_out * depth),
+                                   group_columns, group_out, depth, positions);
+                if (s.batch * s.groups == 1)
+                    y = std::move(product);  // the whole output: kept, not copied
+                else
+                    y.insert(y.end(), product.begin(), product.end());
+            }
+    }
     add_bias(call.numerics, call.optional_input(2), out_channels, positions, y, node);
-    return {number_tensor<Number>(x.type, std::move(shape), std::move(y))};
+    return moved_outputs(number_tensor<Number>(x.type, std::move(shape), std::move(y)));
 }
 
 /// For each output position of a ConvTranspose, the (tap, input position) pairs that write to it,
@@ -179,7 +210,7 @@ Outputs<Numerics> conv_transpose(const OperatorCall<Numerics>& call) {
         }
     }
     add_bias(call.numerics, call.optional_input(2), out_channels, outputs, y, node);
-    return {number_tensor<Number>(x.type, std::move(shape), std::move(y))};
+    return moved_outputs(number_tensor<Number>(x.type, std::move(shape), std::move(y)));
 }
 
 }  // namespace

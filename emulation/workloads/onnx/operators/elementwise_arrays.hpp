@@ -117,22 +117,26 @@ struct ChannelStep {
     std::span<const Number> per_channel;
 };
 
-/// y_i = y_i op_1 c_1[k] op_2 c_2[k] ... in place (left to right, each operation rounded) for y laid
-/// out as rows of `inner` elements whose channel k is (row index mod channels). Step by step over
-/// rows in an emulated run with deterministic compute rounding; otherwise element by element, the
-/// truth's elements over its threads (for_each_chunk), a stochastic run's in order.
+/// y_i = x_i op_1 c_1[k] op_2 c_2[k] ... (left to right, each operation rounded) for x and y laid
+/// out as rows of `inner` elements whose channel k is (row index mod channels); y may be x, and the
+/// first step reads x, so that y needs no copy of it first. Step by step over rows in an emulated run
+/// with deterministic compute rounding; otherwise element by element, the truth's elements over its
+/// threads (for_each_chunk), a stochastic run's in order.
 template <class Numerics>
-void apply_per_channel(const Numerics& n, std::span<typename Numerics::Number> y, std::size_t channels,
-                       std::size_t inner, std::initializer_list<ChannelStep<typename Numerics::Number>> steps) {
+void apply_per_channel(const Numerics& n, std::span<const typename Numerics::Number> x,
+                       std::span<typename Numerics::Number> y, std::size_t channels, std::size_t inner,
+                       std::initializer_list<ChannelStep<typename Numerics::Number>> steps) {
     using Number = typename Numerics::Number;
     if (inner == 0) return;
     if constexpr (ArrayNumerics<Numerics>) {
         if (!n.rounds_stochastically()) {
             for (std::size_t row = 0; row < y.size() / inner; ++row) {
                 const auto values = y.subspan(row * inner, inner);
-                for (const auto& step : steps)
-                    apply_arrays(n, step.op, std::span<const Number>(values),
-                                 step.per_channel.subspan(row % channels, 1), values);
+                std::span<const Number> operands = x.subspan(row * inner, inner);
+                for (const auto& step : steps) {
+                    apply_arrays(n, step.op, operands, step.per_channel.subspan(row % channels, 1), values);
+                    operands = values;
+                }
             }
             return;
         }
@@ -140,7 +144,11 @@ void apply_per_channel(const Numerics& n, std::span<typename Numerics::Number> y
     for_each_chunk<Number>(y.size(), y.size() >= elements_worth_threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             const std::size_t k = (i / inner) % channels;
-            for (const auto& step : steps) y[i] = apply_operation(n, step.op, y[i], step.per_channel[k]);
+            const Number* operand = &x[i];
+            for (const auto& step : steps) {
+                y[i] = apply_operation(n, step.op, *operand, step.per_channel[k]);
+                operand = &y[i];
+            }
         }
     });
 }

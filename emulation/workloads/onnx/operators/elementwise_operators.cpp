@@ -12,6 +12,7 @@
 #include "emulation/workloads/onnx/operators/elementwise_families.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/operators/moved_outputs.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -45,7 +46,7 @@ TensorsOf<Call> arithmetic(const Call& call, Operation op) {
         return {broadcast_binary(a, b, a.type, call.node, [&](std::size_t i, std::size_t j) {
             return integer_arithmetic(op, a.integers[i], b.integers[j], a.type, call.node);
         })};
-    return {broadcast_operation(n, op, a, b, call.node)};
+    return moved_outputs(broadcast_operation(n, op, a, b, call.node));
 }
 
 /// An integer base to an integer exponent: the exact power wrapped as the type (square and

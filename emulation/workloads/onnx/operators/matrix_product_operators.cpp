@@ -7,6 +7,7 @@
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
 #include "emulation/workloads/onnx/operators/linear_families.hpp"
 #include "emulation/workloads/onnx/operators/matrix_product.hpp"
+#include "emulation/workloads/onnx/operators/moved_outputs.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -50,7 +51,7 @@ Outputs<Numerics> matmul(const OperatorCall<Numerics>& call) {
                                                            all_b.subspan(from_b[i] * k * n, k * n), m, k, n);
         values.insert(values.end(), product.begin(), product.end());
     }
-    return {number_tensor<Number>(a.type, std::move(shape), std::move(values))};
+    return moved_outputs(number_tensor<Number>(a.type, std::move(shape), std::move(values)));
 }
 
 template <class Numerics>
@@ -97,7 +98,8 @@ Outputs<Numerics> gemm(const OperatorCall<Numerics>& call) {
             y[i] = numerics.add(y[i], beta == 1 ? ci : numerics.mul(numerics.from_double(beta), ci));
         }
     }
-    return {number_tensor<Number>(a.type, {static_cast<std::int64_t>(m), static_cast<std::int64_t>(n)}, std::move(y))};
+    return moved_outputs(
+        number_tensor<Number>(a.type, {static_cast<std::int64_t>(m), static_cast<std::int64_t>(n)}, std::move(y)));
 }
 
 }  // namespace

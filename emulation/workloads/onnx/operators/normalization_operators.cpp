@@ -12,6 +12,7 @@
 #include "emulation/workloads/onnx/operators/elementwise_arrays.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/operators/moved_outputs.hpp"
 #include "emulation/workloads/onnx/operators/reduction_families.hpp"
 #include "emulation/workloads/onnx/operators/reduction_groups.hpp"
 #include "emulation/workloads/onnx/unsupported.hpp"
@@ -108,12 +109,15 @@ TensorsOf<Call> batch_normalization(const Call& call) {
     for (std::size_t k = 0; k < c; ++k) deviation.push_back(n.apply(Function::Sqrt, n.add(var[k], epsilon)));
     const std::size_t inner = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
     // ((x - mean) / deviation) * scale + bias, each operation rounded.
-    Tensor<Number> y = x;
+    Tensor<Number> y;  // written by the first step from x: not a copy of x first
+    y.type = x.type;
+    y.shape = x.shape;
+    y.numbers.resize(x.size(), n.from_double(0));
     using Step = ChannelStep<Number>;
-    apply_per_channel(n, std::span(y.numbers), c, inner,
+    apply_per_channel(n, std::span(x.numbers), std::span(y.numbers), c, inner,
                       {Step{Operation::Sub, mean}, Step{Operation::Div, deviation}, Step{Operation::Mul, scale.numbers},
                        Step{Operation::Add, bias.numbers}});
-    if (!training) return {std::move(y)};
+    if (!training) return moved_outputs(std::move(y));
     const auto momentum = n.from_double(node.float_attribute("momentum", 0.9f));
     const auto rest = n.sub(n.from_double(1), momentum);
     const auto running = [&](const Tensor<Number>& input, const std::vector<Number>& batch) {
@@ -176,7 +180,7 @@ TensorsOf<Call> layer_normalization(const Call& call) {
         mean_out.numbers.push_back(m.mean);
         inv_std_out.numbers.push_back(inv_std);
     }
-    return {std::move(y), std::move(mean_out), std::move(inv_std_out)};
+    return moved_outputs(std::move(y), std::move(mean_out), std::move(inv_std_out));
 }
 
 /// InstanceNormalization: per sample and channel over the spatial dimensions,

@@ -2,6 +2,7 @@
 #include "emulation/workloads/onnx/operators/axes.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/operators/moved_outputs.hpp"
 #include "emulation/workloads/onnx/operators/reduction_families.hpp"
 #include "emulation/workloads/onnx/operators/softmax.hpp"
 
@@ -15,7 +16,7 @@ TensorsOf<Call> softmax(const Call& call, bool logarithm) {
     const auto& x = call.input(0);
     require_floating(x, 0, call.node);
     const std::size_t axis = normalize_axis(call.node.int_attribute("axis", -1), x.shape.size(), call.node);
-    return {softmax_along(call.numerics, x, axis, logarithm)};
+    return moved_outputs(softmax_along(call.numerics, x, axis, logarithm));
 }
 
 }  // namespace

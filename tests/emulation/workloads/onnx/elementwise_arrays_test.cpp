@@ -1,8 +1,8 @@
 // The whole-array paths of an emulated run (emulation/workloads/onnx/operators/elementwise_arrays.hpp:
 // Add/Sub/Mul/Div with broadcasting, BatchNormalization's per-channel chain, a convolution's bias,
 // HardSigmoid, HardSwish, Softmax and LogSoftmax; EmulatedNumerics::apply) against naive loops written here that round
-// every operation with MPFR to the compute format's precision: depthwise and grouped convolutions with strides, pads
-// and dilations, in bf16 (nearest even) and fp16 (toward zero), where no operation is the machine's own.
+// every operation with MPFR to the compute format's precision: depthwise, grouped and pointwise convolutions with
+// strides, pads and dilations, in bf16 (nearest even) and fp16 (toward zero), where no operation is the machine's own.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -125,6 +125,10 @@ TEST_CASE("Depthwise and grouped Conv with a bias, strides, pads and dilations: 
         {1, 6, 9, 8, 6, 3, 3, 6, 2, 1, 1, 2, 1, 2, 0, 1},  // depthwise, stride (2, 1), dilation (1, 2), asymmetric pads
         {2, 5, 7, 7, 5, 3, 3, 5, 1, 1, 1, 1, 1, 1, 1, 1},  // depthwise 3x3, stride 1, pads 1 (MobileNet's), 2 images
         {1, 4, 6, 5, 6, 2, 3, 2, 1, 2, 2, 1, 0, 1, 1, 0},  // 2 groups of 2 channels into 3 each
+        {2, 6, 5, 4, 4, 1, 1, 2, 1, 1, 1, 1, 0, 0, 0, 0},  // pointwise (X read as it lies), 2 groups, 2 images
+        {2, 4, 5, 4, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},  // pointwise, one group
+        {1, 4, 5, 4, 3, 1, 1, 1, 2, 1, 1, 1, 0, 0, 0, 0},  // 1x1 with stride (2, 1): im2col
+        {1, 4, 3, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1},  // 1x1 with pads: im2col, zeros read in the padding
     };
     std::uint32_t seed = 1;
     for (const Case& k : cases)
@@ -165,13 +169,16 @@ TEST_CASE("BatchNormalization's per-channel chain: each operation rounded, as na
 }
 
 TEST_CASE("Add, Sub, Mul and Div broadcast over whole arrays: each element rounded as naive loops make it") {
-    // [2, 3, 4] op [3, 1] (a channel's value along the last axis), [4] and [1, 1, 4] (a bias), [] (a
-    // scalar), [2, 3, 4] (elementwise), and the scalar first.
-    const auto av = random_values(24, 21), channel = random_values(3, 22), row = random_values(4, 23, 0.5, 2);
-    const auto whole = random_values(24, 24, 0.5, 2);
-    const Tensor<double> a = floats({2, 3, 4}, av), by_channel = floats({3, 1}, channel), by_row = floats({4}, row),
-                         scalar = floats({}, {1.75}), by_row_padded = floats({1, 1, 4}, row),
-                         elementwise = floats({2, 3, 4}, whole);
+    // [2, 3, 550] op [3, 1] (a channel's value along the last axis), [550] and [1, 1, 550] (a bias), []
+    // (a scalar), [2, 3, 550] (elementwise), and the scalar first: 3300 elements, so that the numerics'
+    // chunks of 1024 meet a partial last one and runs that straddle two.
+    const std::int64_t last = 550;
+    const auto size = static_cast<std::size_t>(6 * last), row_size = static_cast<std::size_t>(last);
+    const auto av = random_values(size, 21), channel = random_values(3, 22), row = random_values(row_size, 23, 0.5, 2);
+    const auto whole = random_values(size, 24, 0.5, 2);
+    const Tensor<double> a = floats({2, 3, last}, av), by_channel = floats({3, 1}, channel),
+                         by_row = floats({last}, row), scalar = floats({}, {1.75}),
+                         by_row_padded = floats({1, 1, last}, row), elementwise = floats({2, 3, last}, whole);
     for (const Case& k : cases)
         for (const auto& [op, symbol] :
              std::vector<std::pair<const char*, char>>{{"Add", '+'}, {"Sub", '-'}, {"Mul", '*'}, {"Div", '/'}}) {
@@ -180,8 +187,8 @@ TEST_CASE("Add, Sub, Mul and Div broadcast over whole arrays: each element round
             std::vector<double> channel_expected, row_expected, scalar_expected, scalar_first, elementwise_expected;
             for (std::size_t i = 0; i < av.size(); ++i) {
                 elementwise_expected.push_back(r.operation(symbol, av[i], whole[i]));
-                channel_expected.push_back(r.operation(symbol, av[i], channel[(i / 4) % 3]));
-                row_expected.push_back(r.operation(symbol, av[i], row[i % 4]));
+                channel_expected.push_back(r.operation(symbol, av[i], channel[(i / row_size) % 3]));
+                row_expected.push_back(r.operation(symbol, av[i], row[i % row_size]));
                 scalar_expected.push_back(r.operation(symbol, av[i], 1.75));
                 scalar_first.push_back(r.operation(symbol, 1.75, av[i]));
             }

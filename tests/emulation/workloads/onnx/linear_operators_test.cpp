@@ -1,6 +1,8 @@
 // Tests of the ONNX linear operators (MatMul, Gemm, Conv, ConvTranspose, pools): small cases worked
 // out by hand, naive loops written here (MPFR, native float fma in im2col order, exact integers)
-// against the truth and the emulated run, and roundings that only the node's formats explain.
+// against the truth and the emulated run, roundings that only the node's formats explain, and the
+// direct depthwise kernel against the im2col path.
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -9,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <mpfr.h>
 
+#include "emulation/workloads/onnx/operators/depthwise_convolution.hpp"
 #include "tests/emulation/workloads/onnx/conv2d_test_support.hpp"
 #include "tests/emulation/workloads/onnx/shape_linear_test_support.hpp"
 
@@ -216,6 +219,52 @@ TEST_CASE("Conv with groups, strides, dilations and asymmetric pads against naiv
         const float biased =
             sums[i] + static_cast<float>(bv[(i / static_cast<std::size_t>(p.out_h() * p.out_w())) % 6]);
         CHECK(emulated[0].numbers[i] == static_cast<double>(biased));
+    }
+}
+
+TEST_CASE("Depthwise Conv in plain fp32: the direct kernel gives the bits of im2col and the fp32 GEMM") {
+    // The direct kernel applies to the fp32 policy's model; a node whose matrix-product operands
+    // are counted takes im2col and gemm with the same arithmetic: the old path beside the new.
+    REQUIRE(depthwise_fp32_applies(fp32.matmul));
+    const std::vector<Conv2d> convolutions = {
+        {1, 6, 9, 8, 6, 3, 3, 6, 2, 1, 1, 2, 1, 2, 0, 1},  // stride (2, 1), dilation (1, 2), asymmetric pads
+        {2, 5, 7, 7, 5, 3, 3, 5, 1, 1, 1, 1, 1, 1, 1, 1},  // MobileNet's 3x3, pads 1, 2 images
+        {1, 3, 6, 5, 6, 2, 3, 3, 1, 2, 2, 1, 0, 1, 1, 0},  // multiplier 2: 3 channels into 6
+        {2, 4, 5, 9, 8, 1, 5, 4, 1, 3, 1, 2, 0, 3, 0, 4},  // 1x5 kernel, stride (1, 3), multiplier 2, wide pads
+    };
+    std::uint32_t seed = 40;
+    for (const Conv2d& p : convolutions) {
+        // Doubles of full precision (rounded to fp32 as operands), signed zeros, a subnormal fp32
+        // product, a value whose products overflow fp32 sums.
+        std::mt19937 random(++seed);
+        std::uniform_real_distribution<double> uniform(-2, 2);
+        std::vector<double> xv(static_cast<std::size_t>(p.n * p.c * p.h * p.w));
+        for (double& v : xv) v = uniform(random);
+        xv[0] = -0.0, xv[1] = 0.0, xv[2] = 0x1p-140, xv[3] = 0x1p120;
+        std::vector<double> wv(static_cast<std::size_t>(p.m * p.kh * p.kw));
+        for (double& v : wv) v = uniform(random);
+        wv[1] = -0.0, wv[2] = 0x1p-10, wv[3] = 0x1p20;
+        const Tensor<double> x = floats({p.n, p.c, p.h, p.w}, xv), w = floats({p.m, 1, p.kh, p.kw}, wv);
+        const auto direct = run_with(EmulatedNumerics(fp32, 1), p.conv_node(), {&x, &w})[0].numbers;
+        EmulatedNumerics counted(fp32, 1);
+        OperandRange operands;
+        counted.count_matmul_operands_into(&operands);
+        const auto im2col = run_with(counted, p.conv_node(), {&x, &w})[0].numbers;
+        INFO(p.c << " channels, multiplier " << p.m / p.c);
+        REQUIRE(direct.size() == im2col.size());
+        for (std::size_t i = 0; i < direct.size(); ++i)
+            CHECK(std::bit_cast<std::uint64_t>(direct[i]) == std::bit_cast<std::uint64_t>(im2col[i]));
+        // And the naive loops' fmas from +0 in the taps' order (the padding skipped: adding 0 changes
+        // no sum here, whose weights are finite).
+        std::vector<float> sums(direct.size(), 0.0f);
+        p.for_each_product([&](std::int64_t o, std::int64_t xi, std::int64_t wi) {
+            float& sum = sums[static_cast<std::size_t>(o)];
+            sum = std::fma(static_cast<float>(wv[static_cast<std::size_t>(wi)]),
+                           static_cast<float>(xv[static_cast<std::size_t>(xi)]), sum);
+        });
+        for (std::size_t i = 0; i < direct.size(); ++i)
+            CHECK(std::bit_cast<std::uint64_t>(direct[i]) ==
+                  std::bit_cast<std::uint64_t>(static_cast<double>(sums[i])));
     }
 }
 
