@@ -76,6 +76,11 @@ MemoryEstimate memory_estimate(const RunRequest& r) {
     MemoryEstimate estimate;
     estimate.policy = stated_bytes([&] {
         r.workload->check(r.parameters);
+        // Policies run one at a time: what the most demanding one adds.
+        double most = 0;
+        for (const PrecisionPolicy& policy : r.policies)
+            most = std::max(most, stated_bytes([&] { r.workload->check_policy(r.parameters, policy); }));
+        if (most > 0) core::require_memory(fmt::format("the numbers of {}'s widest policy", r.workload->name()), most);
         const PolicyValue value = policy_value(r.policies);
         require_recorded(r, value.bytes,
                          value.wide_format.empty()

@@ -40,6 +40,13 @@ public:
     /// Checks what the schema cannot (combinations, memory needed: say how much was asked for and
     /// the limit) before anything is allocated; throws floatscope::Error.
     virtual void check(const Parameters& parameters) const { (void)parameters; }
+    /// What one policy's run holds beyond what `check` states for every policy (an ONNX graph's values
+    /// in flight as MPFR numbers under a policy wider than binary64, where `check` counts doubles),
+    /// by core::require_memory; the engine counts the policy that needs the most.
+    virtual void check_policy(const Parameters& parameters, const PrecisionPolicy& policy) const {
+        (void)parameters;
+        (void)policy;
+    }
     /// The same for the ground truth at `precision` bits: `check`, and the memory of what only the
     /// truth holds (its MPFR copies). The engine adds up what both allow (core::MemoryTally) to
     /// decide which jobs may run at once within the process-wide limit.

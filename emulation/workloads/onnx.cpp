@@ -16,6 +16,7 @@
 #include "core/memory_budget.hpp"
 #include "emulation/quantize/quantization_scheme.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/simulation/truth_precision.hpp"
 #include "emulation/workloads/data/random_values.hpp"
 #include "emulation/workloads/onnx.hpp"
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
@@ -243,6 +244,23 @@ public:
         core::require_memory("the onnx model's initializers and its node outputs in flight",
                              8 * (constants + run.node_values));
         check_output_folder(p);
+    }
+
+    /// Under a policy wider than binary64 (run_wide) the inputs and the node outputs in flight are MPFR
+    /// numbers of their formats' precisions, at most the policy's widest, where check() counted doubles
+    /// for the node outputs (and the inputs' doubles stay).
+    void check_policy(const Parameters& p, const PrecisionPolicy& policy) const override {
+        const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
+        const ModelRun& run = *loaded;
+        if (!onnx::needs_wide_numerics(onnx::GraphPrecision(run.graph, policy), run.graph)) return;
+        double inputs = 0;
+        for (const Tensor<double>& t : run.inputs) inputs += static_cast<double>(t.size());
+        const int widest = (truth_precision_need({policy}).bits - 30) / 2;  // need: 2p + 30
+        const double number = core::mpfr_number_bytes(widest);
+        core::require_memory(fmt::format("policy '{}': the onnx model's inputs and node outputs in flight as "
+                                         "{}-bit MPFR numbers",
+                                         policy.name, widest),
+                             inputs * number + run.node_values * (number - 8));
     }
 
     /// Each node's region keeps its outputs, each graph output's region its tensor.

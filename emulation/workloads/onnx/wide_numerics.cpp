@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/format_width.hpp"
+#include "emulation/workloads/onnx/correctly_rounded_sigmoid.hpp"
 #include "emulation/workloads/onnx/graph_precision.hpp"
 
 namespace floatscope::emu::onnx {
@@ -116,12 +117,9 @@ WideNumerics::Number WideNumerics::apply(Function f, const Number& value) const 
         case Function::Asinh: return compute_.function(mpfr_asinh, x);
         case Function::Acosh: return compute_.function(mpfr_acosh, x);
         case Function::Atanh: return compute_.function(mpfr_atanh, x);
-        case Function::Sigmoid: break;
+        case Function::Sigmoid: return compute_.function(correctly_rounded_sigmoid, x);
     }
-    // Sigmoid, 1 / (1 + e^-x), has no MPFR function: the truth's four steps at 2p + 30 bits or more
-    // (each rounded to nearest), rounded once more: correct unless the value lies within about
-    // 2^-(p+28) relative of a rounding boundary.
-    return compute_.round(truth_.apply(Function::Sigmoid, x));
+    throw Error("onnx: an elementwise function the wide numerics do not know");
 }
 
 WideNumerics::Number WideNumerics::sum(std::span<const Number> terms) const {

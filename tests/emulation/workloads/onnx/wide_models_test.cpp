@@ -9,6 +9,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -367,4 +368,43 @@ TEST_CASE("what a wide policy cannot take is refused before anything runs, namin
     CHECK_THROWS_WITH(run(p, "binary128; ops Relu = fp8_e4m3fn"),
                       Catch::Contains("node 'relu' (Relu)") && Catch::Contains("the compute format 'fp8_e4m3'"));
     CHECK_THROWS_WITH(run(p, "binary128; weights = nf4"), Catch::Contains("needs formats within binary64"));
+}
+
+TEST_CASE("Sigmoid in binary128 is correctly rounded in every direction, near 1/2 and near 1 included",
+          "[onnx][wide]") {
+    // Tiny x: 1/2 plus less than binary128's last place, which a fixed-precision 1 / (1 + e^-x) gives as
+    // 1/2 itself; x = +-200: 1 - e^-200, a fixed precision's 1. The reference: the four steps at 4000
+    // bits, far closer than any of these values lies to a boundary, then rounded once.
+    const std::vector<double> x = {1e-100, -1e-100, 1e-30, -2.5e-25, 200, -200, 0.75, -3.5, 40, 1e-5};
+    onnx::Graph g;
+    g.opset = 17;
+    g.inputs.push_back(value_info("x", {static_cast<std::int64_t>(x.size())}));
+    g.nodes.push_back(make_node("sigmoid", "Sigmoid", {"x"}, "y"));
+    g.outputs = {value_info("y", {static_cast<std::int64_t>(x.size())})};
+    const test::TempDir folder;
+    onnx::write_model(g, folder.path() / "sigmoid.onnx");
+    onnx::write_npy(folder.path() / "x.npy", doubles({static_cast<std::int64_t>(x.size())}, x));
+    const Parameters p = Parameters::parse(find_workload("onnx").parameters(),
+                                           {"model=" + (folder.path() / "sigmoid.onnx").string(),
+                                            "inputs=" + (folder.path() / "x.npy").string()});
+    const std::vector<std::pair<std::string, mpfr_rnd_t>> modes = {
+        {"", MPFR_RNDN}, {"@rtz", MPFR_RNDZ}, {"@rup", MPFR_RNDU}, {"@rdn", MPFR_RNDD}};
+    for (const auto& [mode, rnd] : modes) {
+        INFO("binary128" << mode);
+        const Trace trace = run(p, "binary128" + mode);
+        const Values& y = node_values(trace, "sigmoid (Sigmoid)");
+        REQUIRE(y.size() == x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            TruthNumber exact = truth_number(4000);
+            mpfr_ptr e = exact.backend().data();
+            mpfr_set_d(e, -x[i], MPFR_RNDN);
+            mpfr_exp(e, e, MPFR_RNDN);
+            mpfr_add_ui(e, e, 1, MPFR_RNDN);
+            mpfr_ui_div(e, 1, e, MPFR_RNDN);
+            TruthNumber expected = truth_number(113);
+            mpfr_set(expected.backend().data(), e, rnd);
+            INFO("x = " << x[i]);
+            CHECK(mpfr_equal_p(y[i].backend().data(), expected.backend().data()));
+        }
+    }
 }
