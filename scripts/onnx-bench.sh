@@ -13,7 +13,7 @@ trap 'rm -rf "$models"' EXIT
 /usr/bin/python3 tests/data/onnx/write_reference_models.py "$models" >/dev/null
 /usr/bin/python3 tests/data/onnx/write_crnn_model.py "$models"
 export FLOATSCOPE_ONNX_BENCH_MODEL="$models/encoder.onnx"
-export FLOATSCOPE_ONNX_BENCH_CRNN="$models"  # onnx_bench's crnn_policy rows: fp32 (native) and bf16
+export FLOATSCOPE_ONNX_BENCH_CRNN="$models"  # onnx_bench's crnn_policy rows: fp32 (native), bf16, bf16 with fp32 accumulation
 "$build/tests/bench/onnx_bench"
 start=$(date +%s.%N)
 "$build/app/cli/floatscope-cli" run onnx --set "model=$FLOATSCOPE_ONNX_BENCH_MODEL" --threads 2 \
