@@ -1,7 +1,6 @@
 // The emulated and the ground-truth arithmetic of ONNX operators.
 #include "emulation/workloads/onnx/numerics.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -123,19 +122,13 @@ void EmulatedNumerics::apply(Operation op, std::span<const Number> a, std::span<
         return;
     }
     if (compute_.is_machine_arithmetic()) return compute_.apply(op, a, b, out);
-    // A chunk at a time, both operands rounded into buffers that stay in L1 before the chunk's results
-    // are written: out may be a, or b (HardSwish's x * HardSigmoid(x) writes over its second operand).
-    constexpr std::size_t chunk = 1024;
-    Number left[chunk], right[chunk];
-    const bool scalar_b = b.size() == 1;
-    if (scalar_b) compute_.round(b, std::span<Number>(right, 1));
-    for (std::size_t start = 0; start < a.size(); start += chunk) {
-        const std::size_t n = std::min(chunk, a.size() - start);
-        compute_.round(a.subspan(start, n), std::span<Number>(left, n));
-        if (!scalar_b) compute_.round(b.subspan(start, n), std::span<Number>(right, n));
-        compute_.apply(op, std::span<const Number>(left, n), std::span<const Number>(right, scalar_b ? 1 : n),
-                       out.subspan(start, n));
-    }
+    // b's operands first into their own array, then a's into out itself (an array the size of a
+    // saved per operation): out may be a, or b (HardSwish's x * HardSigmoid(x) writes over its second
+    // operand), whose values are in operands_b by then.
+    std::vector<Number> operands_b(b.size());
+    compute_.round(b, operands_b);
+    compute_.round(a, out);
+    compute_.apply(op, out, operands_b, out);
 }
 
 EmulatedNumerics::Number EmulatedNumerics::pow(Number a, Number b) const {

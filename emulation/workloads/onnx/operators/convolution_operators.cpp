@@ -121,17 +121,19 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
             for (std::size_t g = 0; g < s.groups; ++g) {
                 const std::size_t group_base = (n * s.channels + g * group_channels) * image;
                 std::span<const Number> group_columns(columns);
-                if (pointwise)
+                if (pointwise) {
                     group_columns = std::span<const Number>(x.numbers).subspan(group_base, depth * positions);
-                // im2col: row (c, tap), column window; what a tap reads in the padding is 0.
-                for (std::size_t c = 0; c < group_channels && !pointwise; ++c) {
-                    const std::size_t channel_base = group_base + c * image;
-                    for (std::size_t t = 0; t < kernel; ++t)
-                        for (std::size_t p = 0; p < positions; ++p) {
-                            const std::int64_t tap = taps[t * positions + p];
-                            columns[(c * kernel + t) * positions + p] =
-                                tap >= 0 ? x.numbers[channel_base + static_cast<std::size_t>(tap)] : zero;
-                        }
+                } else {
+                    // im2col: row (c, tap), column window; what a tap reads in the padding is 0.
+                    for (std::size_t c = 0; c < group_channels; ++c) {
+                        const std::size_t channel_base = group_base + c * image;
+                        for (std::size_t t = 0; t < kernel; ++t)
+                            for (std::size_t p = 0; p < positions; ++p) {
+                                const std::int64_t tap = taps[t * positions + p];
+                                columns[(c * kernel + t) * positions + p] =
+                                    tap >= 0 ? x.numbers[channel_base + static_cast<std::size_t>(tap)] : zero;
+                            }
+                    }
                 }
                 std::vector<Number> product =
                     matrix_product(call.numerics, weights.subspan(g * group_out * depth, group_out * depth),
