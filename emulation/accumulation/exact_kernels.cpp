@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "emulation/accumulation/exact_product_sum.hpp"
 #include "emulation/accumulation/exact_weight_gemm.hpp"
+#include "emulation/accumulation/sliced_exact_gemm.hpp"
 
 namespace floatscope::emu {
 namespace {
@@ -172,18 +173,33 @@ std::vector<TruthNumber> gemm(std::span<const TruthNumber> a, std::span<const B>
     for (const TruthNumber& v : a) widest_a = std::max(widest_a, precision_of(v));
     for (const B& v : b) widest_b = std::max(widest_b, precision_of(v));
     std::vector<TruthNumber> c(m * n);
+    if (m == 0 || n == 0) return c;
+    // Most entries through double GEMMs of the factors' slices where that is cheaper; the others
+    // (specials, far-apart magnitudes, zero sums) one by one below. Each entry depends on its row of
+    // A and column of B alone: columns of C go to threads in any split, with the same numbers.
+    std::vector<char> taken(m * n, 0);
+    const SlicedExactGemm<B> sliced(a, b, m, k, n);
+    if (sliced.slices()) {
+        truth_parallel_rows(n, [&] {
+            return [&, scratch = std::make_unique<typename SlicedExactGemm<B>::Scratch>()](std::size_t begin,
+                                                                                          std::size_t end) {
+                sliced.compute_columns(begin, end, c, precision, taken, *scratch);
+            };
+        });
+        if (std::find(taken.begin(), taken.end(), 0) == taken.end()) return c;
+    }
     DoubleAsNumber as_number;
     const GemmOperands<B> operands(a, b, m, k, n, as_number);
-    // Each entry depends on its row of A and column of B alone: columns of C go to threads in any
-    // split, with the same numbers. A column meets every row while it is in the cache (taken row
-    // by row, each row streamed all of B: a 6625-class head's 1.7 million weights), and a
-    // depthwise convolution's one row still shares its columns among the threads.
+    // A column meets every row while it is in the cache (taken row by row, each row streamed all of B:
+    // a 6625-class head's 1.7 million weights), and a depthwise convolution's one row still shares its
+    // columns among the threads.
     truth_parallel_rows(n, [&] {
         return
             [&, scratch = std::make_unique<EntryScratch>(k, widest_a + widest_b)](std::size_t begin, std::size_t end) {
                 for (std::size_t j = begin; j < end; ++j)
                     for (std::size_t i = 0; i < m; ++i)
-                        exact_entry(a.subspan(i * k, k), i, j, operands, c[i * n + j], precision, *scratch);
+                        if (!taken[i * n + j])
+                            exact_entry(a.subspan(i * k, k), i, j, operands, c[i * n + j], precision, *scratch);
             };
     });
     return c;

@@ -9,6 +9,7 @@
 
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/accumulation/exact_weight_gemm.hpp"
+#include "emulation/accumulation/sliced_exact_gemm.hpp"
 
 using namespace floatscope::emu;
 
@@ -321,4 +322,152 @@ TEST_CASE("exact_gemm_by_doubles equals exact_gemm by the doubles held as 53-bit
     const std::vector<TruthNumber> parallel = exact_gemm_by_doubles(a, b, 7, 9, 11, 256);
     for (std::size_t e = 0; e < serial.size(); ++e) CHECK(same_number(serial[e], parallel[e]));
     CHECK_THROWS(exact_gemm_by_doubles(a, b, 7, 9, 10, 256));
+}
+
+namespace {
+
+/// Row i of A and column j of B as vectors of numbers (B's doubles held as 53-bit numbers).
+std::vector<TruthNumber> row_of(const std::vector<TruthNumber>& a, std::size_t i, std::size_t k) {
+    return {a.begin() + static_cast<long>(i * k), a.begin() + static_cast<long>((i + 1) * k)};
+}
+template <class B>
+std::vector<TruthNumber> column_of(const std::vector<B>& b, std::size_t j, std::size_t k, std::size_t n) {
+    std::vector<TruthNumber> y;
+    for (std::size_t l = 0; l < k; ++l) {
+        if constexpr (std::is_same_v<B, double>)
+            y.push_back(to_truth(std::vector<double>{b[l * n + j]}, 53)[0]);
+        else
+            y.push_back(b[l * n + j]);
+    }
+    return y;
+}
+
+/// Slices every entry it can (Choice::always) and checks each one taken against MPFR's sum of exact
+/// products; an entry left must be one the slices cannot take: a zero sum (its sign is mpfr_sum's), a
+/// row or column with an infinity or NaN, or one whose magnitudes lie far apart (`far_row`,
+/// `far_column`; any column where `far_columns`). Returns the entries taken; none where the
+/// magnitudes of A or B as a whole span too many bits to slice (`slices` says whether it sliced).
+template <class B>
+std::size_t check_slices(const std::vector<TruthNumber>& a, const std::vector<B>& b, std::size_t m, std::size_t k,
+                         std::size_t n, int precision, std::size_t far_row, std::size_t far_column,
+                         bool far_columns = false, bool* slices = nullptr) {
+    const SlicedExactGemm<B> sliced(a, b, m, k, n, SlicedExactGemm<B>::Choice::always);
+    if (slices != nullptr) *slices = sliced.slices();
+    std::vector<TruthNumber> c(m * n);
+    std::vector<char> taken(m * n, 0);
+    typename SlicedExactGemm<B>::Scratch scratch;
+    sliced.compute_columns(0, n / 2, c, precision, taken, scratch);  // in two calls, as threads take them
+    sliced.compute_columns(n / 2, n, c, precision, taken, scratch);
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            const TruthNumber want = reference_dot(row_of(a, i, k), column_of(b, j, k, n), precision);
+            INFO("entry " << i << "," << j << " of " << m << "x" << k << "x" << n);
+            if (taken[i * n + j]) {
+                REQUIRE(same_number(c[i * n + j], want));
+                ++count;
+            } else {
+                bool finite = true;
+                for (std::size_t l = 0; l < k; ++l)
+                    finite = finite && mpfr_number_p(a[i * k + l].backend().data()) &&
+                             mpfr_number_p(column_of(b, j, k, n)[l].backend().data());
+                REQUIRE((!sliced.slices() || mpfr_zero_p(want.backend().data()) || !finite || i == far_row ||
+                         j == far_column || far_columns));
+            }
+        }
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("SlicedExactGemm's entries equal MPFR's correctly rounded sums of exact products") {
+    // Shapes not multiples of the kernel's row group (4) or panel (8); precisions from float32's to
+    // wider than the truth's; magnitudes spread over up to 2^300; rows that cancel exactly; zeros.
+    std::mt19937_64 random(41);
+    std::size_t taken = 0, entries = 0;  // of the trials it slices
+    for (int trial = 0; trial < 48; ++trial) {
+        const std::size_t m = std::vector<std::size_t>{1, 3, 5, 13}[trial % 4];
+        const std::size_t k = std::vector<std::size_t>{1, 7, 64, 300, 33}[trial % 5];
+        const std::size_t n = std::vector<std::size_t>{1, 9, 17, 40}[(trial / 4) % 4];
+        const int pa = std::vector<int>{24, 53, 113, 256, 320}[trial % 5];
+        const int pb = std::vector<int>{24, 53, 256}[trial % 3];
+        const int spread = std::vector<int>{0, 10, 60, 300}[(trial / 3) % 4];
+        const int precision = std::vector<int>{24, 53, 113, 256}[(trial / 2) % 4];
+        std::vector<TruthNumber> a, b;
+        for (std::size_t i = 0; i < m * k; ++i) a.push_back(random_number(random, pa, spread));
+        for (std::size_t i = 0; i < k * n; ++i) b.push_back(random_number(random, pb, spread));
+        for (std::size_t i = 5; i < m * k; i += 11) mpfr_set_zero(a[i].backend().data(), i % 2 == 0 ? 1 : -1);
+        if (k >= 2 && n >= 2)  // row 0 cancels exactly in column 1
+            for (std::size_t l = 0; l < k / 2; ++l) {
+                mpfr_set(a[k / 2 + l].backend().data(), a[l].backend().data(), MPFR_RNDN);
+                mpfr_neg(b[(k / 2 + l) * n + 1].backend().data(), b[l * n + 1].backend().data(), MPFR_RNDN);
+                if (k % 2 == 1) mpfr_set_zero(a[k - 1].backend().data(), 1);
+            }
+        std::size_t far_row = m, far_column = n;
+        if (trial % 6 == 5 && m >= 3 && k >= 2 && n >= 2) {  // a row 2^-3000 apart within itself, a column with a NaN
+            far_row = 2;
+            mpfr_mul_2si(a[2 * k].backend().data(), a[2 * k].backend().data(), -3000, MPFR_RNDN);
+            mpfr_set_nan(b[n - 1].backend().data());
+        }
+        INFO("trial " << trial);
+        bool slices = false;
+        taken += check_slices(a, b, m, k, n, precision, far_row, far_column, false, &slices);
+        // Spans of a few hundred bits are sliced; 2^300 apart on both sides may need too many slices.
+        if (spread <= 60) REQUIRE(slices);
+        if (slices) entries += m * n;
+    }
+    CHECK(taken > entries * 9 / 10);
+}
+
+TEST_CASE("SlicedExactGemm by doubles: subnormals, extremes, chunks of k and every thread count") {
+    std::mt19937_64 random(43);
+    for (int trial = 0; trial < 12; ++trial) {
+        const std::size_t m = 2 + trial % 5, k = 5 + 17 * trial, n = 3 + trial % 11;
+        std::vector<TruthNumber> a;
+        for (std::size_t i = 0; i < m * k; ++i) a.push_back(random_number(random, 256, 8));
+        std::vector<double> b;
+        // Subnormal doubles, or normal ones with column 0 holding every kind (zeros, subnormals, the
+        // extremes, infinities, NaN: left to the exact products where its magnitudes lie far apart).
+        for (std::size_t i = 0; i < k * n; ++i)
+            b.push_back(trial % 2 == 0 ? std::ldexp(std::uniform_real_distribution<double>(-1, 1)(random), -1060)
+                        : i % n == 0   ? adversarial_double(random, 40)
+                                       : std::ldexp(std::uniform_real_distribution<double>(-1, 1)(random), trial));
+        INFO("trial " << trial);
+        CHECK(check_slices(a, b, m, k, n, 256, m, 0) >= m * (n - 1));
+    }
+    // k above one chunk (4096 products per exact double sum): the chunks' sums add exactly.
+    std::vector<TruthNumber> a;
+    std::vector<double> b;
+    const std::size_t m = 2, k = 5000, n = 3;
+    for (std::size_t i = 0; i < m * k; ++i) a.push_back(random_number(random, 256, 3));
+    for (std::size_t i = 0; i < k * n; ++i) b.push_back(std::uniform_real_distribution<double>(0.5, 1)(random));
+    CHECK(check_slices(a, b, m, k, n, 256, m, n) == m * n);
+    // Every slice at its largest (significands of all ones) over a whole chunk: each exact double sum
+    // comes within a factor 2 of 2^53, where a wider slice would round it.
+    const std::size_t full = 4095;
+    std::vector<TruthNumber> ones(full);
+    for (TruthNumber& x : ones) {
+        x = truth_number(256);
+        mpfr_set_ui_2exp(x.backend().data(), 1, 0, MPFR_RNDN);
+        mpfr_nextbelow(x.backend().data());  // 1 - 2^-256: 256 ones
+    }
+    const std::vector<double> largest(full, std::nextafter(1.0, 0.0));  // 53 ones
+    CHECK(check_slices(ones, largest, 1, full, 1, 256, 1, 1) == 1);
+    // exact_gemm at a shape where it slices: the same numbers on 1, 2 and 3 threads, and MPFR's.
+    const std::size_t rows = 9, depth = 200, columns = 70;
+    std::vector<TruthNumber> x;
+    for (std::size_t i = 0; i < rows * depth; ++i) x.push_back(random_number(random, 256, 4));
+    std::vector<double> w;
+    for (std::size_t i = 0; i < depth * columns; ++i)
+        w.push_back(static_cast<float>(std::uniform_real_distribution<double>(-0.1, 0.1)(random)));
+    REQUIRE(SlicedExactGemm<double>(x, w, rows, depth, columns).slices());
+    const std::vector<TruthNumber> serial = exact_gemm_by_doubles(x, w, rows, depth, columns, 256);
+    for (int threads : {2, 3}) {
+        const TruthThreadsScope scope(threads);
+        const std::vector<TruthNumber> parallel = exact_gemm_by_doubles(x, w, rows, depth, columns, 256);
+        for (std::size_t e = 0; e < serial.size(); ++e) REQUIRE(same_number(serial[e], parallel[e]));
+    }
+    for (std::size_t e = 0; e < serial.size(); e += 37)
+        CHECK(same_number(serial[e], reference_dot(row_of(x, e / columns, depth), column_of(w, e % columns, depth, columns),
+                                                   256)));
 }
