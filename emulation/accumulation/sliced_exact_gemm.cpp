@@ -25,6 +25,12 @@ constexpr std::size_t longest_chunk = 4096;
 /// An entry's terms (its slice products over all chunks): at most this many, so that the 128-bit
 /// columns of its fixed-point sum cannot overflow (each term below 2^(53 + 64)).
 constexpr std::size_t most_terms = 1024;
+/// A's slices are held whole (S doubles per factor, where its MPFR number takes about 64 bytes): at most
+/// this many, beyond which the exact products take the GEMM (the memory estimates count the numbers, not
+/// their slices). The CRNN's largest: 0.9 MiB; gemm's 128 x 65536 A: 201 MiB.
+constexpr std::size_t most_a_slice_bytes = std::size_t{64} << 20;
+/// The per-thread buffers of a block of columns (B's slices, their products): about this many bytes.
+constexpr std::size_t block_bytes = std::size_t{1} << 21;
 
 /// Columns of B per panel of the double kernel (two vectors of four), and rows of A per pass.
 constexpr std::size_t panel_width = 8;
@@ -155,48 +161,34 @@ SlicedExactGemm<B>::SlicedExactGemm(std::span<const TruthNumber> a, std::span<co
             a_factors[i * k + l] = factor_of(x, limb);
             rows[i].include(a_factors[i * k + l]);
         }
-    for (std::size_t l = 0; l < k; ++l)  // by rows: B is row-major
-        for (std::size_t j = 0; j < n; ++j) {
-            const B& x = b[l * n + j];
-            if (finite(x))
-                columns[j].include(factor_of(x, limb));
-            else
-                columns[j].finite = false;
-        }
+    // B's spans, by rows (B is row-major): first of a few columns, enough to reject a shape where
+    // slicing costs more even with B's other columns no wider (a depthwise channel's 9 x 384
+    // activations, about 1500 times in the CRNN), then of all.
+    auto scan_b = [&](std::size_t first, std::size_t last) {
+        for (std::size_t l = 0; l < k; ++l)
+            for (std::size_t j = first; j < last; ++j) {
+                const B& x = b[l * n + j];
+                if (finite(x))
+                    columns[j].include(factor_of(x, limb));
+                else
+                    columns[j].finite = false;
+            }
+    };
     std::vector<bool> rows_taken, columns_taken;
     const long width_a = widest_kept(rows, rows_taken);
+    if (width_a == 0) return;
+    const std::size_t probe = std::min<std::size_t>(n, 16);
+    scan_b(0, probe);
+    const std::vector<FactorSpan> probed(columns.begin(), columns.begin() + static_cast<long>(probe));
+    if (const long width = widest_kept(probed, columns_taken); width == 0 || !plan(width_a, width, choice)) return;
+    scan_b(probe, n);
     const long width_b = widest_kept(columns, columns_taken);
-    if (width_a == 0 || width_b == 0) return;
+    if (width_b == 0 || !plan(width_a, width_b, choice)) return;
+    slices_ = true;
     for (std::size_t i = 0; i < m; ++i) row_cuts_[i] = {rows[i].top, rows_taken[i]};
     for (std::size_t j = 0; j < n; ++j) column_cuts_[j] = {columns[j].top, columns_taken[j]};
-
-    // The slice widths that need the fewest slice products, within what a chunk's sums leave.
-    chunk_ = std::min(k, longest_chunk);
-    const int bits = double_bits - static_cast<int>(std::bit_width(chunk_));
-    for (int beta_b = 1; beta_b < bits; ++beta_b) {
-        const std::size_t s = slices_for(width_a, bits - beta_b), t = slices_for(width_b, beta_b);
-        if (slices_a_ == 0 || s * t < slices_a_ * slices_b_) {
-            slices_a_ = s;
-            slices_b_ = t;
-            beta_a_ = bits - beta_b;
-            beta_b_ = beta_b;
-        }
-    }
     const std::size_t chunks = (k + chunk_ - 1) / chunk_;
     const std::size_t terms = slices_a_ * slices_b_ * chunks;
-    if (terms > most_terms) return;
-    // Per entry, in ns measured on one core (tests/bench/exact_gemm_bench): a slice product about 0.15,
-    // a term of the fixed-point sum about 3, cutting a factor into its slices about 3 per slice (A's
-    // factors are cut once for n entries, B's once for m); an exact product about 13 (a 4-limb factor
-    // by a one-limb one, more for wider ones).
-    const auto per_entry = [](double count, double ns) { return count * ns; };
-    const double kd = static_cast<double>(k), s = static_cast<double>(slices_a_), t = static_cast<double>(slices_b_);
-    const double sliced_ns = per_entry(s * t * kd, 0.15) + per_entry(static_cast<double>(terms), 3) +
-                             per_entry(t * kd / static_cast<double>(m) + s * kd / static_cast<double>(n), 3);
-    slices_ = choice == Choice::always || sliced_ns < 13.0 * kd;
-    if (!slices_) return;
-
-    rows_padded_ = (slices_a_ * m + row_group - 1) / row_group * row_group;
     const long span = beta_a_ * static_cast<long>(slices_a_) + beta_b_ * static_cast<long>(slices_b_) + double_bits +
                       static_cast<long>(std::bit_width(terms)) + 1;
     sum_columns_ = static_cast<std::size_t>(span / limb_bits + 2);
@@ -211,6 +203,36 @@ SlicedExactGemm<B>::SlicedExactGemm(std::span<const TruthNumber> a, std::span<co
                     a_slices_[(c * rows_padded_ + s * m + i) * chunk_ + l] = slice_of(f, row_cuts_[i].top, beta_a_, s);
             }
         }
+}
+
+template <class B>
+bool SlicedExactGemm<B>::plan(long width_a, long width_b, Choice choice) {
+    // The slice widths that need the fewest slice products, within what a chunk's sums leave.
+    chunk_ = std::min(k_, longest_chunk);
+    const int bits = double_bits - static_cast<int>(std::bit_width(chunk_));
+    slices_a_ = 0;
+    for (int beta_b = 1; beta_b < bits; ++beta_b) {
+        const std::size_t s = slices_for(width_a, bits - beta_b), t = slices_for(width_b, beta_b);
+        if (slices_a_ == 0 || s * t < slices_a_ * slices_b_) {
+            slices_a_ = s;
+            slices_b_ = t;
+            beta_a_ = bits - beta_b;
+            beta_b_ = beta_b;
+        }
+    }
+    const std::size_t chunks = (k_ + chunk_ - 1) / chunk_;
+    const std::size_t terms = slices_a_ * slices_b_ * chunks;
+    rows_padded_ = (slices_a_ * m_ + row_group - 1) / row_group * row_group;
+    if (terms > most_terms || chunks * rows_padded_ * chunk_ * sizeof(double) > most_a_slice_bytes) return false;
+    if (choice == Choice::always) return true;
+    // Per entry, in ns measured on one core (tests/bench/exact_gemm_bench): a slice product about 0.15,
+    // a term of the fixed-point sum about 3, cutting a factor into its slices about 3 per slice (A's
+    // factors are cut once for n entries, B's once for m); an exact product about 13 (a 4-limb factor
+    // by a one-limb one, more for wider ones).
+    const double k = static_cast<double>(k_), s = static_cast<double>(slices_a_), t = static_cast<double>(slices_b_);
+    const double sliced_ns = 0.15 * s * t * k + 3 * static_cast<double>(terms) +
+                             3 * (t * k / static_cast<double>(m_) + s * k / static_cast<double>(n_));
+    return sliced_ns < 13 * k;
 }
 
 template <class B>
@@ -260,10 +282,10 @@ void SlicedExactGemm<B>::compute_columns(std::size_t begin, std::size_t end, std
                                       std::span<char> taken, Scratch& scratch) const {
     if (!slices_) return;
     const std::size_t chunks = a_slices_.size() / (rows_padded_ * chunk_);
-    // Panels of columns at a time: their slice products (rows_padded_ x slices_b_ x panel_width each)
-    // stay within about a megabyte.
-    const std::size_t panels =
-        std::clamp<std::size_t>(16384 / std::max<std::size_t>(1, rows_padded_ * slices_b_), 1, 8);
+    // Panels of columns at a time: B's slices (slices_b_ x chunk_ x panel_width doubles a panel) and their
+    // products (slices_b_ x rows_padded_ x panel_width) within about block_bytes.
+    const std::size_t panel_bytes = slices_b_ * (chunk_ + rows_padded_) * panel_width * sizeof(double);
+    const std::size_t panels = std::clamp<std::size_t>(block_bytes / panel_bytes, 1, 8);
     const std::size_t block = panels * panel_width;
     for (std::size_t first = begin; first < end; first += block) {
         const std::size_t width = std::min(block, end - first);

@@ -58,8 +58,9 @@ private:
         long top = 0;
         bool taken = false;
     };
-    /// B's columns' cuts, from a pass over B by rows.
-    void cut_columns(std::vector<long>& widths);
+    /// Chooses the slices for rows and columns spanning at most these widths; whether to slice (what
+    /// it would hold fits, and under Choice::when_cheaper, it costs less).
+    bool plan(long width_a, long width_b, Choice choice);
     /// Slices of columns [first, first + width) for products [from, from + length): panel p of slice t
     /// holds, product after product, panel_width columns side by side.
     void pack_b(std::size_t first, std::size_t width, std::size_t from, std::size_t length, std::size_t panels,
