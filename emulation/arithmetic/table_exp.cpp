@@ -1,0 +1,183 @@
+// correctly_rounded_exp: argument reduction by ln 2 and three tables, a Taylor series in fixed point, Ziv's test.
+#include "emulation/arithmetic/table_exp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include <gmp.h>
+
+namespace floatscope::emu {
+namespace {
+
+constexpr int limb_bits = GMP_NUMB_BITS;
+constexpr int step_bits = 8;  // each table takes 8 bits of the reduced argument
+constexpr int level_entries = 1 << step_bits;
+constexpr int reduced_bits = 3 * step_bits;  // after three tables: 0 <= u < 2^-24
+constexpr long largest_exponent = 11;  // |x| < 2^11: 2^k stays far inside MPFR's exponent range
+/// The bound on the fixed-point result's error, in units of its last bit (2^-64F): the three table
+/// entries (half a unit each, times factors below 1.7), the three truncated products (a unit each),
+/// the series (its truncation below half a unit; Horner's truncations two units a step, shrunk by u
+/// after the first; its truncated products 3 2^(24 i - 8) units at step i, shrunk by u^i) and the
+/// reduction (far below a unit) come to under 16; 64 is claimed.
+constexpr int error_bits = 6;
+
+/// A fixed-point number: `limbs` limbs, the lowest `fraction` of them below the point.
+using Fixed = std::vector<mp_limb_t>;
+
+/// What exp's evaluation at F fraction limbs reads: the tables, 1/i!, ln 2, and its scratch numbers.
+/// Made once per thread and precision.
+class ExpTables {
+public:
+    explicit ExpTables(int fraction_limbs) : fraction(fraction_limbs), limbs(fraction_limbs + 1) {
+        const mpfr_prec_t working = limb_bits * (fraction + 1);
+        for (mpfr_ptr v : {log2, reduced, approximation}) mpfr_init2(v, working);
+        mpz_init(integer);
+        mpfr_const_log2(log2, MPFR_RNDN);
+        mpfr_t value;
+        mpfr_init2(value, working + limb_bits);
+        // exp(j / 2^(8 (level + 1))): j in [-128, 128) for the first level, [0, 256) for the others.
+        for (int level = 0; level < 3; ++level)
+            for (int j = 0; j < level_entries; ++j) {
+                mpfr_set_si_2exp(value, level == 0 ? j - level_entries / 2 : j, -step_bits * (level + 1), MPFR_RNDN);
+                mpfr_exp(value, value, MPFR_RNDN);
+                tables[level].push_back(to_fixed(value));
+            }
+        // Terms of exp(u) = sum u^i / i! until the rest, below 2 u^(n+1) / (n+1)!, is under half a unit.
+        const double unit_bits = limb_bits * fraction + 2;
+        terms = 1;
+        while (reduced_bits * (terms + 1) + std::lgamma(terms + 2.0) / std::log(2.0) < unit_bits) ++terms;
+        mpfr_set_ui(value, 1, MPFR_RNDN);
+        for (int i = 0; i <= terms; ++i) {
+            if (i > 1) mpfr_div_ui(value, value, static_cast<unsigned long>(i), MPFR_RNDN);
+            inverse_factorials.push_back(to_fixed(value));
+        }
+        mpfr_clear(value);
+        product.resize(2 * static_cast<std::size_t>(limbs));
+    }
+    ExpTables(const ExpTables&) = delete;
+    ExpTables& operator=(const ExpTables&) = delete;
+    ~ExpTables() {
+        for (mpfr_ptr v : {log2, reduced, approximation}) mpfr_clear(v);
+        mpz_clear(integer);
+    }
+
+    /// v rounded to nearest in fixed point (v >= 0, below 2^64).
+    Fixed to_fixed(mpfr_srcptr v) {
+        mpfr_t scaled;
+        mpfr_init2(scaled, mpfr_get_prec(v));
+        mpfr_mul_2si(scaled, v, limb_bits * fraction, MPFR_RNDN);  // exact
+        mpfr_get_z(integer, scaled, MPFR_RNDN);
+        mpfr_clear(scaled);
+        return limbs_of(integer);
+    }
+    /// A nonnegative integer below 2^(64 limbs) as `limbs` limbs.
+    Fixed limbs_of(mpz_srcptr z) const {
+        Fixed out;
+        read_into(out, z);
+        return out;
+    }
+    void read_into(Fixed& out, mpz_srcptr z) const {
+        out.assign(static_cast<std::size_t>(limbs), 0);
+        const auto used = std::min(static_cast<std::size_t>(mpz_size(z)), out.size());
+        std::copy_n(mpz_limbs_read(z), used, out.begin());
+    }
+    /// out = a b, truncated to the fixed point (a and b below 2, or one of them below 1).
+    void multiply(Fixed& out, const Fixed& a, const Fixed& b) {
+        mpn_mul_n(product.data(), a.data(), b.data(), limbs);
+        std::copy_n(product.begin() + fraction, limbs, out.begin());
+    }
+    /// out = a b from a's and b's limbs from `dropped` up: off by less than 3 units of 2^(64 dropped)
+    /// (a below 2, b at most 1). `out` must not be a or b.
+    void multiply_truncated(Fixed& out, const Fixed& a, const Fixed& b, int dropped) {
+        std::fill(out.begin(), out.end(), 0);
+        if (dropped >= fraction) return;  // the product is below the units this step keeps
+        const int size = limbs - dropped;
+        mpn_mul_n(product.data(), a.data() + dropped, b.data() + dropped, size);
+        // The product's limb q weighs 2^(64 (q + 2 dropped - 2 F)) of a b, that is limb q + 2 dropped - F
+        // of the fixed point.
+        for (int q = 0; q < 2 * size; ++q)
+            if (const int to = q + 2 * dropped - fraction; to >= 0 && to < limbs)
+                out[static_cast<std::size_t>(to)] = product[static_cast<std::size_t>(q)];
+    }
+
+    int fraction, limbs;
+    int terms = 0;
+    std::vector<Fixed> tables[3];
+    std::vector<Fixed> inverse_factorials;  ///< 1/i!, i = 0 ... terms
+    mpfr_t log2, reduced, approximation;
+    mpz_t integer;
+    Fixed product;  ///< a product's 2 (F + 1) limbs
+    Fixed u, sum, term;  ///< an evaluation's reduced argument, partial sum and product
+};
+
+/// This thread's tables for `fraction` limbs (the truth's one precision: made once).
+ExpTables& tables_for(int fraction) {
+    thread_local std::unique_ptr<ExpTables> tables;
+    if (!tables || tables->fraction != fraction) tables = std::make_unique<ExpTables>(fraction);
+    return *tables;
+}
+
+}  // namespace
+
+void correctly_rounded_exp(mpfr_ptr y, mpfr_srcptr x) {
+    if (!mpfr_regular_p(x) || mpfr_get_exp(x) > largest_exponent) {
+        mpfr_exp(y, x, MPFR_RNDN);
+        return;
+    }
+    const mpfr_prec_t precision = mpfr_get_prec(y);
+    const int fraction = static_cast<int>((precision + 72 + limb_bits - 1) / limb_bits);
+    ExpTables& t = tables_for(fraction);
+    // x = k ln 2 + r, |r| <= ln 2 / 2 + a little: r rounded at 64 (F + 1) bits, 64 bits below the
+    // fixed point's last, so that its error (|k| ln 2 + 1 units of r's last bit) moves exp far less.
+    const long k = std::lround(mpfr_get_d(x, MPFR_RNDN) / std::log(2.0));
+    mpfr_mul_si(t.reduced, t.log2, k, MPFR_RNDN);
+    mpfr_sub(t.reduced, x, t.reduced, MPFR_RNDN);
+    // r 2^24 = J + u 2^24 with J an integer: its three bytes pick the table entries; exact steps.
+    mpfr_mul_2si(t.reduced, t.reduced, reduced_bits, MPFR_RNDN);
+    const long whole = mpfr_get_si(t.reduced, MPFR_RNDD);
+    mpfr_sub_si(t.reduced, t.reduced, whole, MPFR_RNDN);
+    const long first = (whole >> (2 * step_bits)) + level_entries / 2;  // floor(r 2^8), from -128
+    if (first < 0 || first >= level_entries) {
+        mpfr_exp(y, x, MPFR_RNDN);
+        return;
+    }
+    // u 2^24 in [0, 1] to fixed point, truncated (u's error below 2^-24 units). It is 1 where r 2^24 is a
+    // tiny negative number: 1 - |r| 2^24 rounds to 1 at the reduction's precision (an error far below
+    // a unit of the result), so U may have its top limb.
+    mpfr_mul_2si(t.reduced, t.reduced, limb_bits * fraction, MPFR_RNDN);
+    mpfr_get_z(t.integer, t.reduced, MPFR_RNDZ);
+    Fixed &u = t.u, &sum = t.sum, &term = t.term;
+    t.read_into(u, t.integer);
+    // exp(u) by Horner: sum = 1/i! + u sum, from i = terms down to 0. An error in the sum of step i
+    // reaches exp(u) times u^i < 2^(-24 i): that step's product needs only the limbs above 2^(24 i - 8)
+    // units, and the work falls from 15 full products to about a third (Brent and Zimmermann, Modern
+    // Computer Arithmetic, 4.4: truncated evaluation of a series).
+    sum = t.inverse_factorials[static_cast<std::size_t>(t.terms)];
+    term.resize(sum.size());
+    for (int i = t.terms - 1; i >= 0; --i) {
+        t.multiply_truncated(term, sum, u, std::max(0, reduced_bits * (i + 1) - 8) / limb_bits);
+        mpn_rshift(term.data(), term.data(), t.limbs, reduced_bits);  // (u 2^24) sum to u sum
+        mpn_add_n(sum.data(), term.data(), t.inverse_factorials[static_cast<std::size_t>(i)].data(), t.limbs);
+    }
+    t.multiply(sum, sum, t.tables[0][static_cast<std::size_t>(first)]);
+    t.multiply(sum, sum, t.tables[1][static_cast<std::size_t>((whole >> step_bits) & (level_entries - 1))]);
+    t.multiply(sum, sum, t.tables[2][static_cast<std::size_t>(whole & (level_entries - 1))]);
+    // The approximation of exp(r), in [0.6, 2): within 2^(6 - 64 F) of it. Rounded to y where that
+    // bound decides the rounding; then times 2^k, exactly.
+    mp_size_t used = t.limbs;
+    while (used > 0 && sum[static_cast<std::size_t>(used - 1)] == 0) --used;
+    mpz_t magnitude;
+    mpz_roinit_n(magnitude, sum.data(), used);
+    mpfr_set_z_2exp(t.approximation, magnitude, -limb_bits * fraction, MPFR_RNDN);  // exact: 64 (F + 1) bits
+    const mpfr_exp_t correct_bits = limb_bits * fraction - error_bits - 1;  // below 2^(EXP - correct_bits)
+    if (!mpfr_can_round(t.approximation, correct_bits, MPFR_RNDN, MPFR_RNDZ, precision + 1)) {
+        mpfr_exp(y, x, MPFR_RNDN);
+        return;
+    }
+    mpfr_set(y, t.approximation, MPFR_RNDN);
+    mpfr_mul_2si(y, y, k, MPFR_RNDN);
+}
+
+}  // namespace floatscope::emu
