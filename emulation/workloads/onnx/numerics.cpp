@@ -17,6 +17,7 @@
 #include "emulation/quantize/block_scaled_operands.hpp"
 #include "emulation/workloads/nn/dense_layer.hpp"
 #include "emulation/workloads/onnx/element_decoding.hpp"
+#include "emulation/workloads/onnx/truth_in_place.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -211,25 +212,25 @@ Number make(int precision) { return truth_number(precision); }
 
 TruthNumerics::Number TruthNumerics::add(const Number& a, const Number& b) const {
     Number r = make(precision_);
-    mpfr_add(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    truth_operation_into(r, Operation::Add, a, b, precision_);
     return r;
 }
 
 TruthNumerics::Number TruthNumerics::sub(const Number& a, const Number& b) const {
     Number r = make(precision_);
-    mpfr_sub(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    truth_operation_into(r, Operation::Sub, a, b, precision_);
     return r;
 }
 
 TruthNumerics::Number TruthNumerics::mul(const Number& a, const Number& b) const {
     Number r = make(precision_);
-    mpfr_mul(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    truth_operation_into(r, Operation::Mul, a, b, precision_);
     return r;
 }
 
 TruthNumerics::Number TruthNumerics::div(const Number& a, const Number& b) const {
     Number r = make(precision_);
-    mpfr_div(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    truth_operation_into(r, Operation::Div, a, b, precision_);
     return r;
 }
 
