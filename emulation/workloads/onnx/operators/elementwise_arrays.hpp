@@ -42,6 +42,27 @@ void assign_operation(const Numerics& n, Operation op, const typename Numerics::
         out = apply_operation(n, op, a, b);
 }
 
+/// out = f(x) as the numerics' apply gives it; out may be x (truth_function_into for the truth).
+template <class Numerics>
+void assign_function(const Numerics& n, Function f, const typename Numerics::Number& x,
+                     typename Numerics::Number& out) {
+    if constexpr (std::is_same_v<Numerics, TruthNumerics>)
+        truth_function_into(out, f, x, n.precision());
+    else
+        out = n.apply(f, x);
+}
+
+/// `count` numbers for a chain's results to be written into (assign_operation): the truth's of its
+/// precision, made over its threads, so that no step sets a precision or reallocates limbs; zeros
+/// otherwise.
+template <class Numerics>
+std::vector<typename Numerics::Number> result_numbers(const Numerics& n, std::size_t count) {
+    if constexpr (std::is_same_v<Numerics, TruthNumerics>)
+        return make_elements<TruthNumber>(count, [&](std::size_t) { return truth_number(n.precision()); });
+    else
+        return std::vector<typename Numerics::Number>(count, n.from_double(0));
+}
+
 /// Numerics that take whole arrays (EmulatedNumerics::apply).
 template <class Numerics>
 concept ArrayNumerics = requires(const Numerics& n, std::span<const typename Numerics::Number> in,
