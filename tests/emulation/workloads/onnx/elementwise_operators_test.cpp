@@ -539,3 +539,48 @@ TEST_CASE("the truth's BatchNormalization HardSigmoid and HardSwish written in p
         CHECK(differing(truth_of(make_node("HardSwish"), {x}), hard_swish) == 0);
     }
 }
+
+TEST_CASE("the truth's Softmax and LogSoftmax written in place: MPFR's operations one by one") {
+    // Three groups of 2000 along the last axis (more elements than elements_worth_threads), the
+    // second with a NaN (every member NaN), on 1 and 2 threads; the sum exact, rounded once (mpfr_sum).
+    std::mt19937_64 random(43);
+    std::uniform_real_distribution<double> uniform(-6, 6);
+    const std::size_t groups = 3, size = 2000;
+    std::vector<double> xv(groups * size);
+    for (double& v : xv) v = uniform(random);
+    xv[size + 17] = not_a_number;
+    const auto x = floats({static_cast<std::int64_t>(groups), static_cast<std::int64_t>(size)}, xv);
+    std::vector<TruthNumber> softmax, log_softmax;
+    const auto made = [] { return floatscope::emu::truth_number(truth_precision); };
+    for (std::size_t g = 0; g < groups; ++g) {
+        const double* values = xv.data() + g * size;
+        double max = values[0];
+        for (std::size_t j = 0; j < size; ++j)
+            max = std::isnan(max) || std::isnan(values[j]) ? not_a_number : std::max(max, values[j]);
+        std::vector<TruthNumber> shifted, exps;
+        for (std::size_t j = 0; j < size; ++j) {
+            shifted.push_back(made()), exps.push_back(made());
+            mpfr_set_d(shifted.back().backend().data(), values[j], MPFR_RNDN);
+            mpfr_sub_d(shifted.back().backend().data(), shifted.back().backend().data(), max, MPFR_RNDN);
+            mpfr_exp(exps.back().backend().data(), shifted.back().backend().data(), MPFR_RNDN);
+        }
+        std::vector<mpfr_ptr> terms;
+        for (TruthNumber& e : exps) terms.push_back(e.backend().data());
+        TruthNumber sum = made(), log_sum = made();
+        mpfr_sum(sum.backend().data(), terms.data(), terms.size(), MPFR_RNDN);
+        mpfr_log(log_sum.backend().data(), sum.backend().data(), MPFR_RNDN);
+        for (std::size_t j = 0; j < size; ++j) {
+            softmax.push_back(made()), log_softmax.push_back(made());
+            mpfr_div(softmax.back().backend().data(), exps[j].backend().data(), sum.backend().data(), MPFR_RNDN);
+            mpfr_sub(log_softmax.back().backend().data(), shifted[j].backend().data(), log_sum.backend().data(),
+                     MPFR_RNDN);
+        }
+    }
+    const std::vector<Tensor<TruthNumber>> inputs{to_truth_tensor(x)};
+    for (const int threads : {1, 2}) {
+        INFO(threads << " threads");
+        const floatscope::emu::TruthThreadsScope scope(threads);
+        CHECK(differing(run_truth_tensors(make_node("Softmax"), {&inputs[0]}).at(0).numbers, softmax) == 0);
+        CHECK(differing(run_truth_tensors(make_node("LogSoftmax"), {&inputs[0]}).at(0).numbers, log_softmax) == 0);
+    }
+}
