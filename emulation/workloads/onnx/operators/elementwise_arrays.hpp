@@ -1,7 +1,8 @@
 // Add, Sub, Mul and Div over whole arrays: an emulated run hands them to its numerics at once
 // (vectorized: EmulatedNumerics::apply), the truth takes them element by element as before; and
 // chains of them with one constant per channel (BatchNormalization, a convolution's bias), step by
-// step over rows unless stochastic rounding makes each element's order of operations matter.
+// step over rows unless stochastic rounding makes each element's order of operations matter. The
+// truth writes each step into the element's own number (assign_operation, truth_in_place.hpp).
 #pragma once
 
 #include <algorithm>
