@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "emulation/workloads/onnx/graph.hpp"
+#include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/tensor.hpp"
 #include "emulation/workloads/onnx/tensor_allowance.hpp"
 
@@ -77,7 +78,7 @@ public:
         decisions_.clear();
         for (auto& [inside, values] : values_) add_node_(*nodes_[inside], std::move(values));
         values_.clear();
-        if (t) add_node_(*nodes_[id], t->numbers);
+        if (t) add_node_(*nodes_[id], copy_numbers(t->numbers));
     }
     void decided(std::size_t id, std::int64_t decision) { decisions_[id].push_back(decision); }
 

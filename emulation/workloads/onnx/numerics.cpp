@@ -14,10 +14,10 @@
 #include "core/exact_value.hpp"
 #include "core/rounding.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
-#include "emulation/arithmetic/table_exp.hpp"
 #include "emulation/quantize/block_scaled_operands.hpp"
 #include "emulation/workloads/nn/dense_layer.hpp"
 #include "emulation/workloads/onnx/element_decoding.hpp"
+#include "emulation/workloads/onnx/truth_in_place.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -212,25 +212,25 @@ Number make(int precision) { return truth_number(precision); }
 
 TruthNumerics::Number TruthNumerics::add(const Number& a, const Number& b) const {
     Number r = make(precision_);
-    mpfr_add(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    truth_operation_into(r, Operation::Add, a, b, precision_);
     return r;
 }
 
 TruthNumerics::Number TruthNumerics::sub(const Number& a, const Number& b) const {
     Number r = make(precision_);
-    mpfr_sub(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    truth_operation_into(r, Operation::Sub, a, b, precision_);
     return r;
 }
 
 TruthNumerics::Number TruthNumerics::mul(const Number& a, const Number& b) const {
     Number r = make(precision_);
-    mpfr_mul(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    truth_operation_into(r, Operation::Mul, a, b, precision_);
     return r;
 }
 
 TruthNumerics::Number TruthNumerics::div(const Number& a, const Number& b) const {
     Number r = make(precision_);
-    mpfr_div(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+    truth_operation_into(r, Operation::Div, a, b, precision_);
     return r;
 }
 
@@ -254,38 +254,7 @@ TruthNumerics::Number TruthNumerics::pow(const Number& a, const Number& b) const
 
 TruthNumerics::Number TruthNumerics::apply(Function f, const Number& x) const {
     Number r = make(precision_);
-    mpfr_ptr out = r.backend().data();
-    mpfr_srcptr in = x.backend().data();
-    switch (f) {
-        case Function::Neg: mpfr_neg(out, in, MPFR_RNDN); break;
-        case Function::Abs: mpfr_abs(out, in, MPFR_RNDN); break;
-        case Function::Exp: correctly_rounded_exp(out, in); break;  // mpfr_exp's number, sooner
-        case Function::Log: mpfr_log(out, in, MPFR_RNDN); break;
-        case Function::Sqrt: mpfr_sqrt(out, in, MPFR_RNDN); break;
-        case Function::Reciprocal: mpfr_ui_div(out, 1, in, MPFR_RNDN); break;
-        case Function::Erf: mpfr_erf(out, in, MPFR_RNDN); break;
-        case Function::Tanh: mpfr_tanh(out, in, MPFR_RNDN); break;
-        case Function::Sigmoid:  // 1 / (1 + e^-x), two extra roundings far below the truth's precision
-            mpfr_neg(out, in, MPFR_RNDN);
-            mpfr_exp(out, out, MPFR_RNDN);
-            mpfr_add_ui(out, out, 1, MPFR_RNDN);
-            mpfr_ui_div(out, 1, out, MPFR_RNDN);
-            break;
-        case Function::Floor: mpfr_floor(out, in); break;
-        case Function::Ceil: mpfr_ceil(out, in); break;
-        case Function::Round: mpfr_rint(out, in, MPFR_RNDN); break;
-        case Function::Sin: mpfr_sin(out, in, MPFR_RNDN); break;
-        case Function::Cos: mpfr_cos(out, in, MPFR_RNDN); break;
-        case Function::Tan: mpfr_tan(out, in, MPFR_RNDN); break;
-        case Function::Asin: mpfr_asin(out, in, MPFR_RNDN); break;
-        case Function::Acos: mpfr_acos(out, in, MPFR_RNDN); break;
-        case Function::Atan: mpfr_atan(out, in, MPFR_RNDN); break;
-        case Function::Sinh: mpfr_sinh(out, in, MPFR_RNDN); break;
-        case Function::Cosh: mpfr_cosh(out, in, MPFR_RNDN); break;
-        case Function::Asinh: mpfr_asinh(out, in, MPFR_RNDN); break;
-        case Function::Acosh: mpfr_acosh(out, in, MPFR_RNDN); break;
-        case Function::Atanh: mpfr_atanh(out, in, MPFR_RNDN); break;
-    }
+    truth_function_into(r, f, x, precision_);
     return r;
 }
 

@@ -59,9 +59,22 @@ TensorsOf<Call> hard_sigmoid(const Call& call, std::initializer_list<std::string
             return moved_outputs(std::move(y));
         }
     }
+    // Element by element, each step written into the element's own number (assign_operation: the
+    // truth makes one per element, not one per step) and the constants converted once.
+    const auto zero = n.from_double(0), one = n.from_double(1), a = n.from_double(alpha), b = n.from_double(beta);
     return activation(call, known, [&](const auto&, const auto& x) {
-        const auto hard = clamp(n.add(n.mul(n.from_double(alpha), x), n.from_double(beta)));
-        return times_input ? n.mul(x, hard) : hard;
+        auto hard = n.mul(a, x);
+        assign_operation(n, Operation::Add, hard, b, hard);
+        // clamp(hard) without copying hard where it stays: min(1, hard) is hard below 1, and
+        // max(0, that) is it above 0 (NaN as clamp gives it).
+        if (n.is_nan(hard))
+            hard = clamp(hard);
+        else if (!n.less(hard, one))
+            hard = one;
+        else if (!n.less(zero, hard))
+            hard = zero;
+        if (times_input) assign_operation(n, Operation::Mul, x, hard, hard);
+        return hard;
     });
 }
 

@@ -1,19 +1,22 @@
 // Add, Sub, Mul and Div over whole arrays: an emulated run hands them to its numerics at once
 // (vectorized: EmulatedNumerics::apply), the truth takes them element by element as before; and
 // chains of them with one constant per channel (BatchNormalization, a convolution's bias), step by
-// step over rows unless stochastic rounding makes each element's order of operations matter.
+// step over rows unless stochastic rounding makes each element's order of operations matter. The
+// truth writes each step into the element's own number (assign_operation, truth_in_place.hpp).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <initializer_list>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "emulation/arithmetic/arithmetic.hpp"
 #include "emulation/workloads/onnx/numerics.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/truth_in_place.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -27,6 +30,38 @@ typename Numerics::Number apply_operation(const Numerics& n, Operation op, const
         case Operation::Mul: return n.mul(a, b);
         default: return n.div(a, b);
     }
+}
+
+/// out = a op b as apply_operation gives it; out may be a or b. The truth writes into out's own
+/// number (truth_operation_into): no number made and freed per step of a chain.
+template <class Numerics>
+void assign_operation(const Numerics& n, Operation op, const typename Numerics::Number& a,
+                      const typename Numerics::Number& b, typename Numerics::Number& out) {
+    if constexpr (std::is_same_v<Numerics, TruthNumerics>)
+        truth_operation_into(out, op, a, b, n.precision());
+    else
+        out = apply_operation(n, op, a, b);
+}
+
+/// out = f(x) as the numerics' apply gives it; out may be x (truth_function_into for the truth).
+template <class Numerics>
+void assign_function(const Numerics& n, Function f, const typename Numerics::Number& x,
+                     typename Numerics::Number& out) {
+    if constexpr (std::is_same_v<Numerics, TruthNumerics>)
+        truth_function_into(out, f, x, n.precision());
+    else
+        out = n.apply(f, x);
+}
+
+/// `count` numbers for a chain's results to be written into (assign_operation): the truth's of its
+/// precision, made over its threads, so that no step sets a precision or reallocates limbs; zeros
+/// otherwise.
+template <class Numerics>
+std::vector<typename Numerics::Number> result_numbers(const Numerics& n, std::size_t count) {
+    if constexpr (std::is_same_v<Numerics, TruthNumerics>)
+        return make_elements<TruthNumber>(count, [&](std::size_t) { return truth_number(n.precision()); });
+    else
+        return std::vector<typename Numerics::Number>(count, n.from_double(0));
 }
 
 /// Numerics that take whole arrays (EmulatedNumerics::apply).
@@ -43,7 +78,7 @@ void apply_arrays(const Numerics& n, Operation op, std::span<const typename Nume
     if constexpr (ArrayNumerics<Numerics>) {
         n.apply(op, a, b, out);
     } else {
-        for (std::size_t i = 0; i < a.size(); ++i) out[i] = apply_operation(n, op, a[i], b[b.size() == 1 ? 0 : i]);
+        for (std::size_t i = 0; i < a.size(); ++i) assign_operation(n, op, a[i], b[b.size() == 1 ? 0 : i], out[i]);
     }
 }
 
@@ -146,7 +181,7 @@ void apply_per_channel(const Numerics& n, std::span<const typename Numerics::Num
             const std::size_t k = (i / inner) % channels;
             const Number* operand = &x[i];
             for (const auto& step : steps) {
-                y[i] = apply_operation(n, step.op, *operand, step.per_channel[k]);
+                assign_operation(n, step.op, *operand, step.per_channel[k], y[i]);
                 operand = &y[i];
             }
         }

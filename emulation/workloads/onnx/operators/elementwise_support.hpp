@@ -116,6 +116,16 @@ std::vector<Number> make_elements(std::size_t count, Make make) {
     return out;
 }
 
+/// A copy of `numbers`: the truth's made over its threads (for_each_chunk) where they are many,
+/// so that a copy of a node's output takes no more wall time on its thread than the node's own work.
+template <class Number>
+std::vector<Number> copy_numbers(const std::vector<Number>& numbers) {
+    if constexpr (std::is_same_v<Number, TruthNumber>)
+        return make_elements<Number>(numbers.size(), [&](std::size_t i) { return numbers[i]; });
+    else
+        return numbers;
+}
+
 /// A floating tensor of x's type and shape holding f(i) for each index i of x's numbers.
 template <class Number, class F>
 Tensor<Number> map_numbers_indexed(const Tensor<Number>& x, F f) {

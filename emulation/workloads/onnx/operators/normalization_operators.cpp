@@ -112,7 +112,7 @@ TensorsOf<Call> batch_normalization(const Call& call) {
     Tensor<Number> y;  // written by the first step from x: not a copy of x first
     y.type = x.type;
     y.shape = x.shape;
-    y.numbers.resize(x.size(), n.from_double(0));
+    y.numbers = result_numbers(n, x.size());
     using Step = ChannelStep<Number>;
     apply_per_channel(n, std::span(x.numbers), std::span(y.numbers), c, inner,
                       {Step{Operation::Sub, mean}, Step{Operation::Div, deviation}, Step{Operation::Mul, scale.numbers},

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "emulation/workloads/onnx/numerics.hpp"
@@ -40,6 +41,23 @@ void softmax_group_arrays(const Numerics& n, const Tensor<double>& x, double max
     for (std::size_t j = 0; j < members.size(); ++j) y.numbers[members[j]] = shifted[j];
 }
 
+/// The maximum of a group as numerics' max takes it pairwise from its first member on (NaN
+/// propagates); the truth's without a copy of each running maximum (its max returns a copy).
+template <class Numerics>
+typename Numerics::Number group_max(const Numerics& n, const std::vector<typename Numerics::Number>& values,
+                                    std::span<const std::size_t> members) {
+    if constexpr (std::is_same_v<Numerics, TruthNumerics>) {
+        const TruthNumber* max = &values[members[0]];  // TruthNumerics::max(max, v), by reference
+        for (std::size_t i : members)
+            if (!n.is_nan(*max) && (n.is_nan(values[i]) || n.less(*max, values[i]))) max = &values[i];
+        return *max;
+    } else {
+        typename Numerics::Number max = values[members[0]];
+        for (std::size_t i : members) max = n.max(max, values[i]);
+        return max;
+    }
+}
+
 template <class Numerics>
 Tensor<typename Numerics::Number> softmax_along(const Numerics& n, const Tensor<typename Numerics::Number>& x,
                                                 std::size_t axis, bool logarithm) {
@@ -48,15 +66,16 @@ Tensor<typename Numerics::Number> softmax_along(const Numerics& n, const Tensor<
     const ReductionGroups groups = reduction_groups(x.shape, reduced);
     if (groups.size == 0) return x;  // an empty axis: nothing to normalize
     using Number = typename Numerics::Number;
-    Tensor<Number> y = x;
+    // Each step written into a number of its own (assign_operation): the truth makes no number per
+    // step, and y's numbers, copies of x's, take the results.
+    Tensor<Number> y = number_tensor(x.type, x.shape, copy_numbers(x.numbers));
     // Groups write to their own members alone: the truth's groups go to its threads.
     const bool worth_threads = groups.count > 1 && groups.count * groups.size >= elements_worth_threads;
     for_each_chunk<Number>(groups.count, worth_threads, [&](std::size_t begin, std::size_t end) {
         std::vector<Number> shifted(groups.size), exps(groups.size);
         for (std::size_t g = begin; g < end; ++g) {
             const auto members = groups.group(g);
-            Number max = x.numbers[members[0]];
-            for (std::size_t i : members) max = n.max(max, x.numbers[i]);
+            const Number max = group_max(n, x.numbers, members);
             if constexpr (ArrayNumerics<Numerics>) {
                 if (!n.rounds_stochastically()) {
                     softmax_group_arrays(n, x, max, members, logarithm, shifted, exps, y);
@@ -64,13 +83,17 @@ Tensor<typename Numerics::Number> softmax_along(const Numerics& n, const Tensor<
                 }
             }
             for (std::size_t j = 0; j < members.size(); ++j) {
-                shifted[j] = n.sub(x.numbers[members[j]], max);
-                exps[j] = n.apply(Function::Exp, shifted[j]);
+                assign_operation(n, Operation::Sub, x.numbers[members[j]], max, shifted[j]);
+                assign_function(n, Function::Exp, shifted[j], exps[j]);
             }
             const Number sum = n.sum(exps);
             const Number log_sum = logarithm ? n.apply(Function::Log, sum) : sum;
-            for (std::size_t j = 0; j < members.size(); ++j)
-                y.numbers[members[j]] = logarithm ? n.sub(shifted[j], log_sum) : n.div(exps[j], sum);
+            for (std::size_t j = 0; j < members.size(); ++j) {
+                if (logarithm)
+                    assign_operation(n, Operation::Sub, shifted[j], log_sum, y.numbers[members[j]]);
+                else
+                    assign_operation(n, Operation::Div, exps[j], sum, y.numbers[members[j]]);
+            }
         }
     });
     return y;

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
+#include "emulation/workloads/onnx/truth_in_place.hpp"
 #include "tests/emulation/workloads/onnx/operator_harness.hpp"
 
 using namespace floatscope::test::onnx;
@@ -407,6 +408,8 @@ TEST_CASE("the truth's operators that share their elements among threads give th
         {make_node("Conv"), {drawn({1, 2, 40, 40}), drawn({4, 2, 3, 3}), drawn({4})}},
         {make_node("Exp"), {image}},
         {make_node("Mul"), {image, drawn({20})}},
+        {make_node("HardSwish"), {image}},
+        {make_node("HardSigmoid"), {image}},
     };
     for (const auto& [node, inputs] : cases) {
         INFO(node.op_type);
@@ -428,5 +431,156 @@ TEST_CASE("the truth's operators that share their elements among threads give th
             if (!mpfr_equal_p(a, b) || mpfr_get_prec(a) != mpfr_get_prec(b)) ++differing;
         }
         CHECK(differing == 0);
+    }
+}
+
+namespace {
+
+using floatscope::emu::Operation;
+
+/// The same number: value, sign of zero, NaN.
+bool same_number(mpfr_srcptr a, mpfr_srcptr b) {
+    if (mpfr_nan_p(a) || mpfr_nan_p(b)) return mpfr_nan_p(a) && mpfr_nan_p(b);
+    return mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b);
+}
+
+/// How many of `got` differ from `expected` (same_number), sizes apart.
+std::size_t differing(const std::vector<TruthNumber>& got, const std::vector<TruthNumber>& expected) {
+    if (got.size() != expected.size()) return std::max(got.size(), expected.size());
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (!same_number(got[i].backend().data(), expected[i].backend().data())) ++count;
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("truth_operation_into: the number TruthNumerics' operations make whatever out held, operands included") {
+    const TruthNumerics n(truth_precision);
+    const TruthNumber a = n.div(n.from_double(1), n.from_double(3)), b = n.from_double(0x1p-60);
+    for (const Operation op : {Operation::Add, Operation::Sub, Operation::Mul, Operation::Div}) {
+        INFO(static_cast<int>(op));
+        const TruthNumber made = op == Operation::Add   ? n.add(a, b)
+                                 : op == Operation::Sub ? n.sub(a, b)
+                                 : op == Operation::Mul ? n.mul(a, b)
+                                                        : n.div(a, b);
+        // out narrower (a double's 53 bits), wider (Boost's default), of the run's precision, and
+        // out as either operand (of 256 bits, and of 53 bits, whose precision cannot be set first).
+        TruthNumber narrow = n.from_double(7), wide = TruthNumber(5), same = n.add(a, a), first = a, second = b;
+        for (TruthNumber* out : {&narrow, &wide, &same}) {
+            truth_operation_into(*out, op, a, b, truth_precision);
+            CHECK(mpfr_get_prec(out->backend().data()) == truth_precision);
+            CHECK(same_number(out->backend().data(), made.backend().data()));
+        }
+        truth_operation_into(first, op, first, b, truth_precision);
+        truth_operation_into(second, op, a, second, truth_precision);
+        for (const TruthNumber* out : {&first, &second}) {
+            CHECK(mpfr_get_prec(out->backend().data()) == truth_precision);
+            CHECK(same_number(out->backend().data(), made.backend().data()));
+        }
+    }
+}
+
+TEST_CASE("the truth's BatchNormalization HardSigmoid and HardSwish written in place: MPFR's operations one by one") {
+    // Against operations made here in MPFR numbers of the truth's precision, on 1 and 2 threads,
+    // over more elements than elements_worth_threads; values across HardSigmoid's clamp edges
+    // (+-2.5, and +-3 for HardSwish), signed zeros, infinities and NaN.
+    std::mt19937_64 random(41);
+    std::uniform_real_distribution<double> uniform(-4, 4);
+    std::vector<double> xv(2 * 3 * 1000);
+    for (double& v : xv) v = uniform(random);
+    const double specials[] = {0.0, -0.0, 2.5, -2.5, 3.0, -3.0, INFINITY, -INFINITY, not_a_number};
+    std::copy(std::begin(specials), std::end(specials), xv.begin());
+    const auto x = floats({2, 3, 1000}, xv);
+    const auto scale = floats({3}, {0.7, -1.3, 1.1}), bias = floats({3}, {0.1, 0.2, -0.3}),
+               mean = floats({3}, {0.25, -0.5, 1.0 / 3}), var = floats({3}, {0.9, 1.7, 2.2});
+    const double epsilon = 1e-5f, sixth = 1.0f / 6.0f;
+    std::vector<TruthNumber> normalized, hard_sigmoid, hard_swish;
+    const auto made = [] { return floatscope::emu::truth_number(truth_precision); };
+    for (std::size_t i = 0; i < xv.size(); ++i) {
+        const std::size_t c = (i / 1000) % 3;
+        TruthNumber deviation = made(), v = made();
+        mpfr_ptr d = deviation.backend().data(), r = v.backend().data();
+        mpfr_set_d(d, var.numbers[c], MPFR_RNDN);
+        mpfr_add_d(d, d, epsilon, MPFR_RNDN);
+        mpfr_sqrt(d, d, MPFR_RNDN);
+        mpfr_set_d(r, xv[i], MPFR_RNDN);  // exact
+        mpfr_sub_d(r, r, mean.numbers[c], MPFR_RNDN);
+        mpfr_div(r, r, d, MPFR_RNDN);
+        mpfr_mul_d(r, r, scale.numbers[c], MPFR_RNDN);
+        mpfr_add_d(r, r, bias.numbers[c], MPFR_RNDN);
+        normalized.push_back(v);
+        for (const double alpha : {static_cast<double>(0.2f), sixth}) {
+            mpfr_set_d(r, xv[i], MPFR_RNDN);
+            mpfr_mul_d(r, r, alpha, MPFR_RNDN);
+            mpfr_add_d(r, r, 0.5, MPFR_RNDN);
+            if (!mpfr_nan_p(r)) {
+                if (mpfr_cmp_ui(r, 1) >= 0)
+                    mpfr_set_ui(r, 1, MPFR_RNDN);
+                else if (mpfr_sgn(r) <= 0)
+                    mpfr_set_zero(r, 1);
+            }
+            if (alpha == sixth) mpfr_mul_d(r, r, xv[i], MPFR_RNDN);
+            (alpha == sixth ? hard_swish : hard_sigmoid).push_back(v);
+        }
+    }
+    for (const int threads : {1, 2}) {
+        INFO(threads << " threads");
+        const floatscope::emu::TruthThreadsScope scope(threads);
+        const auto truth_of = [&](const Node& node, const std::vector<Tensor<double>>& inputs) {
+            std::vector<Tensor<TruthNumber>> converted;
+            for (const auto& t : inputs) converted.push_back(to_truth_tensor(t));
+            std::vector<const Tensor<TruthNumber>*> pointers;
+            for (const auto& t : converted) pointers.push_back(&t);
+            return run_truth_tensors(node, pointers).at(0).numbers;
+        };
+        CHECK(differing(truth_of(make_node("BatchNormalization"), {x, scale, bias, mean, var}), normalized) == 0);
+        CHECK(differing(truth_of(make_node("HardSigmoid"), {x}), hard_sigmoid) == 0);
+        CHECK(differing(truth_of(make_node("HardSwish"), {x}), hard_swish) == 0);
+    }
+}
+
+TEST_CASE("the truth's Softmax and LogSoftmax written in place: MPFR's operations one by one") {
+    // Three groups of 2000 along the last axis (more elements than elements_worth_threads), the
+    // second with a NaN (every member NaN), on 1 and 2 threads; the sum exact, rounded once (mpfr_sum).
+    std::mt19937_64 random(43);
+    std::uniform_real_distribution<double> uniform(-6, 6);
+    const std::size_t groups = 3, size = 2000;
+    std::vector<double> xv(groups * size);
+    for (double& v : xv) v = uniform(random);
+    xv[size + 17] = not_a_number;
+    const auto x = floats({static_cast<std::int64_t>(groups), static_cast<std::int64_t>(size)}, xv);
+    std::vector<TruthNumber> softmax, log_softmax;
+    const auto made = [] { return floatscope::emu::truth_number(truth_precision); };
+    for (std::size_t g = 0; g < groups; ++g) {
+        const double* values = xv.data() + g * size;
+        double max = values[0];
+        for (std::size_t j = 0; j < size; ++j)
+            max = std::isnan(max) || std::isnan(values[j]) ? not_a_number : std::max(max, values[j]);
+        std::vector<TruthNumber> shifted, exps;
+        for (std::size_t j = 0; j < size; ++j) {
+            shifted.push_back(made()), exps.push_back(made());
+            mpfr_set_d(shifted.back().backend().data(), values[j], MPFR_RNDN);
+            mpfr_sub_d(shifted.back().backend().data(), shifted.back().backend().data(), max, MPFR_RNDN);
+            mpfr_exp(exps.back().backend().data(), shifted.back().backend().data(), MPFR_RNDN);
+        }
+        std::vector<mpfr_ptr> terms;
+        for (TruthNumber& e : exps) terms.push_back(e.backend().data());
+        TruthNumber sum = made(), log_sum = made();
+        mpfr_sum(sum.backend().data(), terms.data(), terms.size(), MPFR_RNDN);
+        mpfr_log(log_sum.backend().data(), sum.backend().data(), MPFR_RNDN);
+        for (std::size_t j = 0; j < size; ++j) {
+            softmax.push_back(made()), log_softmax.push_back(made());
+            mpfr_div(softmax.back().backend().data(), exps[j].backend().data(), sum.backend().data(), MPFR_RNDN);
+            mpfr_sub(log_softmax.back().backend().data(), shifted[j].backend().data(), log_sum.backend().data(),
+                     MPFR_RNDN);
+        }
+    }
+    const std::vector<Tensor<TruthNumber>> inputs{to_truth_tensor(x)};
+    for (const int threads : {1, 2}) {
+        INFO(threads << " threads");
+        const floatscope::emu::TruthThreadsScope scope(threads);
+        CHECK(differing(run_truth_tensors(make_node("Softmax"), {&inputs[0]}).at(0).numbers, softmax) == 0);
+        CHECK(differing(run_truth_tensors(make_node("LogSoftmax"), {&inputs[0]}).at(0).numbers, log_softmax) == 0);
     }
 }
