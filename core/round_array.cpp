@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -222,8 +223,11 @@ inline typename Native<T>::Bits round_any(const Plan<T>& p, typename Native<T>::
 template <RoundingMode mode, typename T>
 inline typename Native<T>::Bits round_in_range(const Plan<T>& p, typename Native<T>::Bits a, bool negative) {
     using Bits = typename Native<T>::Bits;
+    using Signed = std::make_signed_t<Bits>;
     constexpr Bits exponent_mask = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
-    const Bits exponent = std::max<Bits>(a & exponent_mask, p.min_normal_bits);
+    // A signed maximum of the two (neither has the sign bit): AVX2 has no unsigned 64-bit compare.
+    const auto exponent = static_cast<Bits>(
+        std::max(static_cast<Signed>(a & exponent_mask), static_cast<Signed>(p.min_normal_bits)));
     const T x = std::bit_cast<T>(a);
     const T magic = std::bit_cast<T>(exponent + p.magic_offset);
     const T nearest = (x + magic) - magic;
@@ -277,14 +281,19 @@ FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T
                                                     std::size_t n) {
     const Plan<T> p = plan;
     using Bits = typename Native<T>::Bits;
+    using Signed = std::make_signed_t<Bits>;
     constexpr Bits sign_bit = sign_bit_of<T>;
+    const auto limit = static_cast<Signed>(p.in_range_limit_bits);
     for (std::size_t start = 0; start < n; start += in_range_block) {
         const std::size_t count = std::min(in_range_block, n - start);
         const T* block_in = in + start;
         T* block_out = out + start;
-        Bits largest = 0;
-        for (std::size_t i = 0; i < count; ++i) largest = std::max<Bits>(largest, bits_of<T>(block_in[i]) & ~sign_bit);
-        if (largest > p.in_range_limit_bits) {
+        // limit - magnitude is negative exactly for a magnitude above the limit (neither has the sign
+        // bit): OR-ing the differences keeps any such sign, a one-operation dependency chain where a
+        // running unsigned maximum took three (AVX2 compares 64-bit integers only as signed).
+        Signed above = 0;
+        for (std::size_t i = 0; i < count; ++i) above |= limit - static_cast<Signed>(bits_of<T>(block_in[i]) & ~sign_bit);
+        if (above < 0) {
             for (std::size_t i = 0; i < count; ++i)
                 block_out[i] = std::bit_cast<T>(round_any<mode>(p, bits_of<T>(block_in[i]), 0));
             continue;
@@ -374,12 +383,27 @@ FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(int shift, const T* in, 
     }
 }
 
+/// make_plan's result for the format and mode this thread rounded to last: its powers of two and
+/// the format's geometry cost as much as rounding a few hundred values, and callers round a tensor
+/// channel by channel (an ONNX model's per-channel operations: 48,000 calls per image of issue 37's
+/// CRNN).
+template <typename T>
+const Plan<T>& cached_plan(const FormatSpec& spec, RoundingMode mode) {
+    thread_local std::optional<std::pair<FormatSpec, RoundingMode>> key;
+    thread_local Plan<T> plan;
+    if (!key || key->second != mode || key->first != spec) {
+        plan = make_plan<T>(spec, mode);
+        key.emplace(spec, mode);
+    }
+    return plan;
+}
+
 /// The fast path's kernel for a mode: the native-range one, else by a Plan (`seed`: stochastic draws).
 template <RoundingMode mode, typename T>
 void round_fast(const FormatSpec& spec, const T* in, T* out, std::size_t n, std::uint64_t seed) {
     if (has_native_range<T>(spec))
         return round_native_range_kernel<mode>(Native<T>::fraction_bits - spec.mantissa_bits, in, out, n, seed);
-    const Plan<T> plan = make_plan<T>(spec, mode);
+    const Plan<T>& plan = cached_plan<T>(spec, mode);
     if constexpr (mode == RoundingMode::Stochastic)
         return round_kernel<mode>(plan, in, out, n, seed);
     else if (plan.zero_sign_mask != 0)
