@@ -16,8 +16,8 @@ FLOATSCOPE_KERNEL_CLONES MagnitudeRange magnitude_range(std::span<const float> v
     std::int32_t smallest = infinity, largest = 0;
     for (const float v : values) {
         const auto magnitude = static_cast<std::int32_t>(std::bit_cast<std::uint32_t>(v) & 0x7FFF'FFFFu);
-        const bool nan = magnitude > infinity;
-        smallest = std::min(smallest, magnitude == 0 || nan ? infinity : magnitude);
+        // NaNs' magnitudes lie above infinity's, where no minimum from infinity takes them.
+        smallest = std::min(smallest, magnitude == 0 ? infinity : magnitude);
         largest = std::max(largest, magnitude < infinity ? magnitude : 0);
     }
     return {std::bit_cast<float>(smallest), std::bit_cast<float>(largest)};
