@@ -11,16 +11,19 @@
 namespace floatscope::emu::detail {
 
 FLOATSCOPE_KERNEL_CLONES MagnitudeRange magnitude_range(std::span<const float> values) {
-    // Signed: no magnitude has the sign bit, and GCC vectorizes signed 32-bit minima and maxima.
-    constexpr std::int32_t infinity = 0x7F80'0000;
-    std::int32_t smallest = infinity, largest = 0;
+    // No magnitude has the sign bit. The smallest as the minimum of magnitude - 1 (unsigned): a zero's
+    // wraps above every other, and NaNs' lie above infinity's, so that no minimum from infinity's
+    // takes them, without a select (GCC made `magnitude == 0 ? inf : magnitude` a branch). The
+    // largest finite as a signed maximum, which GCC vectorizes.
+    constexpr std::uint32_t infinity = 0x7F80'0000u;
+    std::uint32_t smallest_less_one = infinity - 1;
+    std::int32_t largest = 0;
     for (const float v : values) {
-        const auto magnitude = static_cast<std::int32_t>(std::bit_cast<std::uint32_t>(v) & 0x7FFF'FFFFu);
-        // NaNs' magnitudes lie above infinity's, where no minimum from infinity takes them.
-        smallest = std::min(smallest, magnitude == 0 ? infinity : magnitude);
-        largest = std::max(largest, magnitude < infinity ? magnitude : 0);
+        const std::uint32_t magnitude = std::bit_cast<std::uint32_t>(v) & 0x7FFF'FFFFu;
+        smallest_less_one = std::min(smallest_less_one, magnitude - 1);
+        largest = std::max(largest, static_cast<std::int32_t>(magnitude < infinity ? magnitude : 0));
     }
-    return {std::bit_cast<float>(smallest), std::bit_cast<float>(largest)};
+    return {std::bit_cast<float>(smallest_less_one + 1), std::bit_cast<float>(largest)};
 }
 
 }  // namespace floatscope::emu::detail
