@@ -273,37 +273,66 @@ FLOATSCOPE_KERNEL_CLONES void round_kernel(const Plan<T>& plan, const T* __restr
 /// little, short enough that an out-of-range element sends few others the slow way.
 constexpr std::size_t in_range_block = 256;
 
+/// limit - magnitude for the bits u: negative exactly for a magnitude above the limit (neither has
+/// the sign bit), so that OR-ing them keeps any such sign, a one-operation dependency chain where a
+/// running unsigned maximum took three (AVX2 compares 64-bit integers only as signed).
+template <typename T>
+[[gnu::always_inline]] inline std::make_signed_t<typename Native<T>::Bits> room_below(
+    std::make_signed_t<typename Native<T>::Bits> limit, typename Native<T>::Bits u) {
+    using Signed = std::make_signed_t<typename Native<T>::Bits>;
+    return limit - static_cast<Signed>(u & ~sign_bit_of<T>);
+}
+
+/// round_in_range on the bits u of any sign.
+template <RoundingMode mode, bool has_negative_zero, typename T>
+[[gnu::always_inline]] inline T round_signed_in_range(const Plan<T>& p, typename Native<T>::Bits u) {
+    using Bits = typename Native<T>::Bits;
+    const Bits sign = u & sign_bit_of<T>;
+    const Bits magnitude = round_in_range<mode>(p, u ^ sign, sign != 0);
+    return std::bit_cast<T>((has_negative_zero ? sign : kept_sign(p, magnitude, sign)) | magnitude);
+}
+
+/// Elements [start, end) through round_in_range into an out apart from in, checked while rounded;
+/// false when one of them was beyond the limit (and its result wrong).
+template <RoundingMode mode, bool has_negative_zero, typename T>
+[[gnu::always_inline]] inline bool round_in_range_unchecked(const Plan<T>& p, const T* __restrict in,
+                                                            T* __restrict out, std::size_t start, std::size_t end) {
+    std::make_signed_t<typename Native<T>::Bits> room = 0;
+    const auto limit = static_cast<decltype(room)>(p.in_range_limit_bits);
+    for (std::size_t i = start; i < end; ++i) {
+        room |= room_below<T>(limit, bits_of<T>(in[i]));
+        out[i] = round_signed_in_range<mode, has_negative_zero>(p, bits_of<T>(in[i]));
+    }
+    return room >= 0;
+}
+
 /// The deterministic modes: blocks whose magnitudes are all in round_in_range's range go through it
 /// (no overflow, infinity or NaN to select among); any other block goes through round_any.
 /// For formats with -0 (has_negative_zero) the sign is kept as it is, without looking for zeros.
+/// In and out apart, a block is checked as it is rounded and rounded again when the check fails:
+/// one pass over values the check's own pass had to wait for; overlapping, the check comes first.
 template <RoundingMode mode, bool has_negative_zero, typename T>
-FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out,
-                                                    std::size_t n) {
+FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T* in, T* out, std::size_t n) {
     const Plan<T> p = plan;
-    using Bits = typename Native<T>::Bits;
-    using Signed = std::make_signed_t<Bits>;
-    constexpr Bits sign_bit = sign_bit_of<T>;
+    using Signed = std::make_signed_t<typename Native<T>::Bits>;
     const auto limit = static_cast<Signed>(p.in_range_limit_bits);
+    const auto in_address = reinterpret_cast<std::uintptr_t>(in), out_address = reinterpret_cast<std::uintptr_t>(out);
+    const std::uintptr_t bytes = n * sizeof(T);
+    const bool apart = out_address + bytes <= in_address || in_address + bytes <= out_address;
     for (std::size_t start = 0; start < n; start += in_range_block) {
-        const std::size_t count = std::min(in_range_block, n - start);
-        const T* block_in = in + start;
-        T* block_out = out + start;
-        // limit - magnitude is negative exactly for a magnitude above the limit (neither has the sign
-        // bit): OR-ing the differences keeps any such sign, a one-operation dependency chain where a
-        // running unsigned maximum took three (AVX2 compares 64-bit integers only as signed).
-        Signed above = 0;
-        for (std::size_t i = 0; i < count; ++i) above |= limit - static_cast<Signed>(bits_of<T>(block_in[i]) & ~sign_bit);
-        if (above < 0) {
-            for (std::size_t i = 0; i < count; ++i)
-                block_out[i] = std::bit_cast<T>(round_any<mode>(p, bits_of<T>(block_in[i]), 0));
-            continue;
+        const std::size_t end = std::min(n, start + in_range_block);
+        if (apart) {
+            if (round_in_range_unchecked<mode, has_negative_zero>(p, in, out, start, end)) continue;
+        } else {
+            Signed room = 0;
+            for (std::size_t i = start; i < end; ++i) room |= room_below<T>(limit, bits_of<T>(in[i]));
+            if (room >= 0) {
+                for (std::size_t i = start; i < end; ++i)
+                    out[i] = round_signed_in_range<mode, has_negative_zero>(p, bits_of<T>(in[i]));
+                continue;
+            }
         }
-        for (std::size_t i = 0; i < count; ++i) {
-            const Bits u = bits_of<T>(block_in[i]);
-            const Bits sign = u & sign_bit;
-            const Bits magnitude = round_in_range<mode>(p, u ^ sign, sign != 0);
-            block_out[i] = std::bit_cast<T>((has_negative_zero ? sign : kept_sign(p, magnitude, sign)) | magnitude);
-        }
+        for (std::size_t i = start; i < end; ++i) out[i] = std::bit_cast<T>(round_any<mode>(p, bits_of<T>(in[i]), 0));
     }
 }
 
