@@ -8,7 +8,7 @@ namespace floatscope::emu::detail {
 /// The extremes of an operand's magnitudes that decide whether a fast GEMM kernel computes a model
 /// exactly (the products' quantum and their largest size).
 struct MagnitudeRange {
-    float smallest_nonzero = 0;  ///< +inf when no value is nonzero and finite or infinite (NaNs ignored)
+    float smallest_nonzero = 0;  ///< +inf when no value is nonzero and finite
     float largest_finite = 0;  ///< 0 when no value is finite
 };
 
