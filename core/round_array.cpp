@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -222,8 +223,11 @@ inline typename Native<T>::Bits round_any(const Plan<T>& p, typename Native<T>::
 template <RoundingMode mode, typename T>
 inline typename Native<T>::Bits round_in_range(const Plan<T>& p, typename Native<T>::Bits a, bool negative) {
     using Bits = typename Native<T>::Bits;
+    using Signed = std::make_signed_t<Bits>;
     constexpr Bits exponent_mask = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
-    const Bits exponent = std::max<Bits>(a & exponent_mask, p.min_normal_bits);
+    // A signed maximum of the two (neither has the sign bit): AVX2 has no unsigned 64-bit compare.
+    const auto exponent = static_cast<Bits>(
+        std::max(static_cast<Signed>(a & exponent_mask), static_cast<Signed>(p.min_normal_bits)));
     const T x = std::bit_cast<T>(a);
     const T magic = std::bit_cast<T>(exponent + p.magic_offset);
     const T nearest = (x + magic) - magic;
@@ -269,32 +273,66 @@ FLOATSCOPE_KERNEL_CLONES void round_kernel(const Plan<T>& plan, const T* __restr
 /// little, short enough that an out-of-range element sends few others the slow way.
 constexpr std::size_t in_range_block = 256;
 
+/// limit - magnitude for the bits u: negative exactly for a magnitude above the limit (neither has
+/// the sign bit), so that OR-ing them keeps any such sign, a one-operation dependency chain where a
+/// running unsigned maximum took three (AVX2 compares 64-bit integers only as signed).
+template <typename T>
+[[gnu::always_inline]] inline std::make_signed_t<typename Native<T>::Bits> room_below(
+    std::make_signed_t<typename Native<T>::Bits> limit, typename Native<T>::Bits u) {
+    using Signed = std::make_signed_t<typename Native<T>::Bits>;
+    return limit - static_cast<Signed>(u & ~sign_bit_of<T>);
+}
+
+/// round_in_range on the bits u of any sign.
+template <RoundingMode mode, bool has_negative_zero, typename T>
+[[gnu::always_inline]] inline T round_signed_in_range(const Plan<T>& p, typename Native<T>::Bits u) {
+    using Bits = typename Native<T>::Bits;
+    const Bits sign = u & sign_bit_of<T>;
+    const Bits magnitude = round_in_range<mode>(p, u ^ sign, sign != 0);
+    return std::bit_cast<T>((has_negative_zero ? sign : kept_sign(p, magnitude, sign)) | magnitude);
+}
+
+/// Elements [start, end) through round_in_range into an out apart from in, checked while rounded;
+/// false when one of them was beyond the limit (and its result wrong).
+template <RoundingMode mode, bool has_negative_zero, typename T>
+[[gnu::always_inline]] inline bool round_in_range_unchecked(const Plan<T>& p, const T* __restrict in,
+                                                            T* __restrict out, std::size_t start, std::size_t end) {
+    std::make_signed_t<typename Native<T>::Bits> room = 0;
+    const auto limit = static_cast<decltype(room)>(p.in_range_limit_bits);
+    for (std::size_t i = start; i < end; ++i) {
+        room |= room_below<T>(limit, bits_of<T>(in[i]));
+        out[i] = round_signed_in_range<mode, has_negative_zero>(p, bits_of<T>(in[i]));
+    }
+    return room >= 0;
+}
+
 /// The deterministic modes: blocks whose magnitudes are all in round_in_range's range go through it
 /// (no overflow, infinity or NaN to select among); any other block goes through round_any.
 /// For formats with -0 (has_negative_zero) the sign is kept as it is, without looking for zeros.
+/// In and out apart, a block is checked as it is rounded and rounded again when the check fails:
+/// one pass over values the check's own pass had to wait for; overlapping, the check comes first.
 template <RoundingMode mode, bool has_negative_zero, typename T>
-FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T* __restrict in, T* __restrict out,
-                                                    std::size_t n) {
+FLOATSCOPE_KERNEL_CLONES void round_in_range_kernel(const Plan<T>& plan, const T* in, T* out, std::size_t n) {
     const Plan<T> p = plan;
-    using Bits = typename Native<T>::Bits;
-    constexpr Bits sign_bit = sign_bit_of<T>;
+    using Signed = std::make_signed_t<typename Native<T>::Bits>;
+    const auto limit = static_cast<Signed>(p.in_range_limit_bits);
+    const auto in_address = reinterpret_cast<std::uintptr_t>(in), out_address = reinterpret_cast<std::uintptr_t>(out);
+    const std::uintptr_t bytes = n * sizeof(T);
+    const bool apart = out_address + bytes <= in_address || in_address + bytes <= out_address;
     for (std::size_t start = 0; start < n; start += in_range_block) {
-        const std::size_t count = std::min(in_range_block, n - start);
-        const T* block_in = in + start;
-        T* block_out = out + start;
-        Bits largest = 0;
-        for (std::size_t i = 0; i < count; ++i) largest = std::max<Bits>(largest, bits_of<T>(block_in[i]) & ~sign_bit);
-        if (largest > p.in_range_limit_bits) {
-            for (std::size_t i = 0; i < count; ++i)
-                block_out[i] = std::bit_cast<T>(round_any<mode>(p, bits_of<T>(block_in[i]), 0));
-            continue;
+        const std::size_t end = std::min(n, start + in_range_block);
+        if (apart) {
+            if (round_in_range_unchecked<mode, has_negative_zero>(p, in, out, start, end)) continue;
+        } else {
+            Signed room = 0;
+            for (std::size_t i = start; i < end; ++i) room |= room_below<T>(limit, bits_of<T>(in[i]));
+            if (room >= 0) {
+                for (std::size_t i = start; i < end; ++i)
+                    out[i] = round_signed_in_range<mode, has_negative_zero>(p, bits_of<T>(in[i]));
+                continue;
+            }
         }
-        for (std::size_t i = 0; i < count; ++i) {
-            const Bits u = bits_of<T>(block_in[i]);
-            const Bits sign = u & sign_bit;
-            const Bits magnitude = round_in_range<mode>(p, u ^ sign, sign != 0);
-            block_out[i] = std::bit_cast<T>((has_negative_zero ? sign : kept_sign(p, magnitude, sign)) | magnitude);
-        }
+        for (std::size_t i = start; i < end; ++i) out[i] = std::bit_cast<T>(round_any<mode>(p, bits_of<T>(in[i]), 0));
     }
 }
 
@@ -374,12 +412,27 @@ FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(int shift, const T* in, 
     }
 }
 
+/// make_plan's result for the format and mode this thread rounded to last: its powers of two and
+/// the format's geometry cost as much as rounding a few hundred values, and callers round a tensor
+/// channel by channel (an ONNX model's per-channel operations: 48,000 calls per image of issue 37's
+/// CRNN).
+template <typename T>
+const Plan<T>& cached_plan(const FormatSpec& spec, RoundingMode mode) {
+    thread_local std::optional<std::pair<FormatSpec, RoundingMode>> key;
+    thread_local Plan<T> plan;
+    if (!key || key->second != mode || key->first != spec) {
+        plan = make_plan<T>(spec, mode);
+        key.emplace(spec, mode);
+    }
+    return plan;
+}
+
 /// The fast path's kernel for a mode: the native-range one, else by a Plan (`seed`: stochastic draws).
 template <RoundingMode mode, typename T>
 void round_fast(const FormatSpec& spec, const T* in, T* out, std::size_t n, std::uint64_t seed) {
     if (has_native_range<T>(spec))
         return round_native_range_kernel<mode>(Native<T>::fraction_bits - spec.mantissa_bits, in, out, n, seed);
-    const Plan<T> plan = make_plan<T>(spec, mode);
+    const Plan<T>& plan = cached_plan<T>(spec, mode);
     if constexpr (mode == RoundingMode::Stochastic)
         return round_kernel<mode>(plan, in, out, n, seed);
     else if (plan.zero_sign_mask != 0)

@@ -16,6 +16,7 @@
 #include "emulation/accumulation/kernels/gemm_fp32_rows.hpp"
 #include "emulation/accumulation/kernels/gemm_fp64.hpp"
 #include "emulation/accumulation/kernels/gemm_narrow.hpp"
+#include "emulation/accumulation/kernels/magnitude_range.hpp"
 #include "emulation/accumulation/kernels/native_formats.hpp"
 #include "emulation/accumulation/kernels/two_stage_rows.hpp"
 #include "emulation/accumulation/operand_scaling.hpp"
@@ -58,20 +59,18 @@ bool flushing_fp32(const AccumulationModel& m) {
            float_range(m.y.rounding.format).floats;
 }
 
-/// Exponent of the quantum of the smallest nonzero finite value of `values` (precision bits
-/// `precision`), or INT_MAX when there is none.
-int smallest_quantum(std::span<const float> values, int precision) {
-    float smallest = std::numeric_limits<float>::infinity();  // the smallest nonzero magnitude
-    for (float v : values) smallest = std::min(smallest, v != 0 ? std::fabs(v) : smallest);  // NaN: ignored
+/// Exponent of the quantum of `smallest`, the smallest nonzero finite value of an operand (precision
+/// bits `precision`), or INT_MAX when there is none (smallest infinite).
+int smallest_quantum(float smallest, int precision) {
     if (std::isinf(smallest)) return std::numeric_limits<int>::max();
     return std::ilogb(smallest) - (precision - 1);
 }
 
 /// qa + qb, qa and qb the smallest quanta of A's and B's values: every product of an entry of A
 /// and one of B is a multiple of 2^(qa + qb). INT_MAX when A or B has no nonzero finite value.
-int product_quantum(const AccumulationModel& m, std::span<const float> a, std::span<const float> b) {
-    const int qa = smallest_quantum(a, float_range(m.x.rounding.format).precision);
-    const int qb = smallest_quantum(b, float_range(m.y.rounding.format).precision);
+int product_quantum(const AccumulationModel& m, const detail::MagnitudeRange& a, const detail::MagnitudeRange& b) {
+    const int qa = smallest_quantum(a.smallest_nonzero, float_range(m.x.rounding.format).precision);
+    const int qb = smallest_quantum(b.smallest_nonzero, float_range(m.y.rounding.format).precision);
     if (qa == std::numeric_limits<int>::max() || qb == std::numeric_limits<int>::max())
         return std::numeric_limits<int>::max();
     return qa + qb;
@@ -82,7 +81,8 @@ int product_quantum(const AccumulationModel& m, std::span<const float> a, std::s
 /// (the float grid there is a multiple of Q, or the sum is exact); a nonzero multiple of Q >=
 /// 2^-126 is no subnormal.
 bool sums_stay_normal(const AccumulationModel& m, std::span<const float> a, std::span<const float> b) {
-    return product_quantum(m, a, b) >= std::numeric_limits<float>::min_exponent - 1;
+    return product_quantum(m, detail::magnitude_range(a), detail::magnitude_range(b)) >=
+           std::numeric_limits<float>::min_exponent - 1;
 }
 
 /// Whether every product of the model's operands is a float, exactly (the narrow kernel's
@@ -98,13 +98,6 @@ FloatProducts float_products(const AccumulationModel& m) {
     return a.floats && b.floats && a.precision + b.precision <= 24 ? FloatProducts::OnData : FloatProducts::Never;
 }
 
-/// The largest magnitude among the finite `values` (0 when there is none).
-float largest_finite(std::span<const float> values) {
-    float top = 0;
-    for (float v : values) top = std::isfinite(v) ? std::max(top, std::fabs(v)) : top;
-    return top;
-}
-
 /// Whether every product of an entry of A and one of B is a float, exactly, for the narrow kernel:
 /// each is a multiple of 2^product_quantum with at most 24 significant bits (float_products), so
 /// a float when that quantum is at least 2^-149 (float's smallest subnormal) and the product below
@@ -112,7 +105,8 @@ float largest_finite(std::span<const float> values) {
 /// factor is the same in float as exactly.
 bool products_exact_on_data(const AccumulationModel& m, std::span<const float> a, std::span<const float> b) {
     if (float_products(m) == FloatProducts::Always) return true;
-    return product_quantum(m, a, b) >= -149 && static_cast<double>(largest_finite(a)) * largest_finite(b) < 0x1p128;
+    const detail::MagnitudeRange ra = detail::magnitude_range(a), rb = detail::magnitude_range(b);
+    return product_quantum(m, ra, rb) >= -149 && static_cast<double>(ra.largest_finite) * rb.largest_finite < 0x1p128;
 }
 
 /// Pairwise blocks of products rounded to binary32 (rne, optionally flushing), summed and combined

@@ -1,6 +1,7 @@
 // Elementwise arithmetic in one format: Arithmetic per value, core's array rounding for conversions.
 #include "emulation/workloads/nn/elementwise.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/round_array.hpp"
@@ -66,6 +67,22 @@ void apply_natively(Operation op, std::span<const double> a, std::span<const dou
     }
 }
 
+bool overlap(std::span<const double> x, std::span<const double> y) {
+    return x.data() < y.data() + y.size() && y.data() < x.data() + x.size();
+}
+
+/// apply_to_values' converted operands, kept per thread: the ONNX policies apply an operation
+/// channel by channel, thousands of times per image.
+struct OperandBuffers {
+    std::vector<double> left, right;
+};
+thread_local OperandBuffers operand_buffers;
+
+std::span<double> sized(std::vector<double>& buffer, std::size_t size) {
+    if (buffer.size() < size) buffer.resize(size);
+    return std::span<double>(buffer.data(), size);
+}
+
 }  // namespace
 
 void ElementwiseArithmetic::apply(Operation op, std::span<const double> a, std::span<const double> b,
@@ -77,10 +94,25 @@ void ElementwiseArithmetic::apply(Operation op, std::span<const double> a, std::
         return;
     }
     // apply_arrays reads operands as long as out, apart from it.
+    if (b.size() == a.size() && !overlap(a, out) && !overlap(b, out)) {
+        arithmetic_.apply_arrays(op, a, b, {}, out);
+        return;
+    }
     const std::vector<double> left(a.begin(), a.end());
     const std::vector<double> right = b.size() == 1 ? std::vector<double>(a.size(), b[0])
                                                     : std::vector<double>(b.begin(), b.end());
     arithmetic_.apply_arrays(op, left, right, {}, out);
+}
+
+void ElementwiseArithmetic::apply_to_values(Operation op, std::span<const double> a, std::span<const double> b,
+                                            std::span<double> out) const {
+    // A single b is converted once and repeated, so that apply() finds operands it needs not copy.
+    const std::span<double> left = sized(operand_buffers.left, a.size());
+    const std::span<double> right = sized(operand_buffers.right, b.size() == 1 ? a.size() : b.size());
+    round(b, right.first(b.size()));
+    if (b.size() == 1) std::fill(right.begin() + 1, right.end(), right[0]);
+    round(a, left);
+    apply(op, left, right, out);
 }
 
 void ElementwiseArithmetic::round(std::span<const double> in, std::span<double> out) const {

@@ -38,6 +38,10 @@ public:
     /// Vectorized (Arithmetic::apply_arrays, or the machine's own float and double arithmetic)
     /// but in stochastic modes, which draw element by element in order as the scalar operations do.
     void apply(Operation op, std::span<const double> a, std::span<const double> b, std::span<double> out) const;
+    /// apply() on any values: b's and then a's converted into the format first (round()), into
+    /// buffers kept per thread rather than copies; out may be a or b.
+    void apply_to_values(Operation op, std::span<const double> a, std::span<const double> b,
+                         std::span<double> out) const;
 
     /// Whether the format is binary64 or binary32 with nearest even, computed by the machine's own
     /// arithmetic, where converting an operand is a cast (which apply() makes itself).

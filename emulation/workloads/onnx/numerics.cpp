@@ -123,13 +123,8 @@ void EmulatedNumerics::apply(Operation op, std::span<const Number> a, std::span<
         return;
     }
     if (compute_.is_machine_arithmetic()) return compute_.apply(op, a, b, out);
-    // b's operands first into their own array, then a's into out itself (an array the size of a
-    // saved per operation): out may be a, or b (HardSwish's x * HardSigmoid(x) writes over its second
-    // operand), whose values are in operands_b by then.
-    std::vector<Number> operands_b(b.size());
-    compute_.round(b, operands_b);
-    compute_.round(a, out);
-    compute_.apply(op, out, operands_b, out);
+    // out may be a, or b (HardSwish's x * HardSigmoid(x) writes over its second operand).
+    compute_.apply_to_values(op, a, b, out);
 }
 
 EmulatedNumerics::Number EmulatedNumerics::pow(Number a, Number b) const {

@@ -1,17 +1,23 @@
 // Tests of gemm.hpp: every path (native fp32, narrow accumulator, block FMA, scalar) against the MPFR reference.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <random>
 #include <set>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "emulation/accumulation/accumulation_presets.hpp"
 #include "emulation/accumulation/gemm.hpp"
 #include "emulation/accumulation/kernels/gemm_fp32.hpp"
+#include "emulation/accumulation/kernels/magnitude_range.hpp"
 #include "emulation/accumulation/scalar_accumulator.hpp"
 #include "tests/core/mpfr_reference.hpp"
 #include "tests/emulation/accumulation/accumulation_inputs.hpp"
@@ -413,6 +419,47 @@ TEST_CASE("bf16 products on the narrow kernel give the scalar accumulator's valu
                             REQUIRE(test::same_result(c[i * s.n + j], want));
                         }
                 }
+            }
+        }
+    }
+}
+
+TEST_CASE("magnitude_range finds the smallest nonzero and largest finite magnitudes as float comparisons do") {
+    // Against the float loops it replaced: NaNs of both signs skipped, infinities no largest finite,
+    // zeros of both signs no smallest nonzero, subnormals and FLT_MAX among the values, each special
+    // alone and at every position of arrays short and long (vector remainders and bodies).
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    const auto reference = [](std::span<const float> values) {
+        float smallest = inf, largest = 0;
+        for (const float v : values) {
+            if (v != 0 && !std::isnan(v)) smallest = std::min(smallest, std::fabs(v));
+            if (std::isfinite(v)) largest = std::max(largest, std::fabs(v));
+        }
+        return std::pair{smallest, largest};
+    };
+    const float specials[] = {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
+                              inf, -inf, 0.0f, -0.0f, 0x1p-149f, -0x1p-140f, 0x1.fffffcp-127f,
+                              std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(), 0x1p-126f};
+    std::mt19937 rng(20261207);
+    std::uniform_real_distribution<float> ordinary(-8.0f, 8.0f);
+    for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{33}, std::size_t{300}}) {
+        std::vector<float> base(size);
+        for (float& v : base) v = ordinary(rng);
+        const auto check = [&](const std::vector<float>& values) {
+            const emu::detail::MagnitudeRange got = emu::detail::magnitude_range(values);
+            const auto [smallest, largest] = reference(values);
+            INFO("size " << size << ": smallest " << got.smallest_nonzero << " vs " << smallest << ", largest "
+                         << got.largest_finite << " vs " << largest);
+            CHECK(std::bit_cast<std::uint32_t>(got.smallest_nonzero) == std::bit_cast<std::uint32_t>(smallest));
+            CHECK(std::bit_cast<std::uint32_t>(got.largest_finite) == std::bit_cast<std::uint32_t>(largest));
+        };
+        check(base);
+        for (const float special : specials) {
+            check(std::vector<float>(size, special));
+            for (std::size_t at = 0; at < size; at += std::max<std::size_t>(1, size / 11)) {
+                std::vector<float> values = base;
+                values[at] = special;
+                check(values);
             }
         }
     }

@@ -286,3 +286,44 @@ TEST_CASE("Softmax and LogSoftmax over whole arrays: each operation rounded as n
                           .numbers == expected);
             }
 }
+
+TEST_CASE("EmulatedNumerics::apply on specials and edges equals its scalar operations with b whole or single and out "
+          "over a or b") {
+    // NaN, infinities, signed zeros, the formats' subnormals and overflow, doubles below every format's
+    // grid and past its range: the array path converts operands into per-thread buffers (repeating a
+    // single b) and must give what add() ... div() give element by element.
+    std::vector<double> values = {std::nan(""), -std::nan(""), INFINITY, -INFINITY, 0.0, -0.0, 0x1p-133, -0x1p-140,
+                                  0x1p-20, -0x1.8p-24, 0x1p-1074, 3.0e38, -3.4e38, 65504.0, 70000.0, 1.0, -1.5,
+                                  0x1.0101p0, 0x1.ffffffp127, 1e300};
+    const std::vector<double> random = random_values(700, 25, -4, 4);  // over one buffer growth and none
+    values.insert(values.end(), random.begin(), random.end());
+    std::vector<double> partners(values.rbegin(), values.rend());
+    for (const Case& k : cases)
+        for (const Operation op : {Operation::Add, Operation::Sub, Operation::Mul, Operation::Div}) {
+            const EmulatedNumerics numerics(k.formats(), 1);
+            const auto scalar = [&](double x, double y) {
+                switch (op) {
+                    case Operation::Add: return numerics.add(x, y);
+                    case Operation::Sub: return numerics.sub(x, y);
+                    case Operation::Mul: return numerics.mul(x, y);
+                    default: return numerics.div(x, y);
+                }
+            };
+            std::vector<double> whole_expected, single_expected;
+            for (std::size_t i = 0; i < values.size(); ++i) {
+                whole_expected.push_back(scalar(values[i], partners[i]));
+                single_expected.push_back(scalar(values[i], partners[7]));
+            }
+            INFO(k.format << " operation " << static_cast<int>(op));
+            std::vector<double> out(values.size());
+            numerics.apply(op, values, partners, out);
+            CHECK(same_values(out, whole_expected));
+            numerics.apply(op, values, std::span<const double>(&partners[7], 1), out);
+            CHECK(same_values(out, single_expected));
+            std::vector<double> over_a = values, over_b = partners;
+            numerics.apply(op, over_a, partners, over_a);
+            CHECK(same_values(over_a, whole_expected));
+            numerics.apply(op, values, over_b, over_b);
+            CHECK(same_values(over_b, whole_expected));
+        }
+}
