@@ -8,6 +8,8 @@
 
 #include <gmp.h>
 
+#include "core/mpfr_number.hpp"
+
 namespace floatscope::emu {
 namespace {
 
@@ -30,13 +32,17 @@ using Fixed = std::vector<mp_limb_t>;
 /// Made once per thread and precision.
 class ExpTables {
 public:
-    explicit ExpTables(int fraction_limbs) : fraction(fraction_limbs), limbs(fraction_limbs + 1) {
+    explicit ExpTables(int fraction_limbs)
+        : fraction(fraction_limbs),
+          limbs(fraction_limbs + 1),
+          log2(limb_bits * (fraction_limbs + 1)),
+          reduced(limb_bits * (fraction_limbs + 1)),
+          approximation(limb_bits * (fraction_limbs + 1)) {
         const mpfr_prec_t working = limb_bits * (fraction + 1);
-        for (mpfr_ptr v : {log2, reduced, approximation}) mpfr_init2(v, working);
         mpz_init(integer);
-        mpfr_const_log2(log2, MPFR_RNDN);
-        mpfr_t value;
-        mpfr_init2(value, working + limb_bits);
+        mpfr_const_log2(log2.get(), MPFR_RNDN);
+        core::MpfrNumber number(working + limb_bits);
+        mpfr_ptr value = number.get();
         // exp(j / 2^(8 (level + 1))): j in [-128, 128) for the first level, [0, 256) for the others.
         for (int level = 0; level < 3; ++level)
             for (int j = 0; j < level_entries; ++j) {
@@ -53,23 +59,17 @@ public:
             if (i > 1) mpfr_div_ui(value, value, static_cast<unsigned long>(i), MPFR_RNDN);
             inverse_factorials.push_back(to_fixed(value));
         }
-        mpfr_clear(value);
         product.resize(2 * static_cast<std::size_t>(limbs));
     }
     ExpTables(const ExpTables&) = delete;
     ExpTables& operator=(const ExpTables&) = delete;
-    ~ExpTables() {
-        for (mpfr_ptr v : {log2, reduced, approximation}) mpfr_clear(v);
-        mpz_clear(integer);
-    }
+    ~ExpTables() { mpz_clear(integer); }
 
     /// v rounded to nearest in fixed point (v >= 0, below 2^64).
     Fixed to_fixed(mpfr_srcptr v) {
-        mpfr_t scaled;
-        mpfr_init2(scaled, mpfr_get_prec(v));
-        mpfr_mul_2si(scaled, v, limb_bits * fraction, MPFR_RNDN);  // exact
-        mpfr_get_z(integer, scaled, MPFR_RNDN);
-        mpfr_clear(scaled);
+        core::MpfrNumber scaled(mpfr_get_prec(v));
+        mpfr_mul_2si(scaled.get(), v, limb_bits * fraction, MPFR_RNDN);  // exact
+        mpfr_get_z(integer, scaled.get(), MPFR_RNDN);
         return limbs_of(integer);
     }
     /// A nonnegative integer below 2^(64 limbs) as `limbs` limbs.
@@ -106,7 +106,7 @@ public:
     int terms = 0;
     std::vector<Fixed> tables[3];
     std::vector<Fixed> inverse_factorials;  ///< 1/i!, i = 0 ... terms
-    mpfr_t log2, reduced, approximation;
+    core::MpfrNumber log2, reduced, approximation;  ///< at 64 (F + 1) bits
     mpz_t integer;
     Fixed product;  ///< a product's 2 (F + 1) limbs
     Fixed u, sum, term;  ///< an evaluation's reduced argument, partial sum and product
@@ -132,12 +132,12 @@ void correctly_rounded_exp(mpfr_ptr y, mpfr_srcptr x) {
     // x = k ln 2 + r, |r| <= ln 2 / 2 + a little: r rounded at 64 (F + 1) bits, 64 bits below the
     // fixed point's last, so that its error (|k| ln 2 + 1 units of r's last bit) moves exp far less.
     const long k = std::lround(mpfr_get_d(x, MPFR_RNDN) / std::log(2.0));
-    mpfr_mul_si(t.reduced, t.log2, k, MPFR_RNDN);
-    mpfr_sub(t.reduced, x, t.reduced, MPFR_RNDN);
+    mpfr_mul_si(t.reduced.get(), t.log2.get(), k, MPFR_RNDN);
+    mpfr_sub(t.reduced.get(), x, t.reduced.get(), MPFR_RNDN);
     // r 2^24 = J + u 2^24 with J an integer: its three bytes pick the table entries; exact steps.
-    mpfr_mul_2si(t.reduced, t.reduced, reduced_bits, MPFR_RNDN);
-    const long whole = mpfr_get_si(t.reduced, MPFR_RNDD);
-    mpfr_sub_si(t.reduced, t.reduced, whole, MPFR_RNDN);
+    mpfr_mul_2si(t.reduced.get(), t.reduced.get(), reduced_bits, MPFR_RNDN);
+    const long whole = mpfr_get_si(t.reduced.get(), MPFR_RNDD);
+    mpfr_sub_si(t.reduced.get(), t.reduced.get(), whole, MPFR_RNDN);
     const long first = (whole >> (2 * step_bits)) + level_entries / 2;  // floor(r 2^8), from -128
     if (first < 0 || first >= level_entries) {
         mpfr_exp(y, x, MPFR_RNDN);
@@ -146,8 +146,8 @@ void correctly_rounded_exp(mpfr_ptr y, mpfr_srcptr x) {
     // u 2^24 in [0, 1] to fixed point, truncated (u's error below 2^-24 units). It is 1 where r 2^24 is a
     // tiny negative number: 1 - |r| 2^24 rounds to 1 at the reduction's precision (an error far below
     // a unit of the result), so U may have its top limb.
-    mpfr_mul_2si(t.reduced, t.reduced, limb_bits * fraction, MPFR_RNDN);
-    mpfr_get_z(t.integer, t.reduced, MPFR_RNDZ);
+    mpfr_mul_2si(t.reduced.get(), t.reduced.get(), limb_bits * fraction, MPFR_RNDN);
+    mpfr_get_z(t.integer, t.reduced.get(), MPFR_RNDZ);
     Fixed &u = t.u, &sum = t.sum, &term = t.term;
     t.read_into(u, t.integer);
     // exp(u) by Horner: sum = 1/i! + u sum, from i = terms down to 0. An error in the sum of step i
@@ -170,13 +170,13 @@ void correctly_rounded_exp(mpfr_ptr y, mpfr_srcptr x) {
     while (used > 0 && sum[static_cast<std::size_t>(used - 1)] == 0) --used;
     mpz_t magnitude;
     mpz_roinit_n(magnitude, sum.data(), used);
-    mpfr_set_z_2exp(t.approximation, magnitude, -limb_bits * fraction, MPFR_RNDN);  // exact: 64 (F + 1) bits
+    mpfr_set_z_2exp(t.approximation.get(), magnitude, -limb_bits * fraction, MPFR_RNDN);  // exact: 64 (F + 1) bits
     const mpfr_exp_t correct_bits = limb_bits * fraction - error_bits - 1;  // below 2^(EXP - correct_bits)
-    if (!mpfr_can_round(t.approximation, correct_bits, MPFR_RNDN, MPFR_RNDZ, precision + 1)) {
+    if (!mpfr_can_round(t.approximation.get(), correct_bits, MPFR_RNDN, MPFR_RNDZ, precision + 1)) {
         mpfr_exp(y, x, MPFR_RNDN);
         return;
     }
-    mpfr_set(y, t.approximation, MPFR_RNDN);
+    mpfr_set(y, t.approximation.get(), MPFR_RNDN);
     mpfr_mul_2si(y, y, k, MPFR_RNDN);
 }
 
