@@ -83,20 +83,18 @@ public:
         const auto used = std::min(static_cast<std::size_t>(mpz_size(z)), out.size());
         std::copy_n(mpz_limbs_read(z), used, out.begin());
     }
-    /// out = a b, truncated to the fixed point (a and b below 2, or one of them below 1).
-    void multiply(Fixed& out, const Fixed& a, const Fixed& b) {
-        mpn_mul_n(product.data(), a.data(), b.data(), limbs);
-        std::copy_n(product.begin() + fraction, limbs, out.begin());
-    }
-    /// out = a b from a's and b's limbs from `dropped` up: off by less than 3 units of 2^(64 dropped)
-    /// (a below 2, b at most 1). `out` must not be a or b.
-    void multiply_truncated(Fixed& out, const Fixed& a, const Fixed& b, int dropped) {
-        std::fill(out.begin(), out.end(), 0);
-        if (dropped >= fraction) return;  // the product is below the units this step keeps
+    /// out = a b truncated to the fixed point, from a's and b's limbs from `dropped` up: off by less than
+    /// 3 units of 2^(64 dropped) (a below 2, b at most 2, their product below 2^64). out may be a or b.
+    void multiply(Fixed& out, const Fixed& a, const Fixed& b, int dropped = 0) {
+        if (dropped >= fraction) {  // the product is below the units this step keeps
+            std::fill(out.begin(), out.end(), 0);
+            return;
+        }
         const int size = limbs - dropped;
         mpn_mul_n(product.data(), a.data() + dropped, b.data() + dropped, size);
         // The product's limb q weighs 2^(64 (q + 2 dropped - 2 F)) of a b, that is limb q + 2 dropped - F
         // of the fixed point.
+        std::fill(out.begin(), out.end(), 0);
         for (int q = 0; q < 2 * size; ++q)
             if (const int to = q + 2 * dropped - fraction; to >= 0 && to < limbs)
                 out[static_cast<std::size_t>(to)] = product[static_cast<std::size_t>(q)];
@@ -157,7 +155,7 @@ void correctly_rounded_exp(mpfr_ptr y, mpfr_srcptr x) {
     sum = t.inverse_factorials[static_cast<std::size_t>(t.terms)];
     term.resize(sum.size());
     for (int i = t.terms - 1; i >= 0; --i) {
-        t.multiply_truncated(term, sum, u, std::max(0, reduced_bits * (i + 1) - 8) / limb_bits);
+        t.multiply(term, sum, u, std::max(0, reduced_bits * (i + 1) - 8) / limb_bits);
         mpn_rshift(term.data(), term.data(), t.limbs, reduced_bits);  // (u 2^24) sum to u sum
         mpn_add_n(sum.data(), term.data(), t.inverse_factorials[static_cast<std::size_t>(i)].data(), t.limbs);
     }
