@@ -18,10 +18,10 @@ std::vector<ReportRow> ControlDivergence::branch_rows(const ReportRow& base, con
     std::vector<ReportRow> rows = branch_rows_alone(base, region);
     // Inside what a diverged decision governs, this one was reached in other circumstances.
     if (governed(metric::branch_kind, region.index) || governed(region.governed_kind, region.index)) return rows;
-    const std::size_t theirs = truth.values.size();
+    const std::size_t theirs = truth.numbers().size();
     const std::size_t common = std::min(theirs, region.values.size());
     double differ = static_cast<double>(std::max(theirs, region.values.size()) - common);
-    for (std::size_t i = 0; i < common; ++i) differ += region.values[i] != truth.values[i].convert_to<double>();
+    for (std::size_t i = 0; i < common; ++i) differ += region.values[i] != truth.numbers()[i].convert_to<double>();
     compared_ = true;
     total_ += differ;
     if (differ > 0) diverged_.push_back({region.governed_kind, region.governed_first, region.governed_last});
@@ -38,7 +38,7 @@ bool ControlDivergence::governed(const std::string& kind, int index) const {
 bool ControlDivergence::without_truth(const TraceRegion& region, const TruthRegion* truth) const {
     if (!any()) return false;
     if (governed(region.kind, region.index)) return true;
-    return truth == nullptr || truth->values.size() != region.values.size();
+    return truth == nullptr || truth->numbers().size() != region.values.size();
 }
 
 }  // namespace floatscope::emu

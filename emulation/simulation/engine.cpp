@@ -161,14 +161,16 @@ std::vector<bool> regions_measured(const RunRequest& r, const Trace& trace) {
     return measures;
 }
 
-/// Measures every policy's region of the truth region's kind and index against it, the policies
-/// shared out among the truth's threads, and drops the values of both.
+/// Measures every policy's region of the truth region's kind and index against it, and drops the
+/// values of both. The truth's threads share the policies where there are as many, else each large
+/// region's values (region_rows).
 void measure_against(RunState& s, TruthRegion& truth) {
     const RunRequest& r = *s.request;
     const auto start = std::chrono::steady_clock::now();
     // Small regions are measured on this thread: starting threads would cost more than it saves.
     constexpr std::size_t worth_threads = 1 << 16;
-    const bool large = truth.values.size() * s.policy_runs.size() >= worth_threads;
+    const bool share_policies = truth.numbers().size() * s.policy_runs.size() >= worth_threads &&
+                                s.policy_runs.size() >= static_cast<std::size_t>(truth_threads());
     const auto measure = [&] {
         return [&](std::size_t begin, std::size_t end) {
             for (std::size_t p = begin; p < end; ++p) {
@@ -192,7 +194,7 @@ void measure_against(RunState& s, TruthRegion& truth) {
             }
         };
     };
-    if (large)
+    if (share_policies)
         truth_parallel_rows(s.policy_runs.size(), measure);
     else
         measure()(0, s.policy_runs.size());
@@ -228,7 +230,12 @@ void run_truth(RunState& s, RunControl& control) {
         }
         TruthTrace truth;
         truth.hand_regions_to([&](TruthRegion& region) {
-            if (keep.contains({region.kind, region.index})) kept->regions.push_back(region);
+            if (keep.contains({region.kind, region.index})) {
+                // A region that borrows its values is kept with a copy: the workload's lives on only briefly.
+                TruthRegion& copy = kept->regions.emplace_back(region);
+                if (copy.values.empty()) copy.values.assign(region.borrowed.begin(), region.borrowed.end());
+                copy.borrowed = {};
+            }
             measure_against(s, region);
         });
         r.workload->run_ground_truth(r.parameters, r.mpfr_precision, truth, control);

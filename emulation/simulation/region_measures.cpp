@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <span>
 #include <utility>
 
 #include <fmt/format.h>
@@ -16,6 +19,7 @@
 #include "core/format_width.hpp"
 #include "core/rounding.hpp"
 #include "core/wide_format.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/mpfr_long_double.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 
@@ -28,6 +32,8 @@ constexpr int difference_precision = 64;  // x - t rounded once, to a long doubl
 /// max, mean and median of a list of non-negative numbers.
 struct Statistics {
     std::vector<double> values;
+
+    void append(const Statistics& later) { values.insert(values.end(), later.values.begin(), later.values.end()); }
 
     double max() const { return *std::max_element(values.begin(), values.end()); }
     double min() const { return *std::min_element(values.begin(), values.end()); }
@@ -175,20 +181,34 @@ struct OverflowRule {
 };
 
 /// The normwise accumulators: ||x - t|| and ||t|| in the 2-norm (sums of squares) and the max norm.
+/// The errors are kept and their squares summed in order when the norms are read, so that the
+/// measures of consecutive parts of a region (made on several threads) join into the sums one
+/// pass would make; ||t||'s terms are the components' magnitudes (Component).
 struct Norms {
-    long double error_squares = 0, truth_squares = 0, error_max = 0, truth_max = 0;
+    std::vector<long double> errors;
+    long double error_max = 0, truth_max = 0;
     bool unbounded = false;  ///< some x is NaN or inf where the truth is finite, or disagrees with an infinite truth
     bool exact = true;
 
     void add(long double error, long double truth) {
-        error_squares += error * error;
+        errors.push_back(error);
         add_truth(truth);
         error_max = std::max(error_max, std::fabs(error));
         exact = exact && error == 0;
     }
-    void add_truth(long double truth) {
-        truth_squares += truth * truth;
-        truth_max = std::max(truth_max, std::fabs(truth));
+    void add_truth(long double truth) { truth_max = std::max(truth_max, std::fabs(truth)); }
+    /// The norms of the values after these.
+    void append(Norms&& later) {
+        errors.insert(errors.end(), later.errors.begin(), later.errors.end());
+        error_max = std::max(error_max, later.error_max);
+        truth_max = std::max(truth_max, later.truth_max);
+        unbounded = unbounded || later.unbounded;
+        exact = exact && later.exact;
+    }
+    long double error_squares() const {
+        long double sum = 0;
+        for (long double e : errors) sum += e * e;
+        return sum;
     }
 };
 
@@ -293,6 +313,22 @@ public:
         add_count(rows, base, metric::zeroed_count, metric::zeroed_fraction, zeroed_, value_count);
     }
 
+    /// Takes in the comparison of the values after this one's (the next part of the region): the
+    /// rows are then those of one comparison of them all.
+    void append(TruthComparison&& later) {
+        compared_ += later.compared_;
+        overflow_count_ += later.overflow_count_;
+        flushed_ += later.flushed_;
+        subnormal_results_ += later.subnormal_results_;
+        zeroed_ += later.zeroed_;
+        norms_.append(std::move(later.norms_));
+        components_.insert(components_.end(), later.components_.begin(), later.components_.end());
+        abs_error_.append(later.abs_error_);
+        rel_error_.append(later.rel_error_);
+        ulp_error_.append(later.ulp_error_);
+        bits_correct_.append(later.bits_correct_);
+    }
+
 private:
     /// Agreeing infinities are exact; any other non-finite pair (NaN or inf for a finite truth, a
     /// finite result for an infinite truth) is an unbounded error, never a silent gap.
@@ -363,10 +399,13 @@ private:
     void write_normwise(Add add) const {
         if (compared_ == 0) return;
         add(metric::exact, norms_.exact ? 1.0 : 0.0);
-        if (norms_.truth_squares == 0) return;  // ||t|| = 0: a relative error is undefined
+        // ||t||^2 from the components, in order: every finite nonzero t has one (a zero adds nothing).
+        long double truth_squares = 0;
+        for (const Component& c : components_) truth_squares += c.truth_magnitude * c.truth_magnitude;
+        if (truth_squares == 0) return;  // ||t|| = 0: a relative error is undefined
         const double normwise =
             norms_.unbounded ? INFINITY
-                             : static_cast<double>(std::sqrt(norms_.error_squares) / std::sqrt(norms_.truth_squares));
+                             : static_cast<double>(std::sqrt(norms_.error_squares()) / std::sqrt(truth_squares));
         add(metric::normwise_rel_error, normwise);
         add(metric::normwise_rel_error_inf,
             norms_.unbounded ? INFINITY : static_cast<double>(norms_.error_max / norms_.truth_max));
@@ -464,6 +503,51 @@ core::FormatProperties region_format_properties(const core::FormatSpec& format, 
 
 }  // namespace
 
+namespace {
+
+/// What the value-range rows say of a region's values, or of a part of them.
+struct ValueRange {
+    // Counts per floor(log2 |x|), from a double's least (-1074) to its greatest (1023): an array
+    // indexed by the exponent, where a map's node per value cost a search and often an allocation.
+    static constexpr int least_exponent = -1074, greatest_exponent = 1023;
+    std::uint64_t nan = 0, inf = 0, subnormal = 0;
+    double min_abs = INFINITY, max_abs = 0;
+    std::array<std::uint64_t, greatest_exponent - least_exponent + 1> histogram{};
+
+    /// `min_normal`: where the format's subnormals end (0 for a format without them).
+    void add(double x, double min_normal) {
+        nan += std::isnan(x);
+        inf += std::isinf(x);
+        if (std::isfinite(x) && x != 0) {
+            min_abs = std::min(min_abs, std::abs(x));
+            max_abs = std::max(max_abs, std::abs(x));
+            ++histogram[static_cast<std::size_t>(std::ilogb(x) - least_exponent)];  // exact for every double
+            subnormal += std::abs(x) < min_normal;
+        }
+    }
+    void append(const ValueRange& later) {
+        nan += later.nan;
+        inf += later.inf;
+        subnormal += later.subnormal;
+        min_abs = std::min(min_abs, later.min_abs);
+        max_abs = std::max(max_abs, later.max_abs);
+        for (std::size_t e = 0; e < histogram.size(); ++e) histogram[e] += later.histogram[e];
+    }
+};
+
+/// The measures of the values [begin, end) of a region.
+struct RegionPart {
+    std::size_t begin;
+    ValueRange range;
+    TruthComparison comparison;
+};
+
+/// Values a region needs before its parts are measured on several threads: fewer, and waking them costs
+/// more than it saves.
+constexpr std::size_t values_worth_threads = 1 << 14;
+
+}  // namespace
+
 std::vector<ReportRow> region_rows(const std::string& run_id, const std::string& workload, const std::string& policy,
                                    const TraceRegion& region, const TruthRegion* truth) {
     const bool wide = core::is_wider_than_binary64(region.format);
@@ -472,10 +556,10 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
             fmt::format("workload '{}', region {} {} ('{}'): policy '{}' in '{}' recorded no exact values "
                         "(TraceRegion::set_wide_values)",
                         workload, region.kind, region.index, region.label, policy, region.format.name));
-    if (truth != nullptr && truth->values.size() != region.values.size())
+    if (truth != nullptr && truth->numbers().size() != region.values.size())
         throw Error(fmt::format(
             "workload '{}', region {} {} ('{}'): policy '{}' recorded {} values, the ground truth {}", workload,
-            region.kind, region.index, region.label, policy, region.values.size(), truth->values.size()));
+            region.kind, region.index, region.label, policy, region.values.size(), truth->numbers().size()));
     std::vector<ReportRow> rows;
     const ReportRow base{run_id, workload, policy, region.kind, region.index, region.label, "", 0};
     if (!region.values.empty()) {
@@ -486,46 +570,59 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
         const bool has_subnormals =
             (region.format.kind == core::FormatKind::Binary || region.format.kind == core::FormatKind::HiFloat8) &&
             format.has_subnormals;
-        std::uint64_t nan = 0, inf = 0, subnormal = 0;
-        double min_abs = INFINITY, max_abs = 0;
-        // Counts per floor(log2 |x|), from a double's least (-1074) to its greatest (1023): an array
-        // indexed by the exponent, where a map's node per value cost a search and often an allocation.
-        constexpr int least_exponent = -1074, greatest_exponent = 1023;
-        std::array<std::uint64_t, greatest_exponent - least_exponent + 1> histogram{};
-        TruthComparison comparison =
-            limits ? TruthComparison(region.format, *limits) : TruthComparison(region.format, format);
-        for (std::size_t i = 0; i < region.values.size(); ++i) {
-            const double x = region.values[i];
-            nan += std::isnan(x);
-            inf += std::isinf(x);
-            if (std::isfinite(x) && x != 0) {
-                min_abs = std::min(min_abs, std::abs(x));
-                max_abs = std::max(max_abs, std::abs(x));
-                ++histogram[static_cast<std::size_t>(std::ilogb(x) - least_exponent)];  // exact for every double
-                subnormal += has_subnormals && std::abs(x) < format.min_normal;
+        const std::span<const TruthNumber> truth_values = truth ? truth->numbers() : std::span<const TruthNumber>();
+        const auto measure_part = [&](std::size_t begin, std::size_t end) {
+            auto part = std::make_unique<RegionPart>(RegionPart{
+                begin, {}, limits ? TruthComparison(region.format, *limits) : TruthComparison(region.format, format)});
+            for (std::size_t i = begin; i < end; ++i) {
+                const double x = region.values[i];
+                part->range.add(x, has_subnormals ? format.min_normal : 0.0);
+                if (truth == nullptr) continue;
+                if (limits)
+                    part->comparison.add(region.wide_values[i].backend().data(), truth_values[i].backend().data());
+                else
+                    part->comparison.add(x, truth_values[i].backend().data());
             }
-            if (truth == nullptr) continue;
-            if (limits)
-                comparison.add(region.wide_values[i].backend().data(), truth->values[i].backend().data());
-            else
-                comparison.add(x, truth->values[i].backend().data());
-        }
+            return part;
+        };
+        // A large region against its truth is measured in parts over the truth's threads (the MPFR
+        // differences cost most), joined in order: the same rows on any count.
         const std::uint64_t n = region.values.size();
+        std::vector<std::unique_ptr<RegionPart>> parts;
+        if (truth != nullptr && n >= values_worth_threads) {
+            std::mutex parts_mutex;
+            truth_parallel_rows(n, [&] {
+                return [&](std::size_t begin, std::size_t end) {
+                    std::unique_ptr<RegionPart> part = measure_part(begin, end);
+                    const std::lock_guard<std::mutex> lock(parts_mutex);
+                    parts.push_back(std::move(part));
+                };
+            });
+            std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a->begin < b->begin; });
+        } else {
+            parts.push_back(measure_part(0, n));
+        }
+        RegionPart& whole = *parts.front();
+        for (std::size_t i = 1; i < parts.size(); ++i) {
+            whole.range.append(parts[i]->range);
+            whole.comparison.append(std::move(parts[i]->comparison));
+        }
+        const ValueRange& range = whole.range;
         rows.push_back(with_metric(base, metric::value_count, static_cast<double>(n)));
-        if (truth != nullptr) comparison.write(rows, base, n);
-        add_count(rows, base, metric::subnormal_count, metric::subnormal_fraction, subnormal, n);
-        add_count(rows, base, metric::nan_count, metric::nan_fraction, nan, n);
-        add_count(rows, base, metric::inf_count, metric::inf_fraction, inf, n);
+        if (truth != nullptr) whole.comparison.write(rows, base, n);
+        add_count(rows, base, metric::subnormal_count, metric::subnormal_fraction, range.subnormal, n);
+        add_count(rows, base, metric::nan_count, metric::nan_fraction, range.nan, n);
+        add_count(rows, base, metric::inf_count, metric::inf_fraction, range.inf, n);
         add_counter_rows(rows, base, region.counters);
-        if (max_abs > 0) {
-            rows.push_back(with_metric(base, metric::min_abs, min_abs));
-            rows.push_back(with_metric(base, metric::max_abs, max_abs));
+        if (range.max_abs > 0) {
+            rows.push_back(with_metric(base, metric::min_abs, range.min_abs));
+            rows.push_back(with_metric(base, metric::max_abs, range.max_abs));
         }
         rows.push_back(with_metric(base, metric::format_max, format.max_finite));
         rows.push_back(with_metric(base, metric::format_min_normal, format.min_normal));
         rows.push_back(with_metric(base, metric::format_min_subnormal, format.min_subnormal));
-        for (int exponent = least_exponent; exponent <= greatest_exponent; ++exponent)
-            if (const std::uint64_t count = histogram[static_cast<std::size_t>(exponent - least_exponent)])
+        for (int exponent = ValueRange::least_exponent; exponent <= ValueRange::greatest_exponent; ++exponent)
+            if (const std::uint64_t count = range.histogram[static_cast<std::size_t>(exponent - ValueRange::least_exponent)])
                 rows.push_back(
                     with_metric(base, metric::log2_hist_prefix + std::to_string(exponent), static_cast<double>(count)));
         if (region.operands && !region.operands->log2_counts.empty()) add_operand_rows(rows, base, *region.operands);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -87,6 +88,12 @@ struct TruthRegion {
     std::string label;
     std::vector<TruthNumber> values;
     std::vector<RegionMetric> metrics;
+    /// Values the region reads from the workload, valid only while the sink has it
+    /// (TruthTrace::hand_on_now); `values` is then empty.
+    std::span<const TruthNumber> borrowed = {};
+
+    /// The region's values: its own, or those it borrows.
+    std::span<const TruthNumber> numbers() const { return values.empty() ? borrowed : std::span(values); }
 };
 
 class TruthTrace {
@@ -100,6 +107,19 @@ public:
         hand_on_last();
         regions_.push_back({std::move(kind), index, std::move(label), {}, {}});
         return regions_.back();
+    }
+    /// A region whose values the workload holds until this returns (a graph node's output, which
+    /// lives on as other nodes' input): the sink measures it at once and nothing copies them.
+    /// Without a sink the region keeps a copy, as add_region's regions keep their values.
+    void hand_on_now(std::string kind, int index, std::string label, std::span<const TruthNumber> values) {
+        TruthRegion& region = add_region(std::move(kind), index, std::move(label));
+        if (!sink_) {
+            region.values.assign(values.begin(), values.end());
+            return;
+        }
+        region.borrowed = values;
+        hand_on_last();
+        region.borrowed = {};
     }
     /// The truth has run: its last region goes to the sink too.
     void finish() { hand_on_last(); }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -356,10 +357,10 @@ public:
         };
         NodeRegions<double> regions(
             run.graph,
-            [&](const onnx::Node& node, std::vector<double> values) {
+            [&](const onnx::Node& node, std::span<const double> values) {
                 TraceRegion& region = trace.add_region("node", static_cast<int>(node.id), node_label(node),
                                                        precision.node(node.id).output.format);
-                region.values = std::move(values);
+                region.values.assign(values.begin(), values.end());
                 // Kept where its matrix products counted operands (a node without any has none).
                 std::optional<OperandRange> operands = std::exchange(operand_ranges[node.id], std::nullopt);
                 if (operands && !operands->log2_counts.empty()) region.operands = std::move(operands);
@@ -397,9 +398,9 @@ public:
 
         NodeRegions<TruthNumber> regions(
             run.graph,
-            [&](const onnx::Node& node, std::vector<TruthNumber> values) {
-                // The truth's copy lives until the next region is made (the engine measures it then).
-                truth.add_region("node", static_cast<int>(node.id), node_label(node)).values = std::move(values);
+            [&](const onnx::Node& node, std::span<const TruthNumber> values) {
+                // Measured at once by the engine, from the node's output itself: no copy.
+                truth.hand_on_now("node", static_cast<int>(node.id), node_label(node), values);
             },
             [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int) {
                 TruthRegion& region =
@@ -497,10 +498,10 @@ private:
         };
         NodeRegions<TruthNumber> regions(
             run.graph,
-            [&](const onnx::Node& node, std::vector<TruthNumber> values) {
+            [&](const onnx::Node& node, std::span<const TruthNumber> values) {
                 fill(trace.add_region("node", static_cast<int>(node.id), node_label(node),
                                       precision.node(node.id).output.format),
-                     std::move(values));
+                     std::vector<TruthNumber>(values.begin(), values.end()));
             },
             [&](const onnx::Node& node, const std::vector<std::int64_t>& decisions, int last_inside) {
                 add_decision_region(trace, precision, node, decisions, last_inside);

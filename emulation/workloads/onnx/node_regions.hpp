@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,7 +15,6 @@
 #include <fmt/format.h>
 
 #include "emulation/workloads/onnx/graph.hpp"
-#include "emulation/workloads/onnx/operators/elementwise_support.hpp"
 #include "emulation/workloads/onnx/tensor.hpp"
 #include "emulation/workloads/onnx/tensor_allowance.hpp"
 
@@ -52,9 +52,10 @@ template <class Number>
 class NodeRegions {
 public:
     /// add_node(node, values) and add_branch(node, decisions, the last Node::id of its subgraphs)
-    /// make the regions; `count_kept`: the values handed on are counted as kept (a policy's trace
-    /// keeps them all; the truth's engine drops each region once measured).
-    using AddNode = std::function<void(const onnx::Node&, std::vector<Number>)>;
+    /// make the regions; add_node's values live only until it returns (a node's output, read by later
+    /// nodes): a policy's trace copies them, the truth's engine measures them at once. `count_kept`: the
+    /// values handed on are counted as kept (a policy's trace keeps them all; the truth keeps none).
+    using AddNode = std::function<void(const onnx::Node&, std::span<const Number>)>;
     using AddBranch = std::function<void(const onnx::Node&, const std::vector<std::int64_t>&, int)>;
     NodeRegions(const Graph& graph, AddNode add_node, AddBranch add_branch, bool count_kept)
         : nodes_(onnx::nodes_by_id(graph)),
@@ -76,9 +77,9 @@ public:
         }
         for (auto& [branch, decisions] : decisions_) add_branch_(*nodes_[branch], decisions, last_inside(branch));
         decisions_.clear();
-        for (auto& [inside, values] : values_) add_node_(*nodes_[inside], std::move(values));
+        for (const auto& [inside, values] : values_) add_node_(*nodes_[inside], values);
         values_.clear();
-        if (t) add_node_(*nodes_[id], copy_numbers(t->numbers));
+        if (t) add_node_(*nodes_[id], t->numbers);
     }
     void decided(std::size_t id, std::int64_t decision) { decisions_[id].push_back(decision); }
 

@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <string>
@@ -14,6 +16,7 @@
 #include <mpfr.h>
 
 #include "core/catalog.hpp"
+#include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/simulation/region_measures.hpp"
 
 using namespace floatscope;
@@ -162,4 +165,71 @@ TEST_CASE("measure_precision: the bits a format's values carry", "[measures]") {
     CHECK(measure_precision(core::parse_format("int8")) == 7);
     CHECK(measure_precision(core::parse_format("nf4")) == 4);
     CHECK(measure_precision(core::parse_format("e8m0")) == 1);
+}
+
+TEST_CASE("a large region measured in parts on 2 and 3 threads gives the rows of one pass, bit for bit",
+          "[measures]") {
+    // Magnitudes near 2^-20 in the first parts and near 2^20 in the last: summed in another order
+    // (||x - t||, ||t||, the means), the small terms would be lost under the large ones. Zeros, NaN
+    // and infinite truths, and values fp16 flushes or overflows, scattered over the parts; a second
+    // region adds results that are NaN or infinite for a finite truth (an unbounded error).
+    const std::size_t n = 50'000;
+    std::vector<double> x(n), t(n);
+    std::uint64_t state = 12345;
+    const auto next = [&state] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state >> 11;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        const double mantissa = 1 + static_cast<double>(next() % (1ULL << 40)) / 0x1p40;
+        const int exponent = static_cast<int>(next() % 9) + (i < 3 * n / 5 ? -24 : 16);
+        t[i] = ((next() & 1) != 0 ? -1 : 1) * std::ldexp(mantissa, exponent);
+        x[i] = static_cast<double>(static_cast<float>(t[i]));  // an error at float's last bit
+        switch (next() % 64) {
+            case 0: t[i] = 0; break;
+            case 1: t[i] = -INFINITY, x[i] = -INFINITY; break;
+            case 2: t[i] = NAN; break;
+            case 3: x[i] = 0; break;
+            default: break;
+        }
+    }
+    std::vector<double> unbounded = x;
+    for (std::size_t i = 20011; i < n; i += 7919) unbounded[i] = (i % 2 != 0) ? NAN : INFINITY;  // none in the first part
+    const TruthRegion truth{"node", 3, "node 3", to_truth(t, 256), {}};
+    for (const std::vector<double>* values : {&x, &unbounded}) {
+        const TraceRegion region{"node", 3, "node 3", core::parse_format("fp16"), *values, {}, {}};
+        const std::vector<ReportRow> one_pass = region_rows("1", "w", "fp16", region, &truth);
+        REQUIRE(one_pass.size() > 20);
+        for (int threads : {2, 3}) {
+            const TruthThreadsScope scope(threads);
+            const std::vector<ReportRow> in_parts = region_rows("1", "w", "fp16", region, &truth);
+            REQUIRE(in_parts.size() == one_pass.size());
+            for (std::size_t i = 0; i < one_pass.size(); ++i) {
+                INFO("threads " << threads << ", " << one_pass[i].metric);
+                CHECK(in_parts[i].metric == one_pass[i].metric);
+                CHECK(std::bit_cast<std::uint64_t>(in_parts[i].value) ==
+                      std::bit_cast<std::uint64_t>(one_pass[i].value));
+            }
+        }
+    }
+}
+
+TEST_CASE("a truth region that borrows its values: the sink reads them, a trace without a sink keeps a copy",
+          "[measures]") {
+    const std::vector<TruthNumber> values = to_truth(std::vector<double>{1.5, -2, 0.25}, 256);
+    TruthTrace handed;
+    std::vector<double> seen;
+    handed.hand_regions_to([&](TruthRegion& region) {
+        for (const TruthNumber& v : region.numbers()) seen.push_back(v.convert_to<double>());
+    });
+    handed.hand_on_now("node", 0, "node 0", values);
+    CHECK(seen == std::vector<double>{1.5, -2, 0.25});
+    REQUIRE(handed.regions().size() == 1);
+    CHECK(handed.regions()[0].numbers().empty());  // nothing kept once measured
+
+    TruthTrace kept;
+    kept.hand_on_now("node", 0, "node 0", values);
+    REQUIRE(kept.regions().size() == 1);
+    REQUIRE(kept.regions()[0].values.size() == 3);
+    CHECK(kept.regions()[0].values[1].convert_to<double>() == -2);
 }
