@@ -3,6 +3,7 @@
 // (depthwise_convolution.hpp); ConvTranspose as a matrix product and col2im.
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <type_traits>
 #include <utility>
 
@@ -86,11 +87,16 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
     Shape shape{static_cast<std::int64_t>(s.batch), static_cast<std::int64_t>(out_channels)};
     shape.insert(shape.end(), windows.windows.begin(), windows.windows.end());
     {
-        // Beside the output: one group's im2col columns and every window's taps.
+        // Beside the output: one group's im2col columns on each thread that makes products, and every
+        // window's taps.
         const double windows_taps = elements_in(s.kernel) * elements_in(windows.windows);
+        const double column_sets = std::is_same_v<Number, TruthNumber>
+                                       ? std::min(static_cast<double>(truth_threads()), static_cast<double>(s.batch * s.groups))
+                                       : 1.0;
         require_tensor(
             fmt::format("{}: an output of shape {} and its im2col columns", node.describe(), describe(shape)),
-            elements_in(shape) + static_cast<double>(s.channels / s.groups) * windows_taps, true, windows_taps);
+            elements_in(shape) + column_sets * static_cast<double>(s.channels / s.groups) * windows_taps, true,
+            windows_taps);
     }
     const std::vector<std::int64_t> taps = window_taps(windows);
     const std::size_t kernel = element_count(s.kernel), positions = element_count(windows.windows);
@@ -109,16 +115,19 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
         }
     }
     if (!direct) {
-        if (s.batch * s.groups > 1) y.reserve(s.batch * out_channels * positions);
         // A pointwise convolution (one tap, each window its own position: a 1x1 kernel with unit strides
         // and no padding) reads its group's channels as they lie in X: their im2col matrix is X's slice.
         const bool pointwise = kernel == 1 && positions == image &&
                                std::all_of(taps.begin(), taps.end(),
                                            [p = std::int64_t{0}](std::int64_t tap) mutable { return tap == p++; });
-        std::vector<Number> columns(pointwise ? 0 : depth * positions, zero);
         const std::span<const Number> weights(w.numbers);
-        for (std::size_t n = 0; n < s.batch; ++n)
-            for (std::size_t g = 0; g < s.groups; ++g) {
+        // The products of images n and groups g, pair n * groups + g, in order. Each pair's depends on
+        // it alone: the truth shares a depthwise convolution's hundreds of small products among its
+        // threads (each product then on one thread), with the same numbers on any count.
+        const auto products = [&](std::size_t begin, std::size_t end, std::vector<Number>& out) {
+            std::vector<Number> columns(pointwise ? 0 : depth * positions, zero);
+            for (std::size_t pair = begin; pair < end; ++pair) {
+                const std::size_t n = pair / s.groups, g = pair % s.groups;
                 const std::size_t group_base = (n * s.channels + g * group_channels) * image;
                 std::span<const Number> group_columns(columns);
                 if (pointwise) {
@@ -138,11 +147,16 @@ Outputs<Numerics> conv(const OperatorCall<Numerics>& call) {
                 std::vector<Number> product =
                     matrix_product(call.numerics, weights.subspan(g * group_out * depth, group_out * depth),
                                    group_columns, group_out, depth, positions);
-                if (s.batch * s.groups == 1)
-                    y = std::move(product);  // the whole output: kept, not copied
-                else
-                    y.insert(y.end(), product.begin(), product.end());
+                if (out.empty()) {
+                    out = std::move(product);  // a single pair's: kept, not copied
+                    out.reserve((end - begin) * group_out * positions);
+                } else {
+                    std::move(product.begin(), product.end(), std::back_inserter(out));
+                }
             }
+        };
+        const std::size_t pairs = s.batch * s.groups;
+        y = make_in_chunks<Number>(pairs, pairs > 1, products);
     }
     add_bias(call.numerics, call.optional_input(2), out_channels, positions, y, node);
     return moved_outputs(number_tensor<Number>(x.type, std::move(shape), std::move(y)));

@@ -92,28 +92,40 @@ void for_each_chunk(std::size_t count, bool worth_threads, const Work& work) {
 /// Elements enough to share among threads: fewer, and starting threads costs more than it saves.
 inline constexpr std::size_t elements_worth_threads = 4096;
 
-/// make(0), ..., make(count - 1), in chunks (for_each_chunk).
-template <class Number, class Make>
-std::vector<Number> make_elements(std::size_t count, Make make) {
+/// The numbers make_chunk(begin, end, out) appends for [begin, end), for chunks covering [0, count)
+/// (for_each_chunk), joined in order: the same vector for any split.
+template <class Number, class MakeChunk>
+std::vector<Number> make_in_chunks(std::size_t count, bool worth_threads, const MakeChunk& make_chunk) {
     // Each chunk made into a vector of its own and moved into place (a move takes the limbs):
     // assigned into a vector of default numbers, every element allocated and freed a default
     // number besides its own.
-    std::vector<std::pair<std::size_t, std::vector<Number>>> chunks;  // each by its first element
+    std::vector<std::pair<std::size_t, std::vector<Number>>> chunks;  // each by its first index
     std::mutex chunks_mutex;
-    for_each_chunk<Number>(count, count >= elements_worth_threads, [&](std::size_t begin, std::size_t end) {
+    for_each_chunk<Number>(count, worth_threads, [&](std::size_t begin, std::size_t end) {
         std::vector<Number> chunk;
-        chunk.reserve(end - begin);
-        for (std::size_t i = begin; i < end; ++i) chunk.push_back(make(i));
+        make_chunk(begin, end, chunk);
         const std::lock_guard<std::mutex> lock(chunks_mutex);
         chunks.emplace_back(begin, std::move(chunk));
     });
     if (chunks.size() == 1) return std::move(chunks.front().second);
     std::sort(chunks.begin(), chunks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::size_t size = 0;
+    for (const auto& chunk : chunks) size += chunk.second.size();
     std::vector<Number> out;
-    out.reserve(count);
+    out.reserve(size);
     for (auto& chunk : chunks)
         for (Number& v : chunk.second) out.push_back(std::move(v));
     return out;
+}
+
+/// make(0), ..., make(count - 1), in chunks (for_each_chunk).
+template <class Number, class Make>
+std::vector<Number> make_elements(std::size_t count, Make make) {
+    return make_in_chunks<Number>(count, count >= elements_worth_threads,
+                                  [&](std::size_t begin, std::size_t end, std::vector<Number>& chunk) {
+                                      chunk.reserve(end - begin);
+                                      for (std::size_t i = begin; i < end; ++i) chunk.push_back(make(i));
+                                  });
 }
 
 /// A copy of `numbers`: the truth's made over its threads (for_each_chunk) where they are many,

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <mpfr.h>
 
+#include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/workloads/onnx/operators/depthwise_convolution.hpp"
 #include "tests/emulation/workloads/onnx/conv2d_test_support.hpp"
 #include "tests/emulation/workloads/onnx/shape_linear_test_support.hpp"
@@ -405,4 +406,33 @@ TEST_CASE("AveragePool with and without count_include_pad, and the global pools"
     CHECK(average[0].shape == Shape{1, 2, 1, 1});
     CHECK(average[0].numbers == std::vector<double>{3, -2.5});
     CHECK(run_truth(node("GlobalMaxPool"), {&planes})[0].numbers == std::vector<double>{6, -1});
+}
+
+TEST_CASE("The truth's depthwise and grouped Conv on 1, 2 and 3 threads: each sum of products exact, rounded once") {
+    // Sixteen (image, group) products of a depthwise convolution with a channel multiplier of 2, and
+    // four of a grouped one: the truth shares them among its threads and must put each in its place.
+    for (const Conv2d& p : {Conv2d{2, 8, 5, 6, 16, 3, 3, 8, 1, 2, 1, 1, 1, 1, 1, 0},
+                            Conv2d{2, 6, 4, 5, 4, 2, 3, 2, 1, 1, 2, 1, 0, 1, 1, 1}}) {
+        const std::vector<double> xv = random_floats(static_cast<std::size_t>(p.n * p.c * p.h * p.w), 11);
+        const std::vector<double> wv =
+            random_floats(static_cast<std::size_t>(p.m * (p.c / p.group) * p.kh * p.kw), 12);
+        const Tensor<double> x = floats({p.n, p.c, p.h, p.w}, xv), w = floats({p.m, p.c / p.group, p.kh, p.kw}, wv);
+        const std::size_t outputs = static_cast<std::size_t>(p.n * p.m * p.out_h() * p.out_w());
+        std::vector<Exact> exact(outputs);
+        p.for_each_product([&](std::int64_t o, std::int64_t xi, std::int64_t wi) {
+            Exact product;
+            mpfr_set_d(product.v, xv[static_cast<std::size_t>(xi)], MPFR_RNDN);
+            mpfr_mul_d(product.v, product.v, wv[static_cast<std::size_t>(wi)], MPFR_RNDN);
+            mpfr_add(exact[static_cast<std::size_t>(o)].v, exact[static_cast<std::size_t>(o)].v, product.v, MPFR_RNDN);
+        });
+        for (int threads : {1, 2, 3}) {
+            const TruthThreadsScope scope(threads);
+            const auto truth = run_truth(p.conv_node(), {&x, &w});
+            REQUIRE(truth[0].numbers.size() == outputs);
+            for (std::size_t i = 0; i < outputs; ++i) {
+                INFO("threads " << threads << ", output " << i);
+                CHECK(truth[0].numbers[i] == mpfr_get_d(exact[i].v, MPFR_RNDN));
+            }
+        }
+    }
 }
