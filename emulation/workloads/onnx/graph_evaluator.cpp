@@ -134,6 +134,7 @@ void GraphEvaluator<Numerics>::run_nodes(const Graph& graph, Scope& scope, RunCo
         // The constants converted for this node (and its subgraphs) are dropped once it has run.
         while (converted_.size() > converted_before) {
             allowance_.hold("the constants of a node", -converted_.back().second);
+            release_numbers(converted_.back().first.numbers);
             converted_.pop_back();
         }
         if (selects(node) && made.front()) {
@@ -148,6 +149,7 @@ void GraphEvaluator<Numerics>::run_nodes(const Graph& graph, Scope& scope, RunCo
             if (last == last_reader.end() || last->second != index) continue;
             if (const auto it = scope.values.find(name); it != scope.values.end()) {
                 allowance_.hold(name, -tensor_bytes(it->second));
+                release_numbers(it->second.numbers);
                 scope.values.erase(it);
             }
         }

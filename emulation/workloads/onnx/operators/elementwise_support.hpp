@@ -128,6 +128,19 @@ std::vector<Number> make_elements(std::size_t count, Make make) {
                                   });
 }
 
+/// Empties `numbers`: the truth's MPFR numbers freed over its threads where they are many (a
+/// released node output's tens of thousands of limbs), each chunk moved out and dropped on the
+/// thread that takes it; the vector then frees only moved-from numbers.
+template <class Number>
+void release_numbers(std::vector<Number>& numbers) {
+    if constexpr (std::is_same_v<Number, TruthNumber>)
+        for_each_chunk<Number>(numbers.size(), numbers.size() >= elements_worth_threads,
+                               [&](std::size_t begin, std::size_t end) {
+                                   for (std::size_t i = begin; i < end; ++i) Number dropped(std::move(numbers[i]));
+                               });
+    std::vector<Number>().swap(numbers);
+}
+
 /// A copy of `numbers`: the truth's made over its threads (for_each_chunk) where they are many,
 /// so that a copy of a node's output takes no more wall time on its thread than the node's own work.
 template <class Number>
