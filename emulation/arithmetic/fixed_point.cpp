@@ -68,12 +68,17 @@ void FixedPoint::multiply(std::span<mp_limb_t> out, std::span<const mp_limb_t> a
     const std::size_t total = a_size + b_size;
     mpn_mul(product_.data(), longer, static_cast<mp_size_t>(std::max(a_size, b_size)), shorter,
             static_cast<mp_size_t>(std::min(a_size, b_size)));
-    std::fill(out.begin(), out.end(), 0);  // after the product: out may be a or b
-    // The product's limb q weighs 2^(64 (q + 2 dropped - 2 F)) of a b, that is limb q + 2 dropped - F
-    // of the fixed point.
-    for (std::size_t q = 0; q < total; ++q)
-        if (const long to = static_cast<long>(q) + 2 * dropped - fraction; to >= 0 && to < limbs)
-            out[static_cast<std::size_t>(to)] = product_[q];
+    // The product's limb q weighs 2^(64 (q + 2 dropped - 2 F)) of a b, that is limb q + shift of the fixed
+    // point: those below its last limb are dropped. Written after the product: out may be a or b.
+    const long shift = 2L * dropped - fraction;
+    const auto first = static_cast<std::size_t>(std::max(0L, -shift));  // the lowest product limb kept
+    const auto end = std::min(total, static_cast<std::size_t>(limbs - shift));
+    const auto to = static_cast<std::size_t>(std::max(0L, shift));  // where it goes
+    const std::size_t kept_limbs = end > first ? end - first : 0;
+    std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(to), 0);
+    std::copy_n(product_.begin() + static_cast<std::ptrdiff_t>(first), kept_limbs,
+                out.begin() + static_cast<std::ptrdiff_t>(to));
+    std::fill(out.begin() + static_cast<std::ptrdiff_t>(to + kept_limbs), out.end(), 0);
 }
 
 void FixedPoint::to_mpfr(mpfr_ptr out, std::span<const mp_limb_t> v) const {
