@@ -28,9 +28,11 @@ constexpr int step_bits = 7;  // points j / 2^7: h < 2^-7, so that each term lie
 constexpr int guard_bits = 40;
 /// The bound on the result's error, in units of the fixed point's last bit (2^-64F). Below, s_1 is the
 /// Horner sum c_1 + c_2 h + ... + c_N h^(N-1) and every |s_n| < 8.5 (|c_n| <= 8.4 / n, see terms_for). Its
-/// coefficients rounded (half a unit each, times h^(n-1)), its remainder (half a unit), its truncated
-/// products (a unit each times h^(n-1), and (8.5 + h) 2^(64 d_n) units times h^(n-1) < 2^-(8 + 7 i) where
-/// d_n > 0 is reached at the i-th step since it changed: under 0.3 units) and h truncated (s_1' < 0.01)
+/// coefficients rounded (half a unit each, times h^(n-1)) and kept without their limbs below 2^(64 d_n)
+/// units (2^(64 d_n) units times h^(n-1)), its remainder (half a unit), its truncated products (a unit
+/// each times h^(n-1), and (8.5 + h) 2^(64 d_n) units times h^(n-1) < 2^-(8 + 7 i) where d_n > 0 is
+/// reached at the i-th step since it changed: with the coefficients' limbs under 0.3 units) and h
+/// truncated (s_1' < 0.01)
 /// come to under 3 units. erf(x0) + h s_1 adds erf(x0)'s rounding, h's truncation (erf' < 1.13 times a
 /// unit) and its product's (a unit): under 3 units; x s_1 (x0 = 0) is within 3 / 1.12 units of erf(x)
 /// relative to its magnitude, and its rounding to 64 (F + 1) bits adds 2^-64 of that. 32 claimed.
@@ -68,11 +70,19 @@ int terms_for(double x0, int fraction) {
 
 /// erf around one point x0 = j / 2^7: erf(x0) and the coefficients c_1 ... c_N of h, rounded to nearest
 /// in fixed point, as magnitudes and signs.
+/// Each |c_n| keeps only its limbs from d_n (the limbs Horner's step n drops from its product, whose error
+/// they would match) up to its highest nonzero one (e^(-x0^2) leaves high zero limbs where x0 is large):
+/// about 40% of the memory at 512 bits.
 struct ErfPoint {
+    /// Where c_n's kept limbs lie in `limbs`, the place of its lowest, how many, and c_n's sign.
+    struct Coefficient {
+        std::uint32_t start;
+        std::uint16_t lowest, count;
+        bool negative;
+    };
     FixedLimbs erf_x0;
-    std::vector<mp_limb_t> coefficients;  ///< |c_n|'s F + 1 limbs from (n - 1) (F + 1)
-    std::vector<char> negative;  ///< whether c_n < 0
-    int terms = 0;
+    std::vector<Coefficient> coefficients;  ///< c_1 ... c_N
+    std::vector<mp_limb_t> limbs;
 };
 
 /// The points of one fixed point (F fraction limbs), shared by every thread: each made by the first
@@ -129,24 +139,32 @@ private:
         mpfr_neg(scale.get(), scale.get(), MPFR_RNDN);
         mpfr_exp(scale.get(), scale.get(), MPFR_RNDN);
         mpfr_mul(scale.get(), scale.get(), two_over_sqrt_pi_.get(), MPFR_RNDN);
-        point.terms = terms_for(mpfr_get_d(x0.get(), MPFR_RNDN), fraction);
+        const int terms = terms_for(mpfr_get_d(x0.get(), MPFR_RNDN), fraction);
         // c_n = scale (-1)^(n-1) H_(n-1)(x0) / n!, with G_m = 2^(7m) H_m(j / 2^7) integers, exactly:
         // G_(m+1) = 2 j G_m - 2^15 m G_(m-1), G_0 = 1 (H_(m+1) = 2 x H_m - 2 m H_(m-1)). No cancellation: each
         // c_n is scale / n! (n roundings) times G_(n-1) 2^(-7 (n-1)) (one more), within (n + 3) 2^-W of itself
         // relative, and |c_n| <= 8.4 / n: below 2^(5 - W), 2^-123 units.
         mpz_class previous = 0, current = 1, next;
-        for (int n = 1; n <= point.terms; ++n) {
+        point.coefficients.reserve(static_cast<std::size_t>(terms));
+        for (int n = 1; n <= terms; ++n) {
             mpfr_div_ui(scale.get(), scale.get(), static_cast<unsigned long>(n), MPFR_RNDN);  // scale / n!
             mpfr_mul_z(coefficient.get(), scale.get(), current.get_mpz_t(), MPFR_RNDN);
             mpfr_mul_2si(coefficient.get(), coefficient.get(), -step_bits * (n - 1), MPFR_RNDN);
-            point.negative.push_back((sgn(current) < 0) != (n % 2 == 0));
             mpfr_abs(coefficient.get(), coefficient.get(), MPFR_RNDN);
             const FixedLimbs limbs = fixed.nearest(coefficient.get());
-            point.coefficients.insert(point.coefficients.end(), limbs.begin(), limbs.end());
+            const auto lowest = static_cast<std::size_t>(std::min(dropped_limbs(n), fraction));
+            std::size_t highest = limbs.size();
+            while (highest > lowest && limbs[highest - 1] == 0) --highest;
+            point.coefficients.push_back(
+                {static_cast<std::uint32_t>(point.limbs.size()), static_cast<std::uint16_t>(lowest),
+                 static_cast<std::uint16_t>(highest - lowest), (sgn(current) < 0) != (n % 2 == 0)});
+            point.limbs.insert(point.limbs.end(), limbs.begin() + static_cast<std::ptrdiff_t>(lowest),
+                               limbs.begin() + static_cast<std::ptrdiff_t>(highest));
             next = 2 * j * current - (static_cast<long>(n - 1) << (2 * step_bits + 1)) * previous;
             previous.swap(current);
             current.swap(next);
         }
+        point.limbs.shrink_to_fit();  // its growth's spare capacity would be a third of the table
         return point;
     }
 
@@ -173,13 +191,14 @@ struct ErfEvaluation {
           h(limb_bits * (fraction + 1)),
           approximation(limb_bits * (fraction + 1)),
           h_fixed(static_cast<std::size_t>(fixed.limbs)),
+          coefficient(h_fixed.size()),
           sum(h_fixed.size()),
           term(h_fixed.size()) {}
 
     ErfTable& table;
     FixedPoint fixed;
     core::MpfrNumber x0, h, approximation;
-    FixedLimbs h_fixed, sum, term;
+    FixedLimbs h_fixed, coefficient, sum, term;
 };
 
 ErfEvaluation& evaluation_for(int fraction) {
@@ -216,22 +235,26 @@ ErfApproximation erf_approximation(mpfr_srcptr x, mpfr_prec_t precision) {
     if (!(magnitude * (1 << step_bits) < static_cast<double>(e.table.count))) return {nullptr, 0};
     const auto j = static_cast<long>(magnitude * (1 << step_bits));
     const ErfPoint& point = e.table.point(j, e.fixed);
-    const auto size = static_cast<std::size_t>(e.fixed.limbs);
     // h truncated toward zero, at 64 (F + 1) bits and then to the fixed point (below it by under a unit).
     mpfr_set_si_2exp(e.x0.get(), mpfr_signbit(x) ? -j : j, -step_bits, MPFR_RNDN);
     mpfr_sub(e.h.get(), x, e.x0.get(), MPFR_RNDZ);
     mpfr_abs(e.h.get(), e.h.get(), MPFR_RNDN);
     e.fixed.truncate_into(e.h_fixed, e.h.get());
     // s_1 = c_1 + c_2 h + ... + c_N h^(N-1) by Horner: s_n = c_n + h s_(n+1).
-    const auto coefficient = [&](int n) {
-        return std::span<const mp_limb_t>(point.coefficients).subspan(static_cast<std::size_t>(n - 1) * size, size);
+    // c_n's kept limbs in place in a fixed-point number (the rest zero).
+    const auto coefficient = [&](int n) -> std::span<const mp_limb_t> {
+        const ErfPoint::Coefficient& c = point.coefficients[static_cast<std::size_t>(n - 1)];
+        std::ranges::fill(e.coefficient, 0);
+        std::copy_n(point.limbs.begin() + c.start, c.count, e.coefficient.begin() + c.lowest);
+        return e.coefficient;
     };
-    std::ranges::copy(coefficient(point.terms), e.sum.begin());
-    bool sum_negative = point.negative[static_cast<std::size_t>(point.terms - 1)] != 0;
-    for (int n = point.terms - 1; n >= 1; --n) {
+    const auto terms = static_cast<int>(point.coefficients.size());
+    std::ranges::copy(coefficient(terms), e.sum.begin());
+    bool sum_negative = point.coefficients.back().negative;
+    for (int n = terms - 1; n >= 1; --n) {
         e.fixed.multiply(e.term, e.sum, e.h_fixed, dropped_limbs(n));
-        add_signed(e.sum, sum_negative, coefficient(n), point.negative[static_cast<std::size_t>(n - 1)] != 0, e.term,
-                   sum_negative);
+        add_signed(e.sum, sum_negative, coefficient(n), point.coefficients[static_cast<std::size_t>(n - 1)].negative,
+                   e.term, sum_negative);
     }
     if (j == 0) {
         // erf(x) = x s_1 (s_1 near 2 / sqrt(pi)): relative to erf(x) whatever x's size; rounded at 64 (F + 1) bits.
