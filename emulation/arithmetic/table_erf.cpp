@@ -32,10 +32,9 @@ constexpr int guard_bits = 40;
 /// units (2^(64 d_n) units times h^(n-1)), its remainder (half a unit), its truncated products (a unit
 /// each times h^(n-1), and (8.5 + h) 2^(64 d_n) units times h^(n-1) < 2^-(8 + 7 i) where d_n > 0 is
 /// reached at the i-th step since it changed: with the coefficients' limbs under 0.3 units) and h
-/// truncated (s_1' < 0.01)
-/// come to under 3 units. erf(x0) + h s_1 adds erf(x0)'s rounding, h's truncation (erf' < 1.13 times a
-/// unit) and its product's (a unit): under 3 units; x s_1 (x0 = 0) is within 3 / 1.12 units of erf(x)
-/// relative to its magnitude, and its rounding to 64 (F + 1) bits adds 2^-64 of that. 32 claimed.
+/// truncated (s_1' < 0.01) come to under 3 units. erf(x0) + h s_1 adds erf(x0)'s rounding, h's truncation (erf' < 1.13
+/// times a unit) and its product's (a unit): under 3 units; x s_1 (x0 = 0) is within 3 / 1.12 units of erf(x) relative
+/// to its magnitude, and its rounding to 64 (F + 1) bits adds 2^-64 of that. 32 claimed.
 constexpr int error_bits = 5;
 
 /// The limbs that Horner's step n (s_n = c_n + h s_(n+1)) may drop from its product: an error in s_n
@@ -121,7 +120,7 @@ public:
     const long count;  ///< points j / 2^7 for j < count
 
 private:
-    /// Two limbs beyond the fixed point's: the coefficients' recurrence loses far less (below).
+    /// Two limbs beyond the fixed point's: the coefficients' few roundings stay far below a unit (below).
     mpfr_prec_t working_precision() const { return limb_bits * (fraction + 2); }
 
     ErfPoint make_point(long j, FixedPoint& fixed) const {
@@ -129,8 +128,8 @@ private:
         core::MpfrNumber x0(working), scale(working), coefficient(working);
         mpfr_set_si_2exp(x0.get(), j, -step_bits, MPFR_RNDN);
         ErfPoint point;
-        // erf(x0) at 64 bits beyond the fixed point (a sixth of its time saved), then rounded to it:
-        // within half a unit and 2^-64 of one.
+        // erf(x0) at 64 bits beyond the fixed point (not the working precision: mpfr_erf is most of a
+        // point's time), then rounded to it: within half a unit and 2^-64 of one.
         core::MpfrNumber erf_x0(limb_bits * (fraction + 1));
         mpfr_erf(erf_x0.get(), x0.get(), MPFR_RNDN);
         point.erf_x0 = fixed.nearest(erf_x0.get());
@@ -143,7 +142,7 @@ private:
         // c_n = scale (-1)^(n-1) H_(n-1)(x0) / n!, with G_m = 2^(7m) H_m(j / 2^7) integers, exactly:
         // G_(m+1) = 2 j G_m - 2^15 m G_(m-1), G_0 = 1 (H_(m+1) = 2 x H_m - 2 m H_(m-1)). No cancellation: each
         // c_n is scale / n! (n roundings) times G_(n-1) 2^(-7 (n-1)) (one more), within (n + 3) 2^-W of itself
-        // relative, and |c_n| <= 8.4 / n: below 2^(5 - W), 2^-123 units.
+        // relative, and |c_n| <= 8.4 / n: below 2^(6 - W), 2^-122 units.
         mpz_class previous = 0, current = 1, next;
         point.coefficients.reserve(static_cast<std::size_t>(terms));
         for (int n = 1; n <= terms; ++n) {
