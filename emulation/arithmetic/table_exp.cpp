@@ -6,9 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include <gmp.h>
-
 #include "core/mpfr_number.hpp"
+#include "emulation/arithmetic/fixed_point.hpp"
 
 namespace floatscope::emu {
 namespace {
@@ -25,21 +24,16 @@ constexpr long largest_exponent = 11;  // |x| < 2^11: 2^k stays far inside MPFR'
 /// reduction (far below a unit) come to under 16; 64 is claimed.
 constexpr int error_bits = 6;
 
-/// A fixed-point number: `limbs` limbs, the lowest `fraction` of them below the point.
-using Fixed = std::vector<mp_limb_t>;
-
 /// What exp's evaluation at F fraction limbs reads: the tables, 1/i!, ln 2, and its scratch numbers.
 /// Made once per thread and precision.
 class ExpTables {
 public:
     explicit ExpTables(int fraction_limbs)
-        : fraction(fraction_limbs),
-          limbs(fraction_limbs + 1),
+        : fixed(fraction_limbs),
           log2(limb_bits * (fraction_limbs + 1)),
           reduced(limb_bits * (fraction_limbs + 1)),
           approximation(limb_bits * (fraction_limbs + 1)) {
-        const mpfr_prec_t working = limb_bits * (fraction + 1);
-        mpz_init(integer);
+        const mpfr_prec_t working = limb_bits * (fixed.fraction + 1);
         mpfr_const_log2(log2.get(), MPFR_RNDN);
         core::MpfrNumber number(working + limb_bits);
         mpfr_ptr value = number.get();
@@ -48,72 +42,35 @@ public:
             for (int j = 0; j < level_entries; ++j) {
                 mpfr_set_si_2exp(value, level == 0 ? j - level_entries / 2 : j, -step_bits * (level + 1), MPFR_RNDN);
                 mpfr_exp(value, value, MPFR_RNDN);
-                tables[level].push_back(to_fixed(value));
+                tables[level].push_back(fixed.nearest(value));
             }
         // Terms of exp(u) = sum u^i / i! until the rest, below 2 u^(n+1) / (n+1)!, is under half a unit.
-        const double unit_bits = limb_bits * fraction + 2;
+        const double unit_bits = limb_bits * fixed.fraction + 2;
         terms = 1;
         while (reduced_bits * (terms + 1) + std::lgamma(terms + 2.0) / std::log(2.0) < unit_bits) ++terms;
         mpfr_set_ui(value, 1, MPFR_RNDN);
         for (int i = 0; i <= terms; ++i) {
             if (i > 1) mpfr_div_ui(value, value, static_cast<unsigned long>(i), MPFR_RNDN);
-            inverse_factorials.push_back(to_fixed(value));
+            inverse_factorials.push_back(fixed.nearest(value));
         }
-        product.resize(2 * static_cast<std::size_t>(limbs));
-    }
-    ExpTables(const ExpTables&) = delete;
-    ExpTables& operator=(const ExpTables&) = delete;
-    ~ExpTables() { mpz_clear(integer); }
-
-    /// v rounded to nearest in fixed point (v >= 0, below 2^64).
-    Fixed to_fixed(mpfr_srcptr v) {
-        core::MpfrNumber scaled(mpfr_get_prec(v));
-        mpfr_mul_2si(scaled.get(), v, limb_bits * fraction, MPFR_RNDN);  // exact
-        mpfr_get_z(integer, scaled.get(), MPFR_RNDN);
-        return limbs_of(integer);
-    }
-    /// A nonnegative integer below 2^(64 limbs) as `limbs` limbs.
-    Fixed limbs_of(mpz_srcptr z) const {
-        Fixed out;
-        read_into(out, z);
-        return out;
-    }
-    void read_into(Fixed& out, mpz_srcptr z) const {
-        out.assign(static_cast<std::size_t>(limbs), 0);
-        const auto used = std::min(static_cast<std::size_t>(mpz_size(z)), out.size());
-        std::copy_n(mpz_limbs_read(z), used, out.begin());
-    }
-    /// out = a b truncated to the fixed point, from a's and b's limbs from `dropped` up: off by less than
-    /// 3 units of 2^(64 dropped) (a below 2, b at most 2, their product below 2^64). out may be a or b.
-    void multiply(Fixed& out, const Fixed& a, const Fixed& b, int dropped = 0) {
-        if (dropped >= fraction) {  // the product is below the units this step keeps
-            std::fill(out.begin(), out.end(), 0);
-            return;
-        }
-        const int size = limbs - dropped;
-        mpn_mul_n(product.data(), a.data() + dropped, b.data() + dropped, size);
-        // The product's limb q weighs 2^(64 (q + 2 dropped - 2 F)) of a b, that is limb q + 2 dropped - F
-        // of the fixed point.
-        std::fill(out.begin(), out.end(), 0);
-        for (int q = 0; q < 2 * size; ++q)
-            if (const int to = q + 2 * dropped - fraction; to >= 0 && to < limbs)
-                out[static_cast<std::size_t>(to)] = product[static_cast<std::size_t>(q)];
+        const auto size = static_cast<std::size_t>(fixed.limbs);
+        u.resize(size);
+        sum.resize(size);
+        term.resize(size);
     }
 
-    int fraction, limbs;
+    FixedPoint fixed;
     int terms = 0;
-    std::vector<Fixed> tables[3];
-    std::vector<Fixed> inverse_factorials;  ///< 1/i!, i = 0 ... terms
+    std::vector<FixedLimbs> tables[3];
+    std::vector<FixedLimbs> inverse_factorials;  ///< 1/i!, i = 0 ... terms
     core::MpfrNumber log2, reduced, approximation;  ///< at 64 (F + 1) bits
-    mpz_t integer;
-    Fixed product;  ///< a product's 2 (F + 1) limbs
-    Fixed u, sum, term;  ///< an evaluation's reduced argument, partial sum and product
+    FixedLimbs u, sum, term;  ///< an evaluation's reduced argument, partial sum and product
 };
 
 /// This thread's tables for `fraction` limbs (the truth's one precision: made once).
 ExpTables& tables_for(int fraction) {
     thread_local std::unique_ptr<ExpTables> tables;
-    if (!tables || tables->fraction != fraction) tables = std::make_unique<ExpTables>(fraction);
+    if (!tables || tables->fixed.fraction != fraction) tables = std::make_unique<ExpTables>(fraction);
     return *tables;
 }
 
@@ -144,31 +101,24 @@ void correctly_rounded_exp(mpfr_ptr y, mpfr_srcptr x) {
     // u 2^24 in [0, 1] to fixed point, truncated (u's error below 2^-24 units). It is 1 where r 2^24 is a
     // tiny negative number: 1 - |r| 2^24 rounds to 1 at the reduction's precision (an error far below
     // a unit of the result), so U may have its top limb.
-    mpfr_mul_2si(t.reduced.get(), t.reduced.get(), limb_bits * fraction, MPFR_RNDN);
-    mpfr_get_z(t.integer, t.reduced.get(), MPFR_RNDZ);
-    Fixed &u = t.u, &sum = t.sum, &term = t.term;
-    t.read_into(u, t.integer);
+    FixedLimbs &u = t.u, &sum = t.sum, &term = t.term;
+    t.fixed.truncate_into(u, t.reduced.get());
     // exp(u) by Horner: sum = 1/i! + u sum, from i = terms down to 0. An error in the sum of step i
     // reaches exp(u) times u^i < 2^(-24 i): that step's product needs only the limbs above 2^(24 i - 8)
     // units, and the work falls from 15 full products to about a third (Brent and Zimmermann, Modern
     // Computer Arithmetic, 4.4: truncated evaluation of a series).
     sum = t.inverse_factorials[static_cast<std::size_t>(t.terms)];
-    term.resize(sum.size());
     for (int i = t.terms - 1; i >= 0; --i) {
-        t.multiply(term, sum, u, std::max(0, reduced_bits * (i + 1) - 8) / limb_bits);
-        mpn_rshift(term.data(), term.data(), t.limbs, reduced_bits);  // (u 2^24) sum to u sum
-        mpn_add_n(sum.data(), term.data(), t.inverse_factorials[static_cast<std::size_t>(i)].data(), t.limbs);
+        t.fixed.multiply(term, sum, u, std::max(0, reduced_bits * (i + 1) - 8) / limb_bits);
+        mpn_rshift(term.data(), term.data(), t.fixed.limbs, reduced_bits);  // (u 2^24) sum to u sum
+        mpn_add_n(sum.data(), term.data(), t.inverse_factorials[static_cast<std::size_t>(i)].data(), t.fixed.limbs);
     }
-    t.multiply(sum, sum, t.tables[0][static_cast<std::size_t>(first)]);
-    t.multiply(sum, sum, t.tables[1][static_cast<std::size_t>((whole >> step_bits) & (level_entries - 1))]);
-    t.multiply(sum, sum, t.tables[2][static_cast<std::size_t>(whole & (level_entries - 1))]);
+    t.fixed.multiply(sum, sum, t.tables[0][static_cast<std::size_t>(first)]);
+    t.fixed.multiply(sum, sum, t.tables[1][static_cast<std::size_t>((whole >> step_bits) & (level_entries - 1))]);
+    t.fixed.multiply(sum, sum, t.tables[2][static_cast<std::size_t>(whole & (level_entries - 1))]);
     // The approximation of exp(r), in [0.6, 2): within 2^(6 - 64 F) of it. Rounded to y where that
     // bound decides the rounding; then times 2^k, exactly.
-    mp_size_t used = t.limbs;
-    while (used > 0 && sum[static_cast<std::size_t>(used - 1)] == 0) --used;
-    mpz_t magnitude;
-    mpz_roinit_n(magnitude, sum.data(), used);
-    mpfr_set_z_2exp(t.approximation.get(), magnitude, -limb_bits * fraction, MPFR_RNDN);  // exact: 64 (F + 1) bits
+    t.fixed.to_mpfr(t.approximation.get(), sum);  // exact: 64 (F + 1) bits
     const mpfr_exp_t correct_bits = limb_bits * fraction - error_bits - 1;  // below 2^(EXP - correct_bits)
     if (!mpfr_can_round(t.approximation.get(), correct_bits, MPFR_RNDN, MPFR_RNDZ, precision + 1)) {
         mpfr_exp(y, x, MPFR_RNDN);

@@ -1,17 +1,23 @@
 // Speed of bit-exact emulated scalar arithmetic (with flags), beside native float and _Float16;
 // binary128 and binary256 (emu::WideArithmetic: its fixed-size path, with GMP-integer patterns or
-// limbs, and its MPFR path) beside native double and GCC's software __float128.
+// limbs, and its MPFR path) beside native double and GCC's software __float128; the truth's erf and exp
+// at 256 bits (correctly_rounded_erf, correctly_rounded_exp) beside mpfr_erf and mpfr_exp.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <cmath>
+#include <memory>
 #include <random>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/catalog.hpp"
+#include "core/mpfr_number.hpp"
 #include "core/wide_format.hpp"
 #include "emulation/arithmetic/arithmetic.hpp"
+#include "emulation/arithmetic/table_erf.hpp"
+#include "emulation/arithmetic/table_exp.hpp"
 #include "emulation/arithmetic/wide_arithmetic.hpp"
 
 namespace {
@@ -243,6 +249,38 @@ void fixed_wide_array(benchmark::State& state, const char* format, Operation op)
     count_operations(state);
 }
 
+/// The truth's elementary functions at 256 bits, y = f(x) rounded to nearest: erf on GELU's arguments
+/// (x / sqrt(2) rounded at 256 bits, x uniform in [-10, 10] or normal with deviation 2), exp on Softmax's
+/// (x - max, uniform in [-60, 0]); through MPFR or the table-driven functions (after one pass over the
+/// arguments, which makes their tables).
+enum class TruthArguments { GeluUniform, GeluNormal, Softmax };
+
+void truth_function(benchmark::State& state, void (*f)(mpfr_ptr, mpfr_srcptr), TruthArguments kind) {
+    constexpr mpfr_prec_t precision = 256;
+    std::mt19937_64 generator(37);
+    std::uniform_real_distribution<double> uniform(-10, 10), softmax(-60, 0);
+    std::normal_distribution<double> normal(0, 2);
+    std::vector<std::unique_ptr<floatscope::core::MpfrNumber>> arguments;
+    floatscope::core::MpfrNumber root2(precision), result(precision);
+    mpfr_sqrt_ui(root2.get(), 2, MPFR_RNDN);
+    for (std::size_t i = 0; i < array_length; ++i) {
+        auto x = std::make_unique<floatscope::core::MpfrNumber>(precision);
+        if (kind == TruthArguments::Softmax) {
+            mpfr_set_d(x->get(), softmax(generator), MPFR_RNDN);
+        } else {
+            mpfr_set_d(x->get(), kind == TruthArguments::GeluUniform ? uniform(generator) : normal(generator),
+                       MPFR_RNDN);
+            mpfr_div(x->get(), x->get(), root2.get(), MPFR_RNDN);
+        }
+        arguments.push_back(std::move(x));
+    }
+    for (const auto& x : arguments) f(result.get(), x->get());
+    for (auto _ : state)
+        for (const auto& x : arguments) f(result.get(), x->get());
+    benchmark::DoNotOptimize(result.get());
+    count_operations(state);
+}
+
 /// Calls f(std::integral_constant<Operation, op>{}) for the operations chains are built for.
 template <typename F>
 void with_operation(Operation op, F&& f) {
@@ -252,6 +290,23 @@ void with_operation(Operation op, F&& f) {
 }
 
 void register_all() {
+    using floatscope::emu::correctly_rounded_erf, floatscope::emu::correctly_rounded_exp;
+    const auto mpfr_erf_nearest = [](mpfr_ptr y, mpfr_srcptr x) { mpfr_erf(y, x, MPFR_RNDN); };
+    const auto mpfr_exp_nearest = [](mpfr_ptr y, mpfr_srcptr x) { mpfr_exp(y, x, MPFR_RNDN); };
+    // Named pairs rather than a structured binding, which clang 14's lambdas cannot capture.
+    for (const auto& arguments : {std::pair{"gelu_uniform", TruthArguments::GeluUniform},
+                                  std::pair{"gelu_normal", TruthArguments::GeluNormal}}) {
+        const TruthArguments kind = arguments.second;
+        const std::string prefix = std::string("truth/erf256/") + arguments.first;
+        benchmark::RegisterBenchmark((prefix + "/mpfr_erf").c_str(),
+                                     [=](auto& s) { truth_function(s, mpfr_erf_nearest, kind); });
+        benchmark::RegisterBenchmark((prefix + "/correctly_rounded_erf").c_str(),
+                                     [=](auto& s) { truth_function(s, correctly_rounded_erf, kind); });
+    }
+    benchmark::RegisterBenchmark("truth/exp256/softmax/mpfr_exp",
+                                 [=](auto& s) { truth_function(s, mpfr_exp_nearest, TruthArguments::Softmax); });
+    benchmark::RegisterBenchmark("truth/exp256/softmax/correctly_rounded_exp",
+                                 [](auto& s) { truth_function(s, correctly_rounded_exp, TruthArguments::Softmax); });
     for (Operation op : {Operation::Add, Operation::Mul, Operation::Fma}) {
         const std::string name = floatscope::emu::to_string(op);
         with_operation(op, [&](auto o) {

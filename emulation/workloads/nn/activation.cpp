@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "core/error.hpp"
+#include "emulation/arithmetic/table_erf.hpp"
 
 namespace floatscope::emu {
 
@@ -76,7 +77,7 @@ void activate_truth(Activation activation, TruthNumber& x) {
             mpfr_init2(t, mpfr_get_prec(v));
             mpfr_sqrt_ui(t, 2, MPFR_RNDN);
             mpfr_div(t, v, t, MPFR_RNDN);
-            mpfr_erf(t, t, MPFR_RNDN);
+            correctly_rounded_erf(t, t);  // mpfr_erf's number, sooner
             mpfr_add_ui(t, t, 1, MPFR_RNDN);
             mpfr_mul(v, v, t, MPFR_RNDN);
             mpfr_div_2ui(v, v, 1, MPFR_RNDN);

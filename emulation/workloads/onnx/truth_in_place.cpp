@@ -6,6 +6,7 @@
 
 #include <mpfr.h>
 
+#include "emulation/arithmetic/table_erf.hpp"
 #include "emulation/arithmetic/table_exp.hpp"
 
 namespace floatscope::emu::onnx {
@@ -29,7 +30,7 @@ void round_function(mpfr_ptr r, Function f, mpfr_srcptr in) {
         case Function::Log: mpfr_log(r, in, MPFR_RNDN); break;
         case Function::Sqrt: mpfr_sqrt(r, in, MPFR_RNDN); break;
         case Function::Reciprocal: mpfr_ui_div(r, 1, in, MPFR_RNDN); break;
-        case Function::Erf: mpfr_erf(r, in, MPFR_RNDN); break;
+        case Function::Erf: correctly_rounded_erf(r, in); break;  // mpfr_erf's number, sooner
         case Function::Tanh: mpfr_tanh(r, in, MPFR_RNDN); break;
         case Function::Sigmoid:  // 1 / (1 + e^-x), two extra roundings far below the truth's precision
             mpfr_neg(r, in, MPFR_RNDN);
