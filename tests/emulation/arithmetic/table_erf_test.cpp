@@ -9,6 +9,7 @@
 
 #include "core/mpfr_number.hpp"
 #include "emulation/arithmetic/table_erf.hpp"
+#include "tests/emulation/arithmetic/correctly_rounded_test_support.hpp"
 
 using floatscope::core::MpfrNumber;
 using floatscope::emu::correctly_rounded_erf;
@@ -18,28 +19,13 @@ namespace {
 
 /// Whether correctly_rounded_erf gives mpfr_erf's number (and sign, and NaN) for x at `precision`.
 bool matches(mpfr_srcptr x, mpfr_prec_t precision) {
-    MpfrNumber got(precision), want(precision);
-    correctly_rounded_erf(got.get(), x);
-    mpfr_erf(want.get(), x, MPFR_RNDN);
-    if (mpfr_nan_p(want.get())) return mpfr_nan_p(got.get()) != 0;
-    return mpfr_equal_p(got.get(), want.get()) && mpfr_signbit(got.get()) == mpfr_signbit(want.get());
+    return floatscope::emu::testing::matches_mpfr(correctly_rounded_erf, mpfr_erf, x, precision);
 }
-
-struct RandomState {
-    RandomState() {
-        gmp_randinit_default(state);
-        gmp_randseed_ui(state, 52);
-    }
-    RandomState(const RandomState&) = delete;
-    RandomState& operator=(const RandomState&) = delete;
-    ~RandomState() { gmp_randclear(state); }
-    gmp_randstate_t state;
-};
 
 }  // namespace
 
 TEST_CASE("correctly_rounded_erf equals mpfr_erf on random arguments at the truth's precisions") {
-    RandomState random;
+    floatscope::emu::testing::RandomState random(52);
     std::size_t compared = 0;
     for (mpfr_prec_t precision : {24, 53, 113, 256, 300, 512}) {
         for (mpfr_prec_t x_bits : {53, 256, 600}) {
@@ -127,7 +113,7 @@ TEST_CASE("correctly_rounded_erf at the table points and the edges of every fall
 TEST_CASE("correctly_rounded_erf's approximation lies within the error bound it claims") {
     // The bound is what makes Ziv's test right: an approximation outside it would round wrongly only where
     // erf(x) lies that close to a rounding boundary, too rarely for the comparisons above to see.
-    RandomState random;
+    floatscope::emu::testing::RandomState random(52);
     std::size_t held = 0;
     for (mpfr_prec_t precision : {24, 113, 256, 512}) {
         MpfrNumber number(precision), exact(precision + 200), difference(precision + 200), bound(2);

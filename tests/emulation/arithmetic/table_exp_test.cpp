@@ -9,6 +9,7 @@
 
 #include "core/mpfr_number.hpp"
 #include "emulation/arithmetic/table_exp.hpp"
+#include "tests/emulation/arithmetic/correctly_rounded_test_support.hpp"
 
 using floatscope::core::MpfrNumber;
 using floatscope::emu::correctly_rounded_exp;
@@ -17,28 +18,13 @@ namespace {
 
 /// Whether correctly_rounded_exp gives mpfr_exp's number (and sign, and NaN) for x at `precision`.
 bool matches(mpfr_srcptr x, mpfr_prec_t precision) {
-    MpfrNumber got(precision), want(precision);
-    correctly_rounded_exp(got.get(), x);
-    mpfr_exp(want.get(), x, MPFR_RNDN);
-    if (mpfr_nan_p(want.get())) return mpfr_nan_p(got.get()) != 0;
-    return mpfr_equal_p(got.get(), want.get()) && mpfr_signbit(got.get()) == mpfr_signbit(want.get());
+    return floatscope::emu::testing::matches_mpfr(correctly_rounded_exp, mpfr_exp, x, precision);
 }
-
-struct RandomState {
-    RandomState() {
-        gmp_randinit_default(state);
-        gmp_randseed_ui(state, 47);
-    }
-    RandomState(const RandomState&) = delete;
-    RandomState& operator=(const RandomState&) = delete;
-    ~RandomState() { gmp_randclear(state); }
-    gmp_randstate_t state;
-};
 
 }  // namespace
 
 TEST_CASE("correctly_rounded_exp equals mpfr_exp on random arguments at the truth's precisions") {
-    RandomState random;
+    floatscope::emu::testing::RandomState random(47);
     std::size_t compared = 0;
     for (mpfr_prec_t precision : {24, 53, 113, 256, 300, 512}) {
         for (mpfr_prec_t x_bits : {53, 256, 600}) {

@@ -70,6 +70,18 @@ struct Exact {
     ~Exact() { mpfr_clear(v); }
 };
 
+/// Each output of convolution `p` of x by w without a bias: its sum of products, exact (1024 bits).
+std::vector<Exact> exact_convolution(const Conv2d& p, const std::vector<double>& xv, const std::vector<double>& wv) {
+    std::vector<Exact> exact(static_cast<std::size_t>(p.n * p.m * p.out_h() * p.out_w()));
+    p.for_each_product([&](std::int64_t o, std::int64_t xi, std::int64_t wi) {
+        Exact product;
+        mpfr_set_d(product.v, xv[static_cast<std::size_t>(xi)], MPFR_RNDN);
+        mpfr_mul_d(product.v, product.v, wv[static_cast<std::size_t>(wi)], MPFR_RNDN);
+        mpfr_add(exact[static_cast<std::size_t>(o)].v, exact[static_cast<std::size_t>(o)].v, product.v, MPFR_RNDN);
+    });
+    return exact;
+}
+
 }  // namespace
 
 TEST_CASE("MatMul: a hand-worked product, numpy's vector promotion and batch broadcasting") {
@@ -194,13 +206,7 @@ TEST_CASE("Conv with groups, strides, dilations and asymmetric pads against naiv
     const std::size_t outputs = static_cast<std::size_t>(p.n * p.m * p.out_h() * p.out_w());
 
     // The truth: every sum of products exact (MPFR, 1024 bits), then the bias, rounded to double once.
-    std::vector<Exact> exact(outputs);
-    p.for_each_product([&](std::int64_t o, std::int64_t xi, std::int64_t wi) {
-        Exact product;
-        mpfr_set_d(product.v, xv[static_cast<std::size_t>(xi)], MPFR_RNDN);
-        mpfr_mul_d(product.v, product.v, wv[static_cast<std::size_t>(wi)], MPFR_RNDN);
-        mpfr_add(exact[static_cast<std::size_t>(o)].v, exact[static_cast<std::size_t>(o)].v, product.v, MPFR_RNDN);
-    });
+    std::vector<Exact> exact = exact_convolution(p, xv, wv);
     const auto truth = run_truth(p.conv_node(), {&x, &w, &b});
     REQUIRE(truth[0].shape == Shape{p.n, p.m, p.out_h(), p.out_w()});
     for (std::size_t i = 0; i < outputs; ++i) {
@@ -418,13 +424,7 @@ TEST_CASE("The truth's depthwise and grouped Conv on 1, 2 and 3 threads: each su
             random_floats(static_cast<std::size_t>(p.m * (p.c / p.group) * p.kh * p.kw), 12);
         const Tensor<double> x = floats({p.n, p.c, p.h, p.w}, xv), w = floats({p.m, p.c / p.group, p.kh, p.kw}, wv);
         const std::size_t outputs = static_cast<std::size_t>(p.n * p.m * p.out_h() * p.out_w());
-        std::vector<Exact> exact(outputs);
-        p.for_each_product([&](std::int64_t o, std::int64_t xi, std::int64_t wi) {
-            Exact product;
-            mpfr_set_d(product.v, xv[static_cast<std::size_t>(xi)], MPFR_RNDN);
-            mpfr_mul_d(product.v, product.v, wv[static_cast<std::size_t>(wi)], MPFR_RNDN);
-            mpfr_add(exact[static_cast<std::size_t>(o)].v, exact[static_cast<std::size_t>(o)].v, product.v, MPFR_RNDN);
-        });
+        const std::vector<Exact> exact = exact_convolution(p, xv, wv);
         for (int threads : {1, 2, 3}) {
             const TruthThreadsScope scope(threads);
             const auto truth = run_truth(p.conv_node(), {&x, &w});
