@@ -34,7 +34,7 @@ void round_function(mpfr_ptr r, Function f, mpfr_srcptr in) {
         case Function::Tanh: mpfr_tanh(r, in, MPFR_RNDN); break;
         case Function::Sigmoid:  // 1 / (1 + e^-x), two extra roundings far below the truth's precision
             mpfr_neg(r, in, MPFR_RNDN);
-            mpfr_exp(r, r, MPFR_RNDN);
+            correctly_rounded_exp(r, r);
             mpfr_add_ui(r, r, 1, MPFR_RNDN);
             mpfr_ui_div(r, 1, r, MPFR_RNDN);
             break;
