@@ -87,8 +87,8 @@ void apply_natively(Operation op, std::span<const double> a, std::span<const dou
     }
 }
 
-/// out_i = a_i op b_i in binary64, a and b of one length; returns whether some result is NaN.
-template <Operation op>
+/// out_i = a_i op b_i in binary64 (b_0 for every b_i when `single`); returns whether some result is NaN.
+template <Operation op, bool single>
 FLOATSCOPE_KERNEL_CLONES bool apply_in_double(const double* __restrict a, const double* __restrict b,
                                               double* __restrict out, std::size_t n) {
     // The largest magnitude's bits, as a signed maximum (which GCC vectorizes; AVX2 compares 64-bit
@@ -96,24 +96,32 @@ FLOATSCOPE_KERNEL_CLONES bool apply_in_double(const double* __restrict a, const 
     constexpr std::int64_t magnitude = 0x7FFF'FFFF'FFFF'FFFF, infinity = 0x7FF0'0000'0000'0000;
     std::int64_t largest = 0;
     for (std::size_t i = 0; i < n; ++i) {
+        const double x = a[i], y = single ? b[0] : b[i];
         double r = 0;
-        if constexpr (op == Operation::Add) r = a[i] + b[i];
-        if constexpr (op == Operation::Sub) r = a[i] - b[i];
-        if constexpr (op == Operation::Mul) r = a[i] * b[i];
-        if constexpr (op == Operation::Div) r = a[i] / b[i];
+        if constexpr (op == Operation::Add) r = x + y;
+        if constexpr (op == Operation::Sub) r = x - y;
+        if constexpr (op == Operation::Mul) r = x * y;
+        if constexpr (op == Operation::Div) r = x / y;
         out[i] = r;
         largest = std::max(largest, std::bit_cast<std::int64_t>(r) & magnitude);
     }
     return largest > infinity;
 }
 
-bool apply_in_double(Operation op, std::span<const double> a, std::span<const double> b, std::span<double> out) {
+template <bool single>
+bool apply_in_double(Operation op, const double* a, const double* b, double* out, std::size_t n) {
     switch (op) {
-        case Operation::Add: return apply_in_double<Operation::Add>(a.data(), b.data(), out.data(), a.size());
-        case Operation::Sub: return apply_in_double<Operation::Sub>(a.data(), b.data(), out.data(), a.size());
-        case Operation::Mul: return apply_in_double<Operation::Mul>(a.data(), b.data(), out.data(), a.size());
-        default: return apply_in_double<Operation::Div>(a.data(), b.data(), out.data(), a.size());
+        case Operation::Add: return apply_in_double<Operation::Add, single>(a, b, out, n);
+        case Operation::Sub: return apply_in_double<Operation::Sub, single>(a, b, out, n);
+        case Operation::Mul: return apply_in_double<Operation::Mul, single>(a, b, out, n);
+        default: return apply_in_double<Operation::Div, single>(a, b, out, n);
     }
+}
+
+/// out_i = a_i op b_i, b holding one value or as many as a.
+bool apply_in_double(Operation op, std::span<const double> a, std::span<const double> b, std::span<double> out) {
+    if (b.size() == 1) return apply_in_double<true>(op, a.data(), b.data(), out.data(), a.size());
+    return apply_in_double<false>(op, a.data(), b.data(), out.data(), a.size());
 }
 
 bool overlap(std::span<const double> x, std::span<const double> y) {
@@ -155,17 +163,17 @@ void ElementwiseArithmetic::apply(Operation op, std::span<const double> a, std::
 
 void ElementwiseArithmetic::apply_to_values(Operation op, std::span<const double> a, std::span<const double> b,
                                             std::span<double> out) const {
-    // A single b is converted once and repeated, so that apply() finds operands it needs not copy.
     const std::span<double> left = sized(operand_buffers.left, a.size());
     const std::span<double> right = sized(operand_buffers.right, b.size() == 1 ? a.size() : b.size());
     round(b, right.first(b.size()));
-    if (b.size() == 1) std::fill(right.begin() + 1, right.end(), right[0]);
     round(a, left);
     if (rounds_double_results_once(rounding_)) {
         // Binary64 arithmetic and one array rounding, unless some result is NaN.
         const std::span<double> results = sized(operand_buffers.results, a.size());
-        if (!apply_in_double(op, left, right, results)) return round(results, out);
+        if (!apply_in_double(op, left, right.first(b.size()), results)) return round(results, out);
     }
+    // A single b is converted once and repeated, so that apply() finds operands it needs not copy.
+    if (b.size() == 1) std::fill(right.begin() + 1, right.end(), right[0]);
     apply(op, left, right, out);
 }
 

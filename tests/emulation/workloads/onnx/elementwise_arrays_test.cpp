@@ -392,6 +392,19 @@ TEST_CASE("EmulatedNumerics::apply in small IEEE formats equals its scalar opera
                 std::vector<double> finite_out(finite_a.size());
                 numerics.apply(op, finite_a, finite_b, finite_out);
                 CHECK(same_values(finite_out, finite_expected));
+                // One b for every a (BatchNormalization's per-channel steps), each a divisor of the midpoints.
+                const std::span<const double> single(&b[3000], 1);
+                std::vector<double> single_expected, single_a(a.begin() + 3000, a.end());
+                for (double x : single_a) {
+                    const double r = op == Operation::Add   ? numerics.add(x, single[0])
+                                     : op == Operation::Sub ? numerics.sub(x, single[0])
+                                     : op == Operation::Mul ? numerics.mul(x, single[0])
+                                                            : numerics.div(x, single[0]);
+                    single_expected.push_back(r);
+                }
+                std::vector<double> single_out(single_a.size());
+                numerics.apply(op, single_a, single, single_out);
+                CHECK(same_values(single_out, single_expected));
             }
         }
 }
