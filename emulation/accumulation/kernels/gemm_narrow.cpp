@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -214,16 +215,37 @@ float* work_tiles(std::size_t size) {
     return tiles->data();
 }
 
+/// The accumulator's and the combine format's adders, both ways (with the binary16 conversion where it applies,
+/// and without).
+struct Adders {
+    RoundedAdder accumulator, combine;
+};
+struct AdderSet {
+    Adders converting, general;
+    AdderSet(const core::FormatRounding& accumulator, const core::FormatRounding& combine)
+        : converting{RoundedAdder(accumulator, true), RoundedAdder(combine, true)},
+          general{RoundedAdder(accumulator, false), RoundedAdder(combine, false)} {}
+};
+
+/// The adders of the formats this thread summed in last: making them reads each format's geometry several times
+/// (about a microsecond), and a depthwise convolution makes one small product per channel, thousands per image.
+const AdderSet& adders_for(const core::FormatRounding& accumulator, const core::FormatRounding& combine) {
+    thread_local std::optional<std::pair<core::FormatRounding, core::FormatRounding>> key;
+    thread_local std::optional<AdderSet> adders;
+    if (!key || key->first != accumulator || key->second != combine) {
+        adders.emplace(accumulator, combine);
+        key.emplace(accumulator, combine);
+    }
+    return *adders;
+}
+
 }  // namespace
 
 void narrow_gemm(const NarrowGemm& p) {
     [[maybe_unused]] const DefaultFloatEnvironment environment;
     const bool native_combine = is_binary32_rne(p.combine);
-    struct Adders {
-        RoundedAdder accumulator, combine;
-    };
-    const Adders converting{RoundedAdder(p.accumulator, true), RoundedAdder(p.combine, true)};
-    const Adders general{RoundedAdder(p.accumulator, false), RoundedAdder(p.combine, false)};
+    const AdderSet& adders = adders_for(p.accumulator, p.combine);
+    const Adders &converting = adders.converting, &general = adders.general;
     const bool converts = converting.accumulator.converts() || converting.combine.converts();
     const std::size_t columns = std::min(tile_columns, std::max<std::size_t>(p.n, 1));
     // Four full tiles half a page apart modulo 4 KiB: a row read and the row written a multiple of 4 KiB
