@@ -412,6 +412,17 @@ FLOATSCOPE_KERNEL_CLONES void round_native_range_kernel(int shift, const T* in, 
     }
 }
 
+/// Whether two specs round alike: every field but the description, a text the memos below would
+/// otherwise compare whole on every call.
+bool rounds_alike(const FormatSpec& a, const FormatSpec& b) {
+    return a.kind == b.kind && a.has_sign == b.has_sign && a.exponent_bits == b.exponent_bits &&
+           a.mantissa_bits == b.mantissa_bits && a.bias == b.bias && a.has_infinity == b.has_infinity &&
+           a.nan_encoding == b.nan_encoding && a.has_negative_zero == b.has_negative_zero &&
+           a.subnormals == b.subnormals && a.overflow == b.overflow && a.p3109 == b.p3109 &&
+           a.storage_bits == b.storage_bits && a.integer_bits == b.integer_bits && a.tapered_bits == b.tapered_bits &&
+           a.code_values == b.code_values && a.name == b.name;
+}
+
 /// make_plan's result for the format and mode this thread rounded to last: its powers of two and
 /// the format's geometry cost as much as rounding a few hundred values, and callers round a tensor
 /// channel by channel (an ONNX model's per-channel operations: 48,000 calls per image of issue 37's
@@ -420,7 +431,7 @@ template <typename T>
 const Plan<T>& cached_plan(const FormatSpec& spec, RoundingMode mode) {
     thread_local std::optional<std::pair<FormatSpec, RoundingMode>> key;
     thread_local Plan<T> plan;
-    if (!key || key->second != mode || key->first != spec) {
+    if (!key || key->second != mode || !rounds_alike(key->first, spec)) {
         plan = make_plan<T>(spec, mode);
         key.emplace(spec, mode);
     }
@@ -454,6 +465,19 @@ bool fast_path_applies(const FormatSpec& spec, RoundingMode mode) {
     const int native_emax = Native<T>::fraction_bits == 23 ? 127 : 1023;
     return g.emax <= native_emax && g.emin - spec.mantissa_bits >= Native<T>::emin - Native<T>::fraction_bits &&
            g.emin >= Native<T>::emin;
+}
+
+/// fast_path_applies for the format and mode this thread asked about last, as cached_plan keeps its plan: the
+/// format's geometry, read on every call, took 2% of a bf16 run of the CRNN (its per-channel steps).
+template <typename T>
+bool cached_fast_path_applies(const FormatSpec& spec, RoundingMode mode) {
+    thread_local std::optional<std::pair<FormatSpec, RoundingMode>> key;
+    thread_local bool applies = false;
+    if (!key || key->second != mode || !rounds_alike(key->first, spec)) {
+        applies = fast_path_applies<T>(spec, mode);
+        key.emplace(spec, mode);
+    }
+    return applies;
 }
 
 /// Doubles rounded to binary32 with nearest even by the conversion instructions (cvtpd2ps, which
@@ -498,7 +522,7 @@ void round_array_impl(const FormatSpec& spec, RoundingMode mode, std::span<const
     const bool default_draws = !is_stochastic(mode) || random->rule() == StochasticRule{};
     if (tapered_array_applies(spec, mode, sizeof(T) == 8) && default_draws)
         return round_array_tapered(spec, mode, in, out, mode == RoundingMode::Stochastic ? random->next() : 0);
-    if (!fast_path_applies<T>(spec, mode) || !default_draws) {
+    if (!cached_fast_path_applies<T>(spec, mode) || !default_draws) {
         const Rounder rounder(spec, {mode, Tininess::AfterRounding, random});
         for (std::size_t i = 0; i < in.size(); ++i) out[i] = static_cast<T>(rounder(static_cast<double>(in[i])).value);
         return;
@@ -534,7 +558,7 @@ void round_array(const FormatSpec& spec, RoundingMode mode, std::span<const doub
 
 bool round_array_is_fast(const FormatSpec& spec, RoundingMode mode, bool double_input) {
     if (tapered_array_applies(spec, mode, double_input)) return true;
-    return double_input ? fast_path_applies<double>(spec, mode) : fast_path_applies<float>(spec, mode);
+    return double_input ? cached_fast_path_applies<double>(spec, mode) : cached_fast_path_applies<float>(spec, mode);
 }
 
 }  // namespace floatscope::core

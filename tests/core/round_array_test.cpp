@@ -385,3 +385,34 @@ TEST_CASE("doubles to binary32 in rne: IEEE's value bit for bit, NaN the quiet N
     }
     CHECK(mismatches == 0);
 }
+
+TEST_CASE("round_array's per-thread memo of the last format tells formats apart by every field that rounds",
+          "[round_array]") {
+    // Formats that differ from e4m3 in one field only (overflow, subnormals, bias, the mantissa) and one that differs
+    // in its description alone, each rounded right after e4m3 on one thread: each call as Rounder gives it for its
+    // own format.
+    const FormatSpec e4m3 = parse_format("e4m3");
+    FormatSpec saturating = e4m3, flushing = e4m3, biased = e4m3, wider = e4m3, described = e4m3;
+    saturating.overflow = OverflowPolicy::SaturateFinite;
+    flushing.subnormals = SubnormalPolicy::Flush;
+    biased.bias = e4m3.bias + 1;
+    wider.mantissa_bits = 4;
+    described.description = "the same format, told otherwise";
+    const std::vector<double> values = {1000.0, -1000.0, 0x1p-8, -0x1p-9, 0x1.1p0, 0x1.3p0, 200.0, 0.1};
+    for (const RoundingMode mode : {RoundingMode::NearestEven, RoundingMode::TowardZero})
+        for (int round = 0; round < 2; ++round)
+            for (const FormatSpec* spec :
+                 std::initializer_list<const FormatSpec*>{&e4m3, &saturating, &e4m3, &flushing, &e4m3, &biased, &e4m3,
+                                                          &wider, &e4m3, &described}) {
+                const Rounder rounder(*spec, {mode, Tininess::AfterRounding, nullptr});
+                std::vector<double> out(values.size());
+                round_array(*spec, mode, values, out);
+                for (std::size_t i = 0; i < values.size(); ++i) {
+                    INFO("overflow " << static_cast<int>(spec->overflow) << ", bias " << spec->bias << ", "
+                                     << spec->mantissa_bits << " mantissa bits, mode " << to_string(mode) << ": "
+                                     << values[i]);
+                    CHECK(std::bit_cast<std::uint64_t>(out[i]) ==
+                          std::bit_cast<std::uint64_t>(rounder(values[i]).value));
+                }
+            }
+}

@@ -178,7 +178,7 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
             REQUIRE(test::same_result(out[j], want));
         }
     };
-    for (const char* format : {"fp16", "bf16", "e8m13", "e5m2fnuz"}) {
+    for (const char* format : {"fp16", "bf16", "e8m13", "tf32", "e5m2fnuz"}) {
         const core::FormatSpec accumulator = core::parse_format(format);
         // u: the accumulator's ulp at 1; the third products are u/2 (1 - 2^-20), exact in fp16 terms.
         const double u = std::ldexp(1.0, -accumulator.mantissa_bits);
@@ -229,6 +229,12 @@ TEST_CASE("the narrow accumulator rounds sums on rounding boundaries and outside
         const std::vector<Case> bf16_cases = {
             {"products on float's smallest subnormal quantum", {0x1.02p-67, -0x1p-67}, {0x1.02p-68, 0x1p-68}},
             {"subnormal partial sums", {0x1p-64, -0x1p-64, 0x1.8p-65}, {0x1p-63, 0x1.fep-64, 0x1p-70}},
+            // Exact sums on bf16's subnormal grid (quantum 2^-133): 1.5 and then 3.5 quanta, ties to even; the
+            // largest subnormal and half a quantum, a tie carried into the smallest normal; a quarter of a
+            // quantum below zero, which rounds to -0 to nearest.
+            {"ties on the subnormal grid", {0x1.8p-66, 0x1.8p-66}, {0x1p-67, 0x1p-67}},
+            {"a tie carried into the smallest normal", {0x1.fcp-64, 0x1p-67}, {0x1p-63, 0x1p-67}},
+            {"a negative sum below half the smallest subnormal", {-0x1p-67}, {0x1p-68}},
             {"sums overflowing from float-range products", {top, top, -top}, {top, top, top}},
             {"an overflowed sum meets a large negative product", {top, top, -top, -top}, {top, top, top, top}},
             {"a product below float's subnormals", {0x1.02p-76}, {0x1.02p-76}},

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <mpfr.h>
 
+#include "core/codec.hpp"
 #include "tests/emulation/workloads/onnx/conv2d_test_support.hpp"
 #include "tests/emulation/workloads/onnx/shape_linear_test_support.hpp"
 
@@ -325,5 +326,85 @@ TEST_CASE("EmulatedNumerics::apply on specials and edges equals its scalar opera
             CHECK(same_values(over_a, whole_expected));
             numerics.apply(op, values, over_b, over_b);
             CHECK(same_values(over_b, whole_expected));
+        }
+}
+
+TEST_CASE("EmulatedNumerics::apply in small IEEE formats equals its scalar operations in nearest even through "
+          "binary64 and in other modes") {
+    // Formats of at most 24 bits with float's range or less take binary64's result rounded once in nearest even
+    // (double rounding is innocuous there), not in other modes; the scalar operations round the exact result
+    // (Arithmetic). Operands: every kind of value of the format from random codes (subnormals, the largest,
+    // infinities, NaN); for Div and Add, operands whose exact results lie on or next to a midpoint of the
+    // format's grid; values of the grid plus or minus the smallest subnormal, whose binary64 sum may be the
+    // grid point itself (toward zero then rounds otherwise than once).
+    std::mt19937_64 random(52);
+    for (const char* name : {"bf16", "fp16", "fp8_e5m2", "tf32", "e8m13", "e4m3"})
+        for (const core::RoundingMode mode : {core::RoundingMode::NearestEven, core::RoundingMode::TowardZero}) {
+            const core::FormatSpec format = core::parse_format(name);
+            NodeFormats formats = uniform_formats(name);
+            formats.compute.mode = mode;
+            const EmulatedNumerics numerics(formats, 1);
+            const auto code = [&] {
+                return core::decode_bits(format, random() >> (64 - format.total_bits())).value;
+            };
+            std::vector<double> a, b;
+            for (int i = 0; i < 3000; ++i) {
+                a.push_back(code());
+                b.push_back(code());
+            }
+            // Quotients near midpoints: a = round(mu * b) for a midpoint mu (one bit more than the format
+            // holds, odd last bit); sums on them: 1 + j ulp plus half an ulp, or half an ulp and a bit.
+            const double ulp = std::ldexp(1.0, -format.mantissa_bits);
+            const double tiny = core::binary_geometry(format).min_subnormal;
+            std::uniform_int_distribution<int> steps(0, (1 << format.mantissa_bits) - 1);
+            for (int i = 0; i < 1000; ++i) {
+                const double sign = i % 4 < 2 ? 1 : -1;
+                const double divisor = numerics.operand(1 + steps(random) * ulp);
+                const double mu = 1 + (2 * steps(random) + 1) * ulp / 2;
+                a.push_back(numerics.operand(mu * divisor));
+                b.push_back(divisor);
+                a.push_back(numerics.operand(1 + steps(random) * ulp));
+                b.push_back((i % 2 == 0 ? ulp / 2 : ulp / 2 + ulp * ulp / 2) * sign);
+                a.push_back(numerics.operand(1 + steps(random) * ulp));
+                b.push_back(tiny * sign);
+            }
+            for (const Operation op : {Operation::Add, Operation::Sub, Operation::Mul, Operation::Div}) {
+                std::vector<double> expected, out(a.size());
+                for (std::size_t i = 0; i < a.size(); ++i) {
+                    switch (op) {
+                        case Operation::Add: expected.push_back(numerics.add(a[i], b[i])); break;
+                        case Operation::Sub: expected.push_back(numerics.sub(a[i], b[i])); break;
+                        case Operation::Mul: expected.push_back(numerics.mul(a[i], b[i])); break;
+                        default: expected.push_back(numerics.div(a[i], b[i])); break;
+                    }
+                }
+                // Without NaN results too: a NaN anywhere sends the whole call to Arithmetic.
+                std::vector<double> finite_a, finite_b, finite_expected;
+                for (std::size_t i = 0; i < a.size(); ++i)
+                    if (!std::isnan(expected[i])) {
+                        finite_a.push_back(a[i]);
+                        finite_b.push_back(b[i]);
+                        finite_expected.push_back(expected[i]);
+                    }
+                INFO(name << " " << core::to_string(mode) << " operation " << static_cast<int>(op));
+                numerics.apply(op, a, b, out);
+                CHECK(same_values(out, expected));
+                std::vector<double> finite_out(finite_a.size());
+                numerics.apply(op, finite_a, finite_b, finite_out);
+                CHECK(same_values(finite_out, finite_expected));
+                // One b for every a (BatchNormalization's per-channel steps), each a divisor of the midpoints.
+                const std::span<const double> single(&b[3000], 1);
+                std::vector<double> single_expected, single_a(a.begin() + 3000, a.end());
+                for (double x : single_a) {
+                    const double r = op == Operation::Add   ? numerics.add(x, single[0])
+                                     : op == Operation::Sub ? numerics.sub(x, single[0])
+                                     : op == Operation::Mul ? numerics.mul(x, single[0])
+                                                            : numerics.div(x, single[0]);
+                    single_expected.push_back(r);
+                }
+                std::vector<double> single_out(single_a.size());
+                numerics.apply(op, single_a, single, single_out);
+                CHECK(same_values(single_out, single_expected));
+            }
         }
 }
