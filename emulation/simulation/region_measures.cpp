@@ -3,7 +3,6 @@
 #include "emulation/simulation/region_measures.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -21,7 +20,9 @@
 #include "core/wide_format.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/mpfr_long_double.hpp"
+#include "emulation/simulation/format_spacing.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
+#include "emulation/simulation/value_range.hpp"
 
 namespace floatscope::emu {
 
@@ -58,60 +59,6 @@ TruthNumber scratch(int bits) {
     mpfr_set_prec(x.backend().data(), bits);
     return x;
 }
-
-/// The spacing of `format`'s values at a real number `t` (a finite MPFR value): 2^(max(e, emin) - M)
-/// for binary and scale formats with e = floor(log2 |t|) (unbounded above, so that a value beyond
-/// max still has a spacing); below the normal range of a format that flushes, the gap from 0 to
-/// its smallest normal. 1 for integers, the gap between the table codes around t for tables; for
-/// tapered formats the gap away from zero at the value t truncates to. The format's geometry is
-/// worked out once: a region asks for the spacing at each of its values.
-class FormatSpacing {
-public:
-    explicit FormatSpacing(const core::FormatSpec& format) : format_(format) {
-        // A format wider than binary64 has no double geometry; its spacing is WideLimits'.
-        if ((format.kind == core::FormatKind::Binary || format.kind == core::FormatKind::ExponentScale) &&
-            !core::is_wider_than_binary64(format))
-            geometry_ = core::binary_geometry(format);
-    }
-
-    double at(mpfr_srcptr t) const {
-        switch (format_.kind) {
-            case core::FormatKind::Binary:
-            case core::FormatKind::ExponentScale: {
-                const core::BinaryGeometry& g = geometry_;
-                // MPFR's exponent: |t| = m 2^exp with 1/2 <= m < 1, so floor(log2 |t|) = exp - 1.
-                const long e = mpfr_zero_p(t) ? g.emin - 1 : mpfr_get_exp(t) - 1;
-                const bool flushes =
-                    format_.kind == core::FormatKind::Binary && format_.subnormals == core::SubnormalPolicy::Flush;
-                if (e < g.emin && flushes) return g.min_normal;
-                return std::ldexp(1.0, static_cast<int>(std::max<long>(e, g.emin) - (g.precision - 1)));
-            }
-            case core::FormatKind::Integer: return 1;
-            case core::FormatKind::Posit:
-            case core::FormatKind::Takum:
-            case core::FormatKind::HiFloat8: {
-                // The gap at the code t truncates to (the largest finite one beyond the range).
-                const core::Rounded below =
-                    core::round_to_format(format_, core::ExactValue::from_mpfr(t), {core::RoundingMode::TowardZero});
-                return core::ulp(format_, below.bits);
-            }
-            case core::FormatKind::Lookup: {
-                const std::vector<double>& codes = format_.code_values;
-                if (codes.size() < 2) return NAN;
-                const double x = mpfr_get_d(t, MPFR_RNDN);
-                const std::size_t above =
-                    static_cast<std::size_t>(std::upper_bound(codes.begin(), codes.end(), x) - codes.begin());
-                const std::size_t i = std::clamp<std::size_t>(above, 1, codes.size() - 1);
-                return codes[i] - codes[i - 1];
-            }
-        }
-        return NAN;
-    }
-
-private:
-    const core::FormatSpec& format_;
-    core::BinaryGeometry geometry_{};
-};
 
 /// The limits of a format wider than binary64, exactly: its range is not a double's.
 struct WideLimits {
@@ -244,8 +191,7 @@ void add_counter_rows(std::vector<ReportRow>& rows, const ReportRow& base, const
 class TruthComparison {
 public:
     TruthComparison(const core::FormatSpec& format, const core::FormatProperties& properties)
-        : format_(format),
-          precision_(measure_precision(format)),
+        : precision_(measure_precision(format)),
           min_normal_(properties.min_normal),
           max_finite_(properties.max_finite),
           overflow_(format, properties.max_finite),
@@ -254,7 +200,7 @@ public:
     }
     /// A format wider than binary64: its values are compared exactly (add(mpfr_srcptr, mpfr_srcptr)).
     TruthComparison(const core::FormatSpec& format, const WideLimits& limits)
-        : format_(format), precision_(measure_precision(format)), wide_(&limits), overflow_(limits), spacing_(format) {}
+        : precision_(measure_precision(format)), wide_(&limits), overflow_(limits), spacing_(format) {}
 
     void add(double x, mpfr_srcptr t) {
         if (mpfr_nan_p(t)) return;  // nothing to compare with
@@ -431,7 +377,6 @@ private:
         add(metric::componentwise_rel_error_median, kept.median());
     }
 
-    const core::FormatSpec& format_;
     int precision_;
     double min_normal_ = 0, max_finite_ = 0;
     const WideLimits* wide_ = nullptr;  ///< a format wider than binary64
@@ -500,40 +445,6 @@ core::FormatProperties region_format_properties(const core::FormatSpec& format, 
     p.has_subnormals = !wide->flushes;
     return p;
 }
-
-}  // namespace
-
-namespace {
-
-/// What the value-range rows say of a region's values, or of a part of them.
-struct ValueRange {
-    // Counts per floor(log2 |x|), from a double's least (-1074) to its greatest (1023): an array
-    // indexed by the exponent, where a map's node per value cost a search and often an allocation.
-    static constexpr int least_exponent = -1074, greatest_exponent = 1023;
-    std::uint64_t nan = 0, inf = 0, subnormal = 0;
-    double min_abs = INFINITY, max_abs = 0;
-    std::array<std::uint64_t, greatest_exponent - least_exponent + 1> histogram{};
-
-    /// `min_normal`: where the format's subnormals end (0 for a format without them).
-    void add(double x, double min_normal) {
-        nan += std::isnan(x);
-        inf += std::isinf(x);
-        if (std::isfinite(x) && x != 0) {
-            min_abs = std::min(min_abs, std::abs(x));
-            max_abs = std::max(max_abs, std::abs(x));
-            ++histogram[static_cast<std::size_t>(std::ilogb(x) - least_exponent)];  // exact for every double
-            subnormal += std::abs(x) < min_normal;
-        }
-    }
-    void append(const ValueRange& later) {
-        nan += later.nan;
-        inf += later.inf;
-        subnormal += later.subnormal;
-        min_abs = std::min(min_abs, later.min_abs);
-        max_abs = std::max(max_abs, later.max_abs);
-        for (std::size_t e = 0; e < histogram.size(); ++e) histogram[e] += later.histogram[e];
-    }
-};
 
 /// The measures of the values [begin, end) of a region.
 struct RegionPart {
