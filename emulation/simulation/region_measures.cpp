@@ -202,6 +202,14 @@ public:
     TruthComparison(const core::FormatSpec& format, const WideLimits& limits)
         : precision_(measure_precision(format)), wide_(&limits), overflow_(limits), spacing_(format) {}
 
+    /// Room for `count` values' measures at once: growing six lists value by value copied each of them
+    /// several times over (a tenth of the measures' time on a large region).
+    void reserve(std::size_t count) {
+        norms_.errors.reserve(count);
+        components_.reserve(count);
+        for (Statistics* s : {&abs_error_, &rel_error_, &ulp_error_, &bits_correct_}) s->values.reserve(count);
+    }
+
     void add(double x, mpfr_srcptr t) {
         if (mpfr_nan_p(t)) return;  // nothing to compare with
         ++compared_;
@@ -485,6 +493,8 @@ std::vector<ReportRow> region_rows(const std::string& run_id, const std::string&
         const auto measure_part = [&](std::size_t begin, std::size_t end) {
             auto part = std::make_unique<RegionPart>(RegionPart{
                 begin, {}, limits ? TruthComparison(region.format, *limits) : TruthComparison(region.format, format)});
+            // The first part takes the later ones in (append): room for them all.
+            if (truth != nullptr) part->comparison.reserve(begin == 0 ? region.values.size() : end - begin);
             for (std::size_t i = begin; i < end; ++i) {
                 const double x = region.values[i];
                 part->range.add(x, has_subnormals ? format.min_normal : 0.0);

@@ -14,6 +14,7 @@
 #include "emulation/workloads/onnx/node_memo_key.hpp"
 #include "emulation/workloads/onnx/node_output_memo.hpp"
 #include "emulation/workloads/onnx/operators/elementwise_support.hpp"
+#include "emulation/workloads/onnx/operators/matrix_product.hpp"
 
 namespace floatscope::emu::onnx {
 
@@ -25,6 +26,16 @@ namespace {
 bool selects(const Node& node) { return node.domain.empty() && node.op_type == "NonMaxSuppression"; }
 
 }  // namespace
+
+template <class Numerics>
+const Tensor<double>* GraphEvaluator<Numerics>::graph_constant(const Scope& scope, const std::string& name) const {
+    for (const Scope* s = &scope; s != nullptr; s = s->outer) {
+        if (s->values.contains(name) || (s->constants && s->constants->contains(name))) return nullptr;
+        if (s->graph_constants)
+            if (const auto it = s->graph_constants->find(name); it != s->graph_constants->end()) return &it->second;
+    }
+    return nullptr;
+}
 
 template <class Numerics>
 const Tensor<typename Numerics::Number>* GraphEvaluator<Numerics>::find(const Scope& scope, const std::string& name,
@@ -77,7 +88,20 @@ void GraphEvaluator<Numerics>::run_nodes(const Graph& graph, Scope& scope, RunCo
         const Numerics numerics = numerics_for_(node.id);
         OperatorCall<Numerics> call{node, opset_, {}, numerics};
         const std::size_t converted_before = converted_.size();
-        for (const std::string& name : node.inputs) {
+        for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+            const std::string& name = node.inputs[i];
+            if constexpr (std::is_same_v<Numerics, TruthNumerics>)
+                if (reads_weights_as_doubles(node, i, opset_))
+                    if (const Tensor<double>* weights = graph_constant(scope, name)) {
+                        call.as_doubles.resize(i + 1);
+                        call.as_doubles[i] = weights;
+                        converted_.push_back({Tensor<Number>{}, 0.0});
+                        Tensor<Number>& header = converted_.back().first;
+                        header.type = weights->type;
+                        header.shape = weights->shape;
+                        call.inputs.push_back(&header);
+                        continue;
+                    }
             const Tensor<Number>* t = name.empty() ? nullptr : find(scope, name, numerics);
             if (!name.empty() && !t)
                 throw Error(fmt::format("{} reads '{}', which no earlier node makes", node.describe(), name));

@@ -61,6 +61,8 @@ public:
     /// The value `name` as seen from `scope`; nullptr where no scope has it. A constant of the model's
     /// graph is converted with `numerics` and lives until the node that reads it has run.
     const Tensor<Number>* find(const Scope& scope, const std::string& name, const Numerics& numerics);
+    /// The model graph's initializer `name` where it is what `scope` sees by that name; else nullptr.
+    const Tensor<double>* graph_constant(const Scope& scope, const std::string& name) const;
 
     /// Runs the nodes of `graph` in `scope` (which holds its inputs); `control`: the progress of the
     /// model's graph (null in subgraphs, which only check for cancellation).
@@ -96,7 +98,7 @@ private:
     /// Each subgraph's initializers as its evaluations see them, made once.
     std::map<const Graph*, Values<Number>> subgraph_constants_;
     /// The model graph's constants converted for the nodes running now (a control-flow node's and
-    /// those of its subgraphs), with their bytes.
+    /// those of its subgraphs), with their bytes; an initializer left in doubles has its type and shape here.
     std::list<std::pair<Tensor<Number>, double>> converted_;
 
     /// A subgraph's initializers, as Constant nodes of the node that holds it make theirs.

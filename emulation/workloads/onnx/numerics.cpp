@@ -14,6 +14,7 @@
 #include "core/exact_value.hpp"
 #include "core/rounding.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/accumulation/exact_weight_gemm.hpp"
 #include "emulation/quantize/block_scaled_operands.hpp"
 #include "emulation/workloads/nn/dense_layer.hpp"
 #include "emulation/workloads/onnx/element_decoding.hpp"
@@ -280,6 +281,11 @@ TruthNumerics::Number TruthNumerics::sum(std::span<const Number> terms) const { 
 std::vector<TruthNumerics::Number> TruthNumerics::matmul(std::span<const Number> a, std::span<const Number> b,
                                                          std::size_t m, std::size_t k, std::size_t n) const {
     return exact_gemm(a, b, m, k, n, precision_);
+}
+
+std::vector<TruthNumerics::Number> TruthNumerics::matmul(std::span<const Number> a, std::span<const double> b,
+                                                         std::size_t m, std::size_t k, std::size_t n) const {
+    return exact_gemm_by_doubles(a, b, m, k, n, precision_);
 }
 
 TruthNumerics::Number TruthNumerics::cast(const Number& x, ElementType to, bool saturate) const {

@@ -156,6 +156,9 @@ public:
     Number sum(std::span<const Number> terms) const;
     std::vector<Number> matmul(std::span<const Number> a, std::span<const Number> b, std::size_t m, std::size_t k,
                                std::size_t n) const;
+    /// The same product with B's doubles read as the 53-bit numbers from_double makes of them.
+    std::vector<Number> matmul(std::span<const Number> a, std::span<const double> b, std::size_t m, std::size_t k,
+                               std::size_t n) const;
     void to_output(std::span<Number> values) const { (void)values; }
     /// As EmulatedNumerics::cast, of the exact value.
     Number cast(const Number& x, ElementType to, bool saturate = true) const;

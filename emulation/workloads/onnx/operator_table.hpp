@@ -30,6 +30,10 @@ struct OperatorCall {
     int opset;
     std::vector<const Tensor<Number>*> inputs;
     const Numerics& numerics;
+    /// Per input: the model's doubles where the evaluator left an initializer unconverted for the
+    /// operator (reads_weights_as_doubles: the truth's MatMul and Gemm weights), inputs[i] then holding
+    /// its type and shape but no numbers; null (or past the end) elsewhere.
+    std::vector<const Tensor<double>*> as_doubles = {};
 
     /// Input i, or nullptr when the node omits it.
     const Tensor<Number>* optional_input(std::size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
@@ -39,6 +43,8 @@ struct OperatorCall {
         if (!t) throw_missing_input(node, i);
         return *t;
     }
+    /// Input i as the model's doubles (as_doubles), or nullptr where it holds its numbers.
+    const Tensor<double>* input_as_doubles(std::size_t i) const { return i < as_doubles.size() ? as_doubles[i] : nullptr; }
 };
 
 template <class Numerics>

@@ -1,6 +1,8 @@
 // ONNX's matrix products (opsets 13-17): MatMul (numpy's matmul) and Gemm. Every 2-D product goes
 // through the numerics' matmul, so that an emulated run applies the node's accumulation model
 // (the fast gemm kernels) and the truth is exact.
+#include <type_traits>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -12,6 +14,16 @@
 namespace floatscope::emu::onnx {
 
 namespace {
+
+/// f(B) with B input `index`'s values as a span: the model's doubles where the evaluator left them
+/// (reads_weights_as_doubles), else the tensor's numbers.
+template <class Numerics, class F>
+auto with_weights(const OperatorCall<Numerics>& call, std::size_t index, const F& f) {
+    if constexpr (std::is_same_v<Numerics, TruthNumerics>)
+        if (const Tensor<double>* weights = call.input_as_doubles(index))
+            return f(std::span<const double>(weights->numbers));
+    return f(std::span<const typename Numerics::Number>(call.input(index).numbers));
+}
 
 template <class Numerics>
 Outputs<Numerics> matmul(const OperatorCall<Numerics>& call) {
@@ -43,14 +55,17 @@ Outputs<Numerics> matmul(const OperatorCall<Numerics>& call) {
     const std::vector<std::size_t> from_a = broadcast_indices(batch_a, batch);
     const std::vector<std::size_t> from_b = broadcast_indices(batch_b, batch);
 
-    std::vector<Number> values;
-    values.reserve(from_a.size() * m * n);
-    const std::span<const Number> all_a(a.numbers), all_b(b.numbers);
-    for (std::size_t i = 0; i < from_a.size(); ++i) {
-        const std::vector<Number> product = matrix_product(call.numerics, all_a.subspan(from_a[i] * m * k, m * k),
-                                                           all_b.subspan(from_b[i] * k * n, k * n), m, k, n);
-        values.insert(values.end(), product.begin(), product.end());
-    }
+    const std::span<const Number> all_a(a.numbers);
+    std::vector<Number> values = with_weights(call, 1, [&](auto all_b) {
+        std::vector<Number> c;
+        c.reserve(from_a.size() * m * n);
+        for (std::size_t i = 0; i < from_a.size(); ++i) {
+            const std::vector<Number> product = matrix_product(call.numerics, all_a.subspan(from_a[i] * m * k, m * k),
+                                                               all_b.subspan(from_b[i] * k * n, k * n), m, k, n);
+            c.insert(c.end(), product.begin(), product.end());
+        }
+        return c;
+    });
     return moved_outputs(number_tensor<Number>(a.type, std::move(shape), std::move(values)));
 }
 
@@ -77,8 +92,12 @@ Outputs<Numerics> gemm(const OperatorCall<Numerics>& call) {
                                 node.describe(), m, k, kb, n, trans_a, trans_b));
     require_output(node, {static_cast<std::int64_t>(m), static_cast<std::int64_t>(n)}, true);
     const std::vector<Number> at = trans_a ? transposed<Number>(a.numbers, k, m) : a.numbers;
-    const std::vector<Number> bt = trans_b ? transposed<Number>(b.numbers, n, k) : b.numbers;
-    std::vector<Number> y = matrix_product(numerics, std::span<const Number>(at), std::span<const Number>(bt), m, k, n);
+    std::vector<Number> y = with_weights(call, 1, [&](auto values) {
+        using B = typename decltype(values)::element_type;
+        if (!trans_b) return matrix_product(numerics, std::span<const Number>(at), values, m, k, n);
+        const std::vector<std::remove_const_t<B>> bt = transposed(values, n, k);
+        return matrix_product(numerics, std::span<const Number>(at), std::span<B>(bt), m, k, n);
+    });
 
     // A GPU epilogue does not round a product by exactly 1, nor add a bias it does not have
     // (PyTorch's Linear exports as Gemm with alpha = beta = 1).
@@ -103,6 +122,11 @@ Outputs<Numerics> gemm(const OperatorCall<Numerics>& call) {
 }
 
 }  // namespace
+
+bool reads_weights_as_doubles(const Node& node, std::size_t input, int opset) {
+    return input == 1 && node.domain.empty() && (node.op_type == "MatMul" || node.op_type == "Gemm") &&
+           definition_in(node.op_type, opset).changes.empty();
+}
 
 void add_matrix_product_operators(OperatorTable& table) {
     table.add("MatMul", [](const auto& call) { return matmul(call); });

@@ -12,6 +12,7 @@
 #include <mpfr.h>
 
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/workloads/onnx/graph_evaluation.hpp"
 #include "emulation/workloads/onnx/operators/depthwise_convolution.hpp"
 #include "tests/emulation/workloads/onnx/conv2d_test_support.hpp"
 #include "tests/emulation/workloads/onnx/shape_linear_test_support.hpp"
@@ -432,6 +433,103 @@ TEST_CASE("The truth's depthwise and grouped Conv on 1, 2 and 3 threads: each su
             for (std::size_t i = 0; i < outputs; ++i) {
                 INFO("threads " << threads << ", output " << i);
                 CHECK(truth[0].numbers[i] == mpfr_get_d(exact[i].v, MPFR_RNDN));
+            }
+        }
+    }
+}
+
+TEST_CASE("The truth's MatMul and Gemm by initializers read as doubles: each entry exact, rounded once") {
+    // The evaluator leaves MatMul's and Gemm's B in the model's doubles where it is an initializer:
+    // a batched B broadcast against A, a 1-D B, and Gemm's transposed B with alpha, beta and C.
+    Graph graph;
+    graph.opset = 17;
+    graph.inputs = {{"X", ElementType::Float, {2, 1, 3, 4}}, {"A", ElementType::Float, {3, 4}}};
+    graph.initializers["W"] = floats({3, 4, 6}, random_floats(72, 21));
+    graph.initializers["V"] = floats({4}, random_floats(4, 22));
+    graph.initializers["G"] = floats({6, 4}, random_floats(24, 23));
+    graph.initializers["C"] = floats({6}, random_floats(6, 24));
+    graph.nodes.push_back({"batched", "MatMul", "", {"X", "W"}, {"P"}, {}});
+    graph.nodes.push_back({"by_vector", "MatMul", "", {"X", "V"}, {"Q"}, {}});
+    Node gemm{"gemm", "Gemm", "", {"A", "G", "C"}, {"R"}, {}};
+    gemm.attributes["transB"].kind = Attribute::Kind::Int;
+    gemm.attributes["transB"].i = 1;
+    gemm.attributes["alpha"].kind = gemm.attributes["beta"].kind = Attribute::Kind::Float;
+    gemm.attributes["alpha"].f = 0.75;
+    gemm.attributes["beta"].f = -2;
+    graph.nodes.push_back(gemm);
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) graph.nodes[i].id = i;
+    graph.outputs = {{"P"}, {"Q"}, {"R"}};
+    // Full doubles 2^-100 ... 2^100 apart: sums of products that 256 bits cannot hold, so rounding matters.
+    const auto spread = [](std::size_t count, std::uint32_t seed) {
+        std::mt19937 random(seed);
+        std::uniform_real_distribution<double> significand(-1, 1);
+        std::uniform_int_distribution<int> exponent(-100, 100);
+        std::vector<double> values(count);
+        for (double& v : values) v = std::ldexp(significand(random), exponent(random));
+        return values;
+    };
+    const std::vector<double> xv = spread(24, 25), av = spread(12, 26);
+
+    // Each entry's exact sum of products (1024 bits), rounded once to the truth's 256 bits; Gemm's
+    // alpha and beta C then each rounded to 256 bits, as the operator's definition does.
+    const auto entry = [](const std::vector<std::pair<double, double>>& products) {
+        Exact sum;
+        for (const auto& [x, y] : products) {
+            Exact product;
+            mpfr_set_d(product.v, x, MPFR_RNDN);
+            mpfr_mul_d(product.v, product.v, y, MPFR_RNDN);
+            mpfr_add(sum.v, sum.v, product.v, MPFR_RNDN);
+        }
+        TruthNumber r = truth_number(256);
+        mpfr_set(r.backend().data(), sum.v, MPFR_RNDN);
+        return r;
+    };
+    const Tensor<double> &w = graph.initializers["W"], &v = graph.initializers["V"], &g = graph.initializers["G"],
+                         &c = graph.initializers["C"];
+    std::vector<TruthNumber> p, q, r;
+    for (int batch = 0; batch < 2; ++batch)
+        for (int wb = 0; wb < 3; ++wb)
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 6; ++j) {
+                    std::vector<std::pair<double, double>> products;
+                    for (int l = 0; l < 4; ++l) products.push_back({xv[batch * 12 + i * 4 + l], w.numbers[wb * 24 + l * 6 + j]});
+                    p.push_back(entry(products));
+                }
+    for (int row = 0; row < 6; ++row) {
+        std::vector<std::pair<double, double>> products;
+        for (int l = 0; l < 4; ++l) products.push_back({xv[row * 4 + l], v.numbers[l]});
+        q.push_back(entry(products));
+    }
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 6; ++j) {
+            std::vector<std::pair<double, double>> products;
+            for (int l = 0; l < 4; ++l) products.push_back({av[i * 4 + l], g.numbers[j * 4 + l]});
+            TruthNumber y = entry(products), beta_c = truth_number(256);
+            mpfr_mul_d(y.backend().data(), y.backend().data(), 0.75, MPFR_RNDN);
+            mpfr_set_d(beta_c.backend().data(), c.numbers[j], MPFR_RNDN);
+            mpfr_mul_d(beta_c.backend().data(), beta_c.backend().data(), -2, MPFR_RNDN);
+            mpfr_add(y.backend().data(), y.backend().data(), beta_c.backend().data(), MPFR_RNDN);
+            r.push_back(y);
+        }
+
+    const TruthPrecisionScope precision(256);
+    const TruthNumerics truth(256);
+    for (int threads : {1, 2}) {
+        const TruthThreadsScope scope(threads);
+        std::vector<Tensor<TruthNumber>> inputs;
+        for (const auto& [shape, values] : {std::pair{Shape{2, 1, 3, 4}, xv}, std::pair{Shape{3, 4}, av}})
+            inputs.push_back(convert_numbers<TruthNumber>(floats(shape, values),
+                                                          [&](double x) { return truth.from_double(x); }));
+        const Values<TruthNumber> out = evaluate_graph<TruthNumerics>(
+            graph, graph.initializers, std::move(inputs), [&](std::size_t) { return truth; }, {}, nullptr);
+        for (const auto& [name, expected, shape] : {std::tuple{"P", &p, Shape{2, 3, 3, 6}},
+                                                    std::tuple{"Q", &q, Shape{2, 1, 3}}, std::tuple{"R", &r, Shape{3, 6}}}) {
+            const Tensor<TruthNumber>& made = out.at(name);
+            REQUIRE(made.shape == shape);
+            REQUIRE(made.numbers.size() == expected->size());
+            for (std::size_t i = 0; i < made.numbers.size(); ++i) {
+                INFO("threads " << threads << ", " << name << "[" << i << "]");
+                CHECK(mpfr_equal_p(made.numbers[i].backend().data(), (*expected)[i].backend().data()) != 0);
             }
         }
     }
