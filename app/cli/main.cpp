@@ -15,6 +15,7 @@
 
 #include "app/cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/freed_memory.hpp"
 #include "core/memory_budget.hpp"
 
 namespace {
@@ -124,6 +125,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    floatscope::core::keep_freed_memory_for_reuse();
     try {
         return run(argc, argv);
     } catch (const floatscope::Error& e) {

@@ -12,8 +12,10 @@
 #include "app/gui/simulator/plot_command.hpp"
 #include "app/gui/simulator/stories.hpp"
 #include "core/error.hpp"
+#include "core/freed_memory.hpp"
 
 int main(int argc, char** argv) {
+    floatscope::core::keep_freed_memory_for_reuse();
     // --plot and --list-* need no display: without one chosen, draw offscreen (a server, a CI job).
     for (int i = 1; i < argc; ++i)
         if ((std::strcmp(argv[i], "--plot") == 0 || std::strncmp(argv[i], "--list-", 7) == 0) &&

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/freed_memory.hpp"
 #include "emulation/simulation/engine.hpp"
 #include "emulation/workloads/registry.hpp"
 
@@ -98,4 +99,12 @@ BENCHMARK_CAPTURE(crnn_policy, bf16, std::string("bf16"))->Unit(benchmark::kMill
 BENCHMARK_CAPTURE(crnn_policy, bf16_acc_fp32, std::string("bf16; accumulate=fp32"))->Unit(benchmark::kMillisecond);
 BENCHMARK(truth_alone)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(whole_request)->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK_MAIN();
+// The workload's allocations as floatscope-cli and the GUI make them (core/freed_memory.hpp).
+int main(int argc, char** argv) {
+    floatscope::core::keep_freed_memory_for_reuse();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
