@@ -443,7 +443,12 @@ TEST_CASE("The truth's MatMul and Gemm by initializers read as doubles: each ent
     // a batched B broadcast against A, a 1-D B, and Gemm's transposed B with alpha, beta and C.
     Graph graph;
     graph.opset = 17;
-    graph.inputs = {{"X", ElementType::Float, {2, 1, 3, 4}}, {"A", ElementType::Float, {3, 4}}};
+    for (const auto& [name, shape] : {std::pair{"X", Shape{2, 1, 3, 4}}, std::pair{"A", Shape{3, 4}}}) {
+        ValueInfo input;
+        input.name = name;
+        input.shape = shape;
+        graph.inputs.push_back(input);
+    }
     graph.initializers["W"] = floats({3, 4, 6}, random_floats(72, 21));
     graph.initializers["V"] = floats({4}, random_floats(4, 22));
     graph.initializers["G"] = floats({6, 4}, random_floats(24, 23));
@@ -458,7 +463,11 @@ TEST_CASE("The truth's MatMul and Gemm by initializers read as doubles: each ent
     gemm.attributes["beta"].f = -2;
     graph.nodes.push_back(gemm);
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) graph.nodes[i].id = i;
-    graph.outputs = {{"P"}, {"Q"}, {"R"}};
+    for (const char* name : {"P", "Q", "R"}) {
+        ValueInfo output;
+        output.name = name;
+        graph.outputs.push_back(output);
+    }
     // Full doubles 2^-100 ... 2^100 apart: sums of products that 256 bits cannot hold, so rounding matters.
     const auto spread = [](std::size_t count, std::uint32_t seed) {
         std::mt19937 random(seed);
