@@ -28,45 +28,45 @@ bool selects(const Node& node) { return node.domain.empty() && node.op_type == "
 }  // namespace
 
 template <class Numerics>
-const Tensor<double>* GraphEvaluator<Numerics>::graph_constant(const Scope& scope, const std::string& name) const {
+auto GraphEvaluator<Numerics>::locate(const Scope& scope, const std::string& name) const -> Located {
     for (const Scope* s = &scope; s != nullptr; s = s->outer) {
-        if (s->values.contains(name) || (s->constants && s->constants->contains(name))) return nullptr;
+        if (const auto it = s->values.find(name); it != s->values.end()) return {&it->second, nullptr};
+        if (s->constants)
+            if (const auto it = s->constants->find(name); it != s->constants->end()) return {&it->second, nullptr};
         if (s->graph_constants)
-            if (const auto it = s->graph_constants->find(name); it != s->graph_constants->end()) return &it->second;
+            if (const auto it = s->graph_constants->find(name); it != s->graph_constants->end())
+                return {nullptr, &it->second};
     }
-    return nullptr;
+    return {};
+}
+
+template <class Numerics>
+const Tensor<typename Numerics::Number>* GraphEvaluator<Numerics>::converted(const std::string& name,
+                                                                             const Tensor<double>& constant,
+                                                                             const Numerics& numerics) {
+    if constexpr (std::is_same_v<Number, double>) {
+        return &constant;
+    } else {
+        const double bytes = allowance_.bytes(constant.size(), constant.floating());
+        allowance_.hold(fmt::format("the constant '{}' in the evaluation's numbers", name), bytes);
+        // An initializer is a tensor: its numbers converted over the truth's threads (a 6625-class
+        // head's 1.7 million weights).
+        Tensor<Number> c;
+        c.type = constant.type;
+        c.shape = constant.shape;
+        c.integers = constant.integers;
+        c.numbers = make_elements<Number>(constant.numbers.size(),
+                                          [&](std::size_t i) { return numerics.from_double(constant.numbers[i]); });
+        converted_.push_back({std::move(c), bytes});
+        return &converted_.back().first;
+    }
 }
 
 template <class Numerics>
 const Tensor<typename Numerics::Number>* GraphEvaluator<Numerics>::find(const Scope& scope, const std::string& name,
                                                                         const Numerics& numerics) {
-    for (const Scope* s = &scope; s != nullptr; s = s->outer) {
-        if (const auto it = s->values.find(name); it != s->values.end()) return &it->second;
-        if (s->constants)
-            if (const auto it = s->constants->find(name); it != s->constants->end()) return &it->second;
-        if (s->graph_constants)
-            if (const auto it = s->graph_constants->find(name); it != s->graph_constants->end()) {
-                if constexpr (std::is_same_v<Number, double>) {
-                    return &it->second;
-                } else {
-                    const double bytes = allowance_.bytes(it->second.size(), it->second.floating());
-                    allowance_.hold(fmt::format("the constant '{}' in the evaluation's numbers", name), bytes);
-                    // An initializer is a tensor: its numbers converted over the truth's threads
-                    // (a 6625-class head's 1.7 million weights).
-                    const Tensor<double>& constant = it->second;
-                    Tensor<Number> c;
-                    c.type = constant.type;
-                    c.shape = constant.shape;
-                    c.integers = constant.integers;
-                    c.numbers = make_elements<Number>(constant.numbers.size(), [&](std::size_t i) {
-                        return numerics.from_double(constant.numbers[i]);
-                    });
-                    converted_.push_back({std::move(c), bytes});
-                    return &converted_.back().first;
-                }
-            }
-    }
-    return nullptr;
+    const Located at = locate(scope, name);
+    return at.graph_constant ? converted(name, *at.graph_constant, numerics) : at.value;
 }
 
 template <class Numerics>
@@ -90,22 +90,27 @@ void GraphEvaluator<Numerics>::run_nodes(const Graph& graph, Scope& scope, RunCo
         const std::size_t converted_before = converted_.size();
         for (std::size_t i = 0; i < node.inputs.size(); ++i) {
             const std::string& name = node.inputs[i];
-            if constexpr (std::is_same_v<Numerics, TruthNumerics>)
-                if (reads_weights_as_doubles(node, i, opset_))
-                    if (const Tensor<double>* weights = graph_constant(scope, name)) {
-                        call.as_doubles.resize(i + 1);
-                        call.as_doubles[i] = weights;
-                        converted_.push_back({Tensor<Number>{}, 0.0});
-                        Tensor<Number>& header = converted_.back().first;
-                        header.type = weights->type;
-                        header.shape = weights->shape;
-                        call.inputs.push_back(&header);
-                        continue;
-                    }
-            const Tensor<Number>* t = name.empty() ? nullptr : find(scope, name, numerics);
-            if (!name.empty() && !t)
+            if (name.empty()) {
+                call.inputs.push_back(nullptr);
+                continue;
+            }
+            const Located at = locate(scope, name);
+            if (!at.value && !at.graph_constant)
                 throw Error(fmt::format("{} reads '{}', which no earlier node makes", node.describe(), name));
-            call.inputs.push_back(t);
+            bool as_doubles = false;
+            if constexpr (std::is_same_v<Numerics, TruthNumerics>)
+                as_doubles = at.graph_constant && reads_weights_as_doubles(node, i, opset_);
+            if (as_doubles) {
+                // Only the type and shape in the truth's numbers, held like a converted constant.
+                call.as_doubles.resize(i + 1);
+                call.as_doubles[i] = at.graph_constant;
+                Tensor<Number>& header = converted_.emplace_back().first;
+                header.type = at.graph_constant->type;
+                header.shape = at.graph_constant->shape;
+                call.inputs.push_back(&header);
+            } else {
+                call.inputs.push_back(at.graph_constant ? converted(name, *at.graph_constant, numerics) : at.value);
+            }
         }
         // An emulated run in an OutputReuseScope takes a node's outputs from an earlier run that
         // gave it the same formats, seed and inputs.

@@ -61,8 +61,6 @@ public:
     /// The value `name` as seen from `scope`; nullptr where no scope has it. A constant of the model's
     /// graph is converted with `numerics` and lives until the node that reads it has run.
     const Tensor<Number>* find(const Scope& scope, const std::string& name, const Numerics& numerics);
-    /// The model graph's initializer `name` where it is what `scope` sees by that name; else nullptr.
-    const Tensor<double>* graph_constant(const Scope& scope, const std::string& name) const;
 
     /// Runs the nodes of `graph` in `scope` (which holds its inputs); `control`: the progress of the
     /// model's graph (null in subgraphs, which only check for cancellation).
@@ -100,6 +98,17 @@ private:
     /// The model graph's constants converted for the nodes running now (a control-flow node's and
     /// those of its subgraphs), with their bytes; an initializer left in doubles has its type and shape here.
     std::list<std::pair<Tensor<Number>, double>> converted_;
+
+    /// What `scope` sees by `name`: a value (or a subgraph's constant) in the evaluation's numbers, or
+    /// else the model graph's initializer in doubles; neither where no scope has it.
+    struct Located {
+        const Tensor<Number>* value = nullptr;
+        const Tensor<double>* graph_constant = nullptr;
+    };
+    Located locate(const Scope& scope, const std::string& name) const;
+    /// The model graph's initializer `name` in the evaluation's numbers, held until the node that
+    /// reads it has run (an emulated run reads the doubles as they are).
+    const Tensor<Number>* converted(const std::string& name, const Tensor<double>& constant, const Numerics& numerics);
 
     /// A subgraph's initializers, as Constant nodes of the node that holds it make theirs.
     const Values<Number>& constants_of(const Graph& graph, const Node& owner);
