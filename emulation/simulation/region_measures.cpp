@@ -21,6 +21,7 @@
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/arithmetic/mpfr_long_double.hpp"
 #include "emulation/simulation/format_spacing.hpp"
+#include "emulation/simulation/median.hpp"
 #include "emulation/simulation/metric_vocabulary.hpp"
 #include "emulation/simulation/value_range.hpp"
 
@@ -43,14 +44,7 @@ struct Statistics {
         for (double v : values) sum += v;
         return sum / static_cast<double>(values.size());
     }
-    double median() {
-        const std::size_t n = values.size(), half = n / 2;
-        std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half), values.end());
-        const double upper = values[half];
-        if (n % 2 == 1) return upper;
-        const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half));
-        return lower / 2 + upper / 2;
-    }
+    double median() { return emu::median(values); }
 };
 
 /// A TruthNumber of `bits` bits (operations on it round to that precision).
