@@ -94,12 +94,15 @@ Outputs<Numerics> gemm(const OperatorCall<Numerics>& call) {
         throw Error(fmt::format("{}: A' ({} x {}) and B' ({} x {}) do not multiply (transA {}, transB {})",
                                 node.describe(), m, k, kb, n, trans_a, trans_b));
     require_output(node, {static_cast<std::int64_t>(m), static_cast<std::int64_t>(n)}, true);
-    const std::vector<Number> at = trans_a ? transposed<Number>(a.numbers, k, m) : a.numbers;
+    // A as it is, or its transpose: never a copy of A (a truth number's copy is an allocation).
+    std::vector<Number> transposed_a;
+    if (trans_a) transposed_a = transposed<Number>(a.numbers, k, m);
+    const std::span<const Number> at(trans_a ? transposed_a : a.numbers);
     std::vector<Number> y = with_weights(call, 1, [&](auto values) {
         using B = typename decltype(values)::element_type;
-        if (!trans_b) return matrix_product(numerics, std::span<const Number>(at), values, m, k, n);
+        if (!trans_b) return matrix_product(numerics, at, values, m, k, n);
         const std::vector<std::remove_const_t<B>> bt = transposed(values, n, k);
-        return matrix_product(numerics, std::span<const Number>(at), std::span<B>(bt), m, k, n);
+        return matrix_product(numerics, at, std::span<B>(bt), m, k, n);
     });
 
     // A GPU epilogue does not round a product by exactly 1, nor add a bias it does not have
