@@ -165,6 +165,44 @@ void exact_entry(std::span<const TruthNumber> row, std::size_t i, std::size_t j,
     mpfr_sum(entry, scratch.pointers.data(), k, MPFR_RNDN);
 }
 
+/// Rows of A taken together: at most this many factors (A's slices, S doubles a factor, within
+/// SlicedExactGemm's cap for S up to 16), so that a tall A (a batch of 10,000 images) is sliced a
+/// block of rows at a time rather than refused whole and left to the exact products.
+constexpr std::size_t most_factors_per_block = std::size_t{1} << 19;
+
+/// The entries of C's rows that a block of A's rows (`rows` x k) gives: C's rows of the block.
+template <class B>
+void gemm_rows(std::span<const TruthNumber> a, std::span<const B> b, std::size_t rows, std::size_t k, std::size_t n,
+               int precision, mpfr_prec_t product_bits, std::span<TruthNumber> c) {
+    // Most entries through double GEMMs of the factors' slices where that is cheaper; the others
+    // (specials, far-apart magnitudes, zero sums) one by one below. Each entry depends on its row of
+    // A and column of B alone: columns of C go to threads in any split, with the same numbers.
+    std::vector<char> taken(rows * n, 0);
+    const SlicedExactGemm<B> sliced(a, b, rows, k, n);
+    if (sliced.slices()) {
+        truth_parallel_rows(n, [&] {
+            return [&, scratch = std::make_unique<typename SlicedExactGemm<B>::Scratch>()](std::size_t begin,
+                                                                                          std::size_t end) {
+                sliced.compute_columns(begin, end, c, precision, taken, *scratch);
+            };
+        });
+        if (std::find(taken.begin(), taken.end(), 0) == taken.end()) return;
+    }
+    DoubleAsNumber as_number;
+    const GemmOperands<B> operands(a, b, rows, k, n, as_number);
+    // A column meets every row while it is in the cache (taken row by row, each row streamed all of B:
+    // a 6625-class head's 1.7 million weights), and a depthwise convolution's one row still shares its
+    // columns among the threads.
+    truth_parallel_rows(n, [&] {
+        return [&, scratch = std::make_unique<EntryScratch>(k, product_bits)](std::size_t begin, std::size_t end) {
+            for (std::size_t j = begin; j < end; ++j)
+                for (std::size_t i = 0; i < rows; ++i)
+                    if (!taken[i * n + j])
+                        exact_entry(a.subspan(i * k, k), i, j, operands, c[i * n + j], precision, *scratch);
+        };
+    });
+}
+
 template <class B>
 std::vector<TruthNumber> gemm(std::span<const TruthNumber> a, std::span<const B> b, std::size_t m, std::size_t k,
                               std::size_t n, int precision) {
@@ -174,34 +212,12 @@ std::vector<TruthNumber> gemm(std::span<const TruthNumber> a, std::span<const B>
     for (const B& v : b) widest_b = std::max(widest_b, precision_of(v));
     std::vector<TruthNumber> c(m * n);
     if (m == 0 || n == 0) return c;
-    // Most entries through double GEMMs of the factors' slices where that is cheaper; the others
-    // (specials, far-apart magnitudes, zero sums) one by one below. Each entry depends on its row of
-    // A and column of B alone: columns of C go to threads in any split, with the same numbers.
-    std::vector<char> taken(m * n, 0);
-    const SlicedExactGemm<B> sliced(a, b, m, k, n);
-    if (sliced.slices()) {
-        truth_parallel_rows(n, [&] {
-            return [&, scratch = std::make_unique<typename SlicedExactGemm<B>::Scratch>()](std::size_t begin,
-                                                                                          std::size_t end) {
-                sliced.compute_columns(begin, end, c, precision, taken, *scratch);
-            };
-        });
-        if (std::find(taken.begin(), taken.end(), 0) == taken.end()) return c;
+    const std::size_t block = std::max<std::size_t>(1, most_factors_per_block / std::max<std::size_t>(k, 1));
+    for (std::size_t first = 0; first < m; first += block) {
+        const std::size_t rows = std::min(block, m - first);
+        gemm_rows(a.subspan(first * k, rows * k), b, rows, k, n, precision, widest_a + widest_b,
+                  std::span(c).subspan(first * n, rows * n));
     }
-    DoubleAsNumber as_number;
-    const GemmOperands<B> operands(a, b, m, k, n, as_number);
-    // A column meets every row while it is in the cache (taken row by row, each row streamed all of B:
-    // a 6625-class head's 1.7 million weights), and a depthwise convolution's one row still shares its
-    // columns among the threads.
-    truth_parallel_rows(n, [&] {
-        return
-            [&, scratch = std::make_unique<EntryScratch>(k, widest_a + widest_b)](std::size_t begin, std::size_t end) {
-                for (std::size_t j = begin; j < end; ++j)
-                    for (std::size_t i = 0; i < m; ++i)
-                        if (!taken[i * n + j])
-                            exact_entry(a.subspan(i * k, k), i, j, operands, c[i * n + j], precision, *scratch);
-            };
-    });
     return c;
 }
 

@@ -471,3 +471,39 @@ TEST_CASE("SlicedExactGemm by doubles: subnormals, extremes, chunks of k and eve
         CHECK(same_number(serial[e], reference_dot(row_of(x, e / columns, depth), column_of(w, e % columns, depth, columns),
                                                    256)));
 }
+
+TEST_CASE("exact_gemm takes a tall A a block of rows at a time: every entry MPFR's sum of exact products") {
+    // 2000 x 300: more factors than one block holds (2^19), so rows 0-1746 and 1747-1999 go apart.
+    // Row 1800 holds an infinity and row 1900's column 0 cancels exactly: entries the second block
+    // leaves to the exact products and to mpfr_sum.
+    std::mt19937_64 random(53);
+    const std::size_t m = 2000, k = 300, n = 3;
+    const int precision = 256;
+    std::vector<TruthNumber> a;
+    for (std::size_t i = 0; i < m * k; ++i) a.push_back(random_number(random, 256, 4));
+    std::vector<double> b;
+    for (std::size_t i = 0; i < k * n; ++i) b.push_back(adversarial_double(random, 30));
+    mpfr_set_inf(a[1800 * k + 7].backend().data(), 1);
+    for (std::size_t l = 0; l < k / 2; ++l) {
+        mpfr_set(a[1900 * k + k / 2 + l].backend().data(), a[1900 * k + l].backend().data(), MPFR_RNDN);
+        b[(k / 2 + l) * n] = -b[l * n];
+    }
+    std::vector<TruthNumber> b_numbers;
+    for (double x : b) b_numbers.push_back(to_truth(std::span(&x, 1), 53).front());
+    const std::vector<TruthNumber> by_doubles = exact_gemm_by_doubles(a, b, m, k, n, precision);
+    const std::vector<TruthNumber> by_numbers = exact_gemm(a, b_numbers, m, k, n, precision);
+    std::size_t compared = 0;
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::vector<TruthNumber> x(a.begin() + static_cast<long>(i * k), a.begin() + static_cast<long>((i + 1) * k));
+            std::vector<TruthNumber> y;
+            for (std::size_t l = 0; l < k; ++l) y.push_back(b_numbers[l * n + j]);
+            const TruthNumber expected = reference_dot(x, y, precision);
+            INFO("entry " << i << "," << j);
+            REQUIRE(same_number(by_doubles[i * n + j], expected));
+            REQUIRE(same_number(by_numbers[i * n + j], expected));
+            ++compared;
+        }
+    CHECK(compared == m * n);
+    CHECK(mpfr_zero_p(by_doubles[1900 * n].backend().data()));
+}
