@@ -57,33 +57,6 @@ TruthNumber dot(std::span<const TruthNumber> x, std::span<const Y> y, int precis
     return result;
 }
 
-/// What one thread of exact_gemm reuses for every entry: k product numbers, each as wide as the
-/// widest factors of A and B together so that every product is exact, and their pointers for
-/// mpfr_sum; the fixed-point sum. Nothing is allocated per product (allocation, not arithmetic,
-/// dominated when each dot product made its own numbers).
-struct EntryScratch {
-    EntryScratch(std::size_t k, mpfr_prec_t product_bits) {
-        products.reserve(k);
-        for (std::size_t l = 0; l < k; ++l) {
-            products.emplace_back(product_bits);
-            pointers.push_back(products.back().value);
-        }
-    }
-    std::vector<ScratchNumber> products;
-    std::vector<mpfr_ptr> pointers;
-    ExactProductSum fixed_point;
-};
-
-/// The factors of one row of A or one column of B: whether all are finite, and their span.
-struct FactorSide {
-    bool finite = true;
-    ExactProductSum::FactorRange range;
-    void include(mpfr_srcptr x) {
-        finite = finite && mpfr_number_p(x);
-        if (finite) range.include(x);
-    }
-};
-
 /// A double as the 53-bit MPFR number that holds it exactly, in a limb of its own: B's factor
 /// tables read a weight through it, with no MPFR number (an allocation) made per weight. What it
 /// returns holds until the next call.
@@ -103,6 +76,34 @@ private:
     mpfr_t number_;
 };
 
+/// What one thread of exact_gemm reuses for every entry: k product numbers, each as wide as the
+/// widest factors of A and B together so that every product is exact, and their pointers for
+/// mpfr_sum; the fixed-point sum. Nothing is allocated per product (allocation, not arithmetic,
+/// dominated when each dot product made its own numbers).
+struct EntryScratch {
+    EntryScratch(std::size_t k, mpfr_prec_t product_bits) {
+        products.reserve(k);
+        for (std::size_t l = 0; l < k; ++l) {
+            products.emplace_back(product_bits);
+            pointers.push_back(products.back().value);
+        }
+    }
+    std::vector<ScratchNumber> products;
+    std::vector<mpfr_ptr> pointers;
+    ExactProductSum fixed_point;
+    DoubleAsNumber as_number;  ///< a factor of a double A, for the products MPFR sums
+};
+
+/// The factors of one row of A or one column of B: whether all are finite, and their span.
+struct FactorSide {
+    bool finite = true;
+    ExactProductSum::FactorRange range;
+    void include(mpfr_srcptr x) {
+        finite = finite && mpfr_number_p(x);
+        if (finite) range.include(x);
+    }
+};
+
 mpfr_prec_t precision_of(const TruthNumber& x) { return mpfr_get_prec(x.backend().data()); }
 mpfr_prec_t precision_of(double) { return 53; }
 
@@ -112,22 +113,22 @@ void multiply(mpfr_ptr out, mpfr_srcptr x, double y) { mpfr_mul_d(out, x, y, MPF
 
 /// A and B as the products read them: A's rows and B's columns each side by side (FactorTable),
 /// with their ranges; B's numbers as they are for the products MPFR sums. B holds TruthNumbers or
-/// doubles (a network's weights, read as 53-bit numbers).
-template <class B>
+/// doubles (a network's weights, read as 53-bit numbers), A TruthNumbers or doubles (a graph's input).
+template <class A, class B>
 struct GemmOperands {
-    GemmOperands(std::span<const TruthNumber> a, std::span<const B> b, std::size_t m, std::size_t k, std::size_t n,
+    GemmOperands(std::span<const A> a, std::span<const B> b, std::size_t m, std::size_t k, std::size_t n,
                  DoubleAsNumber& as_number)
         : k(k),
           n(n),
           b(b),
-          a_rows(m * k, [&](std::size_t i) { return a[i].backend().data(); }),
+          a_rows(m * k, [&](std::size_t i) { return number(a[i], as_number); }),
           // Column-major: an entry reads its column in order, where B's rows put consecutive
           // factors n numbers apart, a cache miss each once B outgrows the cache.
           b_columns(k * n, [&](std::size_t i) { return number(b[(i % k) * n + i / k], as_number); }),
           row_sides(m),
           column_sides(n) {
         for (std::size_t i = 0; i < m; ++i)
-            for (std::size_t l = 0; l < k; ++l) row_sides[i].include(a[i * k + l].backend().data());
+            for (std::size_t l = 0; l < k; ++l) row_sides[i].include(number(a[i * k + l], as_number));
         for (std::size_t j = 0; j < n; ++j)
             for (std::size_t l = 0; l < k; ++l) column_sides[j].include(number(b[l * n + j], as_number));
     }
@@ -141,8 +142,8 @@ struct GemmOperands {
 };
 
 /// result = sum_l A[i][l] * B[l][j] (l < k), exact, rounded once to `precision` bits.
-template <class B>
-void exact_entry(std::span<const TruthNumber> row, std::size_t i, std::size_t j, const GemmOperands<B>& operands,
+template <class A, class B>
+void exact_entry(std::span<const A> row, std::size_t i, std::size_t j, const GemmOperands<A, B>& operands,
                  TruthNumber& result, int precision, EntryScratch& scratch) {
     const std::size_t k = operands.k;
     mpfr_ptr entry = result.backend().data();
@@ -161,7 +162,7 @@ void exact_entry(std::span<const TruthNumber> row, std::size_t i, std::size_t j,
     // Otherwise (specials, zero sums, magnitudes too far apart) MPFR's correctly rounded sum,
     // which also gives a zero sum its IEEE sign (-0 when every product is -0).
     for (std::size_t l = 0; l < k; ++l)
-        multiply(scratch.pointers[l], row[l].backend().data(), operands.b[l * operands.n + j]);
+        multiply(scratch.pointers[l], GemmOperands<A, B>::number(row[l], scratch.as_number), operands.b[l * operands.n + j]);
     mpfr_sum(entry, scratch.pointers.data(), k, MPFR_RNDN);
 }
 
@@ -171,17 +172,17 @@ void exact_entry(std::span<const TruthNumber> row, std::size_t i, std::size_t j,
 constexpr std::size_t most_factors_per_block = std::size_t{1} << 19;
 
 /// The entries of C's rows that a block of A's rows (`rows` x k) gives: C's rows of the block.
-template <class B>
-void gemm_rows(std::span<const TruthNumber> a, std::span<const B> b, std::size_t rows, std::size_t k, std::size_t n,
+template <class A, class B>
+void gemm_rows(std::span<const A> a, std::span<const B> b, std::size_t rows, std::size_t k, std::size_t n,
                int precision, mpfr_prec_t product_bits, std::span<TruthNumber> c) {
     // Most entries through double GEMMs of the factors' slices where that is cheaper; the others
     // (specials, far-apart magnitudes, zero sums) one by one below. Each entry depends on its row of
     // A and column of B alone: columns of C go to threads in any split, with the same numbers.
     std::vector<char> taken(rows * n, 0);
-    const SlicedExactGemm<B> sliced(a, b, rows, k, n);
+    const SlicedExactGemm<B, A> sliced(a, b, rows, k, n);
     if (sliced.slices()) {
         truth_parallel_rows(n, [&] {
-            return [&, scratch = std::make_unique<typename SlicedExactGemm<B>::Scratch>()](std::size_t begin,
+            return [&, scratch = std::make_unique<typename SlicedExactGemm<B, A>::Scratch>()](std::size_t begin,
                                                                                           std::size_t end) {
                 sliced.compute_columns(begin, end, c, precision, taken, *scratch);
             };
@@ -189,7 +190,7 @@ void gemm_rows(std::span<const TruthNumber> a, std::span<const B> b, std::size_t
         if (std::find(taken.begin(), taken.end(), 0) == taken.end()) return;
     }
     DoubleAsNumber as_number;
-    const GemmOperands<B> operands(a, b, rows, k, n, as_number);
+    const GemmOperands<A, B> operands(a, b, rows, k, n, as_number);
     // A column meets every row while it is in the cache (taken row by row, each row streamed all of B:
     // a 6625-class head's 1.7 million weights), and a depthwise convolution's one row still shares its
     // columns among the threads.
@@ -203,12 +204,12 @@ void gemm_rows(std::span<const TruthNumber> a, std::span<const B> b, std::size_t
     });
 }
 
-template <class B>
-std::vector<TruthNumber> gemm(std::span<const TruthNumber> a, std::span<const B> b, std::size_t m, std::size_t k,
+template <class A, class B>
+std::vector<TruthNumber> gemm(std::span<const A> a, std::span<const B> b, std::size_t m, std::size_t k,
                               std::size_t n, int precision) {
     if (a.size() != m * k || b.size() != k * n) throw Error("exact_gemm: the matrices do not have the sizes given");
     mpfr_prec_t widest_a = MPFR_PREC_MIN, widest_b = MPFR_PREC_MIN;
-    for (const TruthNumber& v : a) widest_a = std::max(widest_a, precision_of(v));
+    for (const A& v : a) widest_a = std::max(widest_a, precision_of(v));
     for (const B& v : b) widest_b = std::max(widest_b, precision_of(v));
     std::vector<TruthNumber> c(m * n);
     if (m == 0 || n == 0) return c;
@@ -237,6 +238,11 @@ std::vector<TruthNumber> exact_gemm(std::span<const TruthNumber> a, std::span<co
 }
 
 std::vector<TruthNumber> exact_gemm_by_doubles(std::span<const TruthNumber> a, std::span<const double> b, std::size_t m,
+                                               std::size_t k, std::size_t n, int precision) {
+    return gemm(a, b, m, k, n, precision);
+}
+
+std::vector<TruthNumber> exact_gemm_by_doubles(std::span<const double> a, std::span<const double> b, std::size_t m,
                                                std::size_t k, std::size_t n, int precision) {
     return gemm(a, b, m, k, n, precision);
 }

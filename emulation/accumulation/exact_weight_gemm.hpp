@@ -17,4 +17,9 @@ namespace floatscope::emu {
 std::vector<TruthNumber> exact_gemm_by_doubles(std::span<const TruthNumber> a, std::span<const double> b, std::size_t m,
                                                std::size_t k, std::size_t n, int precision);
 
+/// The same with A's doubles too (a graph's input by its weights), each read as the 53-bit number that
+/// holds it: no MPFR number made for either factor.
+std::vector<TruthNumber> exact_gemm_by_doubles(std::span<const double> a, std::span<const double> b, std::size_t m,
+                                               std::size_t k, std::size_t n, int precision);
+
 }  // namespace floatscope::emu

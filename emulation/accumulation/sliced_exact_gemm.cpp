@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "core/kernel_clones.hpp"
 
@@ -143,22 +145,24 @@ std::size_t slices_for(long width, int beta) { return static_cast<std::size_t>((
 
 }  // namespace
 
-template <class B>
-SlicedExactGemm<B>::SlicedExactGemm(std::span<const TruthNumber> a, std::span<const B> b, std::size_t m,
+template <class B, class A>
+SlicedExactGemm<B, A>::SlicedExactGemm(std::span<const A> a, std::span<const B> b, std::size_t m,
                                     std::size_t k, std::size_t n, Choice choice)
     : b_(b), m_(m), k_(k), n_(n), row_cuts_(m), column_cuts_(n) {
     if (m == 0 || n == 0 || k == 0) return;
     std::vector<Factor> a_factors(m * k);
+    // A double's factor points at its significand's limb: one limb kept per factor of a double A.
+    std::vector<mp_limb_t> a_limbs(std::is_same_v<A, double> ? m * k : 0);
     std::vector<FactorSpan> rows(m), columns(n);
     mp_limb_t limb = 0;
     for (std::size_t i = 0; i < m; ++i)
         for (std::size_t l = 0; l < k; ++l) {
-            const TruthNumber& x = a[i * k + l];
+            const A& x = a[i * k + l];
             if (!finite(x)) {
                 rows[i].finite = false;
                 continue;
             }
-            a_factors[i * k + l] = factor_of(x, limb);
+            a_factors[i * k + l] = factor_of(x, a_limbs.empty() ? limb : a_limbs[i * k + l]);
             rows[i].include(a_factors[i * k + l]);
         }
     // B's spans, by rows (B is row-major): first of a few columns, enough to reject a shape where
@@ -205,8 +209,8 @@ SlicedExactGemm<B>::SlicedExactGemm(std::span<const TruthNumber> a, std::span<co
         }
 }
 
-template <class B>
-bool SlicedExactGemm<B>::plan(long width_a, long width_b, Choice choice) {
+template <class B, class A>
+bool SlicedExactGemm<B, A>::plan(long width_a, long width_b, Choice choice) {
     // The slice widths that need the fewest slice products, within what a chunk's sums leave.
     chunk_ = std::min(k_, longest_chunk);
     const int bits = double_bits - static_cast<int>(std::bit_width(chunk_));
@@ -235,8 +239,8 @@ bool SlicedExactGemm<B>::plan(long width_a, long width_b, Choice choice) {
     return sliced_ns < 13 * k;
 }
 
-template <class B>
-void SlicedExactGemm<B>::pack_b(std::size_t first, std::size_t width, std::size_t from, std::size_t length,
+template <class B, class A>
+void SlicedExactGemm<B, A>::pack_b(std::size_t first, std::size_t width, std::size_t from, std::size_t length,
                                 std::size_t panels, std::vector<double>& out) const {
     out.assign(slices_b_ * panels * chunk_ * panel_width, 0.0);  // zeros where a column is not taken
     mp_limb_t limb = 0;
@@ -252,8 +256,8 @@ void SlicedExactGemm<B>::pack_b(std::size_t first, std::size_t width, std::size_
         }
 }
 
-template <class B>
-bool SlicedExactGemm<B>::round_entry(const SignedColumn* sums, long lowest, std::vector<mp_limb_t>& limbs,
+template <class B, class A>
+bool SlicedExactGemm<B, A>::round_entry(const SignedColumn* sums, long lowest, std::vector<mp_limb_t>& limbs,
                                   TruthNumber& out, int precision) const {
     // The columns carried into limbs of a two's complement integer; the last carry is its sign.
     limbs.resize(sum_columns_);
@@ -277,8 +281,8 @@ bool SlicedExactGemm<B>::round_entry(const SignedColumn* sums, long lowest, std:
     return true;
 }
 
-template <class B>
-void SlicedExactGemm<B>::compute_columns(std::size_t begin, std::size_t end, std::span<TruthNumber> c, int precision,
+template <class B, class A>
+void SlicedExactGemm<B, A>::compute_columns(std::size_t begin, std::size_t end, std::span<TruthNumber> c, int precision,
                                       std::span<char> taken, Scratch& scratch) const {
     if (!slices_) return;
     const std::size_t chunks = a_slices_.size() / (rows_padded_ * chunk_);
@@ -343,5 +347,6 @@ void SlicedExactGemm<B>::compute_columns(std::size_t begin, std::size_t end, std
 
 template class SlicedExactGemm<TruthNumber>;
 template class SlicedExactGemm<double>;
+template class SlicedExactGemm<double, double>;
 
 }  // namespace floatscope::emu

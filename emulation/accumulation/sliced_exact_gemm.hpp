@@ -11,7 +11,8 @@
 
 namespace floatscope::emu {
 
-/// Computes entries of C = A B exactly, rounded once. B holds TruthNumbers or doubles (a network's weights).
+/// Computes entries of C = A B exactly, rounded once. B holds TruthNumbers or doubles (a network's weights);
+/// A TruthNumbers, or doubles where B does (a graph's input by its weights).
 ///
 /// Each row of A is cut at fixed bit positions below its largest magnitude into S slices of beta_a
 /// bits, each column of B into T slices of beta_b bits: signed integers below 2^beta held exactly as
@@ -25,7 +26,7 @@ namespace floatscope::emu {
 /// Rows and columns it cannot take (a factor not finite; magnitudes so far apart that they would
 /// need many slices) and entries whose exact sum is zero (whose sign mpfr_sum decides) are left:
 /// `taken` says which.
-template <class B>
+template <class B, class A = TruthNumber>
 class SlicedExactGemm {
 public:
     /// Whether to slice only where that is expected to cost less than the exact products it replaces
@@ -33,7 +34,7 @@ public:
     enum class Choice { when_cheaper, always };
 
     /// A (m x k) and B (k x n), row-major; they outlive this.
-    SlicedExactGemm(std::span<const TruthNumber> a, std::span<const B> b, std::size_t m, std::size_t k, std::size_t n,
+    SlicedExactGemm(std::span<const A> a, std::span<const B> b, std::size_t m, std::size_t k, std::size_t n,
                     Choice choice = Choice::when_cheaper);
 
     /// Whether it slices: compute_columns takes no entry otherwise.

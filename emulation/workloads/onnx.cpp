@@ -289,9 +289,9 @@ public:
         double constants = 0, inputs = 0;
         for (const auto& [name, t] : run.graph.initializers) constants += static_cast<double>(t.size());
         for (const Tensor<double>& t : run.inputs) inputs += static_cast<double>(t.size());
-        // The initializers stay doubles; each node converts those it reads (graph_evaluation.cpp).
-        core::require_memory(fmt::format("the onnx ground truth's initializers and its inputs at {} bits", precision),
-                             8 * constants + inputs * core::mpfr_number_bytes(precision));
+        // The initializers and the inputs (the truth's copy) stay doubles; each node converts those it
+        // reads (graph_evaluation.cpp).
+        core::require_memory("the onnx ground truth's initializers and its inputs", 8 * (constants + inputs));
         core::require_memory(fmt::format("the onnx ground truth's node outputs in flight at {} bits", precision),
                              run.node_values * core::mpfr_number_bytes(precision));
         check_output_folder(p);
@@ -392,10 +392,6 @@ public:
         const std::shared_ptr<const ModelRun> loaded = load_shared(p, tensors_.get());
         const ModelRun& run = *loaded;
         const onnx::TruthNumerics numerics(precision);
-        std::vector<Tensor<TruthNumber>> inputs;
-        for (const Tensor<double>& t : run.inputs)
-            inputs.push_back(onnx::convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); }));
-
         NodeRegions<TruthNumber> regions(
             run.graph,
             [&](const onnx::Node& node, std::span<const TruthNumber> values) {
@@ -414,8 +410,9 @@ public:
             regions.node_ran(id, outputs);
         };
         const onnx::DecisionObserver decide = [&](std::size_t id, std::int64_t d) { regions.decided(id, d); };
-        const onnx::Values<TruthNumber> results = onnx::evaluate_graph(
-            run.graph, run.graph.initializers, std::move(inputs), numerics_for, observe, &control, decide);
+        // The inputs in the model's doubles, converted node by node as the initializers are.
+        const onnx::Values<TruthNumber> results = onnx::evaluate_graph_from_doubles(
+            run.graph, run.graph.initializers, run.inputs, numerics_for, observe, &control, decide);
         for (std::size_t o = 0; o < run.graph.outputs.size(); ++o) {
             const Tensor<TruthNumber>& t = results.at(run.graph.outputs[o].name);
             TruthRegion& region = truth.add_region("output", static_cast<int>(o), run.graph.outputs[o].name);

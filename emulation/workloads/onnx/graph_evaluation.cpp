@@ -48,13 +48,37 @@ void check_inputs(const Graph& graph, std::vector<Tensor<Number>>& inputs) {
     }
 }
 
-template <class Numerics>
-Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<double>& constants,
-                                                 std::vector<Tensor<typename Numerics::Number>> inputs,
-                                                 const std::function<Numerics(std::size_t)>& numerics_for,
-                                                 const NodeObserver<typename Numerics::Number>& observer,
-                                                 RunControl* control, const DecisionObserver& decisions,
-                                                 std::uint64_t memo_model) {
+namespace {
+
+/// The values `inputs` bind to the graph's inputs (`bound`), counted against `allowance`: tensors in the
+/// evaluation's numbers as they are; the truth's doubles left in doubles where they are tensors
+/// (`in_doubles`, which the evaluator converts for each node that reads them), converted here otherwise.
+template <class Number, class Input>
+void bind_inputs(const Graph& graph, std::vector<Tensor<Input>>& inputs, const std::function<Number(double)>& convert,
+                 TensorAllowance& allowance, Values<Number>& bound, Values<double>& in_doubles) {
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const std::string& name = graph.inputs[i].name;
+        if constexpr (std::is_same_v<Input, Number>) {
+            allowance.hold("the graph's inputs", value_bytes(allowance, inputs[i]));
+            bound[name] = std::move(inputs[i]);
+        } else if (inputs[i].kind == ValueKind::Tensor) {
+            allowance.hold("the graph's inputs", static_cast<double>(sizeof(double) * inputs[i].size()));
+            in_doubles[name] = std::move(inputs[i]);
+        } else {
+            Tensor<Number> converted = convert_numbers<Number>(inputs[i], convert);
+            allowance.hold("the graph's inputs", value_bytes(allowance, converted));
+            bound[name] = std::move(converted);
+        }
+    }
+}
+
+template <class Numerics, class Input>
+Values<typename Numerics::Number> evaluate(const Graph& graph, const Values<double>& constants,
+                                           std::vector<Tensor<Input>> inputs,
+                                           const std::function<Numerics(std::size_t)>& numerics_for,
+                                           const NodeObserver<typename Numerics::Number>& observer,
+                                           RunControl* control, const DecisionObserver& decisions,
+                                           std::uint64_t memo_model) {
     using Number = typename Numerics::Number;
     check_inputs(graph, inputs);
     // The tensors held, from the constants and inputs on: every node's outputs are counted as they
@@ -62,11 +86,13 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
     TensorAllowance allowance(graph.nodes.empty() ? 8.0 : number_bytes(numerics_for(0)), 0);
     for (const auto& [name, t] : constants)
         allowance.hold("the graph's constants", static_cast<double>(sizeof(double) * t.size()));
-    for (const Tensor<Number>& t : inputs) allowance.hold("the graph's inputs", value_bytes(allowance, t));
 
     typename GraphEvaluator<Numerics>::Scope scope;
     scope.graph_constants = &constants;
-    for (std::size_t i = 0; i < inputs.size(); ++i) scope.values[graph.inputs[i].name] = std::move(inputs[i]);
+    Values<double> inputs_in_doubles;
+    bind_inputs<Number>(graph, inputs, [&](double v) { return numerics_for(0).from_double(v); }, allowance,
+                        scope.values, inputs_in_doubles);
+    if (!inputs_in_doubles.empty()) scope.graph_inputs = &inputs_in_doubles;
     GraphEvaluator<Numerics> evaluation(numerics_for, observer, decisions, allowance, graph.opset,
                                         memo_model != 0 ? &graph : nullptr, memo_model);
     evaluation.run_nodes(graph, scope, control, control);
@@ -78,6 +104,26 @@ Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Value
         results[output.name] = *t;
     }
     return results;
+}
+
+}  // namespace
+
+template <class Numerics>
+Values<typename Numerics::Number> evaluate_graph(const Graph& graph, const Values<double>& constants,
+                                                 std::vector<Tensor<typename Numerics::Number>> inputs,
+                                                 const std::function<Numerics(std::size_t)>& numerics_for,
+                                                 const NodeObserver<typename Numerics::Number>& observer,
+                                                 RunControl* control, const DecisionObserver& decisions,
+                                                 std::uint64_t memo_model) {
+    return evaluate(graph, constants, std::move(inputs), numerics_for, observer, control, decisions, memo_model);
+}
+
+Values<TruthNumber> evaluate_graph_from_doubles(const Graph& graph, const Values<double>& constants,
+                                                std::vector<Tensor<double>> inputs,
+                                                const std::function<TruthNumerics(std::size_t)>& numerics_for,
+                                                const NodeObserver<TruthNumber>& observer, RunControl* control,
+                                                const DecisionObserver& decisions) {
+    return evaluate(graph, constants, std::move(inputs), numerics_for, observer, control, decisions, 0);
 }
 
 void add_control_flow_operators(OperatorTable& table) {

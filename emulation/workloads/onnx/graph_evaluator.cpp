@@ -33,9 +33,9 @@ auto GraphEvaluator<Numerics>::locate(const Scope& scope, const std::string& nam
         if (const auto it = s->values.find(name); it != s->values.end()) return {&it->second, nullptr};
         if (s->constants)
             if (const auto it = s->constants->find(name); it != s->constants->end()) return {&it->second, nullptr};
-        if (s->graph_constants)
-            if (const auto it = s->graph_constants->find(name); it != s->graph_constants->end())
-                return {nullptr, &it->second};
+        for (const Values<double>* doubles : {s->graph_inputs, s->graph_constants})
+            if (doubles)
+                if (const auto it = doubles->find(name); it != doubles->end()) return {nullptr, &it->second};
     }
     return {};
 }
@@ -48,7 +48,7 @@ const Tensor<typename Numerics::Number>* GraphEvaluator<Numerics>::converted(con
         return &constant;
     } else {
         const double bytes = allowance_.bytes(constant.size(), constant.floating());
-        allowance_.hold(fmt::format("the constant '{}' in the evaluation's numbers", name), bytes);
+        allowance_.hold(fmt::format("'{}' in the evaluation's numbers", name), bytes);
         // An initializer is a tensor: its numbers converted over the truth's threads (a 6625-class
         // head's 1.7 million weights).
         Tensor<Number> c;
@@ -66,7 +66,7 @@ template <class Numerics>
 const Tensor<typename Numerics::Number>* GraphEvaluator<Numerics>::find(const Scope& scope, const std::string& name,
                                                                         const Numerics& numerics) {
     const Located at = locate(scope, name);
-    return at.graph_constant ? converted(name, *at.graph_constant, numerics) : at.value;
+    return at.in_doubles ? converted(name, *at.in_doubles, numerics) : at.value;
 }
 
 template <class Numerics>
@@ -95,21 +95,21 @@ void GraphEvaluator<Numerics>::run_nodes(const Graph& graph, Scope& scope, RunCo
                 continue;
             }
             const Located at = locate(scope, name);
-            if (!at.value && !at.graph_constant)
+            if (!at.value && !at.in_doubles)
                 throw Error(fmt::format("{} reads '{}', which no earlier node makes", node.describe(), name));
             bool as_doubles = false;
             if constexpr (std::is_same_v<Numerics, TruthNumerics>)
-                as_doubles = at.graph_constant && reads_weights_as_doubles(node, i, opset_);
+                as_doubles = at.in_doubles && reads_as_doubles(node, i, opset_);
             if (as_doubles) {
                 // Only the type and shape in the truth's numbers, held like a converted constant.
                 call.as_doubles.resize(i + 1);
-                call.as_doubles[i] = at.graph_constant;
+                call.as_doubles[i] = at.in_doubles;
                 Tensor<Number>& header = converted_.emplace_back().first;
-                header.type = at.graph_constant->type;
-                header.shape = at.graph_constant->shape;
+                header.type = at.in_doubles->type;
+                header.shape = at.in_doubles->shape;
                 call.inputs.push_back(&header);
             } else {
-                call.inputs.push_back(at.graph_constant ? converted(name, *at.graph_constant, numerics) : at.value);
+                call.inputs.push_back(at.in_doubles ? converted(name, *at.in_doubles, numerics) : at.value);
             }
         }
         // An emulated run in an OutputReuseScope takes a node's outputs from an earlier run that

@@ -42,6 +42,10 @@ public:
         /// The model graph's initializers, as doubles: the truth converts one for the node that
         /// reads it and drops the copy after the node, rather than holding every weight in MPFR.
         const Values<double>* graph_constants = nullptr;
+        /// The model graph's inputs as doubles, where the truth takes them so (evaluate_graph_from_doubles):
+        /// read as the constants are. They come before constants of the same name (an input given
+        /// overrides its initializer).
+        const Values<double>* graph_inputs = nullptr;
         const Scope* outer = nullptr;
     };
 
@@ -100,14 +104,14 @@ private:
     std::list<std::pair<Tensor<Number>, double>> converted_;
 
     /// What `scope` sees by `name`: a value (or a subgraph's constant) in the evaluation's numbers, or
-    /// else the model graph's initializer in doubles; neither where no scope has it.
+    /// else the model graph's input or initializer in doubles; neither where no scope has it.
     struct Located {
         const Tensor<Number>* value = nullptr;
-        const Tensor<double>* graph_constant = nullptr;
+        const Tensor<double>* in_doubles = nullptr;
     };
     Located locate(const Scope& scope, const std::string& name) const;
-    /// The model graph's initializer `name` in the evaluation's numbers, held until the node that
-    /// reads it has run (an emulated run reads the doubles as they are).
+    /// The model graph's initializer or input `name` in the evaluation's numbers, held until the node
+    /// that reads it has run (an emulated run reads the doubles as they are).
     const Tensor<Number>* converted(const std::string& name, const Tensor<double>& constant, const Numerics& numerics);
 
     /// A subgraph's initializers, as Constant nodes of the node that holds it make theirs.

@@ -54,10 +54,6 @@ Tensor<double> to_double_tensor(const Tensor<TruthNumber>& t, const TruthNumeric
     return convert_numbers<double>(t, [&](const TruthNumber& v) { return numerics.to_double(v); });
 }
 
-Tensor<TruthNumber> to_truth_tensor(const Tensor<double>& t, const TruthNumerics& numerics) {
-    return convert_numbers<TruthNumber>(t, [&](double v) { return numerics.from_double(v); });
-}
-
 /// `t` read as the graph declares it: ONNX's node tests store bfloat16 data as uint16 bit patterns
 /// (NumPy has no bfloat16), which become the bfloat16 values they encode.
 void as_declared(Tensor<double>& t, ElementType declared) {
@@ -194,14 +190,12 @@ NodeTestResult run_node_test(const std::filesystem::path& case_folder, int preci
                                     graph.outputs[o].name));
             }
 
-            std::vector<Tensor<TruthNumber>> truth_inputs;
-            for (const Tensor<double>& t : inputs) truth_inputs.push_back(to_truth_tensor(t, truth));
-
             const Values<double> emulated = evaluate_graph<EmulatedNumerics>(
                 graph, graph.initializers, inputs, [&](std::size_t i) { return EmulatedNumerics(formats.node(i), i); },
                 {}, nullptr);
-            const Values<TruthNumber> exact = evaluate_graph<TruthNumerics>(
-                graph, graph.initializers, std::move(truth_inputs), [&](std::size_t) { return truth; }, {}, nullptr);
+            // The truth as the onnx workload runs it: the inputs in doubles, converted node by node.
+            const Values<TruthNumber> exact = evaluate_graph_from_doubles(
+                graph, graph.initializers, inputs, [&](std::size_t) { return truth; }, {}, nullptr);
             std::vector<Tensor<double>> fp32_outputs, truth_outputs;
             for (const ValueInfo& output : graph.outputs) {
                 fp32_outputs.push_back(emulated.at(output.name));

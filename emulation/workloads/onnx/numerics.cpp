@@ -288,6 +288,18 @@ std::vector<TruthNumerics::Number> TruthNumerics::matmul(std::span<const Number>
     return exact_gemm_by_doubles(a, b, m, k, n, precision_);
 }
 
+std::vector<TruthNumerics::Number> TruthNumerics::matmul(std::span<const double> a, std::span<const double> b,
+                                                         std::size_t m, std::size_t k, std::size_t n) const {
+    return exact_gemm_by_doubles(a, b, m, k, n, precision_);
+}
+
+std::vector<TruthNumerics::Number> TruthNumerics::matmul(std::span<const double> a, std::span<const Number> b,
+                                                         std::size_t m, std::size_t k, std::size_t n) const {
+    // A model's doubles by values the graph computed (rare: a constant left of a product): A's doubles
+    // as 53-bit numbers, which hold them exactly, so the same exact product.
+    return exact_gemm(to_truth(a, 53), b, m, k, n, precision_);
+}
+
 TruthNumerics::Number TruthNumerics::cast(const Number& x, ElementType to, bool saturate) const {
     if (float4_of_nan(to, is_nan(x))) return from_double(float4_max);
     const core::FormatSpec* format = cast_format(to, saturate);

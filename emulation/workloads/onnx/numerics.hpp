@@ -156,8 +156,13 @@ public:
     Number sum(std::span<const Number> terms) const;
     std::vector<Number> matmul(std::span<const Number> a, std::span<const Number> b, std::size_t m, std::size_t k,
                                std::size_t n) const;
-    /// The same product with B's doubles read as the 53-bit numbers from_double makes of them.
+    /// The same product with A's or B's doubles (the model's, OperatorCall::as_doubles) read as the
+    /// 53-bit numbers from_double makes of them.
     std::vector<Number> matmul(std::span<const Number> a, std::span<const double> b, std::size_t m, std::size_t k,
+                               std::size_t n) const;
+    std::vector<Number> matmul(std::span<const double> a, std::span<const double> b, std::size_t m, std::size_t k,
+                               std::size_t n) const;
+    std::vector<Number> matmul(std::span<const double> a, std::span<const Number> b, std::size_t m, std::size_t k,
                                std::size_t n) const;
     void to_output(std::span<Number> values) const { (void)values; }
     /// As EmulatedNumerics::cast, of the exact value.

@@ -31,7 +31,7 @@ struct OperatorCall {
     std::vector<const Tensor<Number>*> inputs;
     const Numerics& numerics;
     /// Per input: the model's doubles where the evaluator left an initializer unconverted for the
-    /// operator (reads_weights_as_doubles: the truth's MatMul and Gemm weights), inputs[i] then holding
+    /// operator (reads_as_doubles: the truth's MatMul and Gemm operands), inputs[i] then holding
     /// its type and shape but no numbers; null (or past the end) elsewhere.
     std::vector<const Tensor<double>*> as_doubles = {};
 

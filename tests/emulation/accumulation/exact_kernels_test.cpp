@@ -507,3 +507,44 @@ TEST_CASE("exact_gemm takes a tall A a block of rows at a time: every entry MPFR
     CHECK(compared == m * n);
     CHECK(mpfr_zero_p(by_doubles[1900 * n].backend().data()));
 }
+
+TEST_CASE("exact_gemm_by_doubles with A in doubles too: every entry MPFR's sum of exact products") {
+    // A graph's input by its weights: in half the trials float32 values as a network has them (pixels
+    // in [0, 1] with zeros among them, weights about 0.1: the sliced path), in the others doubles of
+    // every kind (subnormals, max, infinities, NaNs: the exact products); columns that cancel exactly;
+    // a tall A (1800 x 300: two blocks of rows); on one thread and on two.
+    std::mt19937_64 random(59);
+    std::uniform_real_distribution<float> pixel(0, 1);
+    std::normal_distribution<float> weight(0, 0.1f);
+    std::size_t compared = 0;
+    for (int trial = 0; trial < 41; ++trial) {
+        const bool tall = trial == 40, plain = trial % 4 < 2 || tall;
+        const int precision = std::vector<int>{80, 256, 600}[trial % 3];
+        const std::size_t m = tall ? 1800 : 1 + trial % 5, k = tall ? 300 : 1 + trial % 23, n = 3;
+        std::vector<double> a, b;
+        for (std::size_t i = 0; i < m * k; ++i)
+            a.push_back(plain ? (random() % 3 == 0 ? 0.0 : pixel(random)) : adversarial_double(random, trial % 2 == 0 ? 8 : 300));
+        for (std::size_t i = 0; i < k * n; ++i)
+            b.push_back(plain ? weight(random) : adversarial_double(random, trial % 3 == 0 ? 5 : 60));
+        if (trial % 2 == 1 && k >= 2)  // column 1's second half cancels its first in the last row
+            for (std::size_t l = 0; l < k / 2; ++l) {
+                a[(m - 1) * k + k / 2 + l] = a[(m - 1) * k + l];
+                b[(k / 2 + l) * n + 1] = -b[l * n + 1];
+            }
+        if (trial % 10 == 3) a[k - 1] = std::numeric_limits<double>::infinity();
+        if (trial % 10 == 7) b[2] = std::numeric_limits<double>::quiet_NaN();
+        const std::vector<TruthNumber> a_numbers = to_truth(a, 53);
+        const std::vector<TruthNumber> serial = exact_gemm_by_doubles(std::span<const double>(a), b, m, k, n, precision);
+        const TruthThreadsScope scope(2);
+        const std::vector<TruthNumber> parallel = exact_gemm_by_doubles(std::span<const double>(a), b, m, k, n, precision);
+        REQUIRE(serial.size() == m * n);
+        for (std::size_t e = 0; e < m * n; ++e) {
+            INFO("trial " << trial << " entry " << e / n << "," << e % n);
+            const TruthNumber expected = reference_dot(row_of(a_numbers, e / n, k), column_of(b, e % n, k, n), precision);
+            REQUIRE(same_number(serial[e], expected));
+            REQUIRE(same_number(parallel[e], expected));
+            ++compared;
+        }
+    }
+    CHECK(compared == 3 * (1800 + 8 * (1 + 2 + 3 + 4 + 5)));
+}

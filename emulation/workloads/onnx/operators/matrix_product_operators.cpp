@@ -17,10 +17,10 @@ namespace floatscope::emu::onnx {
 
 namespace {
 
-/// f(B) with B input `index`'s values as a span: the model's doubles where the evaluator left them
-/// (reads_weights_as_doubles), else the tensor's numbers.
+/// f(values) with input `index`'s values as a span: the model's doubles where the evaluator left them
+/// (reads_as_doubles), else the tensor's numbers.
 template <class Numerics, class F>
-auto with_weights(const OperatorCall<Numerics>& call, std::size_t index, const F& f) {
+auto with_values(const OperatorCall<Numerics>& call, std::size_t index, const F& f) {
     if constexpr (std::is_same_v<Numerics, TruthNumerics>)
         if (const Tensor<double>* weights = call.input_as_doubles(index))
             return f(std::span<const double>(weights->numbers));
@@ -57,17 +57,18 @@ Outputs<Numerics> matmul(const OperatorCall<Numerics>& call) {
     const std::vector<std::size_t> from_a = broadcast_indices(batch_a, batch);
     const std::vector<std::size_t> from_b = broadcast_indices(batch_b, batch);
 
-    const std::span<const Number> all_a(a.numbers);
-    std::vector<Number> values = with_weights(call, 1, [&](auto all_b) {
-        std::vector<Number> c;
-        c.reserve(from_a.size() * m * n);
-        for (std::size_t i = 0; i < from_a.size(); ++i) {
-            std::vector<Number> product = matrix_product(call.numerics, all_a.subspan(from_a[i] * m * k, m * k),
-                                                         all_b.subspan(from_b[i] * k * n, k * n), m, k, n);
-            // Moved, not copied: a copy of a truth number is an allocation (a 6625-class head's 165,000).
-            c.insert(c.end(), std::make_move_iterator(product.begin()), std::make_move_iterator(product.end()));
-        }
-        return c;
+    std::vector<Number> values = with_values(call, 0, [&](auto all_a) {
+        return with_values(call, 1, [&](auto all_b) {
+            std::vector<Number> c;
+            c.reserve(from_a.size() * m * n);
+            for (std::size_t i = 0; i < from_a.size(); ++i) {
+                std::vector<Number> product = matrix_product(call.numerics, all_a.subspan(from_a[i] * m * k, m * k),
+                                                             all_b.subspan(from_b[i] * k * n, k * n), m, k, n);
+                // Moved, not copied: a copy of a truth number is an allocation (a 6625-class head's 165,000).
+                c.insert(c.end(), std::make_move_iterator(product.begin()), std::make_move_iterator(product.end()));
+            }
+            return c;
+        });
     });
     return moved_outputs(number_tensor<Number>(a.type, std::move(shape), std::move(values)));
 }
@@ -94,15 +95,20 @@ Outputs<Numerics> gemm(const OperatorCall<Numerics>& call) {
         throw Error(fmt::format("{}: A' ({} x {}) and B' ({} x {}) do not multiply (transA {}, transB {})",
                                 node.describe(), m, k, kb, n, trans_a, trans_b));
     require_output(node, {static_cast<std::int64_t>(m), static_cast<std::int64_t>(n)}, true);
-    // A as it is, or its transpose: never a copy of A (a truth number's copy is an allocation).
-    std::vector<Number> transposed_a;
-    if (trans_a) transposed_a = transposed<Number>(a.numbers, k, m);
-    const std::span<const Number> at(trans_a ? transposed_a : a.numbers);
-    std::vector<Number> y = with_weights(call, 1, [&](auto values) {
-        using B = typename decltype(values)::element_type;
-        if (!trans_b) return matrix_product(numerics, at, values, m, k, n);
-        const std::vector<std::remove_const_t<B>> bt = transposed(values, n, k);
-        return matrix_product(numerics, at, std::span<B>(bt), m, k, n);
+    // A and B as they are, or their transposes: never a copy (a truth number's copy is an allocation).
+    const auto as_given = [](const auto& values, bool transpose, std::size_t rows, std::size_t columns,
+                             auto& transposed_values) {
+        using Value = typename std::decay_t<decltype(values)>::element_type;
+        if (transpose) transposed_values = transposed(values, rows, columns);
+        return transpose ? std::span<Value>(transposed_values) : values;
+    };
+    std::vector<Number> y = with_values(call, 0, [&](auto a_values) {
+        std::vector<std::remove_const_t<typename decltype(a_values)::element_type>> transposed_a;
+        const auto at = as_given(a_values, trans_a, k, m, transposed_a);
+        return with_values(call, 1, [&](auto b_values) {
+            std::vector<std::remove_const_t<typename decltype(b_values)::element_type>> transposed_b;
+            return matrix_product(numerics, at, as_given(b_values, trans_b, n, k, transposed_b), m, k, n);
+        });
     });
 
     // A GPU epilogue does not round a product by exactly 1, nor add a bias it does not have
@@ -136,8 +142,8 @@ Outputs<Numerics> gemm(const OperatorCall<Numerics>& call) {
 
 }  // namespace
 
-bool reads_weights_as_doubles(const Node& node, std::size_t input, int opset) {
-    return input == 1 && node.domain.empty() && (node.op_type == "MatMul" || node.op_type == "Gemm") &&
+bool reads_as_doubles(const Node& node, std::size_t input, int opset) {
+    return input <= 1 && node.domain.empty() && (node.op_type == "MatMul" || node.op_type == "Gemm") &&
            definition_in(node.op_type, opset).changes.empty();
 }
 

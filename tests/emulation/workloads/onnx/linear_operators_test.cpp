@@ -438,12 +438,15 @@ TEST_CASE("The truth's depthwise and grouped Conv on 1, 2 and 3 threads: each su
     }
 }
 
-TEST_CASE("The truth's MatMul and Gemm by initializers read as doubles: each entry exact, rounded once") {
-    // The evaluator leaves MatMul's and Gemm's B in the model's doubles where it is an initializer:
-    // a batched B broadcast against A, a 1-D B, and Gemm's transposed B with alpha, beta and C.
+TEST_CASE("The truth's MatMul and Gemm read initializers and graph inputs as doubles: each entry exact, rounded once") {
+    // The evaluator leaves MatMul's and Gemm's operands in the model's doubles where they are
+    // initializers, and (evaluate_graph_from_doubles) graph inputs: a batched B broadcast against A, a
+    // 1-D B, Gemm's transposed B with alpha, beta and C, an input by a value the graph computed, and
+    // Gemm's transposed A. Y is read as doubles by Gemm and converted for Relu.
     Graph graph;
     graph.opset = 17;
-    for (const auto& [name, shape] : {std::pair{"X", Shape{2, 1, 3, 4}}, std::pair{"A", Shape{3, 4}}}) {
+    for (const auto& [name, shape] :
+         {std::pair{"X", Shape{2, 1, 3, 4}}, std::pair{"A", Shape{3, 4}}, std::pair{"Y", Shape{4, 3}}}) {
         ValueInfo input;
         input.name = name;
         input.shape = shape;
@@ -462,8 +465,14 @@ TEST_CASE("The truth's MatMul and Gemm by initializers read as doubles: each ent
     gemm.attributes["alpha"].f = 0.75;
     gemm.attributes["beta"].f = -2;
     graph.nodes.push_back(gemm);
+    graph.nodes.push_back({"relu", "Relu", "", {"Y"}, {"S"}, {}});
+    graph.nodes.push_back({"by_values", "MatMul", "", {"A", "S"}, {"U"}, {}});
+    Node transposed{"transposed", "Gemm", "", {"Y", "G"}, {"T"}, {}};
+    transposed.attributes["transA"].kind = transposed.attributes["transB"].kind = Attribute::Kind::Int;
+    transposed.attributes["transA"].i = transposed.attributes["transB"].i = 1;
+    graph.nodes.push_back(transposed);
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) graph.nodes[i].id = i;
-    for (const char* name : {"P", "Q", "R"}) {
+    for (const char* name : {"P", "Q", "R", "U", "T"}) {
         ValueInfo output;
         output.name = name;
         graph.outputs.push_back(output);
@@ -477,7 +486,7 @@ TEST_CASE("The truth's MatMul and Gemm by initializers read as doubles: each ent
         for (double& v : values) v = std::ldexp(significand(random), exponent(random));
         return values;
     };
-    const std::vector<double> xv = spread(24, 25), av = spread(12, 26);
+    const std::vector<double> xv = spread(24, 25), av = spread(12, 26), yv = spread(12, 27);
 
     // Each entry's exact sum of products (1024 bits), rounded once to the truth's 256 bits; Gemm's
     // alpha and beta C then each rounded to 256 bits, as the operator's definition does.
@@ -520,25 +529,47 @@ TEST_CASE("The truth's MatMul and Gemm by initializers read as doubles: each ent
             mpfr_add(y.backend().data(), y.backend().data(), beta_c.backend().data(), MPFR_RNDN);
             r.push_back(y);
         }
+    std::vector<TruthNumber> u, t;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            std::vector<std::pair<double, double>> products;
+            for (int l = 0; l < 4; ++l) products.push_back({av[i * 4 + l], std::max(0.0, yv[l * 3 + j])});
+            u.push_back(entry(products));
+        }
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 6; ++j) {
+            std::vector<std::pair<double, double>> products;
+            for (int l = 0; l < 4; ++l) products.push_back({yv[l * 3 + i], g.numbers[j * 4 + l]});
+            t.push_back(entry(products));
+        }
 
     const TruthPrecisionScope precision(256);
     const TruthNumerics truth(256);
     for (int threads : {1, 2}) {
         const TruthThreadsScope scope(threads);
-        std::vector<Tensor<TruthNumber>> inputs;
-        for (const auto& [shape, values] : {std::pair{Shape{2, 1, 3, 4}, xv}, std::pair{Shape{3, 4}, av}})
-            inputs.push_back(convert_numbers<TruthNumber>(floats(shape, values),
-                                                          [&](double x) { return truth.from_double(x); }));
-        const Values<TruthNumber> out = evaluate_graph<TruthNumerics>(
-            graph, graph.initializers, std::move(inputs), [&](std::size_t) { return truth; }, {}, nullptr);
-        for (const auto& [name, expected, shape] : {std::tuple{"P", &p, Shape{2, 3, 3, 6}},
-                                                    std::tuple{"Q", &q, Shape{2, 1, 3}}, std::tuple{"R", &r, Shape{3, 6}}}) {
-            const Tensor<TruthNumber>& made = out.at(name);
-            REQUIRE(made.shape == shape);
-            REQUIRE(made.numbers.size() == expected->size());
-            for (std::size_t i = 0; i < made.numbers.size(); ++i) {
-                INFO("threads " << threads << ", " << name << "[" << i << "]");
-                CHECK(mpfr_equal_p(made.numbers[i].backend().data(), (*expected)[i].backend().data()) != 0);
+        std::vector<Tensor<double>> inputs;
+        for (const auto& [shape, values] :
+             {std::pair{Shape{2, 1, 3, 4}, xv}, std::pair{Shape{3, 4}, av}, std::pair{Shape{4, 3}, yv}})
+            inputs.push_back(floats(shape, values));
+        // The inputs converted to MPFR first, and left in doubles: the same numbers.
+        std::vector<Tensor<TruthNumber>> converted;
+        for (const Tensor<double>& input : inputs)
+            converted.push_back(convert_numbers<TruthNumber>(input, [&](double x) { return truth.from_double(x); }));
+        const auto numerics_for = [&](std::size_t) { return truth; };
+        for (const bool in_doubles : {false, true}) {
+            const Values<TruthNumber> out =
+                in_doubles ? evaluate_graph_from_doubles(graph, graph.initializers, inputs, numerics_for, {}, nullptr)
+                           : evaluate_graph<TruthNumerics>(graph, graph.initializers, converted, numerics_for, {}, nullptr);
+            for (const auto& [name, expected, shape] :
+                 {std::tuple{"P", &p, Shape{2, 3, 3, 6}}, std::tuple{"Q", &q, Shape{2, 1, 3}},
+                  std::tuple{"R", &r, Shape{3, 6}}, std::tuple{"U", &u, Shape{3, 3}}, std::tuple{"T", &t, Shape{3, 6}}}) {
+                const Tensor<TruthNumber>& made = out.at(name);
+                REQUIRE(made.shape == shape);
+                REQUIRE(made.numbers.size() == expected->size());
+                for (std::size_t i = 0; i < made.numbers.size(); ++i) {
+                    INFO("threads " << threads << ", inputs in doubles " << in_doubles << ", " << name << "[" << i << "]");
+                    CHECK(mpfr_equal_p(made.numbers[i].backend().data(), (*expected)[i].backend().data()) != 0);
+                }
             }
         }
     }
