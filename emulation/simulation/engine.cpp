@@ -168,7 +168,7 @@ void measure_against(RunState& s, TruthRegion& truth) {
     const RunRequest& r = *s.request;
     const auto start = std::chrono::steady_clock::now();
     // Small regions are measured on this thread: starting threads would cost more than it saves.
-    constexpr std::size_t worth_threads = 1 << 16;
+    constexpr std::size_t worth_threads = 1 << 13;
     const bool share_policies = truth.numbers().size() * s.policy_runs.size() >= worth_threads &&
                                 s.policy_runs.size() >= static_cast<std::size_t>(truth_threads());
     const auto measure = [&] {

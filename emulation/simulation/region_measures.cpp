@@ -457,7 +457,7 @@ struct RegionPart {
 
 /// Values a region needs before its parts are measured on several threads: fewer, and waking them costs
 /// more than it saves.
-constexpr std::size_t values_worth_threads = 1 << 14;
+constexpr std::size_t values_worth_threads = 1 << 12;
 
 }  // namespace
 
