@@ -162,7 +162,8 @@ void exact_entry(std::span<const A> row, std::size_t i, std::size_t j, const Gem
     // Otherwise (specials, zero sums, magnitudes too far apart) MPFR's correctly rounded sum,
     // which also gives a zero sum its IEEE sign (-0 when every product is -0).
     for (std::size_t l = 0; l < k; ++l)
-        multiply(scratch.pointers[l], GemmOperands<A, B>::number(row[l], scratch.as_number), operands.b[l * operands.n + j]);
+        multiply(scratch.pointers[l], GemmOperands<A, B>::number(row[l], scratch.as_number),
+                 operands.b[l * operands.n + j]);
     mpfr_sum(entry, scratch.pointers.data(), k, MPFR_RNDN);
 }
 
@@ -183,7 +184,7 @@ void gemm_rows(std::span<const A> a, std::span<const B> b, std::size_t rows, std
     if (sliced.slices()) {
         truth_parallel_rows(n, [&] {
             return [&, scratch = std::make_unique<typename SlicedExactGemm<B, A>::Scratch>()](std::size_t begin,
-                                                                                          std::size_t end) {
+                                                                                              std::size_t end) {
                 sliced.compute_columns(begin, end, c, precision, taken, *scratch);
             };
         });
@@ -205,8 +206,8 @@ void gemm_rows(std::span<const A> a, std::span<const B> b, std::size_t rows, std
 }
 
 template <class A, class B>
-std::vector<TruthNumber> gemm(std::span<const A> a, std::span<const B> b, std::size_t m, std::size_t k,
-                              std::size_t n, int precision) {
+std::vector<TruthNumber> gemm(std::span<const A> a, std::span<const B> b, std::size_t m, std::size_t k, std::size_t n,
+                              int precision) {
     if (a.size() != m * k || b.size() != k * n) throw Error("exact_gemm: the matrices do not have the sizes given");
     mpfr_prec_t widest_a = MPFR_PREC_MIN, widest_b = MPFR_PREC_MIN;
     for (const A& v : a) widest_a = std::max(widest_a, precision_of(v));

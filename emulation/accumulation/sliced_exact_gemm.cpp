@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -146,8 +146,8 @@ std::size_t slices_for(long width, int beta) { return static_cast<std::size_t>((
 }  // namespace
 
 template <class B, class A>
-SlicedExactGemm<B, A>::SlicedExactGemm(std::span<const A> a, std::span<const B> b, std::size_t m,
-                                    std::size_t k, std::size_t n, Choice choice)
+SlicedExactGemm<B, A>::SlicedExactGemm(std::span<const A> a, std::span<const B> b, std::size_t m, std::size_t k,
+                                       std::size_t n, Choice choice)
     : b_(b), m_(m), k_(k), n_(n), row_cuts_(m), column_cuts_(n) {
     if (m == 0 || n == 0 || k == 0) return;
     std::vector<Factor> a_factors(m * k);
@@ -241,7 +241,7 @@ bool SlicedExactGemm<B, A>::plan(long width_a, long width_b, Choice choice) {
 
 template <class B, class A>
 void SlicedExactGemm<B, A>::pack_b(std::size_t first, std::size_t width, std::size_t from, std::size_t length,
-                                std::size_t panels, std::vector<double>& out) const {
+                                   std::size_t panels, std::vector<double>& out) const {
     out.assign(slices_b_ * panels * chunk_ * panel_width, 0.0);  // zeros where a column is not taken
     mp_limb_t limb = 0;
     for (std::size_t l = 0; l < length; ++l)
@@ -258,7 +258,7 @@ void SlicedExactGemm<B, A>::pack_b(std::size_t first, std::size_t width, std::si
 
 template <class B, class A>
 bool SlicedExactGemm<B, A>::round_entry(const SignedColumn* sums, long lowest, std::vector<mp_limb_t>& limbs,
-                                  TruthNumber& out, int precision) const {
+                                        TruthNumber& out, int precision) const {
     // The columns carried into limbs of a two's complement integer; the last carry is its sign.
     limbs.resize(sum_columns_);
     SignedColumn carry = 0;
@@ -283,7 +283,7 @@ bool SlicedExactGemm<B, A>::round_entry(const SignedColumn* sums, long lowest, s
 
 template <class B, class A>
 void SlicedExactGemm<B, A>::compute_columns(std::size_t begin, std::size_t end, std::span<TruthNumber> c, int precision,
-                                      std::span<char> taken, Scratch& scratch) const {
+                                            std::span<char> taken, Scratch& scratch) const {
     if (!slices_) return;
     const std::size_t chunks = a_slices_.size() / (rows_padded_ * chunk_);
     // Panels of columns at a time: B's slices (slices_b_ x chunk_ x panel_width doubles a panel) and their

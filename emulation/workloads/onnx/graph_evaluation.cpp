@@ -76,9 +76,8 @@ template <class Numerics, class Input>
 Values<typename Numerics::Number> evaluate(const Graph& graph, const Values<double>& constants,
                                            std::vector<Tensor<Input>> inputs,
                                            const std::function<Numerics(std::size_t)>& numerics_for,
-                                           const NodeObserver<typename Numerics::Number>& observer,
-                                           RunControl* control, const DecisionObserver& decisions,
-                                           std::uint64_t memo_model) {
+                                           const NodeObserver<typename Numerics::Number>& observer, RunControl* control,
+                                           const DecisionObserver& decisions, std::uint64_t memo_model) {
     using Number = typename Numerics::Number;
     check_inputs(graph, inputs);
     // The tensors held, from the constants and inputs on: every node's outputs are counted as they
@@ -90,8 +89,9 @@ Values<typename Numerics::Number> evaluate(const Graph& graph, const Values<doub
     typename GraphEvaluator<Numerics>::Scope scope;
     scope.graph_constants = &constants;
     Values<double> inputs_in_doubles;
-    bind_inputs<Number>(graph, inputs, [&](double v) { return numerics_for(0).from_double(v); }, allowance,
-                        scope.values, inputs_in_doubles);
+    bind_inputs<Number>(
+        graph, inputs, [&](double v) { return numerics_for(0).from_double(v); }, allowance, scope.values,
+        inputs_in_doubles);
     if (!inputs_in_doubles.empty()) scope.graph_inputs = &inputs_in_doubles;
     GraphEvaluator<Numerics> evaluation(numerics_for, observer, decisions, allowance, graph.opset,
                                         memo_model != 0 ? &graph : nullptr, memo_model);

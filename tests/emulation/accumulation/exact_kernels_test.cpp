@@ -495,7 +495,8 @@ TEST_CASE("exact_gemm takes a tall A a block of rows at a time: every entry MPFR
     std::size_t compared = 0;
     for (std::size_t i = 0; i < m; ++i)
         for (std::size_t j = 0; j < n; ++j) {
-            const std::vector<TruthNumber> x(a.begin() + static_cast<long>(i * k), a.begin() + static_cast<long>((i + 1) * k));
+            const std::vector<TruthNumber> x(a.begin() + static_cast<long>(i * k),
+                                             a.begin() + static_cast<long>((i + 1) * k));
             std::vector<TruthNumber> y;
             for (std::size_t l = 0; l < k; ++l) y.push_back(b_numbers[l * n + j]);
             const TruthNumber expected = reference_dot(x, y, precision);
@@ -523,7 +524,8 @@ TEST_CASE("exact_gemm_by_doubles with A in doubles too: every entry MPFR's sum o
         const std::size_t m = tall ? 1800 : 1 + trial % 5, k = tall ? 300 : 1 + trial % 23, n = 3;
         std::vector<double> a, b;
         for (std::size_t i = 0; i < m * k; ++i)
-            a.push_back(plain ? (random() % 3 == 0 ? 0.0 : pixel(random)) : adversarial_double(random, trial % 2 == 0 ? 8 : 300));
+            a.push_back(plain ? (random() % 3 == 0 ? 0.0 : pixel(random))
+                              : adversarial_double(random, trial % 2 == 0 ? 8 : 300));
         for (std::size_t i = 0; i < k * n; ++i)
             b.push_back(plain ? weight(random) : adversarial_double(random, trial % 3 == 0 ? 5 : 60));
         if (trial % 2 == 1 && k >= 2)  // column 1's second half cancels its first in the last row
@@ -534,13 +536,16 @@ TEST_CASE("exact_gemm_by_doubles with A in doubles too: every entry MPFR's sum o
         if (trial % 10 == 3) a[k - 1] = std::numeric_limits<double>::infinity();
         if (trial % 10 == 7) b[2] = std::numeric_limits<double>::quiet_NaN();
         const std::vector<TruthNumber> a_numbers = to_truth(a, 53);
-        const std::vector<TruthNumber> serial = exact_gemm_by_doubles(std::span<const double>(a), b, m, k, n, precision);
+        const std::vector<TruthNumber> serial =
+            exact_gemm_by_doubles(std::span<const double>(a), b, m, k, n, precision);
         const TruthThreadsScope scope(2);
-        const std::vector<TruthNumber> parallel = exact_gemm_by_doubles(std::span<const double>(a), b, m, k, n, precision);
+        const std::vector<TruthNumber> parallel =
+            exact_gemm_by_doubles(std::span<const double>(a), b, m, k, n, precision);
         REQUIRE(serial.size() == m * n);
         for (std::size_t e = 0; e < m * n; ++e) {
             INFO("trial " << trial << " entry " << e / n << "," << e % n);
-            const TruthNumber expected = reference_dot(row_of(a_numbers, e / n, k), column_of(b, e % n, k, n), precision);
+            const TruthNumber expected =
+                reference_dot(row_of(a_numbers, e / n, k), column_of(b, e % n, k, n), precision);
             REQUIRE(same_number(serial[e], expected));
             REQUIRE(same_number(parallel[e], expected));
             ++compared;

@@ -40,8 +40,8 @@ TEST_CASE("median equals the middle of the sorted values, whatever their spread,
             binades[i] = std::ldexp(1 + unit(random), -static_cast<int>(spread(random)) - 1000 * (i % 3 == 0));
             narrow[i] = 1 + unit(random) / 64;  // every value in one bucket of 16 bits
             few[i] = static_cast<double>(random() % 5) / 4;  // duplicates, zeros among them
-            with_specials[i] = i % 7 == 0 ? std::numeric_limits<double>::infinity()
-                               : i % 5 == 0 ? 0.0
+            with_specials[i] = i % 7 == 0    ? std::numeric_limits<double>::infinity()
+                               : i % 5 == 0  ? 0.0
                                : i % 11 == 0 ? std::numeric_limits<double>::denorm_min() * static_cast<double>(i)
                                              : unit(random);
         }

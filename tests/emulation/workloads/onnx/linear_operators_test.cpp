@@ -558,16 +558,19 @@ TEST_CASE("The truth's MatMul and Gemm read initializers and graph inputs as dou
         const auto numerics_for = [&](std::size_t) { return truth; };
         for (const bool in_doubles : {false, true}) {
             const Values<TruthNumber> out =
-                in_doubles ? evaluate_graph_from_doubles(graph, graph.initializers, inputs, numerics_for, {}, nullptr)
-                           : evaluate_graph<TruthNumerics>(graph, graph.initializers, converted, numerics_for, {}, nullptr);
+                in_doubles
+                    ? evaluate_graph_from_doubles(graph, graph.initializers, inputs, numerics_for, {}, nullptr)
+                    : evaluate_graph<TruthNumerics>(graph, graph.initializers, converted, numerics_for, {}, nullptr);
             for (const auto& [name, expected, shape] :
                  {std::tuple{"P", &p, Shape{2, 3, 3, 6}}, std::tuple{"Q", &q, Shape{2, 1, 3}},
-                  std::tuple{"R", &r, Shape{3, 6}}, std::tuple{"U", &u, Shape{3, 3}}, std::tuple{"T", &t, Shape{3, 6}}}) {
+                  std::tuple{"R", &r, Shape{3, 6}}, std::tuple{"U", &u, Shape{3, 3}},
+                  std::tuple{"T", &t, Shape{3, 6}}}) {
                 const Tensor<TruthNumber>& made = out.at(name);
                 REQUIRE(made.shape == shape);
                 REQUIRE(made.numbers.size() == expected->size());
                 for (std::size_t i = 0; i < made.numbers.size(); ++i) {
-                    INFO("threads " << threads << ", inputs in doubles " << in_doubles << ", " << name << "[" << i << "]");
+                    INFO("threads " << threads << ", inputs in doubles " << in_doubles << ", " << name << "[" << i
+                                    << "]");
                     CHECK(mpfr_equal_p(made.numbers[i].backend().data(), (*expected)[i].backend().data()) != 0);
                 }
             }
