@@ -22,8 +22,8 @@ namespace {
 template <class Numerics, class F>
 auto with_values(const OperatorCall<Numerics>& call, std::size_t index, const F& f) {
     if constexpr (std::is_same_v<Numerics, TruthNumerics>)
-        if (const Tensor<double>* weights = call.input_as_doubles(index))
-            return f(std::span<const double>(weights->numbers));
+        if (const Tensor<double>* in_doubles = call.input_as_doubles(index))
+            return f(std::span<const double>(in_doubles->numbers));
     return f(std::span<const typename Numerics::Number>(call.input(index).numbers));
 }
 
