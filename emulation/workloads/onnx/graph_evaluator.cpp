@@ -49,8 +49,8 @@ const Tensor<typename Numerics::Number>* GraphEvaluator<Numerics>::converted(con
     } else {
         const double bytes = allowance_.bytes(constant.size(), constant.floating());
         allowance_.hold(fmt::format("'{}' in the evaluation's numbers", name), bytes);
-        // An initializer is a tensor: its numbers converted over the truth's threads (a 6625-class
-        // head's 1.7 million weights).
+        // An initializer or an input is a tensor: its numbers converted over the truth's threads (a
+        // 6625-class head's 1.7 million weights).
         Tensor<Number> c;
         c.type = constant.type;
         c.shape = constant.shape;
