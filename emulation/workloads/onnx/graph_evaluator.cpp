@@ -88,6 +88,17 @@ void GraphEvaluator<Numerics>::run_nodes(const Graph& graph, Scope& scope, RunCo
         const Numerics numerics = numerics_for_(node.id);
         OperatorCall<Numerics> call{node, opset_, {}, numerics};
         const std::size_t converted_before = converted_.size();
+        // An input the node reads once is the operator's to take (OperatorCall::consumable) where it
+        // is a copy converted for this node, or a value of this scope that no later node reads.
+        // Control flow is left out: its subgraphs read values by name.
+        const auto read_once = [&](const std::string& name) {
+            return !is_control_flow(node) && node.implicit_inputs.empty() &&
+                   std::count(node.inputs.begin(), node.inputs.end(), name) == 1;
+        };
+        const auto take_from = [&](std::size_t i, Tensor<Number>* t) {
+            call.consumable.resize(i + 1);
+            call.consumable[i] = t;
+        };
         for (std::size_t i = 0; i < node.inputs.size(); ++i) {
             const std::string& name = node.inputs[i];
             if (name.empty()) {
@@ -108,8 +119,31 @@ void GraphEvaluator<Numerics>::run_nodes(const Graph& graph, Scope& scope, RunCo
                 header.type = at.in_doubles->type;
                 header.shape = at.in_doubles->shape;
                 call.inputs.push_back(&header);
+            } else if (at.in_doubles) {
+                call.inputs.push_back(converted(name, *at.in_doubles, numerics));
+                // An emulated run reads the model's doubles themselves (converted() copies nothing).
+                if constexpr (!std::is_same_v<Number, double>)
+                    if (read_once(name)) take_from(i, &converted_.back().first);
             } else {
-                call.inputs.push_back(at.in_doubles ? converted(name, *at.in_doubles, numerics) : at.value);
+                call.inputs.push_back(at.value);
+                if (const auto own = scope.values.find(name); own != scope.values.end() && &own->second == at.value &&
+                                                              last_reader.at(name) == index && read_once(name))
+                    take_from(i, &own->second);
+            }
+        }
+        // The values this node reads last, with their bytes as it finds them: an operator may take
+        // their numbers.
+        std::vector<std::pair<std::string, double>> released;
+        {
+            std::vector<std::string> read = node.inputs;
+            read.insert(read.end(), node.implicit_inputs.begin(), node.implicit_inputs.end());
+            for (const std::string& name : read) {
+                const auto last = last_reader.find(name);
+                if (last == last_reader.end() || last->second != index) continue;
+                const auto it = scope.values.find(name);
+                const bool listed = std::any_of(released.begin(), released.end(),
+                                                [&](const auto& value) { return value.first == name; });
+                if (it != scope.values.end() && !listed) released.emplace_back(name, tensor_bytes(it->second));
             }
         }
         // An emulated run in an OutputReuseScope takes a node's outputs from an earlier run that
@@ -171,16 +205,12 @@ void GraphEvaluator<Numerics>::run_nodes(const Graph& graph, Scope& scope, RunCo
             for (std::int64_t index : made.front()->integers) decided(node, index);
         }
         if (observer_) observer_(node.id, made);
-        std::vector<std::string> read = node.inputs;
-        read.insert(read.end(), node.implicit_inputs.begin(), node.implicit_inputs.end());
-        for (const std::string& name : read) {
-            const auto last = last_reader.find(name);
-            if (last == last_reader.end() || last->second != index) continue;
-            if (const auto it = scope.values.find(name); it != scope.values.end()) {
-                allowance_.hold(name, -tensor_bytes(it->second));
-                release_numbers(it->second.numbers);
-                scope.values.erase(it);
-            }
+        for (const auto& [name, bytes] : released) {
+            const auto it = scope.values.find(name);
+            if (it == scope.values.end()) continue;
+            allowance_.hold(name, -bytes);
+            release_numbers(it->second.numbers);
+            scope.values.erase(it);
         }
         if (control)
             control->checkpoint(static_cast<double>(index + 1) / static_cast<double>(graph.nodes.size()),

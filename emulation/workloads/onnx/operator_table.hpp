@@ -34,6 +34,11 @@ struct OperatorCall {
     /// operator (reads_as_doubles: the truth's MatMul and Gemm operands), inputs[i] then holding
     /// its type and shape but no numbers; null (or past the end) elsewhere.
     std::vector<const Tensor<double>*> as_doubles = {};
+    /// Per input: the tensor itself where no later node reads it and this node reads it once (a value
+    /// its graph made, or a constant converted for this node alone), so that the operator may take
+    /// its numbers and write its results over them (take_numbers): the truth then makes and frees no
+    /// MPFR number per element. Null (or past the end) elsewhere.
+    std::vector<Tensor<Number>*> consumable = {};
 
     /// Input i, or nullptr when the node omits it.
     const Tensor<Number>* optional_input(std::size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
@@ -45,6 +50,8 @@ struct OperatorCall {
     }
     /// Input i as the model's doubles (as_doubles), or nullptr where it holds its numbers.
     const Tensor<double>* input_as_doubles(std::size_t i) const { return i < as_doubles.size() ? as_doubles[i] : nullptr; }
+    /// Input i where the operator may take its numbers (consumable), or nullptr.
+    Tensor<Number>* consumable_input(std::size_t i) const { return i < consumable.size() ? consumable[i] : nullptr; }
 };
 
 template <class Numerics>

@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -165,6 +166,33 @@ Tensor<Number> map_numbers_indexed(const Tensor<Number>& x, F f) {
 template <class Number, class F>
 Tensor<Number> map_numbers(const Tensor<Number>& x, F f) {
     return map_numbers_indexed(x, [&](std::size_t i) { return f(x.numbers[i]); });
+}
+
+/// Input i's type and shape with its own numbers, taken from it for the operator's results to be
+/// written over, where the node may take them (OperatorCall::consumable) and it is a floating tensor
+/// with numbers; nullopt elsewhere. The input keeps its type and shape, and no numbers.
+template <class Call>
+std::optional<Tensor<NumberOf<Call>>> taken_input(const Call& call, std::size_t i) {
+    auto* t = call.consumable_input(i);
+    if (!t || !t->floating() || t->numbers.empty()) return std::nullopt;
+    Tensor<NumberOf<Call>> r;
+    r.type = t->type;
+    r.shape = t->shape;
+    r.numbers = std::move(t->numbers);
+    return r;
+}
+
+/// Input i (floating) for the operator's results to be written over: its own numbers where the
+/// operator may take them (taken_input), else a copy of them (copy_numbers).
+template <class Call>
+Tensor<NumberOf<Call>> writable_input(const Call& call, std::size_t i) {
+    if (auto own = taken_input(call, i)) return std::move(*own);
+    const auto& x = call.input(i);
+    Tensor<NumberOf<Call>> copy;
+    copy.type = x.type;
+    copy.shape = x.shape;
+    copy.numbers = copy_numbers(x.numbers);
+    return copy;
 }
 
 /// A tensor of `type` with x's shape holding f(v) for each integer v of x.
