@@ -66,20 +66,45 @@ TensorsOf<Call> hard_sigmoid(const Call& call, std::initializer_list<std::string
             return moved_outputs(std::move(y));
         }
     }
-    // Element by element, each step written into the element's own number (assign_operation: the
+    // Element by element, each step written into a number of the element's own (assign_operation: the
     // truth makes one per element, not one per step) and the constants converted once.
     const auto zero = n.from_double(0), one = n.from_double(1), a = n.from_double(alpha), b = n.from_double(beta);
-    return activation(call, known, [&](const auto&, const auto& x) {
-        auto hard = n.mul(a, x);
+    // hard (alpha * x) + beta, clamped without copying hard where it stays: min(1, hard) is hard
+    // below 1, and max(0, that) is it above 0 (NaN as clamp gives it).
+    const auto add_beta_and_clamp = [&](auto& hard) {
         assign_operation(n, Operation::Add, hard, b, hard);
-        // clamp(hard) without copying hard where it stays: min(1, hard) is hard below 1, and
-        // max(0, that) is it above 0 (NaN as clamp gives it).
         if (n.is_nan(hard))
             hard = clamp(hard);
         else if (!n.less(hard, one))
             hard = one;
         else if (!n.less(zero, hard))
             hard = zero;
+    };
+    call.node.check_attributes(known);
+    require_floating(call.input(0), 0, call.node);
+    if (auto y = taken_input(call, 0)) {
+        // The node is x's last reader: the results go over x's numbers, one number per thread beside them.
+        using Number = NumberOf<Call>;
+        auto& values = y->numbers;
+        for_each_chunk<Number>(values.size(), values.size() >= elements_worth_threads,
+                               [&](std::size_t begin, std::size_t end) {
+                                   Number hard = n.from_double(0);
+                                   for (std::size_t i = begin; i < end; ++i) {
+                                       assign_operation(n, Operation::Mul, a, values[i], hard);
+                                       add_beta_and_clamp(hard);
+                                       if (times_input) {
+                                           assign_operation(n, Operation::Mul, values[i], hard, values[i]);
+                                       } else {
+                                           using std::swap;
+                                           swap(values[i], hard);
+                                       }
+                                   }
+                               });
+        return moved_outputs(std::move(*y));
+    }
+    return activation(call, known, [&](const auto&, const auto& x) {
+        auto hard = n.mul(a, x);
+        add_beta_and_clamp(hard);
         if (times_input) assign_operation(n, Operation::Mul, x, hard, hard);
         return hard;
     });

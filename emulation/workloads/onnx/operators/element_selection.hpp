@@ -39,11 +39,39 @@ Tensor<Number> select_elements(const Tensor<Number>& source, Shape shape, std::s
     return result;
 }
 
-/// `source`'s values under another shape of as many elements (Reshape, Flatten, Squeeze, Unsqueeze).
+/// A tensor of `source`'s type and of `shape` whose element i is source's element indices[i],
+/// moved out of `source` (which keeps its type and shape): `indices` names each element once
+/// (Transpose's permutation), and the operator may take source's values (OperatorCall::consumable).
 template <class Number>
-Tensor<Number> reshaped(const Tensor<Number>& source, Shape shape) {
-    Tensor<Number> result = source;
+Tensor<Number> permuted_elements(Tensor<Number>& source, Shape shape, std::span<const std::size_t> indices) {
+    Tensor<Number> result;
+    result.type = source.type;
     result.shape = std::move(shape);
+    with_value_member<Number>(source.type, [&](auto member) {
+        auto& values = result.*member;
+        auto& from = source.*member;
+        values.reserve(indices.size());
+        for (std::size_t i : indices) values.push_back(std::move(from[i]));
+        from.clear();
+    });
+    return result;
+}
+
+/// `source`'s values under another shape of as many elements (Reshape, Flatten, Squeeze, Unsqueeze);
+/// moved out of `own` where the operator may take them (OperatorCall::consumable: `source` itself),
+/// which keeps its type and shape, else copied.
+template <class Number>
+Tensor<Number> reshaped(const Tensor<Number>& source, Shape shape, Tensor<Number>* own = nullptr) {
+    if (!own || own->kind != ValueKind::Tensor) {
+        Tensor<Number> result = source;
+        result.shape = std::move(shape);
+        return result;
+    }
+    Tensor<Number> result;
+    result.type = own->type;
+    result.shape = std::move(shape);
+    result.numbers = std::move(own->numbers);
+    result.integers = std::move(own->integers);
     return result;
 }
 

@@ -98,13 +98,26 @@ inline std::size_t broadcast_run_length(const Shape& operand, const Shape& targe
     return inner;
 }
 
+/// Whether `own` (an operand whose numbers the operator may take, or null) has numbers, and the
+/// result of it and `other` has its shape, each of other's values read by a run of own's elements
+/// (broadcast_run_length): then that run's length, else 0.
+template <class Number>
+std::size_t run_length_over(const Tensor<Number>* own, const Tensor<Number>& other) {
+    if (!own || !own->floating() || own->numbers.empty() || other.size() == 0) return 0;
+    return broadcast_run_length(other.shape, own->shape);
+}
+
 /// The floating tensor of a's type and the broadcast shape of a and b holding a op b. An emulated
 /// run gathers the broadcast operands into two arrays for its numerics; the truth maps its elements
-/// over its threads (make_elements).
+/// over its threads (make_elements). `own_a` and `own_b`: a and b where the operator may take their
+/// numbers (OperatorCall::consumable), else null; an operand of the result's shape then holds the
+/// results, and the truth makes no number for them.
 template <class Numerics>
 Tensor<typename Numerics::Number> broadcast_operation(const Numerics& n, Operation op,
                                                       const Tensor<typename Numerics::Number>& a,
-                                                      const Tensor<typename Numerics::Number>& b, const Node& node) {
+                                                      const Tensor<typename Numerics::Number>& b, const Node& node,
+                                                      Tensor<typename Numerics::Number>* own_a = nullptr,
+                                                      Tensor<typename Numerics::Number>* own_b = nullptr) {
     using Number = typename Numerics::Number;
     if constexpr (ArrayNumerics<Numerics>) {
         if (const std::size_t inner = broadcast_run_length(b.shape, a.shape); inner > 0 && b.size() > 0) {
@@ -112,17 +125,22 @@ Tensor<typename Numerics::Number> broadcast_operation(const Numerics& n, Operati
             // scale, a scalar, a's own shape): no gathering; a's elements in order, as the gathered
             // arrays would be taken.
             require_output(node, a.shape, true);
+            const std::size_t count = a.size();
             Tensor<Number> r;
             r.type = a.type;
             r.shape = a.shape;
-            r.numbers.resize(a.size());
-            const std::span<const Number> left(a.numbers), right(b.numbers);
+            const bool over_a = run_length_over(own_a, b) > 0;  // then written over a's own numbers
+            if (over_a)
+                r.numbers = std::move(own_a->numbers);
+            else
+                r.numbers.resize(count);
+            const std::span<const Number> left(over_a ? r.numbers : a.numbers), right(b.numbers);
             const std::span<Number> out(r.numbers);
             if (inner == 1) {  // b whole against each row of its size
-                for (std::size_t begin = 0; begin < a.size(); begin += right.size())
+                for (std::size_t begin = 0; begin < count; begin += right.size())
                     n.apply(op, left.subspan(begin, right.size()), right, out.subspan(begin, right.size()));
             } else {  // one of b's values against each run
-                for (std::size_t run = 0; run * inner < a.size(); ++run)
+                for (std::size_t run = 0; run * inner < count; ++run)
                     n.apply(op, left.subspan(run * inner, inner), right.subspan(run % right.size(), 1),
                             out.subspan(run * inner, inner));
             }
@@ -139,6 +157,27 @@ Tensor<typename Numerics::Number> broadcast_operation(const Numerics& n, Operati
         n.apply(op, left, right, r.numbers);
         return r;
     } else {
+        for (const bool over_a : {true, false}) {
+            Tensor<Number>* own = over_a ? own_a : own_b;
+            const Tensor<Number>& other = over_a ? b : a;
+            const std::size_t inner = run_length_over(own, other);
+            if (inner == 0) continue;
+            // The result has own's shape: each element written over own's number (no number made),
+            // the operands in their order.
+            Tensor<Number> r;
+            r.type = a.type;
+            r.shape = own->shape;
+            r.numbers = std::move(own->numbers);
+            std::vector<Number>& values = r.numbers;
+            for_each_chunk<Number>(
+                values.size(), values.size() >= elements_worth_threads, [&](std::size_t begin, std::size_t end) {
+                    for (std::size_t i = begin; i < end; ++i) {
+                        const Number& partner = other.numbers[(i / inner) % other.size()];
+                        assign_operation(n, op, over_a ? values[i] : partner, over_a ? partner : values[i], values[i]);
+                    }
+                });
+            return r;
+        }
         return broadcast_binary(a, b, a.type, node, [&](std::size_t i, std::size_t j) {
             return apply_operation(n, op, a.numbers[i], b.numbers[j]);
         });

@@ -46,7 +46,8 @@ TensorsOf<Call> arithmetic(const Call& call, Operation op) {
         return {broadcast_binary(a, b, a.type, call.node, [&](std::size_t i, std::size_t j) {
             return integer_arithmetic(op, a.integers[i], b.integers[j], a.type, call.node);
         })};
-    return moved_outputs(broadcast_operation(n, op, a, b, call.node));
+    return moved_outputs(
+        broadcast_operation(n, op, a, b, call.node, call.consumable_input(0), call.consumable_input(1)));
 }
 
 /// An integer base to an integer exponent: the exact power wrapped as the type (square and
@@ -97,6 +98,15 @@ TensorsOf<Call> elementary(const Call& call, Function f) {
     call.node.check_attributes({});
     const auto& x = call.input(0);
     require_floating(x, 0, call.node);
+    if (auto y = taken_input(call, 0)) {  // the node is x's last reader: f(x) over x's own numbers
+        auto& values = y->numbers;
+        for_each_chunk<NumberOf<Call>>(values.size(), values.size() >= elements_worth_threads,
+                                       [&](std::size_t begin, std::size_t end) {
+                                           for (std::size_t i = begin; i < end; ++i)
+                                               assign_function(call.numerics, f, values[i], values[i]);
+                                       });
+        return moved_outputs(std::move(*y));
+    }
     return {map_numbers(x, [&](const auto& v) { return call.numerics.apply(f, v); })};
 }
 

@@ -9,6 +9,7 @@
 #include "emulation/workloads/onnx/operators/axes.hpp"
 #include "emulation/workloads/onnx/operators/element_selection.hpp"
 #include "emulation/workloads/onnx/operators/input_checks.hpp"
+#include "emulation/workloads/onnx/operators/moved_outputs.hpp"
 #include "emulation/workloads/onnx/operators/shape_families.hpp"
 
 namespace floatscope::emu::onnx {
@@ -60,7 +61,8 @@ Outputs<Numerics> reshape(const OperatorCall<Numerics>& call) {
     const auto& data = call.input(0);
     const Shape requested = integer_list(call.input(1), 1, call.node);
     const bool allow_zero = call.node.int_attribute("allowzero", 0) != 0;
-    return {reshaped(data, reshape_target(data.shape, requested, allow_zero, call.node))};
+    return moved_outputs(
+        reshaped(data, reshape_target(data.shape, requested, allow_zero, call.node), call.consumable_input(0)));
 }
 
 template <class Numerics>
@@ -76,8 +78,9 @@ Outputs<Numerics> flatten(const OperatorCall<Numerics>& call) {
     if (axis < 0) axis += rank;
     const Shape outer(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(axis));
     const Shape inner(data.shape.begin() + static_cast<std::ptrdiff_t>(axis), data.shape.end());
-    return {reshaped(
-        data, Shape{static_cast<std::int64_t>(element_count(outer)), static_cast<std::int64_t>(element_count(inner))})};
+    return moved_outputs(reshaped(
+        data, Shape{static_cast<std::int64_t>(element_count(outer)), static_cast<std::int64_t>(element_count(inner))},
+        call.consumable_input(0)));
 }
 
 template <class Numerics>
@@ -99,7 +102,7 @@ Outputs<Numerics> squeeze(const OperatorCall<Numerics>& call) {
     Shape shape;
     for (std::size_t d = 0; d < rank; ++d)
         if (!removed[d]) shape.push_back(data.shape[d]);
-    return {reshaped(data, std::move(shape))};
+    return moved_outputs(reshaped(data, std::move(shape), call.consumable_input(0)));
 }
 
 template <class Numerics>
@@ -113,7 +116,7 @@ Outputs<Numerics> unsqueeze(const OperatorCall<Numerics>& call) {
     Shape shape;
     auto next = data.shape.begin();
     for (std::size_t d = 0; d < rank; ++d) shape.push_back(inserted[d] ? 1 : *next++);
-    return {reshaped(data, std::move(shape))};
+    return moved_outputs(reshaped(data, std::move(shape), call.consumable_input(0)));
 }
 
 template <class Numerics>
@@ -143,6 +146,9 @@ Outputs<Numerics> transpose(const OperatorCall<Numerics>& call) {
             index += static_cast<std::size_t>(at[d]) * input_strides[static_cast<std::size_t>(perm[d])];
         return index;
     });
+    // A permutation names each element once: where the node may take data's values, they move.
+    if (auto* own = call.consumable_input(0); own && own->kind == ValueKind::Tensor)
+        return moved_outputs(permuted_elements(*own, std::move(shape), indices));
     return {select_elements(data, std::move(shape), indices)};
 }
 

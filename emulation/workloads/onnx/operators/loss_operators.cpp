@@ -103,7 +103,7 @@ TensorsOf<Call> softmax_cross_entropy_loss(const Call& call) {
     if (scores.shape.size() < 2)
         throw Error(fmt::format("{}: scores of shape {}; (N, C, d1, ...) is required", call.node.describe(),
                                 describe(scores.shape)));
-    auto log_prob = softmax_along(call.numerics, scores, 1, true);
+    auto log_prob = softmax_along(call.numerics, writable_input(call, 0), 1, true);
     auto loss = negative_log_likelihood(call, log_prob);
     if (call.node.outputs.size() < 2) return {std::move(loss)};
     return {std::move(loss), std::move(log_prob)};

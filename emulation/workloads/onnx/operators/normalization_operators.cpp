@@ -3,6 +3,7 @@
 // numerics' sum (the accumulate format in an emulated run, exact in the truth) divided by the count in the compute
 // format; everything else is compute. epsilon's default is the float 1e-5f, as a model would store it.
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -108,16 +109,21 @@ TensorsOf<Call> batch_normalization(const Call& call) {
     std::vector<Number> deviation;  // sqrt(var + epsilon), once per channel
     for (std::size_t k = 0; k < c; ++k) deviation.push_back(n.apply(Function::Sqrt, n.add(var[k], epsilon)));
     const std::size_t inner = element_count(Shape(x.shape.begin() + 2, x.shape.end()));
-    // ((x - mean) / deviation) * scale + bias, each operation rounded.
-    Tensor<Number> y;  // written by the first step from x: not a copy of x first
-    y.type = x.type;
-    y.shape = x.shape;
-    y.numbers = result_numbers(n, x.size());
+    // ((x - mean) / deviation) * scale + bias, each operation rounded: over x's own numbers where
+    // the node is x's last reader, else written by the first step from x (not a copy of x first).
+    std::optional<Tensor<Number>> y = taken_input(call, 0);
+    const std::span<const Number> from = y ? std::span<const Number>(y->numbers) : std::span(x.numbers);
+    if (!y) {
+        y.emplace();
+        y->type = x.type;
+        y->shape = x.shape;
+        y->numbers = result_numbers(n, x.size());
+    }
     using Step = ChannelStep<Number>;
-    apply_per_channel(n, std::span(x.numbers), std::span(y.numbers), c, inner,
+    apply_per_channel(n, from, std::span(y->numbers), c, inner,
                       {Step{Operation::Sub, mean}, Step{Operation::Div, deviation}, Step{Operation::Mul, scale.numbers},
                        Step{Operation::Add, bias.numbers}});
-    if (!training) return moved_outputs(std::move(y));
+    if (!training) return moved_outputs(std::move(*y));
     const auto momentum = n.from_double(node.float_attribute("momentum", 0.9f));
     const auto rest = n.sub(n.from_double(1), momentum);
     const auto running = [&](const Tensor<Number>& input, const std::vector<Number>& batch) {
@@ -126,7 +132,7 @@ TensorsOf<Call> batch_normalization(const Call& call) {
             r.numbers[k] = n.add(n.mul(input.numbers[k], momentum), n.mul(batch[k], rest));
         return r;
     };
-    return {std::move(y), running(input_mean, mean), running(input_var, var)};
+    return {std::move(*y), running(input_mean, mean), running(input_var, var)};
 }
 
 /// LayerNormalization (opset 17) over the dimensions from `axis` on, as the specification's function:

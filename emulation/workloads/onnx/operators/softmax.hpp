@@ -23,7 +23,7 @@ namespace floatscope::emu::onnx {
 /// One group of softmax_along in an emulated run with deterministic compute rounding: the
 /// subtraction of the maximum and the division (or LogSoftmax's subtraction) over the group's whole
 /// array (EmulatedNumerics::apply, vectorized), each element rounded as the scalar steps round it;
-/// exp, the sum and log as in the scalar form.
+/// exp, the sum and log as in the scalar form. x may be y: the group is read before it is written.
 template <class Numerics>
 void softmax_group_arrays(const Numerics& n, const Tensor<double>& x, double max, std::span<const std::size_t> members,
                           bool logarithm, std::vector<double>& shifted, std::vector<double>& exps, Tensor<double>& y) {
@@ -58,32 +58,33 @@ typename Numerics::Number group_max(const Numerics& n, const std::vector<typenam
     }
 }
 
+/// The softmax (or log-softmax) of y along `axis`, written over y's numbers: the operator's copy of
+/// its input, or the input's own numbers where it may take them (writable_input).
 template <class Numerics>
-Tensor<typename Numerics::Number> softmax_along(const Numerics& n, const Tensor<typename Numerics::Number>& x,
+Tensor<typename Numerics::Number> softmax_along(const Numerics& n, Tensor<typename Numerics::Number> y,
                                                 std::size_t axis, bool logarithm) {
-    std::vector<bool> reduced(x.shape.size(), false);
+    std::vector<bool> reduced(y.shape.size(), false);
     reduced[axis] = true;
-    const ReductionGroups groups = reduction_groups(x.shape, reduced);
-    if (groups.size == 0) return x;  // an empty axis: nothing to normalize
+    const ReductionGroups groups = reduction_groups(y.shape, reduced);
+    if (groups.size == 0) return y;  // an empty axis: nothing to normalize
     using Number = typename Numerics::Number;
     // Each step written into a number of its own (assign_operation): the truth makes no number per
-    // step, and y's numbers, copies of x's, take the results.
-    Tensor<Number> y = number_tensor(x.type, x.shape, copy_numbers(x.numbers));
+    // step, and y's numbers take the results, each group's once the group has read them.
     // Groups write to their own members alone: the truth's groups go to its threads.
     const bool worth_threads = groups.count > 1 && groups.count * groups.size >= elements_worth_threads;
     for_each_chunk<Number>(groups.count, worth_threads, [&](std::size_t begin, std::size_t end) {
         std::vector<Number> shifted(groups.size), exps(groups.size);
         for (std::size_t g = begin; g < end; ++g) {
             const auto members = groups.group(g);
-            const Number max = group_max(n, x.numbers, members);
+            const Number max = group_max(n, y.numbers, members);
             if constexpr (ArrayNumerics<Numerics>) {
                 if (!n.rounds_stochastically()) {
-                    softmax_group_arrays(n, x, max, members, logarithm, shifted, exps, y);
+                    softmax_group_arrays(n, y, max, members, logarithm, shifted, exps, y);
                     continue;
                 }
             }
             for (std::size_t j = 0; j < members.size(); ++j) {
-                assign_operation(n, Operation::Sub, x.numbers[members[j]], max, shifted[j]);
+                assign_operation(n, Operation::Sub, y.numbers[members[j]], max, shifted[j]);
                 assign_function(n, Function::Exp, shifted[j], exps[j]);
             }
             const Number sum = n.sum(exps);

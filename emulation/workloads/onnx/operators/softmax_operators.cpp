@@ -16,7 +16,7 @@ TensorsOf<Call> softmax(const Call& call, bool logarithm) {
     const auto& x = call.input(0);
     require_floating(x, 0, call.node);
     const std::size_t axis = normalize_axis(call.node.int_attribute("axis", -1), x.shape.size(), call.node);
-    return moved_outputs(softmax_along(call.numerics, x, axis, logarithm));
+    return moved_outputs(softmax_along(call.numerics, writable_input(call, 0), axis, logarithm));
 }
 
 }  // namespace
