@@ -16,6 +16,7 @@
 #include <catch2/catch.hpp>
 #include <mpfr.h>
 
+#include "core/memory_budget.hpp"
 #include "emulation/accumulation/exact_kernels.hpp"
 #include "emulation/workloads/onnx/graph_evaluation.hpp"
 #include "tests/emulation/workloads/onnx/shape_linear_test_support.hpp"
@@ -35,7 +36,8 @@ constexpr std::size_t count = 2 * 3 * 32 * 40, plane = 32 * 40;
 
 /// X -> BatchNormalization -> B -> HardSwish -> H -> HardSigmoid -> G -> Sigmoid -> E;
 /// D = Sub(C, H) (H's last reader, H the second operand); M = Mul(E, E) (E read twice by one node);
-/// A = Add(M, D); T = Transpose(A); R = Reshape(T); Y = Softmax(R), an output that Exp reads: Z.
+/// A = Add(M, D); K = HardSigmoid(A); T = Transpose(K); R = Reshape(T); Y = Softmax(R), an output
+/// that Exp reads: Z.
 Graph chain() {
     Graph graph;
     graph.opset = 17;
@@ -65,7 +67,13 @@ Graph chain() {
     graph.nodes.push_back({"sub", "Sub", "", {"C", "H"}, {"D"}, {}});
     graph.nodes.push_back({"square", "Mul", "", {"E", "E"}, {"M"}, {}});
     graph.nodes.push_back({"add", "Add", "", {"M", "D"}, {"A"}, {}});
-    graph.nodes.push_back({"transpose", "Transpose", "", {"A"}, {"T"}, {{"perm", ints_attribute({0, 2, 3, 1})}}});
+    graph.nodes.push_back({"hard_sigmoid_taking",
+                           "HardSigmoid",
+                           "",
+                           {"A"},
+                           {"K"},
+                           {{"alpha", float_attribute(0.25)}, {"beta", float_attribute(0.375)}}});
+    graph.nodes.push_back({"transpose", "Transpose", "", {"K"}, {"T"}, {{"perm", ints_attribute({0, 2, 3, 1})}}});
     graph.nodes.push_back({"reshape", "Reshape", "", {"T", "shape"}, {"R"}, {}});
     graph.nodes.push_back({"softmax", "Softmax", "", {"R"}, {"Y"}, {}});
     graph.nodes.push_back({"exp", "Exp", "", {"Y"}, {"Z"}, {}});
@@ -181,14 +189,15 @@ std::map<std::size_t, std::vector<TruthNumber>> references(
     for (std::size_t i = 0; i < count; ++i)
         expected[6].push_back(
             rounded([&](mpfr_ptr r) { mpfr_add(r, in(made.at(5)[i]), in(made.at(4)[i]), MPFR_RNDN); }));
+    for (const TruthNumber& a : made.at(6)) expected[7].push_back(hard(a, 0.25, 0.375));
     // Transpose [2, 3, 32, 40] -> [2, 32, 40, 3]; Reshape keeps the order.
     for (std::size_t n = 0; n < 2; ++n)
         for (std::size_t p = 0; p < plane; ++p)
-            for (std::size_t c = 0; c < 3; ++c) expected[7].push_back(made.at(6)[(n * 3 + c) * plane + p]);
-    expected[8] = made.at(7);
+            for (std::size_t c = 0; c < 3; ++c) expected[8].push_back(made.at(7)[(n * 3 + c) * plane + p]);
+    expected[9] = made.at(8);
     // Softmax over groups of 3: exp(x - max), their exact sum rounded once (mpfr_sum), each divided.
     for (std::size_t g = 0; g < count / 3; ++g) {
-        const TruthNumber* group = &made.at(8)[g * 3];
+        const TruthNumber* group = &made.at(9)[g * 3];
         const TruthNumber& max = *std::max_element(group, group + 3, [](const TruthNumber& a, const TruthNumber& b) {
             return mpfr_less_p(in(a), in(b)) != 0;
         });
@@ -201,10 +210,10 @@ std::map<std::size_t, std::vector<TruthNumber>> references(
         mpfr_ptr terms[] = {exps[0].backend().data(), exps[1].backend().data(), exps[2].backend().data()};
         const TruthNumber sum = rounded([&](mpfr_ptr r) { mpfr_sum(r, terms, 3, MPFR_RNDN); });
         for (int j = 0; j < 3; ++j)
-            expected[9].push_back(rounded([&](mpfr_ptr r) { mpfr_div(r, in(exps[j]), in(sum), MPFR_RNDN); }));
+            expected[10].push_back(rounded([&](mpfr_ptr r) { mpfr_div(r, in(exps[j]), in(sum), MPFR_RNDN); }));
     }
-    for (const TruthNumber& y : made.at(9))
-        expected[10].push_back(rounded([&](mpfr_ptr r) { mpfr_exp(r, in(y), MPFR_RNDN); }));
+    for (const TruthNumber& y : made.at(10))
+        expected[11].push_back(rounded([&](mpfr_ptr r) { mpfr_exp(r, in(y), MPFR_RNDN); }));
     return expected;
 }
 
@@ -217,10 +226,11 @@ const std::map<std::size_t, std::map<std::size_t, bool>> expected_kept = {
     {4, {{1, false}}},  // Sub takes H, its second operand
     {5, {{3, true}}},  // Mul reads E twice: leaves it
     {6, {{5, false}, {4, true}}},  // Add writes over M, its first operand
-    {7, {{6, false}}},  // Transpose moves A's numbers
-    {8, {{7, false}}},  // Reshape moves T's
-    {9, {{8, false}}},  // Softmax takes R
-    {10, {{9, true}}},  // Exp leaves Y, an output
+    {7, {{6, false}}},  // HardSigmoid takes A
+    {8, {{7, false}}},  // Transpose moves K's numbers
+    {9, {{8, false}}},  // Reshape moves T's
+    {10, {{9, false}}},  // Softmax takes R
+    {11, {{10, true}}},  // Exp leaves Y, an output
 };
 
 }  // namespace
@@ -279,7 +289,7 @@ TEST_CASE("Emulated runs written over inputs no later node reads: the numbers of
         // since its vectorized steps read x twice).
         CHECK(taken.kept_at.at(3).at(2) == false);
         CHECK(taken.kept_at.at(6).at(5) == false);
-        CHECK(taken.kept_at.at(9).at(8) == false);
+        CHECK(taken.kept_at.at(10).at(9) == false);
         CHECK(taken.kept_at.at(1).at(0) == (mode == core::RoundingMode::NearestEven));
         for (std::size_t id = 0; id < graph.nodes.size(); ++id) {
             INFO(graph.nodes[id].name);
@@ -293,4 +303,36 @@ TEST_CASE("Emulated runs written over inputs no later node reads: the numbers of
         }
         for (const char* name : {"Y", "Z"}) CHECK(out.at(name).numbers == out_whole.at(name).numbers);
     }
+}
+
+TEST_CASE("A value an operator took still gives its bytes back to the memory limit") {
+    // 20 Sigmoid nodes in a chain over 2^20 values (8 MiB of doubles each), each taking its input,
+    // under a 64 MiB limit: it fits only if each taken input's bytes are given back.
+    Graph graph;
+    graph.opset = 17;
+    ValueInfo x;
+    x.name = "v0";
+    x.shape = {1 << 20};
+    graph.inputs.push_back(x);
+    for (int i = 0; i < 20; ++i)
+        graph.nodes.push_back({"sigmoid" + std::to_string(i),
+                               "Sigmoid",
+                               "",
+                               {"v" + std::to_string(i)},
+                               {"v" + std::to_string(i + 1)},
+                               {}});
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) graph.nodes[i].id = i;
+    ValueInfo y;
+    y.name = "v20";
+    graph.outputs.push_back(y);
+    const std::uint64_t limit = core::memory_limit();
+    core::set_memory_limit(std::uint64_t{64} << 20);
+    const NodeFormats formats = uniform_formats("fp32");
+    const auto numerics_for = [&](std::size_t) { return EmulatedNumerics(formats, 0); };
+    Values<double> out;
+    CHECK_NOTHROW(out = evaluate_graph<EmulatedNumerics>(graph, graph.initializers,
+                                                         {floats({1 << 20}, std::vector<double>(1 << 20, 0.5))},
+                                                         numerics_for, {}, nullptr));
+    core::set_memory_limit(limit);
+    REQUIRE(out.at("v20").numbers.size() == std::size_t{1} << 20);
 }
