@@ -114,9 +114,21 @@ TensorsOf<Call> hard_sigmoid(const Call& call, std::initializer_list<std::string
 template <class Call>
 TensorsOf<Call> relu(const Call& call) {
     const auto& x = call.input(0);
-    if (x.floating())
+    if (x.floating()) {
+        call.node.check_attributes({});
+        if (auto y = taken_input(call, 0)) {  // the node is x's last reader: zeros written over x's negatives
+            const auto& n = call.numerics;
+            const auto zero = n.from_double(0);
+            for_each_chunk<NumberOf<Call>>(y->numbers.size(), y->numbers.size() >= elements_worth_threads,
+                                           [&](std::size_t begin, std::size_t end) {
+                                               for (std::size_t i = begin; i < end; ++i)
+                                                   if (n.less(y->numbers[i], zero)) y->numbers[i] = zero;
+                                           });
+            return moved_outputs(std::move(*y));
+        }
         return activation(
             call, {}, [](const auto& n, const auto& v) { return n.less(v, n.from_double(0)) ? n.from_double(0) : v; });
+    }
     call.node.check_attributes({});
     if (x.type == ElementType::Bool)
         throw Error(fmt::format("{}: the input is bool; Relu takes numbers", call.node.describe()));

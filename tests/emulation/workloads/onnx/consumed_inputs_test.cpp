@@ -1,6 +1,6 @@
 // Tests of operators that write their results over an input no later node reads
 // (OperatorCall::consumable): BatchNormalization, HardSwish, HardSigmoid, an elementary function,
-// Add and Sub over either operand, Transpose, Reshape and Softmax. Each node's truth is checked
+// Relu, Add and Sub over either operand, Transpose, Reshape and Softmax. Each node's truth is checked
 // against MPFR calls written here from the values the node read, and which inputs were taken;
 // every run, the truth's and the emulated (deterministic and stochastic), against the same graph
 // with every value an output, where no node may take any.
@@ -35,8 +35,8 @@ const Shape image{2, 3, 32, 40};  // 7680 values: enough for the truth's threads
 constexpr std::size_t count = 2 * 3 * 32 * 40, plane = 32 * 40;
 
 /// X -> BatchNormalization -> B -> HardSwish -> H -> HardSigmoid -> G -> Sigmoid -> E;
-/// D = Sub(C, H) (H's last reader, H the second operand); M = Mul(E, E) (E read twice by one node);
-/// A = Add(M, D); K = HardSigmoid(A); T = Transpose(K); R = Reshape(T); Y = Softmax(R), an output
+/// D = Sub(C, H) (H's last reader, H the second operand); Q = Relu(D); M = Mul(E, E) (E read twice by
+/// one node); A = Add(M, Q); K = HardSigmoid(A); T = Transpose(K); R = Reshape(T); Y = Softmax(R), an output
 /// that Exp reads: Z.
 Graph chain() {
     Graph graph;
@@ -65,8 +65,9 @@ Graph chain() {
                            {{"alpha", float_attribute(0.25)}, {"beta", float_attribute(0.375)}}});
     graph.nodes.push_back({"sigmoid", "Sigmoid", "", {"G"}, {"E"}, {}});
     graph.nodes.push_back({"sub", "Sub", "", {"C", "H"}, {"D"}, {}});
+    graph.nodes.push_back({"relu", "Relu", "", {"D"}, {"Q"}, {}});
     graph.nodes.push_back({"square", "Mul", "", {"E", "E"}, {"M"}, {}});
-    graph.nodes.push_back({"add", "Add", "", {"M", "D"}, {"A"}, {}});
+    graph.nodes.push_back({"add", "Add", "", {"M", "Q"}, {"A"}, {}});
     graph.nodes.push_back({"hard_sigmoid_taking",
                            "HardSigmoid",
                            "",
@@ -184,20 +185,21 @@ std::map<std::size_t, std::vector<TruthNumber>> references(
     for (std::size_t i = 0; i < count; ++i)
         expected[4].push_back(rounded(
             [&](mpfr_ptr r) { mpfr_d_sub(r, init.at("C").numbers[channel(i)], in(made.at(1)[i]), MPFR_RNDN); }));
+    for (const TruthNumber& d : made.at(4)) expected[5].push_back(mpfr_sgn(in(d)) < 0 ? exact(0) : d);
     for (const TruthNumber& e : made.at(3))
-        expected[5].push_back(rounded([&](mpfr_ptr r) { mpfr_mul(r, in(e), in(e), MPFR_RNDN); }));
+        expected[6].push_back(rounded([&](mpfr_ptr r) { mpfr_mul(r, in(e), in(e), MPFR_RNDN); }));
     for (std::size_t i = 0; i < count; ++i)
-        expected[6].push_back(
-            rounded([&](mpfr_ptr r) { mpfr_add(r, in(made.at(5)[i]), in(made.at(4)[i]), MPFR_RNDN); }));
-    for (const TruthNumber& a : made.at(6)) expected[7].push_back(hard(a, 0.25, 0.375));
+        expected[7].push_back(
+            rounded([&](mpfr_ptr r) { mpfr_add(r, in(made.at(6)[i]), in(made.at(5)[i]), MPFR_RNDN); }));
+    for (const TruthNumber& a : made.at(7)) expected[8].push_back(hard(a, 0.25, 0.375));
     // Transpose [2, 3, 32, 40] -> [2, 32, 40, 3]; Reshape keeps the order.
     for (std::size_t n = 0; n < 2; ++n)
         for (std::size_t p = 0; p < plane; ++p)
-            for (std::size_t c = 0; c < 3; ++c) expected[8].push_back(made.at(7)[(n * 3 + c) * plane + p]);
-    expected[9] = made.at(8);
+            for (std::size_t c = 0; c < 3; ++c) expected[9].push_back(made.at(8)[(n * 3 + c) * plane + p]);
+    expected[10] = made.at(9);
     // Softmax over groups of 3: exp(x - max), their exact sum rounded once (mpfr_sum), each divided.
     for (std::size_t g = 0; g < count / 3; ++g) {
-        const TruthNumber* group = &made.at(9)[g * 3];
+        const TruthNumber* group = &made.at(10)[g * 3];
         const TruthNumber& max = *std::max_element(group, group + 3, [](const TruthNumber& a, const TruthNumber& b) {
             return mpfr_less_p(in(a), in(b)) != 0;
         });
@@ -210,10 +212,10 @@ std::map<std::size_t, std::vector<TruthNumber>> references(
         mpfr_ptr terms[] = {exps[0].backend().data(), exps[1].backend().data(), exps[2].backend().data()};
         const TruthNumber sum = rounded([&](mpfr_ptr r) { mpfr_sum(r, terms, 3, MPFR_RNDN); });
         for (int j = 0; j < 3; ++j)
-            expected[10].push_back(rounded([&](mpfr_ptr r) { mpfr_div(r, in(exps[j]), in(sum), MPFR_RNDN); }));
+            expected[11].push_back(rounded([&](mpfr_ptr r) { mpfr_div(r, in(exps[j]), in(sum), MPFR_RNDN); }));
     }
-    for (const TruthNumber& y : made.at(10))
-        expected[11].push_back(rounded([&](mpfr_ptr r) { mpfr_exp(r, in(y), MPFR_RNDN); }));
+    for (const TruthNumber& y : made.at(11))
+        expected[12].push_back(rounded([&](mpfr_ptr r) { mpfr_exp(r, in(y), MPFR_RNDN); }));
     return expected;
 }
 
@@ -224,13 +226,14 @@ const std::map<std::size_t, std::map<std::size_t, bool>> expected_kept = {
     {2, {{1, true}}},  // HardSigmoid leaves H, which Sub reads later
     {3, {{2, false}}},  // Sigmoid takes G
     {4, {{1, false}}},  // Sub takes H, its second operand
-    {5, {{3, true}}},  // Mul reads E twice: leaves it
-    {6, {{5, false}, {4, true}}},  // Add writes over M, its first operand
-    {7, {{6, false}}},  // HardSigmoid takes A
-    {8, {{7, false}}},  // Transpose moves K's numbers
-    {9, {{8, false}}},  // Reshape moves T's
-    {10, {{9, false}}},  // Softmax takes R
-    {11, {{10, true}}},  // Exp leaves Y, an output
+    {5, {{4, false}}},  // Relu takes D
+    {6, {{3, true}}},  // Mul reads E twice: leaves it
+    {7, {{6, false}, {5, true}}},  // Add writes over M, its first operand
+    {8, {{7, false}}},  // HardSigmoid takes A
+    {9, {{8, false}}},  // Transpose moves K's numbers
+    {10, {{9, false}}},  // Reshape moves T's
+    {11, {{10, false}}},  // Softmax takes R
+    {12, {{11, true}}},  // Exp leaves Y, an output
 };
 
 }  // namespace
@@ -285,11 +288,12 @@ TEST_CASE("Emulated runs written over inputs no later node reads: the numbers of
                                                                     numerics_for, taken.observer(graph), nullptr);
         const Values<double> out_whole = evaluate_graph<EmulatedNumerics>(all, all.initializers, {floats(image, xv)},
                                                                           numerics_for, whole.observer(all), nullptr);
-        // Sigmoid, Add and Softmax take their inputs here too (HardSwish only under stochastic rounding,
+        // Sigmoid, Relu, Add and Softmax take their inputs here too (HardSwish only under stochastic rounding,
         // since its vectorized steps read x twice).
         CHECK(taken.kept_at.at(3).at(2) == false);
-        CHECK(taken.kept_at.at(6).at(5) == false);
-        CHECK(taken.kept_at.at(10).at(9) == false);
+        CHECK(taken.kept_at.at(5).at(4) == false);
+        CHECK(taken.kept_at.at(7).at(6) == false);
+        CHECK(taken.kept_at.at(11).at(10) == false);
         CHECK(taken.kept_at.at(1).at(0) == (mode == core::RoundingMode::NearestEven));
         for (std::size_t id = 0; id < graph.nodes.size(); ++id) {
             INFO(graph.nodes[id].name);
