@@ -57,23 +57,15 @@ Graph chain() {
     graph.initializers["shape"] = int64s({3}, {2, 1280, 3});
     graph.nodes.push_back({"bn", "BatchNormalization", "", {"X", "scale", "bias", "mean", "var"}, {"B"}, {}});
     graph.nodes.push_back({"hard_swish", "HardSwish", "", {"B"}, {"H"}, {}});
-    graph.nodes.push_back({"hard_sigmoid",
-                           "HardSigmoid",
-                           "",
-                           {"H"},
-                           {"G"},
-                           {{"alpha", float_attribute(0.25)}, {"beta", float_attribute(0.375)}}});
+    const std::map<std::string, Attribute> hard_sigmoid{{"alpha", float_attribute(0.25)},
+                                                        {"beta", float_attribute(0.375)}};
+    graph.nodes.push_back({"hard_sigmoid", "HardSigmoid", "", {"H"}, {"G"}, hard_sigmoid});
     graph.nodes.push_back({"sigmoid", "Sigmoid", "", {"G"}, {"E"}, {}});
     graph.nodes.push_back({"sub", "Sub", "", {"C", "H"}, {"D"}, {}});
     graph.nodes.push_back({"relu", "Relu", "", {"D"}, {"Q"}, {}});
     graph.nodes.push_back({"square", "Mul", "", {"E", "E"}, {"M"}, {}});
     graph.nodes.push_back({"add", "Add", "", {"M", "Q"}, {"A"}, {}});
-    graph.nodes.push_back({"hard_sigmoid_taking",
-                           "HardSigmoid",
-                           "",
-                           {"A"},
-                           {"K"},
-                           {{"alpha", float_attribute(0.25)}, {"beta", float_attribute(0.375)}}});
+    graph.nodes.push_back({"hard_sigmoid_taking", "HardSigmoid", "", {"A"}, {"K"}, hard_sigmoid});
     graph.nodes.push_back({"transpose", "Transpose", "", {"K"}, {"T"}, {{"perm", ints_attribute({0, 2, 3, 1})}}});
     graph.nodes.push_back({"reshape", "Reshape", "", {"T", "shape"}, {"R"}, {}});
     graph.nodes.push_back({"softmax", "Softmax", "", {"R"}, {"Y"}, {}});
