@@ -36,7 +36,7 @@ struct OperatorCall {
     std::vector<const Tensor<double>*> as_doubles = {};
     /// Per input: the tensor itself where no later node reads it and this node reads it once (a value
     /// its graph made, or a constant converted for this node alone), so that the operator may take
-    /// its numbers and write its results over them (take_numbers): the truth then makes and frees no
+    /// its numbers and write its results over them (taken_input): the truth then makes and frees no
     /// MPFR number per element. Null (or past the end) elsewhere.
     std::vector<Tensor<Number>*> consumable = {};
 
