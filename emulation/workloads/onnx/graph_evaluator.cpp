@@ -91,9 +91,9 @@ void GraphEvaluator<Numerics>::run_nodes(const Graph& graph, Scope& scope, RunCo
         // An input the node reads once is the operator's to take (OperatorCall::consumable) where it
         // is a copy converted for this node, or a value of this scope that no later node reads.
         // Control flow is left out: its subgraphs read values by name.
+        const bool may_take = !is_control_flow(node) && node.implicit_inputs.empty();
         const auto read_once = [&](const std::string& name) {
-            return !is_control_flow(node) && node.implicit_inputs.empty() &&
-                   std::count(node.inputs.begin(), node.inputs.end(), name) == 1;
+            return may_take && std::count(node.inputs.begin(), node.inputs.end(), name) == 1;
         };
         const auto take_from = [&](std::size_t i, Tensor<Number>* t) {
             call.consumable.resize(i + 1);

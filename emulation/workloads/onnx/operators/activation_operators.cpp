@@ -119,11 +119,10 @@ TensorsOf<Call> relu(const Call& call) {
         if (auto y = taken_input(call, 0)) {  // the node is x's last reader: zeros written over x's negatives
             const auto& n = call.numerics;
             const auto zero = n.from_double(0);
-            for_each_chunk<NumberOf<Call>>(y->numbers.size(), y->numbers.size() >= elements_worth_threads,
-                                           [&](std::size_t begin, std::size_t end) {
-                                               for (std::size_t i = begin; i < end; ++i)
-                                                   if (n.less(y->numbers[i], zero)) y->numbers[i] = zero;
-                                           });
+            auto& values = y->numbers;
+            for_each_element<NumberOf<Call>>(values.size(), [&](std::size_t i) {
+                if (n.less(values[i], zero)) values[i] = zero;
+            });
             return moved_outputs(std::move(*y));
         }
         return activation(

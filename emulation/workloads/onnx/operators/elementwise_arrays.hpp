@@ -169,13 +169,10 @@ Tensor<typename Numerics::Number> broadcast_operation(const Numerics& n, Operati
             r.shape = own->shape;
             r.numbers = std::move(own->numbers);
             std::vector<Number>& values = r.numbers;
-            for_each_chunk<Number>(
-                values.size(), values.size() >= elements_worth_threads, [&](std::size_t begin, std::size_t end) {
-                    for (std::size_t i = begin; i < end; ++i) {
-                        const Number& partner = other.numbers[(i / inner) % other.size()];
-                        assign_operation(n, op, over_a ? values[i] : partner, over_a ? partner : values[i], values[i]);
-                    }
-                });
+            for_each_element<Number>(values.size(), [&](std::size_t i) {
+                const Number& partner = other.numbers[(i / inner) % other.size()];
+                assign_operation(n, op, over_a ? values[i] : partner, over_a ? partner : values[i], values[i]);
+            });
             return r;
         }
         return broadcast_binary(a, b, a.type, node, [&](std::size_t i, std::size_t j) {
@@ -215,14 +212,12 @@ void apply_per_channel(const Numerics& n, std::span<const typename Numerics::Num
             return;
         }
     }
-    for_each_chunk<Number>(y.size(), y.size() >= elements_worth_threads, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            const std::size_t k = (i / inner) % channels;
-            const Number* operand = &x[i];
-            for (const auto& step : steps) {
-                assign_operation(n, step.op, *operand, step.per_channel[k], y[i]);
-                operand = &y[i];
-            }
+    for_each_element<Number>(y.size(), [&](std::size_t i) {
+        const std::size_t k = (i / inner) % channels;
+        const Number* operand = &x[i];
+        for (const auto& step : steps) {
+            assign_operation(n, step.op, *operand, step.per_channel[k], y[i]);
+            operand = &y[i];
         }
     });
 }

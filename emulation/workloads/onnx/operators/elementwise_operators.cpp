@@ -100,11 +100,8 @@ TensorsOf<Call> elementary(const Call& call, Function f) {
     require_floating(x, 0, call.node);
     if (auto y = taken_input(call, 0)) {  // the node is x's last reader: f(x) over x's own numbers
         auto& values = y->numbers;
-        for_each_chunk<NumberOf<Call>>(values.size(), values.size() >= elements_worth_threads,
-                                       [&](std::size_t begin, std::size_t end) {
-                                           for (std::size_t i = begin; i < end; ++i)
-                                               assign_function(call.numerics, f, values[i], values[i]);
-                                       });
+        for_each_element<NumberOf<Call>>(values.size(),
+                                         [&](std::size_t i) { assign_function(call.numerics, f, values[i], values[i]); });
         return moved_outputs(std::move(*y));
     }
     return {map_numbers(x, [&](const auto& v) { return call.numerics.apply(f, v); })};

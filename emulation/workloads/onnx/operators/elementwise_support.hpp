@@ -93,6 +93,15 @@ void for_each_chunk(std::size_t count, bool worth_threads, const Work& work) {
 /// Elements enough to share among threads: fewer, and starting threads costs more than it saves.
 inline constexpr std::size_t elements_worth_threads = 4096;
 
+/// f(i) for each element i of `count`, in chunks (for_each_chunk) shared among the truth's threads
+/// where they are elements_worth_threads or more; f(i) must touch element i's values alone.
+template <class Number, class F>
+void for_each_element(std::size_t count, const F& f) {
+    for_each_chunk<Number>(count, count >= elements_worth_threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) f(i);
+    });
+}
+
 /// The numbers make_chunk(begin, end, out) appends for [begin, end), for chunks covering [0, count)
 /// (for_each_chunk), joined in order: the same vector for any split.
 template <class Number, class MakeChunk>
@@ -135,10 +144,7 @@ std::vector<Number> make_elements(std::size_t count, Make make) {
 template <class Number>
 void release_numbers(std::vector<Number>& numbers) {
     if constexpr (std::is_same_v<Number, TruthNumber>)
-        for_each_chunk<Number>(numbers.size(), numbers.size() >= elements_worth_threads,
-                               [&](std::size_t begin, std::size_t end) {
-                                   for (std::size_t i = begin; i < end; ++i) Number dropped(std::move(numbers[i]));
-                               });
+        for_each_element<Number>(numbers.size(), [&](std::size_t i) { Number dropped(std::move(numbers[i])); });
     std::vector<Number>().swap(numbers);
 }
 
@@ -175,11 +181,7 @@ template <class Call>
 std::optional<Tensor<NumberOf<Call>>> taken_input(const Call& call, std::size_t i) {
     auto* t = call.consumable_input(i);
     if (!t || !t->floating() || t->numbers.empty()) return std::nullopt;
-    Tensor<NumberOf<Call>> r;
-    r.type = t->type;
-    r.shape = t->shape;
-    r.numbers = std::move(t->numbers);
-    return r;
+    return number_tensor(t->type, t->shape, std::move(t->numbers));
 }
 
 /// Input i (floating) for the operator's results to be written over: its own numbers where the
@@ -188,11 +190,7 @@ template <class Call>
 Tensor<NumberOf<Call>> writable_input(const Call& call, std::size_t i) {
     if (auto own = taken_input(call, i)) return std::move(*own);
     const auto& x = call.input(i);
-    Tensor<NumberOf<Call>> copy;
-    copy.type = x.type;
-    copy.shape = x.shape;
-    copy.numbers = copy_numbers(x.numbers);
-    return copy;
+    return number_tensor(x.type, x.shape, copy_numbers(x.numbers));
 }
 
 /// A tensor of `type` with x's shape holding f(v) for each integer v of x.
