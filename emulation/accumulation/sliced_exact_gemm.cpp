@@ -22,7 +22,7 @@ constexpr long limb_bits = GMP_NUMB_BITS;
 /// A double's significand is exact for integers below 2^53: each sum of slice products stays below.
 constexpr int double_bits = 53;
 /// At most this many products per exact double sum: k is cut into chunks of this length, leaving at
-/// least 53 - 13 = 40 bits to the two slices of a product.
+/// least 53 - 12 = 41 bits to the two slices of a product.
 constexpr std::size_t longest_chunk = 4096;
 /// An entry's terms (its slice products over all chunks): at most this many, so that the 128-bit
 /// columns of its fixed-point sum cannot overflow (each term below 2^(53 + 64)).
@@ -95,6 +95,9 @@ void multiply_panel(const double* a, std::size_t stride, std::size_t rows, const
         }
     }
 }
+
+/// 2^e as a double, for |e| <= 1022 (a normal double's exponent).
+double power_of_two(long e) { return std::bit_cast<double>(static_cast<std::uint64_t>(1023 + e) << 52); }
 
 /// Whether a factor is finite, and it as a Factor (a double's significand read into `limb`).
 bool finite(const TruthNumber& x) { return mpfr_number_p(x.backend().data()) != 0; }
@@ -213,7 +216,9 @@ template <class B, class A>
 bool SlicedExactGemm<B, A>::plan(long width_a, long width_b, Choice choice) {
     // The slice widths that need the fewest slice products, within what a chunk's sums leave.
     chunk_ = std::min(k_, longest_chunk);
-    const int bits = double_bits - static_cast<int>(std::bit_width(chunk_));
+    // A chunk's sum of products below 2^beta_a 2^beta_b each stays below 2^53 where 2^(beta_a + beta_b)
+    // chunk <= 2^53: beta_a + beta_b <= 53 - ceil(log2(chunk)).
+    const int bits = double_bits - static_cast<int>(std::bit_width(chunk_ - 1));
     slices_a_ = 0;
     for (int beta_b = 1; beta_b < bits; ++beta_b) {
         const std::size_t s = slices_for(width_a, bits - beta_b), t = slices_for(width_b, beta_b);
@@ -248,12 +253,34 @@ void SlicedExactGemm<B, A>::pack_b(std::size_t first, std::size_t width, std::si
         for (std::size_t jj = 0; jj < width; ++jj) {
             const Cuts& cuts = column_cuts_[first + jj];
             if (!cuts.taken) continue;
+            const std::size_t p = jj / panel_width, q = jj % panel_width;
+            double* slices = out.data() + (p * chunk_ + l) * panel_width + q;  // slice t at t slice_stride on
+            const std::size_t slice_stride = panels * chunk_ * panel_width;
+            if constexpr (std::is_same_v<B, double>) {
+                if (slice_by_doubles(b_[(from + l) * n_ + first + jj], cuts.top, slices, slice_stride)) continue;
+            }
             const Factor f = factor_of(b_[(from + l) * n_ + first + jj], limb);
             if (f.count == 0) continue;
-            const std::size_t p = jj / panel_width, q = jj % panel_width;
-            for (std::size_t t = 0; t < slices_b_; ++t)
-                out[((t * panels + p) * chunk_ + l) * panel_width + q] = slice_of(f, cuts.top, beta_b_, t);
+            for (std::size_t t = 0; t < slices_b_; ++t) slices[t * slice_stride] = slice_of(f, cuts.top, beta_b_, t);
         }
+}
+
+template <class B, class A>
+bool SlicedExactGemm<B, A>::slice_by_doubles(double x, long top, double* slices, std::size_t stride) const {
+    // |x| 2^(beta - top) < 2^beta, its lowest bit at least 2^(beta - beta T): normal doubles where both
+    // exponents lie well inside double's range, so that each step is exact.
+    const long scale_exponent = beta_b_ - top, lowest = beta_b_ * (1 - static_cast<long>(slices_b_));
+    if (std::abs(scale_exponent) > 900 || lowest < -900 || !(std::fabs(x) >= 0x1p-1022)) return false;
+    double rest = std::fabs(x) * power_of_two(scale_exponent);
+    const double unit = power_of_two(beta_b_);
+    for (std::size_t t = 0; t < slices_b_; ++t) {
+        // The next beta bits, floor(|x| / 2^(top - beta (t + 1))) mod 2^beta: rest < 2^beta truncated
+        // through an integer (two instructions where std::trunc without SSE4.1 takes a dozen).
+        const auto slice = static_cast<double>(static_cast<std::int64_t>(rest));
+        slices[t * stride] = std::signbit(x) ? -slice : slice;
+        rest = (rest - slice) * unit;  // exact: the bits below, shifted up by beta
+    }
+    return true;
 }
 
 template <class B, class A>

@@ -66,6 +66,10 @@ private:
     /// holds, product after product, panel_width columns side by side.
     void pack_b(std::size_t first, std::size_t width, std::size_t from, std::size_t length, std::size_t panels,
                 std::vector<double>& out) const;
+    /// A double factor of B cut below `top`: its slices_b_ slices, `stride` doubles apart, by exact double
+    /// steps (slice_of's numbers, without reading the double's bits); false, with nothing written, where
+    /// a step could leave double's normal range (a subnormal or a zero factor, extreme exponents).
+    bool slice_by_doubles(double x, long top, double* slices, std::size_t stride) const;
     /// An entry's fixed-point sum (sum_columns_ columns, the lowest of weight 2^lowest) rounded to
     /// nearest to `out` at `precision` bits; false, with `out` untouched, where the sum is zero.
     bool round_entry(const __int128* sums, long lowest, std::vector<mp_limb_t>& limbs, TruthNumber& out,

@@ -443,16 +443,18 @@ TEST_CASE("SlicedExactGemm by doubles: subnormals, extremes, chunks of k and eve
     for (std::size_t i = 0; i < k * n; ++i) b.push_back(std::uniform_real_distribution<double>(0.5, 1)(random));
     CHECK(check_slices(a, b, m, k, n, 256, m, n) == m * n);
     // Every slice at its largest (significands of all ones) over a whole chunk: each exact double sum
-    // comes within a factor 2 of 2^53, where a wider slice would round it.
-    const std::size_t full = 4095;
-    std::vector<TruthNumber> ones(full);
-    for (TruthNumber& x : ones) {
-        x = truth_number(256);
-        mpfr_set_ui_2exp(x.backend().data(), 1, 0, MPFR_RNDN);
-        mpfr_nextbelow(x.backend().data());  // 1 - 2^-256: 256 ones
+    // comes within a factor 2 of 2^53, where a wider slice would round it. 4095 and 4096 products both
+    // leave the two slices of a product 53 - 12 = 41 bits.
+    for (const std::size_t full : {std::size_t{4095}, std::size_t{4096}}) {
+        std::vector<TruthNumber> ones(full);
+        for (TruthNumber& x : ones) {
+            x = truth_number(256);
+            mpfr_set_ui_2exp(x.backend().data(), 1, 0, MPFR_RNDN);
+            mpfr_nextbelow(x.backend().data());  // 1 - 2^-256: 256 ones
+        }
+        const std::vector<double> largest(full, std::nextafter(1.0, 0.0));  // 53 ones
+        CHECK(check_slices(ones, largest, 1, full, 1, 256, 1, 1) == 1);
     }
-    const std::vector<double> largest(full, std::nextafter(1.0, 0.0));  // 53 ones
-    CHECK(check_slices(ones, largest, 1, full, 1, 256, 1, 1) == 1);
     // exact_gemm at a shape where it slices: the same numbers on 1, 2 and 3 threads, and MPFR's.
     const std::size_t rows = 9, depth = 200, columns = 70;
     std::vector<TruthNumber> x;
