@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "emulation/accumulation/exact_kernels.hpp"
+#include "emulation/accumulation/exact_weight_gemm.hpp"
 
 namespace {
 
@@ -37,6 +38,13 @@ std::vector<TruthNumber> weights(std::size_t count, unsigned seed) {
     return floatscope::emu::to_truth(values, precision);
 }
 
+/// The time per product of a GEMM of `products` products (m k n), as ns_per_product.
+void count_products(benchmark::State& state, std::size_t products) {
+    state.counters["ns_per_product"] =
+        benchmark::Counter(static_cast<double>(products) * static_cast<double>(state.iterations()) * 1e-9,
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 /// C (m x n) = A (m x k) B (k x n); activations on the side the CRNN has them.
 void exact_gemm(benchmark::State& state, std::size_t m, std::size_t k, std::size_t n, bool activations_left) {
     const std::vector<TruthNumber> a = activations_left ? activations(m * k, 1) : weights(m * k, 1);
@@ -45,14 +53,27 @@ void exact_gemm(benchmark::State& state, std::size_t m, std::size_t k, std::size
         std::vector<TruthNumber> c = floatscope::emu::exact_gemm(a, b, m, k, n, precision);
         benchmark::DoNotOptimize(c.data());
     }
-    state.counters["ns_per_product"] = benchmark::Counter(
-        static_cast<double>(m * k * n) * static_cast<double>(state.iterations()) * 1e-9,
-        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    count_products(state, m * k * n);
+}
+
+/// The same product with B's weights as the model's doubles (exact_gemm_by_doubles), as an ONNX node's
+/// MatMul or Gemm reads its initializer.
+void gemm_by_double_weights(benchmark::State& state, std::size_t m, std::size_t k, std::size_t n) {
+    const std::vector<TruthNumber> a = activations(m * k, 1);
+    std::vector<double> b;
+    for (const TruthNumber& w : weights(k * n, 2)) b.push_back(mpfr_get_d(w.backend().data(), MPFR_RNDN));
+    for (auto _ : state) {
+        std::vector<TruthNumber> c = floatscope::emu::exact_gemm_by_doubles(a, b, m, k, n, precision);
+        benchmark::DoNotOptimize(c.data());
+    }
+    count_products(state, m * k * n);
 }
 
 // The 6625-class head (32 steps x 256) and a neck projection: activations by weights.
 BENCHMARK_CAPTURE(exact_gemm, head_32x256x6625, 32, 256, 6625, true)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(exact_gemm, neck_32x256x512, 32, 256, 512, true)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(gemm_by_double_weights, head_32x256x6625, 32, 256, 6625)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(gemm_by_double_weights, neck_32x256x512, 32, 256, 512)->Unit(benchmark::kMillisecond);
 // A 1x1 convolution (weights by im2col's activations) and one depthwise channel.
 BENCHMARK_CAPTURE(exact_gemm, pointwise_576x96x128, 576, 96, 128, false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(exact_gemm, depthwise_1x9x384, 1, 9, 384, false)->Unit(benchmark::kMicrosecond);
