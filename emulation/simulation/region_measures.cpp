@@ -208,12 +208,19 @@ public:
         if (mpfr_nan_p(t)) return;  // nothing to compare with
         ++compared_;
         if (mpfr_inf_p(t) || !std::isfinite(x)) return add_non_finite(std::isinf(x), x > 0, t);
+        // t and x - t rounded once to 64 bits, from their bits where that can (truth_and_difference),
+        // else in MPFR; the ratios below round once more.
+        if (const std::optional<TruthAndDifference> rounded = truth_and_difference(x, t)) {
+            classify(x == 0, std::fabs(x) < min_normal_, std::fabs(x) == max_finite_, t,
+                     !std::isnan(min_normal_) && std::fabs(rounded->truth) < min_normal_);
+            return add_difference(t, rounded->truth, rounded->difference, false);
+        }
         mpfr_ptr rounded = rounded_truth_.backend().data();
         const long double truth = to_long_double(t, rounded);
         classify(x == 0, std::fabs(x) < min_normal_, std::fabs(x) == max_finite_, t, below_min_normal(rounded));
-        // x - t rounded once; the ratios below round once more.
-        mpfr_d_sub(difference_.backend().data(), x, t, MPFR_RNDN);
-        add_difference(t, truth);
+        mpfr_ptr difference = difference_.backend().data();
+        mpfr_d_sub(difference, x, t, MPFR_RNDN);
+        add_difference(t, truth, to_long_double(difference, rounded_difference_.backend().data()), true);
     }
 
     /// A value of a wide format, exactly (WideLimits' constructor).
@@ -225,8 +232,9 @@ public:
         classify(mpfr_zero_p(x), mpfr_cmpabs(x, wide_->min_normal.backend().data()) < 0,
                  mpfr_cmpabs(x, wide_->max_finite.backend().data()) == 0, t,
                  mpfr_cmpabs(t, wide_->min_normal.backend().data()) < 0);
-        mpfr_sub(difference_.backend().data(), x, t, MPFR_RNDN);
-        add_difference(t, truth);
+        mpfr_ptr difference = difference_.backend().data();
+        mpfr_sub(difference, x, t, MPFR_RNDN);
+        add_difference(t, truth, to_long_double(difference, rounded_difference_.backend().data()), true);
     }
 
     void write(std::vector<ReportRow>& rows, const ReportRow& base, std::uint64_t value_count) {
@@ -297,10 +305,11 @@ private:
         components_.push_back({std::fabs(truth), INFINITY});
     }
 
-    /// The measures of difference_ = x - t (rounded once) for a finite x and t; `truth` is t as a long double.
-    void add_difference(mpfr_srcptr t, long double truth) {
+    /// The measures of x - t (rounded once to 64 bits) for a finite x and t, given as long doubles: `truth`
+    /// t, `error` x - t. difference_ holds x - t where `held` (its long double may be rounded again, beyond
+    /// a long double's normal range); else `error` is exactly it.
+    void add_difference(mpfr_srcptr t, long double truth, long double error, bool held) {
         mpfr_ptr d = difference_.backend().data();
-        const long double error = to_long_double(d, rounded_difference_.backend().data());
         norms_.add(error, truth);
         const double abs_error = std::fabs(static_cast<double>(error));
         abs_error_.values.push_back(abs_error);
@@ -309,7 +318,10 @@ private:
         // (x - t) / t rounded to 64 bits and then to a double: from the long doubles where they
         // decide it, else divided in MPFR. `error` is d exactly where it is normal.
         const std::optional<double> quotient = quotient_to_double(error, truth);
-        if (!quotient) mpfr_div(d, d, t, MPFR_RNDN);
+        if (!quotient) {
+            if (!held) mpfr_set_ld(d, error, MPFR_RNDN);  // exact: 64 bits
+            mpfr_div(d, d, t, MPFR_RNDN);
+        }
         const double rel = std::fabs(quotient ? *quotient : mpfr_get_d(d, MPFR_RNDN));
         rel_error_.values.push_back(rel);
         bits_correct_.values.push_back(bits_correct(rel, precision_));

@@ -196,3 +196,96 @@ TEST_CASE("quotient_to_double gives MPFR's twice-rounded quotient or leaves it t
     CHECK_FALSE(quotient_to_double(1.0L, LDBL_TRUE_MIN).has_value());
     CHECK(quotient_to_double(-3.0L, 2.0L) == std::optional<double>(-1.5));
 }
+
+namespace {
+
+/// Checks truth_and_difference(x, t) against MPFR: t by mpfr_get_ld, x - t by mpfr_d_sub into 64 bits and
+/// then mpfr_get_ld, bit for bit, where it answers. Counts what it answers.
+struct DifferenceCheck {
+    std::size_t checked = 0, answered = 0;
+    void operator()(double x, mpfr_srcptr t) {
+        ++checked;
+        const auto got = floatscope::emu::truth_and_difference(x, t);
+        if (!got) return;
+        ++answered;
+        Number difference(long_double_significand_bits);
+        mpfr_d_sub(difference.value, x, t, MPFR_RNDN);
+        INFO("x = " << x << ", t = " << mpfr_get_d(t, MPFR_RNDN) << " of " << mpfr_get_prec(t) << " bits");
+        REQUIRE(same_bits(got->truth, mpfr_get_ld(t, MPFR_RNDN)));
+        REQUIRE(same_bits(got->difference, mpfr_get_ld(difference.value, MPFR_RNDN)));
+    }
+};
+
+/// t rounded to a format of `bits` significant bits (to nearest), as a double: a policy's value of it.
+double rounded_to(mpfr_srcptr t, mpfr_prec_t bits) {
+    Number r(bits);
+    mpfr_set(r.value, t, MPFR_RNDN);
+    return mpfr_get_d(r.value, MPFR_RNDN);
+}
+
+}  // namespace
+
+TEST_CASE("truth_and_difference gives MPFR's rounded truth and difference, or leaves them to MPFR") {
+    std::mt19937_64 random(53);
+    DifferenceCheck check;
+    // Truths of many precisions; values rounded from them to a policy's formats, a few units of the
+    // double either side, of the other sign, zero; exactly equal values.
+    for (mpfr_prec_t bits : {2, 24, 53, 63, 64, 65, 113, 128, 256, 300, 512}) {
+        Number t(bits);
+        for (int i = 0; i < 3000; ++i) {
+            set_random(t.value, random, i % 4 == 0 ? 1000 : 30);
+            for (mpfr_prec_t format : {53, 24, 11, 8, 3}) {
+                const double x = rounded_to(t.value, format);
+                check(x, t.value);
+                check(std::nextafter(x, 0.0), t.value);
+                check(-x, t.value);
+            }
+            check(0.0, t.value);
+            check(-0.0, t.value);
+        }
+    }
+    CHECK(check.answered > check.checked * 95 / 100);
+    const std::size_t answered_before = check.answered;
+    // Differences at a tie between 64-bit numbers, or a unit of their 70th bit either side: t = x - D
+    // exactly, D a 65-bit odd multiple of 2^e (a midpoint at 64 bits), e from just below x's last bit down.
+    Number t(256), d(70);
+    for (int i = 0; i < 20000; ++i) {
+        const double x = std::ldexp(std::uniform_real_distribution<double>(-2, 2)(random), i % 60 - 30);
+        mpfr_set_ui(d.value, random() | (std::uint64_t{1} << 63), MPFR_RNDN);  // 64 bits
+        mpfr_mul_2ui(d.value, d.value, 1, MPFR_RNDN);
+        mpfr_add_ui(d.value, d.value, 1, MPFR_RNDN);  // 65 bits, odd: a tie at 64
+        mpfr_mul_2si(d.value, d.value, std::ilogb(x) - 60 - i % 100, MPFR_RNDN);
+        if (i % 2 == 1) mpfr_neg(d.value, d.value, MPFR_RNDN);
+        if (i % 3 != 0) mpfr_nextabove(d.value);
+        if (i % 3 == 2) mpfr_nextbelow(d.value), mpfr_nextbelow(d.value);
+        REQUIRE(mpfr_d_sub(t.value, x, d.value, MPFR_RNDN) == 0);  // exact at 256 bits
+        check(x, t.value);
+    }
+    CHECK(check.answered - answered_before > 19000);
+    // Truths at a tie at 64 bits (carrying into the next binade at its top), at the normal range's edges.
+    for (long exponent : {-16370L, -16300L, 0L, 16300L, 16380L})
+        for (long ulps : {0L, 1L, 2L, -1L})
+            for (bool negative : {false, true}) {
+                set_near_tie(t.value, ulps, 1, exponent, negative);
+                check(rounded_to(t.value, 53), t.value);
+                check(0.0, t.value);
+            }
+    // Exact zero differences, zero truths of either sign, values far from their truths either way,
+    // and special values: answered where MPFR's result is an ordinary long double, else left.
+    mpfr_set_d(t.value, 0.1, MPFR_RNDN);
+    check(0.1, t.value);
+    for (double x : {0.0, -0.0, 1.5, -1e-310}) {
+        mpfr_set_zero(t.value, 1);
+        check(x, t.value);
+        mpfr_set_zero(t.value, -1);
+        check(x, t.value);
+    }
+    mpfr_set_d(t.value, 3.0, MPFR_RNDN);
+    for (double x : {std::ldexp(3.0, 70), std::ldexp(3.0, -300), 5e-324, double{INFINITY}, double{NAN}})
+        check(x, t.value);
+    mpfr_set_inf(t.value, 1);
+    check(1.0, t.value);
+    mpfr_set_nan(t.value);
+    check(1.0, t.value);
+    CHECK_FALSE(floatscope::emu::truth_and_difference(1.0, t.value).has_value());
+}
