@@ -281,8 +281,9 @@ TEST_CASE("truth_and_difference gives MPFR's rounded truth and difference, or le
         check(x, t.value);
     }
     mpfr_set_d(t.value, 3.0, MPFR_RNDN);
-    for (double x : {std::ldexp(3.0, 64), std::ldexp(3.0, 65), std::ldexp(3.0, 70), std::ldexp(3.0, 125),
-                     std::ldexp(-3.0, 130), std::ldexp(3.0, 200), std::ldexp(3.0, -300), 5e-324, double{INFINITY}, double{NAN}})
+    for (double x :
+         {std::ldexp(3.0, 64), std::ldexp(3.0, 65), std::ldexp(3.0, 70), std::ldexp(3.0, 125), std::ldexp(-3.0, 130),
+          std::ldexp(3.0, 200), std::ldexp(3.0, -300), 5e-324, double{INFINITY}, double{NAN}})
         check(x, t.value);
     mpfr_set_inf(t.value, 1);
     check(1.0, t.value);
