@@ -218,9 +218,8 @@ public:
         mpfr_ptr rounded = rounded_truth_.backend().data();
         const long double truth = to_long_double(t, rounded);
         classify(x == 0, std::fabs(x) < min_normal_, std::fabs(x) == max_finite_, t, below_min_normal(rounded));
-        mpfr_ptr difference = difference_.backend().data();
-        mpfr_d_sub(difference, x, t, MPFR_RNDN);
-        add_difference(t, truth, to_long_double(difference, rounded_difference_.backend().data()), true);
+        mpfr_d_sub(difference_.backend().data(), x, t, MPFR_RNDN);
+        add_held_difference(t, truth);
     }
 
     /// A value of a wide format, exactly (WideLimits' constructor).
@@ -232,9 +231,8 @@ public:
         classify(mpfr_zero_p(x), mpfr_cmpabs(x, wide_->min_normal.backend().data()) < 0,
                  mpfr_cmpabs(x, wide_->max_finite.backend().data()) == 0, t,
                  mpfr_cmpabs(t, wide_->min_normal.backend().data()) < 0);
-        mpfr_ptr difference = difference_.backend().data();
-        mpfr_sub(difference, x, t, MPFR_RNDN);
-        add_difference(t, truth, to_long_double(difference, rounded_difference_.backend().data()), true);
+        mpfr_sub(difference_.backend().data(), x, t, MPFR_RNDN);
+        add_held_difference(t, truth);
     }
 
     void write(std::vector<ReportRow>& rows, const ReportRow& base, std::uint64_t value_count) {
@@ -303,6 +301,12 @@ private:
         norms_.add_truth(truth);
         overflow_count_ += overflow_.beyond_range(t);
         components_.push_back({std::fabs(truth), INFINITY});
+    }
+
+    /// The measures of difference_ = x - t (rounded once to 64 bits in MPFR); `truth` is t as a long double.
+    void add_held_difference(mpfr_srcptr t, long double truth) {
+        add_difference(t, truth, to_long_double(difference_.backend().data(), rounded_difference_.backend().data()),
+                       true);
     }
 
     /// The measures of x - t (rounded once to 64 bits) for a finite x and t, given as long doubles: `truth`

@@ -29,13 +29,18 @@ std::vector<TruthNumber> activations(std::size_t count, unsigned seed) {
     return out;
 }
 
-/// `count` float32 weights held at the truth's precision, as an ONNX node converts its initializers.
-std::vector<TruthNumber> weights(std::size_t count, unsigned seed) {
+/// `count` float32 weights as the model's doubles.
+std::vector<double> weight_values(std::size_t count, unsigned seed) {
     std::mt19937_64 random(seed);
     std::uniform_real_distribution<float> uniform(-0.1F, 0.1F);
     std::vector<double> values(count);
     for (double& v : values) v = uniform(random);
-    return floatscope::emu::to_truth(values, precision);
+    return values;
+}
+
+/// The same weights held at the truth's precision, as an ONNX node converts its initializers.
+std::vector<TruthNumber> weights(std::size_t count, unsigned seed) {
+    return floatscope::emu::to_truth(weight_values(count, seed), precision);
 }
 
 /// The time per product of a GEMM of `products` products (m k n), as ns_per_product.
@@ -60,8 +65,7 @@ void exact_gemm(benchmark::State& state, std::size_t m, std::size_t k, std::size
 /// MatMul or Gemm reads its initializer.
 void gemm_by_double_weights(benchmark::State& state, std::size_t m, std::size_t k, std::size_t n) {
     const std::vector<TruthNumber> a = activations(m * k, 1);
-    std::vector<double> b;
-    for (const TruthNumber& w : weights(k * n, 2)) b.push_back(mpfr_get_d(w.backend().data(), MPFR_RNDN));
+    const std::vector<double> b = weight_values(k * n, 2);
     for (auto _ : state) {
         std::vector<TruthNumber> c = floatscope::emu::exact_gemm_by_doubles(a, b, m, k, n, precision);
         benchmark::DoNotOptimize(c.data());
